@@ -1,0 +1,339 @@
+"""Every binary measure of docs/measures.md, from one sorted count table.
+
+Pure functions over arrays: no I/O, no spec objects. Undefined values are
+``None`` and ``undefined[name]`` says why; nothing undefined is silently 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+import numpy as np
+
+from .cost import (
+    CostCurve,
+    Costs,
+    OperatingPoint,
+    RocHull,
+    cost_curve,
+    operating_point,
+    roc_hull,
+)
+from .counts import CountTable, count_table
+
+__all__ = [
+    "BinaryEvaluation",
+    "RocCurve",
+    "PrCurve",
+    "ThresholdMeasures",
+    "evaluate_binary",
+    "evaluate_counts",
+]
+
+NO_POSITIVES = "there are no positives (only one class in y_true)"
+NO_NEGATIVES = "there are no negatives (only one class in y_true)"
+
+
+def _ro(*arrays):
+    for a in arrays:
+        a.flags.writeable = False
+
+
+@dataclass(frozen=True, eq=False)
+class RocCurve:
+    """ROC points at every distinct threshold (descending), from (0, 0) to (1, 1).
+
+    ``threshold[0]`` is +inf: the classifier that predicts nothing positive.
+    """
+
+    fpr: np.ndarray
+    tpr: np.ndarray
+    threshold: np.ndarray
+
+    def __post_init__(self):
+        _ro(self.fpr, self.tpr, self.threshold)
+
+
+@dataclass(frozen=True, eq=False)
+class PrCurve:
+    """P-R points (R_k, P_k) for every threshold with something predicted positive.
+
+    Thresholds descend, so recall rises. Between points the curve is straight
+    in (FP, TP) count space, not in (R, P) space (Davis & Goadrich 2006).
+    """
+
+    recall: np.ndarray
+    precision: np.ndarray
+    threshold: np.ndarray
+
+    def __post_init__(self):
+        _ro(self.recall, self.precision, self.threshold)
+
+
+@dataclass(frozen=True)
+class ThresholdMeasures:
+    """Counts and rates of the classifier "positive iff score >= threshold"."""
+
+    threshold: float
+    tp: float
+    fp: float
+    tn: float
+    fn: float
+    error_rate: float | None
+    accuracy: float | None
+    precision: float | None
+    recall: float | None
+    fpr: float | None
+    specificity: float | None
+    f1: float | None
+    fbeta: Mapping[float, float | None]
+    cost_sensitive_error: float | None
+    undefined: Mapping[str, str]
+
+
+def _num(x):
+    """A count as a plain Python number (int when unweighted)."""
+    return x.item() if hasattr(x, "item") else x
+
+
+def _ratio(num, den, name, reason, undefined):
+    if den == 0:
+        undefined[name] = reason
+        return None
+    return float(num / den)
+
+
+def _fbeta_value(tp, fp, fn, beta):
+    b2 = beta * beta
+    den = (1 + b2) * tp + b2 * fn + fp
+    return None if den == 0 else float((1 + b2) * tp / den)
+
+
+def measures_at_row(table: CountTable, row: int, threshold: float, *, costs=None, betas=(1,)):
+    """The at-threshold measures for one row of the count table."""
+    pos, neg = table.positives, table.negatives
+    tp, fp = _num(table.tp[row]), _num(table.fp[row])
+    fn, tn = pos - tp, neg - fp
+    m = pos + neg
+    und: dict[str, str] = {}
+    err = _ratio(fp + fn, m, "error_rate", "the total weight is 0", und)
+    acc = None if err is None else float((tp + tn) / m)
+    if acc is None:
+        und["accuracy"] = und["error_rate"]
+    nothing = f"nothing is predicted positive at threshold {threshold:g}"
+    prec = _ratio(tp, tp + fp, "precision", nothing, und)
+    rec = _ratio(tp, pos, "recall", NO_POSITIVES, und)
+    fpr = _ratio(fp, neg, "fpr", NO_NEGATIVES, und)
+    spec = _ratio(tn, neg, "specificity", NO_NEGATIVES, und)
+    f1 = _ratio(2 * tp, 2 * tp + fp + fn, "f1", "there are no positives and " + nothing, und)
+    fbeta = {}
+    for beta in betas:
+        beta = float(beta)
+        if not beta > 0:
+            raise ValueError(f"beta must be > 0, got {beta!r}")
+        fbeta[beta] = _fbeta_value(tp, fp, fn, beta)
+        if fbeta[beta] is None:
+            und[f"fbeta[{beta:g}]"] = "there are no positives and " + nothing
+    cse = None
+    if costs is not None:
+        c = Costs.coerce(costs)
+        cse = _ratio(
+            fn * c.false_negative + fp * c.false_positive, m, "cost_sensitive_error",
+            "the total weight is 0", und,
+        )
+    return ThresholdMeasures(
+        threshold=float(threshold), tp=tp, fp=fp, tn=tn, fn=fn,
+        error_rate=err, accuracy=acc, precision=prec, recall=rec, fpr=fpr,
+        specificity=spec, f1=f1, fbeta=MappingProxyType(fbeta),
+        cost_sensitive_error=cse, undefined=MappingProxyType(und),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class BinaryEvaluation:
+    """Everything measured for one learner on one binary data set.
+
+    Built by :func:`evaluate_binary`. Scalars are ``None`` when undefined and
+    ``undefined[name]`` gives the reason.
+    """
+
+    counts: CountTable
+    n: int
+    positives: float
+    negatives: float
+    roc: RocCurve
+    pr: PrCurve
+    auc: float | None
+    rank_loss: float | None
+    average_precision: float | None
+    bep: float | None
+    hull: RocHull | None
+    cost_curve: CostCurve | None
+    expected_total_cost: float | None
+    undefined: Mapping[str, str] = field(default_factory=dict)
+
+    def at_threshold(self, t: float, *, costs=None, betas=(1,)) -> ThresholdMeasures:
+        """Counts and rates when predicting positive iff score >= ``t``.
+
+        ``costs``: a :class:`Costs` or ``{"false_negative": .., "false_positive": ..}``
+        for the cost-sensitive error (Zhou eq. 2.23).
+        """
+        t = float(t)
+        if np.isnan(t):
+            raise ValueError("threshold is NaN")
+        return measures_at_row(self.counts, self.counts.rows_at(t), t, costs=costs, betas=betas)
+
+    def partial_auc(self, fpr_max: float, *, standardized: bool = False) -> float | None:
+        """Area under the ROC curve for FPR in [0, fpr_max].
+
+        With ``standardized=True``, McClish's correction (as scikit-learn's
+        ``roc_auc_score(max_fpr=...)`` and pROC's ``partial.auc.correct``):
+        0.5 for a random ranking and 1 for a perfect one.
+        """
+        if not 0.0 < fpr_max <= 1.0:
+            raise ValueError(f"fpr_max must be in (0, 1], got {fpr_max!r}")
+        if self.auc is None:
+            return None
+        fpr, tpr = self.roc.fpr, self.roc.tpr
+        stop = int(np.searchsorted(fpr, fpr_max, side="right"))
+        x = fpr[:stop]
+        y = tpr[:stop]
+        if stop < fpr.size and x[-1] < fpr_max:
+            # interpolate the segment that crosses fpr_max
+            x0, x1, y0, y1 = fpr[stop - 1], fpr[stop], tpr[stop - 1], tpr[stop]
+            x = np.append(x, fpr_max)
+            y = np.append(y, y0 + (y1 - y0) * (fpr_max - x0) / (x1 - x0))
+        area = float(np.sum(np.diff(x) * (y[1:] + y[:-1])) / 2.0)
+        if not standardized:
+            return area
+        min_area = 0.5 * fpr_max**2
+        return 0.5 * (1.0 + (area - min_area) / (fpr_max - min_area))
+
+    def operating_point(self, pc: float) -> OperatingPoint | None:
+        """Least normalised expected cost at PC(+) = ``pc`` and the threshold reaching it."""
+        if self.hull is None:
+            return None
+        return operating_point(self.hull, pc)
+
+
+def _auc_sum(table: CountTable):
+    """Twice the area under the ROC polyline, in count units (exact when unweighted)."""
+    dfp = np.diff(table.fp)
+    heights = table.tp[1:] + table.tp[:-1]
+    return np.dot(dfp, heights)
+
+
+def _bep(table: CountTable) -> float:
+    """P = R where TP + FP = m+; interpolated inside a tied block."""
+    pos = table.positives
+    predicted = table.tp + table.fp
+    k = int(np.searchsorted(predicted, pos, side="left"))
+    if predicted[k] == pos:
+        return float(table.tp[k] / pos)
+    p0, p1 = predicted[k - 1], predicted[k]
+    t0, t1 = table.tp[k - 1], table.tp[k]
+    tp = t0 + (t1 - t0) * ((pos - p0) / (p1 - p0))
+    return float(tp / pos)
+
+
+def evaluate_counts(table: CountTable) -> BinaryEvaluation:
+    """All measures from a count table (see :func:`evaluate_binary`)."""
+    pos, neg = table.positives, table.negatives
+    tp, fp = table.tp, table.fp
+    und: dict[str, str] = {}
+    thr = np.empty(table.threshold.size + 1)
+    thr[0] = np.inf
+    thr[1:] = table.threshold
+
+    if neg > 0:
+        fpr = fp / neg
+    else:
+        fpr = np.full(tp.size, np.nan)
+    if pos > 0:
+        tpr = tp / pos
+    else:
+        tpr = np.full(tp.size, np.nan)
+    roc = RocCurve(fpr=fpr, tpr=tpr, threshold=thr)
+
+    predicted = tp[1:] + fp[1:]
+    precision = tp[1:] / predicted
+    recall = tpr[1:]
+    pr = PrCurve(recall=recall, precision=precision, threshold=thr[1:])
+
+    auc = rank_loss = ap = bep = etc = None
+    hull = curve = None
+    if pos > 0 and neg > 0:
+        s = _auc_sum(table)
+        pairs2 = 2 * pos * neg
+        auc = float(s / pairs2)
+        rank_loss = float((pairs2 - s) / pairs2)
+        hull = roc_hull(table)
+        curve = cost_curve(table, hull)
+        etc = curve.area
+    else:
+        reason = NO_POSITIVES if pos <= 0 else NO_NEGATIVES
+        for name in ("auc", "rank_loss", "roc_hull", "cost_curve", "expected_total_cost"):
+            und[name] = reason
+    if pos > 0:
+        ap = float(np.dot(np.diff(tp), precision) / pos)
+        bep = _bep(table)
+    else:
+        und["average_precision"] = NO_POSITIVES
+        und["bep"] = NO_POSITIVES
+    return BinaryEvaluation(
+        counts=table,
+        n=table.n_rows,
+        positives=pos,
+        negatives=neg,
+        roc=roc,
+        pr=pr,
+        auc=auc,
+        rank_loss=rank_loss,
+        average_precision=ap,
+        bep=bep,
+        hull=hull,
+        cost_curve=curve,
+        expected_total_cost=etc,
+        undefined=MappingProxyType(und),
+    )
+
+
+def evaluate_binary(y_true, y_score, *, sample_weight=None, positive=1) -> BinaryEvaluation:
+    """Evaluate one scoring learner on a binary task.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True labels (ints, bools or strings).
+    y_score : array-like of shape (n,)
+        Scores, higher = more positive; must be finite.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights (default 1).
+    positive : label, default 1
+        The label of the positive class.
+
+    Returns
+    -------
+    BinaryEvaluation
+
+    Raises
+    ------
+    ValueError
+        Mismatched lengths, empty input, NaN or infinite scores, negative or
+        non-finite weights, more than two labels; the message names the first
+        offending index.
+
+    Examples
+    --------
+    The ten-sample example of the seeds: learner A ranks n p p p n n p p n n.
+
+    >>> y = [0, 1, 1, 1, 0, 0, 1, 1, 0, 0]
+    >>> ev = evaluate_binary(y, [10, 9, 8, 7, 6, 5, 4, 3, 2, 1])
+    >>> ev.auc, ev.rank_loss, ev.bep
+    (0.64, 0.36, 0.6)
+    """
+    return evaluate_counts(
+        count_table(y_true, y_score, sample_weight=sample_weight, positive=positive)
+    )

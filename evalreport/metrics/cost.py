@@ -1,0 +1,250 @@
+"""Cost space: the ROC convex hull, cost curves and operating points.
+
+Drummond & Holte (2006); Zhou, *Machine Learning*, section 2.3.4. Costs are
+named, never numbered: ``false_negative`` is c_FN, the cost of calling a
+positive negative; ``false_positive`` is c_FP.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .counts import CountTable
+
+__all__ = [
+    "Costs",
+    "probability_cost",
+    "RocHull",
+    "CostCurve",
+    "OperatingPoint",
+    "roc_hull",
+    "cost_curve",
+    "operating_point",
+]
+
+
+@dataclass(frozen=True)
+class Costs:
+    """Misclassification costs, by name.
+
+    >>> Costs(false_negative=5, false_positive=1).false_negative
+    5
+    """
+
+    false_negative: float
+    false_positive: float
+
+    def __post_init__(self):
+        for name in ("false_negative", "false_positive"):
+            value = getattr(self, name)
+            if not np.isfinite(value) or value < 0:
+                raise ValueError(f"cost {name} must be a finite number >= 0, got {value!r}")
+        if self.false_negative == 0 and self.false_positive == 0:
+            raise ValueError("costs false_negative and false_positive cannot both be 0")
+
+    @classmethod
+    def coerce(cls, costs) -> "Costs":
+        """Accept a ``Costs`` or a mapping with the two names."""
+        if isinstance(costs, Costs):
+            return costs
+        if isinstance(costs, dict):
+            unknown = set(costs) - {"false_negative", "false_positive"}
+            if unknown:
+                raise ValueError(
+                    f"unknown cost name(s) {sorted(unknown)}; use false_negative and false_positive"
+                )
+            return cls(costs["false_negative"], costs["false_positive"])
+        raise TypeError(f"costs must be Costs or a dict, not {type(costs).__name__}")
+
+
+def probability_cost(p_positive: float, costs: Costs) -> float:
+    """PC(+) = p c_FN / (p c_FN + (1 - p) c_FP), the x axis of cost space.
+
+    >>> probability_cost(0.1, Costs(false_negative=5, false_positive=1))
+    0.35714285714285715
+    """
+    if not 0.0 <= p_positive <= 1.0:
+        raise ValueError(f"p_positive must be in [0, 1], got {p_positive!r}")
+    num = p_positive * costs.false_negative
+    den = num + (1.0 - p_positive) * costs.false_positive
+    if den == 0:
+        raise ValueError("probability cost undefined: p(+) c_FN + p(-) c_FP = 0")
+    return num / den
+
+
+def _frozen(*arrays):
+    for a in arrays:
+        a.flags.writeable = False
+
+
+@dataclass(frozen=True, eq=False)
+class RocHull:
+    """Vertices of the ROC convex hull, from (0, 0) to (1, 1).
+
+    ``index`` are rows of the count table; ``threshold`` is +inf for row 0
+    (predict nothing positive).
+    """
+
+    fpr: np.ndarray
+    tpr: np.ndarray
+    threshold: np.ndarray
+    index: np.ndarray
+
+    def __post_init__(self):
+        _frozen(self.fpr, self.tpr, self.threshold, self.index)
+
+
+@dataclass(frozen=True, eq=False)
+class CostCurve:
+    """Lower envelope of a learner's cost lines, in (PC(+), normalised cost).
+
+    ``pc`` and ``cost`` are the envelope's vertices (V of them). Segment ``i``
+    (from ``pc[i]`` to ``pc[i + 1]``) is the cost line of one ROC hull vertex:
+    ``segment_fpr[i]``, ``segment_fnr[i]``, reached at ``segment_threshold[i]``.
+    """
+
+    pc: np.ndarray
+    cost: np.ndarray
+    segment_threshold: np.ndarray
+    segment_fpr: np.ndarray
+    segment_fnr: np.ndarray
+
+    def __post_init__(self):
+        _frozen(self.pc, self.cost, self.segment_threshold, self.segment_fpr, self.segment_fnr)
+
+    @property
+    def area(self) -> float:
+        """Expected total cost: the exact area under the envelope."""
+        return float(np.sum(np.diff(self.pc) * (self.cost[1:] + self.cost[:-1])) / 2.0)
+
+
+@dataclass(frozen=True)
+class OperatingPoint:
+    """The least normalised expected cost at PC(+) = ``pc``, and how to reach it."""
+
+    pc: float
+    min_cost: float
+    threshold: float
+    fpr: float
+    tpr: float
+
+
+def row_thresholds(table: CountTable, rows: np.ndarray) -> np.ndarray:
+    """Threshold of each count-table row; +inf for row 0 (nothing positive)."""
+    rows = np.asarray(rows)
+    out = np.full(rows.shape, np.inf)
+    inner = rows > 0
+    out[inner] = table.threshold[rows[inner] - 1]
+    return out
+
+
+def upper_hull_indices(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Indices of the strict vertices of the upper convex hull of a monotone chain.
+
+    ``x`` and ``y`` are non-decreasing (an ROC polyline in count space); the
+    first and last points are always vertices, collinear points never are.
+    Vectorised quickhull: each round adds, for every hull edge, the point
+    farthest above it, and drops every point on or below its edge.
+    """
+    n = x.size
+    if n <= 2:
+        return np.arange(n)
+    # Only a corner can be a strict vertex: a point reached by a step with a
+    # positive rise and left by a step with a positive run.
+    rise_in = y[1:-1] > y[:-2]
+    run_out = x[2:] > x[1:-1]
+    cand = np.flatnonzero(rise_in & run_out) + 1
+    hull = np.array([0, n - 1])
+    while cand.size:
+        seg = np.searchsorted(hull, cand) - 1
+        a = hull[seg]
+        b = hull[seg + 1]
+        cross = (x[b] - x[a]) * (y[cand] - y[a]) - (y[b] - y[a]) * (x[cand] - x[a])
+        above = cross > 0
+        if not above.all():
+            cand, seg, cross = cand[above], seg[above], cross[above]
+            if not cand.size:
+                break
+        starts = np.flatnonzero(np.concatenate(([True], seg[1:] != seg[:-1])))
+        group = np.repeat(np.arange(starts.size), np.diff(np.append(starts, cand.size)))
+        is_max = cross == np.maximum.reduceat(cross, starts)[group]
+        max_pos = np.flatnonzero(is_max)
+        max_group = group[max_pos]
+        farthest = max_pos[np.concatenate(([True], max_group[1:] != max_group[:-1]))]
+        hull = np.sort(np.concatenate((hull, cand[farthest])))
+        keep = np.ones(cand.size, dtype=bool)
+        keep[farthest] = False
+        cand = cand[keep]
+    return hull
+
+
+def roc_hull(table: CountTable) -> RocHull | None:
+    """The ROC convex hull; None with one class only."""
+    pos, neg = table.positives, table.negatives
+    if pos <= 0 or neg <= 0:
+        return None
+    idx = upper_hull_indices(table.fp, table.tp)
+    return RocHull(
+        fpr=table.fp[idx] / neg,
+        tpr=table.tp[idx] / pos,
+        threshold=row_thresholds(table, idx),
+        index=idx,
+    )
+
+
+def cost_curve(table: CountTable, hull: RocHull | None = None) -> CostCurve | None:
+    """Lower envelope of the cost lines of every ROC point, in O(hull size).
+
+    Between adjacent hull vertices with slope s = dTPR/dFPR the envelope
+    breaks at PC = 1 / (1 + s) = dFPR / (dFPR + dTPR).
+    """
+    if hull is None:
+        hull = roc_hull(table)
+        if hull is None:
+            return None
+    pos, neg = table.positives, table.negatives
+    idx = hull.index
+    # Breakpoints in counts: dFPR / (dFPR + dTPR) = dfp P / (dfp P + dtp N).
+    dfp = np.diff(table.fp[idx]) * pos
+    dtp = np.diff(table.tp[idx]) * neg
+    breaks = dfp / (dfp + dtp)
+    fpr = hull.fpr
+    fnr = 1.0 - hull.tpr
+    bounds = np.concatenate(([0.0], breaks, [1.0]))
+    # Vertex i owns [bounds[i], bounds[i + 1]]; drop the empty ones (a vertical
+    # first edge gives PC = 0, a horizontal last edge PC = 1).
+    owns = bounds[1:] > bounds[:-1]
+    seg_fpr, seg_fnr = fpr[owns], fnr[owns]
+    seg_thr = hull.threshold[owns]
+    lo, hi = bounds[:-1][owns], bounds[1:][owns]
+    pc = np.append(lo, hi[-1])
+    cost = np.empty(pc.size)
+    cost[:-1] = seg_fnr * lo + seg_fpr * (1.0 - lo)
+    cost[-1] = seg_fnr[-1]
+    return CostCurve(
+        pc=pc,
+        cost=cost,
+        segment_threshold=seg_thr,
+        segment_fpr=seg_fpr,
+        segment_fnr=seg_fnr,
+    )
+
+
+def operating_point(hull: RocHull, pc: float) -> OperatingPoint:
+    """The least normalised expected cost at PC(+) = pc (a hull vertex reaches it).
+
+    Ties go to the hull vertex of the highest threshold.
+    """
+    if not 0.0 <= pc <= 1.0:
+        raise ValueError(f"pc must be in [0, 1], got {pc!r}")
+    nec = (1.0 - hull.tpr) * pc + hull.fpr * (1.0 - pc)
+    i = int(np.argmin(nec))
+    return OperatingPoint(
+        pc=float(pc),
+        min_cost=float(nec[i]),
+        threshold=float(hull.threshold[i]),
+        fpr=float(hull.fpr[i]),
+        tpr=float(hull.tpr[i]),
+    )

@@ -1,0 +1,299 @@
+"""The one primitive every binary curve derives from: the sorted count table.
+
+For each distinct score, taken in descending order, the cumulative (weighted)
+numbers of positives and negatives scoring at least that much. ROC, P-R, AUC,
+average precision, the break-even point, the ROC convex hull and the cost curve
+are all read off this table, so no two of them can disagree.
+
+How it is built, and why (the floor is one ``np.sort`` of the scores):
+
+* the scores of each class are gathered with ``np.compress`` (far cheaper than
+  boolean indexing) into one buffer and each run is sorted in place with
+  ``np.sort``'s SIMD quicksort: together about one sort of all the scores;
+* each sorted run collapses to (distinct value, count): a tied block is one
+  entry, so ties are never split;
+* the two runs of distinct values are merged with a stable ``argsort`` of their
+  concatenation, which NumPy's timsort does as one linear merge of two runs;
+* counts are integers when there are no weights (exact AUC and hull) and
+  float64 with weights (then each class is ordered with ``argsort``, since the
+  weights must follow the scores).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["CountTable", "count_table", "count_table_from_aggregates", "check_binary_inputs"]
+
+
+@dataclass(frozen=True, eq=False)
+class CountTable:
+    """Cumulative counts at each distinct threshold, thresholds descending.
+
+    Row ``k`` (``k = 0..K``) is the classifier "predict positive iff
+    score >= threshold[k - 1]"; row 0 predicts nothing positive.
+
+    Attributes
+    ----------
+    threshold : ndarray, shape (K,)
+        The distinct scores, strictly descending.
+    tp, fp : ndarray, shape (K + 1,)
+        Cumulative weight of positives / negatives scoring at least the
+        threshold; ``tp[0] == fp[0] == 0``, ``tp[-1]`` is the positives' total.
+        int64 when unweighted, float64 when weighted.
+    n_rows : int
+        Number of rows the table was built from (zero-weight rows included).
+    """
+
+    threshold: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    n_rows: int
+
+    @property
+    def positives(self):
+        """Total weight of the positives (m+)."""
+        return self.tp[-1].item()
+
+    @property
+    def negatives(self):
+        """Total weight of the negatives (m-)."""
+        return self.fp[-1].item()
+
+    @property
+    def weighted(self) -> bool:
+        return self.tp.dtype.kind == "f"
+
+    def __len__(self) -> int:
+        return int(self.threshold.size)
+
+    def rows_at(self, t: float) -> int:
+        """Index of the row "predict positive iff score >= t"."""
+        # number of distinct thresholds >= t; threshold is descending
+        return int(self.threshold.size - np.searchsorted(self.threshold[::-1], t, side="left"))
+
+
+def _first_index(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def check_binary_inputs(y_true, y_score, sample_weight=None, positive=1):
+    """Validate the engine's inputs; return (is_positive, scores, weights).
+
+    Raises ``ValueError`` naming the problem and the first offending index.
+    """
+    y = np.asarray(y_true)
+    s = np.asarray(y_score)
+    if y.ndim != 1 or s.ndim != 1:
+        raise ValueError(
+            f"y_true and y_score must be one-dimensional (got shapes {y.shape} and {s.shape})"
+        )
+    if y.shape[0] != s.shape[0]:
+        raise ValueError(
+            f"y_true and y_score have different lengths ({y.shape[0]} and {s.shape[0]})"
+        )
+    if y.shape[0] == 0:
+        raise ValueError("y_true and y_score are empty")
+    if s.dtype.kind not in "biuf":
+        try:
+            s = s.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"y_score must be numeric (dtype {s.dtype}): {exc}") from None
+    s = s.astype(np.float64, copy=False)
+    finite = np.isfinite(s)
+    if not finite.all():
+        i = _first_index(~finite)
+        kind = "NaN" if np.isnan(s[i]) else "infinite"
+        raise ValueError(f"y_score has a {kind} value at index {i}")
+
+    w = None
+    if sample_weight is not None:
+        w = np.asarray(sample_weight)
+        if w.shape != y.shape:
+            raise ValueError(
+                f"sample_weight has length {w.shape[0] if w.ndim else 'scalar'}, "
+                f"y_true has {y.shape[0]}"
+            )
+        w = w.astype(np.float64, copy=False)
+        bad = ~np.isfinite(w)
+        if bad.any():
+            raise ValueError(f"sample_weight has a non-finite value at index {_first_index(bad)}")
+        neg = w < 0
+        if neg.any():
+            i = _first_index(neg)
+            raise ValueError(f"sample_weight has a negative value ({w[i]!r}) at index {i}")
+
+    is_pos = _positive_mask(y, positive)
+    return is_pos, s, w
+
+
+def _positive_mask(y: np.ndarray, positive) -> np.ndarray:
+    """Boolean mask of the positive class; the labels must be at most two values."""
+    if y.dtype == bool:
+        if positive not in (True, False, 0, 1):
+            raise ValueError(f"positive label {positive!r} cannot match boolean labels")
+        return y if bool(positive) else ~y
+    try:
+        is_pos = np.asarray(y == positive)
+    except (TypeError, ValueError):
+        is_pos = np.zeros(y.shape, dtype=bool)
+    if is_pos.shape != y.shape:  # comparison of incompatible types gave a scalar
+        is_pos = np.zeros(y.shape, dtype=bool)
+    n_pos = int(np.count_nonzero(is_pos))
+    if n_pos == y.size:
+        return is_pos
+    other_index = int(np.argmin(is_pos))  # first row that is not positive
+    other = y[other_index]
+    n_other = int(np.count_nonzero(y == other))
+    if n_pos + n_other != y.size:
+        i = _first_index(~(is_pos | (y == other)))
+        if n_pos == 0:
+            raise ValueError(
+                f"the positive label {positive!r} does not occur in y_true, which holds "
+                f"{other!r} (index {other_index}) and {y[i]!r} (index {i})"
+            )
+        raise ValueError(
+            f"y_true has more than two labels: {other!r} (index {other_index}), "
+            f"{y[i]!r} (index {i}) and the positive label {positive!r}; "
+            "a binary task needs exactly the positive label and one other"
+        )
+    # One label only, and not the positive one: all negatives (measures that
+    # need positives are undefined, with a reason, downstream).
+    return is_pos
+
+
+def _runs(sorted_values: np.ndarray):
+    """Distinct values of a sorted array and where each run ends (exclusive)."""
+    if sorted_values.size == 0:
+        return sorted_values, np.zeros(0, dtype=np.int64)
+    change = np.flatnonzero(sorted_values[1:] != sorted_values[:-1])
+    ends = np.empty(change.size + 1, dtype=np.int64)
+    ends[:-1] = change + 1
+    ends[-1] = sorted_values.size
+    return sorted_values[ends - 1], ends
+
+
+def _class_blocks_unweighted(buf: np.ndarray):
+    """Sort ``buf`` in place; return its distinct values (ascending) and counts."""
+    buf.sort()
+    values, ends = _runs(buf)
+    if values.size == buf.size:  # no ties: every count is 1
+        counts = np.ones(values.size, dtype=np.int64)
+    else:
+        counts = np.diff(ends, prepend=0)
+    return values, counts
+
+
+def _class_blocks_weighted(values: np.ndarray, weights: np.ndarray):
+    order = np.argsort(values)
+    v = values[order]
+    w = weights[order]
+    distinct, ends = _runs(v)
+    if distinct.size == 0:
+        return distinct, np.zeros(0)
+    sums = np.add.reduceat(w, np.concatenate(([0], ends[:-1])))
+    return distinct, sums
+
+
+def _merge_blocks(vp, cp, vn, cn):
+    """Merge two classes' (distinct value, weight) runs into one descending table."""
+    kp = vp.size
+    both = np.concatenate((vp, vn))
+    order = np.argsort(both, kind="stable")  # timsort: one linear merge of two runs
+    merged = both[order]
+    from_pos = order < kp
+    pos_w = np.zeros(merged.size, dtype=np.result_type(cp.dtype, cn.dtype))
+    neg_w = np.zeros_like(pos_w)
+    pos_idx = np.flatnonzero(from_pos)
+    neg_idx = np.flatnonzero(~from_pos)
+    pos_w[pos_idx] = cp  # stable: positives appear in their own ascending order
+    neg_w[neg_idx] = cn
+    # A value present in both classes appears twice in a row: fold the pair.
+    distinct, ends = _runs(merged)
+    if distinct.size != merged.size:
+        starts = np.concatenate(([0], ends[:-1]))
+        pos_w = np.add.reduceat(pos_w, starts)
+        neg_w = np.add.reduceat(neg_w, starts)
+    return distinct, pos_w, neg_w
+
+
+def _table_from_ascending(values, pos_w, neg_w, n_rows: int) -> CountTable:
+    if pos_w.dtype.kind == "f":
+        keep = (pos_w + neg_w) > 0  # zero-weight rows are not thresholds
+        if not keep.all():
+            values, pos_w, neg_w = values[keep], pos_w[keep], neg_w[keep]
+    k = values.size
+    tp = np.zeros(k + 1, dtype=pos_w.dtype)
+    fp = np.zeros(k + 1, dtype=neg_w.dtype)
+    np.cumsum(pos_w[::-1], out=tp[1:])
+    np.cumsum(neg_w[::-1], out=fp[1:])
+    return CountTable(threshold=values[::-1].copy(), tp=tp, fp=fp, n_rows=n_rows)
+
+
+def count_table(y_true, y_score, *, sample_weight=None, positive=1) -> CountTable:
+    """Build the count table of one learner's scores.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels: ints, bools or strings; ``positive`` names the positive one.
+    y_score : array-like of shape (n,)
+        Real scores, higher = more positive.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights.
+    positive : label
+        The positive label.
+
+    Examples
+    --------
+    >>> t = count_table([0, 1, 1, 0], [0.1, 0.8, 0.8, 0.3])
+    >>> t.threshold.tolist(), t.tp.tolist(), t.fp.tolist()
+    ([0.8, 0.3, 0.1], [0, 2, 2, 2], [0, 0, 1, 2])
+    """
+    is_pos, s, w = check_binary_inputs(y_true, y_score, sample_weight, positive)
+    n = s.size
+    n_pos = int(np.count_nonzero(is_pos))
+    if w is None:
+        buf = np.empty(n, dtype=np.float64)
+        np.compress(is_pos, s, out=buf[:n_pos])
+        np.compress(~is_pos, s, out=buf[n_pos:])
+        vp, cp = _class_blocks_unweighted(buf[:n_pos])
+        vn, cn = _class_blocks_unweighted(buf[n_pos:])
+    else:
+        neg = ~is_pos
+        vp, cp = _class_blocks_weighted(np.compress(is_pos, s), np.compress(is_pos, w))
+        vn, cn = _class_blocks_weighted(np.compress(neg, s), np.compress(neg, w))
+    values, pos_w, neg_w = _merge_blocks(vp, cp, vn, cn)
+    return _table_from_ascending(values, pos_w, neg_w, n)
+
+
+def count_table_from_aggregates(score, positives, negatives, *, n_rows=None) -> CountTable:
+    """Build the table from per-score aggregates (one row per distinct score).
+
+    This is the entry point for engines that aggregate where the data lives
+    (a ``GROUP BY score`` in DuckDB or Spark): they return, for each distinct
+    score, the weight of positives and of negatives, in any order.
+    """
+    score = np.asarray(score, dtype=np.float64)
+    pos = np.asarray(positives)
+    neg = np.asarray(negatives)
+    if not (score.shape == pos.shape == neg.shape) or score.ndim != 1:
+        raise ValueError("score, positives and negatives must be 1-D arrays of one length")
+    if not np.isfinite(score).all():
+        raise ValueError(f"score has a non-finite value at index {_first_index(~np.isfinite(score))}")
+    integral = pos.dtype.kind in "iub" and neg.dtype.kind in "iub"
+    dtype = np.int64 if integral else np.float64
+    pos = pos.astype(dtype)
+    neg = neg.astype(dtype)
+    if (pos < 0).any() or (neg < 0).any():
+        raise ValueError("aggregated counts must be non-negative")
+    order = np.argsort(score, kind="stable")
+    values, ends = _runs(score[order])
+    starts = np.concatenate(([0], ends[:-1])) if values.size else ends
+    pos_w = np.add.reduceat(pos[order], starts) if values.size else pos[:0]
+    neg_w = np.add.reduceat(neg[order], starts) if values.size else neg[:0]
+    if n_rows is None:
+        n_rows = int(round(float(pos.sum() + neg.sum())))
+    return _table_from_ascending(values, pos_w, neg_w, int(n_rows))
