@@ -7,6 +7,7 @@ Pure functions over arrays: no I/O, no spec objects. Undefined values are
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Mapping
 
@@ -163,8 +164,6 @@ class BinaryEvaluation:
     n: int
     positives: float
     negatives: float
-    roc: RocCurve
-    pr: PrCurve
     auc: float | None
     rank_loss: float | None
     average_precision: float | None
@@ -173,6 +172,25 @@ class BinaryEvaluation:
     cost_curve: CostCurve | None
     expected_total_cost: float | None
     undefined: Mapping[str, str] = field(default_factory=dict)
+
+    @cached_property
+    def roc(self) -> RocCurve:
+        """ROC points at every distinct threshold (NaN rates when a class is absent)."""
+        t = self.counts
+        thr = np.empty(t.threshold.size + 1)
+        thr[0] = np.inf
+        thr[1:] = t.threshold
+        return RocCurve(fpr=_rate(t.fp, self.negatives), tpr=_rate(t.tp, self.positives), threshold=thr)
+
+    @cached_property
+    def pr(self) -> PrCurve:
+        """P-R points at every threshold with something predicted positive."""
+        t = self.counts
+        return PrCurve(
+            recall=_rate(t.tp[1:], self.positives),
+            precision=_precision(t),
+            threshold=t.threshold,
+        )
 
     def at_threshold(self, t: float, *, costs=None, betas=(1,)) -> ThresholdMeasures:
         """Counts and rates when predicting positive iff score >= ``t``.
@@ -218,17 +236,21 @@ class BinaryEvaluation:
         return operating_point(self.hull, pc)
 
 
-def _auc_sum(table: CountTable):
-    """Twice the area under the ROC polyline, in count units (exact when unweighted)."""
-    dfp = np.diff(table.fp)
-    heights = table.tp[1:] + table.tp[:-1]
-    return np.dot(dfp, heights)
+def _rate(counts: np.ndarray, total) -> np.ndarray:
+    if total <= 0:
+        return np.full(counts.size, np.nan)
+    return np.divide(counts, total, dtype=np.float64)
+
+
+def _precision(table: CountTable) -> np.ndarray:
+    predicted = np.add(table.tp[1:], table.fp[1:])
+    return np.divide(table.tp[1:], predicted, dtype=np.float64)
 
 
 def _bep(table: CountTable) -> float:
     """P = R where TP + FP = m+; interpolated inside a tied block."""
     pos = table.positives
-    predicted = table.tp + table.fp
+    predicted = np.add(table.tp, table.fp)
     k = int(np.searchsorted(predicted, pos, side="left"))
     if predicted[k] == pos:
         return float(table.tp[k] / pos)
@@ -238,57 +260,69 @@ def _bep(table: CountTable) -> float:
     return float(tp / pos)
 
 
+def _scalars_general(table: CountTable):
+    """AUC sum, AP and BEP from the whole table (any ties, any weights)."""
+    tp, fp = table.tp, table.fp
+    # Twice the area under the ROC polyline in count units: exact when unweighted.
+    auc2 = np.dot(np.subtract(fp[1:], fp[:-1]), np.add(tp[1:], tp[:-1]))
+    recall_steps = np.subtract(tp[1:], tp[:-1], dtype=np.float64)
+    ap = float(np.dot(recall_steps, _precision(table)) / table.positives)
+    return auc2, ap, _bep(table), None
+
+
+def _scalars_distinct(table: CountTable):
+    """The same from the rows where positives enter, when every row is one score.
+
+    Unweighted and without ties, the i-th positive (i = 1..P) enters at row
+    k_i and then TP = i, FP = k_i - i, so every scalar is a sum over the P
+    positives instead of over all K rows.
+    """
+    pos, neg = table.positives, table.negatives
+    tp = table.tp
+    rows = np.flatnonzero(tp[1:] != tp[:-1]) + 1  # k_i, ascending
+    i = np.arange(1, rows.size + 1, dtype=np.int64)
+    negatives_above = rows - i
+    # pairs ranked right, doubled to match the trapezoid sum of the general path
+    auc2 = 2 * (pos * neg - int(negatives_above.sum()))
+    ap = float(np.sum(i / rows) / pos)
+    bep = int(np.searchsorted(rows, pos, side="right")) / pos
+    # Hull corners: a positive row followed by a negative row.
+    last = rows[-1] == tp.size - 1
+    follows = np.empty(rows.size, dtype=bool)
+    follows[:-1] = rows[1:] != rows[:-1] + 1
+    follows[-1] = not last
+    return auc2, ap, float(bep), rows[follows]
+
+
 def evaluate_counts(table: CountTable) -> BinaryEvaluation:
     """All measures from a count table (see :func:`evaluate_binary`)."""
     pos, neg = table.positives, table.negatives
-    tp, fp = table.tp, table.fp
     und: dict[str, str] = {}
-    thr = np.empty(table.threshold.size + 1)
-    thr[0] = np.inf
-    thr[1:] = table.threshold
-
-    if neg > 0:
-        fpr = fp / neg
-    else:
-        fpr = np.full(tp.size, np.nan)
-    if pos > 0:
-        tpr = tp / pos
-    else:
-        tpr = np.full(tp.size, np.nan)
-    roc = RocCurve(fpr=fpr, tpr=tpr, threshold=thr)
-
-    predicted = tp[1:] + fp[1:]
-    precision = tp[1:] / predicted
-    recall = tpr[1:]
-    pr = PrCurve(recall=recall, precision=precision, threshold=thr[1:])
-
     auc = rank_loss = ap = bep = etc = None
     hull = curve = None
+    corners = None
+    if pos > 0:
+        distinct = not table.weighted and table.threshold.size == table.n_rows
+        auc2, ap, bep, corners = (_scalars_distinct if distinct else _scalars_general)(table)
+    else:
+        und["average_precision"] = NO_POSITIVES
+        und["bep"] = NO_POSITIVES
     if pos > 0 and neg > 0:
-        s = _auc_sum(table)
         pairs2 = 2 * pos * neg
-        auc = float(s / pairs2)
-        rank_loss = float((pairs2 - s) / pairs2)
-        hull = roc_hull(table)
+        auc = float(auc2 / pairs2)
+        rank_loss = float((pairs2 - auc2) / pairs2)
+        hull = roc_hull(table, corners)
         curve = cost_curve(table, hull)
         etc = curve.area
     else:
         reason = NO_POSITIVES if pos <= 0 else NO_NEGATIVES
         for name in ("auc", "rank_loss", "roc_hull", "cost_curve", "expected_total_cost"):
             und[name] = reason
-    if pos > 0:
-        ap = float(np.dot(np.diff(tp), precision) / pos)
-        bep = _bep(table)
-    else:
-        und["average_precision"] = NO_POSITIVES
-        und["bep"] = NO_POSITIVES
     return BinaryEvaluation(
         counts=table,
         n=table.n_rows,
         positives=pos,
         negatives=neg,
-        roc=roc,
-        pr=pr,
         auc=auc,
         rank_loss=rank_loss,
         average_precision=ap,

@@ -140,31 +140,59 @@ def row_thresholds(table: CountTable, rows: np.ndarray) -> np.ndarray:
     return out
 
 
-def upper_hull_indices(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def upper_hull_indices(x: np.ndarray, y: np.ndarray, corners=None) -> np.ndarray:
     """Indices of the strict vertices of the upper convex hull of a monotone chain.
 
     ``x`` and ``y`` are non-decreasing (an ROC polyline in count space); the
     first and last points are always vertices, collinear points never are.
-    Vectorised quickhull: each round adds, for every hull edge, the point
-    farthest above it, and drops every point on or below its edge.
+    ``corners``, if the caller knows them, are the interior points that can
+    be vertices (see below).
     """
     n = x.size
     if n <= 2:
         return np.arange(n)
-    # Only a corner can be a strict vertex: a point reached by a step with a
-    # positive rise and left by a step with a positive run.
-    rise_in = y[1:-1] > y[:-2]
-    run_out = x[2:] > x[1:-1]
-    cand = np.flatnonzero(rise_in & run_out) + 1
+    if corners is None:
+        # Only a corner can be a strict vertex: a point reached by a step with
+        # a positive rise and left by a step with a positive run.
+        corners = np.flatnonzero((y[1:-1] > y[:-2]) & (x[2:] > x[1:-1])) + 1
+    # Work on the candidates' own coordinates (contiguous, no gathers per round).
+    cand = np.asarray(corners)
+    cx, cy = x[cand], y[cand]
+    if cand.size > 2:
+        # One pass of local pruning: a corner on or below the chord of its two
+        # neighbouring corners is not a vertex (about half of them, at random).
+        cross = (cx[2:] - cx[:-2]) * (cy[1:-1] - cy[:-2]) - (cy[2:] - cy[:-2]) * (cx[1:-1] - cx[:-2])
+        keep = np.ones(cand.size, dtype=bool)
+        keep[1:-1] = cross > 0
+        cand, cx, cy = cand[keep], cx[keep], cy[keep]
     hull = np.array([0, n - 1])
+    if cand.size > 4096:
+        # Start from the hull of every 64th corner: one pass then drops every
+        # corner below it, which leaves only the few near the true hull.
+        step = slice(None, None, 64)
+        hull = _quickhull(x, y, hull, cand[step], cx[step], cy[step])
+        rest = ~np.isin(cand, hull, assume_unique=True)
+        cand, cx, cy = cand[rest], cx[rest], cy[rest]
+    hull = _quickhull(x, y, hull, cand, cx, cy)
+    return _prune_concave(x, y, hull)
+
+
+def _quickhull(x, y, hull, cand, cx, cy) -> np.ndarray:
+    """Add to ``hull`` every candidate above it, farthest first (vectorised quickhull).
+
+    ``cx``, ``cy`` are the candidates' coordinates. Each round adds, for every
+    hull edge, the candidate farthest above it and drops every candidate on or
+    below its edge. Vertices already in ``hull`` are kept, so the result is a
+    superset of the strict hull vertices.
+    """
     while cand.size:
         seg = np.searchsorted(hull, cand) - 1
-        a = hull[seg]
-        b = hull[seg + 1]
-        cross = (x[b] - x[a]) * (y[cand] - y[a]) - (y[b] - y[a]) * (x[cand] - x[a])
+        hx, hy = x[hull], y[hull]
+        ax, ay = hx[seg], hy[seg]
+        cross = (hx[seg + 1] - ax) * (cy - ay) - (hy[seg + 1] - ay) * (cx - ax)
         above = cross > 0
         if not above.all():
-            cand, seg, cross = cand[above], seg[above], cross[above]
+            cand, cx, cy, seg, cross = cand[above], cx[above], cy[above], seg[above], cross[above]
             if not cand.size:
                 break
         starts = np.flatnonzero(np.concatenate(([True], seg[1:] != seg[:-1])))
@@ -176,16 +204,35 @@ def upper_hull_indices(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         hull = np.sort(np.concatenate((hull, cand[farthest])))
         keep = np.ones(cand.size, dtype=bool)
         keep[farthest] = False
-        cand = cand[keep]
+        cand, cx, cy = cand[keep], cx[keep], cy[keep]
     return hull
 
 
-def roc_hull(table: CountTable) -> RocHull | None:
-    """The ROC convex hull; None with one class only."""
+def _prune_concave(x, y, hull: np.ndarray) -> np.ndarray:
+    """Drop vertices on or below the chord of their neighbours until none is.
+
+    Each dropped point lies under a chord of the set, so it is not a strict
+    hull vertex, and dropping several at once is safe.
+    """
+    while hull.size > 2:
+        a, m, b = hull[:-2], hull[1:-1], hull[2:]
+        cross = (x[b] - x[a]) * (y[m] - y[a]) - (y[b] - y[a]) * (x[m] - x[a])
+        keep = cross > 0
+        if keep.all():
+            break
+        hull = np.concatenate((hull[:1], m[keep], hull[-1:]))
+    return hull
+
+
+def roc_hull(table: CountTable, corners=None) -> RocHull | None:
+    """The ROC convex hull; None with one class only.
+
+    ``corners``: optional rows that are the only possible interior vertices.
+    """
     pos, neg = table.positives, table.negatives
     if pos <= 0 or neg <= 0:
         return None
-    idx = upper_hull_indices(table.fp, table.tp)
+    idx = upper_hull_indices(table.fp, table.tp, corners)
     return RocHull(
         fpr=table.fp[idx] / neg,
         tpr=table.tp[idx] / pos,
@@ -240,7 +287,8 @@ def operating_point(hull: RocHull, pc: float) -> OperatingPoint:
     if not 0.0 <= pc <= 1.0:
         raise ValueError(f"pc must be in [0, 1], got {pc!r}")
     nec = (1.0 - hull.tpr) * pc + hull.fpr * (1.0 - pc)
-    i = int(np.argmin(nec))
+    # Ties (to rounding) go to the first vertex: the highest threshold.
+    i = int(np.flatnonzero(nec <= nec.min() + 1e-12)[0])
     return OperatingPoint(
         pc=float(pc),
         min_cost=float(nec[i]),

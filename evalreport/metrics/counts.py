@@ -175,15 +175,10 @@ def _runs(sorted_values: np.ndarray):
     return sorted_values[ends - 1], ends
 
 
-def _class_blocks_unweighted(buf: np.ndarray):
-    """Sort ``buf`` in place; return its distinct values (ascending) and counts."""
-    buf.sort()
-    values, ends = _runs(buf)
-    if values.size == buf.size:  # no ties: every count is 1
-        counts = np.ones(values.size, dtype=np.int64)
-    else:
-        counts = np.diff(ends, prepend=0)
-    return values, counts
+def _class_blocks(sorted_values: np.ndarray):
+    """Distinct values (ascending) of a sorted run and how many times each occurs."""
+    values, ends = _runs(sorted_values)
+    return values, np.diff(ends, prepend=0)
 
 
 def _class_blocks_weighted(values: np.ndarray, weights: np.ndarray):
@@ -255,18 +250,48 @@ def count_table(y_true, y_score, *, sample_weight=None, positive=1) -> CountTabl
     is_pos, s, w = check_binary_inputs(y_true, y_score, sample_weight, positive)
     n = s.size
     n_pos = int(np.count_nonzero(is_pos))
-    if w is None:
-        buf = np.empty(n, dtype=np.float64)
-        np.compress(is_pos, s, out=buf[:n_pos])
-        np.compress(~is_pos, s, out=buf[n_pos:])
-        vp, cp = _class_blocks_unweighted(buf[:n_pos])
-        vn, cn = _class_blocks_unweighted(buf[n_pos:])
-    else:
+    if w is not None:
         neg = ~is_pos
         vp, cp = _class_blocks_weighted(np.compress(is_pos, s), np.compress(is_pos, w))
         vn, cn = _class_blocks_weighted(np.compress(neg, s), np.compress(neg, w))
-    values, pos_w, neg_w = _merge_blocks(vp, cp, vn, cn)
-    return _table_from_ascending(values, pos_w, neg_w, n)
+        return _table_from_ascending(*_merge_blocks(vp, cp, vn, cn), n)
+
+    # Both classes' scores side by side in one buffer, each run sorted in place.
+    buf = np.empty(n, dtype=np.float64)
+    np.compress(is_pos, s, out=buf[:n_pos])
+    np.compress(~is_pos, s, out=buf[n_pos:])
+    buf[:n_pos].sort()
+    buf[n_pos:].sort()
+    if not (_has_ties(buf[:n_pos]) or _has_ties(buf[n_pos:])):
+        table = _table_without_ties(buf, n_pos)
+        if table is not None:
+            return table
+    vp, cp = _class_blocks(buf[:n_pos])
+    vn, cn = _class_blocks(buf[n_pos:])
+    return _table_from_ascending(*_merge_blocks(vp, cp, vn, cn), n)
+
+
+def _has_ties(sorted_values: np.ndarray) -> bool:
+    return sorted_values.size > 1 and bool(np.any(sorted_values[1:] == sorted_values[:-1]))
+
+
+def _table_without_ties(buf: np.ndarray, n_pos: int) -> CountTable | None:
+    """Fast path for continuous scores: every score distinct, one row each.
+
+    ``buf`` holds the sorted positives then the sorted negatives. Returns None
+    when a positive and a negative share a score (the general path folds them).
+    """
+    n = buf.size
+    desc = np.argsort(buf, kind="stable")[::-1]  # timsort merges the two runs
+    threshold = buf[desc]
+    if _has_ties(threshold):
+        return None
+    tp = np.empty(n + 1, dtype=np.int64)
+    tp[0] = 0
+    np.cumsum(desc < n_pos, out=tp[1:])
+    fp = np.arange(n + 1, dtype=np.int64)
+    fp -= tp
+    return CountTable(threshold=threshold, tp=tp, fp=fp, n_rows=n)
 
 
 def count_table_from_aggregates(score, positives, negatives, *, n_rows=None) -> CountTable:

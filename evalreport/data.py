@@ -1,0 +1,394 @@
+"""Prediction files -> validated arrays per learner.
+
+CSV/TSV, Parquet and JSONL are read with pyarrow (only the columns the spec
+names), NPZ with NumPy (no pickles). Every problem names the file, the column
+and the row (rows count from 1, after the header), with the YAML line of the
+key that named the column.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .errors import DataError
+from .spec import Spec, locate, suggest
+
+__all__ = ["Source", "load_sources", "file_sha256", "read_columns"]
+
+
+@dataclass(frozen=True, eq=False)
+class Source:
+    """One prediction file, validated."""
+
+    index: int  # position in spec.data
+    path: str  # as written in the spec
+    file: Path
+    sha256: str
+    rows: int
+    dataset: str | None
+    labels: np.ndarray
+    ids: np.ndarray | None
+    groups: np.ndarray | None
+    weights: np.ndarray | None
+    learners: dict[str, np.ndarray] = field(default_factory=dict)  # name -> scores or decisions
+    hard: frozenset[str] = frozenset()  # learners given as hard decisions
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _column_names(file: Path) -> list[str]:
+    suffix = file.suffix.lower()
+    if suffix in (".csv", ".tsv"):
+        import pyarrow.csv as pacsv
+
+        reader = pacsv.open_csv(file, parse_options=_csv_parse(suffix))
+        return list(reader.schema.names)
+    if suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        return list(pq.read_schema(file).names)
+    if suffix == ".jsonl":
+        import pyarrow.json as pajson
+
+        return list(pajson.read_json(file).schema.names)
+    if suffix == ".npz":
+        with np.load(file, allow_pickle=False) as z:
+            return list(z.files)
+    raise ValueError(f"unsupported file type {suffix}")
+
+
+def _csv_parse(suffix: str):
+    import pyarrow.csv as pacsv
+
+    return pacsv.ParseOptions(delimiter="\t" if suffix == ".tsv" else ",")
+
+
+def read_columns(file: Path, columns: list[str]) -> dict[str, object]:
+    """Read the named columns: pyarrow ChunkedArrays (or NumPy arrays for .npz)."""
+    suffix = file.suffix.lower()
+    if suffix in (".csv", ".tsv"):
+        import pyarrow.csv as pacsv
+
+        table = pacsv.read_csv(
+            file,
+            parse_options=_csv_parse(suffix),
+            convert_options=pacsv.ConvertOptions(include_columns=columns),
+        )
+    elif suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(file, columns=columns)
+    elif suffix == ".jsonl":
+        import pyarrow.json as pajson
+
+        table = pajson.read_json(file).select(columns)
+    else:
+        with np.load(file, allow_pickle=False) as z:
+            return {c: np.asarray(z[c]) for c in columns}
+    return {c: table.column(c) for c in columns}
+
+
+def _first_row(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0]) + 1
+
+
+def _to_numpy(col):
+    """A column as a NumPy array; strings stay strings, nulls are reported by the caller."""
+    if isinstance(col, np.ndarray):
+        return col
+    return col.to_numpy(zero_copy_only=False)
+
+
+def _null_row(col) -> int | None:
+    if isinstance(col, np.ndarray):
+        return None
+    if col.null_count == 0:
+        return None
+    import pyarrow.compute as pc
+
+    mask = pc.is_null(col).to_numpy(zero_copy_only=False)
+    return _first_row(mask)
+
+
+class _Problems:
+    def __init__(self, spec: Spec):
+        self.spec = spec
+        self.items: list[str] = []
+
+    def add(self, loc, text):
+        self.items.append(locate(self.spec, loc, text))
+
+
+def _numeric(col, *, what: str, display: str, column: str, loc, problems: _Problems,
+             allow_negative=True):
+    """A numeric, finite float64 column, or None after recording the problem."""
+    null = _null_row(col)
+    if null is not None:
+        problems.add(loc, f"{display}: column '{column}', row {null}: missing value")
+        return None
+    arr = _to_numpy(col)
+    if arr.ndim != 1:
+        problems.add(loc, f"{display}: column '{column}' is not one-dimensional")
+        return None
+    if arr.dtype.kind not in "biuf":
+        bad = None
+        for i, v in enumerate(arr):
+            try:
+                float(v)
+            except (TypeError, ValueError):
+                bad = (i + 1, v)
+                break
+        if bad is None:
+            arr = arr.astype(np.float64)
+        else:
+            problems.add(loc, f"{display}: column '{column}', row {bad[0]}: {what} {bad[1]!r} "
+                         "is not a number")
+            return None
+    arr = arr.astype(np.float64, copy=False)
+    finite = np.isfinite(arr)
+    if not finite.all():
+        row = _first_row(~finite)
+        kind = "NaN" if np.isnan(arr[row - 1]) else "infinite"
+        problems.add(loc, f"{display}: column '{column}', row {row}: {kind} {what}")
+        return None
+    if not allow_negative and (arr < 0).any():
+        row = _first_row(arr < 0)
+        problems.add(loc, f"{display}: column '{column}', row {row}: negative {what} {arr[row - 1]!r}")
+        return None
+    return arr
+
+
+def _label_key(value) -> str:
+    """Labels compare as text, so `positive: 1` matches 1, 1.0 read as float, and '1'."""
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value)).lower()
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _binary_labels(col, spec: Spec, display, column, loc, problems) -> np.ndarray | None:
+    """Labels as a boolean array (True = positive), checked."""
+    null = _null_row(col)
+    if null is not None:
+        problems.add(loc, f"{display}: column '{column}', row {null}: missing label")
+        return None
+    arr = _to_numpy(col)
+    positive = _label_key(spec.positive_label)
+    if arr.dtype.kind in "biuf":
+        values, first = np.unique(arr, return_index=True)
+    else:
+        values, first = np.unique(arr.astype(str), return_index=True)
+    keys = [_label_key(v) for v in values]
+    if positive not in keys:
+        shown = ", ".join(repr(k) for k in keys[:5]) + (", ..." if len(keys) > 5 else "")
+        problems.add(("positive",) if spec._locator and ("positive",) in spec._locator.lines else loc,
+                     f"{display}: the positive label {spec.positive_label!r} does not occur in column "
+                     f"'{column}' (labels: {shown}){suggest(positive, keys)}")
+        return None
+    if len(keys) > 2:
+        others = [(k, int(f)) for k, f in zip(keys, first) if k != positive]
+        third = sorted(others, key=lambda kf: kf[1])[1]
+        problems.add(loc, f"{display}: column '{column}', row {third[1] + 1}: label {third[0]!r} makes "
+                     f"{len(keys)} labels ({', '.join(repr(k) for k in keys[:6])}); a binary task has "
+                     "the positive label and one other")
+        return None
+    pos_value = values[keys.index(positive)]
+    if arr.dtype.kind in "biuf":
+        return arr == pos_value
+    return arr.astype(str) == pos_value
+
+
+def _decisions(col, labels_keys, spec, display, column, loc, problems) -> np.ndarray | None:
+    """Hard decisions as booleans (True = predicted positive)."""
+    null = _null_row(col)
+    if null is not None:
+        problems.add(loc, f"{display}: column '{column}', row {null}: missing decision")
+        return None
+    arr = _to_numpy(col)
+    positive = _label_key(spec.positive_label)
+    values, first = np.unique(arr if arr.dtype.kind in "biuf" else arr.astype(str), return_index=True)
+    keys = [_label_key(v) for v in values]
+    extra = [(k, f) for k, f in zip(keys, first) if k not in labels_keys]
+    if extra:
+        k, f = min(extra, key=lambda kf: kf[1])
+        problems.add(loc, f"{display}: column '{column}', row {int(f) + 1}: decision {k!r} is not a "
+                     f"label of the task ({', '.join(repr(x) for x in sorted(labels_keys))})")
+        return None
+    if positive not in keys:
+        return np.zeros(arr.shape, dtype=bool)
+    pos_value = values[keys.index(positive)]
+    return (arr if arr.dtype.kind in "biuf" else arr.astype(str)) == pos_value
+
+
+def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source | None:
+    src = spec.data[i]
+    base = ("data", i)
+    file = spec.resolve(src.path)
+    display = src.path
+    if not file.is_file():
+        hint = ""
+        if file.parent.is_dir():
+            names = [p.name for p in file.parent.iterdir()]
+            hint = suggest(file.name, names)
+        problems.add(base + ("path",), f"file not found: {display}{hint}")
+        return None
+    if progress:
+        progress(f"reading {display}")
+    try:
+        names = _column_names(file)
+    except Exception as exc:  # pyarrow / numpy parse errors: report, do not crash
+        problems.add(base + ("path",), f"cannot read {display}: {exc}".strip())
+        return None
+    wanted: list[tuple[tuple, str]] = [(base + ("label",), src.label)]
+    for key in ("id", "group", "weight"):
+        if getattr(src, key) is not None:
+            wanted.append((base + (key,), getattr(src, key)))
+    for name, learner in src.learners.items():
+        kind = "scores" if learner.scores is not None else ("score" if learner.score else "predicted")
+        for j, col in enumerate(learner.columns):
+            loc = base + ("learners", name) + ((kind, j) if kind == "scores" else (kind,))
+            wanted.append((loc, col))
+    missing = False
+    shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
+    for loc, col in wanted:
+        if col not in names:
+            problems.add(loc, f"column '{col}' is not in {display} (columns: {shown}){suggest(col, names)}")
+            missing = True
+    if missing:
+        return None
+    columns = list(dict.fromkeys(col for _, col in wanted))
+    try:
+        data = read_columns(file, columns)
+    except Exception as exc:
+        problems.add(base + ("path",), f"cannot read {display}: {exc}".strip())
+        return None
+    lengths = {len(v) for v in data.values()}
+    if len(lengths) > 1:
+        problems.add(base + ("path",), f"{display}: columns have different lengths {sorted(lengths)}")
+        return None
+    rows = lengths.pop() if lengths else 0
+    if rows == 0:
+        problems.add(base + ("path",), f"{display} has no rows")
+        return None
+
+    before = len(problems.items)
+    if spec.task == "binary":
+        labels = _binary_labels(data[src.label], spec, display, src.label, base + ("label",), problems)
+    else:
+        labels = _to_numpy(data[src.label])
+    weights = None
+    if src.weight is not None:
+        weights = _numeric(data[src.weight], what="weight", display=display, column=src.weight,
+                           loc=base + ("weight",), problems=problems, allow_negative=False)
+    ids = None
+    if src.id is not None:
+        null = _null_row(data[src.id])
+        if null is not None:
+            problems.add(base + ("id",), f"{display}: column '{src.id}', row {null}: missing id")
+        else:
+            ids = _to_numpy(data[src.id])
+            if ids.dtype.kind not in "biu":
+                ids = ids.astype(str)
+            order = np.argsort(ids, kind="stable")
+            sorted_ids = ids[order]
+            dup = np.flatnonzero(sorted_ids[1:] == sorted_ids[:-1])
+            if dup.size:
+                a, b = sorted(order[dup[0]: dup[0] + 2])
+                problems.add(base + ("id",), f"{display}: column '{src.id}': id {ids[a]!r} appears "
+                             f"twice (rows {a + 1} and {b + 1})")
+    groups = None
+    if src.group is not None:
+        null = _null_row(data[src.group])
+        if null is not None:
+            problems.add(base + ("group",), f"{display}: column '{src.group}', row {null}: missing group")
+        else:
+            groups = _to_numpy(data[src.group])
+    learners: dict[str, np.ndarray] = {}
+    hard = set()
+    for name, learner in src.learners.items():
+        loc = base + ("learners", name)
+        if learner.score is not None:
+            arr = _numeric(data[learner.score], what="score", display=display, column=learner.score,
+                           loc=loc + ("score",), problems=problems)
+        elif learner.predicted is not None:
+            hard.add(name)
+            arr = None
+            if spec.task == "binary" and labels is not None:
+                keys = {_label_key(v) for v in np.unique(_to_numpy(data[src.label]))}
+                arr = _decisions(data[learner.predicted], keys, spec, display, learner.predicted,
+                                 loc + ("predicted",), problems)
+            elif spec.task != "binary":
+                arr = _to_numpy(data[learner.predicted])
+        else:
+            cols = [
+                _numeric(data[c], what="score", display=display, column=c,
+                         loc=loc + ("scores", j), problems=problems)
+                for j, c in enumerate(learner.scores)
+            ]
+            arr = None if any(c is None for c in cols) else np.column_stack(cols)
+        if arr is not None:
+            learners[name] = arr
+    if len(problems.items) != before:
+        return None
+    return Source(
+        index=i, path=display, file=file, sha256=file_sha256(file), rows=rows,
+        dataset=src.dataset, labels=labels, ids=ids, groups=groups, weights=weights,
+        learners=learners, hard=frozenset(hard),
+    )
+
+
+def _check_pairing(spec: Spec, sources: list[Source], problems: _Problems) -> None:
+    """Learners of one data set are paired: several files must hold the same ids."""
+    by_dataset: dict[str | None, list[Source]] = {}
+    for s in sources:
+        by_dataset.setdefault(s.dataset, []).append(s)
+    for dataset, group in by_dataset.items():
+        if len(group) < 2:
+            continue
+        first = group[0]
+        for other in group[1:]:
+            loc = ("data", other.index, "id")
+            if first.ids is None or other.ids is None:
+                which = first if first.ids is None else other
+                problems.add(("data", which.index), f"learners of the same data set come from "
+                             f"{first.path} and {other.path}: give id: <column> in each so that "
+                             "their rows can be paired")
+                continue
+            a, b = set(first.ids.tolist()), set(other.ids.tolist())
+            if a != b:
+                only_a = sorted(a - b, key=str)[:3]
+                only_b = sorted(b - a, key=str)[:3]
+                parts = []
+                if only_a:
+                    parts.append(f"ids in {first.path} but not in {other.path}: "
+                                 + ", ".join(map(repr, only_a)) + (", ..." if len(a - b) > 3 else ""))
+                if only_b:
+                    parts.append(f"ids in {other.path} but not in {first.path}: "
+                                 + ", ".join(map(repr, only_b)) + (", ..." if len(b - a) > 3 else ""))
+                problems.add(loc, "ids do not align across the files of one data set; " + "; ".join(parts))
+
+
+def load_sources(spec: Spec, progress=None) -> list[Source]:
+    """Read and check every prediction file; raise :class:`DataError` listing every problem."""
+    problems = _Problems(spec)
+    sources = []
+    for i in range(len(spec.data)):
+        s = _load_one(spec, i, problems, progress)
+        if s is not None:
+            sources.append(s)
+    if not problems.items:
+        _check_pairing(spec, sources, problems)
+    if problems.items:
+        raise DataError(problems.items)
+    return sources

@@ -1,0 +1,225 @@
+"""spec -> data -> evaluate -> result. No rendering here.
+
+A short list of named stages, each taking and returning typed data:
+``load_sources`` (data.py), ``operating_point``, ``evaluate_learners``,
+``check_gates``; :func:`evaluate` runs them in order.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import __version__
+from .data import Source, load_sources
+from .errors import SpecError
+from .metrics import BinaryEvaluation, Costs, OperatingPoint, ThresholdMeasures, evaluate_binary
+from .metrics.cost import probability_cost
+from .spec import Spec, locate
+
+__all__ = ["Result", "LearnerResult", "OperatingPointSpec", "evaluate", "report_date"]
+
+
+@dataclass(frozen=True)
+class OperatingPointSpec:
+    """Where the learners are judged in cost space."""
+
+    p_positive: float
+    p_positive_source: str  # "priors" or "observed"
+    cost_fn: float
+    cost_fp: float
+    pc_positive: float
+
+
+@dataclass(frozen=True, eq=False)
+class LearnerResult:
+    name: str
+    key: str  # the learner's key in results.json
+    dataset: str | None
+    source: str  # prediction file (as in the spec)
+    hard: bool  # hard decisions only: no curves
+    threshold: float
+    threshold_source: str  # "spec", "learner", "optimal" or "decisions"
+    evaluation: BinaryEvaluation
+    at_threshold: ThresholdMeasures
+    operating: OperatingPoint | None
+    partial_auc: float | None
+
+
+@dataclass(frozen=True, eq=False)
+class Result:
+    """Everything computed for a spec; every sink (JSON, HTML, PDF) prints this."""
+
+    spec: Spec
+    version: str
+    date: str
+    inputs: list[dict]
+    operating_point: OperatingPointSpec
+    learners: dict[str, LearnerResult]
+    gates: list[dict]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def gates_passed(self) -> bool:
+        return all(g["passed"] for g in self.gates)
+
+
+def report_date(spec: Spec) -> str:
+    """The spec's date, else SOURCE_DATE_EPOCH, else today (UTC)."""
+    if spec.date is not None:
+        return spec.date.isoformat()
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch:
+        try:
+            return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc).date().isoformat()
+        except (ValueError, OverflowError, OSError):
+            raise SpecError([f"SOURCE_DATE_EPOCH={epoch!r} is not a Unix timestamp"]) from None
+    return dt.datetime.now(tz=dt.timezone.utc).date().isoformat()
+
+
+def operating_point(spec: Spec, sources: list[Source]) -> OperatingPointSpec:
+    """PC(+) from the priors (default: the observed share) and the named costs."""
+    costs = spec.costs or {}
+    c_fn = float(costs.get("false_negative", 1.0))
+    c_fp = float(costs.get("false_positive", 1.0))
+    if spec.priors is not None and "positive" in spec.priors:
+        p, origin = float(spec.priors["positive"]), "priors"
+    else:
+        pos = tot = 0.0
+        for s in sources:
+            w = s.weights
+            pos += float(s.labels.sum() if w is None else w[s.labels].sum())
+            tot += float(s.labels.size if w is None else w.sum())
+        p, origin = (pos / tot if tot > 0 else 0.5), "observed"
+    pc = probability_cost(p, Costs(false_negative=c_fn, false_positive=c_fp))
+    return OperatingPointSpec(p, origin, c_fn, c_fp, pc)
+
+
+def _learner_keys(sources: list[Source]) -> dict[tuple, str]:
+    """results.json key of each (dataset, learner): the name, or name@dataset when
+    the same learner is measured on several data sets."""
+    datasets_of: dict[str, set] = {}
+    for s in sources:
+        for name in s.learners:
+            datasets_of.setdefault(name, set()).add(s.dataset)
+    keys = {}
+    for s in sources:
+        for name in s.learners:
+            several = len(datasets_of[name]) > 1
+            keys[(s.dataset, name)] = f"{name}@{s.dataset}" if several else name
+    return keys
+
+
+def evaluate_learners(spec: Spec, sources: list[Source], op: OperatingPointSpec,
+                      progress=None) -> tuple[dict[str, LearnerResult], list[str]]:
+    warnings: list[str] = []
+    results: dict[str, LearnerResult] = {}
+    keys = _learner_keys(sources)
+    costs = Costs(false_negative=op.cost_fn, false_positive=op.cost_fp)
+    betas = tuple(dict.fromkeys([1.0] + [float(b) for b in spec.fbeta]))
+    for s in sources:
+        src_spec = spec.data[s.index]
+        for name, values in s.learners.items():
+            if progress:
+                progress(f"evaluating {name} ({s.rows:,} rows)")
+            learner = src_spec.learners[name]
+            key = keys[(s.dataset, name)]
+            hard = name in s.hard
+            scores = values.astype(np.float64) if hard else values
+            ev = evaluate_binary(s.labels, scores, sample_weight=s.weights, positive=True)
+            operating = None if hard else ev.operating_point(op.pc_positive)
+            if hard:
+                threshold, origin = 0.5, "decisions"
+            elif learner.threshold is not None:
+                threshold, origin = learner.threshold, "learner"
+            elif spec.threshold == "optimal":
+                threshold, origin = (operating.threshold if operating else 0.5), "optimal"
+            else:
+                threshold, origin = float(spec.threshold), "spec"
+            at = ev.at_threshold(threshold, costs=costs, betas=betas)
+            pauc = None
+            if spec.partial_auc is not None and not hard:
+                pauc = ev.partial_auc(spec.partial_auc.max_fpr, standardized=spec.partial_auc.standardized)
+            who = f"learner '{key}'"
+            if hard:
+                warnings.append(f"{who} gives hard decisions only: no curves, AUC, AP, BEP or cost curve")
+            else:
+                for measure, reason in ev.undefined.items():
+                    if measure in ("roc_hull", "cost_curve"):
+                        continue
+                    warnings.append(f"{who}: {measure} is undefined: {reason}")
+            for measure, reason in at.undefined.items():
+                warnings.append(f"{who}: {measure} at threshold {threshold:g} is undefined: {reason}")
+            if origin == "optimal" and operating is not None and not np.isfinite(operating.threshold):
+                warnings.append(f"{who}: the least-cost decision at PC(+) = {op.pc_positive:.4g} is to "
+                                "predict nothing positive")
+            results[key] = LearnerResult(
+                name=name, key=key, dataset=s.dataset, source=s.path, hard=hard,
+                threshold=threshold, threshold_source=origin, evaluation=ev, at_threshold=at,
+                operating=operating, partial_auc=pauc,
+            )
+    return results, warnings
+
+
+def _gate_value(lr: LearnerResult, metric: str):
+    at, ev = lr.at_threshold, lr.evaluation
+    if metric in ("error_rate", "accuracy", "precision", "recall", "f1", "cost_sensitive_error"):
+        return getattr(at, metric)
+    if lr.hard:
+        return None
+    if metric in ("auc", "rank_loss", "average_precision", "bep", "expected_total_cost"):
+        return getattr(ev, metric)
+    if metric == "partial_auc":
+        return lr.partial_auc
+    if metric == "min_cost":
+        return None if lr.operating is None else lr.operating.min_cost
+    raise AssertionError(metric)
+
+
+def check_gates(spec: Spec, learners: dict[str, LearnerResult]) -> tuple[list[dict], list[str]]:
+    rows, warnings = [], []
+    for gate in spec.gates:
+        targets = [lr for lr in learners.values() if gate.learner in (None, lr.name)]
+        for lr in targets:
+            value = _gate_value(lr, gate.metric)
+            passed = value is not None
+            if value is not None and gate.min is not None:
+                passed = passed and value >= gate.min
+            if value is not None and gate.max is not None:
+                passed = passed and value <= gate.max
+            row = {"learner": lr.key, "metric": gate.metric, "value": value}
+            if gate.min is not None:
+                row["min"] = gate.min
+            if gate.max is not None:
+                row["max"] = gate.max
+            row["passed"] = bool(passed)
+            rows.append(row)
+            if value is None:
+                warnings.append(f"gate {gate.metric} of learner '{lr.key}' fails: the value is undefined")
+    return rows, warnings
+
+
+def evaluate(spec: Spec, *, progress=None) -> Result:
+    """Load the data of ``spec`` and compute every number. No rendering.
+
+    Raises
+    ------
+    SpecError, DataError
+        With one message per problem.
+    """
+    if spec.task != "binary":
+        raise SpecError([locate(spec, ("task",), "multiclass tasks validate but are not computed in "
+                                "this version of evalreport yet")])
+    date = report_date(spec)
+    sources = load_sources(spec, progress)
+    op = operating_point(spec, sources)
+    learners, warnings = evaluate_learners(spec, sources, op, progress)
+    gates, gate_warnings = check_gates(spec, learners)
+    inputs = [{"path": s.path, "sha256": s.sha256, "rows": s.rows} for s in sources]
+    return Result(
+        spec=spec, version=__version__, date=date, inputs=inputs, operating_point=op,
+        learners=learners, gates=gates, warnings=warnings + gate_warnings,
+    )

@@ -1,0 +1,70 @@
+"""Sinks over one result: JSON now; HTML and PDF from the same templates."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from ..errors import RenderError
+from ..pipeline import Result
+from ..results import result_dict
+
+__all__ = ["render", "write_atomically", "json_text"]
+
+AVAILABLE = ("json",)
+
+
+def json_text(result: Result) -> str:
+    return json.dumps(result_dict(result), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def write_atomically(files: dict[Path, bytes]) -> None:
+    """Write every file to a temporary name beside it, then rename them all.
+
+    Nothing is renamed unless every file was written, so a failure leaves the
+    previous report intact.
+    """
+    staged = []
+    try:
+        for path, data in files.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            staged.append((tmp, path))
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+        for tmp, path in staged:
+            os.replace(tmp, path)
+        staged = []
+    finally:
+        for tmp, _ in staged:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def render(result: Result, out=None, formats=None) -> dict[str, Path]:
+    """Write the report of ``result`` into folder ``out``.
+
+    ``out`` defaults to the spec's ``report.out``; ``formats`` to ``report.formats``.
+    Returns the written paths by format.
+    """
+    spec = result.spec
+    out = Path(out) if out is not None else spec.resolve(spec.report.out)
+    formats = list(formats) if formats is not None else list(spec.report.formats)
+    unavailable = [f for f in formats if f not in AVAILABLE]
+    if unavailable:
+        raise RenderError([f"format {', '.join(unavailable)} is not available in this version of "
+                           "evalreport yet (available: json); use --format json"])
+    files: dict[Path, bytes] = {}
+    written = {}
+    if "json" in formats:
+        path = out / "results.json"
+        files[path] = json_text(result).encode("utf-8")
+        written["json"] = path
+    write_atomically(files)
+    return written

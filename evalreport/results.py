@@ -1,0 +1,128 @@
+"""The result as plain data, in results.json's stable key order.
+
+Formatting of values lives here (one place): non-finite numbers become
+``null``; thresholds of +inf ("predict nothing positive") become ``null`` too.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .curves import simplify, vertex_indices
+from .pipeline import LearnerResult, Result
+
+__all__ = ["result_dict"]
+
+
+def _num(x):
+    """A JSON number: int stays int, floats finite or None."""
+    if x is None:
+        return None
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    x = float(x)
+    if not math.isfinite(x):
+        return None
+    return x
+
+
+def _list(a) -> list:
+    return [_num(v) for v in np.asarray(a).tolist()]
+
+
+def _curves(lr: LearnerResult, budget) -> dict:
+    ev = lr.evaluation
+    t = ev.counts
+    out = {}
+    # One vertex set for ROC and P-R: the points where the (FP, TP) polyline turns.
+    vertices = vertex_indices(np.diff(t.fp), np.diff(t.tp))
+    roc = ev.roc
+    s = simplify(roc.fpr, roc.tpr, vertices, budget)
+    block = {"fpr": _list(roc.fpr[s.index]), "tpr": _list(roc.tpr[s.index]),
+             "threshold": _list(roc.threshold[s.index])}
+    if s.simplified:
+        block.update(simplified=True, max_error=s.max_error)
+    out["roc"] = block
+    pr = ev.pr
+    pr_vertices = vertices[vertices > 0] - 1  # P-R point k-1 is count-table row k
+    s = simplify(pr.recall, pr.precision, pr_vertices, budget)
+    block = {"recall": _list(pr.recall[s.index]), "precision": _list(pr.precision[s.index]),
+             "threshold": _list(pr.threshold[s.index])}
+    if s.simplified:
+        block.update(simplified=True, max_error=s.max_error)
+    out["pr"] = block
+    if ev.cost_curve is not None:
+        out["cost"] = {"pc": _list(ev.cost_curve.pc), "cost": _list(ev.cost_curve.cost)}
+    return out
+
+
+def learner_dict(lr: LearnerResult, result: Result) -> dict:
+    spec = result.spec
+    metrics = spec.metric_set
+    ev, at = lr.evaluation, lr.at_threshold
+    d: dict = {
+        "dataset": lr.dataset,
+        "source": lr.source,
+        "n": int(ev.n),
+        "positives": _num(ev.positives),
+        "negatives": _num(ev.negatives),
+        "threshold": _num(lr.threshold),
+        "threshold_source": lr.threshold_source,
+    }
+    if "confusion_matrix" in metrics:
+        d["confusion"] = {"tp": _num(at.tp), "fp": _num(at.fp), "tn": _num(at.tn), "fn": _num(at.fn)}
+    for name in ("error_rate", "accuracy", "precision", "recall", "f1"):
+        if name in metrics:
+            d[name] = _num(getattr(at, name))
+    if "fbeta" in metrics:
+        d["fbeta"] = {f"{b:g}": _num(at.fbeta[float(b)]) for b in spec.fbeta}
+    if "cost_sensitive_error" in metrics:
+        d["cost_sensitive_error"] = _num(at.cost_sensitive_error)
+    curve_measures = not lr.hard
+    for name in ("auc", "rank_loss", "average_precision", "bep"):
+        if name in metrics:
+            d[name] = _num(getattr(ev, name)) if curve_measures else None
+    if spec.partial_auc is not None:
+        d["partial_auc"] = {"max_fpr": spec.partial_auc.max_fpr, "value": _num(lr.partial_auc),
+                            "standardized": spec.partial_auc.standardized}
+    if "expected_total_cost" in metrics:
+        d["expected_total_cost"] = _num(ev.expected_total_cost) if curve_measures else None
+    if lr.operating is not None:
+        d["operating_point"] = {"min_cost": _num(lr.operating.min_cost),
+                                "threshold": _num(lr.operating.threshold),
+                                "fpr": _num(lr.operating.fpr), "tpr": _num(lr.operating.tpr)}
+    if curve_measures and metrics & {"roc", "pr", "cost_curve"}:
+        curves = _curves(lr, spec.report.curve_points)
+        wanted = {"roc": "roc", "pr": "pr", "cost": "cost_curve"}
+        d["curves"] = {k: v for k, v in curves.items() if wanted[k] in metrics}
+    return d
+
+
+def result_dict(result: Result) -> dict:
+    """results.json as a dict, keys in their stable order."""
+    op = result.operating_point
+    spec = result.spec
+    return {
+        "evalreport_version": result.version,
+        "spec_version": spec.version,
+        "title": spec.title,
+        "date": result.date,
+        "task": spec.task,
+        "positive": spec.positive_label,
+        "inputs": result.inputs,
+        "operating_point": {
+            "p_positive": _num(op.p_positive),
+            "p_positive_source": op.p_positive_source,
+            "cost_fn": _num(op.cost_fn),
+            "cost_fp": _num(op.cost_fp),
+            "pc_positive": _num(op.pc_positive),
+        },
+        "learners": {key: learner_dict(lr, result) for key, lr in result.learners.items()},
+        "comparisons": {},
+        "gates": result.gates,
+        "warnings": result.warnings,
+    }
