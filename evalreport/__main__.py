@@ -54,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     val.add_argument("spec", metavar="SPEC.yaml")
     init = sub.add_parser("init", help="write a commented starter spec")
     init.add_argument("dir", nargs="?", default=".", metavar="DIR")
-    init.add_argument("--task", choices=("binary", "multiclass", "audit"), default="binary")
+    init.add_argument("--task", choices=("binary", "audit"), default="binary")
     sub.add_parser("schema", help="print the JSON Schema of the spec")
     return p
 

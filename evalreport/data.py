@@ -98,6 +98,11 @@ def read_columns(file: Path, columns: list[str]) -> dict[str, object]:
     return {c: table.column(c) for c in columns}
 
 
+def _py(value):
+    """A NumPy scalar as the plain Python value (for messages)."""
+    return value.item() if hasattr(value, "item") else value
+
+
 def _first_row(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0]) + 1
 
@@ -134,7 +139,7 @@ def _numeric(col, *, what: str, display: str, column: str, loc, problems: _Probl
     """A numeric, finite float64 column, or None after recording the problem."""
     null = _null_row(col)
     if null is not None:
-        problems.add(loc, f"{display}: column '{column}', row {null}: missing value")
+        problems.add(loc, f"{display}: column '{column}', row {null}: missing value (empty, NA or NaN)")
         return None
     arr = _to_numpy(col)
     if arr.ndim != 1:
@@ -163,7 +168,7 @@ def _numeric(col, *, what: str, display: str, column: str, loc, problems: _Probl
         return None
     if not allow_negative and (arr < 0).any():
         row = _first_row(arr < 0)
-        problems.add(loc, f"{display}: column '{column}', row {row}: negative {what} {arr[row - 1]!r}")
+        problems.add(loc, f"{display}: column '{column}', row {row}: negative {what} {_py(arr[row - 1])!r}")
         return None
     return arr
 
@@ -192,9 +197,12 @@ def _binary_labels(col, spec: Spec, display, column, loc, problems) -> np.ndarra
     keys = [_label_key(v) for v in values]
     if positive not in keys:
         shown = ", ".join(repr(k) for k in keys[:5]) + (", ..." if len(keys) > 5 else "")
+        hint = suggest(positive, keys)
+        if isinstance(spec.positive, bool):
+            hint += " (YAML reads yes, no, on, off, true and false as booleans: quote a text label)"
         problems.add(("positive",) if spec._locator and ("positive",) in spec._locator.lines else loc,
                      f"{display}: the positive label {spec.positive_label!r} does not occur in column "
-                     f"'{column}' (labels: {shown}){suggest(positive, keys)}")
+                     f"'{column}' (labels: {shown}){hint}")
         return None
     if len(keys) > 2:
         others = [(k, int(f)) for k, f in zip(keys, first) if k != positive]
@@ -305,7 +313,7 @@ def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source 
             dup = np.flatnonzero(sorted_ids[1:] == sorted_ids[:-1])
             if dup.size:
                 a, b = sorted(order[dup[0]: dup[0] + 2])
-                problems.add(base + ("id",), f"{display}: column '{src.id}': id {ids[a]!r} appears "
+                problems.add(base + ("id",), f"{display}: column '{src.id}': id {_py(ids[a])!r} appears "
                              f"twice (rows {a + 1} and {b + 1})")
     groups = None
     if src.group is not None:

@@ -1,0 +1,259 @@
+"""A corpus of bad specs and data files: each gives its exact message, exit
+status 2, no traceback, and writes nothing (the previous report stays)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evalreport.__main__ import main
+
+GOOD_CSV = "id,y,p_a,p_b,w,fold,yhat\n" + "\n".join(
+    f"{i},{i % 2},{(i * 7 % 10) / 10},{(i * 3 % 10) / 10},1,{i % 3},{(i + 1) % 2}" for i in range(1, 21)
+) + "\n"
+
+BASE = """\
+version: 1
+title: t
+data:
+  - path: pred.csv
+    label: y
+    id: id
+    learners:
+      a: p_a
+      b: p_b
+report: {formats: [json], out: out}
+"""
+
+
+def _write(tmp: Path, spec: str, files: dict[str, str | bytes] | None = None) -> Path:
+    files = {"pred.csv": GOOD_CSV} if files is None else files
+    for name, content in files.items():
+        p = tmp / name
+        if isinstance(content, bytes):
+            p.write_bytes(content)
+        else:
+            p.write_text(content)
+    path = tmp / "spec.yaml"
+    path.write_text(textwrap.dedent(spec))
+    return path
+
+
+def _csv(rows: list[str], header="id,y,p_a,p_b") -> str:
+    return header + "\n" + "\n".join(rows) + "\n"
+
+
+# (name, spec text, extra files or None for the good CSV, expected stderr lines)
+CASES = [
+    ("unknown top key", BASE + "tresh: 0.3\n", None,
+     ["error: spec.yaml:11: tresh: unknown key 'tresh' (did you mean 'threshold'?); valid keys here: "
+      "version, title, description, date, task, positive, classes, data, threshold, priors, costs, "
+      "metrics, fbeta, partial_auc, compare, confidence, gates, report, spark"]),
+    ("missing version", BASE.replace("version: 1\n", ""), None,
+     ["error: spec.yaml:1: version: required key is missing"]),
+    ("wrong version", BASE.replace("version: 1", "version: 2"), None,
+     ["error: spec.yaml:1: version: Input should be 1 (got 2)"]),
+    ("missing label", BASE.replace("    label: y\n", ""), None,
+     ["error: spec.yaml:4: data[0].label: required key is missing"]),
+    ("unknown data key", BASE.replace("    label: y\n", "    label: y\n    wieght: w\n"), None,
+     ["error: spec.yaml:6: data[0].wieght: unknown key 'wieght' (did you mean 'weight'?); valid keys "
+      "here: path, label, id, group, weight, dataset, engine, resolution, learners"]),
+    ("unknown learner key", BASE.replace("b: p_b", "b: {score: p_b, treshold: 0.3}"), None,
+     ["error: spec.yaml:9: data[0].learners.b.treshold: unknown key 'treshold' (did you mean "
+      "'threshold'?); valid keys here: score, scores, predicted, threshold"]),
+    ("learner both kinds", BASE.replace("b: p_b", "b: {score: p_b, predicted: yhat}"), None,
+     ["error: spec.yaml:9: data[0].learners.b: give exactly one of score (a column), predicted (a "
+      "column of decisions) or a list of per-class score columns; got score, predicted"]),
+    ("unknown metric", BASE + "metrics: [auc, acuracy]\n", None,
+     ["error: spec.yaml:11: metrics[1]: unknown metric 'acuracy' (did you mean 'accuracy'?); valid: "
+      "error_rate, accuracy, precision, recall, f1, fbeta, confusion_matrix, roc, auc, rank_loss, pr, "
+      "average_precision, bep, cost_sensitive_error, cost_curve, expected_total_cost, macro, micro"]),
+    ("unknown comparison", BASE + "compare: [envelopment, delongg]\n", None,
+     ["error: spec.yaml:11: compare[1]: unknown comparison 'delongg' (did you mean 'delong'?); valid: "
+      "envelopment, auc, bep, f1, expected_total_cost, cost_envelope, delong, mcnemar, paired_t, friedman"]),
+    ("unknown format", BASE.replace("formats: [json]", "formats: [jsn]"), None,
+     ["error: spec.yaml:10: report.formats[0]: unknown format 'jsn' (did you mean 'json'?); valid: "
+      "html, pdf, json"]),
+    ("bad threshold", BASE + "threshold: best\n", None,
+     ["error: spec.yaml:11: threshold: Input should be a valid number, unable to parse string as a "
+      "number (got 'best')"]),
+    ("bad priors key", BASE + "priors: {positve: 0.1}\n", None,
+     ["error: spec.yaml:11: priors.positve: unknown key 'positve' (did you mean 'positive'?); a binary "
+      "task gives priors: {positive: p}",
+      "error: spec.yaml:11: priors: give priors: {positive: p} with 0 < p < 1"]),
+    ("prior out of range", BASE + "priors: {positive: 1.5}\n", None,
+     ["error: spec.yaml:11: priors.positive: the positive prior must be in (0, 1), got 1.5"]),
+    ("numbered costs", BASE + "costs: {cost01: 5, false_positive: 1}\n", None,
+     ["error: spec.yaml:11: costs.cost01: unknown cost 'cost01'; a binary task names false_negative "
+      "and false_positive",
+      "error: spec.yaml:11: costs: missing cost false_negative"]),
+    ("negative cost", BASE + "costs: {false_negative: -1, false_positive: 1}\n", None,
+     ["error: spec.yaml:11: costs.false_negative: a cost must be a number >= 0, got -1"]),
+    ("gate unknown learner", BASE + "gates:\n  - {learner: c, metric: auc, min: 0.8}\n", None,
+     ["error: spec.yaml:12: gates[0].learner: unknown learner 'c'; valid: a, b"]),
+    ("gate unknown metric", BASE + "gates:\n  - {metric: aucc, min: 0.8}\n", None,
+     ["error: spec.yaml:12: gates[0].metric: unknown gate metric 'aucc' (did you mean 'auc'?); valid: "
+      "error_rate, accuracy, precision, recall, f1, cost_sensitive_error, auc, rank_loss, "
+      "average_precision, bep, expected_total_cost, partial_auc, min_cost"]),
+    ("gate without bound", BASE + "gates:\n  - {metric: auc}\n", None,
+     ["error: spec.yaml:12: gates[0]: a gate needs min or max"]),
+    ("duplicate key", BASE.replace("      b: p_b\n", "      b: p_b\n      a: p_b\n"), None,
+     ["error: spec.yaml:10: data[0].learners.a: duplicate key (first at line 8)"]),
+    ("invalid yaml", "version: 1\ndata: [\n", None,
+     ["error: spec.yaml:3: invalid YAML: expected the node content, but found '<stream end>'"]),
+    ("not a mapping", "- 1\n- 2\n", None,
+     ["error: spec.yaml:1: the spec must be a mapping of keys (version, data, ...)"]),
+    ("classes in binary", BASE + "classes: [a, b]\n", None,
+     ["error: spec.yaml:11: classes: classes is for multiclass tasks; a binary task names its positive label"]),
+    ("unsupported suffix", BASE.replace("pred.csv", "pred.xlsx"), None,
+     ["error: spec.yaml:4: data[0].path: unsupported file type '.xlsx'; use one of .csv, .tsv, "
+      ".parquet, .jsonl, .npz"]),
+    ("engine not available", BASE.replace("    label: y\n", "    label: y\n    engine: duckdb\n"), None,
+     ["error: spec.yaml:6: data[0].engine: engine 'duckdb' is not available in this version of "
+      "evalreport; use engine: memory"]),
+    ("same learner twice",
+     BASE.replace("report:", "  - path: pred.csv\n    label: y\n    id: id\n    learners: {a: p_b}\nreport:"),
+     None,
+     ["error: spec.yaml:13: data[1].learners.a: learner 'a' is already defined in data[0] of the same "
+      "data set; a name is unique within a data set"]),
+    # data problems
+    ("file not found", BASE.replace("pred.csv", "pred2.csv"), None,
+     ["error: spec.yaml:4: data[0].path: file not found: pred2.csv (did you mean 'pred.csv'?)"]),
+    ("missing column", BASE.replace("b: p_b", "b: p_bb"), None,
+     ["error: spec.yaml:9: data[0].learners.b.score: column 'p_bb' is not in pred.csv (columns: id, y, "
+      "p_a, p_b, w, fold, yhat) (did you mean 'p_b'?)"]),
+    ("missing label column", BASE.replace("label: y", "label: target"), None,
+     ["error: spec.yaml:5: data[0].label: column 'target' is not in pred.csv (columns: id, y, p_a, p_b, "
+      "w, fold, yhat)"]),
+    ("non-numeric score", BASE, {"pred.csv": _csv(["1,1,0.2,0.3", "2,0,abc,0.1"])},
+     ["error: spec.yaml:8: data[0].learners.a.score: pred.csv: column 'p_a', row 2: score 'abc' is not "
+      "a number"]),
+    ("nan score", BASE, {"pred.csv": _csv(["1,1,0.2,0.3", "2,0,0.5,0.1", "3,0,nan,0.1"])},
+     ["error: spec.yaml:8: data[0].learners.a.score: pred.csv: column 'p_a', row 3: missing value (empty, NA or NaN)"]),
+    ("infinite score", BASE, {"pred.csv": _csv(["1,1,0.2,inf", "2,0,0.5,0.1"])},
+     ["error: spec.yaml:9: data[0].learners.b.score: pred.csv: column 'p_b', row 1: infinite score"]),
+    ("empty cell", BASE, {"pred.csv": _csv(["1,1,0.2,0.3", "2,0,,0.1"])},
+     ["error: spec.yaml:8: data[0].learners.a.score: pred.csv: column 'p_a', row 2: missing value (empty, NA or NaN)"]),
+    ("three labels", BASE, {"pred.csv": _csv(["1,1,0.2,0.3", "2,0,0.5,0.1", "3,2,0.5,0.1"])},
+     ["error: spec.yaml:5: data[0].label: pred.csv: column 'y', row 3: label '2' makes 3 labels "
+      "('0', '1', '2'); a binary task has the positive label and one other"]),
+    ("positive label absent", BASE.replace("title: t", "title: t\npositive: yes"),
+     {"pred.csv": _csv(["1,Yes,0.2,0.3", "2,No,0.5,0.1"])},
+     ["error: spec.yaml:3: positive: pred.csv: the positive label True does not occur in column 'y' "
+      "(labels: 'No', 'Yes') (YAML reads yes, no, on, off, true and false as booleans: quote a text "
+      "label)"]),
+    ("positive label typo", BASE.replace("title: t", "title: t\npositive: 'yes'"),
+     {"pred.csv": _csv(["1,Yes,0.2,0.3", "2,No,0.5,0.1"])},
+     ["error: spec.yaml:3: positive: pred.csv: the positive label 'yes' does not occur in column 'y' "
+      "(labels: 'No', 'Yes') (did you mean 'Yes'?)"]),
+    ("duplicate ids", BASE, {"pred.csv": _csv(["1,1,0.2,0.3", "2,0,0.5,0.1", "1,0,0.5,0.1"])},
+     ["error: spec.yaml:6: data[0].id: pred.csv: column 'id': id 1 appears twice (rows 1 and 3)"]),
+    ("negative weight", BASE.replace("    id: id\n", "    id: id\n    weight: w\n"),
+     {"pred.csv": _csv(["1,1,0.2,0.3,1", "2,0,0.5,0.1,-2"], header="id,y,p_a,p_b,w")},
+     ["error: spec.yaml:7: data[0].weight: pred.csv: column 'w', row 2: negative weight -2.0"]),
+    ("empty file", BASE, {"pred.csv": "id,y,p_a,p_b\n"},
+     ["error: spec.yaml:4: data[0].path: pred.csv has no rows"]),
+    ("ids do not align",
+     BASE.replace("      b: p_b\n", "").replace(
+         "report:", "  - path: pred_b.csv\n    label: y\n    id: id\n    learners: {b: p_b}\nreport:"),
+     {"pred.csv": _csv(["1,1,0.2,0.3", "2,0,0.5,0.1"]), "pred_b.csv": _csv(["1,1,0.2,0.3", "3,0,0.5,0.1"])},
+     ["error: spec.yaml:11: data[1].id: ids do not align across the files of one data set; ids in "
+      "pred.csv but not in pred_b.csv: 2; ids in pred_b.csv but not in pred.csv: 3"]),
+    ("bad decision", BASE.replace("b: p_b", "b: {predicted: yhat}"),
+     {"pred.csv": _csv(["1,1,0.2,1", "2,0,0.5,7"], header="id,y,p_a,yhat")},
+     ["error: spec.yaml:9: data[0].learners.b.predicted: pred.csv: column 'yhat', row 2: decision '7' "
+      "is not a label of the task ('0', '1')"]),
+]
+
+
+@pytest.mark.parametrize("name,spec,files,expected", CASES, ids=[c[0] for c in CASES])
+def test_bad_input(tmp_path, capsys, name, spec, files, expected):
+    path = _write(tmp_path, spec, files)
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    previous = out_dir / "results.json"
+    previous.write_text("previous report\n")
+    status = main(["run", str(path), "--quiet"])
+    err = capsys.readouterr().err
+    lines = [line.replace(str(tmp_path) + "/", "") for line in err.splitlines()]
+    assert status == 2
+    assert lines == expected
+    assert "Traceback" not in err
+    # nothing written, the previous report intact
+    assert previous.read_text() == "previous report\n"
+    assert sorted(p.name for p in out_dir.iterdir()) == ["results.json"]
+
+
+def test_corpus_is_large_enough():
+    assert len(CASES) >= 30
+
+
+def test_bad_format_option(tmp_path, capsys):
+    path = _write(tmp_path, BASE)
+    assert main(["run", str(path), "--format", "json,pfd"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "error: --format: unknown format 'pfd' (did you mean 'pdf'?); valid: html, pdf, json"
+    ]
+
+
+def test_missing_spec_file(tmp_path, capsys):
+    assert main(["run", str(tmp_path / "nope.yaml")]) == 2
+    assert capsys.readouterr().err.strip() == f"error: {tmp_path / 'nope.yaml'}: no such spec file"
+
+
+def test_validate_writes_nothing(tmp_path, capsys):
+    path = _write(tmp_path, BASE)
+    assert main(["validate", str(path)]) == 0
+    assert "valid (1 file(s), 20 rows, 2 learner(s))" in capsys.readouterr().out
+    assert not (tmp_path / "out").exists()
+
+
+def test_subprocess_no_traceback(tmp_path):
+    path = _write(tmp_path, BASE + "tresh: 1\n")
+    proc = subprocess.run([sys.executable, "-m", "evalreport", "run", str(path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "unknown key 'tresh'" in proc.stderr
+    assert proc.stdout == ""
+
+
+def test_all_problems_at_once(tmp_path, capsys):
+    spec = BASE.replace("b: p_b", "b: p_bb").replace("a: p_a", "a: p_aa")
+    path = _write(tmp_path, spec)
+    assert main(["run", str(path)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and "'p_aa'" in err[0] and "'p_bb'" in err[1]
+
+
+def test_npz_and_parquet_and_jsonl(tmp_path, capsys):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 50)
+    p = rng.random(50)
+    np.savez(tmp_path / "pred.npz", y=y, p_a=p, p_b=p[::-1].copy(), id=np.arange(50))
+    pq.write_table(pa.table({"y": y, "p_a": p, "p_b": p[::-1].copy(), "id": np.arange(50)}),
+                   tmp_path / "pred.parquet")
+    (tmp_path / "pred.jsonl").write_text(
+        "".join(f'{{"y": {a}, "p_a": {b}, "p_b": {c}, "id": {i}}}\n'
+                for i, (a, b, c) in enumerate(zip(y, p, p[::-1]))))
+    import json
+
+    aucs = []
+    for suffix in ("npz", "parquet", "jsonl"):
+        path = _write(tmp_path, BASE.replace("pred.csv", f"pred.{suffix}").replace("out: out", f"out: {suffix}"),
+                      files={})
+        assert main(["run", str(path), "--quiet"]) == 0, capsys.readouterr().err
+        d = json.loads((tmp_path / suffix / "results.json").read_text())
+        aucs.append((d["learners"]["a"]["auc"], d["learners"]["b"]["auc"]))
+    from sklearn.metrics import roc_auc_score
+
+    assert aucs[0] == aucs[1] == aucs[2]
+    assert aucs[0][0] == pytest.approx(roc_auc_score(y, p), abs=1e-12)
