@@ -20,8 +20,8 @@ def evaluate(spec, *, progress=None):
 
 
 def render(result, out=None, formats=None):
-    """Write the report of an evaluated result (see :mod:`evalreport.render`)."""
-    from .render import render as _render
+    """Write the report of an evaluated result (see :mod:`evalreport.report`)."""
+    from .report import render as _render
 
     return _render(result, out=out, formats=formats)
 

@@ -73,7 +73,7 @@ def _formats(arg: str | None):
 
 def cmd_run(args) -> int:
     from .pipeline import evaluate
-    from .render import AVAILABLE, render
+    from .report import AVAILABLE, render
 
     formats = _formats(args.format)
     spec = load_spec(args.spec)
