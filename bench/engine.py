@@ -1,0 +1,410 @@
+"""Benchmark of the binary metric engine against np.sort and scikit-learn.
+
+Run from the repository root:
+
+    python3 bench/engine.py                      # n = 1e6 and 1e7, default rounds
+    python3 bench/engine.py --sizes 1e6 --rounds 7
+    python3 bench/engine.py --no-sklearn         # skip timing scikit-learn
+    python3 bench/engine.py --json bench/engine.json
+
+For every case (n scores, continuous or rounded to 3 decimals) the rounds are
+interleaved in one process: each round times ``np.sort(scores)``, then the
+whole evalreport suite, then scikit-learn's four calls, on the same arrays.
+Every timed call is preceded by ``gc.collect()`` and timed with
+``time.perf_counter``; its result is dropped only after the clock stops. The
+table reports the median (and the min) over the rounds.
+
+The evalreport suite is ``evaluate_binary`` plus reading every scalar, the
+hull and the cost curve, materialising the lazily computed ROC and P-R curves
+(scikit-learn returns arrays, so the comparison is only fair if ours are built
+too), ``at_threshold(0.5)`` and ``operating_point(0.3)``.
+
+scikit-learn's four calls are ``roc_curve``, ``precision_recall_curve``,
+``roc_auc_score`` and ``average_precision_score`` (defaults).
+
+Once per case, outside the timing, evalreport's AUC and average precision are
+checked against scikit-learn's to 1e-9 (and the P-R curve against
+``precision_recall_curve`` when scikit-learn is timed), so the benchmark cannot
+silently compare different work. A mismatch aborts the run.
+
+Targets (on the medians): evalreport at most 3x np.sort, and at least 25x
+faster than scikit-learn's four calls.
+
+Standard library, NumPy and scikit-learn only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import io
+import json
+import os
+import platform
+import pstats
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from evalreport.metrics import evaluate_binary
+
+SORT_TARGET = 3.0  # evalreport seconds / np.sort seconds, at most
+SKLEARN_TARGET = 25.0  # sklearn seconds / evalreport seconds, at least
+TOLERANCE = 1e-9
+POSITIVE_RATE = 0.3
+BIG = 10**6  # sizes above this get the "large" default rounds
+
+
+# --------------------------------------------------------------------------- work
+
+
+def work_sort(y, s):
+    return np.sort(s)  # a fresh sorted copy
+
+
+def work_evalreport(y, s):
+    ev = evaluate_binary(y, s)
+    touched = (
+        ev.auc,
+        ev.rank_loss,
+        ev.average_precision,
+        ev.bep,
+        ev.expected_total_cost,
+        ev.cost_curve,
+        ev.hull,
+        ev.roc.fpr,
+        ev.roc.tpr,
+        ev.roc.threshold,
+        ev.pr.recall,
+        ev.pr.precision,
+        ev.pr.threshold,
+        ev.at_threshold(0.5),
+        ev.operating_point(0.3),
+    )
+    return ev, touched
+
+
+def work_sklearn(y, s):
+    from sklearn.metrics import (
+        average_precision_score,
+        precision_recall_curve,
+        roc_auc_score,
+        roc_curve,
+    )
+
+    roc = roc_curve(y, s)
+    pr = precision_recall_curve(y, s)
+    auc = roc_auc_score(y, s)
+    ap = average_precision_score(y, s)
+    return roc, pr, auc, ap
+
+
+def timed(fn, y, s):
+    """(seconds, result) of one call; the result is freed by the caller, untimed."""
+    gc.collect()
+    t0 = time.perf_counter()
+    out = fn(y, s)
+    t1 = time.perf_counter()
+    return t1 - t0, out
+
+
+# --------------------------------------------------------------------------- data
+
+
+def make_scores(n: int, seed: int):
+    """Labels ~30 % positive and informative continuous scores in [0, 1.3)."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < POSITIVE_RATE).astype(np.int64)
+    s = rng.random(n)
+    s += 0.3 * y
+    return y, s
+
+
+# --------------------------------------------------------------------------- checks
+
+
+class Mismatch(AssertionError):
+    pass
+
+
+def check_close(name, ours, theirs):
+    if ours is None or not abs(ours - theirs) <= TOLERANCE:
+        raise Mismatch(f"{name}: evalreport {ours!r} != scikit-learn {theirs!r} (tol {TOLERANCE})")
+
+
+def verify(ev_values, sk_result, y, s):
+    """Compare evalreport's figures with scikit-learn's; return a one-line report."""
+    auc, ap, pr = ev_values
+    if sk_result is None:
+        from sklearn.metrics import average_precision_score, roc_auc_score
+
+        sk_auc = roc_auc_score(y, s)
+        sk_ap = average_precision_score(y, s)
+        sk_pr = None
+    else:
+        _, sk_pr, sk_auc, sk_ap = sk_result
+    check_close("AUC", auc, sk_auc)
+    check_close("average precision", ap, sk_ap)
+    line = f"AUC {auc:.12f} = {sk_auc:.12f}, AP {ap:.12f} = {sk_ap:.12f}"
+    if sk_pr is not None:
+        # scikit-learn: ascending distinct thresholds, precision/recall with a
+        # final (1, 0) point appended; ours: descending thresholds, no extra point.
+        precision, recall, thr = sk_pr
+        if not np.array_equal(thr, pr.threshold[::-1]):
+            raise Mismatch("P-R thresholds differ from precision_recall_curve's")
+        if not (
+            np.allclose(precision[:-1][::-1], pr.precision, rtol=0, atol=TOLERANCE)
+            and np.allclose(recall[:-1][::-1], pr.recall, rtol=0, atol=TOLERANCE)
+        ):
+            raise Mismatch("P-R curve differs from precision_recall_curve's")
+        line += f", P-R curve equal ({thr.size} thresholds)"
+    return line
+
+
+# --------------------------------------------------------------------------- profile
+
+
+def profile_suite(y, s, top: int = 12) -> str:
+    prof = cProfile.Profile()
+    gc.collect()
+    prof.enable()
+    out = work_evalreport(y, s)
+    prof.disable()
+    del out
+    buf = io.StringIO()
+    pstats.Stats(prof, stream=buf).sort_stats("tottime").print_stats(top)
+    return buf.getvalue()
+
+
+# --------------------------------------------------------------------------- run
+
+
+def summary(times):
+    if not times:
+        return None
+    return {"median": statistics.median(times), "min": min(times), "rounds": list(times)}
+
+
+def run_case(name, y, s, rounds, sk_rounds, has_sklearn, do_profile):
+    n = s.size
+    distinct = int(np.unique(s).size)
+    print(f"\n== {name}, n = {n:,} ({distinct:,} distinct scores, "
+          f"{int(y.sum()):,} positives); {rounds} rounds, "
+          f"scikit-learn {sk_rounds} round(s)", flush=True)
+    t_sort, t_ev, t_sk = [], [], []
+    check_line = None
+    for r in range(rounds):
+        dt, out = timed(work_sort, y, s)
+        del out
+        t_sort.append(dt)
+
+        dt, (ev, _) = timed(work_evalreport, y, s)
+        t_ev.append(dt)
+        keep = (ev.auc, ev.average_precision, ev.pr) if r == 0 else None
+        del ev, _
+
+        line = f"  round {r + 1}: np.sort {t_sort[-1]:.4f} s, evalreport {t_ev[-1]:.4f} s"
+        sk = None
+        if r < sk_rounds:
+            dt, sk = timed(work_sklearn, y, s)
+            t_sk.append(dt)
+            line += f", scikit-learn {dt:.3f} s"
+        print(line, flush=True)
+
+        if r == 0 and has_sklearn:
+            check_line = verify(keep, sk, y, s)  # outside the timing
+            print(f"  check: {check_line}: OK", flush=True)
+        del keep, sk
+
+    prof_text = profile_suite(y, s) if do_profile else None
+    if prof_text:
+        print(f"  cProfile of one evalreport suite call ({name}, n = {n:,}):")
+        print("    " + prof_text.strip().replace("\n", "\n    "))
+
+    res = {
+        "case": name,
+        "n": n,
+        "distinct_scores": distinct,
+        "positives": int(y.sum()),
+        "np_sort": summary(t_sort),
+        "evalreport": summary(t_ev),
+        "sklearn": summary(t_sk),
+        "check": check_line,
+        "profile": prof_text,
+    }
+    ev_med, sort_med = res["evalreport"]["median"], res["np_sort"]["median"]
+    res["ratio_evalreport_sort"] = ev_med / sort_med
+    res["sort_target_met"] = res["ratio_evalreport_sort"] <= SORT_TARGET
+    if res["sklearn"]:
+        res["ratio_sklearn_evalreport"] = res["sklearn"]["median"] / ev_med
+        res["sklearn_target_met"] = res["ratio_sklearn_evalreport"] >= SKLEARN_TARGET
+    else:
+        res["ratio_sklearn_evalreport"] = None
+        res["sklearn_target_met"] = None
+    return res
+
+
+def fmt_n(n: int) -> str:
+    e = len(str(n)) - 1
+    return f"1e{e}" if n == 10**e else f"{n:,}"
+
+
+def print_table(results, stat: str):
+    head = (f"{'case':<12} {'n':>5} {'np.sort s':>10} {'evalreport s':>13} "
+            f"{'ev/sort':>8} {'sklearn s':>10} {'sk/ev':>7}")
+    if stat == "median":
+        head += f"  {'<=3x sort':>10} {'>=25x sklearn':>14}"
+    print(head)
+    print("-" * len(head))
+    for r in results:
+        so, ev = r["np_sort"][stat], r["evalreport"][stat]
+        sk = r["sklearn"][stat] if r["sklearn"] else None
+        line = (f"{r['case']:<12} {fmt_n(r['n']):>5} {so:>10.4f} {ev:>13.4f} "
+                f"{ev / so:>7.2f}x "
+                + (f"{sk:>10.3f} {sk / ev:>6.1f}x" if sk is not None else f"{'-':>10} {'-':>7}"))
+        if stat == "median":
+            met1 = "met" if r["sort_target_met"] else "NOT MET"
+            met2 = {True: "met", False: "NOT MET", None: "-"}[r["sklearn_target_met"]]
+            line += f"  {met1:>10} {met2:>14}"
+        print(line)
+
+
+def machine_info():
+    model = platform.processor() or "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    info = {
+        "cpu": model,
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "platform": platform.platform(),
+    }
+    try:
+        import sklearn
+
+        info["sklearn"] = sklearn.__version__
+    except ImportError:
+        info["sklearn"] = None
+    return info
+
+
+def parse_sizes(text: str):
+    sizes = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        value = float(part)
+        if value < 2 or value != int(value):
+            raise argparse.ArgumentTypeError(f"bad size {part!r}")
+        sizes.append(int(value))
+    if not sizes:
+        raise argparse.ArgumentTypeError("no sizes given")
+    return sizes
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sizes", type=parse_sizes, default=parse_sizes("1e6,1e7"),
+                   help="comma-separated numbers of scores (default 1e6,1e7)")
+    p.add_argument("--rounds", type=int, default=None,
+                   help="rounds per case (default 5 for n <= 1e6, 3 above)")
+    p.add_argument("--sklearn-rounds", type=int, default=None,
+                   help="rounds that also time scikit-learn (default: every round for "
+                        "n <= 1e6, 1 above, since its four calls take ~20 s at 1e7)")
+    p.add_argument("--no-sklearn", action="store_true",
+                   help="do not time scikit-learn (the AUC/AP check still calls it once per case)")
+    p.add_argument("--seed", type=int, default=20240601, help="RNG seed")
+    p.add_argument("--profile", action="store_true",
+                   help="also cProfile one evalreport suite call per case (untimed)")
+    p.add_argument("--json", metavar="PATH", help="write the figures to PATH as JSON")
+    args = p.parse_args(argv)
+    if args.rounds is not None and args.rounds < 1:
+        p.error("--rounds must be >= 1")
+    if args.sklearn_rounds is not None and args.sklearn_rounds < 0:
+        p.error("--sklearn-rounds must be >= 0")
+
+    info = machine_info()
+    has_sklearn = info["sklearn"] is not None
+    if not has_sklearn and not args.no_sklearn:
+        p.error("scikit-learn is not installed (pip install scikit-learn, or use --no-sklearn)")
+
+    print(f"evalreport engine benchmark: {info['cpu']}, {info['cpus']} CPUs, "
+          f"Python {info['python']}, NumPy {info['numpy']}, scikit-learn {info['sklearn']}")
+    print(f"Targets (medians): evalreport <= {SORT_TARGET:g}x np.sort; "
+          f"scikit-learn's four calls >= {SKLEARN_TARGET:g}x evalreport.")
+    if not has_sklearn:
+        print("scikit-learn not installed: no scikit-learn timing and no AUC/AP check.")
+
+    # Warm up every code path (imports, first-call overheads) on a small input.
+    y, s = make_scores(2000, args.seed)
+    for fn in (work_sort, work_evalreport) + ((work_sklearn,) if has_sklearn else ()):
+        fn(y, s)
+        fn(y, np.round(s, 3))
+    del y, s
+
+    results = []
+    notes = []
+    for n in args.sizes:
+        rounds = args.rounds if args.rounds is not None else (5 if n <= BIG else 3)
+        if args.no_sklearn:
+            sk_rounds = 0
+        elif args.sklearn_rounds is not None:
+            sk_rounds = min(args.sklearn_rounds, rounds)
+        else:
+            sk_rounds = rounds if n <= BIG else 1
+        if 0 < sk_rounds < rounds:
+            notes.append(f"n = {fmt_n(n)}: scikit-learn timed in {sk_rounds} of {rounds} "
+                         f"rounds (its median is over those)")
+
+        y, s = make_scores(n, args.seed)
+        results.append(run_case("continuous", y, s, rounds, sk_rounds, has_sklearn, args.profile))
+        s3 = np.round(s, 3)
+        del s
+        gc.collect()
+        results.append(run_case("ties (3 dp)", y, s3, rounds, sk_rounds, has_sklearn, args.profile))
+        del y, s3
+        gc.collect()
+
+    for stat in ("median", "min"):
+        print(f"\n{stat} of the rounds (seconds; ratios of the {stat}s):")
+        print_table(results, stat)
+    if args.no_sklearn:
+        notes.append("scikit-learn not timed (--no-sklearn)")
+    for note in notes:
+        print(f"note: {note}")
+    sort_ok = all(r["sort_target_met"] for r in results)
+    sk_flags = [r["sklearn_target_met"] for r in results if r["sklearn_target_met"] is not None]
+    print(f"target <= {SORT_TARGET:g}x np.sort: "
+          + ("met in every case" if sort_ok else "NOT met in every case"))
+    if sk_flags:
+        print(f"target >= {SKLEARN_TARGET:g}x faster than scikit-learn: "
+              + ("met in every case" if all(sk_flags) else "NOT met in every case"))
+
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"machine": info, "seed": args.seed,
+                       "targets": {"max_ratio_evalreport_sort": SORT_TARGET,
+                                   "min_ratio_sklearn_evalreport": SKLEARN_TARGET},
+                       "notes": notes, "cases": results}, f, indent=2)
+        print(f"figures written to {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except Mismatch as exc:
+        print(f"CHECK FAILED: {exc}", file=sys.stderr)
+        sys.exit(1)
