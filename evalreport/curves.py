@@ -1,7 +1,9 @@
 """Curves for output: keep the vertices, then simplify to a bounded size.
 
 Scalars are always computed on the full curves; this only decides what is
-written to results.json and drawn in figures.
+written to results.json and drawn in figures, so the output does not grow
+with the number of rows. Vertices are found in integer count space (exact),
+and only the vertices are turned into rates.
 """
 
 from __future__ import annotations
@@ -10,14 +12,29 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Simplified", "vertex_indices", "simplify"]
+from .metrics import BinaryEvaluation, CostCurve
+from .metrics.cost import row_thresholds
+
+__all__ = ["CurveBlock", "OutputCurves", "vertex_indices", "simplify", "output_curves"]
 
 
 @dataclass(frozen=True, eq=False)
-class Simplified:
-    index: np.ndarray  # rows of the full curve that are kept
+class CurveBlock:
+    """A curve as drawn and written: its kept points and how faithful they are."""
+
+    x: np.ndarray
+    y: np.ndarray
+    threshold: np.ndarray
+    vertices: int  # vertices of the full curve
     simplified: bool  # True when vertices were dropped to meet the budget
     max_error: float  # largest distance of a dropped vertex from the kept polyline
+
+
+@dataclass(frozen=True, eq=False)
+class OutputCurves:
+    roc: CurveBlock | None  # x = FPR, y = TPR
+    pr: CurveBlock | None  # x = recall, y = precision
+    cost: CostCurve | None
 
 
 def vertex_indices(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
@@ -45,31 +62,63 @@ def _max_error(x, y, kept: np.ndarray) -> float:
     """
     if kept.size == x.size:
         return 0.0
-    seg = np.searchsorted(kept, np.arange(x.size), side="right") - 1
-    seg = np.clip(seg, 0, kept.size - 2)
-    ax, ay = x[kept[seg]], y[kept[seg]]
-    bx, by = x[kept[seg + 1]], y[kept[seg + 1]]
-    vx, vy = bx - ax, by - ay
+    seg = np.repeat(np.arange(kept.size - 1), np.diff(kept))
+    a, b = kept[seg], kept[seg + 1]
+    ax, ay = x[a], y[a]
+    vx, vy = x[b] - ax, y[b] - ay
+    px, py = x[: seg.size] - ax, y[: seg.size] - ay
     length2 = vx * vx + vy * vy
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.where(length2 > 0, ((x - ax) * vx + (y - ay) * vy) / length2, 0.0)
-    t = np.clip(t, 0.0, 1.0)
-    dist = np.hypot(x - (ax + t * vx), y - (ay + t * vy))
-    return float(dist.max())
+    np.maximum(length2, np.finfo(float).tiny, out=length2)  # kept points are distinct
+    t = px * vx
+    t += py * vy
+    t /= length2
+    np.minimum(t, 1.0, out=t)
+    np.maximum(t, 0.0, out=t)
+    vx *= t
+    vy *= t
+    px -= vx
+    py -= vy
+    px *= px
+    py *= py
+    px += py
+    return float(np.sqrt(px.max()))
 
 
-def simplify(x: np.ndarray, y: np.ndarray, candidates: np.ndarray, max_points) -> Simplified:
-    """Keep at most ``max_points`` of the ``candidates`` (vertex rows of the curve).
+def simplify(x: np.ndarray, y: np.ndarray, max_points) -> tuple[np.ndarray, bool, float]:
+    """Keep at most ``max_points`` of the points (x, y): (kept positions, simplified, max_error).
 
     Points are chosen evenly along the curve's arc length, always including
     the ends, and the resulting largest deviation is measured, not guessed.
     """
-    if max_points == "all" or candidates.size <= max_points:
-        return Simplified(candidates, False, 0.0)
-    cx, cy = x[candidates], y[candidates]
-    arc = np.concatenate(([0.0], np.cumsum(np.hypot(np.diff(cx), np.diff(cy)))))
+    n = x.size
+    if max_points == "all" or n <= max_points:
+        return np.arange(n), False, 0.0
+    arc = np.empty(n)
+    arc[0] = 0.0
+    np.cumsum(np.hypot(np.diff(x), np.diff(y)), out=arc[1:])
     targets = np.linspace(0.0, arc[-1], int(max_points))
-    pick = np.unique(np.clip(np.searchsorted(arc, targets), 0, candidates.size - 1))
-    pick[0], pick[-1] = 0, candidates.size - 1
+    pick = np.clip(np.searchsorted(arc, targets), 0, n - 1)
+    pick[0], pick[-1] = 0, n - 1
     pick = np.unique(pick)
-    return Simplified(candidates[pick], True, _max_error(cx, cy, pick))
+    return pick, True, _max_error(x, y, pick)
+
+
+def _block(x, y, thr, budget) -> CurveBlock:
+    keep, simplified, err = simplify(x, y, budget)
+    return CurveBlock(x=x[keep], y=y[keep], threshold=thr[keep], vertices=int(x.size),
+                      simplified=simplified, max_error=err)
+
+
+def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
+    """The ROC, P-R and cost curves of ``ev``, each at most ``budget`` points (or 'all')."""
+    t = ev.counts
+    pos, neg = ev.positives, ev.negatives
+    rows = vertex_indices(np.diff(t.fp), np.diff(t.tp))
+    roc = pr = None
+    if pos > 0 and neg > 0:
+        roc = _block(t.fp[rows] / neg, t.tp[rows] / pos, row_thresholds(t, rows), budget)
+    if pos > 0:
+        pr_rows = rows[rows > 0]
+        tp, fp = t.tp[pr_rows], t.fp[pr_rows]
+        pr = _block(tp / pos, tp / (tp + fp), t.threshold[pr_rows - 1], budget)
+    return OutputCurves(roc=roc, pr=pr, cost=ev.cost_curve)

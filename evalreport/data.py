@@ -182,21 +182,41 @@ def _label_key(value) -> str:
     return str(value)
 
 
+def _distinct(col):
+    """Distinct values of a column and the row index where each first occurs.
+
+    Hash-based through pyarrow (no sort of the whole column); NumPy for .npz.
+    """
+    if isinstance(col, np.ndarray):
+        values, first = np.unique(col if col.dtype.kind in "biuf" else col.astype(str), return_index=True)
+        return list(values), [int(f) for f in first]
+    import pyarrow.compute as pc
+
+    values = pc.unique(col).to_pylist()
+    first = [int(pc.index(col, v).as_py()) for v in values] if len(values) <= 16 else [0] * len(values)
+    return values, first
+
+
+def _equal_mask(col, value) -> np.ndarray:
+    if isinstance(col, np.ndarray):
+        return (col if col.dtype.kind in "biuf" else col.astype(str)) == value
+    import pyarrow.compute as pc
+
+    return pc.equal(col, value).to_numpy(zero_copy_only=False)
+
+
 def _binary_labels(col, spec: Spec, display, column, loc, problems) -> np.ndarray | None:
     """Labels as a boolean array (True = positive), checked."""
     null = _null_row(col)
     if null is not None:
         problems.add(loc, f"{display}: column '{column}', row {null}: missing label")
         return None
-    arr = _to_numpy(col)
     positive = _label_key(spec.positive_label)
-    if arr.dtype.kind in "biuf":
-        values, first = np.unique(arr, return_index=True)
-    else:
-        values, first = np.unique(arr.astype(str), return_index=True)
+    values, first = _distinct(col)
     keys = [_label_key(v) for v in values]
+    order = sorted(range(len(keys)), key=lambda i: keys[i])
     if positive not in keys:
-        shown = ", ".join(repr(k) for k in keys[:5]) + (", ..." if len(keys) > 5 else "")
+        shown = ", ".join(repr(keys[i]) for i in order[:5]) + (", ..." if len(keys) > 5 else "")
         hint = suggest(positive, keys)
         if isinstance(spec.positive, bool):
             hint += " (YAML reads yes, no, on, off, true and false as booleans: quote a text label)"
@@ -205,16 +225,13 @@ def _binary_labels(col, spec: Spec, display, column, loc, problems) -> np.ndarra
                      f"'{column}' (labels: {shown}){hint}")
         return None
     if len(keys) > 2:
-        others = [(k, int(f)) for k, f in zip(keys, first) if k != positive]
-        third = sorted(others, key=lambda kf: kf[1])[1]
-        problems.add(loc, f"{display}: column '{column}', row {third[1] + 1}: label {third[0]!r} makes "
-                     f"{len(keys)} labels ({', '.join(repr(k) for k in keys[:6])}); a binary task has "
-                     "the positive label and one other")
+        others = sorted((first[i], keys[i]) for i in range(len(keys)) if keys[i] != positive)
+        row, label = others[1]
+        shown = ", ".join(repr(keys[i]) for i in order[:6])
+        problems.add(loc, f"{display}: column '{column}', row {row + 1}: label {label!r} makes "
+                     f"{len(keys)} labels ({shown}); a binary task has the positive label and one other")
         return None
-    pos_value = values[keys.index(positive)]
-    if arr.dtype.kind in "biuf":
-        return arr == pos_value
-    return arr.astype(str) == pos_value
+    return _equal_mask(col, values[keys.index(positive)])
 
 
 def _decisions(col, labels_keys, spec, display, column, loc, problems) -> np.ndarray | None:
@@ -223,20 +240,18 @@ def _decisions(col, labels_keys, spec, display, column, loc, problems) -> np.nda
     if null is not None:
         problems.add(loc, f"{display}: column '{column}', row {null}: missing decision")
         return None
-    arr = _to_numpy(col)
     positive = _label_key(spec.positive_label)
-    values, first = np.unique(arr if arr.dtype.kind in "biuf" else arr.astype(str), return_index=True)
+    values, first = _distinct(col)
     keys = [_label_key(v) for v in values]
-    extra = [(k, f) for k, f in zip(keys, first) if k not in labels_keys]
+    extra = [(f, k) for k, f in zip(keys, first) if k not in labels_keys]
     if extra:
-        k, f = min(extra, key=lambda kf: kf[1])
-        problems.add(loc, f"{display}: column '{column}', row {int(f) + 1}: decision {k!r} is not a "
+        f, k = min(extra)
+        problems.add(loc, f"{display}: column '{column}', row {f + 1}: decision {k!r} is not a "
                      f"label of the task ({', '.join(repr(x) for x in sorted(labels_keys))})")
         return None
     if positive not in keys:
-        return np.zeros(arr.shape, dtype=bool)
-    pos_value = values[keys.index(positive)]
-    return (arr if arr.dtype.kind in "biuf" else arr.astype(str)) == pos_value
+        return np.zeros(len(col), dtype=bool)
+    return _equal_mask(col, values[keys.index(positive)])
 
 
 def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source | None:
@@ -333,7 +348,7 @@ def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source 
             hard.add(name)
             arr = None
             if spec.task == "binary" and labels is not None:
-                keys = {_label_key(v) for v in np.unique(_to_numpy(data[src.label]))}
+                keys = {_label_key(v) for v in _distinct(data[src.label])[0]}
                 arr = _decisions(data[learner.predicted], keys, spec, display, learner.predicted,
                                  loc + ("predicted",), problems)
             elif spec.task != "binary":

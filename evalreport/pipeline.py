@@ -16,7 +16,8 @@ import numpy as np
 from . import __version__
 from .data import Source, load_sources
 from .errors import SpecError
-from .metrics import BinaryEvaluation, Costs, OperatingPoint, ThresholdMeasures, evaluate_binary
+from .curves import OutputCurves, output_curves
+from .metrics import BinarySummary, Costs, OperatingPoint, ThresholdMeasures, evaluate_binary
 from .metrics.cost import probability_cost
 from .spec import Spec, locate
 
@@ -43,7 +44,8 @@ class LearnerResult:
     hard: bool  # hard decisions only: no curves
     threshold: float
     threshold_source: str  # "spec", "learner", "optimal" or "decisions"
-    evaluation: BinaryEvaluation
+    summary: BinarySummary  # scalars, hull and cost curve (computed on the full curves)
+    curves: OutputCurves  # ROC and P-R vertices, simplified to report.curve_points
     at_threshold: ThresholdMeasures
     operating: OperatingPoint | None
     partial_auc: float | None
@@ -156,16 +158,20 @@ def evaluate_learners(spec: Spec, sources: list[Source], op: OperatingPointSpec,
             if origin == "optimal" and operating is not None and not np.isfinite(operating.threshold):
                 warnings.append(f"{who}: the least-cost decision at PC(+) = {op.pc_positive:.4g} is to "
                                 "predict nothing positive")
+            curves = output_curves(ev, spec.report.curve_points)
             results[key] = LearnerResult(
                 name=name, key=key, dataset=s.dataset, source=s.path, hard=hard,
-                threshold=threshold, threshold_source=origin, evaluation=ev, at_threshold=at,
-                operating=operating, partial_auc=pauc,
+                threshold=threshold, threshold_source=origin, summary=ev.summary(), curves=curves,
+                at_threshold=at, operating=operating, partial_auc=pauc,
             )
+            # The count table is no longer needed: only the summary and the
+            # bounded curves are kept, so memory does not grow with learners.
+            del ev
     return results, warnings
 
 
 def _gate_value(lr: LearnerResult, metric: str):
-    at, ev = lr.at_threshold, lr.evaluation
+    at, ev = lr.at_threshold, lr.summary
     if metric in ("error_rate", "accuracy", "precision", "recall", "f1", "cost_sensitive_error"):
         return getattr(at, metric)
     if lr.hard:

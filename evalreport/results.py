@@ -10,7 +10,6 @@ import math
 
 import numpy as np
 
-from .curves import simplify, vertex_indices
 from .pipeline import LearnerResult, Result
 
 __all__ = ["result_dict"]
@@ -30,40 +29,40 @@ def _num(x):
     return x
 
 
-def _list(a) -> list:
-    return [_num(v) for v in np.asarray(a).tolist()]
+class InlineList(list):
+    """A list of numbers written on one line in results.json."""
 
 
-def _curves(lr: LearnerResult, budget) -> dict:
-    ev = lr.evaluation
-    t = ev.counts
+def _list(a) -> InlineList:
+    a = np.asarray(a)
+    if a.dtype.kind == "f" and not np.isfinite(a).all():
+        return InlineList(_num(v) for v in a.tolist())
+    return InlineList(a.tolist())
+
+
+def _curve_block(block, xname: str, yname: str) -> dict:
+    d = {xname: _list(block.x), yname: _list(block.y), "threshold": _list(block.threshold)}
+    if block.simplified:
+        d.update(simplified=True, vertices=block.vertices, max_error=block.max_error)
+    return d
+
+
+def _curves(lr: LearnerResult, metrics) -> dict:
+    c = lr.curves
     out = {}
-    # One vertex set for ROC and P-R: the points where the (FP, TP) polyline turns.
-    vertices = vertex_indices(np.diff(t.fp), np.diff(t.tp))
-    roc = ev.roc
-    s = simplify(roc.fpr, roc.tpr, vertices, budget)
-    block = {"fpr": _list(roc.fpr[s.index]), "tpr": _list(roc.tpr[s.index]),
-             "threshold": _list(roc.threshold[s.index])}
-    if s.simplified:
-        block.update(simplified=True, max_error=s.max_error)
-    out["roc"] = block
-    pr = ev.pr
-    pr_vertices = vertices[vertices > 0] - 1  # P-R point k-1 is count-table row k
-    s = simplify(pr.recall, pr.precision, pr_vertices, budget)
-    block = {"recall": _list(pr.recall[s.index]), "precision": _list(pr.precision[s.index]),
-             "threshold": _list(pr.threshold[s.index])}
-    if s.simplified:
-        block.update(simplified=True, max_error=s.max_error)
-    out["pr"] = block
-    if ev.cost_curve is not None:
-        out["cost"] = {"pc": _list(ev.cost_curve.pc), "cost": _list(ev.cost_curve.cost)}
+    if "roc" in metrics and c.roc is not None:
+        out["roc"] = _curve_block(c.roc, "fpr", "tpr")
+    if "pr" in metrics and c.pr is not None:
+        out["pr"] = _curve_block(c.pr, "recall", "precision")
+    if "cost_curve" in metrics and c.cost is not None:
+        out["cost"] = {"pc": _list(c.cost.pc), "cost": _list(c.cost.cost)}
     return out
 
 
 def learner_dict(lr: LearnerResult, result: Result) -> dict:
     spec = result.spec
     metrics = spec.metric_set
-    ev, at = lr.evaluation, lr.at_threshold
+    ev, at = lr.summary, lr.at_threshold
     d: dict = {
         "dataset": lr.dataset,
         "source": lr.source,
@@ -96,9 +95,7 @@ def learner_dict(lr: LearnerResult, result: Result) -> dict:
                                 "threshold": _num(lr.operating.threshold),
                                 "fpr": _num(lr.operating.fpr), "tpr": _num(lr.operating.tpr)}
     if curve_measures and metrics & {"roc", "pr", "cost_curve"}:
-        curves = _curves(lr, spec.report.curve_points)
-        wanted = {"roc": "roc", "pr": "pr", "cost": "cost_curve"}
-        d["curves"] = {k: v for k, v in curves.items() if wanted[k] in metrics}
+        d["curves"] = _curves(lr, metrics)
     return d
 
 

@@ -113,7 +113,7 @@ def test_source_date_epoch_and_byte_identical_runs(melon, monkeypatch):
 def test_out_option_and_python_api(melon, tmp_path):
     spec = evalreport.load_spec(melon / "spec.yaml")
     result = evalreport.evaluate(spec)
-    assert result.learners["A"].evaluation.auc == 0.64
+    assert result.learners["A"].summary.auc == 0.64
     written = evalreport.render(result, out=tmp_path / "elsewhere", formats=["json"])
     assert written["json"] == tmp_path / "elsewhere" / "results.json"
     assert main(["run", str(melon / "spec.yaml"), "--out", str(tmp_path / "cli"), "--quiet"]) == 0

@@ -2,6 +2,7 @@
 
 from .binary import (
     BinaryEvaluation,
+    BinarySummary,
     PrCurve,
     RocCurve,
     ThresholdMeasures,
@@ -13,6 +14,7 @@ from .counts import CountTable, count_table, count_table_from_aggregates
 
 __all__ = [
     "BinaryEvaluation",
+    "BinarySummary",
     "CostCurve",
     "Costs",
     "CountTable",

@@ -26,6 +26,7 @@ from .counts import CountTable, count_table
 
 __all__ = [
     "BinaryEvaluation",
+    "BinarySummary",
     "RocCurve",
     "PrCurve",
     "ThresholdMeasures",
@@ -153,6 +154,24 @@ def measures_at_row(table: CountTable, row: int, threshold: float, *, costs=None
 
 
 @dataclass(frozen=True, eq=False)
+class BinarySummary:
+    """The scalars, hull and cost curve of a :class:`BinaryEvaluation`, without
+    the count table (small: what a report keeps once the curves are drawn)."""
+
+    n: int
+    positives: float
+    negatives: float
+    auc: float | None
+    rank_loss: float | None
+    average_precision: float | None
+    bep: float | None
+    hull: RocHull | None
+    cost_curve: CostCurve | None
+    expected_total_cost: float | None
+    undefined: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, eq=False)
 class BinaryEvaluation:
     """Everything measured for one learner on one binary data set.
 
@@ -172,6 +191,15 @@ class BinaryEvaluation:
     cost_curve: CostCurve | None
     expected_total_cost: float | None
     undefined: Mapping[str, str] = field(default_factory=dict)
+
+    def summary(self) -> BinarySummary:
+        """Everything but the count table and the full curves."""
+        return BinarySummary(
+            n=self.n, positives=self.positives, negatives=self.negatives, auc=self.auc,
+            rank_loss=self.rank_loss, average_precision=self.average_precision, bep=self.bep,
+            hull=self.hull, cost_curve=self.cost_curve,
+            expected_total_cost=self.expected_total_cost, undefined=self.undefined,
+        )
 
     @cached_property
     def roc(self) -> RocCurve:

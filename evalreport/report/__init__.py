@@ -9,15 +9,37 @@ from pathlib import Path
 
 from ..errors import RenderError
 from ..pipeline import Result
-from ..results import result_dict
+from ..results import InlineList, result_dict
 
 __all__ = ["render", "write_atomically", "json_text"]
 
 AVAILABLE = ("json",)
 
 
+def _inline_number_lists(data, inline: dict):
+    """Replace each list of numbers by a placeholder; ``inline`` maps it to compact JSON."""
+    if isinstance(data, dict):
+        return {k: _inline_number_lists(v, inline) for k, v in data.items()}
+    if isinstance(data, list):
+        if isinstance(data, InlineList):
+            key = f"@@inline{len(inline)}@@"
+            inline[f'"{key}"'] = json.dumps(data, separators=(", ", ": "), allow_nan=False)
+            return key
+        return [_inline_number_lists(v, inline) for v in data]
+    return data
+
+
 def json_text(result: Result) -> str:
-    return json.dumps(result_dict(result), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    """results.json: indented, with each list of numbers on one line (curves stay readable
+    and the file stays small)."""
+    inline: dict[str, str] = {}
+    data = _inline_number_lists(result_dict(result), inline)
+    text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+    if inline:
+        import re
+
+        text = re.sub(r'"@@inline\d+@@"', lambda m: inline[m.group(0)], text)
+    return text + "\n"
 
 
 def write_atomically(files: dict[Path, bytes]) -> None:
