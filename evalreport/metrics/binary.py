@@ -330,7 +330,9 @@ def evaluate_counts(table: CountTable) -> BinaryEvaluation:
     hull = curve = None
     corners = None
     if pos > 0:
-        distinct = not table.weighted and table.threshold.size == table.n_rows
+        # Every row holds exactly one sample: integer counts, each row adds at
+        # least one (empty rows are dropped), and they add up to one per row.
+        distinct = not table.weighted and pos + neg == table.threshold.size
         auc2, ap, bep, corners = (_scalars_distinct if distinct else _scalars_general)(table)
     else:
         und["average_precision"] = NO_POSITIVES

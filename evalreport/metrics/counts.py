@@ -215,10 +215,9 @@ def _merge_blocks(vp, cp, vn, cn):
 
 
 def _table_from_ascending(values, pos_w, neg_w, n_rows: int) -> CountTable:
-    if pos_w.dtype.kind == "f":
-        keep = (pos_w + neg_w) > 0  # zero-weight rows are not thresholds
-        if not keep.all():
-            values, pos_w, neg_w = values[keep], pos_w[keep], neg_w[keep]
+    keep = (pos_w + neg_w) > 0  # a score that carries no weight is not a threshold
+    if not keep.all():
+        values, pos_w, neg_w = values[keep], pos_w[keep], neg_w[keep]
     k = values.size
     tp = np.zeros(k + 1, dtype=pos_w.dtype)
     fp = np.zeros(k + 1, dtype=neg_w.dtype)
