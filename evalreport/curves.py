@@ -15,7 +15,7 @@ import numpy as np
 from .metrics import BinaryEvaluation, CostCurve
 from .metrics.cost import row_thresholds
 
-__all__ = ["CurveBlock", "OutputCurves", "vertex_indices", "simplify", "output_curves"]
+__all__ = ["CurveBlock", "OutputCurves", "vertex_indices", "output_curves"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,72 +53,79 @@ def vertex_indices(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
     return np.flatnonzero(keep)
 
 
-def _max_error(x, y, kept: np.ndarray) -> float:
-    """Largest Euclidean distance of any point from the kept polyline.
-
-    Each point is measured against the kept segment that spans it by index.
-    The distance to one segment is convex along a straight run, so measuring
-    the vertices bounds every point of the curve.
-    """
-    if kept.size == x.size:
-        return 0.0
-    seg = np.repeat(np.arange(kept.size - 1), np.diff(kept))
-    a, b = kept[seg], kept[seg + 1]
-    ax, ay = x[a], y[a]
-    vx, vy = x[b] - ax, y[b] - ay
-    px, py = x[: seg.size] - ax, y[: seg.size] - ay
-    length2 = vx * vx + vy * vy
-    np.maximum(length2, np.finfo(float).tiny, out=length2)  # kept points are distinct
-    t = px * vx
-    t += py * vy
-    t /= length2
-    np.minimum(t, 1.0, out=t)
-    np.maximum(t, 0.0, out=t)
-    vx *= t
-    vy *= t
-    px -= vx
-    py -= vy
-    px *= px
-    py *= py
-    px += py
-    return float(np.sqrt(px.max()))
+def _segment_bound(x0, y0, x1, y1, lo_y, hi_y) -> float:
+    """Largest distance from the chord (x0,y0)-(x1,y1) of any point in the box
+    [x0, x1] x [lo_y, hi_y], over all segments: a rigorous bound on how far the
+    full curve strays from the kept polyline when, between two kept points,
+    x is monotone and y stays within [lo_y, hi_y]."""
+    vx, vy = x1 - x0, y1 - y0
+    length = np.hypot(vx, vy)
+    worst = np.zeros(x0.size)
+    for cx, cy in ((x0, lo_y), (x0, hi_y), (x1, lo_y), (x1, hi_y)):
+        # distance of a corner from the chord's line, and from its ends
+        px, py = cx - x0, cy - y0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = np.clip(np.where(length > 0, (px * vx + py * vy) / (length * length), 0.0), 0.0, 1.0)
+        d = np.hypot(px - t * vx, py - t * vy)
+        np.maximum(worst, d, out=worst)
+    return float(worst.max()) if worst.size else 0.0
 
 
-def simplify(x: np.ndarray, y: np.ndarray, max_points) -> tuple[np.ndarray, bool, float]:
-    """Keep at most ``max_points`` of the points (x, y): (kept positions, simplified, max_error).
-
-    Points are chosen evenly along the curve's arc length, always including
-    the ends, and the resulting largest deviation is measured, not guessed.
-    """
-    n = x.size
-    if max_points == "all" or n <= max_points:
-        return np.arange(n), False, 0.0
-    arc = np.empty(n)
-    arc[0] = 0.0
-    np.cumsum(np.hypot(np.diff(x), np.diff(y)), out=arc[1:])
-    targets = np.linspace(0.0, arc[-1], int(max_points))
-    pick = np.clip(np.searchsorted(arc, targets), 0, n - 1)
-    pick[0], pick[-1] = 0, n - 1
-    pick = np.unique(pick)
-    return pick, True, _max_error(x, y, pick)
-
-
-def _block(x, y, thr, budget) -> CurveBlock:
-    keep, simplified, err = simplify(x, y, budget)
-    return CurveBlock(x=x[keep], y=y[keep], threshold=thr[keep], vertices=int(x.size),
-                      simplified=simplified, max_error=err)
+def _pick(weight: np.ndarray, budget: int) -> np.ndarray:
+    """Positions of ``budget`` points spread evenly along a non-decreasing measure."""
+    targets = np.linspace(weight[0], weight[-1], budget)
+    pick = np.searchsorted(weight, targets)
+    pick[0], pick[-1] = 0, weight.size - 1
+    return np.unique(np.clip(pick, 0, weight.size - 1))
 
 
 def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
-    """The ROC, P-R and cost curves of ``ev``, each at most ``budget`` points (or 'all')."""
+    """The ROC, P-R and cost curves of ``ev``, each at most ``budget`` points (or 'all').
+
+    Every vertex is kept when they fit in the budget. Otherwise the points are
+    spread evenly along the ROC curve's length (FPR + TPR, which only grows)
+    and ``max_error`` is a rigorous bound on the distance of any point of the
+    full curve from the kept polyline (between two kept points the curve stays
+    in the box they span: monotone in ROC space; precision within its range
+    between them in P-R space).
+    """
     t = ev.counts
     pos, neg = ev.positives, ev.negatives
     rows = vertex_indices(np.diff(t.fp), np.diff(t.tp))
+    simplified = budget != "all" and rows.size > budget
+    n_vertices = int(rows.size)
+    n_pr_vertices = int(np.count_nonzero(rows > 0))
+    if simplified:
+        # L1 length along the ROC curve in count units, exact in integers when unweighted
+        along = t.tp[rows] * neg + t.fp[rows] * pos
+        rows = rows[_pick(along, int(budget))]
     roc = pr = None
     if pos > 0 and neg > 0:
-        roc = _block(t.fp[rows] / neg, t.tp[rows] / pos, row_thresholds(t, rows), budget)
+        fpr, tpr = t.fp[rows] / neg, t.tp[rows] / pos
+        err = 0.0
+        if simplified:
+            err = _segment_bound(fpr[:-1], tpr[:-1], fpr[1:], tpr[1:], tpr[:-1], tpr[1:])
+        roc = CurveBlock(x=fpr, y=tpr, threshold=row_thresholds(t, rows), vertices=n_vertices,
+                         simplified=simplified, max_error=err)
     if pos > 0:
         pr_rows = rows[rows > 0]
+        if simplified and pr_rows[0] != 1:
+            pr_rows = np.concatenate(([1], pr_rows))  # the P-R curve starts at row 1
         tp, fp = t.tp[pr_rows], t.fp[pr_rows]
-        pr = _block(tp / pos, tp / (tp + fp), t.threshold[pr_rows - 1], budget)
+        recall, precision = tp / pos, tp / (tp + fp)
+        err = 0.0
+        if simplified and pr_rows.size > 1:
+            # precision's range over every row between two kept rows
+            lo = pr_rows[0]
+            full = t.tp[lo: pr_rows[-1] + 1] / (t.tp[lo: pr_rows[-1] + 1] + t.fp[lo: pr_rows[-1] + 1])
+            starts = pr_rows[:-1] - lo
+            pmin = np.minimum.reduceat(full, starts)
+            pmax = np.maximum.reduceat(full, starts)
+            # reduceat's last segment runs to the end: both ends are kept rows
+            pmin = np.minimum(pmin, precision[1:])
+            pmax = np.maximum(pmax, precision[1:])
+            err = _segment_bound(recall[:-1], precision[:-1], recall[1:], precision[1:], pmin, pmax)
+        pr = CurveBlock(x=recall, y=precision, threshold=t.threshold[pr_rows - 1],
+                        vertices=n_pr_vertices,
+                        simplified=simplified, max_error=err)
     return OutputCurves(roc=roc, pr=pr, cost=ev.cost_curve)

@@ -1,0 +1,57 @@
+"""Output curves: every vertex when they fit; otherwise a bounded simplification
+whose stated error bound holds for every point of the full curve."""
+
+import numpy as np
+import pytest
+
+from evalreport.curves import output_curves, vertex_indices
+from evalreport.metrics import evaluate_binary
+
+
+def _dist_to_polyline(px, py, x, y):
+    """Brute force: distance of each point (px, py) to the polyline (x, y)."""
+    best = np.full(px.size, np.inf)
+    for i in range(x.size - 1):
+        vx, vy = x[i + 1] - x[i], y[i + 1] - y[i]
+        l2 = vx * vx + vy * vy
+        t = np.zeros(px.size) if l2 == 0 else np.clip(((px - x[i]) * vx + (py - y[i]) * vy) / l2, 0, 1)
+        best = np.minimum(best, np.hypot(px - x[i] - t * vx, py - y[i] - t * vy))
+    return best
+
+
+def test_vertex_indices_drop_points_on_straight_runs():
+    # (0,0) (1,0) (2,0) (2,1) (2,2) (3,3) (4,4): vertices at 0, 2, 4, 6
+    x = np.array([0, 1, 2, 2, 2, 3, 4])
+    y = np.array([0, 0, 0, 1, 2, 3, 4])
+    assert vertex_indices(np.diff(x), np.diff(y)).tolist() == [0, 2, 4, 6]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_simplified_curves_respect_their_error_bound(seed):
+    rng = np.random.default_rng(seed)
+    n = 3000
+    y = rng.random(n) < 0.3
+    s = np.round(rng.random(n) + 0.4 * y, 3)
+    ev = evaluate_binary(y, s)
+    full = output_curves(ev, "all")
+    small = output_curves(ev, 60)
+    assert not full.roc.simplified and small.roc.simplified and small.roc.x.size <= 60
+    assert small.roc.vertices == full.roc.x.size
+    # every point of the full ROC lies within max_error of the simplified one
+    d = _dist_to_polyline(ev.roc.fpr, ev.roc.tpr, small.roc.x, small.roc.y)
+    assert d.max() <= small.roc.max_error + 1e-12
+    assert 0 < small.roc.max_error < 0.05
+    d = _dist_to_polyline(ev.pr.recall, ev.pr.precision, small.pr.x, small.pr.y)
+    assert d.max() <= small.pr.max_error + 1e-12
+    # kept points are points of the curve
+    assert np.isin(small.roc.threshold[1:], ev.roc.threshold).all()
+
+
+def test_all_vertices_kept_when_they_fit():
+    # A perfect ranking of 10^5 distinct scores has 3 ROC vertices.
+    rng = np.random.default_rng(3)
+    s = rng.random(100_000)
+    y = s > 0.7
+    c = output_curves(evaluate_binary(y, s), 5000)
+    assert c.roc.x.tolist() == [0.0, 0.0, 1.0] and c.roc.y.tolist() == [0.0, 1.0, 1.0]
+    assert not c.roc.simplified and c.roc.max_error == 0.0
