@@ -37,20 +37,25 @@ class OutputCurves:
     cost: CostCurve | None
 
 
-def vertex_indices(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
-    """Points where a polyline turns, from its steps (dx, dy) between points.
+def vertex_indices(x: np.ndarray, y: np.ndarray, chunk: int = 1 << 20) -> np.ndarray:
+    """Points where the polyline through (x, y) turns.
 
     Points on a straight run between two vertices are dropped; the first and
-    last points are kept. Exact for integer steps.
+    last points are kept. Exact for integer coordinates. Works in chunks so
+    that the temporaries stay small whatever the curve's length.
     """
-    n = dx.size + 1
+    n = x.size
     if n <= 2:
         return np.arange(n)
-    turns = dx[:-1] * dy[1:] != dy[:-1] * dx[1:]
-    keep = np.empty(n, dtype=bool)
-    keep[0] = keep[-1] = True
-    keep[1:-1] = turns
-    return np.flatnonzero(keep)
+    found = [np.zeros(1, dtype=np.int64)]
+    for lo in range(1, n - 1, chunk):
+        hi = min(lo + chunk, n - 1)  # interior points lo..hi-1
+        dx_in, dy_in = x[lo:hi] - x[lo - 1:hi - 1], y[lo:hi] - y[lo - 1:hi - 1]
+        dx_out, dy_out = x[lo + 1:hi + 1] - x[lo:hi], y[lo + 1:hi + 1] - y[lo:hi]
+        turns = dx_in * dy_out != dy_in * dx_out
+        found.append(np.flatnonzero(turns) + lo)
+    found.append(np.array([n - 1]))
+    return np.concatenate(found)
 
 
 def _segment_bound(x0, y0, x1, y1, lo_y, hi_y) -> float:
@@ -91,7 +96,7 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
     """
     t = ev.counts
     pos, neg = ev.positives, ev.negatives
-    rows = vertex_indices(np.diff(t.fp), np.diff(t.tp))
+    rows = vertex_indices(t.fp, t.tp)
     simplified = budget != "all" and rows.size > budget
     n_vertices = int(rows.size)
     n_pr_vertices = int(np.count_nonzero(rows > 0))

@@ -254,6 +254,23 @@ def _decisions(col, labels_keys, spec, display, column, loc, problems) -> np.nda
     return _equal_mask(col, values[keys.index(positive)])
 
 
+def _first_duplicate(col, ids: np.ndarray):
+    """Rows (0-based) of the first repeated id, or None. Hash-based count first;
+    the sort that locates the pair runs only when there is one."""
+    if isinstance(col, np.ndarray):
+        n_distinct = np.unique(ids).size
+    else:
+        import pyarrow.compute as pc
+
+        n_distinct = pc.count_distinct(col).as_py()
+    if n_distinct == ids.size:
+        return None
+    order = np.argsort(ids, kind="stable")
+    sorted_ids = ids[order]
+    i = int(np.flatnonzero(sorted_ids[1:] == sorted_ids[:-1])[0])
+    return tuple(sorted(int(r) for r in order[i: i + 2]))
+
+
 def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source | None:
     src = spec.data[i]
     base = ("data", i)
@@ -323,11 +340,9 @@ def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source 
             ids = _to_numpy(data[src.id])
             if ids.dtype.kind not in "biu":
                 ids = ids.astype(str)
-            order = np.argsort(ids, kind="stable")
-            sorted_ids = ids[order]
-            dup = np.flatnonzero(sorted_ids[1:] == sorted_ids[:-1])
-            if dup.size:
-                a, b = sorted(order[dup[0]: dup[0] + 2])
+            dup = _first_duplicate(data[src.id], ids)
+            if dup is not None:
+                a, b = dup
                 problems.add(base + ("id",), f"{display}: column '{src.id}': id {_py(ids[a])!r} appears "
                              f"twice (rows {a + 1} and {b + 1})")
     groups = None

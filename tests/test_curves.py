@@ -23,7 +23,8 @@ def test_vertex_indices_drop_points_on_straight_runs():
     # (0,0) (1,0) (2,0) (2,1) (2,2) (3,3) (4,4): vertices at 0, 2, 4, 6
     x = np.array([0, 1, 2, 2, 2, 3, 4])
     y = np.array([0, 0, 0, 1, 2, 3, 4])
-    assert vertex_indices(np.diff(x), np.diff(y)).tolist() == [0, 2, 4, 6]
+    assert vertex_indices(x, y).tolist() == [0, 2, 4, 6]
+    assert vertex_indices(x, y, chunk=2).tolist() == [0, 2, 4, 6]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

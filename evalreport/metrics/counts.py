@@ -262,9 +262,23 @@ def count_table(y_true, y_score, *, sample_weight=None, positive=1) -> CountTabl
     buf[:n_pos].sort()
     buf[n_pos:].sort()
     if not (_has_ties(buf[:n_pos]) or _has_ties(buf[n_pos:])):
-        table = _table_without_ties(buf, n_pos)
-        if table is not None:
-            return table
+        # Continuous scores: merge the two runs (NumPy's timsort does a stable
+        # argsort of two sorted runs as one linear merge), read the thresholds
+        # in descending order and count. Buffers are released as soon as they
+        # are used so that the peak stays near three arrays of n.
+        desc = np.argsort(buf, kind="stable")[::-1]
+        threshold = buf[desc]
+        if not _has_ties(threshold):
+            from_pos = desc < n_pos
+            del buf, desc
+            tp = np.empty(n + 1, dtype=np.int64)
+            tp[0] = 0
+            np.cumsum(from_pos, out=tp[1:])
+            del from_pos
+            fp = np.arange(n + 1, dtype=np.int64)
+            fp -= tp
+            return CountTable(threshold=threshold, tp=tp, fp=fp, n_rows=n)
+        del desc, threshold  # a positive and a negative share a score: fold below
     vp, cp = _class_blocks(buf[:n_pos])
     vn, cn = _class_blocks(buf[n_pos:])
     return _table_from_ascending(*_merge_blocks(vp, cp, vn, cn), n)
@@ -272,25 +286,6 @@ def count_table(y_true, y_score, *, sample_weight=None, positive=1) -> CountTabl
 
 def _has_ties(sorted_values: np.ndarray) -> bool:
     return sorted_values.size > 1 and bool(np.any(sorted_values[1:] == sorted_values[:-1]))
-
-
-def _table_without_ties(buf: np.ndarray, n_pos: int) -> CountTable | None:
-    """Fast path for continuous scores: every score distinct, one row each.
-
-    ``buf`` holds the sorted positives then the sorted negatives. Returns None
-    when a positive and a negative share a score (the general path folds them).
-    """
-    n = buf.size
-    desc = np.argsort(buf, kind="stable")[::-1]  # timsort merges the two runs
-    threshold = buf[desc]
-    if _has_ties(threshold):
-        return None
-    tp = np.empty(n + 1, dtype=np.int64)
-    tp[0] = 0
-    np.cumsum(desc < n_pos, out=tp[1:])
-    fp = np.arange(n + 1, dtype=np.int64)
-    fp -= tp
-    return CountTable(threshold=threshold, tp=tp, fp=fp, n_rows=n)
 
 
 def count_table_from_aggregates(score, positives, negatives, *, n_rows=None) -> CountTable:
