@@ -255,16 +255,26 @@ def _decisions(col, labels_keys, spec, display, column, loc, problems) -> np.nda
 
 
 def _first_duplicate(col, ids: np.ndarray):
-    """Rows (0-based) of the first repeated id, or None. Hash-based count first;
-    the sort that locates the pair runs only when there is one."""
-    if isinstance(col, np.ndarray):
-        n_distinct = np.unique(ids).size
+    """Rows (0-based) of the first repeated id, or None.
+
+    Integer ids: ids in increasing order (the common case) need one pass;
+    otherwise one ``np.sort``. Text ids: a hash count. The sort that locates
+    the repeated pair runs only when there is one.
+    """
+    if ids.dtype.kind in "biu":
+        if ids.size < 2 or np.all(ids[1:] > ids[:-1]):
+            return None
+        s = np.sort(ids)
+        if not np.any(s[1:] == s[:-1]):
+            return None
+    elif isinstance(col, np.ndarray):
+        if np.unique(ids).size == ids.size:
+            return None
     else:
         import pyarrow.compute as pc
 
-        n_distinct = pc.count_distinct(col).as_py()
-    if n_distinct == ids.size:
-        return None
+        if pc.count_distinct(col).as_py() == ids.size:
+            return None
     order = np.argsort(ids, kind="stable")
     sorted_ids = ids[order]
     i = int(np.flatnonzero(sorted_ids[1:] == sorted_ids[:-1])[0])
