@@ -35,6 +35,7 @@ class OutputCurves:
     roc: CurveBlock | None  # x = FPR, y = TPR
     pr: CurveBlock | None  # x = recall, y = precision
     cost: CostCurve | None
+    roc_vertices: tuple[np.ndarray, np.ndarray] | None = None  # every ROC vertex (FPR, TPR), exact
 
 
 def vertex_indices(x: np.ndarray, y: np.ndarray, chunk: int = 1 << 20) -> np.ndarray:
@@ -100,6 +101,9 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
     simplified = budget != "all" and rows.size > budget
     n_vertices = int(rows.size)
     n_pr_vertices = int(np.count_nonzero(rows > 0))
+    roc_vertices = None
+    if pos > 0 and neg > 0:
+        roc_vertices = (t.fp[rows] / neg, t.tp[rows] / pos)
     if simplified:
         # L1 length along the ROC curve in count units, exact in integers when unweighted
         along = t.tp[rows] * neg + t.fp[rows] * pos
@@ -133,4 +137,4 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
         pr = CurveBlock(x=recall, y=precision, threshold=t.threshold[pr_rows - 1],
                         vertices=n_pr_vertices,
                         simplified=simplified, max_error=err)
-    return OutputCurves(roc=roc, pr=pr, cost=ev.cost_curve)
+    return OutputCurves(roc=roc, pr=pr, cost=ev.cost_curve, roc_vertices=roc_vertices)

@@ -16,6 +16,7 @@ import numpy as np
 from . import __version__
 from .data import Source, load_sources
 from .errors import SpecError
+from .compare import Comparisons, compare_learners
 from .curves import OutputCurves, output_curves
 from .metrics import BinarySummary, Costs, OperatingPoint, ThresholdMeasures, evaluate_binary
 from .metrics.cost import probability_cost
@@ -50,6 +51,11 @@ class LearnerResult:
     operating: OperatingPoint | None
     partial_auc: float | None
 
+    @property
+    def roc_vertices(self):
+        """Every vertex of the full ROC curve (FPR, TPR): what comparisons use."""
+        return self.curves.roc_vertices
+
 
 @dataclass(frozen=True, eq=False)
 class Result:
@@ -62,6 +68,7 @@ class Result:
     operating_point: OperatingPointSpec
     learners: dict[str, LearnerResult]
     gates: list[dict]
+    comparisons: list[Comparisons] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -208,6 +215,15 @@ def check_gates(spec: Spec, learners: dict[str, LearnerResult]) -> tuple[list[di
     return rows, warnings
 
 
+def compare_datasets(spec: Spec, learners: dict[str, LearnerResult]) -> list[Comparisons]:
+    """Compare the learners of each data set (learners of one data set share their instances)."""
+    by_dataset: dict = {}
+    for key, lr in learners.items():
+        by_dataset.setdefault(lr.dataset, {})[key] = lr
+    return [compare_learners(group, spec.compare_set, dataset)
+            for dataset, group in by_dataset.items() if len(group) > 1]
+
+
 def evaluate(spec: Spec, *, progress=None) -> Result:
     """Load the data of ``spec`` and compute every number. No rendering.
 
@@ -224,8 +240,11 @@ def evaluate(spec: Spec, *, progress=None) -> Result:
     op = operating_point(spec, sources)
     learners, warnings = evaluate_learners(spec, sources, op, progress)
     gates, gate_warnings = check_gates(spec, learners)
+    if progress and len(learners) > 1:
+        progress("comparing learners")
+    comparisons = compare_datasets(spec, learners)
     inputs = [{"path": s.path, "sha256": s.sha256, "rows": s.rows} for s in sources]
     return Result(
         spec=spec, version=__version__, date=date, inputs=inputs, operating_point=op,
-        learners=learners, gates=gates, warnings=warnings + gate_warnings,
+        learners=learners, gates=gates, comparisons=comparisons, warnings=warnings + gate_warnings,
     )

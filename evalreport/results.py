@@ -99,6 +99,37 @@ def learner_dict(lr: LearnerResult, result: Result) -> dict:
     return d
 
 
+def comparisons_dict(result: Result) -> dict:
+    """The comparisons block; entries name their data set when there are several."""
+    several = len(result.comparisons) > 1
+    env, rankings, envelope = [], {}, []
+    for c in result.comparisons:
+        tag = {"dataset": c.dataset} if several else {}
+        for p in c.pairs:
+            env.append({**tag, "a": p.a, "b": p.b, "verdict": p.envelopment.verdict,
+                        "crossings_fpr": InlineList(p.envelopment.crossings_fpr)})
+        block = {r.measure: InlineList(r.order) for r in c.rankings}
+        block["agree"] = c.rankings_agree
+        if several:
+            rankings[str(c.dataset)] = block
+        else:
+            rankings = block
+        for iv in c.cost_envelope:
+            envelope.append({**tag, "learner": iv.learner, "threshold": _num(iv.threshold),
+                             "pc_from": iv.pc_from, "pc_to": iv.pc_to})
+    out = {}
+    if env:
+        out["envelopment"] = env
+    if rankings:
+        out["rankings"] = rankings
+    if envelope:
+        out["cost_envelope"] = envelope
+    if result.comparisons:
+        winners = {str(c.dataset): c.winner for c in result.comparisons}
+        out["winner_at_operating_point"] = winners if several else result.comparisons[0].winner
+    return out
+
+
 def result_dict(result: Result) -> dict:
     """results.json as a dict, keys in their stable order."""
     op = result.operating_point
@@ -119,7 +150,7 @@ def result_dict(result: Result) -> dict:
             "pc_positive": _num(op.pc_positive),
         },
         "learners": {key: learner_dict(lr, result) for key, lr in result.learners.items()},
-        "comparisons": {},
+        "comparisons": comparisons_dict(result),
         "gates": result.gates,
         "warnings": result.warnings,
     }

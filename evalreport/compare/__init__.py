@@ -1,0 +1,84 @@
+"""Comparing learners scored on the same data set (Zhou, section 2.3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from .curves import CostInterval, Envelopment, cost_envelope, envelopment
+
+__all__ = ["Comparisons", "PairVerdict", "Ranking", "compare_learners", "RANKED_BY"]
+
+#: measure -> (attribute path, higher is better)
+RANKED_BY = {
+    "auc": ("summary.auc", True),
+    "bep": ("summary.bep", True),
+    "f1": ("at_threshold.f1", True),
+    "expected_total_cost": ("summary.expected_total_cost", False),
+    "min_cost": ("operating.min_cost", False),
+}
+
+
+@dataclass(frozen=True)
+class PairVerdict:
+    a: str
+    b: str
+    envelopment: Envelopment
+
+
+@dataclass(frozen=True)
+class Ranking:
+    measure: str
+    order: tuple[str, ...]  # best first; learners whose value is undefined are left out
+    values: dict
+
+
+@dataclass(frozen=True)
+class Comparisons:
+    dataset: str | None
+    learners: tuple[str, ...]
+    pairs: tuple[PairVerdict, ...] = ()
+    rankings: tuple[Ranking, ...] = ()
+    cost_envelope: tuple[CostInterval, ...] = ()
+    winner: str | None = None  # least cost at the operating point
+    rankings_agree: bool = True
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _value(lr, path: str):
+    obj = lr
+    for part in path.split("."):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return None
+    return obj
+
+
+def compare_learners(learners: dict, wanted: frozenset[str], dataset=None) -> Comparisons:
+    """Compare the learners (key -> LearnerResult) of one data set."""
+    scoring = {k: lr for k, lr in learners.items() if not lr.hard and lr.curves.roc is not None}
+    keys = tuple(learners)
+    pairs = []
+    if "envelopment" in wanted:
+        for a, b in combinations(scoring, 2):
+            va, vb = scoring[a].roc_vertices, scoring[b].roc_vertices
+            pairs.append(PairVerdict(a, b, envelopment(va[0], va[1], vb[0], vb[1])))
+    rankings = []
+    for measure, (path, higher) in RANKED_BY.items():
+        if measure != "min_cost" and measure not in wanted:
+            continue
+        values = {k: _value(lr, path) for k, lr in learners.items()}
+        defined = [k for k in keys if values[k] is not None]
+        order = sorted(defined, key=lambda k: (-values[k] if higher else values[k], keys.index(k)))
+        rankings.append(Ranking(measure, tuple(order), values))
+    envelope = ()
+    if "cost_envelope" in wanted and scoring:
+        envelope = tuple(cost_envelope({k: lr.summary.cost_curve for k, lr in scoring.items()
+                                        if lr.summary.cost_curve is not None}))
+    min_cost = next((r for r in rankings if r.measure == "min_cost"), None)
+    winner = min_cost.order[0] if min_cost and min_cost.order else None
+    tops = {r.order[0] for r in rankings if r.order}
+    return Comparisons(
+        dataset=dataset, learners=keys, pairs=tuple(pairs), rankings=tuple(rankings),
+        cost_envelope=envelope, winner=winner, rankings_agree=len(tops) <= 1,
+    )

@@ -1,0 +1,150 @@
+"""Comparing learners' curves: ROC envelopment and the combined cost envelope.
+
+Zhou, section 2.3: A envelops B when A's ROC curve is nowhere below B's and
+strictly above somewhere. The curves are piecewise linear, so comparing them
+at the union of both curves' breakpoints is exact. Vertical runs (a tied
+block of positives, or a step) are compared at both their ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Envelopment", "envelopment", "CostInterval", "cost_envelope"]
+
+#: differences smaller than this count as equal (rates are ratios of counts)
+TOLERANCE = 1e-12
+
+
+@dataclass(frozen=True)
+class Envelopment:
+    verdict: str  # "a_envelops_b", "b_envelops_a", "identical" or "cross"
+    crossings_fpr: tuple[float, ...]
+
+
+def _at(fpr: np.ndarray, tpr: np.ndarray, x: np.ndarray):
+    """The curve's TPR at each x: at the bottom and at the top of a vertical run."""
+    n = fpr.size
+    hi = np.clip(np.searchsorted(fpr, x, side="right") - 1, 0, n - 1)  # last point with fpr <= x
+    lo = np.clip(np.searchsorted(fpr, x, side="left"), 0, n - 1)  # first point with fpr >= x
+
+    def interp(i0, i1):
+        x0, x1 = fpr[i0], fpr[i1]
+        span = np.where(x1 > x0, x1 - x0, 1.0)
+        return tpr[i0] + (tpr[i1] - tpr[i0]) * np.clip((x - x0) / span, 0.0, 1.0)
+
+    top = np.where(fpr[hi] == x, tpr[hi], interp(hi, np.minimum(hi + 1, n - 1)))
+    bottom = np.where(fpr[lo] == x, tpr[lo], interp(np.maximum(lo - 1, 0), lo))
+    return bottom, top
+
+
+def envelopment(a_fpr, a_tpr, b_fpr, b_tpr, *, tol: float = TOLERANCE) -> Envelopment:
+    """Does A's ROC curve envelop B's, B's A's, are they identical, or do they cross?
+
+    Both curves run from (0, 0) to (1, 1) with non-decreasing FPR and TPR.
+
+    >>> envelopment([0, 0, 1], [0, 1, 1], [0, 1], [0, 1]).verdict
+    'a_envelops_b'
+    >>> e = envelopment([0, 0.2, 1], [0, 0.6, 1], [0, 0.2, 1], [0, 0.5, 1])
+    >>> e.verdict
+    'a_envelops_b'
+    >>> e = envelopment([0, 0.1, 1], [0, 0.5, 1], [0, 0.5, 1], [0, 0.9, 1])
+    >>> e.verdict, [round(x, 6) for x in e.crossings_fpr]
+    ('cross', [0.357143])
+    """
+    a_fpr, a_tpr = np.asarray(a_fpr, float), np.asarray(a_tpr, float)
+    b_fpr, b_tpr = np.asarray(b_fpr, float), np.asarray(b_tpr, float)
+    xs = np.union1d(a_fpr, b_fpr)
+    a_lo, a_hi = _at(a_fpr, a_tpr, xs)
+    b_lo, b_hi = _at(b_fpr, b_tpr, xs)
+    # Walk along the curves: at each x the bottom of its vertical run, then its top.
+    where = np.repeat(xs, 2)
+    diff = np.column_stack((a_lo - b_lo, a_hi - b_hi)).ravel()
+    sign = np.where(np.abs(diff) <= tol, 0, np.sign(diff)).astype(int)
+    if not sign.any():
+        return Envelopment("identical", ())
+    if (sign >= 0).all():
+        return Envelopment("a_envelops_b", ())
+    if (sign <= 0).all():
+        return Envelopment("b_envelops_a", ())
+    nz = np.flatnonzero(sign)
+    change = np.flatnonzero(sign[nz[1:]] != sign[nz[:-1]])
+    crossings = []
+    for k in change:
+        j0, j1 = nz[k], nz[k + 1]
+        if j1 > j0 + 1:  # equal in between: they touch, then part; cross where they meet
+            crossings.append(float(where[j0 + 1]))
+        elif where[j0] == where[j1]:  # within one vertical run
+            crossings.append(float(where[j0]))
+        else:  # inside an open interval where both are straight
+            x0, x1, d0, d1 = where[j0], where[j1], diff[j0], diff[j1]
+            crossings.append(float(x0 + (x1 - x0) * d0 / (d0 - d1)))
+    return Envelopment("cross", tuple(crossings))
+
+
+@dataclass(frozen=True)
+class CostInterval:
+    """An interval of PC(+) where one learner (at one threshold) has the least cost."""
+
+    learner: str
+    threshold: float
+    pc_from: float
+    pc_to: float
+
+
+def _segment_of(pc: np.ndarray, x: float) -> int:
+    return int(np.clip(np.searchsorted(pc, x, side="right") - 1, 0, pc.size - 2))
+
+
+def cost_envelope(curves: dict[str, object]) -> list[CostInterval]:
+    """The lower envelope of several learners' cost curves over PC(+) in [0, 1].
+
+    ``curves`` maps a learner's name to its :class:`~evalreport.metrics.CostCurve`.
+    Each interval is owned by the learner (and its threshold) of least
+    normalised expected cost there; ties go to the learner listed first.
+    """
+    names = list(curves)
+    if not names:
+        return []
+    pcs = [np.asarray(curves[n].pc, float) for n in names]
+    costs = [np.asarray(curves[n].cost, float) for n in names]
+    xs = np.unique(np.concatenate(pcs))
+
+    def value(k, x):
+        return float(np.interp(x, pcs[k], costs[k]))
+
+    pieces: list[tuple[int, float, float]] = []  # (learner index, from, to)
+    for x0, x1 in zip(xs[:-1], xs[1:]):
+        # every learner is linear on [x0, x1]
+        v0 = np.array([value(k, x0) for k in range(len(names))])
+        v1 = np.array([value(k, x1) for k in range(len(names))])
+        slope = (v1 - v0) / (x1 - x0)
+        x = x0
+        cur = v0 + 0.0
+        owner = min(range(len(names)), key=lambda k: (round(cur[k], 12), slope[k], k))
+        while True:
+            # the first place after x where another line goes below the owner's
+            best_x, best_k = x1, None
+            for k in range(len(names)):
+                ds = slope[k] - slope[owner]
+                if k == owner or ds >= 0:
+                    continue
+                gap = (v0[k] + slope[k] * (x - x0)) - (v0[owner] + slope[owner] * (x - x0))
+                xc = x + gap / -ds
+                if x < xc < best_x - 1e-15:
+                    best_x, best_k = xc, k
+            pieces.append((owner, x, best_x))
+            if best_k is None:
+                break
+            owner, x = best_k, best_x
+    out: list[CostInterval] = []
+    for k, a, b in pieces:
+        curve = curves[names[k]]
+        thr = float(curve.segment_threshold[_segment_of(pcs[k], (a + b) / 2)])
+        if out and out[-1].learner == names[k] and out[-1].threshold == thr:
+            out[-1] = CostInterval(names[k], thr, out[-1].pc_from, float(b))
+        else:
+            out.append(CostInterval(names[k], thr, float(a), float(b)))
+    return out

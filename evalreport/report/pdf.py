@@ -1,0 +1,267 @@
+"""The PDF sink: one self-contained HTML string in, one archival PDF out.
+
+WeasyPrint lays the HTML out (its print CSS gives the A4 pages, the running
+header and the "page X of Y" footer) and writes a PDF/A-3b file with:
+
+* the results and the spec embedded as PDF/A-3 associated files (``/AF``, with
+  an ``/AFRelationship`` of ``/Data`` or ``/Source`` and a MIME subtype);
+* the document information and XMP metadata (title, author, subject, keywords,
+  creation and modification dates) taken from the arguments, not the clock;
+* an outline built from the headings (WeasyPrint's default for h1-h6).
+
+The same arguments give byte-identical PDF bytes: every date comes from
+``date`` (at 00:00:00 UTC) and the file identifier ``/ID`` is the MD5 of the
+PDF's objects (what pydyf writes when the identifier option is ``True``, which
+PDF/A variants set), so it changes only when the content does.
+
+Rendering never touches the network: the URL fetcher allows ``data:`` URLs and
+``file:`` URLs inside the template folders, and refuses everything else with a
+warning on the ``evalreport`` logger. WeasyPrint treats a refused URL as a
+resource that failed to load and renders on without it.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import datetime as _dt
+import functools
+import logging
+import os
+import pathlib
+from collections.abc import Iterator, Sequence
+from urllib.parse import unquote, urlsplit
+from urllib.request import url2pathname
+
+from ..errors import RenderError
+
+__all__ = ["html_to_pdf", "RefusedURL", "make_url_fetcher", "PDF_VARIANT", "attachment_kind"]
+
+LOGGER = logging.getLogger("evalreport")
+
+PDF_VARIANT = "pdf/a-3b"
+
+# name suffix -> (MIME type, PDF/A-3 AFRelationship)
+_ATTACHMENT_KINDS = {
+    ".json": ("application/json", "Data"),
+    ".yaml": ("application/yaml", "Source"),
+    ".yml": ("application/yaml", "Source"),
+}
+_DEFAULT_KIND = ("application/octet-stream", "Supplement")
+
+
+class RefusedURL(ValueError):
+    """The URL fetcher refused a URL (outside the template folders, or not local).
+
+    WeasyPrint catches any ``Exception`` from a fetcher and reports the resource
+    as failed to load, so rendering goes on without it.
+    """
+
+
+def attachment_kind(name: str) -> tuple[str, str]:
+    """The MIME type and PDF/A-3 relationship for an attachment named ``name``."""
+    return _ATTACHMENT_KINDS.get(pathlib.PurePath(name).suffix.lower(), _DEFAULT_KIND)
+
+
+def _parse_date(date: str) -> _dt.datetime:
+    """``"2026-11-22"`` -> 2026-11-22 00:00:00 UTC; anything else is a RenderError."""
+    if isinstance(date, _dt.datetime):
+        return date.replace(hour=0, minute=0, second=0, microsecond=0, tzinfo=_dt.timezone.utc)
+    if isinstance(date, _dt.date):
+        day = date
+    else:
+        try:
+            day = _dt.date.fromisoformat(str(date).strip())
+        except ValueError:
+            raise RenderError(
+                f"PDF: the report date {date!r} is not an ISO date like 2026-11-22"
+            ) from None
+    return _dt.datetime(day.year, day.month, day.day, tzinfo=_dt.timezone.utc)
+
+
+def _weasyprint():
+    """Import WeasyPrint, turning a missing library (Pango, ...) into a RenderError."""
+    try:
+        import weasyprint
+        from weasyprint.urls import URLFetcher
+    except (ImportError, OSError) as exc:  # OSError: cffi could not dlopen Pango & co.
+        raise RenderError(
+            f"PDF: WeasyPrint is not usable here ({type(exc).__name__}: {exc}); "
+            "it needs the Pango, HarfBuzz and fontconfig libraries "
+            "(see https://doc.courtbouillon.org/weasyprint/stable/first_steps.html)"
+        ) from exc
+    return weasyprint, URLFetcher
+
+
+def _resolve(path: os.PathLike | str) -> pathlib.Path:
+    return pathlib.Path(path).expanduser().resolve()
+
+
+@functools.cache
+def _make_fetcher_class(base):
+    class _TemplateURLFetcher(base):
+        """A WeasyPrint URL fetcher that reads only ``data:`` URLs and files
+        inside ``template_dirs``; it refuses everything else."""
+
+        def __init__(self, template_dirs: Sequence[os.PathLike | str]):
+            # No redirects, and only the two protocols we ever open.
+            super().__init__(allowed_protocols=("data", "file"), allow_redirects=False)
+            self.template_dirs = [_resolve(d) for d in template_dirs]
+            #: URLs refused during this fetcher's life, in order.
+            self.refused: list[str] = []
+
+        def _refuse(self, url: str, why: str):
+            shown = url if len(url) <= 200 else url[:200] + "..."
+            self.refused.append(url)
+            LOGGER.warning("PDF: refused to fetch %s (%s)", shown, why)
+            raise RefusedURL(f"evalreport refused {shown}: {why}")
+
+        def allows_path(self, path: pathlib.Path) -> bool:
+            return any(path == d or path.is_relative_to(d) for d in self.template_dirs)
+
+        def fetch(self, url, headers=None):
+            try:
+                parts = urlsplit(url)
+            except ValueError:
+                self._refuse(url, "malformed URL")
+            scheme = parts.scheme.lower()
+            if scheme == "data":
+                return super().fetch(url, headers)
+            if scheme != "file":
+                self._refuse(url, f"{scheme or 'relative'} URLs are not fetched; "
+                                  "the report must be self-contained")
+            if parts.netloc not in ("", "localhost"):
+                self._refuse(url, f"file URL on another host {parts.netloc!r}")
+            try:
+                path = _resolve(url2pathname(unquote(parts.path)))
+            except (OSError, RuntimeError, ValueError) as exc:
+                self._refuse(url, f"cannot resolve the path: {exc}")
+            if not self.allows_path(path):
+                self._refuse(url, "outside the template folders")
+            # Fetch the resolved path: a symlink cannot lead out afterwards.
+            return super().fetch(path.as_uri(), headers)
+
+    _TemplateURLFetcher.__name__ = _TemplateURLFetcher.__qualname__ = "TemplateURLFetcher"
+    return _TemplateURLFetcher
+
+
+def make_url_fetcher(template_dirs: Sequence[os.PathLike | str]):
+    """A WeasyPrint URL fetcher confined to ``template_dirs`` and ``data:`` URLs.
+
+    Its ``refused`` attribute lists the URLs it refused. (The class is built on
+    first use so that importing this module does not import WeasyPrint.)
+    """
+    _, url_fetcher_class = _weasyprint()
+    return _make_fetcher_class(url_fetcher_class)(template_dirs)
+
+
+class _Forward(logging.Handler):
+    """Pass WeasyPrint's records on to the ``evalreport`` logger at DEBUG level."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            message = record.getMessage()
+        except Exception:  # a bad format string inside WeasyPrint: keep the raw one
+            message = str(record.msg)
+        LOGGER.debug("weasyprint: %s", message)
+
+
+@contextlib.contextmanager
+def _quiet_weasyprint() -> Iterator[None]:
+    """Keep WeasyPrint's own log records (unknown CSS properties, failed
+    resources, progress steps, ...) off the root handlers during a render.
+
+    They are still available at DEBUG level on the ``evalreport`` logger; the
+    refusals that matter are logged by the fetcher as warnings.
+    """
+    logger = logging.getLogger("weasyprint")
+    handler = _Forward(logging.DEBUG)
+    saved = logger.propagate, logger.level
+    logger.addHandler(handler)
+    logger.propagate = False
+    # Only pay for the records someone may read.
+    logger.setLevel(logging.DEBUG if LOGGER.isEnabledFor(logging.DEBUG) else logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate, level = saved
+        logger.setLevel(level)
+
+
+def _attachment(weasyprint, fetcher, name: str, data: bytes, when: _dt.datetime):
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise RenderError(f"PDF: the attachment {name!r} is {type(data).__name__}, not bytes")
+    mime, relationship = attachment_kind(name)
+    # A data: URL carries the MIME type to WeasyPrint, which otherwise guesses it
+    # from the name (and knows no type for .yaml on most systems).
+    url = f"data:{mime};base64,{base64.b64encode(bytes(data)).decode('ascii')}"
+    return weasyprint.Attachment(
+        url=url,
+        url_fetcher=fetcher,
+        name=name,
+        description={"Data": "evaluation results", "Source": "evaluation spec"}.get(
+            relationship, name
+        ),
+        created=when,
+        modified=when,
+        relationship=relationship,
+    )
+
+
+def html_to_pdf(
+    html: str,
+    *,
+    title: str,
+    date: str,
+    attachments: dict[str, bytes],
+    template_dirs: list[pathlib.Path],
+    author: str = "evalreport",
+    subject: str | None = None,
+    keywords: list[str] | None = None,
+) -> bytes:
+    """Render ``html`` to PDF/A-3b bytes, deterministically and offline.
+
+    ``title``, ``author``, ``subject`` and ``keywords`` replace whatever the
+    HTML's ``<title>`` and ``<meta>`` elements say; the creation and
+    modification dates are ``date`` (an ISO date) at 00:00:00 UTC.
+    ``attachments`` maps file names (``results.json``, ``spec.yaml``) to their
+    bytes, embedded as they are. Relative URLs resolve against the first of
+    ``template_dirs``; only files inside those folders and ``data:`` URLs are
+    read. Raises :class:`RenderError` when WeasyPrint cannot render.
+    """
+    when = _parse_date(date)
+    stamp = when.strftime("%Y-%m-%dT%H:%M:%SZ")  # W3C date-time, what WeasyPrint expects
+    template_dirs = [pathlib.Path(d) for d in template_dirs]
+    weasyprint, _ = _weasyprint()
+    fetcher = make_url_fetcher(template_dirs)
+    base_url = str(_resolve(template_dirs[0])) + os.sep if template_dirs else None
+
+    try:
+        with _quiet_weasyprint():
+            document = weasyprint.HTML(
+                string=html, base_url=base_url, url_fetcher=fetcher
+            ).render(pdf_variant=PDF_VARIANT)
+            meta = document.metadata
+            meta.title = title
+            meta.authors = [author] if author else []
+            meta.description = subject
+            meta.keywords = list(keywords or [])
+            meta.created = stamp
+            meta.modified = stamp
+            # Only the attachments we were given: none declared by the HTML.
+            meta.attachments = []
+            pdf = document.write_pdf(
+                pdf_variant=PDF_VARIANT,
+                attachments=[
+                    _attachment(weasyprint, fetcher, name, data, when)
+                    for name, data in attachments.items()
+                ],
+            )
+    except RenderError:
+        raise
+    except (Exception, weasyprint.urls.FatalURLFetchingError) as exc:
+        raise RenderError(f"PDF: WeasyPrint could not render the report: {type(exc).__name__}: {exc}") from exc
+    return pdf

@@ -1,0 +1,78 @@
+"""Envelopment and the combined cost envelope against brute force."""
+
+import numpy as np
+import pytest
+
+from evalreport.compare.curves import cost_envelope, envelopment
+from evalreport.metrics import evaluate_binary
+
+
+def _roc(seed, n=60, shift=0.5, ties=1):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.4
+    s = np.round(rng.random(n) + shift * y, ties)
+    ev = evaluate_binary(y, s)
+    return ev
+
+
+def _curve_values(fpr, tpr, xs):
+    """Brute force: TPR range (min, max) of the polyline at each x."""
+    lo = np.full(xs.size, np.inf)
+    hi = np.full(xs.size, -np.inf)
+    for i in range(fpr.size - 1):
+        x0, x1, y0, y1 = fpr[i], fpr[i + 1], tpr[i], tpr[i + 1]
+        inside = (xs >= x0) & (xs <= x1)
+        y = np.where(x1 > x0, y0 + (y1 - y0) * (xs - x0) / np.where(x1 > x0, x1 - x0, 1), y0)
+        yy0 = np.where(x1 > x0, y, y0)
+        yy1 = np.where(x1 > x0, y, y1)
+        lo = np.where(inside, np.minimum(lo, np.minimum(yy0, yy1)), lo)
+        hi = np.where(inside, np.maximum(hi, np.maximum(yy0, yy1)), hi)
+    return lo, hi
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_envelopment_matches_a_dense_grid(seed):
+    a = _roc(seed, shift=0.6)
+    b = _roc(seed + 100, shift=0.3)
+    e = envelopment(a.roc.fpr, a.roc.tpr, b.roc.fpr, b.roc.tpr)
+    xs = np.union1d(np.linspace(0, 1, 4001), np.union1d(a.roc.fpr, b.roc.fpr))
+    alo, ahi = _curve_values(a.roc.fpr, a.roc.tpr, xs)
+    blo, bhi = _curve_values(b.roc.fpr, b.roc.tpr, xs)
+    d = np.concatenate((alo - blo, ahi - bhi))
+    above, below = (d > 1e-12).any(), (d < -1e-12).any()
+    expected = ("cross" if above and below else "a_envelops_b" if above
+                else "b_envelops_a" if below else "identical")
+    assert e.verdict == expected
+    if e.verdict == "cross":
+        # at each reported crossing the curves meet
+        for x in e.crossings_fpr:
+            lo1, hi1 = _curve_values(a.roc.fpr, a.roc.tpr, np.array([x]))
+            lo2, hi2 = _curve_values(b.roc.fpr, b.roc.tpr, np.array([x]))
+            assert max(lo1[0], lo2[0]) <= min(hi1[0], hi2[0]) + 1e-9
+
+
+def test_identical_and_swapped():
+    a = _roc(1)
+    assert envelopment(a.roc.fpr, a.roc.tpr, a.roc.fpr, a.roc.tpr).verdict == "identical"
+    perfect = ([0, 0, 1], [0, 1, 1])
+    assert envelopment(a.roc.fpr, a.roc.tpr, *perfect).verdict == "b_envelops_a"
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_cost_envelope_is_the_minimum_of_the_learners(seed):
+    evs = {f"L{i}": _roc(seed * 10 + i, shift=0.2 + 0.2 * i) for i in range(3)}
+    curves = {k: ev.cost_curve for k, ev in evs.items()}
+    intervals = cost_envelope(curves)
+    assert intervals[0].pc_from == 0.0 and intervals[-1].pc_to == 1.0
+    for left, right in zip(intervals[:-1], intervals[1:]):
+        assert left.pc_to == pytest.approx(right.pc_from)
+    grid = np.linspace(0, 1, 2001)
+    values = {k: np.interp(grid, c.pc, c.cost) for k, c in curves.items()}
+    least = np.min(np.vstack(list(values.values())), axis=0)
+    for iv in intervals:
+        inside = (grid > iv.pc_from + 1e-9) & (grid < iv.pc_to - 1e-9)
+        assert np.allclose(values[iv.learner][inside], least[inside], atol=1e-12)
+        # the owning threshold reaches that cost: its operating point agrees
+        mid = (iv.pc_from + iv.pc_to) / 2
+        op = evs[iv.learner].operating_point(mid)
+        assert op.min_cost == pytest.approx(np.interp(mid, curves[iv.learner].pc, curves[iv.learner].cost))
