@@ -27,7 +27,9 @@ class CurveBlock:
     threshold: np.ndarray
     vertices: int  # vertices of the full curve
     simplified: bool  # True when vertices were dropped to meet the budget
-    max_error: float  # largest distance of a dropped vertex from the kept polyline
+    max_error: float  # bound on the distance of the full curve from the kept polyline
+    tp: np.ndarray | None = None  # P-R only: counts at the kept points, so that figures
+    fp: np.ndarray | None = None  # can draw straight lines in count space between them
 
 
 @dataclass(frozen=True, eq=False)
@@ -135,6 +137,6 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
             pmax = np.maximum(pmax, precision[1:])
             err = _segment_bound(recall[:-1], precision[:-1], recall[1:], precision[1:], pmin, pmax)
         pr = CurveBlock(x=recall, y=precision, threshold=t.threshold[pr_rows - 1],
-                        vertices=n_pr_vertices,
-                        simplified=simplified, max_error=err)
+                        vertices=n_pr_vertices, simplified=simplified, max_error=err,
+                        tp=tp.astype(float), fp=fp.astype(float))
     return OutputCurves(roc=roc, pr=pr, cost=ev.cost_curve, roc_vertices=roc_vertices)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -165,10 +165,17 @@ def evaluate_learners(spec: Spec, sources: list[Source], op: OperatingPointSpec,
             if origin == "optimal" and operating is not None and not np.isfinite(operating.threshold):
                 warnings.append(f"{who}: the least-cost decision at PC(+) = {op.pc_positive:.4g} is to "
                                 "predict nothing positive")
-            curves = output_curves(ev, spec.report.curve_points)
+            summary = ev.summary()
+            if hard:
+                # decisions only: no ranking, so no curves and no curve measures
+                curves = OutputCurves(roc=None, pr=None, cost=None)
+                summary = replace(summary, auc=None, rank_loss=None, average_precision=None,
+                                  bep=None, hull=None, cost_curve=None, expected_total_cost=None)
+            else:
+                curves = output_curves(ev, spec.report.curve_points)
             results[key] = LearnerResult(
                 name=name, key=key, dataset=s.dataset, source=s.path, hard=hard,
-                threshold=threshold, threshold_source=origin, summary=ev.summary(), curves=curves,
+                threshold=threshold, threshold_source=origin, summary=summary, curves=curves,
                 at_threshold=at, operating=operating, partial_auc=pauc,
             )
             # The count table is no longer needed: only the summary and the

@@ -10,10 +10,11 @@ from pathlib import Path
 from ..errors import RenderError
 from ..pipeline import Result
 from ..results import InlineList, result_dict
+from ..spec import spec_text
 
 __all__ = ["render", "write_atomically", "json_text"]
 
-AVAILABLE = ("json",)
+AVAILABLE = ("html", "pdf", "json")
 
 
 def _inline_number_lists(data, inline: dict):
@@ -42,6 +43,12 @@ def json_text(result: Result) -> str:
     return text + "\n"
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_atomically(files: dict[Path, bytes]) -> None:
     """Write every file to a temporary name beside it, then rename them all.
 
@@ -58,7 +65,9 @@ def write_atomically(files: dict[Path, bytes]) -> None:
                 f.write(data)
                 f.flush()
                 os.fsync(f.fileno())
+        mode = 0o666 & ~_umask()
         for tmp, path in staged:
+            os.chmod(tmp, mode)  # mkstemp makes 0600; give the report the usual permissions
             os.replace(tmp, path)
         staged = []
     finally:
@@ -78,15 +87,33 @@ def render(result: Result, out=None, formats=None) -> dict[str, Path]:
     spec = result.spec
     out = Path(out) if out is not None else spec.resolve(spec.report.out)
     formats = list(formats) if formats is not None else list(spec.report.formats)
-    unavailable = [f for f in formats if f not in AVAILABLE]
-    if unavailable:
-        raise RenderError([f"format {', '.join(unavailable)} is not available in this version of "
-                           "evalreport yet (available: json); use --format json"])
+    unknown = [f for f in formats if f not in AVAILABLE]
+    if unknown:
+        raise RenderError([f"unknown format {', '.join(unknown)}; valid: {', '.join(AVAILABLE)}"])
     files: dict[Path, bytes] = {}
     written = {}
+    results_json = json_text(result).encode("utf-8")
     if "json" in formats:
-        path = out / "results.json"
-        files[path] = json_text(result).encode("utf-8")
-        written["json"] = path
+        files[out / "results.json"] = results_json
+        written["json"] = out / "results.json"
+    if "html" in formats:
+        from .html import render_html
+
+        files[out / "report.html"] = render_html(result).encode("utf-8")
+        written["html"] = out / "report.html"
+    if "pdf" in formats:
+        from .html import render_html, template_dirs
+        from .pdf import html_to_pdf
+
+        spec = result.spec
+        attached = {"results.json": results_json}
+        if spec_text(spec):
+            attached[Path(spec.source).name or "spec.yaml"] = spec_text(spec).encode("utf-8")
+        files[out / "report.pdf"] = html_to_pdf(
+            render_html(result, attachments=True), title=spec.title, date=result.date,
+            attachments=attached, template_dirs=template_dirs(result),
+            subject="Evaluation report", keywords=list(result.learners),
+        )
+        written["pdf"] = out / "report.pdf"
     write_atomically(files)
-    return written
+    return {fmt: written[fmt] for fmt in formats if fmt in written}

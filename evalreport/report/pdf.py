@@ -29,6 +29,7 @@ import functools
 import logging
 import os
 import pathlib
+import threading
 from collections.abc import Iterator, Sequence
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
@@ -65,9 +66,7 @@ def attachment_kind(name: str) -> tuple[str, str]:
 
 def _parse_date(date: str) -> _dt.datetime:
     """``"2026-11-22"`` -> 2026-11-22 00:00:00 UTC; anything else is a RenderError."""
-    if isinstance(date, _dt.datetime):
-        return date.replace(hour=0, minute=0, second=0, microsecond=0, tzinfo=_dt.timezone.utc)
-    if isinstance(date, _dt.date):
+    if isinstance(date, _dt.date) and not isinstance(date, _dt.datetime):
         day = date
     else:
         try:
@@ -139,7 +138,13 @@ def _make_fetcher_class(base):
             if not self.allows_path(path):
                 self._refuse(url, "outside the template folders")
             # Fetch the resolved path: a symlink cannot lead out afterwards.
-            return super().fetch(path.as_uri(), headers)
+            try:
+                return super().fetch(path.as_uri(), headers)
+            except Exception as exc:
+                # WeasyPrint's own "failed to load" message is silenced with the
+                # rest of its log; a template file that cannot be read matters.
+                LOGGER.warning("PDF: cannot read %s: %s", path, exc)
+                raise
 
     _TemplateURLFetcher.__name__ = _TemplateURLFetcher.__qualname__ = "TemplateURLFetcher"
     return _TemplateURLFetcher
@@ -156,37 +161,62 @@ def make_url_fetcher(template_dirs: Sequence[os.PathLike | str]):
 
 
 class _Forward(logging.Handler):
-    """Pass WeasyPrint's records on to the ``evalreport`` logger at DEBUG level."""
+    """Pass WeasyPrint's (and fontTools') records on to the ``evalreport`` logger at DEBUG."""
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
             message = record.getMessage()
-        except Exception:  # a bad format string inside WeasyPrint: keep the raw one
+        except Exception:  # a bad format string in a library: keep the raw one
             message = str(record.msg)
-        LOGGER.debug("weasyprint: %s", message)
+        LOGGER.debug("%s: %s", record.name, message)
+
+
+# WeasyPrint logs every unknown CSS property, failed resource and rendering
+# step; fontTools (WeasyPrint's font subsetter when HarfBuzz-subset is missing)
+# logs each table it subsets at INFO level.
+_NOISY_LOGGERS = ("weasyprint", "fontTools")
+
+# The render changes process-wide state (those loggers, SOURCE_DATE_EPOCH):
+# one render at a time.
+_RENDER_LOCK = threading.RLock()
 
 
 @contextlib.contextmanager
-def _quiet_weasyprint() -> Iterator[None]:
-    """Keep WeasyPrint's own log records (unknown CSS properties, failed
-    resources, progress steps, ...) off the root handlers during a render.
+def _render_context(when: _dt.datetime) -> Iterator[None]:
+    """Quiet the noisy loggers and pin the fonts' timestamps, for one render.
 
-    They are still available at DEBUG level on the ``evalreport`` logger; the
-    refusals that matter are logged by the fetcher as warnings.
+    The noisy loggers' records still reach the ``evalreport`` logger at DEBUG
+    level; the refusals that matter are logged by the fetcher as warnings.
+
+    ``SOURCE_DATE_EPOCH`` is set to ``when``: fontTools writes the current time
+    into the ``head`` table of every font subset it saves unless that variable
+    is set, and that timestamp ends up in the embedded fonts (and so in the
+    content-derived ``/ID``).
     """
-    logger = logging.getLogger("weasyprint")
-    handler = _Forward(logging.DEBUG)
-    saved = logger.propagate, logger.level
-    logger.addHandler(handler)
-    logger.propagate = False
-    # Only pay for the records someone may read.
-    logger.setLevel(logging.DEBUG if LOGGER.isEnabledFor(logging.DEBUG) else logging.CRITICAL + 1)
-    try:
-        yield
-    finally:
-        logger.removeHandler(handler)
-        logger.propagate, level = saved
-        logger.setLevel(level)
+    with _RENDER_LOCK:
+        saved_loggers = []
+        handler = _Forward(logging.DEBUG)
+        # Only pay for the records someone may read.
+        level = logging.DEBUG if LOGGER.isEnabledFor(logging.DEBUG) else logging.CRITICAL + 1
+        for name in _NOISY_LOGGERS:
+            logger = logging.getLogger(name)
+            saved_loggers.append((logger, logger.propagate, logger.level))
+            logger.addHandler(handler)
+            logger.propagate = False
+            logger.setLevel(level)
+        saved_epoch = os.environ.get("SOURCE_DATE_EPOCH")
+        os.environ["SOURCE_DATE_EPOCH"] = str(int(when.timestamp()))
+        try:
+            yield
+        finally:
+            if saved_epoch is None:
+                os.environ.pop("SOURCE_DATE_EPOCH", None)
+            else:
+                os.environ["SOURCE_DATE_EPOCH"] = saved_epoch
+            for logger, propagate, old_level in saved_loggers:
+                logger.removeHandler(handler)
+                logger.propagate = propagate
+                logger.setLevel(old_level)
 
 
 def _attachment(weasyprint, fetcher, name: str, data: bytes, when: _dt.datetime):
@@ -209,6 +239,19 @@ def _attachment(weasyprint, fetcher, name: str, data: bytes, when: _dt.datetime)
         modified=when,
         relationship=relationship,
     )
+
+
+def _dedupe_associated_files(document, pdf) -> None:
+    """WeasyPrint's finisher hook: list each attachment once in the catalog's ``/AF``.
+
+    WeasyPrint 70's PDF/A-3 step appends every file specification twice (once
+    from the ``/EmbeddedFiles`` name tree, once from its scan of the objects).
+    """
+    associated = pdf.catalog.get("AF")
+    if associated:
+        unique = list(dict.fromkeys(associated))
+        associated.clear()
+        associated.extend(unique)
 
 
 def html_to_pdf(
@@ -235,12 +278,12 @@ def html_to_pdf(
     when = _parse_date(date)
     stamp = when.strftime("%Y-%m-%dT%H:%M:%SZ")  # W3C date-time, what WeasyPrint expects
     template_dirs = [pathlib.Path(d) for d in template_dirs]
-    weasyprint, _ = _weasyprint()
-    fetcher = make_url_fetcher(template_dirs)
     base_url = str(_resolve(template_dirs[0])) + os.sep if template_dirs else None
 
-    try:
-        with _quiet_weasyprint():
+    with _render_context(when):
+        weasyprint, _ = _weasyprint()  # inside: importing parses WeasyPrint's own CSS, noisily
+        fetcher = make_url_fetcher(template_dirs)
+        try:
             document = weasyprint.HTML(
                 string=html, base_url=base_url, url_fetcher=fetcher
             ).render(pdf_variant=PDF_VARIANT)
@@ -251,17 +294,19 @@ def html_to_pdf(
             meta.keywords = list(keywords or [])
             meta.created = stamp
             meta.modified = stamp
-            # Only the attachments we were given: none declared by the HTML.
+            # Only the attachments we were given, none declared by the HTML.
             meta.attachments = []
-            pdf = document.write_pdf(
+            return document.write_pdf(
+                finisher=_dedupe_associated_files,
                 pdf_variant=PDF_VARIANT,
                 attachments=[
                     _attachment(weasyprint, fetcher, name, data, when)
-                    for name, data in attachments.items()
+                    for name, data in sorted(attachments.items())
                 ],
             )
-    except RenderError:
-        raise
-    except (Exception, weasyprint.urls.FatalURLFetchingError) as exc:
-        raise RenderError(f"PDF: WeasyPrint could not render the report: {type(exc).__name__}: {exc}") from exc
-    return pdf
+        except RenderError:
+            raise
+        except Exception as exc:
+            raise RenderError(
+                f"PDF: WeasyPrint could not render the report: {type(exc).__name__}: {exc}"
+            ) from exc

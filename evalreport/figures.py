@@ -1,0 +1,249 @@
+"""Result -> figures as inline SVG text (matplotlib). Plots take results and
+never compute a measure: every number drawn was computed by the engine.
+
+Deterministic: a fixed hash salt per figure, no dates in the SVG, ids
+prefixed per figure so several figures can live in one HTML page. Sizes do
+not grow with the number of rows: curves arrive already bounded
+(``report.curve_points``) and are drawn as they are.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import numpy as np
+
+__all__ = ["PALETTE", "learner_styles", "figures"]
+
+#: Okabe & Ito's colour-blind-safe palette (yellow last: weak on white)
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
+_DASHES = ("-", (0, (6, 2)), (0, (2, 1.5)), (0, (6, 2, 2, 2)))
+
+
+def learner_styles(keys) -> dict[str, dict]:
+    """One colour (and, past eight learners, a dash pattern) per learner, in every figure."""
+    return {
+        key: {"color": PALETTE[i % len(PALETTE)], "linestyle": _DASHES[(i // len(PALETTE)) % len(_DASHES)]}
+        for i, key in enumerate(keys)
+    }
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+_RC = {
+    "svg.fonttype": "path",  # glyphs as paths: no font needed to view, same bytes everywhere
+    "font.family": "DejaVu Sans",
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "legend.fontsize": 8,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.color": "#dddddd",
+    "grid.linewidth": 0.6,
+    "lines.linewidth": 1.6,
+    "path.simplify": False,  # the engine already bounded the points
+}
+
+
+def _svg(fig, name: str) -> str:
+    plt = _pyplot()
+    buf = io.StringIO()
+    with plt.rc_context({"svg.hashsalt": f"evalreport-{name}"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    plt.close(fig)
+    text = buf.getvalue()
+    text = text[text.index("<svg"):]
+    # ids unique per figure: several SVGs share one HTML page
+    text = re.sub(r'id="([^"]+)"', rf'id="{name}-\1"', text)
+    text = re.sub(r'(xlink:href|href)="#([^"]+)"', rf'\1="#{name}-\2"', text)
+    text = re.sub(r"url\(#([^)]+)\)", rf"url(#{name}-\1)", text)
+    text = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1', text, count=1)
+    return text.replace("<svg", f'<svg role="img" aria-label="{name} figure"', 1)
+
+
+def _unit_axes(ax, xlabel, ylabel):
+    ax.set_xlim(-0.01, 1.01)
+    ax.set_ylim(-0.01, 1.01)
+    ax.set_aspect("equal")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+
+
+def roc_figure(result, styles) -> str:
+    plt = _pyplot()
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(4.6, 4.3))
+        ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="_chance")
+        best = None
+        for key, lr in result.learners.items():
+            roc = lr.curves.roc
+            if roc is None:
+                continue
+            st = styles[key]
+            auc = lr.summary.auc
+            ax.plot(roc.x, roc.y, color=st["color"], linestyle=st["linestyle"],
+                    label=f"{key} (AUC {auc:.3f})", drawstyle="default")
+            hull = lr.summary.hull
+            if hull is not None:
+                ax.plot(hull.fpr, hull.tpr, color=st["color"], linestyle=(0, (3, 2)), linewidth=0.9,
+                        alpha=0.8)
+            op = lr.operating
+            if op is not None and (best is None or op.min_cost < best[1].min_cost):
+                best = (key, op)
+        pc = result.operating_point.pc_positive
+        if best is not None and 0 < pc < 1:
+            key, op = best
+            # iso-cost line: every ROC point of the same expected cost at PC(+)
+            slope = (1 - pc) / pc
+            xs = np.array([0.0, 1.0])
+            ys = op.tpr + slope * (xs - op.fpr)
+            ax.plot(xs, ys, color="#444444", linewidth=0.9, linestyle=(0, (1, 1.5)),
+                    label=f"iso-cost at PC(+) = {pc:.3g}")
+            ax.plot([op.fpr], [op.tpr], marker="o", markersize=6, markerfacecolor="white",
+                    markeredgecolor=styles[key]["color"], markeredgewidth=1.6, linestyle="none",
+                    label=f"least cost: {key}")
+        _unit_axes(ax, "False positive rate (FPR)", "True positive rate (TPR = recall)")
+        ax.set_title("ROC curves (dashed: convex hulls)")
+        ax.legend(loc="lower right", frameon=True, framealpha=0.9)
+        fig.tight_layout()
+        return _svg(fig, "roc")
+
+
+def _pr_path(block, positives: float):
+    """P-R points joined by straight lines in (FP, TP) count space, drawn in (R, P)."""
+    tp, fp = block.tp, block.fp
+    if tp is None or tp.size > 400:  # dense enough: the segments are short
+        return block.x, block.y
+    steps = np.linspace(0.0, 1.0, 17)[:-1]
+    t0, t1, f0, f1 = tp[:-1, None], tp[1:, None], fp[:-1, None], fp[1:, None]
+    tpi = (t0 + (t1 - t0) * steps).ravel()
+    fpi = (f0 + (f1 - f0) * steps).ravel()
+    tpi = np.append(tpi, tp[-1])
+    fpi = np.append(fpi, fp[-1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.where(tpi + fpi > 0, tpi / (tpi + fpi), 0.0)
+    return tpi / positives, precision
+
+
+def pr_figure(result, styles) -> str:
+    plt = _pyplot()
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(4.6, 4.3))
+        r = np.linspace(0.001, 1, 400)
+        for f in (0.2, 0.4, 0.6, 0.8):
+            rr = r[2 * r > f]
+            ax.plot(rr, f * rr / (2 * rr - f), color="#bbbbbb", linewidth=0.6, zorder=0)
+            ax.annotate(f"F1={f:.1f}", (1.0, f / (2 - f)), fontsize=6.5, color="#888888",
+                        xytext=(2, 0), textcoords="offset points", va="center")
+        ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":")
+        for key, lr in result.learners.items():
+            pr = lr.curves.pr
+            if pr is None:
+                continue
+            st = styles[key]
+            x, y = _pr_path(pr, lr.summary.positives)
+            ap, bep = lr.summary.average_precision, lr.summary.bep
+            ax.plot(x, y, color=st["color"], linestyle=st["linestyle"], label=f"{key} (AP {ap:.3f})")
+            if bep is not None:
+                ax.plot([bep], [bep], marker="D", markersize=5, color=st["color"], linestyle="none",
+                        label=f"{key} BEP {bep:.3f}")
+        _unit_axes(ax, "Recall (TPR)", "Precision")
+        ax.set_title("P-R curves (diamonds: break-even points)")
+        ax.legend(loc="lower left", frameon=True, framealpha=0.9)
+        fig.tight_layout()
+        return _svg(fig, "pr")
+
+
+def cost_figure(result, styles) -> str:
+    plt = _pyplot()
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(7.0, 4.0))
+        pc_star = result.operating_point.pc_positive
+        envelope = [iv for c in result.comparisons for iv in c.cost_envelope]
+        for key, lr in result.learners.items():
+            verts = lr.roc_vertices
+            if verts is not None and verts[0].size <= 30:
+                # each ROC point's cost line, faintly, where there are few
+                for fpr, tpr in zip(*verts):
+                    ax.plot([0, 1], [fpr, 1 - tpr], color=styles[key]["color"], linewidth=0.5,
+                            alpha=0.25, zorder=1)
+        for iv in envelope:
+            curve = result.learners[iv.learner].summary.cost_curve
+            xs = np.concatenate(([iv.pc_from], curve.pc[(curve.pc > iv.pc_from) & (curve.pc < iv.pc_to)],
+                                 [iv.pc_to]))
+            ax.fill_between(xs, 0, np.interp(xs, curve.pc, curve.cost),
+                            color=styles[iv.learner]["color"], alpha=0.13, linewidth=0, zorder=0)
+        for key, lr in result.learners.items():
+            curve = lr.summary.cost_curve
+            if curve is None:
+                continue
+            st = styles[key]
+            ax.plot(curve.pc, curve.cost, color=st["color"], linestyle=st["linestyle"],
+                    label=f"{key} (expected total cost {lr.summary.expected_total_cost:.3f})", zorder=3)
+        ax.axvline(pc_star, color="#444444", linewidth=0.9, linestyle=(0, (4, 2)), zorder=2)
+        ax.annotate(f"operating point\nPC(+) = {pc_star:.3g}", (pc_star, 0.02), xytext=(4, 0),
+                    textcoords="offset points", fontsize=7.5, va="bottom", color="#444444",
+                    xycoords=("data", "axes fraction"))
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 0.55)
+        ax.set_xlabel("Probability cost PC(+)")
+        ax.set_ylabel("Normalised expected cost")
+        ax.set_title("Cost curves (shaded: which learner has the least cost at each PC(+))")
+        ax.legend(loc="upper right", frameon=True, framealpha=0.9)
+        fig.tight_layout()
+        return _svg(fig, "cost")
+
+
+def scalars_figure(result, styles, rows) -> str:
+    """Dot chart of the headline scalars; ``rows`` = [(label, {learner: (value, (lo, hi) | None)})]."""
+    plt = _pyplot()
+    keys = list(result.learners)
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(7.0, 0.45 * len(rows) * max(1, len(keys) / 3) + 0.9))
+        step = 0.7 / max(1, len(keys))
+        for i, (label, values) in enumerate(rows):
+            for j, key in enumerate(keys):
+                value, interval = values.get(key, (None, None))
+                if value is None:
+                    continue
+                y = i + (j - (len(keys) - 1) / 2) * step
+                color = styles[key]["color"]
+                if interval is not None:
+                    ax.plot(interval, [y, y], color=color, linewidth=1.2)
+                ax.plot([value], [y], marker="o", markersize=5, color=color, linestyle="none",
+                        label=key if i == 0 else None)
+        ax.set_yticks(range(len(rows)))
+        ax.set_yticklabels([label for label, _ in rows])
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1)
+        ax.grid(axis="y", visible=False)
+        ax.set_xlabel("value (higher is better; lines: confidence intervals where computed)")
+        ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=min(len(keys), 6), frameon=False,
+                  handletextpad=0.2, columnspacing=1.2)
+        fig.tight_layout()
+        return _svg(fig, "scalars")
+
+
+def figures(result, scalar_rows) -> dict[str, str]:
+    """Every figure of the report, as inline SVG text."""
+    styles = learner_styles(result.learners)
+    out = {}
+    if any(lr.curves.roc is not None for lr in result.learners.values()):
+        out["roc"] = roc_figure(result, styles)
+    if any(lr.curves.pr is not None for lr in result.learners.values()):
+        out["pr"] = pr_figure(result, styles)
+    if any(lr.summary.cost_curve is not None for lr in result.learners.values()):
+        out["cost"] = cost_figure(result, styles)
+    if scalar_rows:
+        out["scalars"] = scalars_figure(result, styles, scalar_rows)
+    return out

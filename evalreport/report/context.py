@@ -1,0 +1,295 @@
+"""Result -> the values the templates print, every number already formatted.
+
+Templates never compute or format: this module is the one place that turns
+numbers into text ("undefined" for None), and words into sentences.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from ..figures import figures, learner_styles
+from ..pipeline import Result
+from ..spec import spec_text
+
+__all__ = ["report_context", "fmt", "UNDEFINED"]
+
+UNDEFINED = "undefined"
+
+
+def fmt(value, digits: int = 4) -> str:
+    """A number as text: integers with separators, floats to ``digits`` significant
+    places; None is 'undefined'; +inf thresholds are 'inf' (nothing positive)."""
+    if value is None:
+        return UNDEFINED
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    value = float(value)
+    if value != value:
+        return UNDEFINED
+    if value in (float("inf"), float("-inf")):
+        return "+inf" if value > 0 else "-inf"
+    if value.is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:.{digits}g}"
+
+
+def _markdown(text: str | None) -> Markup:
+    """The spec's description as safe HTML: raw HTML escaped, no images fetched."""
+    if not text:
+        return Markup("")
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable("image")
+    return Markup(md.render(text))
+
+
+DEFINITIONS = {
+    "error rate": "(FP + FN) / m: the share of instances misclassified (weights count).",
+    "accuracy": "1 - error rate.",
+    "precision": "TP / (TP + FP); undefined when nothing is predicted positive.",
+    "recall": "TP / (TP + FN) = TPR; undefined without positives.",
+    "F1": "2PR / (P + R), computed as 2TP / (2TP + FP + FN).",
+    "F-beta": "(1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP); b > 1 weighs recall more, b < 1 precision.",
+    "cost-sensitive error": "(FN c_FN + FP c_FP) / m (Zhou eq. 2.23), with the spec's named costs.",
+    "ROC curve": "TPR against FPR at every distinct threshold; a tied block of scores is one diagonal segment.",
+    "AUC": "Area under the ROC curve (trapezoids) = the share of (positive, negative) pairs ranked "
+           "right, ties counting 1/2.",
+    "rank loss": "The share of (positive, negative) pairs ranked wrong, ties counting 1/2 "
+                 "(Zhou eq. 2.21); always 1 - AUC. (scikit-learn's label_ranking_loss counts ties as 1.)",
+    "average precision": "Sum over thresholds of (R_k - R_{k-1}) P_k, without interpolation "
+                         "(scikit-learn's definition); not the trapezoid area under the P-R curve.",
+    "break-even point": "The value where precision = recall, i.e. where TP + FP = m+ (as many predicted "
+                        "positive as there are positives); interpolated inside a tied block.",
+    "P-R curve": "Precision against recall; between points it follows straight lines in (FP, TP) "
+                 "count space (Davis & Goadrich 2006), which is curved in P-R space.",
+    "probability cost PC(+)": "p c_FN / (p c_FN + (1 - p) c_FP), with p the positive prior and the "
+                              "named costs: the x axis of cost curves.",
+    "normalised expected cost": "FNR PC(+) + FPR (1 - PC(+)): the cost line of one ROC point.",
+    "cost curve": "The lower envelope of the cost lines of all ROC points, the trivial classifiers "
+                  "included; it is made of the ROC convex hull's vertices.",
+    "expected total cost": "The area under the cost curve for PC(+) in [0, 1]; lower is better.",
+    "envelopment": "A envelops B when A's ROC curve is nowhere below B's and above somewhere "
+                   "(compared exactly at every breakpoint of both curves); then A's P-R curve "
+                   "envelops B's as well.",
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    better: str  # "higher", "lower" or ""
+
+
+def _verdict(result: Result, styles) -> dict:
+    op = result.operating_point
+    sentences = []
+    for comp in result.comparisons:
+        where = f" on {comp.dataset}" if comp.dataset else ""
+        if comp.winner:
+            lr = result.learners[comp.winner]
+            sentences.append(
+                f"At the operating point{where} (PC(+) = {fmt(op.pc_positive)}), {comp.winner} has the "
+                f"least expected cost: {fmt(lr.operating.min_cost)} (normalised), at threshold "
+                f"{fmt(lr.operating.threshold)}.")
+        for pair in comp.pairs:
+            v = pair.envelopment.verdict
+            if v == "a_envelops_b":
+                sentences.append(f"{pair.a}'s ROC curve envelops {pair.b}'s: {pair.a} is at least as good "
+                                 "at every threshold (and so is its P-R curve).")
+            elif v == "b_envelops_a":
+                sentences.append(f"{pair.b}'s ROC curve envelops {pair.a}'s: {pair.b} is at least as good "
+                                 "at every threshold (and so is its P-R curve).")
+            elif v == "identical":
+                sentences.append(f"{pair.a} and {pair.b} have identical ROC curves.")
+            else:
+                at = ", ".join(fmt(x, 3) for x in pair.envelopment.crossings_fpr[:4])
+                more = " and more" if len(pair.envelopment.crossings_fpr) > 4 else ""
+                sentences.append(f"{pair.a}'s and {pair.b}'s ROC curves cross (at FPR {at}{more}): "
+                                 "neither is better at every threshold.")
+        if len(comp.pairs) > 6:
+            sentences = sentences[:1] + [f"{len(comp.pairs)} pairs compared: see the comparison matrix."]
+        crossing = any(p.envelopment.verdict == "cross" for p in comp.pairs)
+        if crossing:
+            if comp.rankings_agree:
+                first = comp.rankings[0].order[0] if comp.rankings and comp.rankings[0].order else None
+                if first:
+                    sentences.append(f"Where the curves cross, every summary (AUC, BEP, F1, expected "
+                                     f"total cost, cost at the operating point) ranks {first} first.")
+            else:
+                tops = "; ".join(f"{_RANK_LABEL[r.measure]} ranks {r.order[0]} first"
+                                 for r in comp.rankings if r.order)
+                sentences.append(f"The summaries disagree: {tops}.")
+    if not result.comparisons and len(result.learners) == 1:
+        (key, lr), = result.learners.items()
+        if lr.operating is not None:
+            sentences.append(f"At the operating point (PC(+) = {fmt(op.pc_positive)}), {key}'s least "
+                             f"expected cost is {fmt(lr.operating.min_cost)} (normalised), at threshold "
+                             f"{fmt(lr.operating.threshold)}.")
+    gates = []
+    for g in result.gates:
+        bound = " and ".join(f"{k} {fmt(g[k])}" for k in ("min", "max") if k in g)
+        gates.append({"passed": g["passed"],
+                      "text": f"{g['learner']}: {g['metric']} = {fmt(g['value'])} (needs {bound})"})
+    failed = sum(not g["passed"] for g in gates)
+    if not gates:
+        gate_summary = "No gates were set."
+    elif failed:
+        gate_summary = f"{failed} of {len(gates)} gates FAILED."
+    else:
+        gate_summary = f"All {len(gates)} gates passed."
+    return {"sentences": sentences, "gates": gates, "gate_summary": gate_summary,
+            "gates_failed": failed > 0}
+
+
+_RANK_LABEL = {"auc": "AUC", "bep": "BEP", "f1": "F1", "expected_total_cost": "expected total cost",
+               "min_cost": "cost at the operating point"}
+
+
+def _matrix(result: Result) -> list[dict]:
+    """Pairwise envelopment as a matrix per data set (rows a, columns b)."""
+    out = []
+    for comp in result.comparisons:
+        if not comp.pairs:
+            continue
+        names = [k for k in comp.learners if not result.learners[k].hard]
+        cell = {}
+        for p in comp.pairs:
+            v = p.envelopment.verdict
+            x = ", ".join(fmt(c, 3) for c in p.envelopment.crossings_fpr[:2])
+            text = {"a_envelops_b": ("envelops", "is enveloped by"),
+                    "b_envelops_a": ("is enveloped by", "envelops"),
+                    "identical": ("identical", "identical"),
+                    "cross": (f"crosses at FPR {x}", f"crosses at FPR {x}")}[v]
+            cell[(p.a, p.b)], cell[(p.b, p.a)] = text
+        rows = [{"name": a, "cells": ["—" if a == b else cell.get((a, b), "") for b in names]}
+                for a in names]
+        out.append({"dataset": comp.dataset, "names": names, "rows": rows})
+    return out
+
+
+def report_context(result: Result) -> dict:
+    spec = result.spec
+    op = result.operating_point
+    styles = learner_styles(result.learners)
+    metrics = spec.metric_set
+    at_cols = [Column("threshold", "threshold", "")]
+    if "confusion_matrix" in metrics:
+        at_cols += [Column(k, k.upper(), "") for k in ("tp", "fp", "tn", "fn")]
+    for key, label, better in (("accuracy", "accuracy", "higher"), ("error_rate", "error rate", "lower"),
+                               ("precision", "precision", "higher"), ("recall", "recall", "higher"),
+                               ("f1", "F1", "higher")):
+        if key in metrics:
+            at_cols.append(Column(key, label, better))
+    if "fbeta" in metrics:
+        at_cols += [Column(f"fbeta_{b:g}", f"F{b:g}", "higher") for b in spec.fbeta]
+    if "cost_sensitive_error" in metrics:
+        at_cols.append(Column("cost_sensitive_error", "cost-sensitive error", "lower"))
+    rank_cols = []
+    for key, label, better in (("auc", "AUC", "higher"), ("rank_loss", "rank loss", "lower"),
+                               ("average_precision", "average precision", "higher"),
+                               ("bep", "break-even point", "higher")):
+        if key in metrics:
+            rank_cols.append(Column(key, label, better))
+    if spec.partial_auc is not None:
+        rank_cols.append(Column("partial_auc", f"partial AUC (FPR <= {fmt(spec.partial_auc.max_fpr)}"
+                                + (", McClish)" if spec.partial_auc.standardized else ")"), "higher"))
+    if "expected_total_cost" in metrics:
+        rank_cols.append(Column("expected_total_cost", "expected total cost", "lower"))
+    rank_cols += [Column("min_cost", "least cost at PC(+)", "lower"),
+                  Column("op_threshold", "its threshold", "")]
+
+    learners = []
+    scalar_rows = {"AUC": {}, "average precision": {}, "break-even point": {}, "F1": {}, "accuracy": {}}
+    for key, lr in result.learners.items():
+        at, sm = lr.at_threshold, lr.summary
+        values = {
+            "threshold": lr.threshold, "tp": at.tp, "fp": at.fp, "tn": at.tn, "fn": at.fn,
+            "accuracy": at.accuracy, "error_rate": at.error_rate, "precision": at.precision,
+            "recall": at.recall, "f1": at.f1, "cost_sensitive_error": at.cost_sensitive_error,
+            "auc": sm.auc, "rank_loss": sm.rank_loss, "average_precision": sm.average_precision,
+            "bep": sm.bep, "partial_auc": lr.partial_auc, "expected_total_cost": sm.expected_total_cost,
+            "min_cost": lr.operating.min_cost if lr.operating else None,
+            "op_threshold": lr.operating.threshold if lr.operating else None,
+        }
+        for b in spec.fbeta:
+            values[f"fbeta_{b:g}"] = at.fbeta.get(float(b))
+        learners.append({
+            "key": key, "color": styles[key]["color"], "source": lr.source,
+            "dataset": lr.dataset or "", "hard": lr.hard,
+            "threshold_note": {"spec": "spec threshold", "learner": "learner's own threshold",
+                               "optimal": "least-cost threshold at PC(+)",
+                               "decisions": "hard decisions"}[lr.threshold_source],
+            "at": [fmt(values[c.key]) for c in at_cols],
+            "rank": [fmt(values[c.key]) for c in rank_cols],
+            "n": fmt(sm.n), "positives": fmt(sm.positives), "negatives": fmt(sm.negatives),
+            "confusion": {k: fmt(getattr(at, k)) for k in ("tp", "fp", "tn", "fn")},
+            "confusion_share": _shares(at),
+            "simplified": bool(lr.curves.roc is not None and lr.curves.roc.simplified),
+            "roc_points": fmt(lr.curves.roc.x.size) if lr.curves.roc is not None else "",
+            "roc_vertices": fmt(lr.curves.roc.vertices) if lr.curves.roc is not None else "",
+            "max_error": fmt(lr.curves.roc.max_error, 2) if lr.curves.roc is not None else "",
+        })
+        for label, v in (("AUC", sm.auc), ("average precision", sm.average_precision),
+                         ("break-even point", sm.bep), ("F1", at.f1), ("accuracy", at.accuracy)):
+            scalar_rows[label][key] = (v, None)
+    scalar_rows = [(label, vals) for label, vals in scalar_rows.items()
+                   if any(v[0] is not None for v in vals.values())]
+
+    rankings = []
+    for comp in result.comparisons:
+        for r in comp.rankings:
+            rankings.append({"dataset": comp.dataset or "", "measure": _RANK_LABEL[r.measure],
+                             "order": " > ".join(r.order) if r.order else UNDEFINED})
+    envelope = [{"learner": iv.learner, "color": styles[iv.learner]["color"],
+                 "threshold": fmt(iv.threshold), "from": fmt(iv.pc_from, 3), "to": fmt(iv.pc_to, 3)}
+                for comp in result.comparisons for iv in comp.cost_envelope]
+    shown_definitions = {k: v for k, v in DEFINITIONS.items()}
+    inputs = []
+    for item in result.inputs:
+        inputs.append({"path": item["path"], "sha256": item["sha256"], "rows": fmt(item["rows"])})
+    balance = [{"key": lr_key, "positives": fmt(lr.summary.positives), "negatives": fmt(lr.summary.negatives),
+                "share": fmt(lr.summary.positives / (lr.summary.positives + lr.summary.negatives), 3)
+                if (lr.summary.positives + lr.summary.negatives) else UNDEFINED}
+               for lr_key, lr in result.learners.items()]
+    return {
+        "title": spec.title,
+        "description": _markdown(spec.description),
+        "date": result.date,
+        "version": result.version,
+        "task": spec.task,
+        "positive": str(spec.positive_label),
+        "verdict": _verdict(result, styles),
+        "operating_point": {
+            "p": fmt(op.p_positive), "p_source": "spec priors" if op.p_positive_source == "priors"
+            else "the data's own share", "cost_fn": fmt(op.cost_fn), "cost_fp": fmt(op.cost_fp),
+            "pc": fmt(op.pc_positive)},
+        "inputs": inputs,
+        "balance": balance,
+        "spec_text": spec_text(spec),
+        "at_columns": at_cols,
+        "rank_columns": rank_cols,
+        "learners": learners,
+        "figures": {k: Markup(v) for k, v in figures(result, scalar_rows).items()},
+        "matrix": _matrix(result),
+        "rankings": rankings,
+        "rankings_disagree": any(not c.rankings_agree for c in result.comparisons),
+        "envelope": envelope,
+        "warnings": list(result.warnings),
+        "definitions": shown_definitions,
+        "gates": result.gates,
+    }
+
+
+def _shares(at) -> dict:
+    total = at.tp + at.fp + at.tn + at.fn
+    if not total:
+        return {k: 0 for k in ("tp", "fp", "tn", "fn")}
+    return {k: round(100 * getattr(at, k) / total) for k in ("tp", "fp", "tn", "fn")}
+
+

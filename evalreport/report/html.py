@@ -1,0 +1,57 @@
+"""Result -> one self-contained HTML page (CSS and SVG inline, no network).
+
+Templates come from the top-level templates/ folder (shipped in the wheel);
+``report.template: DIR`` puts a folder in front of it, so any template can be
+overridden by file name (a letterhead, a shorter layout). Autoescape is on and
+undefined names are errors.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+
+from ..errors import RenderError
+from ..pipeline import Result
+from ..resources import templates_dir
+from .context import report_context
+
+__all__ = ["template_dirs", "render_html"]
+
+ENTRY = "report.html.j2"
+
+
+def template_dirs(result: Result) -> list[Path]:
+    """The template folders, the user's first."""
+    spec = result.spec
+    dirs = [templates_dir()]
+    if spec.report.template != "default":
+        user = spec.resolve(spec.report.template)
+        if not user.is_dir():
+            raise RenderError([f"{spec.source}: report.template: no such folder: {spec.report.template}"])
+        dirs.insert(0, user)
+    return dirs
+
+
+def environment(dirs: list[Path]) -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(d) for d in dirs]),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render_html(result: Result, *, attachments: bool = False) -> str:
+    """The report as HTML text. ``attachments``: say that the PDF carries the data."""
+    dirs = template_dirs(result)
+    context = report_context(result)
+    context["attachments"] = attachments
+    try:
+        return environment(dirs).get_template(ENTRY).render(context)
+    except jinja2.TemplateError as exc:
+        where = f"{exc.filename}:{exc.lineno}: " if getattr(exc, "filename", None) else ""
+        raise RenderError([f"template error: {where}{exc}"]) from None
