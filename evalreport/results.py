@@ -102,7 +102,7 @@ def learner_dict(lr: LearnerResult, result: Result) -> dict:
 def comparisons_dict(result: Result) -> dict:
     """The comparisons block; entries name their data set when there are several."""
     several = len(result.comparisons) > 1
-    env, rankings, envelope = [], {}, []
+    env, rankings, envelope, hull = [], {}, [], []
     for c in result.comparisons:
         tag = {"dataset": c.dataset} if several else {}
         for p in c.pairs:
@@ -114,6 +114,9 @@ def comparisons_dict(result: Result) -> dict:
             rankings[str(c.dataset)] = block
         else:
             rankings = block
+        for v in c.roc_hull:
+            hull.append({**tag, "fpr": v.fpr, "tpr": v.tpr, "learner": v.learner,
+                         "threshold": _num(v.threshold)})
         for iv in c.cost_envelope:
             envelope.append({**tag, "learner": iv.learner, "threshold": _num(iv.threshold),
                              "pc_from": iv.pc_from, "pc_to": iv.pc_to})
@@ -124,6 +127,8 @@ def comparisons_dict(result: Result) -> dict:
         out["rankings"] = rankings
     if envelope:
         out["cost_envelope"] = envelope
+    if hull:
+        out["roc_hull"] = hull
     if result.comparisons:
         winners = {str(c.dataset): c.winner for c in result.comparisons}
         out["winner_at_operating_point"] = winners if several else result.comparisons[0].winner

@@ -76,3 +76,25 @@ def test_cost_envelope_is_the_minimum_of_the_learners(seed):
         mid = (iv.pc_from + iv.pc_to) / 2
         op = evs[iv.learner].operating_point(mid)
         assert op.min_cost == pytest.approx(np.interp(mid, curves[iv.learner].pc, curves[iv.learner].cost))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_combined_hull_lies_above_every_roc_point(seed):
+    from evalreport.compare.curves import combined_hull
+
+    evs = {f"L{i}": _roc(seed * 7 + i, shift=0.1 + 0.3 * i) for i in range(3)}
+    hull = combined_hull({k: ev.hull for k, ev in evs.items()})
+    hx = np.array([v.fpr for v in hull])
+    hy = np.array([v.tpr for v in hull])
+    assert (hx[0], hy[0], hx[-1], hy[-1]) == (0, 0, 1, 1)
+    assert np.all(np.diff(hx[1:]) > 0)  # only the first edge may be vertical
+    with np.errstate(divide="ignore"):
+        slopes = np.diff(hy) / np.diff(hx)
+    assert np.all(np.diff(slopes) < 0)  # strictly convex
+    for name, ev in evs.items():
+        assert np.all(np.interp(ev.roc.fpr, hx, hy) >= ev.roc.tpr - 1e-12)
+    # every vertex is a point of its owner's ROC curve, at its threshold
+    for v in hull[1:-1]:
+        roc = evs[v.learner].roc
+        k = int(np.flatnonzero(roc.threshold == v.threshold)[0])
+        assert (roc.fpr[k], roc.tpr[k]) == pytest.approx((v.fpr, v.tpr))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .curves import CostInterval, Envelopment, cost_envelope, envelopment
+from .curves import CostInterval, Envelopment, HullVertex, combined_hull, cost_envelope, envelopment
 
 __all__ = ["Comparisons", "PairVerdict", "Ranking", "compare_learners", "RANKED_BY"]
 
@@ -40,6 +40,7 @@ class Comparisons:
     pairs: tuple[PairVerdict, ...] = ()
     rankings: tuple[Ranking, ...] = ()
     cost_envelope: tuple[CostInterval, ...] = ()
+    roc_hull: tuple[HullVertex, ...] = ()  # the hull across learners, each vertex's owner
     winner: str | None = None  # least cost at the operating point
     rankings_agree: bool = True
     notes: tuple[str, ...] = field(default_factory=tuple)
@@ -75,10 +76,14 @@ def compare_learners(learners: dict, wanted: frozenset[str], dataset=None) -> Co
     if "cost_envelope" in wanted and scoring:
         envelope = tuple(cost_envelope({k: lr.summary.cost_curve for k, lr in scoring.items()
                                         if lr.summary.cost_curve is not None}))
+    hull = ()
+    if "cost_envelope" in wanted and len(scoring) > 1:
+        hull = tuple(combined_hull({k: lr.summary.hull for k, lr in scoring.items()
+                                    if lr.summary.hull is not None}))
     min_cost = next((r for r in rankings if r.measure == "min_cost"), None)
     winner = min_cost.order[0] if min_cost and min_cost.order else None
     tops = {r.order[0] for r in rankings if r.order}
     return Comparisons(
         dataset=dataset, learners=keys, pairs=tuple(pairs), rankings=tuple(rankings),
-        cost_envelope=envelope, winner=winner, rankings_agree=len(tops) <= 1,
+        cost_envelope=envelope, roc_hull=hull, winner=winner, rankings_agree=len(tops) <= 1,
     )

@@ -148,3 +148,50 @@ def cost_envelope(curves: dict[str, object]) -> list[CostInterval]:
         else:
             out.append(CostInterval(names[k], thr, float(a), float(b)))
     return out
+
+
+@dataclass(frozen=True)
+class HullVertex:
+    """A vertex of the ROC convex hull across learners, and who reaches it."""
+
+    fpr: float
+    tpr: float
+    learner: str | None  # None for the trivial corners (0, 0) and (1, 1)
+    threshold: float
+
+
+def combined_hull(hulls: dict[str, object]) -> list[HullVertex]:
+    """The ROC convex hull of several learners' hulls (iso-performance: Provost &
+    Fawcett). ``hulls`` maps a learner's name to its :class:`~evalreport.metrics.RocHull`.
+    Ties (the same point reached by several learners) go to the learner listed first.
+
+    >>> from types import SimpleNamespace as H
+    >>> a = H(fpr=np.array([0, 0.1, 1.]), tpr=np.array([0, 0.6, 1.]), threshold=np.array([np.inf, .9, .1]))
+    >>> b = H(fpr=np.array([0, 0.5, 1.]), tpr=np.array([0, 0.95, 1.]), threshold=np.array([np.inf, .5, .2]))
+    >>> [(v.learner, v.fpr, v.tpr) for v in combined_hull({"a": a, "b": b})]
+    [(None, 0.0, 0.0), ('a', 0.1, 0.6), ('b', 0.5, 0.95), (None, 1.0, 1.0)]
+    """
+    from ..metrics.cost import upper_hull_indices
+
+    xs, ys, owners, thresholds = [0.0], [0.0], [None], [np.inf]
+    for name, hull in hulls.items():
+        inner = slice(1, -1)  # the corners are everyone's
+        xs += list(np.asarray(hull.fpr)[inner])
+        ys += list(np.asarray(hull.tpr)[inner])
+        owners += [name] * max(0, len(hull.fpr) - 2)
+        thresholds += list(np.asarray(hull.threshold)[inner])
+    xs.append(1.0)
+    ys.append(1.0)
+    owners.append(None)
+    thresholds.append(-np.inf)
+    x, y = np.asarray(xs), np.asarray(ys)
+    inner = np.arange(1, len(xs) - 1)
+    order = inner[np.lexsort((-y[inner], x[inner]))]  # by FPR, the highest TPR first
+    if order.size:
+        order = order[np.concatenate(([True], np.diff(x[order]) > 0))]  # one point per FPR
+        # a monotone chain from (0, 0): keep only the points that raise TPR
+        best = np.maximum.accumulate(y[order])
+        order = order[np.concatenate(([y[order[0]] > 0], np.diff(best) > 0))]
+    keep = np.concatenate(([0], order, [len(xs) - 1]))
+    idx = keep[upper_hull_indices(x[keep], y[keep])]
+    return [HullVertex(float(x[i]), float(y[i]), owners[i], float(thresholds[i])) for i in idx]
