@@ -1,0 +1,286 @@
+"""Several confusion matrices: multi-class tasks (one-vs-rest) and groups.
+
+Zhou's definitions (docs/measures.md): macro-P and macro-R are means of the
+per-matrix values and macro-F1 is computed *from* them; the mean of the
+per-matrix F1 (scikit-learn's "macro F1") is reported apart as ``mean_f1``.
+Micro averages average TP, FP, TN, FN over the matrices first. A per-matrix
+value that is undefined counts as 0 in a macro mean (as scikit-learn does),
+and ``undefined`` names the matrices concerned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from types import MappingProxyType
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from .binary import evaluate_binary
+
+__all__ = [
+    "Averages",
+    "ClassMeasures",
+    "MulticlassEvaluation",
+    "average_matrices",
+    "evaluate_multiclass",
+    "hand_till_auc",
+]
+
+
+@dataclass(frozen=True)
+class ClassMeasures:
+    """One-vs-rest measures of one class."""
+
+    tp: float
+    fp: float
+    tn: float
+    fn: float
+    support: float
+    precision: float | None
+    recall: float | None
+    f1: float | None
+    fbeta: Mapping[float, float | None]
+    auc: float | None = None
+    average_precision: float | None = None
+
+
+@dataclass(frozen=True)
+class Averages:
+    """Macro and micro averages over several binary confusion matrices."""
+
+    macro_precision: float
+    macro_recall: float
+    macro_f1: float | None  # from macro-P and macro-R (Zhou eq. 2.14)
+    mean_f1: float  # mean of the per-matrix F1 (scikit-learn's "macro F1")
+    micro_precision: float | None
+    micro_recall: float | None
+    micro_f1: float | None
+    undefined: Mapping[str, str] = field(default_factory=dict)
+
+
+def _ratio(num, den):
+    return None if den == 0 else float(num / den)
+
+
+def _f(num_p, num_r):
+    if num_p is None or num_r is None or num_p + num_r == 0:
+        return None
+    return 2 * num_p * num_r / (num_p + num_r)
+
+
+def average_matrices(matrices: Sequence[tuple[float, float, float, float]], names=None) -> Averages:
+    """Macro and micro averages of binary matrices given as (TP, FP, TN, FN).
+
+    >>> a = average_matrices([(8, 2, 85, 5), (3, 1, 90, 6)])
+    >>> round(a.macro_precision, 4), round(a.micro_precision, 4)
+    (0.775, 0.7857)
+    """
+    m = np.asarray(matrices, dtype=float)
+    names = list(names) if names is not None else [str(i) for i in range(len(m))]
+    tp, fp, tn, fn = m.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(tp + fp > 0, tp / (tp + fp), np.nan)
+        r = np.where(tp + fn > 0, tp / (tp + fn), np.nan)
+        f1 = np.where(2 * tp + fp + fn > 0, 2 * tp / (2 * tp + fp + fn), np.nan)
+    und = {}
+    for label, values in (("precision", p), ("recall", r), ("f1", f1)):
+        bad = [names[i] for i in np.flatnonzero(np.isnan(values))]
+        if bad:
+            und[f"macro_{label}"] = f"{label} is undefined for {', '.join(bad)} (counted as 0 in the mean)"
+    macro_p = float(np.nan_to_num(p).mean())
+    macro_r = float(np.nan_to_num(r).mean())
+    a_tp, a_fp, a_fn = tp.mean(), fp.mean(), fn.mean()
+    micro_p = _ratio(a_tp, a_tp + a_fp)
+    micro_r = _ratio(a_tp, a_tp + a_fn)
+    return Averages(
+        macro_precision=macro_p,
+        macro_recall=macro_r,
+        macro_f1=_f(macro_p, macro_r),
+        mean_f1=float(np.nan_to_num(f1).mean()),
+        micro_precision=micro_p,
+        micro_recall=micro_r,
+        micro_f1=_f(micro_p, micro_r),
+        undefined=MappingProxyType(und),
+    )
+
+
+def _two_sample_auc(pos: np.ndarray, wp: np.ndarray | None, neg: np.ndarray, wn: np.ndarray | None):
+    """P(score of a positive > score of a negative), ties 1/2, weighted; from sorts."""
+    op = np.argsort(pos, kind="stable")
+    ps = pos[op]
+    cw = np.concatenate(([0.0], np.cumsum(wp[op] if wp is not None else np.ones(ps.size))))
+    total_p = cw[-1]
+    w_neg = wn if wn is not None else np.ones(neg.size)
+    total_n = w_neg.sum()
+    if total_p == 0 or total_n == 0:
+        return None
+    below = np.searchsorted(ps, neg, side="left")
+    upto = np.searchsorted(ps, neg, side="right")
+    above = total_p - cw[upto]
+    tied = cw[upto] - cw[below]
+    return float(np.dot(w_neg, above + 0.5 * tied) / (total_p * total_n))
+
+
+def hand_till_auc(y: np.ndarray, scores: np.ndarray, weights=None) -> float | None:
+    """Hand & Till's (2001) multi-class AUC: the mean over class pairs of
+    (A(i|j) + A(j|i)) / 2, where A(i|j) ranks classes i against j by the
+    score for class i, on the instances of those two classes only.
+
+    ``y`` holds class indices 0..k-1; ``scores`` is n x k.
+    """
+    k = scores.shape[1]
+    members = [np.flatnonzero(y == c) for c in range(k)]
+    pairs = []
+    for i, j in combinations(range(k), 2):
+        if members[i].size == 0 or members[j].size == 0:
+            continue
+        wi = None if weights is None else weights[members[i]]
+        wj = None if weights is None else weights[members[j]]
+        a_ij = _two_sample_auc(scores[members[i], i], wi, scores[members[j], i], wj)
+        a_ji = _two_sample_auc(scores[members[j], j], wj, scores[members[i], j], wi)
+        if a_ij is not None and a_ji is not None:
+            pairs.append((a_ij + a_ji) / 2)
+    return float(np.mean(pairs)) if pairs else None
+
+
+@dataclass(frozen=True, eq=False)
+class MulticlassEvaluation:
+    classes: tuple
+    n: int
+    confusion: np.ndarray  # k x k, rows true, columns predicted (weighted)
+    accuracy: float | None
+    error_rate: float | None
+    per_class: Mapping[str, ClassMeasures]
+    averages: Averages
+    macro_auc: float | None  # mean of the one-vs-rest AUCs
+    weighted_auc: float | None  # one-vs-rest AUCs weighted by prevalence
+    ovo_auc: float | None  # Hand & Till
+    cost_sensitive_error: float | None = None
+    bayes_cost: float | None = None  # cost of the least-expected-cost decisions, if scores are probabilities
+    undefined: Mapping[str, str] = field(default_factory=dict)
+
+
+def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=None, sample_weight=None,
+                        cost_matrix=None, betas=(1.0,), probabilities: bool | None = None) -> MulticlassEvaluation:
+    """Evaluate one learner on a multi-class task.
+
+    Give ``scores`` (n x k, one column per class in ``classes`` order; the
+    decision is the highest score, ties to the class listed first) or hard
+    ``predicted`` labels (no AUC then). ``cost_matrix``: k x k, rows true,
+    columns predicted, zero diagonal.
+
+    >>> ev = evaluate_multiclass(["a", "b", "c", "a"], classes=["a", "b", "c"],
+    ...                          predicted=["a", "b", "a", "c"])
+    >>> ev.confusion.tolist(), ev.accuracy
+    ([[1.0, 0.0, 1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]], 0.5)
+    """
+    classes = tuple(classes)
+    k = len(classes)
+    keys = [str(c) for c in classes]
+    index = {key: i for i, key in enumerate(keys)}
+    y_labels = np.asarray(y_true)
+    n = y_labels.shape[0]
+    y = _to_index(y_labels, index, "y_true")
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    if scores is not None:
+        s = np.asarray(scores, dtype=float)
+        if s.shape != (n, k):
+            raise ValueError(f"scores must be n x k = {n} x {k}, got {s.shape}")
+        if not np.isfinite(s).all():
+            bad = np.argwhere(~np.isfinite(s))[0]
+            raise ValueError(f"scores have a non-finite value at row {bad[0]}, column {bad[1]}")
+        yhat = np.argmax(s, axis=1)  # ties: the first class in `classes` order
+    elif predicted is not None:
+        s = None
+        yhat = _to_index(np.asarray(predicted), index, "predicted")
+    else:
+        raise ValueError("give scores or predicted")
+    weights = np.ones(n) if w is None else w
+    confusion = np.zeros((k, k))
+    np.add.at(confusion, (y, yhat), weights)
+    total = confusion.sum()
+    und: dict[str, str] = {}
+    accuracy = _ratio(np.trace(confusion), total)
+    error = None if accuracy is None else 1.0 - accuracy
+    per_class = {}
+    matrices = []
+    aucs, supports = [], []
+    for i, key in enumerate(keys):
+        tp = confusion[i, i]
+        fp = confusion[:, i].sum() - tp
+        fn = confusion[i, :].sum() - tp
+        tn = total - tp - fp - fn
+        matrices.append((tp, fp, tn, fn))
+        prec, rec = _ratio(tp, tp + fp), _ratio(tp, tp + fn)
+        if prec is None:
+            und[f"classes.{key}.precision"] = f"class {key} is never predicted"
+        if rec is None:
+            und[f"classes.{key}.recall"] = f"class {key} has no instances"
+        fb = {}
+        for b in betas:
+            b2 = float(b) ** 2
+            fb[float(b)] = _ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
+        auc = ap = None
+        if s is not None:
+            ev = evaluate_binary(y == i, s[:, i], sample_weight=w, positive=True)
+            auc, ap = ev.auc, ev.average_precision
+            for name in ("auc", "average_precision"):
+                if name in ev.undefined:
+                    und[f"classes.{key}.{name}"] = f"class {key}: {ev.undefined[name]}"
+        per_class[key] = ClassMeasures(tp=float(tp), fp=float(fp), tn=float(tn), fn=float(fn),
+                                       support=float(tp + fn), precision=prec, recall=rec,
+                                       f1=_ratio(2 * tp, 2 * tp + fp + fn), fbeta=MappingProxyType(fb),
+                                       auc=auc, average_precision=ap)
+        aucs.append(auc)
+        supports.append(tp + fn)
+    averages = average_matrices(matrices, keys)
+    macro_auc = weighted_auc = ovo = None
+    if s is not None:
+        defined = [(a, sup) for a, sup in zip(aucs, supports) if a is not None]
+        if len(defined) == k:
+            macro_auc = float(np.mean(aucs))
+            weighted_auc = float(np.dot(aucs, supports) / np.sum(supports))
+        else:
+            und["macro.auc"] = "a class has no instances (or all of them): its one-vs-rest AUC is undefined"
+        ovo = hand_till_auc(y, s, w)
+    cse = None
+    bayes = None
+    if cost_matrix is not None:
+        c = np.asarray(cost_matrix, dtype=float)
+        if c.shape != (k, k):
+            raise ValueError(f"cost matrix must be {k} x {k}")
+        cse = _ratio(float((confusion * c).sum()), total)
+        is_prob = probabilities if probabilities is not None else (
+            s is not None and np.all(s >= 0) and np.allclose(s.sum(axis=1), 1.0, atol=1e-6))
+        if s is not None and is_prob:
+            # expected cost of predicting j: sum_i p_i cost[i][j]; choose the least
+            bayes_pred = np.argmin(s @ c, axis=1)
+            bayes = _ratio(float((weights * c[y, bayes_pred]).sum()), total)
+    return MulticlassEvaluation(
+        classes=classes, n=int(n), confusion=confusion, accuracy=accuracy, error_rate=error,
+        per_class=MappingProxyType(per_class), averages=averages, macro_auc=macro_auc,
+        weighted_auc=weighted_auc, ovo_auc=ovo, cost_sensitive_error=cse, bayes_cost=bayes,
+        undefined=MappingProxyType({**und, **dict(averages.undefined)}),
+    )
+
+
+def _to_index(labels: np.ndarray, index: Mapping[str, int], what: str) -> np.ndarray:
+    keys = [_key(v) for v in np.unique(labels)]
+    unknown = [k for k in keys if k not in index]
+    if unknown:
+        raise ValueError(f"{what} holds {unknown[0]!r}, which is not one of the classes "
+                         f"({', '.join(index)})")
+    values = np.unique(labels)
+    lookup = np.array([index[_key(v)] for v in values])
+    return lookup[np.searchsorted(values, labels)]
+
+
+def _key(value) -> str:
+    value = value.item() if hasattr(value, "item") else value
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value)).lower()
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
