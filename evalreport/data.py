@@ -234,6 +234,27 @@ def _binary_labels(col, spec: Spec, display, column, loc, problems) -> np.ndarra
     return _equal_mask(col, values[keys.index(positive)])
 
 
+def _class_labels(col, spec: Spec, display, column, loc, problems, *, what: str) -> np.ndarray | None:
+    """Multi-class labels as class indices (0..k-1, in ``classes`` order), checked."""
+    null = _null_row(col)
+    if null is not None:
+        problems.add(loc, f"{display}: column '{column}', row {null}: missing {what}")
+        return None
+    keys = [_label_key(c) for c in spec.classes]
+    values, first = _distinct(col)
+    value_keys = [_label_key(v) for v in values]
+    unknown = [(f, k) for k, f in zip(value_keys, first) if k not in keys]
+    if unknown:
+        f, k = min(unknown)
+        problems.add(loc, f"{display}: column '{column}', row {f + 1}: {what} {k!r} is not one of the "
+                     f"classes ({', '.join(repr(c) for c in keys)}){suggest(k, keys)}")
+        return None
+    out = np.empty(len(col), dtype=np.int64)
+    for v, k in zip(values, value_keys):
+        out[_equal_mask(col, v)] = keys.index(k)
+    return out
+
+
 def _decisions(col, labels_keys, spec, display, column, loc, problems) -> np.ndarray | None:
     """Hard decisions as booleans (True = predicted positive)."""
     null = _null_row(col)
@@ -336,7 +357,8 @@ def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source 
     if spec.task == "binary":
         labels = _binary_labels(data[src.label], spec, display, src.label, base + ("label",), problems)
     else:
-        labels = _to_numpy(data[src.label])
+        labels = _class_labels(data[src.label], spec, display, src.label, base + ("label",), problems,
+                               what="label")
     weights = None
     if src.weight is not None:
         weights = _numeric(data[src.weight], what="weight", display=display, column=src.weight,
@@ -377,7 +399,8 @@ def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source 
                 arr = _decisions(data[learner.predicted], keys, spec, display, learner.predicted,
                                  loc + ("predicted",), problems)
             elif spec.task != "binary":
-                arr = _to_numpy(data[learner.predicted])
+                arr = _class_labels(data[learner.predicted], spec, display, learner.predicted,
+                                    loc + ("predicted",), problems, what="decision")
         else:
             cols = [
                 _numeric(data[c], what="score", display=display, column=c,

@@ -19,8 +19,10 @@ from .errors import SpecError
 from .compare import Comparisons, compare_learners
 from .curves import OutputCurves, output_curves
 from .metrics import BinarySummary, Costs, OperatingPoint, ThresholdMeasures, evaluate_binary
+from .metrics.groups import binary_group_matrices, group_codes
+from .metrics.multiclass import Averages, average_matrices
 from .metrics.cost import probability_cost
-from .spec import Spec, locate
+from .spec import Spec
 
 __all__ = ["Result", "LearnerResult", "OperatingPointSpec", "evaluate", "report_date"]
 
@@ -37,6 +39,30 @@ class OperatingPointSpec:
 
 
 @dataclass(frozen=True, eq=False)
+class GroupResult:
+    """One confusion matrix per group (folds, runs) at the learner's threshold."""
+
+    names: list[str]
+    measures: list[dict]  # per group: tp, fp, tn, fn, accuracy, error_rate, precision, recall, f1
+    averages: Averages  # macro and micro across the groups
+
+
+def group_result(names, matrices) -> GroupResult:
+    measures = []
+    for tp, fp, tn, fn in np.asarray(matrices, dtype=float):
+        m = tp + fp + tn + fn
+
+        def ratio(a, b):
+            return None if b == 0 else float(a / b)
+
+        measures.append({"tp": float(tp), "fp": float(fp), "tn": float(tn), "fn": float(fn),
+                         "accuracy": ratio(tp + tn, m), "error_rate": ratio(fp + fn, m),
+                         "precision": ratio(tp, tp + fp), "recall": ratio(tp, tp + fn),
+                         "f1": ratio(2 * tp, 2 * tp + fp + fn)})
+    return GroupResult(list(names), measures, average_matrices(matrices, names))
+
+
+@dataclass(frozen=True, eq=False)
 class LearnerResult:
     name: str
     key: str  # the learner's key in results.json
@@ -50,6 +76,7 @@ class LearnerResult:
     at_threshold: ThresholdMeasures
     operating: OperatingPoint | None
     partial_auc: float | None
+    groups: GroupResult | None = None
 
     @property
     def roc_vertices(self):
@@ -65,8 +92,8 @@ class Result:
     version: str
     date: str
     inputs: list[dict]
-    operating_point: OperatingPointSpec
-    learners: dict[str, LearnerResult]
+    operating_point: OperatingPointSpec | None  # binary tasks only
+    learners: dict  # key -> LearnerResult (binary) or MulticlassLearnerResult
     gates: list[dict]
     comparisons: list[Comparisons] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -173,10 +200,18 @@ def evaluate_learners(spec: Spec, sources: list[Source], op: OperatingPointSpec,
                                   bep=None, hull=None, cost_curve=None, expected_total_cost=None)
             else:
                 curves = output_curves(ev, spec.report.curve_points)
+            groups = None
+            if s.groups is not None:
+                names, codes = group_codes(s.groups)
+                matrices = binary_group_matrices(s.labels, scores >= threshold, codes, len(names),
+                                                 s.weights)
+                groups = group_result(names, matrices)
+                for measure, reason in groups.averages.undefined.items():
+                    warnings.append(f"{who}: across groups, {reason}")
             results[key] = LearnerResult(
                 name=name, key=key, dataset=s.dataset, source=s.path, hard=hard,
                 threshold=threshold, threshold_source=origin, summary=summary, curves=curves,
-                at_threshold=at, operating=operating, partial_auc=pauc,
+                at_threshold=at, operating=operating, partial_auc=pauc, groups=groups,
             )
             # The count table is no longer needed: only the summary and the
             # bounded curves are kept, so memory does not grow with learners.
@@ -184,7 +219,11 @@ def evaluate_learners(spec: Spec, sources: list[Source], op: OperatingPointSpec,
     return results, warnings
 
 
-def _gate_value(lr: LearnerResult, metric: str):
+def _gate_value(lr, metric: str):
+    if not isinstance(lr, LearnerResult):
+        from .pipeline_multiclass import multiclass_gate_value
+
+        return multiclass_gate_value(lr, metric)
     at, ev = lr.at_threshold, lr.summary
     if metric in ("error_rate", "accuracy", "precision", "recall", "f1", "cost_sensitive_error"):
         return getattr(at, metric)
@@ -227,6 +266,11 @@ def compare_datasets(spec: Spec, learners: dict[str, LearnerResult]) -> list[Com
     by_dataset: dict = {}
     for key, lr in learners.items():
         by_dataset.setdefault(lr.dataset, {})[key] = lr
+    if spec.task == "multiclass":
+        from .pipeline_multiclass import compare_multiclass
+
+        return [compare_multiclass(group, dataset) for dataset, group in by_dataset.items()
+                if len(group) > 1]
     return [compare_learners(group, spec.compare_set, dataset)
             for dataset, group in by_dataset.items() if len(group) > 1]
 
@@ -239,13 +283,16 @@ def evaluate(spec: Spec, *, progress=None) -> Result:
     SpecError, DataError
         With one message per problem.
     """
-    if spec.task != "binary":
-        raise SpecError([locate(spec, ("task",), "multiclass tasks validate but are not computed in "
-                                "this version of evalreport yet")])
     date = report_date(spec)
     sources = load_sources(spec, progress)
-    op = operating_point(spec, sources)
-    learners, warnings = evaluate_learners(spec, sources, op, progress)
+    if spec.task == "multiclass":
+        from .pipeline_multiclass import evaluate_multiclass_learners
+
+        op = None
+        learners, warnings = evaluate_multiclass_learners(spec, sources, _learner_keys(sources), progress)
+    else:
+        op = operating_point(spec, sources)
+        learners, warnings = evaluate_learners(spec, sources, op, progress)
     gates, gate_warnings = check_gates(spec, learners)
     if progress and len(learners) > 1:
         progress("comparing learners")

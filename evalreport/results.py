@@ -59,6 +59,59 @@ def _curves(lr: LearnerResult, metrics) -> dict:
     return out
 
 
+def _averages_dict(a, *, auc=None) -> tuple[dict, dict]:
+    macro = {"precision": _num(a.macro_precision), "recall": _num(a.macro_recall),
+             "f1": _num(a.macro_f1), "mean_f1": _num(a.mean_f1)}
+    if auc is not None:
+        macro.update(auc)
+    micro = {"precision": _num(a.micro_precision), "recall": _num(a.micro_recall), "f1": _num(a.micro_f1)}
+    return macro, micro
+
+
+def _groups_dict(groups) -> dict:
+    out = {"groups": {name: {k: _num(v) for k, v in m.items()}
+                      for name, m in zip(groups.names, groups.measures)}}
+    out["groups_macro"], out["groups_micro"] = _averages_dict(groups.averages)
+    return out
+
+
+def multiclass_learner_dict(lr, result: Result) -> dict:
+    ev = lr.evaluation
+    metrics = result.spec.metric_set
+
+    def block(e) -> dict:
+        d = {"n": int(e.n), "accuracy": _num(e.accuracy), "error_rate": _num(e.error_rate)}
+        if "confusion_matrix" in metrics:
+            d["confusion_matrix"] = [InlineList(_num(v) for v in row) for row in e.confusion.tolist()]
+        d["classes"] = {}
+        for name, m in e.per_class.items():
+            c = {"precision": _num(m.precision), "recall": _num(m.recall), "f1": _num(m.f1),
+                 "support": _num(m.support)}
+            if "fbeta" in metrics:
+                c["fbeta"] = {f"{b:g}": _num(m.fbeta.get(float(b))) for b in result.spec.fbeta}
+            if not lr.hard:
+                c["auc"] = _num(m.auc)
+                c["average_precision"] = _num(m.average_precision)
+            d["classes"][name] = c
+        auc = None if lr.hard else {"auc": _num(e.macro_auc), "weighted_auc": _num(e.weighted_auc),
+                                    "ovo_auc": _num(e.ovo_auc)}
+        d["macro"], d["micro"] = _averages_dict(e.averages, auc=auc)
+        if e.cost_sensitive_error is not None:
+            d["cost_sensitive_error"] = _num(e.cost_sensitive_error)
+        if e.bayes_cost is not None:
+            d["bayes_decision_cost"] = _num(e.bayes_cost)
+        return d
+
+    d = {"dataset": lr.dataset, "source": lr.source, **block(ev)}
+    if lr.class_curves and "roc" in metrics:
+        d["curves"] = {name: {"roc": _curve_block(c.roc, "fpr", "tpr")}
+                       for name, c in lr.class_curves.items() if c.roc is not None}
+    if lr.groups is not None:
+        d["groups"] = {name: block(g) for name, g in lr.groups.items()}
+        d["groups_macro"], d["groups_micro"] = _averages_dict(lr.group_averages)
+    return d
+
+
 def learner_dict(lr: LearnerResult, result: Result) -> dict:
     spec = result.spec
     metrics = spec.metric_set
@@ -96,6 +149,8 @@ def learner_dict(lr: LearnerResult, result: Result) -> dict:
                                 "fpr": _num(lr.operating.fpr), "tpr": _num(lr.operating.tpr)}
     if curve_measures and metrics & {"roc", "pr", "cost_curve"}:
         d["curves"] = _curves(lr, metrics)
+    if lr.groups is not None:
+        d.update(_groups_dict(lr.groups))
     return d
 
 
@@ -131,7 +186,8 @@ def comparisons_dict(result: Result) -> dict:
         out["roc_hull"] = hull
     if result.comparisons:
         winners = {str(c.dataset): c.winner for c in result.comparisons}
-        out["winner_at_operating_point"] = winners if several else result.comparisons[0].winner
+        name = "best_accuracy" if result.spec.task == "multiclass" else "winner_at_operating_point"
+        out[name] = winners if several else result.comparisons[0].winner
     return out
 
 
@@ -139,6 +195,21 @@ def result_dict(result: Result) -> dict:
     """results.json as a dict, keys in their stable order."""
     op = result.operating_point
     spec = result.spec
+    if spec.task == "multiclass":
+        learners = {key: multiclass_learner_dict(lr, result) for key, lr in result.learners.items()}
+        return {
+            "evalreport_version": result.version,
+            "spec_version": spec.version,
+            "title": spec.title,
+            "date": result.date,
+            "task": spec.task,
+            "classes": [str(c) for c in spec.classes],
+            "inputs": result.inputs,
+            "learners": learners,
+            "comparisons": comparisons_dict(result),
+            "gates": result.gates,
+            "warnings": result.warnings,
+        }
     return {
         "evalreport_version": result.version,
         "spec_version": spec.version,

@@ -163,13 +163,15 @@ class MulticlassEvaluation:
 
 
 def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=None, sample_weight=None,
-                        cost_matrix=None, betas=(1.0,), probabilities: bool | None = None) -> MulticlassEvaluation:
+                        cost_matrix=None, betas=(1.0,), probabilities: bool | None = None,
+                        encoded: bool = False) -> MulticlassEvaluation:
     """Evaluate one learner on a multi-class task.
 
     Give ``scores`` (n x k, one column per class in ``classes`` order; the
     decision is the highest score, ties to the class listed first) or hard
     ``predicted`` labels (no AUC then). ``cost_matrix``: k x k, rows true,
-    columns predicted, zero diagonal.
+    columns predicted, zero diagonal. ``encoded``: ``y_true`` and ``predicted``
+    already hold class indices 0..k-1 (no label lookup).
 
     >>> ev = evaluate_multiclass(["a", "b", "c", "a"], classes=["a", "b", "c"],
     ...                          predicted=["a", "b", "a", "c"])
@@ -182,7 +184,7 @@ def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=Non
     index = {key: i for i, key in enumerate(keys)}
     y_labels = np.asarray(y_true)
     n = y_labels.shape[0]
-    y = _to_index(y_labels, index, "y_true")
+    y = y_labels.astype(np.int64) if encoded else _to_index(y_labels, index, "y_true")
     w = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
     if scores is not None:
         s = np.asarray(scores, dtype=float)
@@ -194,7 +196,8 @@ def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=Non
         yhat = np.argmax(s, axis=1)  # ties: the first class in `classes` order
     elif predicted is not None:
         s = None
-        yhat = _to_index(np.asarray(predicted), index, "predicted")
+        yhat = (np.asarray(predicted).astype(np.int64) if encoded
+                else _to_index(np.asarray(predicted), index, "predicted"))
     else:
         raise ValueError("give scores or predicted")
     weights = np.ones(n) if w is None else w
@@ -253,7 +256,7 @@ def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=Non
             raise ValueError(f"cost matrix must be {k} x {k}")
         cse = _ratio(float((confusion * c).sum()), total)
         is_prob = probabilities if probabilities is not None else (
-            s is not None and np.all(s >= 0) and np.allclose(s.sum(axis=1), 1.0, atol=1e-6))
+            s is not None and np.all(s >= 0) and np.allclose(s.sum(axis=1), 1.0, atol=1e-3))
         if s is not None and is_prob:
             # expected cost of predicting j: sum_i p_i cost[i][j]; choose the least
             bayes_pred = np.argmin(s @ c, axis=1)

@@ -1,0 +1,151 @@
+"""The multi-class stage of the pipeline: each learner's k x k matrix, per-class
+one-vs-rest measures and curves, macro and micro averages, groups, costs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .curves import OutputCurves, output_curves
+from .data import Source
+from .metrics import evaluate_binary
+from .metrics.groups import group_codes
+from .metrics.multiclass import Averages, MulticlassEvaluation, average_matrices, evaluate_multiclass
+from .spec import Spec
+
+__all__ = ["MulticlassLearnerResult", "evaluate_multiclass_learners", "class_weights_for_priors"]
+
+
+@dataclass(frozen=True, eq=False)
+class MulticlassLearnerResult:
+    name: str
+    key: str
+    dataset: str | None
+    source: str
+    hard: bool
+    evaluation: MulticlassEvaluation
+    class_curves: dict[str, OutputCurves]  # one-vs-rest ROC and P-R per class (bounded)
+    groups: dict[str, MulticlassEvaluation] | None = None
+    group_averages: Averages | None = None  # macro / micro across the groups' one-vs-rest matrices
+    summary = None  # binary-only fields, absent here
+    operating = None
+
+
+def class_weights_for_priors(spec: Spec, labels: np.ndarray, weights) -> np.ndarray | None:
+    """Instance weights that make the class shares equal the spec's priors (for costs)."""
+    if not spec.priors:
+        return None
+    keys = [str(c) for c in spec.classes]
+    w = np.ones(labels.size) if weights is None else weights
+    observed = np.bincount(labels, weights=w, minlength=len(keys))
+    factor = np.ones(len(keys))
+    for i, key in enumerate(keys):
+        if key in spec.priors and observed[i] > 0:
+            factor[i] = spec.priors[key] / (observed[i] / observed.sum())
+    return w * factor[labels]
+
+
+def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, progress=None):
+    classes = list(spec.classes)
+    names = [str(c) for c in classes]
+    cost = (spec.costs or {}).get("matrix")
+    betas = tuple(dict.fromkeys([1.0] + [float(b) for b in spec.fbeta]))
+    results, warnings = {}, []
+    for s in sources:
+        y = s.labels  # class indices
+        cost_weights = class_weights_for_priors(spec, y, s.weights)
+        for name, values in s.learners.items():
+            if progress:
+                progress(f"evaluating {name} ({s.rows:,} rows)")
+            key = keys[(s.dataset, name)]
+            hard = name in s.hard
+            kwargs = dict(classes=classes, sample_weight=s.weights, betas=betas, encoded=True)
+            if hard:
+                ev = evaluate_multiclass(y, predicted=values, **kwargs)
+            else:
+                ev = evaluate_multiclass(y, scores=values, **kwargs)
+            if cost is not None:
+                # costs (and Bayes decisions) for the population the priors describe
+                ev_cost = evaluate_multiclass(y, **({"predicted": values} if hard else {"scores": values}),
+                                              classes=classes, cost_matrix=cost, encoded=True,
+                                              sample_weight=cost_weights if cost_weights is not None
+                                              else s.weights)
+                ev = _with_costs(ev, ev_cost)
+            curves = {}
+            if not hard:
+                for i, cname in enumerate(names):
+                    b = evaluate_binary(y == i, values[:, i], sample_weight=s.weights, positive=True)
+                    curves[cname] = output_curves(b, spec.report.curve_points)
+            groups = group_avg = None
+            if s.groups is not None:
+                gnames, codes = group_codes(s.groups)
+                groups = {}
+                matrices, labels = [], []
+                for g, gname in enumerate(gnames):
+                    rows = codes == g
+                    sub = dict(classes=classes, encoded=True, betas=betas,
+                               sample_weight=None if s.weights is None else s.weights[rows])
+                    gev = (evaluate_multiclass(y[rows], predicted=values[rows], **sub) if hard
+                           else evaluate_multiclass(y[rows], scores=values[rows], **sub))
+                    groups[gname] = gev
+                    for cname, m in groups[gname].per_class.items():
+                        matrices.append((m.tp, m.fp, m.tn, m.fn))
+                        labels.append(f"{gname}/{cname}")
+                group_avg = average_matrices(matrices, labels)
+            who = f"learner '{key}'"
+            for measure, reason in ev.undefined.items():
+                warnings.append(f"{who}: {measure} is undefined: {reason}")
+            if hard:
+                warnings.append(f"{who} gives hard decisions only: no curves or AUC")
+            results[key] = MulticlassLearnerResult(
+                name=name, key=key, dataset=s.dataset, source=s.path, hard=hard, evaluation=ev,
+                class_curves=curves, groups=groups, group_averages=group_avg,
+            )
+    return results, warnings
+
+
+def _with_costs(ev: MulticlassEvaluation, ev_cost: MulticlassEvaluation) -> MulticlassEvaluation:
+    from dataclasses import replace
+
+    return replace(ev, cost_sensitive_error=ev_cost.cost_sensitive_error, bayes_cost=ev_cost.bayes_cost)
+
+
+#: multi-class rankings: measure -> (value, higher is better)
+RANKED_BY = {
+    "accuracy": (lambda ev: ev.accuracy, True),
+    "macro_f1": (lambda ev: ev.averages.macro_f1, True),
+    "mean_f1": (lambda ev: ev.averages.mean_f1, True),
+    "macro_auc": (lambda ev: ev.macro_auc, True),
+    "cost_sensitive_error": (lambda ev: ev.cost_sensitive_error, False),
+}
+
+
+def compare_multiclass(learners: dict, dataset=None):
+    """Rankings of the learners of one data set (curves are compared per class in the report)."""
+    from .compare import Comparisons, Ranking
+
+    keys = tuple(learners)
+    rankings = []
+    for measure, (get, higher) in RANKED_BY.items():
+        values = {k: get(lr.evaluation) for k, lr in learners.items()}
+        defined = [k for k in keys if values[k] is not None]
+        if not defined:
+            continue
+        order = sorted(defined, key=lambda k: (-values[k] if higher else values[k], keys.index(k)))
+        rankings.append(Ranking(measure, tuple(order), values))
+    tops = {r.order[0] for r in rankings if r.order}
+    return Comparisons(dataset=dataset, learners=keys, rankings=tuple(rankings),
+                       winner=rankings[0].order[0] if rankings else None, rankings_agree=len(tops) <= 1)
+
+
+def multiclass_gate_value(lr: MulticlassLearnerResult, metric: str):
+    """Gates on a multi-class learner: precision, recall and F1 are Zhou's macro values,
+    AUC the one-vs-rest macro AUC."""
+    ev = lr.evaluation
+    return {
+        "accuracy": ev.accuracy, "error_rate": ev.error_rate,
+        "cost_sensitive_error": ev.cost_sensitive_error,
+        "precision": ev.averages.macro_precision, "recall": ev.averages.macro_recall,
+        "f1": ev.averages.macro_f1, "auc": ev.macro_auc,
+    }.get(metric)
