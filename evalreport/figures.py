@@ -250,3 +250,76 @@ def figures(result, scalar_rows) -> dict[str, str]:
     if scalar_rows:
         out["scalars"] = scalars_figure(result, styles, scalar_rows)
     return out
+
+
+def confusion_figure(name: str, classes: list[str], confusion: np.ndarray, fig_id: str) -> str:
+    """k x k heatmap: counts (left) and row-normalised shares (right)."""
+    plt = _pyplot()
+    k = len(classes)
+    with plt.rc_context({**_RC, "axes.grid": False}):
+        size = min(7.0, 2.2 + 0.45 * k)
+        fig, axes = plt.subplots(1, 2, figsize=(2 * size, size * 0.85))
+        rows = confusion.sum(axis=1, keepdims=True)
+        shares = np.divide(confusion, rows, out=np.zeros_like(confusion), where=rows > 0)
+        for ax, values, title, fmt in ((axes[0], confusion, "counts", "{:,.0f}"),
+                                       (axes[1], shares, "share of each true class", "{:.2f}")):
+            ax.imshow(shares, cmap="Blues", vmin=0, vmax=1)
+            for i in range(k):
+                for j in range(k):
+                    ax.text(j, i, fmt.format(values[i, j]), ha="center", va="center", fontsize=7.5,
+                            color="white" if shares[i, j] > 0.6 else "#1d1d1f")
+            ax.set_xticks(range(k))
+            ax.set_xticklabels(classes, rotation=45 if k > 4 else 0, ha="right" if k > 4 else "center")
+            ax.set_yticks(range(k))
+            ax.set_yticklabels(classes)
+            ax.set_xlabel("predicted")
+            ax.set_ylabel("true")
+            ax.set_title(f"{name}: {title}")
+        fig.tight_layout()
+        return _svg(fig, fig_id)
+
+
+def class_roc_figure(name: str, curves: dict, aucs: dict, fig_id: str) -> str:
+    """One-vs-rest ROC curves of one learner, one colour per class."""
+    plt = _pyplot()
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(4.6, 4.3))
+        ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":")
+        for i, (cname, c) in enumerate(curves.items()):
+            if c.roc is None:
+                continue
+            auc = aucs.get(cname)
+            label = f"{cname} (AUC {auc:.3f})" if auc is not None else cname
+            ax.plot(c.roc.x, c.roc.y, color=PALETTE[i % len(PALETTE)],
+                    linestyle=_DASHES[(i // len(PALETTE)) % len(_DASHES)], label=label)
+        _unit_axes(ax, "False positive rate (one vs rest)", "True positive rate")
+        ax.set_title(f"{name}: one-vs-rest ROC curves")
+        ax.legend(loc="lower right", frameon=True, framealpha=0.9)
+        fig.tight_layout()
+        return _svg(fig, fig_id)
+
+
+def class_scores_figure(classes: list[str], values: dict[str, dict[str, float | None]], styles,
+                        measure: str) -> str:
+    """Dot chart of one per-class measure (e.g. F1), one colour per learner."""
+    plt = _pyplot()
+    keys = list(values)
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(7.0, 0.32 * len(classes) * max(1, len(keys) / 2) + 1.0))
+        step = 0.7 / max(1, len(keys))
+        for j, key in enumerate(keys):
+            for i, cname in enumerate(classes):
+                v = values[key].get(cname)
+                if v is None:
+                    continue
+                ax.plot([v], [i + (j - (len(keys) - 1) / 2) * step], marker="o", markersize=5,
+                        color=styles[key]["color"], linestyle="none", label=key if i == 0 else None)
+        ax.set_yticks(range(len(classes)))
+        ax.set_yticklabels(classes)
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1)
+        ax.grid(axis="y", visible=False)
+        ax.set_xlabel(f"{measure} per class (one vs rest)")
+        ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=min(len(keys), 6), frameon=False)
+        fig.tight_layout()
+        return _svg(fig, "class-scores")

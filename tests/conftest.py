@@ -19,16 +19,16 @@ SHARED = Path(os.environ.get("EVALREPORT_SHARED", ROOT.parent / "shared"))
 # Property tests: no per-example deadline (the first call pays NumPy's warm-up),
 # derandomized on CI so a failure reproduces; example counts are set per test.
 settings.register_profile(
-    "default",
+    "evalreport",
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile(
-    "ci",
-    parent=settings.get_profile("default"),
+    "evalreport-ci",
+    parent=settings.get_profile("evalreport"),
     derandomize=True,
 )
-settings.load_profile("ci" if os.environ.get("CI") else "default")
+settings.load_profile("evalreport-ci" if os.environ.get("CI") else "evalreport")
 
 
 @pytest.fixture(scope="session")

@@ -280,6 +280,12 @@ def test_cost_curve_by_hand_with_tie():
         (0.8, 0.12, 3, 0.6, 1.0),
         # At PC = 0.1: .1, .22, .54, .9 -> predict nothing positive, t = +inf.
         (0.1, 0.1, math.inf, 0.0, 0.0),
+        # At the envelope's corners two vertices tie; operating_point documents that
+        # the highest threshold wins. PC = 1/4: .25, .25, .45, .75 -> +inf over 7;
+        # PC = 1/2: .5, .3, .3, .5 -> 7 over 3; PC = 1: 1, .6, 0, 0 -> 3 over 1.
+        (0.25, 0.25, math.inf, 0.0, 0.0),
+        (0.5, 0.3, 7, 0.2, 0.6),
+        (1.0, 0.0, 3, 0.6, 1.0),
     ],
 )
 def test_operating_point_by_hand(pc, min_cost, threshold, fpr, tpr):

@@ -31,9 +31,9 @@ V01_j = 1 - (T_Z - T_Y)/m. T_Z - T_X is just "negatives below, ties counting
 1/2", so here it is read off one sort of the negatives by two binary searches
 (``side='left'`` and ``'right'``: (left + right)/2 = below + ties/2), and
 likewise for the negatives against the sorted positives. The queries are
-themselves sorted, which keeps the searches cache-friendly: about 0.1 s for
-10^6 scores for one AUC, a few tenths of a second for a paired test, where
-the components must be aligned per instance (an ``argsort`` per class).
+themselves sorted, which keeps the searches cache-friendly: about 0.15 s for
+10^6 scores for one AUC and 0.4 s for a paired test, where the components
+must be aligned per instance (an ``argsort`` per class).
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def _as_bool(y, name="y_true_bool") -> np.ndarray:
     bad = (y != 0) & (y != 1)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"{name} must be booleans or 0/1; index {i} holds {y[i]!r}")
+        raise ValueError(f"{name} must be booleans or 0/1; index {i} holds {y[i].item()!r}")
     return y == 1
 
 
@@ -968,8 +968,9 @@ def bootstrap_intervals(
     Cost: the scores are sorted once; each resample then costs O(N) to draw
     (vectorised over chunks of resamples) plus one engine evaluation of its
     count table, O(K) for K distinct scores, without a sort. In all about
-    O(B (N + K)) for B resamples: 2,000 resamples of 10^4 scores take a few
-    seconds; keep B * N in mind for large data sets.
+    O(B (N + K)) for B resamples: about 2 ms per resample of 10^4 scores
+    (4 s for 2,000) and 25 ms per resample of 10^5; keep B * N in mind for
+    large data sets.
 
     Examples
     --------

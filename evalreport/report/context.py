@@ -89,7 +89,7 @@ class Column:
 def _verdict(result: Result, styles) -> dict:
     op = result.operating_point
     sentences = []
-    for comp in result.comparisons:
+    for comp in (result.comparisons if result.spec.task == "binary" else []):
         where = f" on {comp.dataset}" if comp.dataset else ""
         if comp.winner:
             lr = result.learners[comp.winner]
@@ -125,7 +125,7 @@ def _verdict(result: Result, styles) -> dict:
                 tops = "; ".join(f"{_RANK_LABEL[r.measure]} ranks {r.order[0]} first"
                                  for r in comp.rankings if r.order)
                 sentences.append(f"The summaries disagree: {tops}.")
-    if not result.comparisons and len(result.learners) == 1:
+    if result.spec.task == "binary" and not result.comparisons and len(result.learners) == 1:
         (key, lr), = result.learners.items()
         if lr.operating is not None:
             sentences.append(f"At the operating point (PC(+) = {fmt(op.pc_positive)}), {key}'s least "
@@ -174,6 +174,8 @@ def _matrix(result: Result) -> list[dict]:
 
 
 def report_context(result: Result) -> dict:
+    if result.spec.task == "multiclass":
+        return _multiclass_report_context(result)
     spec = result.spec
     op = result.operating_point
     styles = learner_styles(result.learners)
@@ -293,3 +295,34 @@ def _shares(at) -> dict:
     return {k: round(100 * getattr(at, k) / total) for k in ("tp", "fp", "tn", "fn")}
 
 
+
+
+def _common(result: Result) -> dict:
+    """What binary and multi-class reports share."""
+    spec = result.spec
+    return {
+        "title": spec.title,
+        "description": _markdown(spec.description),
+        "date": result.date,
+        "version": result.version,
+        "task": spec.task,
+        "positive": str(spec.positive_label) if spec.task == "binary" else "",
+        "verdict": _verdict(result, {}),
+        "operating_point": None,
+        "inputs": [{"path": i["path"], "sha256": i["sha256"], "rows": fmt(i["rows"])} for i in result.inputs],
+        "balance": [],
+        "spec_text": spec_text(spec),
+        "matrix": [],
+        "rankings": [],
+        "rankings_disagree": False,
+        "envelope": [],
+        "warnings": list(result.warnings),
+        "gates": result.gates,
+        "learners": [],
+    }
+
+
+def _multiclass_report_context(result: Result) -> dict:
+    from .context_multiclass import multiclass_context
+
+    return multiclass_context(result, _common(result))
