@@ -6,12 +6,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from dataclasses import replace
 
 from .curves import OutputCurves, output_curves
 from .data import Source
-from .metrics import evaluate_binary
 from .metrics.groups import group_codes
-from .metrics.multiclass import Averages, MulticlassEvaluation, average_matrices, evaluate_multiclass
+from .metrics.multiclass import (
+    Averages,
+    MulticlassEvaluation,
+    average_matrices,
+    evaluate_multiclass,
+    multiclass_costs,
+)
 from .spec import Spec
 
 __all__ = ["MulticlassLearnerResult", "evaluate_multiclass_learners", "class_weights_for_priors"]
@@ -61,22 +67,20 @@ def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, 
             key = keys[(s.dataset, name)]
             hard = name in s.hard
             kwargs = dict(classes=classes, sample_weight=s.weights, betas=betas, encoded=True)
+            per_class: dict = {}
             if hard:
                 ev = evaluate_multiclass(y, predicted=values, **kwargs)
             else:
-                ev = evaluate_multiclass(y, scores=values, **kwargs)
+                ev = evaluate_multiclass(y, scores=values, keep=per_class, **kwargs)
             if cost is not None:
                 # costs (and Bayes decisions) for the population the priors describe
-                ev_cost = evaluate_multiclass(y, **({"predicted": values} if hard else {"scores": values}),
-                                              classes=classes, cost_matrix=cost, encoded=True,
-                                              sample_weight=cost_weights if cost_weights is not None
-                                              else s.weights)
-                ev = _with_costs(ev, ev_cost)
-            curves = {}
-            if not hard:
-                for i, cname in enumerate(names):
-                    b = evaluate_binary(y == i, values[:, i], sample_weight=s.weights, positive=True)
-                    curves[cname] = output_curves(b, spec.report.curve_points)
+                yhat = values if hard else np.argmax(values, axis=1)
+                cse, bayes = multiclass_costs(y, yhat, None if hard else values, cost,
+                                              cost_weights if cost_weights is not None else s.weights)
+                ev = replace(ev, cost_sensitive_error=cse, bayes_cost=bayes)
+            # one-vs-rest curves, bounded; the per-class count tables are dropped
+            curves = {cname: output_curves(b, spec.report.curve_points) for cname, b in per_class.items()}
+            del per_class
             groups = group_avg = None
             if s.groups is not None:
                 gnames, codes = group_codes(s.groups)
@@ -103,12 +107,6 @@ def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, 
                 class_curves=curves, groups=groups, group_averages=group_avg,
             )
     return results, warnings
-
-
-def _with_costs(ev: MulticlassEvaluation, ev_cost: MulticlassEvaluation) -> MulticlassEvaluation:
-    from dataclasses import replace
-
-    return replace(ev, cost_sensitive_error=ev_cost.cost_sensitive_error, bayes_cost=ev_cost.bayes_cost)
 
 
 #: multi-class rankings: measure -> (value, higher is better)

@@ -17,6 +17,14 @@ How it is built, and why (the floor is one ``np.sort`` of the scores):
 * counts are integers when there are no weights (exact AUC and hull) and
   float64 with weights (then each class is ordered with ``argsort``, since the
   weights must follow the scores).
+
+Unweighted scores of one sign (all >= +0.0, or all <= -0.0: probabilities,
+log-probabilities) take a shorter road, :func:`_table_from_keys`: the IEEE sign
+bit is then the same in every score, so it can be shifted out and the label
+stored in the freed lowest bit. One ``np.sort`` of these 64-bit keys orders the
+scores (descending) and carries each row's label along, which replaces the two
+gathers, the two sorts and the merge above. Scores of both signs have no bit
+to spare and keep the general road.
 """
 
 from __future__ import annotations
@@ -26,6 +34,10 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = ["CountTable", "count_table", "count_table_from_aggregates", "check_binary_inputs"]
+
+_ONE = np.uint64(1)
+_TOP_BIT = np.uint64(1 << 63)
+_LOW_BITS = np.uint64((1 << 63) - 1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -246,15 +258,105 @@ def count_table(y_true, y_score, *, sample_weight=None, positive=1) -> CountTabl
     >>> t.threshold.tolist(), t.tp.tolist(), t.fp.tolist()
     ([0.8, 0.3, 0.1], [0, 2, 2, 2], [0, 0, 1, 2])
     """
+    return count_table_and_positive_rows(
+        y_true, y_score, sample_weight=sample_weight, positive=positive
+    )[0]
+
+
+def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positive=1):
+    """:func:`count_table`, and the rows where the positives enter when known.
+
+    The rows (ascending, ``k_i`` for the i-th positive from the top) come for
+    free when every score is distinct and unweighted and the table was built
+    from sort keys; otherwise they are None. The engine reads its scalars and
+    hull corners off them instead of scanning ``tp`` again.
+    """
     is_pos, s, w = check_binary_inputs(y_true, y_score, sample_weight, positive)
     n = s.size
-    n_pos = int(np.count_nonzero(is_pos))
     if w is not None:
         neg = ~is_pos
         vp, cp = _class_blocks_weighted(np.compress(is_pos, s), np.compress(is_pos, w))
         vn, cn = _class_blocks_weighted(np.compress(neg, s), np.compress(neg, w))
-        return _table_from_ascending(*_merge_blocks(vp, cp, vn, cn), n)
+        return _table_from_ascending(*_merge_blocks(vp, cp, vn, cn), n), None
+    flips = _sign_flips(s)
+    if flips is not None:
+        return _table_from_keys(s, is_pos, *flips)
+    return _table_by_class(s, is_pos), None
 
+
+def _sign_flips(s: np.ndarray):
+    """(encode, decode) XOR masks of :func:`_table_from_keys`; None for mixed signs.
+
+    With every sign bit 0 (scores >= +0.0) the bit patterns rise with the score,
+    so they are inverted to make the keys fall; with every sign bit 1 (scores
+    <= -0.0) they already fall as the score rises.
+    """
+    as_int = s.view(np.int64)
+    if as_int.min() >= 0:
+        return ~np.uint64(0), _LOW_BITS
+    if as_int.max() < 0:
+        return np.uint64(0), _TOP_BIT
+    return None
+
+
+def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, encode, decode):
+    """Count table of unweighted scores of one sign, from one sort of 64-bit keys.
+
+    key = ((bits ^ encode) << 1) | label: the shift drops the sign bit (the same
+    in every row) and the label takes the lowest bit, so ascending keys are the
+    rows in descending score order with their labels. Decoding is exact:
+    bits = (key >> 1) ^ decode puts the sign bit back.
+
+    Returns (table, positive rows), the rows None when there are ties.
+    """
+    n = s.size
+    # keys[0] stays 0: after the labels are cumulated in place it is tp[0].
+    keys = np.empty(n + 1, dtype=np.uint64)
+    keys[0] = 0
+    k = keys[1:]
+    if encode:
+        np.bitwise_xor(s.view(np.uint64), encode, out=k)
+        np.left_shift(k, _ONE, out=k)
+    else:
+        np.left_shift(s.view(np.uint64), _ONE, out=k)
+    np.bitwise_or(k, is_pos, out=k)
+    k.sort()
+
+    # Thresholds, descending, written one past a leading +inf: the ROC curve's
+    # thresholds (+inf, then these) can then share the buffer instead of copying.
+    with_inf = np.empty(n + 1, dtype=np.float64)
+    with_inf[0] = np.inf
+    bits = with_inf[1:].view(np.uint64)
+    np.right_shift(k, _ONE, out=bits)
+    np.bitwise_xor(bits, decode, out=bits)
+    thresholds = with_inf[1:]
+    tied = n > 1 and bool(np.any(thresholds[1:] == thresholds[:-1]))
+
+    labels = keys
+    np.bitwise_and(labels, _ONE, out=labels)  # 1 where a positive enters
+    rows = None if tied else np.flatnonzero(labels.astype(bool))  # labels[0] is 0
+    tp = labels.view(np.int64)
+    np.cumsum(tp, out=tp)  # in place: positives among the top j rows
+    if not tied:
+        # One row per score: fp = j - tp.
+        fp = np.arange(n + 1, dtype=np.int64)
+        np.subtract(fp, tp, out=fp)
+        return CountTable(threshold=thresholds, tp=tp, fp=fp, n_rows=n), rows
+    # A tied block is one row: read the counts at the last row of each block.
+    ends = np.empty(0, dtype=np.int64) if n == 0 else np.flatnonzero(thresholds[1:] != thresholds[:-1])
+    last = np.empty(ends.size + 2, dtype=np.int64)  # rows 0, block ends, n
+    last[0] = 0
+    last[1:-1] = ends + 1
+    last[-1] = n
+    block_tp = tp[last]
+    block_fp = last - block_tp
+    return CountTable(threshold=thresholds[last[1:] - 1], tp=block_tp, fp=block_fp, n_rows=n), None
+
+
+def _table_by_class(s: np.ndarray, is_pos: np.ndarray) -> CountTable:
+    """Count table of unweighted scores of any signs: gather, sort and merge each class."""
+    n = s.size
+    n_pos = int(np.count_nonzero(is_pos))
     # Both classes' scores side by side in one buffer, each run sorted in place.
     buf = np.empty(n, dtype=np.float64)
     np.compress(is_pos, s, out=buf[:n_pos])

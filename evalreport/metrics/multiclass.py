@@ -164,14 +164,15 @@ class MulticlassEvaluation:
 
 def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=None, sample_weight=None,
                         cost_matrix=None, betas=(1.0,), probabilities: bool | None = None,
-                        encoded: bool = False) -> MulticlassEvaluation:
+                        encoded: bool = False, keep: dict | None = None) -> MulticlassEvaluation:
     """Evaluate one learner on a multi-class task.
 
     Give ``scores`` (n x k, one column per class in ``classes`` order; the
     decision is the highest score, ties to the class listed first) or hard
     ``predicted`` labels (no AUC then). ``cost_matrix``: k x k, rows true,
     columns predicted, zero diagonal. ``encoded``: ``y_true`` and ``predicted``
-    already hold class indices 0..k-1 (no label lookup).
+    already hold class indices 0..k-1 (no label lookup). ``keep``: a dict that
+    receives each class's one-vs-rest :class:`BinaryEvaluation` (for curves).
 
     >>> ev = evaluate_multiclass(["a", "b", "c", "a"], classes=["a", "b", "c"],
     ...                          predicted=["a", "b", "a", "c"])
@@ -184,6 +185,8 @@ def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=Non
     index = {key: i for i, key in enumerate(keys)}
     y_labels = np.asarray(y_true)
     n = y_labels.shape[0]
+    if cost_matrix is not None and np.asarray(cost_matrix).shape != (k, k):
+        raise ValueError(f"cost matrix must be {k} x {k}")
     y = y_labels.astype(np.int64) if encoded else _to_index(y_labels, index, "y_true")
     w = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
     if scores is not None:
@@ -229,6 +232,8 @@ def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=Non
         if s is not None:
             ev = evaluate_binary(y == i, s[:, i], sample_weight=w, positive=True)
             auc, ap = ev.auc, ev.average_precision
+            if keep is not None:
+                keep[key] = ev
             for name in ("auc", "average_precision"):
                 if name in ev.undefined:
                     und[f"classes.{key}.{name}"] = f"class {key}: {ev.undefined[name]}"
@@ -248,25 +253,39 @@ def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=Non
         else:
             und["macro.auc"] = "a class has no instances (or all of them): its one-vs-rest AUC is undefined"
         ovo = hand_till_auc(y, s, w)
-    cse = None
-    bayes = None
+    cse = bayes = None
     if cost_matrix is not None:
-        c = np.asarray(cost_matrix, dtype=float)
-        if c.shape != (k, k):
-            raise ValueError(f"cost matrix must be {k} x {k}")
-        cse = _ratio(float((confusion * c).sum()), total)
-        is_prob = probabilities if probabilities is not None else (
-            s is not None and np.all(s >= 0) and np.allclose(s.sum(axis=1), 1.0, atol=1e-3))
-        if s is not None and is_prob:
-            # expected cost of predicting j: sum_i p_i cost[i][j]; choose the least
-            bayes_pred = np.argmin(s @ c, axis=1)
-            bayes = _ratio(float((weights * c[y, bayes_pred]).sum()), total)
+        cse, bayes = multiclass_costs(y, yhat, s, cost_matrix, weights, probabilities)
     return MulticlassEvaluation(
         classes=classes, n=int(n), confusion=confusion, accuracy=accuracy, error_rate=error,
         per_class=MappingProxyType(per_class), averages=averages, macro_auc=macro_auc,
         weighted_auc=weighted_auc, ovo_auc=ovo, cost_sensitive_error=cse, bayes_cost=bayes,
         undefined=MappingProxyType({**und, **dict(averages.undefined)}),
     )
+
+
+def multiclass_costs(y, yhat, scores, cost_matrix, weights=None, probabilities=None):
+    """The cost-sensitive error of decisions ``yhat`` and, when ``scores`` are
+    probabilities, of the Bayes decisions (least expected cost under the matrix).
+
+    ``y`` and ``yhat`` are class indices; rows of the matrix are true classes.
+    """
+    c = np.asarray(cost_matrix, dtype=float)
+    k = c.shape[0]
+    w = np.ones(y.size) if weights is None else np.asarray(weights, dtype=float)
+    total = w.sum()
+    if c.shape != (k, k) or (scores is not None and scores.shape[1] != k):
+        raise ValueError(f"cost matrix must be {k} x {k}")
+    if total == 0:
+        return None, None
+    cse = float(np.dot(w, c[y, yhat]) / total)
+    bayes = None
+    is_prob = probabilities if probabilities is not None else (
+        scores is not None and bool(np.all(scores >= 0)) and np.allclose(scores.sum(axis=1), 1.0, atol=1e-3))
+    if scores is not None and is_prob:
+        # expected cost of predicting j: sum_i p_i cost[i][j]; choose the least
+        bayes = float(np.dot(w, c[y, np.argmin(scores @ c, axis=1)]) / total)
+    return cse, bayes
 
 
 def _to_index(labels: np.ndarray, index: Mapping[str, int], what: str) -> np.ndarray:
