@@ -323,3 +323,41 @@ def class_scores_figure(classes: list[str], values: dict[str, dict[str, float | 
         ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=min(len(keys), 6), frameon=False)
         fig.tight_layout()
         return _svg(fig, "class-scores")
+
+
+def critical_difference_figure(learners, average_ranks, cd: float, significant_pairs) -> str:
+    """Demšar's critical-difference diagram: average ranks on an axis (1 = best),
+    learners joined by a bar when their ranks differ by less than the CD."""
+    plt = _pyplot()
+    k = len(learners)
+    ranks = np.asarray(average_ranks, dtype=float)
+    order = np.argsort(ranks)
+    with plt.rc_context({**_RC, "axes.grid": False, "axes.spines.left": False}):
+        fig, ax = plt.subplots(figsize=(7.0, 1.2 + 0.28 * k))
+        ax.set_xlim(k + 0.3, 0.7)  # rank 1 on the right, as in Demšar's diagrams
+        ax.set_ylim(-k - 1, 1.6)
+        ax.set_yticks([])
+        ax.xaxis.set_ticks_position("top")
+        ax.set_xticks(range(1, k + 1))
+        ax.spines["bottom"].set_visible(False)
+        ax.plot([1, 1 + cd], [1.1, 1.1], color="#1d1d1f", linewidth=2)
+        ax.text(1 + cd / 2, 1.25, f"CD = {cd:.2f}", ha="center", fontsize=8)
+        for row, i in enumerate(order):
+            y = -row - 0.5
+            ax.plot([ranks[i], ranks[i]], [0, y], color="#555555", linewidth=0.8)
+            ax.plot([ranks[i]], [0], marker="o", markersize=4, color="#1d1d1f")
+            ax.text(ranks[i] - 0.05 if ranks[i] < (k + 1) / 2 else ranks[i] + 0.05, y,
+                    f"{learners[i]} ({ranks[i]:.2f})", va="center", fontsize=8,
+                    ha="right" if ranks[i] < (k + 1) / 2 else "left")
+        # groups of learners that are not significantly different
+        sig = {tuple(sorted(p)) for p in significant_pairs}
+        level = -0.25
+        for a in range(k):
+            members = [order[b] for b in range(a, k)
+                       if all(tuple(sorted((order[a], order[c]))) not in sig for c in range(a, b + 1))]
+            if len(members) > 1:
+                lo, hi = ranks[members].min(), ranks[members].max()
+                ax.plot([lo - 0.03, hi + 0.03], [level, level], color="#D55E00", linewidth=3, alpha=0.8)
+                level -= 0.22
+        fig.tight_layout()
+        return _svg(fig, "cd")

@@ -77,6 +77,8 @@ class LearnerResult:
     operating: OperatingPoint | None
     partial_auc: float | None
     groups: GroupResult | None = None
+    auc_ci: object | None = None  # DeLong's interval (compare.stats.AucInterval)
+    bootstrap: dict | None = None  # name -> (low, high) percentile-bootstrap interval
 
     @property
     def roc_vertices(self):
@@ -97,6 +99,7 @@ class Result:
     gates: list[dict]
     comparisons: list[Comparisons] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    friedman: object | None = None  # across data sets: (measure, datasets, learners, stats.Friedman)
 
     @property
     def gates_passed(self) -> bool:
@@ -208,15 +211,54 @@ def evaluate_learners(spec: Spec, sources: list[Source], op: OperatingPointSpec,
                 groups = group_result(names, matrices)
                 for measure, reason in groups.averages.undefined.items():
                     warnings.append(f"{who}: across groups, {reason}")
+            auc_ci, boot = (None, None) if hard else _intervals(spec, s, scores, threshold, who,
+                                                                 warnings, progress)
             results[key] = LearnerResult(
                 name=name, key=key, dataset=s.dataset, source=s.path, hard=hard,
                 threshold=threshold, threshold_source=origin, summary=summary, curves=curves,
                 at_threshold=at, operating=operating, partial_auc=pauc, groups=groups,
+                auc_ci=auc_ci, bootstrap=boot,
             )
             # The count table is no longer needed: only the summary and the
             # bounded curves are kept, so memory does not grow with learners.
             del ev
     return results, warnings
+
+
+#: bootstrap only while resamples x rows stays below this (about 10 s a learner)
+BOOTSTRAP_BUDGET = 50_000_000
+
+
+def _intervals(spec: Spec, s: Source, scores, threshold, who, warnings, progress):
+    """DeLong's AUC interval and the bootstrap intervals of one learner."""
+    from .compare import stats
+
+    level = spec.confidence.level
+    auc_ci = boot = None
+    if s.weights is not None:
+        if "delong" in spec.compare_set or spec.confidence.bootstrap:
+            warnings.append(f"{who}: confidence intervals are not computed for weighted data "
+                            "(DeLong's variance and the bootstrap here assume unit weights)")
+        return None, None
+    if "delong" in spec.compare_set:
+        auc_ci = stats.delong_auc(s.labels, scores, level=level)
+        if auc_ci.note:
+            warnings.append(f"{who}: AUC interval: {auc_ci.note}")
+    b = spec.confidence.bootstrap
+    if b:
+        if s.rows * b > BOOTSTRAP_BUDGET:
+            warnings.append(f"{who}: bootstrap intervals skipped: {b:,} resamples of {s.rows:,} rows "
+                            f"is too much work; set confidence.bootstrap to at most "
+                            f"{max(1, BOOTSTRAP_BUDGET // s.rows):,} (or 0 to silence this)")
+        else:
+            if progress:
+                progress(f"bootstrap: {b:,} resamples")
+            boot = stats.bootstrap_intervals(
+                s.labels, scores, n_resamples=b, seed=spec.confidence.seed, level=level,
+                statistics={"bep": stats.bep_score, "f1": stats.f1_at(threshold),
+                            "average_precision": stats.average_precision_score,
+                            "expected_total_cost": stats.expected_total_cost})
+    return auc_ci, boot
 
 
 def _gate_value(lr, metric: str):
@@ -261,7 +303,44 @@ def check_gates(spec: Spec, learners: dict[str, LearnerResult]) -> tuple[list[di
     return rows, warnings
 
 
-def compare_datasets(spec: Spec, learners: dict[str, LearnerResult]) -> list[Comparisons]:
+def _aligned(sources: list[Source], dataset) -> tuple:
+    """The instances of one data set, aligned across its files by id.
+
+    Returns (labels, weights, {learner name: values}) in the first file's row order.
+    """
+    files = [s for s in sources if s.dataset == dataset]
+    first = files[0]
+    values = dict(first.learners)
+    for other in files[1:]:
+        order = np.argsort(other.ids, kind="stable")
+        perm = order[np.searchsorted(other.ids[order], first.ids)]
+        for name, v in other.learners.items():
+            values[name] = v[perm]
+    return first.labels, first.weights, values
+
+
+def _pair_tests(spec: Spec, group: dict, sources: list[Source], dataset):
+    from .compare import pair_tests
+
+    wanted = spec.compare_set & {"delong", "mcnemar", "paired_t"}
+    binary = [k for k, lr in group.items() if isinstance(lr, LearnerResult)]
+    if not wanted or len(binary) < 2:
+        return ()
+    labels, weights, values = _aligned(sources, dataset)
+    if weights is not None:
+        return ()  # the tests here assume unit weights (said in the learners' warnings)
+    scores, decisions, errors = {}, {}, {}
+    for k in binary:
+        lr = group[k]
+        v = values[lr.name]
+        scores[k] = None if lr.hard else v
+        decisions[k] = v.astype(bool) if lr.hard else v >= lr.threshold
+        if lr.groups is not None:
+            errors[k] = [m["error_rate"] for m in lr.groups.measures]
+    return pair_tests(binary, labels, scores, decisions, errors or None, wanted, spec.confidence.level)
+
+
+def compare_datasets(spec: Spec, learners: dict, sources: list[Source] | None = None) -> list[Comparisons]:
     """Compare the learners of each data set (learners of one data set share their instances)."""
     by_dataset: dict = {}
     for key, lr in learners.items():
@@ -271,8 +350,55 @@ def compare_datasets(spec: Spec, learners: dict[str, LearnerResult]) -> list[Com
 
         return [compare_multiclass(group, dataset) for dataset, group in by_dataset.items()
                 if len(group) > 1]
-    return [compare_learners(group, spec.compare_set, dataset)
-            for dataset, group in by_dataset.items() if len(group) > 1]
+    out = []
+    for dataset, group in by_dataset.items():
+        if len(group) < 2:
+            continue
+        comp = compare_learners(group, spec.compare_set, dataset)
+        if sources is not None:
+            comp = replace(comp, tests=_pair_tests(spec, group, sources, dataset))
+        out.append(comp)
+    return out
+
+
+@dataclass(frozen=True)
+class AcrossDatasets:
+    """Friedman's test and the Nemenyi critical difference over several data sets."""
+
+    measure: str
+    datasets: tuple[str, ...]
+    learners: tuple[str, ...]
+    values: tuple[tuple[float, ...], ...]  # data sets x learners
+    friedman: object  # compare.stats.Friedman
+
+
+def across_datasets(spec: Spec, learners: dict) -> AcrossDatasets | None:
+    """Learners measured on every one of several data sets, compared by Friedman's test
+    (binary: AUC; multi-class: accuracy; higher is better)."""
+    if "friedman" not in spec.compare_set:
+        return None
+    datasets = list(dict.fromkeys(lr.dataset for lr in learners.values()))
+    if len(datasets) < 2:
+        return None
+    by = {(lr.dataset, lr.name): lr for lr in learners.values()}
+    names = [n for n in dict.fromkeys(lr.name for lr in learners.values())
+             if all((d, n) in by for d in datasets)]
+    if len(names) < 2:
+        return None
+    if spec.task == "binary":
+        measure = "auc"
+        get = lambda lr: lr.summary.auc  # noqa: E731
+    else:
+        measure = "accuracy"
+        get = lambda lr: lr.evaluation.accuracy  # noqa: E731
+    table = [[get(by[(d, n)]) for n in names] for d in datasets]
+    if any(v is None for row in table for v in row):
+        return None
+    from .compare.stats import friedman_nemenyi
+
+    result = friedman_nemenyi(np.asarray(table, dtype=float), alpha=round(1 - spec.confidence.level, 10))
+    return AcrossDatasets(measure, tuple(str(d) for d in datasets), tuple(names),
+                          tuple(tuple(r) for r in table), result)
 
 
 def evaluate(spec: Spec, *, progress=None) -> Result:
@@ -296,9 +422,11 @@ def evaluate(spec: Spec, *, progress=None) -> Result:
     gates, gate_warnings = check_gates(spec, learners)
     if progress and len(learners) > 1:
         progress("comparing learners")
-    comparisons = compare_datasets(spec, learners)
+    comparisons = compare_datasets(spec, learners, sources)
+    friedman = across_datasets(spec, learners)
     inputs = [{"path": s.path, "sha256": s.sha256, "rows": s.rows} for s in sources]
     return Result(
         spec=spec, version=__version__, date=date, inputs=inputs, operating_point=op,
         learners=learners, gates=gates, comparisons=comparisons, warnings=warnings + gate_warnings,
+        friedman=friedman,
     )

@@ -138,6 +138,8 @@ def learner_dict(lr: LearnerResult, result: Result) -> dict:
     for name in ("auc", "rank_loss", "average_precision", "bep"):
         if name in metrics:
             d[name] = _num(getattr(ev, name)) if curve_measures else None
+        if name == "auc" and lr.auc_ci is not None and lr.auc_ci.ci is not None:
+            d["auc_ci"] = InlineList(_num(x) for x in lr.auc_ci.ci)
     if spec.partial_auc is not None:
         d["partial_auc"] = {"max_fpr": spec.partial_auc.max_fpr, "value": _num(lr.partial_auc),
                             "standardized": spec.partial_auc.standardized}
@@ -149,6 +151,10 @@ def learner_dict(lr: LearnerResult, result: Result) -> dict:
                                 "fpr": _num(lr.operating.fpr), "tpr": _num(lr.operating.tpr)}
     if curve_measures and metrics & {"roc", "pr", "cost_curve"}:
         d["curves"] = _curves(lr, metrics)
+    if lr.bootstrap:
+        d["bootstrap"] = {"level": result.spec.confidence.level,
+                          "resamples": result.spec.confidence.bootstrap,
+                          **{k: InlineList([_num(v.low), _num(v.high)]) for k, v in lr.bootstrap.items()}}
     if lr.groups is not None:
         d.update(_groups_dict(lr.groups))
     return d
@@ -158,6 +164,7 @@ def comparisons_dict(result: Result) -> dict:
     """The comparisons block; entries name their data set when there are several."""
     several = len(result.comparisons) > 1
     env, rankings, envelope, hull = [], {}, [], []
+    delong, mcnemar, paired_t = [], [], []
     for c in result.comparisons:
         tag = {"dataset": c.dataset} if several else {}
         for p in c.pairs:
@@ -169,6 +176,21 @@ def comparisons_dict(result: Result) -> dict:
             rankings[str(c.dataset)] = block
         else:
             rankings = block
+        for t in c.tests:
+            if t.delong is not None:
+                d = t.delong
+                delong.append({**tag, "a": t.a, "b": t.b, "auc_difference": _num(d.difference),
+                               "z": _num(d.z), "p_value": _num(d.p_value),
+                               "ci": InlineList(_num(x) for x in d.ci) if d.ci else None})
+            if t.mcnemar is not None:
+                m = t.mcnemar
+                mcnemar.append({**tag, "a": t.a, "b": t.b, "e01": _num(m.e01), "e10": _num(m.e10),
+                                "statistic": _num(m.statistic), "p_value": _num(m.p_value)})
+            if t.paired_t is not None:
+                pt = t.paired_t
+                paired_t.append({**tag, "a": t.a, "b": t.b, "mean_difference": _num(pt.mean_difference),
+                                 "t": _num(pt.t), "dof": pt.dof, "p_value": _num(pt.p_value),
+                                 "ci": InlineList(_num(x) for x in pt.ci)})
         for v in c.roc_hull:
             hull.append({**tag, "fpr": v.fpr, "tpr": v.tpr, "learner": v.learner,
                          "threshold": _num(v.threshold)})
@@ -184,6 +206,23 @@ def comparisons_dict(result: Result) -> dict:
         out["cost_envelope"] = envelope
     if hull:
         out["roc_hull"] = hull
+    if delong:
+        out["delong"] = delong
+    if mcnemar:
+        out["mcnemar"] = mcnemar
+    if paired_t:
+        out["paired_t"] = paired_t
+    if result.friedman is not None:
+        f = result.friedman
+        fr = f.friedman
+        out["friedman"] = {
+            "measure": f.measure, "datasets": InlineList(f.datasets), "learners": InlineList(f.learners),
+            "average_ranks": {n: _num(r) for n, r in zip(f.learners, fr.average_ranks)},
+            "chi2": _num(fr.chi2), "p_value_chi2": _num(fr.p_value_chi2),
+            "f_statistic": _num(fr.f_statistic), "p_value_f": _num(fr.p_value_f),
+            "critical_difference": _num(fr.critical_difference), "alpha": _num(fr.alpha),
+            "significant_pairs": [InlineList([f.learners[i], f.learners[j]]) for i, j in fr.significant_pairs],
+        }
     if result.comparisons:
         winners = {str(c.dataset): c.winner for c in result.comparisons}
         name = "best_accuracy" if result.spec.task == "multiclass" else "winner_at_operating_point"

@@ -7,7 +7,8 @@ from itertools import combinations
 
 from .curves import CostInterval, Envelopment, HullVertex, combined_hull, cost_envelope, envelopment
 
-__all__ = ["Comparisons", "PairVerdict", "Ranking", "compare_learners", "RANKED_BY"]
+__all__ = ["Comparisons", "PairTests", "PairVerdict", "Ranking", "compare_learners", "pair_tests",
+           "RANKED_BY"]
 
 #: measure -> (attribute path, higher is better)
 RANKED_BY = {
@@ -34,6 +35,17 @@ class Ranking:
 
 
 @dataclass(frozen=True)
+class PairTests:
+    """Tests of significance between two learners of one data set."""
+
+    a: str
+    b: str
+    delong: object | None = None  # stats.DelongTest
+    mcnemar: object | None = None  # stats.McNemar
+    paired_t: object | None = None  # stats.PairedT on per-group error rates
+
+
+@dataclass(frozen=True)
 class Comparisons:
     dataset: str | None
     learners: tuple[str, ...]
@@ -43,6 +55,7 @@ class Comparisons:
     roc_hull: tuple[HullVertex, ...] = ()  # the hull across learners, each vertex's owner
     winner: str | None = None  # least cost at the operating point
     rankings_agree: bool = True
+    tests: tuple[PairTests, ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -87,3 +100,27 @@ def compare_learners(learners: dict, wanted: frozenset[str], dataset=None) -> Co
         dataset=dataset, learners=keys, pairs=tuple(pairs), rankings=tuple(rankings),
         cost_envelope=envelope, roc_hull=hull, winner=winner, rankings_agree=len(tops) <= 1,
     )
+
+
+def pair_tests(keys, labels, scores: dict, decisions: dict, group_errors: dict | None,
+               wanted: frozenset[str], level: float) -> tuple[PairTests, ...]:
+    """DeLong's paired test, McNemar's test and the paired t-test for every pair.
+
+    ``labels`` are the shared instances' classes (True = positive), ``scores``
+    and ``decisions`` each learner's aligned scores (None for hard decisions)
+    and decisions at its threshold; ``group_errors`` each learner's error rate
+    per group (folds), or None.
+    """
+    from . import stats
+
+    out = []
+    for a, b in combinations(keys, 2):
+        delong = mcn = ttest = None
+        if "delong" in wanted and scores.get(a) is not None and scores.get(b) is not None:
+            delong = stats.delong_paired(labels, scores[a], scores[b], level=level)
+        if "mcnemar" in wanted:
+            mcn = stats.mcnemar(labels, decisions[a], decisions[b])
+        if "paired_t" in wanted and group_errors and len(group_errors[a]) > 1:
+            ttest = stats.paired_t_test(group_errors[a], group_errors[b], level=level)
+        out.append(PairTests(a, b, delong, mcn, ttest))
+    return tuple(out)

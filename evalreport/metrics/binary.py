@@ -22,7 +22,7 @@ from .cost import (
     operating_point,
     roc_hull,
 )
-from .counts import CountTable, count_table
+from .counts import CountTable, count_table_and_positive_rows
 
 __all__ = [
     "BinaryEvaluation",
@@ -202,23 +202,23 @@ class BinaryEvaluation:
         )
 
     @cached_property
+    def _tpr(self) -> np.ndarray:
+        # Shared by the ROC curve (tpr) and the P-R curve (recall = tpr[1:]).
+        return _rate(self.counts.tp, self.positives)
+
+    @cached_property
     def roc(self) -> RocCurve:
         """ROC points at every distinct threshold (NaN rates when a class is absent)."""
         t = self.counts
-        thr = np.empty(t.threshold.size + 1)
-        thr[0] = np.inf
-        thr[1:] = t.threshold
-        return RocCurve(fpr=_rate(t.fp, self.negatives), tpr=_rate(t.tp, self.positives), threshold=thr)
+        return RocCurve(
+            fpr=_rate(t.fp, self.negatives), tpr=self._tpr, threshold=_thresholds_with_inf(t)
+        )
 
     @cached_property
     def pr(self) -> PrCurve:
         """P-R points at every threshold with something predicted positive."""
         t = self.counts
-        return PrCurve(
-            recall=_rate(t.tp[1:], self.positives),
-            precision=_precision(t),
-            threshold=t.threshold,
-        )
+        return PrCurve(recall=self._tpr[1:], precision=_precision(t), threshold=t.threshold)
 
     def at_threshold(self, t: float, *, costs=None, betas=(1,)) -> ThresholdMeasures:
         """Counts and rates when predicting positive iff score >= ``t``.
@@ -270,7 +270,40 @@ def _rate(counts: np.ndarray, total) -> np.ndarray:
     return np.divide(counts, total, dtype=np.float64)
 
 
+def _thresholds_with_inf(table: CountTable) -> np.ndarray:
+    """+inf followed by the table's thresholds (the ROC curve's thresholds).
+
+    The count table of distinct unweighted scores keeps its thresholds in a
+    buffer that starts with +inf for this purpose; it is used as is, else copied.
+    """
+    thr = table.threshold
+    base = thr.base
+    if (
+        isinstance(base, np.ndarray)
+        and base.dtype == thr.dtype
+        and base.shape == (thr.size + 1,)
+        and base.strides == thr.strides
+        and base[0] == np.inf
+        and thr.__array_interface__["data"][0] == base.__array_interface__["data"][0] + base.itemsize
+    ):
+        return base
+    out = np.empty(thr.size + 1)
+    out[0] = np.inf
+    out[1:] = thr
+    return out
+
+
+def _one_sample_per_row(table: CountTable) -> bool:
+    """Integer counts, every row adds at least one, and they add up to one per row."""
+    return not table.weighted and table.positives + table.negatives == table.threshold.size
+
+
 def _precision(table: CountTable) -> np.ndarray:
+    if _one_sample_per_row(table):
+        # Row k predicts exactly k samples positive: divide by k directly, in
+        # place, instead of forming tp + fp (the same integers, so the same floats).
+        predicted = np.arange(1, table.tp.size, dtype=np.float64)
+        return np.divide(table.tp[1:], predicted, out=predicted)
     predicted = np.add(table.tp[1:], table.fp[1:])
     return np.divide(table.tp[1:], predicted, dtype=np.float64)
 
@@ -298,42 +331,51 @@ def _scalars_general(table: CountTable):
     return auc2, ap, _bep(table), None
 
 
-def _scalars_distinct(table: CountTable):
+def _scalars_distinct(table: CountTable, rows=None):
     """The same from the rows where positives enter, when every row is one score.
 
     Unweighted and without ties, the i-th positive (i = 1..P) enters at row
     k_i and then TP = i, FP = k_i - i, so every scalar is a sum over the P
-    positives instead of over all K rows.
+    positives instead of over all K rows. ``rows`` (the k_i) if the caller
+    has them, else they are read off ``tp``.
     """
     pos, neg = table.positives, table.negatives
     tp = table.tp
-    rows = np.flatnonzero(tp[1:] != tp[:-1]) + 1  # k_i, ascending
-    i = np.arange(1, rows.size + 1, dtype=np.int64)
-    negatives_above = rows - i
+    if rows is None:
+        rows = np.flatnonzero(tp[1:] != tp[:-1]) + 1  # k_i, ascending
+    # Pairs ranked wrong: the i-th positive has k_i - i negatives above it.
+    wrong = int(rows.sum()) - pos * (pos + 1) // 2
     # pairs ranked right, doubled to match the trapezoid sum of the general path
-    auc2 = 2 * (pos * neg - int(negatives_above.sum()))
-    ap = float(np.sum(i / rows) / pos)
+    auc2 = 2 * (pos * neg - wrong)
+    precision_at = np.arange(1, rows.size + 1, dtype=np.float64)
+    np.divide(precision_at, rows, out=precision_at)  # i / k_i
+    ap = float(np.sum(precision_at) / pos)
     bep = int(np.searchsorted(rows, pos, side="right")) / pos
-    # Hull corners: a positive row followed by a negative row.
-    last = rows[-1] == tp.size - 1
+    # Hull corners: a positive row followed by a negative row (the last
+    # positive is one unless it is the last row).
     follows = np.empty(rows.size, dtype=bool)
-    follows[:-1] = rows[1:] != rows[:-1] + 1
-    follows[-1] = not last
-    return auc2, ap, float(bep), rows[follows]
+    np.greater(rows[1:] - rows[:-1], 1, out=follows[:-1])
+    follows[-1] = rows[-1] != tp.size - 1
+    return auc2, ap, float(bep), np.compress(follows, rows)
 
 
 def evaluate_counts(table: CountTable) -> BinaryEvaluation:
     """All measures from a count table (see :func:`evaluate_binary`)."""
+    return _evaluate(table, None)
+
+
+def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
+    """:func:`evaluate_counts`, given the positives' rows if already known."""
     pos, neg = table.positives, table.negatives
     und: dict[str, str] = {}
     auc = rank_loss = ap = bep = etc = None
     hull = curve = None
     corners = None
     if pos > 0:
-        # Every row holds exactly one sample: integer counts, each row adds at
-        # least one (empty rows are dropped), and they add up to one per row.
-        distinct = not table.weighted and pos + neg == table.threshold.size
-        auc2, ap, bep, corners = (_scalars_distinct if distinct else _scalars_general)(table)
+        if _one_sample_per_row(table):
+            auc2, ap, bep, corners = _scalars_distinct(table, positive_rows)
+        else:
+            auc2, ap, bep, corners = _scalars_general(table)
     else:
         und["average_precision"] = NO_POSITIVES
         und["bep"] = NO_POSITIVES
@@ -398,6 +440,7 @@ def evaluate_binary(y_true, y_score, *, sample_weight=None, positive=1) -> Binar
     >>> ev.auc, ev.rank_loss, ev.bep
     (0.64, 0.36, 0.6)
     """
-    return evaluate_counts(
-        count_table(y_true, y_score, sample_weight=sample_weight, positive=positive)
+    table, positive_rows = count_table_and_positive_rows(
+        y_true, y_score, sample_weight=sample_weight, positive=positive
     )
+    return _evaluate(table, positive_rows)

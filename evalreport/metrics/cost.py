@@ -158,23 +158,55 @@ def upper_hull_indices(x: np.ndarray, y: np.ndarray, corners=None) -> np.ndarray
     # Work on the candidates' own coordinates (contiguous, no gathers per round).
     cand = np.asarray(corners)
     cx, cy = x[cand], y[cand]
-    if cand.size > 2:
-        # One pass of local pruning: a corner on or below the chord of its two
-        # neighbouring corners is not a vertex (about half of them, at random).
-        cross = (cx[2:] - cx[:-2]) * (cy[1:-1] - cy[:-2]) - (cy[2:] - cy[:-2]) * (cx[1:-1] - cx[:-2])
-        keep = np.ones(cand.size, dtype=bool)
-        keep[1:-1] = cross > 0
-        cand, cx, cy = cand[keep], cx[keep], cy[keep]
     hull = np.array([0, n - 1])
-    if cand.size > 4096:
-        # Start from the hull of every 64th corner: one pass then drops every
-        # corner below it, which leaves only the few near the true hull.
-        step = slice(None, None, 64)
+    if cand.size > _SAMPLE_FROM:
+        # Start from the hull of every 256th corner (a polygon under the true
+        # hull, found in a few milliseconds) and drop, in one pass, every corner
+        # on or below it: only the few near the true hull are left.
+        step = slice(None, None, _SAMPLE_STEP)
         hull = _quickhull(x, y, hull, cand[step], cx[step], cy[step])
-        rest = ~np.isin(cand, hull, assume_unique=True)
-        cand, cx, cy = cand[rest], cx[rest], cy[rest]
+        if hull.size <= _MAX_EDGE_LOOP:
+            above = _above_polygon(x, y, hull, cand, cx, cy)
+            cand, cx, cy = cand[above], cx[above], cy[above]
     hull = _quickhull(x, y, hull, cand, cx, cy)
     return _prune_concave(x, y, hull)
+
+
+# upper_hull_indices samples a first polygon when there are more corners than
+# _SAMPLE_FROM, and filters against it edge by edge when it has at most
+# _MAX_EDGE_LOOP vertices (one Python iteration per edge; past that the
+# vectorised quickhull rounds are cheaper).
+_SAMPLE_FROM = 4096
+_SAMPLE_STEP = 256
+_MAX_EDGE_LOOP = 512
+
+
+def _above_polygon(x, y, hull, cand, cx, cy) -> np.ndarray:
+    """Mask of the candidates strictly above the polyline through ``hull``.
+
+    ``cand`` ascend, so the candidates under each edge form one slice: each is
+    tested against its own edge with scalar coefficients, with no per-candidate
+    segment lookup or gathers. A candidate equal to a vertex lies on an edge
+    (cross product 0) and is dropped; the quickhull keeps that vertex anyway.
+    """
+    bounds = np.searchsorted(cand, hull)
+    hx, hy = x[hull].tolist(), y[hull].tolist()
+    above = np.zeros(cand.size, dtype=bool)
+    for j in range(hull.size - 1):
+        lo, hi = bounds[j], bounds[j + 1]
+        if lo == hi:
+            continue
+        ax, ay = hx[j], hy[j]
+        dx, dy = hx[j + 1] - ax, hy[j + 1] - ay
+        # the cross product of _quickhull, term for term (the same rounding
+        # with float weights): dx (cy - ay) - dy (cx - ax) > 0
+        cross = cy[lo:hi] - ay
+        cross *= dx
+        run = cx[lo:hi] - ax
+        run *= dy
+        cross -= run
+        np.greater(cross, 0, out=above[lo:hi])
+    return above
 
 
 def _quickhull(x, y, hull, cand, cx, cy) -> np.ndarray:

@@ -86,9 +86,20 @@ class Column:
     better: str  # "higher", "lower" or ""
 
 
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _verdict(result: Result, styles) -> dict:
     op = result.operating_point
     sentences = []
+    if result.friedman is not None:
+        f, fr = result.friedman, result.friedman.friedman
+        best = f.learners[int(min(range(len(f.learners)), key=lambda i: fr.average_ranks[i]))]
+        sig = "significantly" if fr.p_value_chi2 is not None and fr.p_value_chi2 < fr.alpha else "not significantly"
+        sentences.append(f"Across {len(f.datasets)} data sets, {best} has the best average rank by "
+                         f"{f.measure.upper() if f.measure == 'auc' else f.measure}; the learners differ "
+                         f"{sig} (Friedman p = {fmt(fr.p_value_chi2, 3)}).")
     for comp in (result.comparisons if result.spec.task == "binary" else []):
         where = f" on {comp.dataset}" if comp.dataset else ""
         if comp.winner:
@@ -97,34 +108,42 @@ def _verdict(result: Result, styles) -> dict:
                 f"At the operating point{where} (PC(+) = {fmt(op.pc_positive)}), {comp.winner} has the "
                 f"least expected cost: {fmt(lr.operating.min_cost)} (normalised), at threshold "
                 f"{fmt(lr.operating.threshold)}.")
+        envelops: dict[str, list[str]] = {}
+        crosses, identical = [], []
         for pair in comp.pairs:
             v = pair.envelopment.verdict
             if v == "a_envelops_b":
-                sentences.append(f"{pair.a}'s ROC curve envelops {pair.b}'s: {pair.a} is at least as good "
-                                 "at every threshold (and so is its P-R curve).")
+                envelops.setdefault(pair.a, []).append(pair.b)
             elif v == "b_envelops_a":
-                sentences.append(f"{pair.b}'s ROC curve envelops {pair.a}'s: {pair.b} is at least as good "
-                                 "at every threshold (and so is its P-R curve).")
+                envelops.setdefault(pair.b, []).append(pair.a)
             elif v == "identical":
-                sentences.append(f"{pair.a} and {pair.b} have identical ROC curves.")
+                identical.append(f"{pair.a} and {pair.b}")
             else:
-                at = ", ".join(fmt(x, 3) for x in pair.envelopment.crossings_fpr[:4])
-                more = " and more" if len(pair.envelopment.crossings_fpr) > 4 else ""
-                sentences.append(f"{pair.a}'s and {pair.b}'s ROC curves cross (at FPR {at}{more}): "
-                                 "neither is better at every threshold.")
-        if len(comp.pairs) > 6:
-            sentences = sentences[:1] + [f"{len(comp.pairs)} pairs compared: see the comparison matrix."]
-        crossing = any(p.envelopment.verdict == "cross" for p in comp.pairs)
-        if crossing:
-            if comp.rankings_agree:
-                first = comp.rankings[0].order[0] if comp.rankings and comp.rankings[0].order else None
-                if first:
-                    sentences.append(f"Where the curves cross, every summary (AUC, BEP, F1, expected "
-                                     f"total cost, cost at the operating point) ranks {first} first.")
-            else:
-                tops = "; ".join(f"{_RANK_LABEL[r.measure]} ranks {r.order[0]} first"
-                                 for r in comp.rankings if r.order)
-                sentences.append(f"The summaries disagree: {tops}.")
+                at = ", ".join(fmt(x, 3) for x in pair.envelopment.crossings_fpr[:3])
+                more = ", ..." if len(pair.envelopment.crossings_fpr) > 3 else ""
+                crosses.append(f"{pair.a} and {pair.b} (at FPR {at}{more})")
+        for a, bs in envelops.items():
+            sentences.append(f"{a}'s ROC curve envelops {_and(bs)}'s: {a} is at least as good at every "
+                             "threshold (and so is its P-R curve).")
+        if crosses:
+            shown = crosses[:4] + ([f"{len(crosses) - 4} more pairs"] if len(crosses) > 4 else [])
+            sentences.append(f"ROC curves cross, so neither is better at every threshold: {'; '.join(shown)}.")
+        if identical:
+            sentences.append(f"Identical ROC curves: {'; '.join(identical)}.")
+        for pair in [p for p in comp.pairs if p.envelopment.verdict == "cross"][:4]:
+            prefer = {}
+            for r in comp.rankings:
+                if pair.a in r.order and pair.b in r.order:
+                    better = pair.a if r.order.index(pair.a) < r.order.index(pair.b) else pair.b
+                    prefer.setdefault(better, []).append(_RANK_LABEL[r.measure])
+            if len(prefer) == 1:
+                (better, _), = prefer.items()
+                sentences.append(f"Where {pair.a}'s and {pair.b}'s curves cross, every summary (AUC, BEP, "
+                                 f"F1, expected total cost, cost at the operating point) prefers {better}.")
+            elif prefer:
+                parts = "; ".join(f"{', '.join(ms)} prefer{'s' if len(ms) == 1 else ''} {who}"
+                                  for who, ms in prefer.items())
+                sentences.append(f"The summaries disagree between {pair.a} and {pair.b}: {parts}.")
     if result.spec.task == "binary" and not result.comparisons and len(result.learners) == 1:
         (key, lr), = result.learners.items()
         if lr.operating is not None:
@@ -143,6 +162,8 @@ def _verdict(result: Result, styles) -> dict:
         gate_summary = f"{failed} of {len(gates)} gates FAILED."
     else:
         gate_summary = f"All {len(gates)} gates passed."
+    if result.spec.task == "binary":
+        sentences += _tests(result)["sentences"]
     return {"sentences": sentences, "gates": gates, "gate_summary": gate_summary,
             "gates_failed": failed > 0}
 
@@ -221,6 +242,8 @@ def report_context(result: Result) -> dict:
         }
         for b in spec.fbeta:
             values[f"fbeta_{b:g}"] = at.fbeta.get(float(b))
+        ci = lr.auc_ci.ci if lr.auc_ci is not None else None
+        boot = lr.bootstrap or {}
         learners.append({
             "key": key, "color": styles[key]["color"], "source": lr.source,
             "dataset": lr.dataset or "", "hard": lr.hard,
@@ -228,7 +251,10 @@ def report_context(result: Result) -> dict:
                                "optimal": "least-cost threshold at PC(+)",
                                "decisions": "hard decisions"}[lr.threshold_source],
             "at": [fmt(values[c.key]) for c in at_cols],
-            "rank": [fmt(values[c.key]) for c in rank_cols],
+            "rank": [_with_interval(fmt(values[c.key]), ci if c.key == "auc" else
+                                    boot.get({"bep": "bep", "average_precision": "average_precision",
+                                              "expected_total_cost": "expected_total_cost"}.get(c.key, "")))
+                     for c in rank_cols],
             "n": fmt(sm.n), "positives": fmt(sm.positives), "negatives": fmt(sm.negatives),
             "confusion": {k: fmt(getattr(at, k)) for k in ("tp", "fp", "tn", "fn")},
             "confusion_share": _shares(at),
@@ -237,9 +263,12 @@ def report_context(result: Result) -> dict:
             "roc_vertices": fmt(lr.curves.roc.vertices) if lr.curves.roc is not None else "",
             "max_error": fmt(lr.curves.roc.max_error, 2) if lr.curves.roc is not None else "",
         })
-        for label, v in (("AUC", sm.auc), ("average precision", sm.average_precision),
-                         ("break-even point", sm.bep), ("F1", at.f1), ("accuracy", at.accuracy)):
-            scalar_rows[label][key] = (v, None)
+        for label, v, iv in (("AUC", sm.auc, ci), ("average precision", sm.average_precision,
+                                                    boot.get("average_precision")),
+                             ("break-even point", sm.bep, boot.get("bep")), ("F1", at.f1, boot.get("f1")),
+                             ("accuracy", at.accuracy, None)):
+            interval = tuple(iv) if iv is not None and None not in tuple(iv) else None
+            scalar_rows[label][key] = (v, interval)
     scalar_rows = [(label, vals) for label, vals in scalar_rows.items()
                    if any(v[0] is not None for v in vals.values())]
 
@@ -283,9 +312,80 @@ def report_context(result: Result) -> dict:
         "rankings_disagree": any(not c.rankings_agree for c in result.comparisons),
         "envelope": envelope,
         "warnings": list(result.warnings),
+        "tests": _tests(result),
         "definitions": shown_definitions,
         "gates": result.gates,
     }
+
+
+def _with_interval(text: str, interval) -> str:
+    if interval is None or text == UNDEFINED:
+        return text
+    lo, hi = tuple(interval)
+    if lo is None or hi is None:
+        return text
+    return f"{text} [{fmt(lo, 3)}, {fmt(hi, 3)}]"
+
+
+def _tests(result: Result) -> dict:
+    """Tests of significance as sentences, a pairs table and a p-value matrix."""
+    level = result.spec.confidence.level
+    pct = f"{100 * (1 - level):g}%"
+    rows, sentences = [], []
+    for comp in result.comparisons:
+        for t in comp.tests:
+            row = {"dataset": comp.dataset or "", "a": t.a, "b": t.b,
+                   "delong": "", "mcnemar": "", "paired_t": ""}
+            if t.delong is not None:
+                d = t.delong
+                if d.p_value is None:
+                    row["delong"] = d.note or UNDEFINED
+                else:
+                    ci = f" [{fmt(d.ci[0], 3)}, {fmt(d.ci[1], 3)}]" if d.ci else ""
+                    row["delong"] = f"ΔAUC {d.difference:+.4f}{ci}, z = {fmt(d.z, 3)}, p = {fmt(d.p_value, 3)}"
+                    verdict = "significant" if d.p_value < 1 - level else "not significant"
+                    if len(comp.tests) <= 6:
+                        sentences.append(
+                            f"DeLong's test, {t.a} against {t.b}: AUC difference {d.difference:+.4f}, "
+                            f"p = {fmt(d.p_value, 3)} ({verdict} at the {pct} level).")
+            if t.mcnemar is not None:
+                m = t.mcnemar
+                row["mcnemar"] = (f"e01 = {fmt(m.e01)}, e10 = {fmt(m.e10)}, "
+                                  + (f"χ² = {fmt(m.statistic, 3)}, " if m.statistic is not None else "")
+                                  + f"p = {fmt(m.p_value, 3)}")
+            if t.paired_t is not None:
+                pt = t.paired_t
+                row["paired_t"] = (f"mean error difference {pt.mean_difference:+.4f}, t = {fmt(pt.t, 3)} "
+                                   f"({pt.dof} dof), p = {fmt(pt.p_value, 3)}")
+            rows.append(row)
+    matrices = []
+    for comp in result.comparisons:
+        if len(comp.tests) <= 6:
+            continue  # a table of pairs is clearer
+        names = list(dict.fromkeys([t.a for t in comp.tests] + [t.b for t in comp.tests]))
+        cell = {}
+        for t in comp.tests:
+            if t.delong is not None and t.delong.p_value is not None:
+                cell[(t.a, t.b)] = cell[(t.b, t.a)] = fmt(t.delong.p_value, 2)
+        matrices.append({"dataset": comp.dataset or "", "names": names,
+                         "rows": [{"name": a, "cells": ["—" if a == b else cell.get((a, b), "")
+                                                        for b in names]} for a in names]})
+    friedman = None
+    if result.friedman is not None:
+        from ..figures import critical_difference_figure
+
+        f, fr = result.friedman, result.friedman.friedman
+        friedman = {
+            "measure": f.measure, "datasets": ", ".join(f.datasets),
+            "ranks": [{"learner": n, "rank": fmt(r, 3)} for n, r in zip(f.learners, fr.average_ranks)],
+            "text": (f"Friedman's test over {len(f.datasets)} data sets ({f.measure}): χ² = {fmt(fr.chi2, 4)}, "
+                     f"p = {fmt(fr.p_value_chi2, 3)}; F = {fmt(fr.f_statistic, 4)}, p = {fmt(fr.p_value_f, 3)}. "
+                     f"Nemenyi's critical difference at α = {fmt(fr.alpha, 2)}: {fmt(fr.critical_difference, 4)}."),
+            "svg": Markup(critical_difference_figure(list(f.learners), fr.average_ranks,
+                                                     fr.critical_difference, fr.significant_pairs)),
+        }
+    return {"rows": rows, "sentences": sentences, "matrices": matrices, "friedman": friedman,
+            "level": fmt(level)}
 
 
 def _shares(at) -> dict:
@@ -319,6 +419,7 @@ def _common(result: Result) -> dict:
         "warnings": list(result.warnings),
         "gates": result.gates,
         "learners": [],
+        "tests": _tests(result),
     }
 
 

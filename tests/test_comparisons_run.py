@@ -1,0 +1,81 @@
+"""Comparisons and tests of significance through the whole pipeline, against
+pROC's published results on its aSAH data and against hand-made cases."""
+
+import json
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evalreport.__main__ import main
+
+ASAH = Path(__file__).resolve().parents[2] / "shared" / "data" / "asah" / "proc_asah.csv"
+
+
+def test_asah_delong_matches_proc(tmp_path):
+    (tmp_path / "spec.yaml").write_text(textwrap.dedent(f"""\
+        version: 1
+        date: 2026-11-22
+        data:
+          - path: {ASAH}
+            label: label
+            id: id
+            learners: {{wfns: wfns, s100b: s100b, ndka: ndka}}
+        confidence: {{level: 0.95, bootstrap: 0}}
+        report: {{formats: [json], out: out}}
+        """))
+    assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
+    d = json.loads((tmp_path / "out" / "results.json").read_text())
+    # pROC: ci.auc(aSAH$outcome, aSAH$s100b) -> 95% CI 0.6301-0.8326 (DeLong)
+    lo, hi = d["learners"]["s100b"]["auc_ci"]
+    assert (round(lo, 4), round(hi, 4)) == (0.6301, 0.8326)
+    # pROC: roc.test(roc(wfns), roc(s100b)) -> Z = 2.209, p-value = 0.02718
+    test = next(t for t in d["comparisons"]["delong"] if {t["a"], t["b"]} == {"wfns", "s100b"})
+    sign = 1 if test["a"] == "wfns" else -1
+    assert round(sign * test["z"], 3) == 2.209
+    assert round(test["p_value"], 5) == 0.02718
+    assert {r["a"] + r["b"] for r in d["comparisons"]["mcnemar"]} == {"wfnss100b", "wfnsndka", "s100bndka"}
+
+
+def test_mcnemar_counts_by_hand(tmp_path):
+    # A right on rows 1-4, B right on rows 1, 2, 5: e01 (A wrong, B right) = 1, e10 = 2
+    (tmp_path / "p.csv").write_text("y,a,b\n1,0.9,0.9\n0,0.1,0.1\n1,0.8,0.2\n0,0.2,0.7\n1,0.3,0.6\n")
+    (tmp_path / "spec.yaml").write_text(textwrap.dedent("""\
+        version: 1
+        data:
+          - {path: p.csv, label: y, learners: {a: a, b: b}}
+        confidence: {bootstrap: 0}
+        report: {formats: [json], out: out}
+        """))
+    assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
+    m = json.loads((tmp_path / "out" / "results.json").read_text())["comparisons"]["mcnemar"][0]
+    assert (m["e01"], m["e10"]) == (1, 2)
+    assert m["statistic"] == pytest.approx((abs(1 - 2) - 1) ** 2 / 3)
+
+
+def test_friedman_across_data_sets(tmp_path):
+    rng = np.random.default_rng(1)
+    lines = ["version: 1", "data:"]
+    aucs = []
+    for d in range(4):
+        n = 150
+        y = rng.random(n) < 0.4
+        cols = {name: rng.random(n) + shift * y for name, shift in (("a", 0.7), ("b", 0.4), ("c", 0.1))}
+        rows = ["y,a,b,c"] + [f"{int(y[i])},{cols['a'][i]},{cols['b'][i]},{cols['c'][i]}" for i in range(n)]
+        (tmp_path / f"d{d}.csv").write_text("\n".join(rows) + "\n")
+        lines += [f"  - {{path: d{d}.csv, label: y, dataset: s{d}, learners: {{a: a, b: b, c: c}}}}"]
+        from sklearn.metrics import roc_auc_score
+
+        aucs.append([roc_auc_score(y, cols[k]) for k in "abc"])
+    lines += ["confidence: {bootstrap: 0}", "report: {formats: [json, html], out: out}"]
+    (tmp_path / "spec.yaml").write_text("\n".join(lines) + "\n")
+    assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
+    f = json.loads((tmp_path / "out" / "results.json").read_text())["comparisons"]["friedman"]
+    from scipy.stats import friedmanchisquare
+
+    assert f["chi2"] == pytest.approx(friedmanchisquare(*np.array(aucs).T).statistic)
+    ranks = np.mean([np.argsort(np.argsort(-np.array(r))) + 1 for r in aucs], axis=0)
+    assert [f["average_ranks"][k] for k in "abc"] == pytest.approx(list(ranks))
+    html = (tmp_path / "out" / "report.html").read_text()
+    assert "Across data sets" in html and "Critical-difference diagram" in html
