@@ -242,8 +242,8 @@ def _intervals(spec: Spec, s: Source, scores, threshold, who, warnings, progress
         return None, None
     if "delong" in spec.compare_set:
         auc_ci = stats.delong_auc(s.labels, scores, level=level)
-        if auc_ci.note:
-            warnings.append(f"{who}: AUC interval: {auc_ci.note}")
+        if auc_ci.ci is None and auc_ci.note:
+            warnings.append(f"{who}: no AUC interval: {auc_ci.note}")
     b = spec.confidence.bootstrap
     if b:
         if s.rows * b > BOOTSTRAP_BUDGET:

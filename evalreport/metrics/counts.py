@@ -38,6 +38,7 @@ __all__ = ["CountTable", "count_table", "count_table_from_aggregates", "check_bi
 _ONE = np.uint64(1)
 _TOP_BIT = np.uint64(1 << 63)
 _LOW_BITS = np.uint64((1 << 63) - 1)
+_INF_BITS = np.float64(np.inf).view(np.uint64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,6 +97,11 @@ def check_binary_inputs(y_true, y_score, sample_weight=None, positive=1):
 
     Raises ``ValueError`` naming the problem and the first offending index.
     """
+    return _checked_inputs(y_true, y_score, sample_weight, positive)[:3]
+
+
+def _checked_inputs(y_true, y_score, sample_weight, positive):
+    """:func:`check_binary_inputs`, plus the scores' sign (see :func:`_score_sign`)."""
     y = np.asarray(y_true)
     s = np.asarray(y_score)
     if y.ndim != 1 or s.ndim != 1:
@@ -114,11 +120,7 @@ def check_binary_inputs(y_true, y_score, sample_weight=None, positive=1):
         except (TypeError, ValueError) as exc:
             raise ValueError(f"y_score must be numeric (dtype {s.dtype}): {exc}") from None
     s = s.astype(np.float64, copy=False)
-    finite = np.isfinite(s)
-    if not finite.all():
-        i = _first_index(~finite)
-        kind = "NaN" if np.isnan(s[i]) else "infinite"
-        raise ValueError(f"y_score has a {kind} value at index {i}")
+    sign = _score_sign(s)
 
     w = None
     if sample_weight is not None:
@@ -138,7 +140,25 @@ def check_binary_inputs(y_true, y_score, sample_weight=None, positive=1):
             raise ValueError(f"sample_weight has a negative value ({w[i]!r}) at index {i}")
 
     is_pos = _positive_mask(y, positive)
-    return is_pos, s, w
+    return is_pos, s, w, sign
+
+
+def _score_sign(s: np.ndarray) -> int:
+    """Check that the scores are finite; return their common sign bit.
+
+    +1 if every sign bit is 0 (all scores >= +0.0), -1 if every one is 1 (all
+    <= -0.0), 0 if both occur. The common case costs one pass: finite scores
+    >= +0.0 are exactly the bit patterns below that of +inf.
+    """
+    bits = s.view(np.uint64)
+    if bits.max() < _INF_BITS:
+        return 1
+    finite = np.isfinite(s)
+    if not finite.all():
+        i = _first_index(~finite)
+        kind = "NaN" if np.isnan(s[i]) else "infinite"
+        raise ValueError(f"y_score has a {kind} value at index {i}")
+    return -1 if bits.min() >= _TOP_BIT else 0
 
 
 def _positive_mask(y: np.ndarray, positive) -> np.ndarray:
@@ -271,41 +291,28 @@ def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positi
     from sort keys; otherwise they are None. The engine reads its scalars and
     hull corners off them instead of scanning ``tp`` again.
     """
-    is_pos, s, w = check_binary_inputs(y_true, y_score, sample_weight, positive)
+    is_pos, s, w, sign = _checked_inputs(y_true, y_score, sample_weight, positive)
     n = s.size
     if w is not None:
         neg = ~is_pos
         vp, cp = _class_blocks_weighted(np.compress(is_pos, s), np.compress(is_pos, w))
         vn, cn = _class_blocks_weighted(np.compress(neg, s), np.compress(neg, w))
         return _table_from_ascending(*_merge_blocks(vp, cp, vn, cn), n), None
-    flips = _sign_flips(s)
-    if flips is not None:
-        return _table_from_keys(s, is_pos, *flips)
-    return _table_by_class(s, is_pos), None
+    if sign == 0:
+        return _table_by_class(s, is_pos), None
+    return _table_from_keys(s, is_pos, nonnegative=sign > 0)
 
 
-def _sign_flips(s: np.ndarray):
-    """(encode, decode) XOR masks of :func:`_table_from_keys`; None for mixed signs.
+def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool):
+    """Count table of unweighted finite scores of one sign, from one sort of 64-bit keys.
 
-    With every sign bit 0 (scores >= +0.0) the bit patterns rise with the score,
-    so they are inverted to make the keys fall; with every sign bit 1 (scores
-    <= -0.0) they already fall as the score rises.
-    """
-    as_int = s.view(np.int64)
-    if as_int.min() >= 0:
-        return ~np.uint64(0), _LOW_BITS
-    if as_int.max() < 0:
-        return np.uint64(0), _TOP_BIT
-    return None
-
-
-def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, encode, decode):
-    """Count table of unweighted scores of one sign, from one sort of 64-bit keys.
-
-    key = ((bits ^ encode) << 1) | label: the shift drops the sign bit (the same
-    in every row) and the label takes the lowest bit, so ascending keys are the
-    rows in descending score order with their labels. Decoding is exact:
-    bits = (key >> 1) ^ decode puts the sign bit back.
+    key = (pattern << 1) | label, where pattern is the score's bit pattern,
+    inverted when the scores are >= +0.0 (their patterns rise with the score)
+    and as is when they are <= -0.0 (their patterns fall as the score rises).
+    The shift drops the sign bit, the same in every row, and the label takes
+    the lowest bit, so ascending keys are the rows in descending score order
+    with their labels. Decoding is exact: (key >> 1) ^ decode, where decode
+    undoes the inversion and puts the sign bit back.
 
     Returns (table, positive rows), the rows None when there are ties.
     """
@@ -314,11 +321,13 @@ def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, encode, decode):
     keys = np.empty(n + 1, dtype=np.uint64)
     keys[0] = 0
     k = keys[1:]
-    if encode:
-        np.bitwise_xor(s.view(np.uint64), encode, out=k)
+    if nonnegative:
+        np.invert(s.view(np.uint64), out=k)
         np.left_shift(k, _ONE, out=k)
+        decode = _LOW_BITS
     else:
         np.left_shift(s.view(np.uint64), _ONE, out=k)
+        decode = _TOP_BIT
     np.bitwise_or(k, is_pos, out=k)
     k.sort()
 
@@ -343,7 +352,7 @@ def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, encode, decode):
         np.subtract(fp, tp, out=fp)
         return CountTable(threshold=thresholds, tp=tp, fp=fp, n_rows=n), rows
     # A tied block is one row: read the counts at the last row of each block.
-    ends = np.empty(0, dtype=np.int64) if n == 0 else np.flatnonzero(thresholds[1:] != thresholds[:-1])
+    ends = np.flatnonzero(thresholds[1:] != thresholds[:-1])
     last = np.empty(ends.size + 2, dtype=np.int64)  # rows 0, block ends, n
     last[0] = 0
     last[1:-1] = ends + 1
