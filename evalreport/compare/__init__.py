@@ -5,7 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .curves import CostInterval, Envelopment, HullVertex, combined_hull, cost_envelope, envelopment
+import numpy as np
+
+from .curves import (
+    CostInterval,
+    Envelopment,
+    HullVertex,
+    combined_hull,
+    cost_envelope,
+    envelopment,
+    envelopment_on_grid,
+    roc_profile,
+)
 
 __all__ = ["Comparisons", "PairTests", "PairVerdict", "Ranking", "compare_learners", "pair_tests",
            "RANKED_BY"]
@@ -74,9 +85,18 @@ def compare_learners(learners: dict, wanted: frozenset[str], dataset=None) -> Co
     keys = tuple(learners)
     pairs = []
     if "envelopment" in wanted:
-        for a, b in combinations(scoring, 2):
-            va, vb = scoring[a].roc_vertices, scoring[b].roc_vertices
-            pairs.append(PairVerdict(a, b, envelopment(va[0], va[1], vb[0], vb[1])))
+        negatives = {lr.summary.negatives for lr in scoring.values()}
+        if len(negatives) == 1 and isinstance(next(iter(negatives)), int) and len(scoring) > 2:
+            # same unweighted instances: every FPR is a count over m-, one shared exact grid
+            n_neg = next(iter(negatives))
+            grid = np.arange(n_neg + 1) / n_neg
+            profiles = {k: roc_profile(*lr.roc_vertices, grid) for k, lr in scoring.items()}
+            for a, b in combinations(scoring, 2):
+                pairs.append(PairVerdict(a, b, envelopment_on_grid(grid, profiles[a], profiles[b])))
+        else:
+            for a, b in combinations(scoring, 2):
+                va, vb = scoring[a].roc_vertices, scoring[b].roc_vertices
+                pairs.append(PairVerdict(a, b, envelopment(va[0], va[1], vb[0], vb[1])))
     rankings = []
     for measure, (path, higher) in RANKED_BY.items():
         if measure != "min_cost" and measure not in wanted:
@@ -114,10 +134,14 @@ def pair_tests(keys, labels, scores: dict, decisions: dict, group_errors: dict |
     from . import stats
 
     out = []
+    components = {}
+    if "delong" in wanted:
+        # one sort per learner; each pair is then O(N)
+        components = {k: stats.structural_components(labels, s) for k, s in scores.items() if s is not None}
     for a, b in combinations(keys, 2):
         delong = mcn = ttest = None
-        if "delong" in wanted and scores.get(a) is not None and scores.get(b) is not None:
-            delong = stats.delong_paired(labels, scores[a], scores[b], level=level)
+        if a in components and b in components:
+            delong = stats.delong_paired_components(components[a], components[b], level=level)
         if "mcnemar" in wanted:
             mcn = stats.mcnemar(labels, decisions[a], decisions[b])
         if "paired_t" in wanted and group_errors and len(group_errors[a]) > 1:

@@ -57,18 +57,36 @@ def envelopment(a_fpr, a_tpr, b_fpr, b_tpr, *, tol: float = TOLERANCE) -> Envelo
     a_fpr, a_tpr = np.asarray(a_fpr, float), np.asarray(a_tpr, float)
     b_fpr, b_tpr = np.asarray(b_fpr, float), np.asarray(b_tpr, float)
     xs = np.union1d(a_fpr, b_fpr)
-    a_lo, a_hi = _at(a_fpr, a_tpr, xs)
-    b_lo, b_hi = _at(b_fpr, b_tpr, xs)
-    # Walk along the curves: at each x the bottom of its vertical run, then its top.
-    where = np.repeat(xs, 2)
-    diff = np.column_stack((a_lo - b_lo, a_hi - b_hi)).ravel()
-    sign = np.where(np.abs(diff) <= tol, 0, np.sign(diff)).astype(int)
-    if not sign.any():
+    return envelopment_on_grid(xs, roc_profile(a_fpr, a_tpr, xs), roc_profile(b_fpr, b_tpr, xs), tol=tol)
+
+
+def roc_profile(fpr, tpr, xs) -> tuple[np.ndarray, np.ndarray]:
+    """A curve's TPR at the bottom and at the top of its vertical run at each x of ``xs``.
+
+    When ``xs`` holds every breakpoint of two curves, comparing their profiles
+    is exact. Learners scored on the same unweighted instances share the grid
+    FP / m- (every FPR is a count over m-), so each profile is computed once.
+    """
+    return _at(np.asarray(fpr, float), np.asarray(tpr, float), np.asarray(xs, float))
+
+
+def envelopment_on_grid(xs, a: tuple, b: tuple, *, tol: float = TOLERANCE) -> Envelopment:
+    """:func:`envelopment` from two profiles on one grid that holds both curves' breakpoints."""
+    a_lo, a_hi = a
+    b_lo, b_hi = b
+    d_lo, d_hi = a_lo - b_lo, a_hi - b_hi
+    above = bool((d_lo > tol).any() or (d_hi > tol).any())
+    below = bool((d_lo < -tol).any() or (d_hi < -tol).any())
+    if not above and not below:
         return Envelopment("identical", ())
-    if (sign >= 0).all():
+    if not below:
         return Envelopment("a_envelops_b", ())
-    if (sign <= 0).all():
+    if not above:
         return Envelopment("b_envelops_a", ())
+    # They cross. Walk along the curves: at each x the bottom of its vertical run, then its top.
+    where = np.repeat(xs, 2)
+    diff = np.column_stack((d_lo, d_hi)).ravel()
+    sign = np.where(np.abs(diff) <= tol, 0, np.sign(diff)).astype(int)
     nz = np.flatnonzero(sign)
     change = np.flatnonzero(sign[nz[1:]] != sign[nz[:-1]])
     crossings = []
@@ -112,33 +130,32 @@ def cost_envelope(curves: dict[str, object]) -> list[CostInterval]:
     costs = [np.asarray(curves[n].cost, float) for n in names]
     xs = np.unique(np.concatenate(pcs))
 
-    def value(k, x):
-        return float(np.interp(x, pcs[k], costs[k]))
-
+    # every learner's envelope at every breakpoint of any of them: linear in between
+    values = np.vstack([np.interp(xs, pcs[k], costs[k]) for k in range(len(names))])
     pieces: list[tuple[int, float, float]] = []  # (learner index, from, to)
-    for x0, x1 in zip(xs[:-1], xs[1:]):
-        # every learner is linear on [x0, x1]
-        v0 = np.array([value(k, x0) for k in range(len(names))])
-        v1 = np.array([value(k, x1) for k in range(len(names))])
+    for i in range(xs.size - 1):
+        x0, x1 = xs[i], xs[i + 1]
+        v0, v1 = values[:, i], values[:, i + 1]
         slope = (v1 - v0) / (x1 - x0)
+        # owner just right of x0: least value, then least slope, then the first listed
+        tie = v0 <= v0.min() + 1e-12
+        candidates = np.flatnonzero(tie)
+        owner = int(candidates[np.argmin(slope[candidates])])
         x = x0
-        cur = v0 + 0.0
-        owner = min(range(len(names)), key=lambda k: (round(cur[k], 12), slope[k], k))
         while True:
             # the first place after x where another line goes below the owner's
-            best_x, best_k = x1, None
-            for k in range(len(names)):
-                ds = slope[k] - slope[owner]
-                if k == owner or ds >= 0:
-                    continue
-                gap = (v0[k] + slope[k] * (x - x0)) - (v0[owner] + slope[owner] * (x - x0))
-                xc = x + gap / -ds
-                if x < xc < best_x - 1e-15:
-                    best_x, best_k = xc, k
-            pieces.append((owner, x, best_x))
-            if best_k is None:
+            ds = slope - slope[owner]
+            gap = (v0 + slope * (x - x0)) - (v0[owner] + slope[owner] * (x - x0))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                xc = np.where(ds < 0, x + gap / -ds, np.inf)
+            xc[owner] = np.inf
+            xc[~(xc > x)] = np.inf
+            k = int(np.argmin(xc))
+            if not xc[k] < x1 - 1e-15:
+                pieces.append((owner, x, x1))
                 break
-            owner, x = best_k, best_x
+            pieces.append((owner, x, float(xc[k])))
+            owner, x = k, float(xc[k])
     out: list[CostInterval] = []
     for k, a, b in pieces:
         curve = curves[names[k]]

@@ -416,6 +416,27 @@ def delong_paired(y_true_bool, scores_a, scores_b, *, level: float = 0.95) -> De
     return _test_result(auc_a, auc_b, var, level, paired=True)
 
 
+def delong_paired_components(a: StructuralComponents, b: StructuralComponents, *,
+                              level: float = 0.95) -> DelongTest:
+    """:func:`delong_paired` from each learner's structural components, computed
+    once per learner (for many pairs: O(N) per pair instead of a sort).
+
+    >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
+    >>> a = structural_components(y, [.1, .4, .35, .2, .8, .9, .5, .7])
+    >>> b = structural_components(y, [.2, .1, .3, .6, .5, .9, .4, .8])
+    >>> round(delong_paired_components(a, b).z, 3)
+    0.369
+    """
+    level = _check_level(level)
+    m, n = a.v10.size, a.v01.size
+    if (m, n) != (b.v10.size, b.v01.size):
+        raise ValueError("the two learners' components come from different instances")
+    if m < 2 or n < 2:
+        return _test_result(a.auc, b.auc, None, level, paired=True, note=_too_few(m, n))
+    var = float(np.var(a.v10 - b.v10, ddof=1) / m + np.var(a.v01 - b.v01, ddof=1) / n)
+    return _test_result(a.auc, b.auc, var, level, paired=True)
+
+
 def delong_unpaired(
     y_true_a, scores_a, y_true_b, scores_b, *, level: float = 0.95
 ) -> DelongTest:

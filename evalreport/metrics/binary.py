@@ -322,13 +322,17 @@ def _bep(table: CountTable) -> float:
 
 
 def _scalars_general(table: CountTable):
-    """AUC sum, AP and BEP from the whole table (any ties, any weights)."""
+    """AUC sum, AP and BEP from the whole table (any ties, any weights).
+
+    The fourth item, the hull's candidate corners and their counts, is left to
+    :func:`roc_hull` here: ``(None, None)``.
+    """
     tp, fp = table.tp, table.fp
     # Twice the area under the ROC polyline in count units: exact when unweighted.
     auc2 = np.dot(np.subtract(fp[1:], fp[:-1]), np.add(tp[1:], tp[:-1]))
     recall_steps = np.subtract(tp[1:], tp[:-1], dtype=np.float64)
     ap = float(np.dot(recall_steps, _precision(table)) / table.positives)
-    return auc2, ap, _bep(table), None
+    return auc2, ap, _bep(table), (None, None)
 
 
 def _scalars_distinct(table: CountTable, rows=None):
@@ -337,7 +341,8 @@ def _scalars_distinct(table: CountTable, rows=None):
     Unweighted and without ties, the i-th positive (i = 1..P) enters at row
     k_i and then TP = i, FP = k_i - i, so every scalar is a sum over the P
     positives instead of over all K rows. ``rows`` (the k_i) if the caller
-    has them, else they are read off ``tp``.
+    has them, else they are read off ``tp``. The fourth item is the hull's
+    candidate corners and their ``(fp, tp)`` (see :func:`roc_hull`).
     """
     pos, neg = table.positives, table.negatives
     tp = table.tp
@@ -352,11 +357,15 @@ def _scalars_distinct(table: CountTable, rows=None):
     ap = float(np.sum(precision_at) / pos)
     bep = int(np.searchsorted(rows, pos, side="right")) / pos
     # Hull corners: a positive row followed by a negative row (the last
-    # positive is one unless it is the last row).
+    # positive is one unless it is the last row). At the corner of the i-th
+    # positive TP = i and FP = k_i - i, so the hull needs no gathers from tp, fp.
     follows = np.empty(rows.size, dtype=bool)
     np.greater(rows[1:] - rows[:-1], 1, out=follows[:-1])
     follows[-1] = rows[-1] != tp.size - 1
-    return auc2, ap, float(bep), np.compress(follows, rows)
+    corners = np.compress(follows, rows)
+    corner_tp = np.flatnonzero(follows)
+    corner_tp += 1
+    return auc2, ap, float(bep), (corners, (corners - corner_tp, corner_tp))
 
 
 def evaluate_counts(table: CountTable) -> BinaryEvaluation:
@@ -370,7 +379,6 @@ def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
     und: dict[str, str] = {}
     auc = rank_loss = ap = bep = etc = None
     hull = curve = None
-    corners = None
     if pos > 0:
         if _one_sample_per_row(table):
             auc2, ap, bep, corners = _scalars_distinct(table, positive_rows)
@@ -383,7 +391,7 @@ def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
         pairs2 = 2 * pos * neg
         auc = float(auc2 / pairs2)
         rank_loss = float((pairs2 - auc2) / pairs2)
-        hull = roc_hull(table, corners)
+        hull = roc_hull(table, *corners)
         curve = cost_curve(table, hull)
         etc = curve.area
     else:

@@ -140,13 +140,14 @@ def row_thresholds(table: CountTable, rows: np.ndarray) -> np.ndarray:
     return out
 
 
-def upper_hull_indices(x: np.ndarray, y: np.ndarray, corners=None) -> np.ndarray:
+def upper_hull_indices(x: np.ndarray, y: np.ndarray, corners=None, corner_xy=None) -> np.ndarray:
     """Indices of the strict vertices of the upper convex hull of a monotone chain.
 
     ``x`` and ``y`` are non-decreasing (an ROC polyline in count space); the
     first and last points are always vertices, collinear points never are.
     ``corners``, if the caller knows them, are the interior points that can
-    be vertices (see below).
+    be vertices (see below), ascending; ``corner_xy`` their coordinates
+    ``(x[corners], y[corners])`` if the caller has them without gathering.
     """
     n = x.size
     if n <= 2:
@@ -155,9 +156,10 @@ def upper_hull_indices(x: np.ndarray, y: np.ndarray, corners=None) -> np.ndarray
         # Only a corner can be a strict vertex: a point reached by a step with
         # a positive rise and left by a step with a positive run.
         corners = np.flatnonzero((y[1:-1] > y[:-2]) & (x[2:] > x[1:-1])) + 1
+        corner_xy = None
     # Work on the candidates' own coordinates (contiguous, no gathers per round).
     cand = np.asarray(corners)
-    cx, cy = x[cand], y[cand]
+    cx, cy = (x[cand], y[cand]) if corner_xy is None else corner_xy
     hull = np.array([0, n - 1])
     if cand.size > _SAMPLE_FROM:
         # Start from the hull of every 256th corner (a polygon under the true
@@ -256,15 +258,16 @@ def _prune_concave(x, y, hull: np.ndarray) -> np.ndarray:
     return hull
 
 
-def roc_hull(table: CountTable, corners=None) -> RocHull | None:
+def roc_hull(table: CountTable, corners=None, corner_counts=None) -> RocHull | None:
     """The ROC convex hull; None with one class only.
 
-    ``corners``: optional rows that are the only possible interior vertices.
+    ``corners``: optional rows (ascending) that are the only possible interior
+    vertices; ``corner_counts``: optional ``(fp, tp)`` at those rows.
     """
     pos, neg = table.positives, table.negatives
     if pos <= 0 or neg <= 0:
         return None
-    idx = upper_hull_indices(table.fp, table.tp, corners)
+    idx = upper_hull_indices(table.fp, table.tp, corners, corner_counts)
     return RocHull(
         fpr=table.fp[idx] / neg,
         tpr=table.tp[idx] / pos,
