@@ -17,7 +17,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .binary import evaluate_binary
+from .binary import evaluate_counts
 
 __all__ = [
     "Averages",
@@ -106,43 +106,68 @@ def average_matrices(matrices: Sequence[tuple[float, float, float, float]], name
     )
 
 
-def _two_sample_auc(pos: np.ndarray, wp: np.ndarray | None, neg: np.ndarray, wn: np.ndarray | None):
-    """P(score of a positive > score of a negative), ties 1/2, weighted; from sorts."""
-    op = np.argsort(pos, kind="stable")
-    ps = pos[op]
-    cw = np.concatenate(([0.0], np.cumsum(wp[op] if wp is not None else np.ones(ps.size))))
-    total_p = cw[-1]
-    w_neg = wn if wn is not None else np.ones(neg.size)
-    total_n = w_neg.sum()
-    if total_p == 0 or total_n == 0:
-        return None
-    below = np.searchsorted(ps, neg, side="left")
-    upto = np.searchsorted(ps, neg, side="right")
-    above = total_p - cw[upto]
-    tied = cw[upto] - cw[below]
-    return float(np.dot(w_neg, above + 0.5 * tied) / (total_p * total_n))
+def _column_pass(y: np.ndarray, column: np.ndarray, w: np.ndarray | None, i: int, k: int, n_rows: int):
+    """One sort of class i's score column gives both its one-vs-rest count table
+    and, for every class j, the weight of (class-i, class-j) pairs that column i
+    ranks right (ties 1/2): row i of Hand & Till's pairwise matrix, unnormalised."""
+    from .counts import CountTable
+
+    column = np.ascontiguousarray(column)
+    order = np.argsort(column)[::-1]  # descending; ties form blocks, so stability is not needed
+    ss, yy = column[order], y[order]
+    new_block = np.empty(ss.size, dtype=bool)
+    new_block[0] = True
+    np.not_equal(ss[1:], ss[:-1], out=new_block[1:])
+    starts = np.flatnonzero(new_block)
+    block = np.cumsum(new_block) - 1
+    is_i = yy == i
+    if w is None:  # integer counts: exact
+        ww = None
+        block_i = np.add.reduceat(is_i.astype(np.int64), starts)
+        block_all = np.diff(np.append(starts, ss.size))
+    else:
+        ww = w[order]
+        block_i = np.add.reduceat(np.where(is_i, ww, 0.0), starts)
+        block_all = np.add.reduceat(ww, starts)
+    above = np.cumsum(block_i) - block_i  # class-i weight strictly above each block
+    credit = above[block] + 0.5 * block_i[block]
+    wins = np.bincount(yy, weights=credit if ww is None else ww * credit, minlength=k)
+    # the table, thresholds already descending and distinct
+    tp = np.zeros(starts.size + 1, dtype=block_i.dtype)
+    fp = np.zeros(starts.size + 1, dtype=block_all.dtype)
+    np.cumsum(block_i, out=tp[1:])
+    np.cumsum(block_all - block_i, out=fp[1:])
+    keep = block_all > 0  # zero-weight scores are not thresholds
+    if not keep.all():
+        rows = np.concatenate(([0], np.flatnonzero(keep) + 1))
+        return CountTable(threshold=ss[starts][keep], tp=tp[rows], fp=fp[rows], n_rows=n_rows), wins
+    return CountTable(threshold=ss[starts], tp=tp, fp=fp, n_rows=n_rows), wins
+
+
+def hand_till_from_wins(wins: np.ndarray, class_weight: np.ndarray) -> float | None:
+    """Hand & Till's (2001) multi-class AUC from the pairwise win sums:
+    the mean over class pairs of (A(i|j) + A(j|i)) / 2, where A(i|j) ranks
+    classes i against j by the score for class i."""
+    k = class_weight.size
+    pairs = []
+    for i, j in combinations(range(k), 2):
+        if class_weight[i] > 0 and class_weight[j] > 0:
+            denom = class_weight[i] * class_weight[j]
+            pairs.append((wins[i, j] + wins[j, i]) / (2 * denom))
+    return float(np.mean(pairs)) if pairs else None
 
 
 def hand_till_auc(y: np.ndarray, scores: np.ndarray, weights=None) -> float | None:
-    """Hand & Till's (2001) multi-class AUC: the mean over class pairs of
-    (A(i|j) + A(j|i)) / 2, where A(i|j) ranks classes i against j by the
-    score for class i, on the instances of those two classes only.
+    """Hand & Till's (2001) multi-class AUC (``y``: class indices 0..k-1; ``scores``: n x k).
 
-    ``y`` holds class indices 0..k-1; ``scores`` is n x k.
+    >>> p = np.array([[.6, .2, .2], [.2, .6, .2], [.2, .2, .6], [.2, .6, .2]])
+    >>> round(hand_till_auc(np.array([0, 1, 2, 0]), p), 4)   # as scikit-learn's multi_class="ovo"
+    0.875
     """
-    k = scores.shape[1]
-    members = [np.flatnonzero(y == c) for c in range(k)]
-    pairs = []
-    for i, j in combinations(range(k), 2):
-        if members[i].size == 0 or members[j].size == 0:
-            continue
-        wi = None if weights is None else weights[members[i]]
-        wj = None if weights is None else weights[members[j]]
-        a_ij = _two_sample_auc(scores[members[i], i], wi, scores[members[j], i], wj)
-        a_ji = _two_sample_auc(scores[members[j], j], wj, scores[members[i], j], wi)
-        if a_ij is not None and a_ji is not None:
-            pairs.append((a_ij + a_ji) / 2)
-    return float(np.mean(pairs)) if pairs else None
+    n, k = scores.shape
+    w = None if weights is None else np.asarray(weights, dtype=float)
+    wins = np.vstack([_column_pass(y, scores[:, i], w, i, k, n)[1] for i in range(k)])
+    return hand_till_from_wins(wins, np.bincount(y, weights=w, minlength=k))
 
 
 @dataclass(frozen=True, eq=False)
@@ -212,6 +237,7 @@ def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=Non
     error = None if accuracy is None else 1.0 - accuracy
     per_class = {}
     matrices = []
+    wins = np.zeros((k, k))
     aucs, supports = [], []
     for i, key in enumerate(keys):
         tp = confusion[i, i]
@@ -230,7 +256,8 @@ def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=Non
             fb[float(b)] = _ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
         auc = ap = None
         if s is not None:
-            ev = evaluate_binary(y == i, s[:, i], sample_weight=w, positive=True)
+            table, wins[i] = _column_pass(y, s[:, i], w, i, k, n)
+            ev = evaluate_counts(table)
             auc, ap = ev.auc, ev.average_precision
             if keep is not None:
                 keep[key] = ev
@@ -252,7 +279,7 @@ def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=Non
             weighted_auc = float(np.dot(aucs, supports) / np.sum(supports))
         else:
             und["macro.auc"] = "a class has no instances (or all of them): its one-vs-rest AUC is undefined"
-        ovo = hand_till_auc(y, s, w)
+        ovo = hand_till_from_wins(wins, np.bincount(y, weights=weights, minlength=k))
     cse = bayes = None
     if cost_matrix is not None:
         cse, bayes = multiclass_costs(y, yhat, s, cost_matrix, weights, probabilities)
