@@ -54,7 +54,6 @@ def class_weights_for_priors(spec: Spec, labels: np.ndarray, weights) -> np.ndar
 
 def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, progress=None):
     classes = list(spec.classes)
-    names = [str(c) for c in classes]
     cost = (spec.costs or {}).get("matrix")
     betas = tuple(dict.fromkeys([1.0] + [float(b) for b in spec.fbeta]))
     results, warnings = {}, []

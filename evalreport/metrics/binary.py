@@ -381,9 +381,9 @@ def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
     hull = curve = None
     if pos > 0:
         if _one_sample_per_row(table):
-            auc2, ap, bep, corners = _scalars_distinct(table, positive_rows)
+            auc2, ap, bep, hull_corners = _scalars_distinct(table, positive_rows)
         else:
-            auc2, ap, bep, corners = _scalars_general(table)
+            auc2, ap, bep, hull_corners = _scalars_general(table)
     else:
         und["average_precision"] = NO_POSITIVES
         und["bep"] = NO_POSITIVES
@@ -391,7 +391,7 @@ def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
         pairs2 = 2 * pos * neg
         auc = float(auc2 / pairs2)
         rank_loss = float((pairs2 - auc2) / pairs2)
-        hull = roc_hull(table, *corners)
+        hull = roc_hull(table, *hull_corners)
         curve = cost_curve(table, hull)
         etc = curve.area
     else:

@@ -164,12 +164,14 @@ def upper_hull_indices(x: np.ndarray, y: np.ndarray, corners=None, corner_xy=Non
     if cand.size > _SAMPLE_FROM:
         # Start from the hull of every 256th corner (a polygon under the true
         # hull, found in a few milliseconds) and drop, in one pass, every corner
-        # on or below it: only the few near the true hull are left.
+        # on or below it: only the few near the true hull are left. (This
+        # replaces a local pruning pass over all corners, which cost more than
+        # it saved.)
         step = slice(None, None, _SAMPLE_STEP)
         hull = _quickhull(x, y, hull, cand[step], cx[step], cy[step])
         if hull.size <= _MAX_EDGE_LOOP:
             above = _above_polygon(x, y, hull, cand, cx, cy)
-            cand, cx, cy = cand[above], cx[above], cy[above]
+            cand, cx, cy = (np.compress(above, a) for a in (cand, cx, cy))
     hull = _quickhull(x, y, hull, cand, cx, cy)
     return _prune_concave(x, y, hull)
 

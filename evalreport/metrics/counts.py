@@ -339,7 +339,7 @@ def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool):
     np.right_shift(k, _ONE, out=bits)
     np.bitwise_xor(bits, decode, out=bits)
     thresholds = with_inf[1:]
-    tied = n > 1 and bool(np.any(thresholds[1:] == thresholds[:-1]))
+    tied = bool(np.any(thresholds[1:] == thresholds[:-1]))
 
     labels = keys
     np.bitwise_and(labels, _ONE, out=labels)  # 1 where a positive enters

@@ -280,29 +280,18 @@ def report_context(result: Result) -> dict:
     envelope = [{"learner": iv.learner, "color": styles[iv.learner]["color"],
                  "threshold": fmt(iv.threshold), "from": fmt(iv.pc_from, 3), "to": fmt(iv.pc_to, 3)}
                 for comp in result.comparisons for iv in comp.cost_envelope]
-    shown_definitions = {k: v for k, v in DEFINITIONS.items()}
-    inputs = []
-    for item in result.inputs:
-        inputs.append({"path": item["path"], "sha256": item["sha256"], "rows": fmt(item["rows"])})
+    shown_definitions = dict(DEFINITIONS)
     balance = [{"key": lr_key, "positives": fmt(lr.summary.positives), "negatives": fmt(lr.summary.negatives),
                 "share": fmt(lr.summary.positives / (lr.summary.positives + lr.summary.negatives), 3)
                 if (lr.summary.positives + lr.summary.negatives) else UNDEFINED}
                for lr_key, lr in result.learners.items()]
     return {
-        "title": spec.title,
-        "description": _markdown(spec.description),
-        "date": result.date,
-        "version": result.version,
-        "task": spec.task,
-        "positive": str(spec.positive_label),
-        "verdict": _verdict(result, styles),
+        **_common(result),
         "operating_point": {
             "p": fmt(op.p_positive), "p_source": "spec priors" if op.p_positive_source == "priors"
             else "the data's own share", "cost_fn": fmt(op.cost_fn), "cost_fp": fmt(op.cost_fp),
             "pc": fmt(op.pc_positive)},
-        "inputs": inputs,
         "balance": balance,
-        "spec_text": spec_text(spec),
         "at_columns": at_cols,
         "rank_columns": rank_cols,
         "learners": learners,
@@ -311,10 +300,7 @@ def report_context(result: Result) -> dict:
         "rankings": rankings,
         "rankings_disagree": any(not c.rankings_agree for c in result.comparisons),
         "envelope": envelope,
-        "warnings": list(result.warnings),
-        "tests": _tests(result),
         "definitions": shown_definitions,
-        "gates": result.gates,
     }
 
 
