@@ -73,6 +73,22 @@ def _svg(fig, name: str) -> str:
     return text.replace("<svg", f'<svg role="img" aria-label="{name} figure"', 1)
 
 
+#: points per curve in a figure: a few per pixel of a printed figure is plenty
+FIGURE_POINTS = 800
+
+
+def _thin(*arrays, points: int = FIGURE_POINTS):
+    """The curve (x, y, ...) at most ``points`` points, spread evenly along its
+    L1 length; drawing only (every number was computed on the full curve)."""
+    x, y = arrays[0], arrays[1]
+    if x.size <= points:
+        return arrays
+    length = np.concatenate(([0.0], np.cumsum(np.abs(np.diff(x)) + np.abs(np.diff(y)))))
+    pick = np.unique(np.searchsorted(length, np.linspace(0.0, length[-1], points)))
+    pick = np.unique(np.concatenate(([0], np.clip(pick, 0, x.size - 1), [x.size - 1])))
+    return tuple(a[pick] for a in arrays)
+
+
 def _unit_axes(ax, xlabel, ylabel):
     ax.set_xlim(-0.01, 1.01)
     ax.set_ylim(-0.01, 1.01)
@@ -93,7 +109,7 @@ def roc_figure(result, styles) -> str:
                 continue
             st = styles[key]
             auc = lr.summary.auc
-            ax.plot(roc.x, roc.y, color=st["color"], linestyle=st["linestyle"],
+            ax.plot(*_thin(roc.x, roc.y), color=st["color"], linestyle=st["linestyle"],
                     label=f"{key} (AUC {auc:.3f})", drawstyle="default")
             hull = lr.summary.hull
             if hull is not None:
@@ -125,7 +141,7 @@ def _pr_path(block, positives: float):
     """P-R points joined by straight lines in (FP, TP) count space, drawn in (R, P)."""
     tp, fp = block.tp, block.fp
     if tp is None or tp.size > 400:  # dense enough: the segments are short
-        return block.x, block.y
+        return _thin(block.x, block.y)
     steps = np.linspace(0.0, 1.0, 17)[:-1]
     t0, t1, f0, f1 = tp[:-1, None], tp[1:, None], fp[:-1, None], fp[1:, None]
     tpi = (t0 + (t1 - t0) * steps).ravel()
@@ -290,7 +306,7 @@ def class_roc_figure(name: str, curves: dict, aucs: dict, fig_id: str) -> str:
                 continue
             auc = aucs.get(cname)
             label = f"{cname} (AUC {auc:.3f})" if auc is not None else cname
-            ax.plot(c.roc.x, c.roc.y, color=PALETTE[i % len(PALETTE)],
+            ax.plot(*_thin(c.roc.x, c.roc.y), color=PALETTE[i % len(PALETTE)],
                     linestyle=_DASHES[(i // len(PALETTE)) % len(_DASHES)], label=label)
         _unit_axes(ax, "False positive rate (one vs rest)", "True positive rate")
         ax.set_title(f"{name}: one-vs-rest ROC curves")

@@ -41,7 +41,12 @@ def _list(a) -> InlineList:
 
 
 def _curve_block(block, xname: str, yname: str) -> dict:
-    d = {xname: _list(block.x), yname: _list(block.y), "threshold": _list(block.threshold)}
+    x, y = block.x, block.y
+    if block.simplified:
+        # Already approximate to max_error (>> 1e-10): 10 decimals lose nothing
+        # and keep the file (and the PDF that carries it) small.
+        x, y = np.round(x, 10), np.round(y, 10)
+    d = {xname: _list(x), yname: _list(y), "threshold": _list(block.threshold)}
     if block.simplified:
         d.update(simplified=True, vertices=block.vertices, max_error=block.max_error)
     return d

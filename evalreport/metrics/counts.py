@@ -330,6 +330,8 @@ def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool):
         decode = _TOP_BIT
     np.bitwise_or(k, is_pos, out=k)
     k.sort()
+    if _ties_in_sample(k):  # tied scores: skip the row-by-row work below
+        return _table_from_key_runs(k, decode), None
 
     # Thresholds, descending, written one past a leading +inf: the ROC curve's
     # thresholds (+inf, then these) can then share the buffer instead of copying.
@@ -339,27 +341,56 @@ def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool):
     np.right_shift(k, _ONE, out=bits)
     np.bitwise_xor(bits, decode, out=bits)
     thresholds = with_inf[1:]
-    tied = bool(np.any(thresholds[1:] == thresholds[:-1]))
+    if np.any(thresholds[1:] == thresholds[:-1]):  # ties the sample missed
+        del with_inf, bits, thresholds
+        return _table_from_key_runs(k, decode), None
 
+    # Every score distinct: one row per score.
     labels = keys
     np.bitwise_and(labels, _ONE, out=labels)  # 1 where a positive enters
-    rows = None if tied else np.flatnonzero(labels.astype(bool))  # labels[0] is 0
+    rows = np.flatnonzero(labels.astype(bool))  # labels[0] is 0
     tp = labels.view(np.int64)
     np.cumsum(tp, out=tp)  # in place: positives among the top j rows
-    if not tied:
-        # One row per score: fp = j - tp.
-        fp = np.arange(n + 1, dtype=np.int64)
-        np.subtract(fp, tp, out=fp)
-        return CountTable(threshold=thresholds, tp=tp, fp=fp, n_rows=n), rows
-    # A tied block is one row: read the counts at the last row of each block.
-    ends = np.flatnonzero(thresholds[1:] != thresholds[:-1])
-    last = np.empty(ends.size + 2, dtype=np.int64)  # rows 0, block ends, n
-    last[0] = 0
-    last[1:-1] = ends + 1
-    last[-1] = n
-    block_tp = tp[last]
-    block_fp = last - block_tp
-    return CountTable(threshold=thresholds[last[1:] - 1], tp=block_tp, fp=block_fp, n_rows=n), None
+    fp = np.arange(n + 1, dtype=np.int64)
+    np.subtract(fp, tp, out=fp)  # fp = j - tp
+    return CountTable(threshold=thresholds, tp=tp, fp=fp, n_rows=n), rows
+
+
+def _ties_in_sample(sorted_keys: np.ndarray, windows: int = 16, width: int = 256) -> bool:
+    """Whether a few windows of sorted keys hold a tied score (a cheap guess).
+
+    Only decides which road is faster: a wrong "no" is caught by the exact check
+    on the thresholds, and a wrong "yes" cannot happen (a tie seen is a tie).
+    """
+    n = sorted_keys.size
+    for start in np.linspace(0, max(n - width, 0), windows).astype(np.int64).tolist():
+        scores = sorted_keys[start:start + width] >> _ONE
+        if np.any(scores[1:] == scores[:-1]):
+            return True
+    return False
+
+
+def _table_from_key_runs(sorted_keys: np.ndarray, decode) -> CountTable:
+    """Count table from sorted keys with ties: one row per run of equal scores.
+
+    A run of equal keys is one (score, label) block; a score held by both
+    classes is two adjacent blocks, negatives first (label 0 sorts first).
+    """
+    n = sorted_keys.size
+    change = np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1])
+    ends = np.empty(change.size + 1, dtype=np.int64)  # end (exclusive) of each block
+    ends[:-1] = change + 1
+    ends[-1] = n
+    block_keys = sorted_keys[ends - 1]
+    sizes = np.diff(ends, prepend=0)
+    positive = (block_keys & _ONE).astype(bool)
+    scores = ((block_keys >> _ONE) ^ decode).view(np.float64)
+    starts = np.flatnonzero(np.concatenate(([True], scores[1:] != scores[:-1])))
+    tp = np.zeros(starts.size + 1, dtype=np.int64)
+    fp = np.zeros(starts.size + 1, dtype=np.int64)
+    np.cumsum(np.add.reduceat(np.where(positive, sizes, 0), starts), out=tp[1:])
+    np.cumsum(np.add.reduceat(np.where(positive, 0, sizes), starts), out=fp[1:])
+    return CountTable(threshold=scores[starts], tp=tp, fp=fp, n_rows=n)
 
 
 def _table_by_class(s: np.ndarray, is_pos: np.ndarray) -> CountTable:

@@ -1,0 +1,311 @@
+"""The Spark engine: count tables aggregated by Spark, returned to the driver.
+
+:func:`aggregate_spark` does what :func:`evalreport.engines.duckdb.aggregate_duckdb`
+does, with the Spark DataFrame API: per learner
+``df.groupBy(score).agg(count, count(when(label == positive)))`` (or sums of the
+weight), collecting only the aggregated rows (``DataFrame.toArrow()`` where the
+installed PySpark has it, 4.0 on; ``collect()`` before). See
+:mod:`evalreport.engines` for the count table, ``resolution`` and its bounds.
+
+pyspark is imported lazily: nothing here needs it until the function runs.
+
+Session, in order of preference:
+
+1. ``spark``: a SparkSession the caller passes;
+2. ``remote``: a Spark Connect session (``sc://host:port``) built with
+   ``SparkSession.builder.remote(remote)`` and ``conf`` (needs the Spark
+   Connect client: ``pip install "pyspark[connect]"``);
+3. the active session (``SparkSession.getActiveSession()``), when neither
+   ``master`` nor ``conf`` is given;
+4. ``SparkSession.builder.master(master).config(k, v)...getOrCreate()``
+   (``master`` default: Spark's, i.e. ``local[*]``).
+
+A session built here is left running (a later call reuses it through
+``getOrCreate``); stop it with ``SparkSession.getActiveSession().stop()``.
+Driver settings such as ``spark.driver.memory`` only take effect when the JVM
+starts, so pass them in ``conf`` before any session exists.
+
+Sources (``fmt``): ``"parquet"`` (a path, glob, directory or list),
+``"csv"`` (header and schema inferred), ``"table"`` (a catalog table or view
+name), ``"sql"`` (a query), any other ``spark.read.format(fmt).load(source)``
+format (``"orc"``, ``"json"``, ``"delta"``...); ``source`` may also be a Spark
+DataFrame itself. Column names are always backtick-quoted; the positive label,
+step and cell bounds are literals built with ``F.lit``, never SQL text.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import (
+    LABELS_CAP,
+    Aggregated,
+    build_tables,
+    cell_scale,
+    cells_for,
+    match_positive,
+    missing_column_message,
+    parse_resolution,
+    sorted_labels,
+)
+
+__all__ = ["aggregate_spark", "spark_session"]
+
+
+def _pyspark():
+    try:
+        import pyspark  # noqa: F401
+        from pyspark.sql import SparkSession, functions as F, types as T
+    except ImportError as exc:
+        raise ImportError(
+            "the spark engine needs PySpark (and Java 17 or later): "
+            "python3 -m pip install pyspark; for Spark Connect: python3 -m pip install 'pyspark[connect]'"
+        ) from exc
+    return SparkSession, F, T
+
+
+def spark_session(*, spark=None, master: str | None = None, conf: dict | None = None, remote: str | None = None):
+    """The session :func:`aggregate_spark` uses (see the module docstring)."""
+    SparkSession, _, _ = _pyspark()
+    if spark is not None:
+        return spark
+    conf = dict(conf or {})
+    if remote is not None:
+        builder = SparkSession.builder.remote(remote)
+        for k, v in conf.items():
+            builder = builder.config(k, v)
+        return builder.getOrCreate()
+    if master is None and not conf:
+        active = SparkSession.getActiveSession()
+        if active is not None:
+            return active
+    builder = SparkSession.builder.appName("evalreport")
+    if master is not None:
+        builder = builder.master(master)
+    for k, v in conf.items():
+        builder = builder.config(k, str(v))
+    return builder.getOrCreate()
+
+
+def _col(F, name: str):
+    """A top-level column, whatever its name holds (dots, spaces, backticks)."""
+    return F.col("`" + name.replace("`", "``") + "`")
+
+
+def aggregate_spark(
+    source,
+    *,
+    label: str,
+    positive,
+    scores: dict[str, str],
+    weight: str | None = None,
+    resolution: float | int | None = None,
+    spark=None,
+    master: str | None = None,
+    conf: dict | None = None,
+    remote: str | None = None,
+    fmt: str = "parquet",
+    by: str | None = None,
+    options: dict | None = None,
+) -> Aggregated:
+    """Aggregate the count tables of ``scores`` with Spark.
+
+    The arguments mean what they mean for
+    :func:`~evalreport.engines.duckdb.aggregate_duckdb`; in addition ``spark``,
+    ``master``, ``conf`` and ``remote`` choose the session, ``fmt`` the reader,
+    and ``options`` are passed to the reader (e.g. ``{"sep": ";"}`` for CSV).
+
+    Raises ``ValueError`` for the same data problems (missing columns with the
+    closest name, non-numeric scores or weights, missing/NaN/infinite scores
+    with the learner, column and count, bad weights, missing labels or groups,
+    no rows) and ``ImportError`` when PySpark is not installed.
+    """
+    if not scores:
+        raise ValueError("name at least one learner (scores: learner -> column)")
+    mode = parse_resolution(resolution)
+    session = None
+    if not hasattr(source, "groupBy"):
+        session = spark_session(spark=spark, master=master, conf=conf, remote=remote)
+    _, F, T = _pyspark()
+    df, where = _read(session, source, fmt, options)
+
+    columns = list(df.columns)
+    fields = {f.name: f.dataType for f in df.schema.fields}
+
+    def need(column, role):
+        if not isinstance(column, str) or column not in fields:
+            raise ValueError(missing_column_message(str(column), columns, role=role, where=where))
+
+    def numeric(column, what):
+        dtype = fields[column]
+        if not isinstance(dtype, (T.NumericType, T.BooleanType)):
+            raise ValueError(f"{what} is not numeric (Spark type {dtype.simpleString()}) in {where}")
+
+    need(label, "label")
+    for name, col in scores.items():
+        need(col, f"score (learner {name!r})")
+        numeric(col, f"score column {col!r} of learner {name!r}")
+    if weight is not None:
+        need(weight, "weight")
+        numeric(weight, f"weight column {weight!r}")
+    if by is not None:
+        need(by, "group (by)")
+
+    lab = _col(F, label)
+    cols = list(dict.fromkeys(scores.values()))
+
+    def dbl(name):
+        return _col(F, name).cast("double")
+
+    def count_if(cond):
+        return F.count(F.when(cond, F.lit(1)))
+
+    inf = float("inf")
+    checks = [F.count(F.lit(1)), count_if(lab.isNull())]
+    for col in cols:
+        x = dbl(col)
+        checks += [count_if(x.isNull()), count_if(F.isnan(x)), count_if(x.isin(inf, -inf))]
+        if mode is not None and mode[0] == "bins":
+            checks += [F.min(x), F.max(x)]
+    if weight is not None:
+        w = dbl(weight)
+        checks += [
+            count_if(w.isNull()),
+            count_if(F.isnan(w) | w.isin(inf, -inf)),
+            count_if(w < 0),
+            F.min(w),
+        ]
+    if by is not None:
+        checks.append(count_if(_col(F, by).isNull()))
+    row = list(df.agg(*checks).collect()[0])
+    rows, null_labels = int(row.pop(0)), int(row.pop(0))
+    if rows == 0:
+        raise ValueError(f"{where} has no rows")
+    if null_labels:
+        raise ValueError(f"label column {label!r} has {null_labels} missing value(s) of {rows} rows in {where}")
+    ranges = {}
+    problems = []
+    for col in cols:
+        nulls, nans, infs = (int(row.pop(0)) for _ in range(3))
+        if mode is not None and mode[0] == "bins":
+            ranges[col] = (row.pop(0), row.pop(0))
+        bad = [f"{c} {what}" for c, what in ((nulls, "missing"), (nans, "NaN"), (infs, "infinite")) if c]
+        if bad:
+            learners = ", ".join(repr(n) for n, c in scores.items() if c == col)
+            problems.append(
+                f"score column {col!r} (learner {learners}) has {nulls + nans + infs} bad value(s): "
+                f"{', '.join(bad)} (of {rows} rows)"
+            )
+    if problems:
+        raise ValueError(f"{where}: " + "; ".join(problems))
+    if weight is not None:
+        nulls, nonfinite, negative, wmin = int(row.pop(0)), int(row.pop(0)), int(row.pop(0)), row.pop(0)
+        bad = []
+        if nulls:
+            bad.append(f"{nulls} missing")
+        if nonfinite:
+            bad.append(f"{nonfinite} NaN or infinite")
+        if negative:
+            bad.append(f"{negative} negative (smallest {wmin!r})")
+        if bad:
+            raise ValueError(f"weight column {weight!r} has {', '.join(bad)} value(s) of {rows} rows in {where}")
+    if by is not None:
+        nulls = int(row.pop(0))
+        if nulls:
+            raise ValueError(f"group column {by!r} has {nulls} missing value(s) of {rows} rows in {where}")
+
+    found = [r[0] for r in df.select(lab.alias("label")).distinct().limit(LABELS_CAP + 1).collect()]
+    truncated = len(found) > LABELS_CAP
+    labels = sorted_labels(found)
+    positive_label = match_positive(labels, positive)
+    if positive_label is None and truncated:
+        probe = [r[0] for r in df.select(lab.alias("label")).where(lab.cast("string") == F.lit(str(positive)))
+                 .distinct().limit(1).collect()]
+        positive_label = match_positive(probe, positive)
+    if positive_label is None:
+        is_pos = F.lit(False)
+    else:
+        value = positive_label.item() if isinstance(positive_label, np.generic) else positive_label
+        is_pos = lab == F.lit(value)
+
+    tables: dict = {}
+    bounds = {} if mode is not None else None
+    for name, col in scores.items():
+        x = dbl(col)
+        aggs = [F.count(F.lit(1)).alias("n")]
+        if weight is None:
+            aggs.append(count_if(is_pos).alias("pos"))
+        else:
+            w = dbl(weight)
+            aggs.append(F.sum(F.when(is_pos, w).otherwise(F.lit(0.0))).alias("pos"))
+            aggs.append(F.sum(F.when(is_pos, F.lit(0.0)).otherwise(w)).alias("neg"))
+        if mode is None:
+            key = x
+        elif mode[0] == "step":
+            key = F.floor(x / F.lit(mode[1]))
+        else:
+            cells = cells_for(mode[1])
+            lo, hi = (float(v) for v in ranges[col])
+            scale = cell_scale(lo, hi, cells)
+            key = F.least(F.floor((x - F.lit(lo)) * F.lit(scale)), F.lit(cells - 1).cast("long"))
+            aggs.append(F.min(x).alias("smin"))
+        keys = [key.alias("key")]
+        if by is not None:
+            keys.insert(0, _col(F, by).alias("g"))
+        frame = _fetch(df.groupBy(*keys).agg(*aggs))
+        if weight is None:
+            frame["neg"] = np.asarray(frame["n"], dtype=np.int64) - np.asarray(frame["pos"], dtype=np.int64)
+        build_tables(
+            frame, learner=name, by=by is not None, mode=mode,
+            weighted=weight is not None, tables=tables, bounds=bounds,
+        )
+    return Aggregated(
+        tables=tables,
+        rows=rows,
+        resolution_bound=bounds,
+        labels_seen=labels,
+        labels_truncated=truncated,
+        positive_label=positive_label,
+    )
+
+
+def _read(session, source, fmt: str, options):
+    """(DataFrame, description for messages)."""
+    if hasattr(source, "groupBy"):
+        return source, "the Spark DataFrame"
+    options = {k: str(v) for k, v in (options or {}).items()}
+    if fmt == "table":
+        return session.table(source), f"table {source!r}"
+    if fmt == "sql":
+        return session.sql(source), "the SQL query"
+    reader = session.read.options(**options)
+    paths = [str(p) for p in source] if isinstance(source, (list, tuple)) else str(source)
+    try:
+        if fmt == "parquet":
+            df = reader.parquet(*paths) if isinstance(paths, list) else reader.parquet(paths)
+        elif fmt == "csv":
+            reader = reader.option("header", options.get("header", "true")).option(
+                "inferSchema", options.get("inferSchema", "true")
+            )
+            df = reader.csv(paths)
+        else:
+            df = reader.format(fmt).load(paths)
+    except Exception as exc:  # AnalysisException and friends
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"Spark cannot read {fmt} {source!r}: {first}") from None
+    return df, f"{fmt} {source!r}"
+
+
+def _fetch(df) -> dict:
+    """The aggregated rows as NumPy arrays (Arrow when available)."""
+    if hasattr(df, "toArrow"):
+        table = df.toArrow()
+        out = {}
+        for name in table.column_names:
+            col = table.column(name)
+            out[name] = col.to_numpy(zero_copy_only=False) if col.null_count == 0 else np.asarray(col.to_pylist(), dtype=object)
+        return out
+    rows = df.collect()
+    names = df.columns
+    return {n: np.asarray([r[i] for r in rows]) for i, n in enumerate(names)}
+
