@@ -54,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     val.add_argument("spec", metavar="SPEC.yaml")
     init = sub.add_parser("init", help="write a commented starter spec")
     init.add_argument("dir", nargs="?", default=".", metavar="DIR")
-    init.add_argument("--task", choices=("binary", "audit"), default="binary")
+    init.add_argument("--task", choices=("binary", "audit", "multiclass"), default="binary")
     sub.add_parser("schema", help="print the JSON Schema of the spec")
     return p
 
@@ -106,7 +106,7 @@ def cmd_validate(args) -> int:
     spec = load_spec(args.spec)
     sources = load_sources(spec)
     rows = sum(s.rows for s in sources)
-    learners = sum(len(s.learners) for s in sources)
+    learners = sum(len(s.learner_names) for s in sources)
     print(f"{args.spec}: valid ({len(sources)} file(s), {rows:,} rows, {learners} learner(s))")
     return EXIT_OK
 

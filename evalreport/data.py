@@ -36,6 +36,14 @@ class Source:
     weights: np.ndarray | None
     learners: dict[str, np.ndarray] = field(default_factory=dict)  # name -> scores or decisions
     hard: frozenset[str] = frozenset()  # learners given as hard decisions
+    # engine duckdb / spark: the count tables, aggregated where the data lives (no rows here)
+    tables: dict | None = None
+    resolution_bound: dict | None = None
+    engine: str = "memory"
+
+    @property
+    def learner_names(self) -> list[str]:
+        return list(self.tables if self.tables is not None else self.learners)
 
 
 def file_sha256(path: Path) -> str:
@@ -423,7 +431,8 @@ def _check_pairing(spec: Spec, sources: list[Source], problems: _Problems) -> No
     """Learners of one data set are paired: several files must hold the same ids."""
     by_dataset: dict[str | None, list[Source]] = {}
     for s in sources:
-        by_dataset.setdefault(s.dataset, []).append(s)
+        if s.tables is None:  # aggregated sources have no rows to pair
+            by_dataset.setdefault(s.dataset, []).append(s)
     for dataset, group in by_dataset.items():
         if len(group) < 2:
             continue
@@ -450,12 +459,83 @@ def _check_pairing(spec: Spec, sources: list[Source], problems: _Problems) -> No
                 problems.add(loc, "ids do not align across the files of one data set; " + "; ".join(parts))
 
 
+def _engine_files(spec: Spec, src) -> list[Path]:
+    """The files behind an engine source (a path or glob), for their sha256."""
+    import glob
+
+    if src.kind in ("table", "sql"):
+        return []
+    pattern = str(spec.resolve(src.path))
+    return sorted(Path(p) for p in glob.glob(pattern, recursive=True) if Path(p).is_file())
+
+
+def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Source | None:
+    """Aggregate one source where it lives (DuckDB or Spark): count tables, no rows."""
+    src = spec.data[i]
+    base = ("data", i)
+    scores = {name: learner.score for name, learner in src.learners.items()}
+    if progress:
+        progress(f"aggregating {src.path} with {src.engine}")
+    files = _engine_files(spec, src)
+    if src.kind not in ("table", "sql") and not files:
+        problems.add(base + ("path",), f"no file matches {src.path}")
+        return None
+    try:
+        if src.engine == "duckdb":
+            from .engines.duckdb import aggregate_duckdb
+
+            source = [str(f) for f in files] if files else src.path
+            database = str(spec.resolve(src.database)) if src.database else None
+            agg = aggregate_duckdb(source, label=src.label, positive=spec.positive_label, scores=scores,
+                                   weight=src.weight, resolution=src.resolution,
+                                   memory_limit=src.memory_limit, kind=src.kind, database=database)
+        else:
+            from .engines.spark import aggregate_spark
+
+            session = spec.spark
+            agg = aggregate_spark(str(spec.resolve(src.path)), label=src.label, positive=spec.positive_label,
+                                  scores=scores, weight=src.weight, resolution=src.resolution,
+                                  master=session.master if session else None,
+                                  conf=dict(session.conf) if session else None,
+                                  remote=session.remote if session else None,
+                                  fmt="csv" if src.kind == "csv" else "parquet")
+    except (ValueError, ImportError, RuntimeError) as exc:
+        problems.add(base + ("path",), f"{src.path}: {exc}")
+        return None
+    from .engines import check_labels
+
+    try:
+        check_labels(agg.labels_seen, spec.positive_label, truncated=agg.labels_truncated, where=src.path)
+    except ValueError as exc:
+        problems.add(base + ("label",), str(exc))
+        return None
+    return Source(
+        index=i, path=src.path, file=files[0] if files else Path(src.path),
+        sha256=_combined_sha256(files) if files else None, rows=agg.rows, dataset=src.dataset,
+        labels=None, ids=None, groups=None, weights=None, tables=dict(agg.tables),
+        resolution_bound=agg.resolution_bound, engine=src.engine,
+    )
+
+
+def _combined_sha256(files: list[Path]) -> str:
+    """One file's sha256; for several (a glob), the sha256 of their names and sha256s."""
+    if len(files) == 1:
+        return file_sha256(files[0])
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f"{f.name} {file_sha256(f)}\n".encode())
+    return h.hexdigest()
+
+
 def load_sources(spec: Spec, progress=None) -> list[Source]:
     """Read and check every prediction file; raise :class:`DataError` listing every problem."""
     problems = _Problems(spec)
     sources = []
     for i in range(len(spec.data)):
-        s = _load_one(spec, i, problems, progress)
+        if spec.data[i].engine != "memory":
+            s = _load_engine(spec, i, problems, progress)
+        else:
+            s = _load_one(spec, i, problems, progress)
         if s is not None:
             sources.append(s)
     if not problems.items:

@@ -18,7 +18,7 @@ from .data import Source, load_sources
 from .errors import SpecError
 from .compare import Comparisons, compare_learners
 from .curves import OutputCurves, output_curves
-from .metrics import BinarySummary, Costs, OperatingPoint, ThresholdMeasures, evaluate_binary
+from .metrics import BinarySummary, Costs, OperatingPoint, ThresholdMeasures, evaluate_binary, evaluate_counts
 from .metrics.groups import binary_group_matrices, group_codes
 from .metrics.multiclass import Averages, average_matrices
 from .metrics.cost import probability_cost
@@ -78,6 +78,7 @@ class LearnerResult:
     partial_auc: float | None
     groups: GroupResult | None = None
     auc_ci: object | None = None  # DeLong's interval (compare.stats.AucInterval)
+    resolution_bound: dict | None = None  # engines with `resolution`: bounds on |exact - binned|
     bootstrap: dict | None = None  # name -> (low, high) percentile-bootstrap interval
 
     @property
@@ -129,6 +130,11 @@ def operating_point(spec: Spec, sources: list[Source]) -> OperatingPointSpec:
     else:
         pos = tot = 0.0
         for s in sources:
+            if s.tables is not None:  # aggregated: any learner's table has the class totals
+                table = next(iter(s.tables.values()))
+                pos += float(table.positives)
+                tot += float(table.positives + table.negatives)
+                continue
             w = s.weights
             pos += float(s.labels.sum() if w is None else w[s.labels].sum())
             tot += float(s.labels.size if w is None else w.sum())
@@ -142,11 +148,11 @@ def _learner_keys(sources: list[Source]) -> dict[tuple, str]:
     the same learner is measured on several data sets."""
     datasets_of: dict[str, set] = {}
     for s in sources:
-        for name in s.learners:
+        for name in s.learner_names:
             datasets_of.setdefault(name, set()).add(s.dataset)
     keys = {}
     for s in sources:
-        for name in s.learners:
+        for name in s.learner_names:
             several = len(datasets_of[name]) > 1
             keys[(s.dataset, name)] = f"{name}@{s.dataset}" if several else name
     return keys
@@ -161,14 +167,19 @@ def evaluate_learners(spec: Spec, sources: list[Source], op: OperatingPointSpec,
     betas = tuple(dict.fromkeys([1.0] + [float(b) for b in spec.fbeta]))
     for s in sources:
         src_spec = spec.data[s.index]
-        for name, values in s.learners.items():
+        learner_values = s.learners if s.tables is None else dict.fromkeys(s.tables)
+        for name, values in learner_values.items():
             if progress:
                 progress(f"evaluating {name} ({s.rows:,} rows)")
             learner = src_spec.learners[name]
             key = keys[(s.dataset, name)]
             hard = name in s.hard
-            scores = values.astype(np.float64) if hard else values
-            ev = evaluate_binary(s.labels, scores, sample_weight=s.weights, positive=True)
+            if s.tables is not None:
+                scores = None
+                ev = evaluate_counts(s.tables[name])
+            else:
+                scores = values.astype(np.float64) if hard else values
+                ev = evaluate_binary(s.labels, scores, sample_weight=s.weights, positive=True)
             operating = None if hard else ev.operating_point(op.pc_positive)
             if hard:
                 threshold, origin = 0.5, "decisions"
@@ -204,20 +215,33 @@ def evaluate_learners(spec: Spec, sources: list[Source], op: OperatingPointSpec,
             else:
                 curves = output_curves(ev, spec.report.curve_points)
             groups = None
-            if s.groups is not None:
+            if s.groups is not None and scores is not None:
                 names, codes = group_codes(s.groups)
                 matrices = binary_group_matrices(s.labels, scores >= threshold, codes, len(names),
                                                  s.weights)
                 groups = group_result(names, matrices)
                 for measure, reason in groups.averages.undefined.items():
                     warnings.append(f"{who}: across groups, {reason}")
-            auc_ci, boot = (None, None) if hard else _intervals(spec, s, scores, threshold, who,
-                                                                 warnings, progress)
+            if hard:
+                auc_ci, boot = None, None
+            elif s.tables is not None:
+                auc_ci = boot = None
+                if "delong" in spec.compare_set or spec.confidence.bootstrap:
+                    warnings.append(f"{who}: aggregated by {s.engine}: intervals and paired tests need the "
+                                    "instances and are not computed")
+                if s.resolution_bound is not None:
+                    bound = s.resolution_bound.get(name) or {}
+                    shown = ", ".join(f"{k} ±{v:.3g}" for k, v in bound.items() if v is not None)
+                    warnings.append(f"{who}: scores binned at resolution {src_spec.resolution}: "
+                                    f"measures are exact to within {shown}")
+            else:
+                auc_ci, boot = _intervals(spec, s, scores, threshold, who, warnings, progress)
             results[key] = LearnerResult(
                 name=name, key=key, dataset=s.dataset, source=s.path, hard=hard,
                 threshold=threshold, threshold_source=origin, summary=summary, curves=curves,
                 at_threshold=at, operating=operating, partial_auc=pauc, groups=groups,
                 auc_ci=auc_ci, bootstrap=boot,
+                resolution_bound=None if s.resolution_bound is None else s.resolution_bound.get(name),
             )
             # The count table is no longer needed: only the summary and the
             # bounded curves are kept, so memory does not grow with learners.
@@ -326,6 +350,8 @@ def _pair_tests(spec: Spec, group: dict, sources: list[Source], dataset):
     binary = [k for k, lr in group.items() if isinstance(lr, LearnerResult)]
     if not wanted or len(binary) < 2:
         return ()
+    if any(s.tables is not None for s in sources if s.dataset == dataset):
+        return ()  # aggregated where the data lives: no instances to pair
     labels, weights, values = _aligned(sources, dataset)
     if weights is not None:
         return ()  # the tests here assume unit weights (said in the learners' warnings)

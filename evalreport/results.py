@@ -156,6 +156,8 @@ def learner_dict(lr: LearnerResult, result: Result) -> dict:
                                 "fpr": _num(lr.operating.fpr), "tpr": _num(lr.operating.tpr)}
     if curve_measures and metrics & {"roc", "pr", "cost_curve"}:
         d["curves"] = _curves(lr, metrics)
+    if lr.resolution_bound is not None:
+        d["resolution_bound"] = {k: _num(v) for k, v in lr.resolution_bound.items()}
     if lr.bootstrap:
         d["bootstrap"] = {"level": result.spec.confidence.level,
                           "resamples": result.spec.confidence.bootstrap,

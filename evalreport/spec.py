@@ -123,9 +123,15 @@ class DataSource(_Model):
     weight: str | None = Field(None, description="Column of non-negative sample weights.")
     dataset: str | None = Field(None, description="Name of the data set (for comparisons across data sets).")
     engine: Literal["memory", "duckdb", "spark"] = Field("memory", description="Where the data is aggregated.")
-    resolution: float | None = Field(
-        None, gt=0, description="duckdb/spark: rounding step of the scores (caps the count table)."
-    )
+    resolution: Union[int, float, None] = Field(
+        None, gt=0, description="duckdb/spark: a float is a rounding step of the scores, an integer a "
+                                "number of quantile bins; caps the count table and reports the bound it "
+                                "puts on AUC, AP and BEP.")
+    kind: Literal["auto", "parquet", "csv", "table", "sql"] = Field(
+        "auto", description="duckdb: what `path` is (a file or glob, a table, a SQL query); spark: the "
+                            "reader (parquet or csv).")
+    database: str | None = Field(None, description="duckdb: a database file for kind table or sql.")
+    memory_limit: str = Field("1GB", description="duckdb: memory limit before spilling to disk.")
     learners: dict[str, Learner] = Field(description="Learner name -> its column(s).")
 
     @field_validator("learners")
@@ -453,8 +459,17 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
             add(("data", i, "path"), f"unsupported file type '{suffix or src.path}'; "
                 f"use one of {', '.join(DATA_SUFFIXES)}")
         if src.engine != "memory":
-            add(("data", i, "engine"), f"engine '{src.engine}' is not available in this version "
-                "of evalreport; use engine: memory")
+            if spec.task != "binary":
+                add(("data", i, "engine"), f"engine '{src.engine}' computes binary tasks in this version; "
+                    "use engine: memory for a multiclass task")
+            if src.group is not None:
+                add(("data", i, "group"), f"groups need engine: memory in this version (engine '{src.engine}')")
+            for name, learner in src.learners.items():
+                if learner.score is None:
+                    add(("data", i, "learners", name), f"engine '{src.engine}' aggregates score columns; "
+                        "hard decisions need engine: memory")
+        elif src.kind not in ("auto",) or src.database is not None:
+            add(("data", i, "kind"), "kind and database apply to engine duckdb or spark only")
         if src.resolution is not None and src.engine == "memory":
             add(("data", i, "resolution"), "resolution applies to engine duckdb or spark only")
         seen = by_dataset.setdefault(src.dataset, {})

@@ -62,7 +62,8 @@ CASES = [
      ["error: spec.yaml:4: data[0].label: required key is missing"]),
     ("unknown data key", BASE.replace("    label: y\n", "    label: y\n    wieght: w\n"), None,
      ["error: spec.yaml:6: data[0].wieght: unknown key 'wieght' (did you mean 'weight'?); valid keys "
-      "here: path, label, id, group, weight, dataset, engine, resolution, learners"]),
+      "here: path, label, id, group, weight, dataset, engine, resolution, kind, database, memory_limit, "
+      "learners"]),
     ("unknown learner key", BASE.replace("b: p_b", "b: {score: p_b, treshold: 0.3}"), None,
      ["error: spec.yaml:9: data[0].learners.b.treshold: unknown key 'treshold' (did you mean "
       "'threshold'?); valid keys here: score, scores, predicted, threshold"]),
@@ -113,9 +114,9 @@ CASES = [
     ("unsupported suffix", BASE.replace("pred.csv", "pred.xlsx"), None,
      ["error: spec.yaml:4: data[0].path: unsupported file type '.xlsx'; use one of .csv, .tsv, "
       ".parquet, .jsonl, .npz"]),
-    ("engine not available", BASE.replace("    label: y\n", "    label: y\n    engine: duckdb\n"), None,
-     ["error: spec.yaml:6: data[0].engine: engine 'duckdb' is not available in this version of "
-      "evalreport; use engine: memory"]),
+    ("engine with groups", BASE.replace("    label: y\n", "    label: y\n    engine: duckdb\n    group: fold\n"),
+     None,
+     ["error: spec.yaml:7: data[0].group: groups need engine: memory in this version (engine 'duckdb')"]),
     ("same learner twice",
      BASE.replace("report:", "  - path: pred.csv\n    label: y\n    id: id\n    learners: {a: p_b}\nreport:"),
      None,

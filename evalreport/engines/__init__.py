@@ -98,16 +98,17 @@ from __future__ import annotations
 
 import difflib
 import math
-from dataclasses import dataclass, field
-from typing import Any, Hashable
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ..metrics.counts import CountTable, count_table_from_aggregates
 
 __all__ = [
-    "Aggregated",
     "LABELS_CAP",
+    "Aggregated",
     "check_labels",
     "match_positive",
     "quote_ident",

@@ -76,7 +76,7 @@ from . import (
     sorted_labels,
 )
 
-__all__ = ["aggregate_duckdb", "KINDS"]
+__all__ = ["KINDS", "aggregate_duckdb"]
 
 KINDS = ("auto", "parquet", "csv", "table", "sql")
 
@@ -107,7 +107,7 @@ def aggregate_duckdb(
     positive,
     scores: dict[str, str],
     weight: str | None = None,
-    resolution: float | int | None = None,
+    resolution: float | None = None,
     memory_limit: str = "1GB",
     threads: int | None = None,
     kind: str = "auto",

@@ -1,9 +1,13 @@
 """The Spark engine: count tables aggregated by Spark, returned to the driver.
 
 :func:`aggregate_spark` does what :func:`evalreport.engines.duckdb.aggregate_duckdb`
-does, with the Spark DataFrame API: per learner
-``df.groupBy(score).agg(count, count(when(label == positive)))`` (or sums of the
-weight), collecting only the aggregated rows (``DataFrame.toArrow()`` where the
+does, with the Spark DataFrame API: per learner, in effect,
+``df.groupBy(score).agg(count(*), count(when(label == positive, 1)))`` (or
+``sum(when(label == positive, w).otherwise(0))`` and its complement with a
+weight). The learners share one job: each row is exploded into one
+``(learner, key)`` item per learner and the job groups by both, so the data is
+scanned once (plus one pass of checks and one for the distinct labels). Only
+the aggregated rows come back to the driver (``DataFrame.toArrow()`` where the
 installed PySpark has it, 4.0 on; ``collect()`` before). See
 :mod:`evalreport.engines` for the count table, ``resolution`` and its bounds.
 
@@ -55,7 +59,9 @@ __all__ = ["aggregate_spark", "spark_session"]
 def _pyspark():
     try:
         import pyspark  # noqa: F401
-        from pyspark.sql import SparkSession, functions as F, types as T
+        from pyspark.sql import SparkSession
+        from pyspark.sql import functions as F
+        from pyspark.sql import types as T
     except ImportError as exc:
         raise ImportError(
             "the spark engine needs PySpark (and Java 17 or later): "
@@ -99,7 +105,7 @@ def aggregate_spark(
     positive,
     scores: dict[str, str],
     weight: str | None = None,
-    resolution: float | int | None = None,
+    resolution: float | None = None,
     spark=None,
     master: str | None = None,
     conf: dict | None = None,
@@ -228,36 +234,50 @@ def aggregate_spark(
         value = positive_label.item() if isinstance(positive_label, np.generic) else positive_label
         is_pos = lab == F.lit(value)
 
-    tables: dict = {}
-    bounds = {} if mode is not None else None
-    for name, col in scores.items():
-        x = dbl(col)
-        aggs = [F.count(F.lit(1)).alias("n")]
-        if weight is None:
-            aggs.append(count_if(is_pos).alias("pos"))
-        else:
-            w = dbl(weight)
-            aggs.append(F.sum(F.when(is_pos, w).otherwise(F.lit(0.0))).alias("pos"))
-            aggs.append(F.sum(F.when(is_pos, F.lit(0.0)).otherwise(w)).alias("neg"))
+    # All learners in one job: explode each row into one (learner, key) item
+    # per learner, so the data is scanned once whatever the number of learners.
+    items = []
+    names = list(scores)
+    for i, name in enumerate(names):
+        x = dbl(scores[name])
         if mode is None:
             key = x
         elif mode[0] == "step":
-            key = F.floor(x / F.lit(mode[1]))
+            key = F.floor(x / F.lit(mode[1])).cast("double")
         else:
             cells = cells_for(mode[1])
-            lo, hi = (float(v) for v in ranges[col])
+            lo, hi = (float(v) for v in ranges[scores[name]])
             scale = cell_scale(lo, hi, cells)
-            key = F.least(F.floor((x - F.lit(lo)) * F.lit(scale)), F.lit(cells - 1).cast("long"))
-            aggs.append(F.min(x).alias("smin"))
-        keys = [key.alias("key")]
-        if by is not None:
-            keys.insert(0, _col(F, by).alias("g"))
-        frame = _fetch(df.groupBy(*keys).agg(*aggs))
-        if weight is None:
-            frame["neg"] = np.asarray(frame["n"], dtype=np.int64) - np.asarray(frame["pos"], dtype=np.int64)
+            key = F.least(F.floor((x - F.lit(lo)) * F.lit(scale)), F.lit(cells - 1).cast("long")).cast("double")
+        items.append(F.struct(F.lit(i).alias("i"), key.alias("key"), x.alias("x")))
+    cols_out = [is_pos.alias("is_pos"), F.explode(F.array(*items)).alias("t")]
+    if weight is not None:
+        cols_out.insert(0, dbl(weight).alias("w"))
+    if by is not None:
+        cols_out.insert(0, _col(F, by).alias("g"))
+    exploded = df.select(*cols_out)
+    keys = [F.col("t.i").alias("i"), F.col("t.key").alias("key")]
+    if by is not None:
+        keys.insert(0, F.col("g"))
+    aggs = [F.count(F.lit(1)).alias("n")]
+    if weight is None:
+        aggs.append(count_if(F.col("is_pos")).alias("pos"))
+    else:
+        aggs.append(F.sum(F.when(F.col("is_pos"), F.col("w")).otherwise(F.lit(0.0))).alias("pos"))
+        aggs.append(F.sum(F.when(F.col("is_pos"), F.lit(0.0)).otherwise(F.col("w"))).alias("neg"))
+    if mode is not None and mode[0] == "bins":
+        aggs.append(F.min(F.col("t.x")).alias("smin"))
+    frame = _fetch(exploded.groupBy(*keys).agg(*aggs))
+    if weight is None:
+        frame["neg"] = np.asarray(frame["n"], dtype=np.int64) - np.asarray(frame["pos"], dtype=np.int64)
+    which = np.asarray(frame.pop("i"))
+    tables: dict = {}
+    bounds = {} if mode is not None else None
+    for i, name in enumerate(names):
+        sel = which == i
         build_tables(
-            frame, learner=name, by=by is not None, mode=mode,
-            weighted=weight is not None, tables=tables, bounds=bounds,
+            {k: np.asarray(v)[sel] for k, v in frame.items()}, learner=name, by=by is not None,
+            mode=mode, weighted=weight is not None, tables=tables, bounds=bounds,
         )
     return Aggregated(
         tables=tables,
@@ -290,7 +310,7 @@ def _read(session, source, fmt: str, options):
             df = reader.csv(paths)
         else:
             df = reader.format(fmt).load(paths)
-    except Exception as exc:  # AnalysisException and friends
+    except Exception as exc:  # noqa: BLE001 - AnalysisException and friends
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ValueError(f"Spark cannot read {fmt} {source!r}: {first}") from None
     return df, f"{fmt} {source!r}"

@@ -23,8 +23,11 @@ log-probabilities) take a shorter road, :func:`_table_from_keys`: the IEEE sign
 bit is then the same in every score, so it can be shifted out and the label
 stored in the freed lowest bit. One ``np.sort`` of these 64-bit keys orders the
 scores (descending) and carries each row's label along, which replaces the two
-gathers, the two sorts and the merge above. Scores of both signs have no bit
-to spare and keep the general road.
+gathers, the two sorts and the merge above. Untied, the sorted labels are the
+table (a cumulative sum gives tp, and fp = row - tp); tied, each run of equal
+keys is one (score, label) block, folded per score. Scores of both signs have
+no bit to spare and keep the general road. Either way the table is the same,
+bit for bit.
 """
 
 from __future__ import annotations

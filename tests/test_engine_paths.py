@@ -1,0 +1,308 @@
+"""The engine's alternative paths against its general ones, and against scikit-learn.
+
+Unweighted scores of one sign build the count table from one sort of 64-bit keys
+(``_table_from_keys``); scores of both signs gather, sort and merge each class
+(``_table_by_class``); weighted scores and aggregates take ``_table_from_ascending``.
+Untied unweighted tables get their scalars from the positives' rows
+(``_scalars_distinct``), the rest from the whole table (``_scalars_general``);
+the ROC hull may be given its candidate corners and their counts. Every pair must
+agree exactly (the same floats, bit for bit, where the docs promise exactness).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.metrics import (
+    average_precision_score,
+    precision_recall_curve,
+    roc_auc_score,
+    roc_curve,
+)
+
+from evalreport.metrics import count_table, count_table_from_aggregates, evaluate_binary
+from evalreport.metrics import binary as B
+from evalreport.metrics import cost as C
+from evalreport.metrics import counts as K
+
+
+def _scores(kind, n, y, rng):
+    s = rng.random(n) + 0.4 * y
+    if kind == "nonnegative":
+        return s
+    if kind == "negative":  # log-probabilities: all <= -0.0
+        return np.log(s / 1.5)
+    if kind == "mixed":
+        return s - 0.7
+    if kind == "zeros":  # +0.0 among positive scores, and ties at 0
+        s[rng.random(n) < 0.2] = 0.0
+        return s
+    if kind == "negative zeros":  # -0.0 among negative scores
+        s = -s
+        s[rng.random(n) < 0.2] = -0.0
+        return s
+    if kind == "ties":
+        return np.round(s, 1)
+    if kind == "negative ties":
+        return -np.round(s, 2)
+    if kind == "subnormal":  # tiny magnitudes, next to each other
+        return (np.arange(n) + 1.0) * 5e-324 * (1 + y)
+    raise AssertionError(kind)
+
+
+KINDS = ["nonnegative", "negative", "mixed", "zeros", "negative zeros", "ties",
+         "negative ties", "subnormal"]
+SIZES = [1, 2, 3, 10, 257, 3000]
+
+
+def _labels(n, rng, rate):
+    return (rng.random(n) < rate).astype(int)
+
+
+def _assert_same_table(a, b):
+    assert a.n_rows == b.n_rows
+    assert a.tp.dtype == b.tp.dtype == np.int64 and a.fp.dtype == b.fp.dtype == np.int64
+    np.testing.assert_array_equal(a.tp, b.tp)
+    np.testing.assert_array_equal(a.fp, b.fp)
+    # the same floats, bit for bit (-0.0 and +0.0 included)
+    assert a.threshold.dtype == b.threshold.dtype == np.float64
+    np.testing.assert_array_equal(a.threshold.view(np.uint64), b.threshold.view(np.uint64))
+
+
+def _by_aggregates(y, s):
+    """The general path: a table from per-score aggregates (a GROUP BY)."""
+    values, inverse = np.unique(s, return_inverse=True)
+    pos = np.bincount(inverse, weights=y, minlength=values.size).astype(np.int64)
+    neg = np.bincount(inverse, weights=1 - y, minlength=values.size).astype(np.int64)
+    return count_table_from_aggregates(values, pos, neg, n_rows=y.size)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("rate", [0.0, 0.3, 1.0])
+def test_key_table_equals_class_table_and_aggregates(kind, n, rate):
+    rng = np.random.default_rng([n, KINDS.index(kind), int(rate * 10)])
+    y = _labels(n, rng, rate)
+    s = _scores(kind, n, y, rng)
+    is_pos, s64, _, sign = K._checked_inputs(y, s, None, 1)
+    signbit = np.signbit(s)
+    assert sign == (1 if not signbit.any() else -1 if signbit.all() else 0)
+    by_class = K._table_by_class(s64, is_pos)
+    table, rows = K.count_table_and_positive_rows(y, s)
+    _assert_same_table(table, by_class)
+    _assert_same_table(table, _by_aggregates(y, s))
+    if sign != 0:
+        keys_table, keys_rows = K._table_from_keys(s64, is_pos, nonnegative=sign > 0)
+        _assert_same_table(keys_table, by_class)
+        if np.unique(s).size == n:
+            np.testing.assert_array_equal(keys_rows, np.flatnonzero(np.diff(by_class.tp)) + 1)
+            np.testing.assert_array_equal(rows, keys_rows)
+        else:
+            assert keys_rows is None and rows is None
+
+
+def test_sign_classes():
+    assert K._score_sign(np.array([0.0, 1.0, 5e-324, 1e308])) == 1
+    assert K._score_sign(np.array([-0.0, -1.0, -5e-324, -1e308])) == -1
+    assert K._score_sign(np.array([0.0, -0.0])) == 0
+    assert K._score_sign(np.array([-1.0, 2.0])) == 0
+
+
+@pytest.mark.parametrize(
+    "scores, message",
+    [
+        ([0.1, np.nan, 0.2], "NaN value at index 1"),
+        ([0.1, 0.2, np.inf], "infinite value at index 2"),
+        ([-0.1, -np.inf, -0.2], "infinite value at index 1"),
+        ([-0.1, -0.2, -np.nan], "NaN value at index 2"),
+        ([-0.1, 0.2, np.nan], "NaN value at index 2"),
+    ],
+)
+def test_non_finite_scores_are_reported_whatever_their_signs(scores, message):
+    with pytest.raises(ValueError, match=message):
+        evaluate_binary([0, 1, 0], scores)
+    # the scores are checked before the labels, as before
+    with pytest.raises(ValueError, match=message):
+        evaluate_binary([0, 1, 2], scores)
+
+
+def _assert_same_evaluation(a, b):
+    for name in ("auc", "rank_loss", "average_precision", "bep", "expected_total_cost"):
+        va, vb = getattr(a, name), getattr(b, name)
+        assert va == pytest.approx(vb, abs=1e-12) if va is not None else vb is None, name
+    np.testing.assert_array_equal(a.roc.fpr, b.roc.fpr)
+    np.testing.assert_array_equal(a.roc.tpr, b.roc.tpr)
+    np.testing.assert_array_equal(a.roc.threshold, b.roc.threshold)
+    np.testing.assert_array_equal(a.pr.recall, b.pr.recall)
+    np.testing.assert_array_equal(a.pr.precision, b.pr.precision)
+    np.testing.assert_array_equal(a.pr.threshold, b.pr.threshold)
+    if a.hull is None:
+        assert b.hull is None
+    else:
+        np.testing.assert_array_equal(a.hull.index, b.hull.index)
+        np.testing.assert_array_equal(a.cost_curve.pc, b.cost_curve.pc)
+        np.testing.assert_array_equal(a.cost_curve.cost, b.cost_curve.cost)
+
+
+@pytest.mark.parametrize("kind", ["nonnegative", "negative", "mixed"])
+@pytest.mark.parametrize("n", [2, 50, 5000, 60000])
+def test_distinct_scalars_and_curves_equal_the_general_path(kind, n):
+    rng = np.random.default_rng([n, 17])
+    y = _labels(n, rng, 0.35)
+    y[0], y[-1] = 1, 0
+    s = _scores(kind, n, y, rng)
+    assert np.unique(s).size == n
+    ev = evaluate_binary(y, s)
+    table = ev.counts
+    assert B._one_sample_per_row(table)
+    # The general path on the very same table: scalars from every row.
+    auc2, ap, bep, _ = B._scalars_general(table)
+    d_auc2, d_ap, d_bep, _ = B._scalars_distinct(table)
+    assert d_auc2 == auc2  # exact integers
+    assert d_ap == pytest.approx(ap, rel=1e-12)
+    assert d_bep == bep
+    # rows handed over by the key path equal the rows read off tp
+    _, rows = K.count_table_and_positive_rows(y, s)
+    if rows is not None:
+        np.testing.assert_array_equal(rows, np.flatnonzero(np.diff(table.tp)) + 1)
+    # The general path end to end: the same table via aggregates.
+    _assert_same_evaluation(ev, B.evaluate_counts(_by_aggregates(y, s)))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hull_from_given_corners_equals_hull_from_the_table(seed):
+    rng = np.random.default_rng(seed)
+    n = 200_000  # tens of thousands of corners: the sampled first polygon is used
+    y = _labels(n, rng, 0.4)
+    s = rng.random(n) + 0.3 * y
+    table = count_table(y, s)
+    _, _, _, (corners, counts) = B._scalars_distinct(table)
+    assert corners.size > C._SAMPLE_FROM
+    np.testing.assert_array_equal(counts[0], table.fp[corners])
+    np.testing.assert_array_equal(counts[1], table.tp[corners])
+    given = C.upper_hull_indices(table.fp, table.tp, corners, counts)
+    gathered = C.upper_hull_indices(table.fp, table.tp, corners)
+    found = C.upper_hull_indices(table.fp, table.tp)
+    np.testing.assert_array_equal(given, found)
+    np.testing.assert_array_equal(gathered, found)
+    # against Andrew's monotone chain on every point
+    np.testing.assert_array_equal(found, _monotone_chain_upper(table.fp, table.tp))
+
+
+def _monotone_chain_upper(x, y):
+    x, y = x.tolist(), y.tolist()
+    hull = []
+    for i in range(len(x)):
+        while len(hull) >= 2:
+            a, b = hull[-2], hull[-1]
+            cross = (x[b] - x[a]) * (y[i] - y[a]) - (y[b] - y[a]) * (x[i] - x[a])
+            if cross >= 0:  # b on or below the chord a-i: not a strict vertex
+                hull.pop()
+            else:
+                break
+        hull.append(i)
+    return np.array(hull)
+
+
+@pytest.mark.parametrize("sample_from, step, max_edges", [(16, 4, 2), (16, 4, 10_000), (8, 2, 1)])
+@pytest.mark.parametrize("shape", ["random", "all vertices"])
+def test_hull_stages_with_small_limits(monkeypatch, sample_from, step, max_edges, shape):
+    # Small limits make every stage run on small inputs: the sampled first
+    # polygon, the edge-by-edge filter (or, past max_edges, none), the quickhull.
+    monkeypatch.setattr(C, "_SAMPLE_FROM", sample_from)
+    monkeypatch.setattr(C, "_SAMPLE_STEP", step)
+    monkeypatch.setattr(C, "_MAX_EDGE_LOOP", max_edges)
+    rng = np.random.default_rng(5)
+    if shape == "random":
+        y = _labels(3000, rng, 0.5)
+        y = y[np.argsort(-(rng.random(y.size) + 0.5 * y))]
+    else:  # one positive, then j negatives, j = 1..m: every corner is a vertex
+        runs = np.arange(1, 80)
+        y = np.zeros(int(runs.sum() + runs.size), dtype=int)
+        y[np.concatenate(([0], np.cumsum(runs + 1)[:-1]))] = 1
+    tp = np.concatenate(([0], np.cumsum(y)))
+    fp = np.concatenate(([0], np.cumsum(1 - y)))
+    expected = _monotone_chain_upper(fp, tp)
+    np.testing.assert_array_equal(C.upper_hull_indices(fp, tp), expected)
+    # float coordinates (weighted tables) go the same way
+    np.testing.assert_array_equal(C.upper_hull_indices(fp * 0.5, tp * 0.25), expected)
+    if shape == "all vertices":
+        assert expected.size == runs.size + 2
+
+
+def test_curves_share_buffers_without_changing_values():
+    rng = np.random.default_rng(3)
+    y = _labels(1000, rng, 0.3)
+    s = rng.random(1000) + 0.2 * y
+    ev = evaluate_binary(y, s)
+    t = ev.counts
+    np.testing.assert_array_equal(ev.roc.threshold, np.concatenate(([np.inf], t.threshold)))
+    assert np.shares_memory(ev.roc.threshold, t.threshold)  # no copy on the key path
+    np.testing.assert_array_equal(ev.roc.tpr, t.tp / t.positives)
+    np.testing.assert_array_equal(ev.roc.fpr, t.fp / t.negatives)
+    np.testing.assert_array_equal(ev.pr.recall, t.tp[1:] / t.positives)
+    np.testing.assert_array_equal(ev.pr.precision, t.tp[1:] / (t.tp[1:] + t.fp[1:]))
+    assert not ev.roc.threshold.flags.writeable and not ev.pr.recall.flags.writeable
+    # a table built elsewhere: the thresholds are copied
+    other = B.evaluate_counts(_by_aggregates(y, s))
+    assert not np.shares_memory(other.roc.threshold, other.counts.threshold)
+    np.testing.assert_array_equal(other.roc.threshold, ev.roc.threshold)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("decimals", [1, 2])
+@pytest.mark.parametrize("sign", [1, -1])
+def test_jitter_breaking_ties_matches_sklearn(seed, decimals, sign):
+    # Tied scores plus a jitter far below their spacing: every score distinct,
+    # the order within each tied block random. The untied paths must then agree
+    # with scikit-learn point for point.
+    rng = np.random.default_rng([seed, decimals])
+    n = 3000
+    y = _labels(n, rng, 0.4)
+    s = sign * (np.round(rng.random(n) + 0.3 * y, decimals) + rng.random(n) * 1e-9)
+    assert np.unique(s).size == n
+    ev = evaluate_binary(y, s)
+    assert ev.auc == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+    assert ev.average_precision == pytest.approx(average_precision_score(y, s), abs=1e-12)
+    fpr, tpr, thr = roc_curve(y, s, drop_intermediate=False)
+    np.testing.assert_allclose(ev.roc.fpr, fpr, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ev.roc.tpr, tpr, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(ev.roc.threshold[1:], thr[1:])
+    precision, recall, thr = precision_recall_curve(y, s)
+    np.testing.assert_array_equal(ev.pr.threshold, thr[::-1])
+    np.testing.assert_allclose(ev.pr.precision, precision[:-1][::-1], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ev.pr.recall, recall[:-1][::-1], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("guess", [True, False])
+@pytest.mark.parametrize("kind", ["nonnegative", "negative", "zeros", "ties", "negative ties"])
+def test_both_roads_of_the_key_table_agree_whatever_the_tie_guess(monkeypatch, guess, kind):
+    # _ties_in_sample only picks the faster road: forced either way, a tied input
+    # must still fold its ties and an untied one still get one row per score.
+    monkeypatch.setattr(K, "_ties_in_sample", lambda keys: guess)
+    rng = np.random.default_rng(11)
+    n = 5000
+    y = _labels(n, rng, 0.3)
+    s = _scores(kind, n, y, rng)
+    is_pos, s64, _, sign = K._checked_inputs(y, s, None, 1)
+    table, rows = K._table_from_keys(s64, is_pos, nonnegative=sign > 0)
+    _assert_same_table(table, K._table_by_class(s64, is_pos))
+    assert (rows is None) == (guess or np.unique(s).size < n)
+
+
+def test_one_tie_among_distinct_scores():
+    # a single tie far from the sampled windows: found by the exact check
+    rng = np.random.default_rng(2)
+    n = 100_003
+    y = _labels(n, rng, 0.5)
+    s = rng.random(n)
+    order = np.argsort(-s)
+    s[order[n // 2 + 7]] = s[order[n // 2 + 6]]
+    y[order[n // 2 + 6]], y[order[n // 2 + 7]] = 1, 0
+    assert not K._ties_in_sample(np.sort(~s.view(np.uint64) << np.uint64(1)))
+    table, rows = K.count_table_and_positive_rows(y, s)
+    assert rows is None and len(table) == n - 1
+    _assert_same_table(table, _by_aggregates(y, s))
+    ev = evaluate_binary(y, s)
+    assert ev.auc == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+    assert ev.average_precision == pytest.approx(average_precision_score(y, s), abs=1e-12)

@@ -1,0 +1,124 @@
+"""engine: duckdb (and spark) through the whole pipeline give the in-memory numbers."""
+
+import json
+import textwrap
+
+import numpy as np
+import pytest
+
+from evalreport.__main__ import main
+
+MEASURES = ("auc", "rank_loss", "average_precision", "bep", "expected_total_cost", "precision",
+            "recall", "f1", "error_rate")
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    tmp = tmp_path_factory.mktemp("engines")
+    rng = np.random.default_rng(3)
+    n = 5000
+    y = np.where(rng.random(n) < 0.3, "yes", "no")
+    a = rng.random(n) + 0.4 * (y == "yes")
+    b = np.round(rng.random(n) + 0.2 * (y == "yes"), 2)  # ties
+    w = rng.integers(0, 4, n).astype(float)
+    for k in range(3):
+        pq.write_table(pa.table({"y": y[k::3], "a": a[k::3], "b": b[k::3], "w": w[k::3]}), tmp / f"part{k}.parquet")
+    pq.write_table(pa.table({"y": y, "a": a, "b": b, "w": w}), tmp / "all.parquet")
+    return tmp
+
+
+def _run(tmp, name, source, extra=""):
+    (tmp / f"{name}.yaml").write_text(textwrap.dedent(f"""\
+        version: 1
+        date: 2026-11-22
+        positive: "yes"
+        data:
+          - {{{source}, label: y, learners: {{a: a, b: b}}{extra}}}
+        confidence: {{bootstrap: 0}}
+        report: {{formats: [json], out: {name}}}
+        """))
+    status = main(["run", str(tmp / f"{name}.yaml"), "--quiet"])
+    out = tmp / name / "results.json"
+    return status, (json.loads(out.read_text()) if out.exists() else None)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_duckdb_equals_memory(data, weighted):
+    extra = ", weight: w" if weighted else ""
+    _, mem = _run(data, f"mem{weighted}", "path: all.parquet", extra)
+    status, duck = _run(data, f"duck{weighted}", 'path: "part*.parquet", engine: duckdb', extra)
+    assert status == 0
+    for learner in "ab":
+        for m in MEASURES:
+            assert duck["learners"][learner][m] == pytest.approx(mem["learners"][learner][m], abs=1e-9), m
+        if not weighted:  # integer counts: the very same curves
+            assert duck["learners"][learner]["curves"]["roc"] == mem["learners"][learner]["curves"]["roc"]
+    assert duck["comparisons"]["envelopment"] == mem["comparisons"]["envelopment"]
+    assert duck["inputs"][0]["rows"] == 5000
+
+
+def test_duckdb_resolution_reports_a_bound_that_holds(data):
+    _, mem = _run(data, "memr", "path: all.parquet")
+    status, res = _run(data, "res", 'path: "part*.parquet", engine: duckdb, resolution: 0.05')
+    assert status == 0
+    for learner in "ab":
+        bound = res["learners"][learner]["resolution_bound"]
+        for m in ("auc", "average_precision", "bep"):
+            assert abs(res["learners"][learner][m] - mem["learners"][learner][m]) <= bound[m] + 1e-12
+
+
+def test_duckdb_data_errors_are_clear(data, capsys):
+
+    (data / "bad.yaml").write_text(textwrap.dedent("""\
+        version: 1
+        data:
+          - {path: "part*.parquet", engine: duckdb, label: y, learners: {a: a_score}}
+        report: {formats: [json], out: bad}
+        """))
+    assert main(["run", str(data / "bad.yaml"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "a_score" in err and "data[0]" in err and "Traceback" not in err
+    (data / "nofile.yaml").write_text(textwrap.dedent("""\
+        version: 1
+        data:
+          - {path: "nothing*.parquet", engine: duckdb, label: y, learners: {a: a}}
+        report: {formats: [json], out: bad}
+        """))
+    assert main(["run", str(data / "nofile.yaml"), "--quiet"]) == 2
+    assert "no file matches nothing*.parquet" in capsys.readouterr().err
+
+
+def test_engine_spec_limits(data, capsys):
+    (data / "lim.yaml").write_text(textwrap.dedent("""\
+        version: 1
+        data:
+          - {path: all.parquet, engine: duckdb, label: y, group: g, learners: {a: a, r: {predicted: a}}}
+        report: {formats: [json], out: lim}
+        """))
+    assert main(["run", str(data / "lim.yaml"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "groups need engine: memory" in err and "hard decisions need engine: memory" in err
+
+
+def test_spark_equals_memory(data):
+    pytest.importorskip("pyspark")
+    _, mem = _run(data, "mems", "path: all.parquet")
+    spec = data / "spark.yaml"
+    spec.write_text(textwrap.dedent("""\
+        version: 1
+        date: 2026-11-22
+        positive: "yes"
+        data:
+          - {path: all.parquet, engine: spark, label: y, learners: {a: a, b: b}}
+        spark: {master: "local[2]", conf: {spark.ui.enabled: "false", spark.sql.shuffle.partitions: "2"}}
+        confidence: {bootstrap: 0}
+        report: {formats: [json], out: spark}
+        """))
+    assert main(["run", str(spec), "--quiet"]) == 0
+    got = json.loads((data / "spark" / "results.json").read_text())
+    for learner in "ab":
+        for m in MEASURES:
+            assert got["learners"][learner][m] == pytest.approx(mem["learners"][learner][m], abs=1e-9)

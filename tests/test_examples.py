@@ -1,0 +1,146 @@
+"""The examples in examples/ and the multi-class starter spec.
+
+Every example spec runs with the exit status it intends and gives the results.json
+of its golden file in tests/golden/<example>.json (``evalreport_version`` aside).
+After a deliberate change of the numbers, update the golden files with:
+
+    EVALREPORT_UPDATE_GOLDEN=1 python3 -m pytest tests/test_examples.py -k golden
+
+The committed prediction files are reproduced byte for byte by their seeded
+make_predictions.py scripts (scikit-learn ships the breast cancer and wine data,
+no download). large_data needs 10^7 generated rows: its spec is only checked, on
+a small file written by its own make_data.py.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+import evalreport
+from evalreport.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+#: example -> (exit status it intends, formats written in the test)
+RUN = {
+    "breast_cancer": (0, "json,html"),
+    "multiclass_folds": (0, "json,html"),
+    "scheduled_audit": (0, "json,html,pdf"),  # the archived deliverable: the one PDF
+}
+#: every example folder (watermelon, older than this file, is covered by test_report.py)
+FOLDERS = [*RUN, "large_data"]
+#: the date of specs without one (the audit's): SOURCE_DATE_EPOCH, 2026-11-22 UTC
+EPOCH = "1795305600"
+
+
+def _module(path: Path):
+    spec = importlib.util.spec_from_file_location(f"example_{path.parent.name}_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("example", list(RUN))
+def test_examples_match_golden_results(tmp_path, monkeypatch, example):
+    """Update with: EVALREPORT_UPDATE_GOLDEN=1 python3 -m pytest tests/test_examples.py -k golden"""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    status, formats = RUN[example]
+    spec = EXAMPLES / example / "spec.yaml"
+    out = tmp_path / "out"
+    assert main(["run", str(spec), "--quiet", "--out", str(out), "--format", formats]) == status
+    got = json.loads((out / "results.json").read_text())
+    got.pop("evalreport_version")
+    golden = GOLDEN / f"{example}.json"
+    if os.environ.get("EVALREPORT_UPDATE_GOLDEN"):
+        golden.write_text(json.dumps(got, indent=2) + "\n")
+    assert got == json.loads(golden.read_text())
+    assert all(g["passed"] for g in got["gates"]) == (status == 0)
+    html = (out / "report.html").read_text()
+    for name in got["learners"]:
+        assert name in html
+    if "pdf" in formats:
+        from pypdf import PdfReader
+
+        reader = PdfReader(out / "report.pdf")
+        assert reader.attachments["results.json"][0] == (out / "results.json").read_bytes()
+        assert "gates passed" in reader.pages[0].extract_text()
+
+
+def test_breast_cancer_learners_cross():
+    """The example promises crossing ROC curves and a least-cost winner; keep them."""
+    got = json.loads((GOLDEN / "breast_cancer.json").read_text())
+    verdicts = {(e["a"], e["b"]): e for e in got["comparisons"]["envelopment"]}
+    assert verdicts[("logistic", "forest")]["verdict"] == "cross"
+    assert verdicts[("tree", "bayes")]["verdict"] == "cross"
+    assert got["comparisons"]["winner_at_operating_point"] == "logistic"
+    owners = {row["learner"] for row in got["comparisons"]["cost_envelope"]}
+    assert owners == {"logistic", "forest"}
+    assert got["learners"]["forest"]["threshold_source"] == "learner"
+
+
+@pytest.mark.parametrize("example", FOLDERS)
+def test_every_example_has_a_readme_and_a_spec(example):
+    folder = EXAMPLES / example
+    readme = (folder / "README.md").read_text()
+    assert readme.startswith("# ") and f"examples/{example}/" in readme  # the command to run it
+    assert (folder / "spec.yaml").is_file()
+    assert example in (EXAMPLES / "README.md").read_text()
+
+
+@pytest.mark.parametrize("example", ["breast_cancer", "multiclass_folds"])
+def test_make_predictions_reproduces_the_committed_csv(example):
+    pytest.importorskip("sklearn")
+    module = _module(EXAMPLES / example / "make_predictions.py")
+    committed = (EXAMPLES / example / "predictions.csv").read_text(encoding="utf-8")
+    assert module.predictions() == committed
+
+
+def test_large_data_spec_validates_on_a_small_file(tmp_path, capsys):
+    folder = EXAMPLES / "large_data"
+    spec = evalreport.load_spec(folder / "spec.yaml")
+    assert [d.path for d in spec.data] == ["predictions.parquet"]
+    assert "json" in spec.report.formats and spec.report.curve_points == 5000  # the default
+    ignored = (folder / ".gitignore").read_text().split()
+    assert "*.parquet" in ignored and "reports/" in ignored
+    # the same spec on 20,000 rows of make_data.py's output
+    make_data = _module(folder / "make_data.py")
+    make_data.write(tmp_path / "predictions.parquet", 20_000)
+    shutil.copy(folder / "spec.yaml", tmp_path / "spec.yaml")
+    assert main(["validate", str(tmp_path / "spec.yaml")]) == 0
+    assert "20,000 rows, 2 learner(s)" in capsys.readouterr().out
+
+
+def _uncomment_optional_blocks(text: str) -> str:
+    """The starter with its commented priors, costs and gates switched on."""
+    out = []
+    for line in text.splitlines():
+        m = re.match(r"# ((priors|costs|gates):.*|( +)(matrix:|- ).*)$", line)
+        out.append(m.group(1) if m else line)
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("variant", ["as shipped", "optional blocks on"])
+def test_multiclass_starter_validates(tmp_path, capsys, variant):
+    text = (ROOT / "configs" / "multiclass.yaml").read_text()
+    if variant != "as shipped":
+        text = _uncomment_optional_blocks(text)
+        assert "\npriors:" in text and "\ncosts:" in text and "\ngates:" in text
+    (tmp_path / "evalreport.yaml").write_text(text)
+    spec = evalreport.load_spec(tmp_path / "evalreport.yaml")
+    assert spec.task == "multiclass"
+    columns = {spec.data[0].label, *(c for lr in spec.data[0].learners.values() for c in lr.columns)}
+    assert columns == {"y", "p_cat", "p_dog", "p_bird"}
+    rows = ["y,p_cat,p_dog,p_bird", "cat,0.7,0.2,0.1", "dog,0.1,0.8,0.1", "bird,0.2,0.2,0.6",
+            "cat,0.5,0.4,0.1", "dog,0.3,0.6,0.1", "bird,0.1,0.3,0.6"]
+    (tmp_path / "predictions.csv").write_text("\n".join(rows) + "\n")
+    assert main(["validate", str(tmp_path / "evalreport.yaml")]) == 0
+    assert "valid (1 file(s), 6 rows, 1 learner(s))" in capsys.readouterr().out
