@@ -244,7 +244,7 @@ def scalars_figure(result, styles, rows) -> str:
         ax.set_yticks(range(len(rows)))
         ax.set_yticklabels([label for label, _ in rows])
         ax.invert_yaxis()
-        ax.set_xlim(0, 1)
+        ax.set_xlim(0, 1.03)  # a dot at 1 stays whole
         ax.grid(axis="y", visible=False)
         ax.set_xlabel("value (higher is better; lines: confidence intervals where computed)")
         ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=min(len(keys), 6), frameon=False,

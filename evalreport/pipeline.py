@@ -271,9 +271,11 @@ def _intervals(spec: Spec, s: Source, scores, threshold, who, warnings, progress
     b = spec.confidence.bootstrap
     if b:
         if s.rows * b > BOOTSTRAP_BUDGET:
+            most = BOOTSTRAP_BUDGET // s.rows
+            advice = (f"set confidence.bootstrap to at most {most:,}" if most >= 200 else
+                      "at this size the DeLong interval of the AUC is the practical one")
             warnings.append(f"{who}: bootstrap intervals skipped: {b:,} resamples of {s.rows:,} rows "
-                            f"is too much work; set confidence.bootstrap to at most "
-                            f"{max(1, BOOTSTRAP_BUDGET // s.rows):,} (or 0 to silence this)")
+                            f"is too much work; {advice} (confidence.bootstrap: 0 silences this)")
         else:
             if progress:
                 progress(f"bootstrap: {b:,} resamples")

@@ -33,7 +33,7 @@ cannot be smaller than the data. ``resolution`` bins the scores first:
   multiple ``t`` of ``h``);
 * an int ``q`` (a number of bins): about ``q`` bins of roughly equal row
   counts. The engine first reads each score's min and max, groups the rows into
-  ``cells(q)`` equal-width cells between them, then merges adjacent cells
+  ``cells_for(q) = max(q, min(64 q, 2**22))`` equal-width cells between them, then merges adjacent cells
   left to right into bins, a new bin starting at each further ``1/q`` of the
   rows. This is deterministic (unlike DuckDB's ``approx_quantile``, whose
   T-digest depends on the order the threads merge, and much cheaper than
@@ -301,15 +301,23 @@ def merge_cells(cell, n, pos, neg, smin, q: int):
     )
 
 
-def build_tables(frame: dict, *, learner: str, by: bool, mode, weighted: bool, tables: dict, bounds):
+def build_tables(
+    frame: dict, *, learner: str, by: bool, mode, weighted: bool, tables: dict, bounds, rows: int | None = None
+):
     """Turn one learner's aggregated rows into count tables (one per group).
 
     ``frame`` holds NumPy arrays: ``key`` (score, bin index or cell index),
-    ``n`` (rows), ``pos`` and ``neg`` (counts or weights), ``smin`` (the
-    smallest score, for integer resolutions) and ``g`` (the group, with ``by``).
+    ``pos`` and ``neg`` (counts or weights), ``n`` (rows; needed with an
+    integer resolution, and for weighted tables with ``by``; otherwise it is
+    ``pos + neg`` unweighted, or ``rows``), ``smin`` (the smallest score, for
+    integer resolutions) and ``g`` (the group, with ``by``).
     """
     key = np.asarray(frame["key"])
-    n = np.asarray(frame["n"], dtype=np.int64)
+    n = frame.get("n")
+    if n is not None:
+        n = np.asarray(n, dtype=np.int64)
+    elif weighted and (by or rows is None):
+        raise ValueError("weighted tables with groups need the row counts n")
     pos = np.asarray(frame["pos"])
     neg = np.asarray(frame["neg"])
     if weighted:
@@ -325,14 +333,20 @@ def build_tables(frame: dict, *, learner: str, by: bool, mode, weighted: bool, t
     else:
         parts = [(None, slice(None))]
     for value, sel in parts:
-        k, nn, p, m = key[sel], n[sel], pos[sel], neg[sel]
+        k, p, m = key[sel], pos[sel], neg[sel]
+        if n is not None:
+            n_rows = int(n[sel].sum())
+        elif weighted:
+            n_rows = int(rows)
+        else:
+            n_rows = int(p.sum() + m.sum())
         if mode is None:
-            score = k.astype(np.float64)
+            score = k.astype(np.float64, copy=False)
         elif mode[0] == "step":
             score = k.astype(np.float64) * mode[1]
         else:
-            score, p, m = merge_cells(k, nn, p, m, np.asarray(frame["smin"])[sel], mode[1])
-        table = count_table_from_aggregates(score, p, m, n_rows=int(nn.sum()))
+            score, p, m = merge_cells(k, n[sel], p, m, np.asarray(frame["smin"])[sel], mode[1])
+        table = count_table_from_aggregates(score, p, m, n_rows=n_rows)
         name = (learner, value) if by else learner
         tables[name] = table
         if bounds is not None:

@@ -45,12 +45,22 @@ Queries, in order (each a streaming pass over only the columns it names):
    per learner; missing, non-finite and negative weights; missing groups; and
    with an integer resolution each score's min and max;
 3. ``SELECT DISTINCT label ... ORDER BY 1 LIMIT LABELS_CAP + 1``;
-4. per learner: ``SELECT score, count(*), count(*) FILTER (WHERE label = $positive)
-   FROM src GROUP BY score`` (BIGINT counts, exact), or with a weight
-   ``sum(w) FILTER (WHERE label = $positive)`` and ``... <> $positive``
-   (DOUBLE). The label bound is the distinct label equal to ``positive`` as
-   NumPy compares (so the text ``"1"`` never matches the number ``1``); when
-   no label matches, every row is a negative.
+4. per learner: ``SELECT score AS key, count(*) FILTER (WHERE label = $positive)
+   AS pos, count(*) - pos AS neg FROM src GROUP BY ALL`` (BIGINT counts:
+   exact), or with a weight ``sum(w) FILTER (WHERE label = $positive)`` and
+   ``sum(w) FILTER (WHERE NOT label = $positive)`` (DOUBLE); ``count(*) AS n``
+   too where the row counts cannot be inferred (integer resolution; weights
+   with ``by``). The label bound is the distinct label equal to ``positive``
+   as NumPy compares (so the text ``"1"`` never matches the number ``1``);
+   when no label matches, every row is a negative.
+
+Memory: DuckDB's part is capped by ``memory_limit`` (the aggregation spills
+past it). The Python side holds the aggregated rows and builds the table from
+them: about 100-130 bytes per distinct score at the peak. That is nothing with
+tied scores or a ``resolution`` (1e8 rows aggregate in about 130-300 MiB of
+peak RSS, see ``bench/engines.py``), but exact tables of continuous scores
+have one row per data row (1e7 distinct scores: about 1.25 GiB), so past a few
+million continuous scores under a 1 GB budget, use ``resolution``.
 """
 
 from __future__ import annotations
@@ -423,17 +433,16 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
                 f"coalesce(sum({w}) FILTER (WHERE {is_pos}), 0)::DOUBLE AS pos, "
                 f"coalesce(sum({w}) FILTER (WHERE NOT ({is_pos})), 0)::DOUBLE AS neg"
             )
-        sql = (
-            f"SELECT {g}{key} AS key, count(*) AS n, {counts}{smin} "
-            f"FROM {from_sql} GROUP BY ALL"
-        )
+        # the row count n only where it cannot be inferred (see build_tables)
+        n = "count(*) AS n, " if (mode is not None and mode[0] == "bins") or (weight is not None and by) else ""
+        sql = f"SELECT {g}{key} AS key, {n}{counts}{smin} FROM {from_sql} GROUP BY ALL"
         try:
             frame = run(sql, extra).fetchnumpy()
         except duckdb.Error as exc:
             raise ValueError(f"DuckDB failed aggregating learner {name!r} of {where}: {str(exc).strip()}") from None
         build_tables(
             frame, learner=name, by=by is not None, mode=mode,
-            weighted=weight is not None, tables=tables, bounds=bounds,
+            weighted=weight is not None, tables=tables, bounds=bounds, rows=rows,
         )
         del frame
     return Aggregated(

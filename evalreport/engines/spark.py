@@ -318,8 +318,13 @@ def _read(session, source, fmt: str, options):
 
 def _fetch(df) -> dict:
     """The aggregated rows as NumPy arrays (Arrow when available)."""
+    table = None
     if hasattr(df, "toArrow"):
-        table = df.toArrow()
+        try:
+            table = df.toArrow()
+        except ImportError:  # PySpark's Arrow path wants pandas/pyarrow versions it likes
+            table = None
+    if table is not None:
         out = {}
         for name in table.column_names:
             col = table.column(name)

@@ -123,7 +123,8 @@ def _verdict(result: Result, styles) -> dict:
                 more = ", ..." if len(pair.envelopment.crossings_fpr) > 3 else ""
                 crosses.append(f"{pair.a} and {pair.b} (at FPR {at}{more})")
         for a, bs in envelops.items():
-            sentences.append(f"{a}'s ROC curve envelops {_and(bs)}'s: {a} is at least as good at every "
+            whose = f"{bs[0]}'s" if len(bs) == 1 else f"those of {_and(bs)}"
+            sentences.append(f"{a}'s ROC curve envelops {whose}: {a} is at least as good at every "
                              "threshold (and so is its P-R curve).")
         if crosses:
             shown = crosses[:4] + ([f"{len(crosses) - 4} more pairs"] if len(crosses) > 4 else [])
@@ -183,6 +184,8 @@ def _matrix(result: Result) -> list[dict]:
         for p in comp.pairs:
             v = p.envelopment.verdict
             x = ", ".join(fmt(c, 3) for c in p.envelopment.crossings_fpr[:2])
+            if len(p.envelopment.crossings_fpr) > 2:
+                x += ", ..."
             text = {"a_envelops_b": ("envelops", "is enveloped by"),
                     "b_envelops_a": ("is enveloped by", "envelops"),
                     "identical": ("identical", "identical"),
@@ -277,9 +280,7 @@ def report_context(result: Result) -> dict:
         for r in comp.rankings:
             rankings.append({"dataset": comp.dataset or "", "measure": _RANK_LABEL[r.measure],
                              "order": " > ".join(r.order) if r.order else UNDEFINED})
-    envelope = [{"learner": iv.learner, "color": styles[iv.learner]["color"],
-                 "threshold": fmt(iv.threshold), "from": fmt(iv.pc_from, 3), "to": fmt(iv.pc_to, 3)}
-                for comp in result.comparisons for iv in comp.cost_envelope]
+    envelope = _envelope_rows(result, styles)
     shown_definitions = dict(DEFINITIONS)
     balance = [{"key": lr_key, "positives": fmt(lr.summary.positives), "negatives": fmt(lr.summary.negatives),
                 "share": fmt(lr.summary.positives / (lr.summary.positives + lr.summary.negatives), 3)
@@ -302,6 +303,35 @@ def report_context(result: Result) -> dict:
         "envelope": envelope,
         "definitions": shown_definitions,
     }
+
+
+def _envelope_rows(result: Result, styles) -> list[dict]:
+    """The cost envelope for people: one row per run of one learner (its thresholds
+    as a range when it changes threshold along the way); results.json has every interval."""
+    rows = []
+    for comp in result.comparisons:
+        runs: list[list] = []
+        for iv in comp.cost_envelope:
+            if runs and runs[-1][0] == iv.learner:
+                runs[-1][2] = iv.pc_to
+                runs[-1][3].append(iv.threshold)
+            else:
+                runs.append([iv.learner, iv.pc_from, iv.pc_to, [iv.threshold]])
+        for learner, lo, hi, thresholds in runs:
+            if len(thresholds) == 1:
+                thr = fmt(thresholds[0])
+            else:
+                thr = f"{fmt(max(thresholds))} down to {fmt(min(thresholds))} ({len(thresholds)} thresholds)"
+            rows.append({"learner": learner, "color": styles[learner]["color"], "threshold": thr,
+                         "from": fmt(lo, 3), "to": fmt(hi, 3), "dataset": comp.dataset or ""})
+    return rows
+
+
+def _p(value) -> str:
+    """A p-value: below the float resolution it is printed as a bound, not as 0."""
+    if value is None:
+        return UNDEFINED
+    return "< 1e-16" if value < 1e-16 else fmt(value, 3)
 
 
 def _with_interval(text: str, interval) -> str:
@@ -328,21 +358,21 @@ def _tests(result: Result) -> dict:
                     row["delong"] = d.note or UNDEFINED
                 else:
                     ci = f" [{fmt(d.ci[0], 3)}, {fmt(d.ci[1], 3)}]" if d.ci else ""
-                    row["delong"] = f"ΔAUC {d.difference:+.4f}{ci}, z = {fmt(d.z, 3)}, p = {fmt(d.p_value, 3)}"
+                    row["delong"] = f"ΔAUC {d.difference:+.4f}{ci}, z = {fmt(d.z, 3)}, p = {_p(d.p_value)}"
                     verdict = "significant" if d.p_value < 1 - level else "not significant"
                     if len(comp.tests) <= 6:
                         sentences.append(
                             f"DeLong's test, {t.a} against {t.b}: AUC difference {d.difference:+.4f}, "
-                            f"p = {fmt(d.p_value, 3)} ({verdict} at the {pct} level).")
+                            f"p = {_p(d.p_value)} ({verdict} at the {pct} level).")
             if t.mcnemar is not None:
                 m = t.mcnemar
                 row["mcnemar"] = (f"e01 = {fmt(m.e01)}, e10 = {fmt(m.e10)}, "
                                   + (f"χ² = {fmt(m.statistic, 3)}, " if m.statistic is not None else "")
-                                  + f"p = {fmt(m.p_value, 3)}")
+                                  + f"p = {_p(m.p_value)}")
             if t.paired_t is not None:
                 pt = t.paired_t
                 row["paired_t"] = (f"mean error difference {pt.mean_difference:+.4f}, t = {fmt(pt.t, 3)} "
-                                   f"({pt.dof} dof), p = {fmt(pt.p_value, 3)}")
+                                   f"({pt.dof} dof), p = {_p(pt.p_value)}")
             rows.append(row)
     matrices = []
     for comp in result.comparisons:
@@ -370,8 +400,10 @@ def _tests(result: Result) -> dict:
             "svg": Markup(critical_difference_figure(list(f.learners), fr.average_ranks,
                                                      fr.critical_difference, fr.significant_pairs)),
         }
+    ran = {name for r in rows for name in ("delong", "mcnemar", "paired_t") if r[name]}
     return {"rows": rows, "sentences": sentences, "matrices": matrices, "friedman": friedman,
-            "level": fmt(level)}
+            "level": fmt(level), "ran": sorted(ran),
+            "bootstrap": any(getattr(lr, "bootstrap", None) for lr in result.learners.values())}
 
 
 def _shares(at) -> dict:

@@ -22,7 +22,7 @@ MULTICLASS_DEFINITIONS = {
     "macro AUC, weighted AUC": "The mean of the one-vs-rest AUCs, unweighted or weighted by class "
                                "prevalence.",
     "one-vs-one AUC": "Hand & Till (2001): the mean over class pairs of the two pairwise AUCs.",
-    "decision": "The class of highest score; a tie goes to the class listed first in `classes`.",
+    "decision": "The class of highest score; a tie goes to the class listed first in the spec's classes.",
     "cost-sensitive error": "(1/m) sum_i w_i cost[y_i][yhat_i], rows true class, columns predicted; "
                             "with priors, instances are reweighted so the class shares match them.",
     "Bayes decision cost": "The cost-sensitive error of the decisions that minimise the expected cost "
