@@ -348,6 +348,7 @@ def _tests(result: Result) -> dict:
     level = result.spec.confidence.level
     pct = f"{100 * (1 - level):g}%"
     rows, sentences = [], []
+    significant, not_significant = [], 0
     for comp in result.comparisons:
         for t in comp.tests:
             row = {"dataset": comp.dataset or "", "a": t.a, "b": t.b,
@@ -359,11 +360,11 @@ def _tests(result: Result) -> dict:
                 else:
                     ci = f" [{fmt(d.ci[0], 3)}, {fmt(d.ci[1], 3)}]" if d.ci else ""
                     row["delong"] = f"ΔAUC {d.difference:+.4f}{ci}, z = {fmt(d.z, 3)}, p = {_p(d.p_value)}"
-                    verdict = "significant" if d.p_value < 1 - level else "not significant"
-                    if len(comp.tests) <= 6:
-                        sentences.append(
-                            f"DeLong's test, {t.a} against {t.b}: AUC difference {d.difference:+.4f}, "
-                            f"p = {_p(d.p_value)} ({verdict} at the {pct} level).")
+                    if d.p_value < 1 - level:
+                        better, worse = (t.a, t.b) if d.difference > 0 else (t.b, t.a)
+                        significant.append(f"{better} over {worse} (p = {_p(d.p_value)})")
+                    else:
+                        not_significant += 1
             if t.mcnemar is not None:
                 m = t.mcnemar
                 row["mcnemar"] = (f"e01 = {fmt(m.e01)}, e10 = {fmt(m.e10)}, "
@@ -374,6 +375,13 @@ def _tests(result: Result) -> dict:
                 row["paired_t"] = (f"mean error difference {pt.mean_difference:+.4f}, t = {fmt(pt.t, 3)} "
                                    f"({pt.dof} dof), p = {_p(pt.p_value)}")
             rows.append(row)
+    if significant:
+        sentences.append(f"DeLong's test finds a significantly higher AUC (at the {pct} level) for "
+                         + "; ".join(significant[:6]) + ("; ..." if len(significant) > 6 else "")
+                         + (f"; the other {not_significant} difference{'s are' if not_significant > 1 else ' is'}"
+                            " not significant." if not_significant else "."))
+    elif not_significant:
+        sentences.append(f"DeLong's test finds no AUC difference significant at the {pct} level.")
     matrices = []
     for comp in result.comparisons:
         if len(comp.tests) <= 6:
