@@ -264,10 +264,7 @@ def _intervals(spec: Spec, s: Source, scores, threshold, who, warnings, progress
             warnings.append(f"{who}: confidence intervals are not computed for weighted data "
                             "(DeLong's variance and the bootstrap here assume unit weights)")
         return None, None
-    if "delong" in spec.compare_set:
-        auc_ci = stats.delong_auc(s.labels, scores, level=level)
-        if auc_ci.ci is None and auc_ci.note:
-            warnings.append(f"{who}: no AUC interval: {auc_ci.note}")
+    # DeLong's interval comes with the comparisons (one set of components per learner)
     b = spec.confidence.bootstrap
     if b:
         if s.rows * b > BOOTSTRAP_BUDGET:
@@ -345,7 +342,36 @@ def _aligned(sources: list[Source], dataset) -> tuple:
     return first.labels, first.weights, values
 
 
-def _pair_tests(spec: Spec, group: dict, sources: list[Source], dataset):
+def delong_intervals(spec: Spec, learners: dict, sources: list[Source], warnings: list[str]) -> dict:
+    """DeLong's interval of each AUC, and each learner's structural components
+    (one sort per learner, shared with the paired tests): {dataset: {key: components}}."""
+    from .compare import stats
+
+    out: dict = {}
+    if "delong" not in spec.compare_set:
+        return out
+    for dataset in dict.fromkeys(lr.dataset for lr in learners.values()):
+        files = [s for s in sources if s.dataset == dataset]
+        if any(s.tables is not None or s.weights is not None for s in files):
+            continue  # aggregated or weighted: said in the learners' warnings
+        labels, _, values = _aligned(sources, dataset)
+        comps = {}
+        for key, lr in learners.items():
+            if lr.dataset != dataset or not isinstance(lr, LearnerResult) or lr.hard:
+                continue
+            if lr.summary.auc is None:
+                continue
+            c = stats.structural_components(labels, values[lr.name])
+            comps[key] = c
+            ci = stats.auc_interval(c, level=spec.confidence.level)
+            if ci.ci is None and ci.note:
+                warnings.append(f"learner '{key}': no AUC interval: {ci.note}")
+            learners[key] = replace(lr, auc_ci=ci)
+        out[dataset] = comps
+    return out
+
+
+def _pair_tests(spec: Spec, group: dict, sources: list[Source], dataset, components=None):
     from .compare import pair_tests
 
     wanted = spec.compare_set & {"delong", "mcnemar", "paired_t"}
@@ -365,10 +391,12 @@ def _pair_tests(spec: Spec, group: dict, sources: list[Source], dataset):
         decisions[k] = v.astype(bool) if lr.hard else v >= lr.threshold
         if lr.groups is not None:
             errors[k] = [m["error_rate"] for m in lr.groups.measures]
-    return pair_tests(binary, labels, scores, decisions, errors or None, wanted, spec.confidence.level)
+    return pair_tests(binary, labels, scores, decisions, errors or None, wanted, spec.confidence.level,
+                      components=components)
 
 
-def compare_datasets(spec: Spec, learners: dict, sources: list[Source] | None = None) -> list[Comparisons]:
+def compare_datasets(spec: Spec, learners: dict, sources: list[Source] | None = None,
+                     components: dict | None = None) -> list[Comparisons]:
     """Compare the learners of each data set (learners of one data set share their instances)."""
     by_dataset: dict = {}
     for key, lr in learners.items():
@@ -384,7 +412,8 @@ def compare_datasets(spec: Spec, learners: dict, sources: list[Source] | None = 
             continue
         comp = compare_learners(group, spec.compare_set, dataset)
         if sources is not None:
-            comp = replace(comp, tests=_pair_tests(spec, group, sources, dataset))
+            comp = replace(comp, tests=_pair_tests(spec, group, sources, dataset,
+                                                   (components or {}).get(dataset)))
         out.append(comp)
     return out
 
@@ -450,7 +479,9 @@ def evaluate(spec: Spec, *, progress=None) -> Result:
     gates, gate_warnings = check_gates(spec, learners)
     if progress and len(learners) > 1:
         progress("comparing learners")
-    comparisons = compare_datasets(spec, learners, sources)
+    components = delong_intervals(spec, learners, sources, warnings) if spec.task == "binary" else {}
+    comparisons = compare_datasets(spec, learners, sources, components)
+    del components
     friedman = across_datasets(spec, learners)
     inputs = [{"path": s.path, "sha256": s.sha256, "rows": s.rows} for s in sources]
     return Result(

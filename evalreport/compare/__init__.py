@@ -16,6 +16,7 @@ from .curves import (
     envelopment,
     envelopment_on_grid,
     roc_profile,
+    roc_profile_counts,
 )
 
 __all__ = ["Comparisons", "PairTests", "PairVerdict", "Ranking", "compare_learners", "pair_tests",
@@ -90,7 +91,7 @@ def compare_learners(learners: dict, wanted: frozenset[str], dataset=None) -> Co
             # same unweighted instances: every FPR is a count over m-, one shared exact grid
             n_neg = next(iter(negatives))
             grid = np.arange(n_neg + 1) / n_neg
-            profiles = {k: roc_profile(*lr.roc_vertices, grid) for k, lr in scoring.items()}
+            profiles = {k: roc_profile_counts(*lr.roc_vertices, n_neg) for k, lr in scoring.items()}
             for a, b in combinations(scoring, 2):
                 pairs.append(PairVerdict(a, b, envelopment_on_grid(grid, profiles[a], profiles[b])))
         else:
@@ -123,7 +124,7 @@ def compare_learners(learners: dict, wanted: frozenset[str], dataset=None) -> Co
 
 
 def pair_tests(keys, labels, scores: dict, decisions: dict, group_errors: dict | None,
-               wanted: frozenset[str], level: float) -> tuple[PairTests, ...]:
+               wanted: frozenset[str], level: float, components: dict | None = None) -> tuple[PairTests, ...]:
     """DeLong's paired test, McNemar's test and the paired t-test for every pair.
 
     ``labels`` are the shared instances' classes (True = positive), ``scores``
@@ -134,10 +135,10 @@ def pair_tests(keys, labels, scores: dict, decisions: dict, group_errors: dict |
     from . import stats
 
     out = []
-    components = {}
-    if "delong" in wanted:
+    if components is None and "delong" in wanted:
         # one sort per learner; each pair is then O(N)
         components = {k: stats.structural_components(labels, s) for k, s in scores.items() if s is not None}
+    components = components or {}
     for a, b in combinations(keys, 2):
         delong = mcn = ttest = None
         if a in components and b in components:

@@ -70,6 +70,25 @@ def roc_profile(fpr, tpr, xs) -> tuple[np.ndarray, np.ndarray]:
     return _at(np.asarray(fpr, float), np.asarray(tpr, float), np.asarray(xs, float))
 
 
+def roc_profile_counts(fpr, tpr, n_neg: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`roc_profile` on the grid FP = 0..m- (unweighted learners), in O(m-)
+    without a search: each grid point falls on a vertex's FP or inside one
+    straight segment between two consecutive FP values."""
+    fpr, tpr = np.asarray(fpr, float), np.asarray(tpr, float)
+    fp = np.rint(fpr * n_neg).astype(np.int64)
+    first = np.concatenate(([True], fp[1:] != fp[:-1]))
+    last = np.concatenate((fp[1:] != fp[:-1], [True]))
+    ufp, bottom, top = fp[first], tpr[first], tpr[last]  # a vertical run's two ends
+    seg = np.repeat(np.arange(ufp.size - 1), np.diff(ufp))  # grid 0..m- - 1
+    g = np.arange(seg.size)
+    x0, x1 = ufp[seg], ufp[seg + 1]
+    on_vertex = g == x0
+    inner = top[seg] + (bottom[seg + 1] - top[seg]) * (g - x0) / (x1 - x0)
+    lo = np.append(np.where(on_vertex, bottom[seg], inner), bottom[-1])
+    hi = np.append(np.where(on_vertex, top[seg], inner), top[-1])
+    return lo, hi
+
+
 def envelopment_on_grid(xs, a: tuple, b: tuple, *, tol: float = TOLERANCE) -> Envelopment:
     """:func:`envelopment` from two profiles on one grid that holds both curves' breakpoints."""
     a_lo, a_hi = a

@@ -295,6 +295,23 @@ def delong_auc(y_true_bool, scores, *, level: float = 0.95) -> AucInterval:
     level = _check_level(level)
     y, s, m, n = _classes(y_true_bool, scores)
     auc, v10, v01 = _components(y, s, m, n, aligned=False)
+    return _interval(auc, v10, v01, m, n, level)
+
+
+def auc_interval(components: StructuralComponents, *, level: float = 0.95) -> AucInterval:
+    """:func:`delong_auc` from a learner's structural components (computed once,
+    shared with the paired tests).
+
+    >>> c = structural_components([0, 0, 1, 0, 1, 1], [0.1, 0.4, 0.35, 0.2, 0.8, 0.9])
+    >>> tuple(round(v, 4) for v in auc_interval(c).ci)
+    (0.5809, 1.0)
+    """
+    level = _check_level(level)
+    return _interval(components.auc, components.v10, components.v01,
+                     components.v10.size, components.v01.size, level)
+
+
+def _interval(auc, v10, v01, m, n, level) -> AucInterval:
     var = _variance(v10, v01, m, n)
     if var is None:
         return AucInterval(auc=auc, se=None, ci=None, level=level, note=_too_few(m, n))
