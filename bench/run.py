@@ -84,12 +84,17 @@ def generate(rows: int) -> dict[str, Path]:
     return paths
 
 
-def write_spec(data: Path) -> Path:
-    spec = DATA / f"spec_{data.suffix[1:]}_{data.stem}.yaml"
+#: comparisons that need only the curves (no instance-level tests of significance)
+CURVES_ONLY = "compare: [envelopment, auc, bep, f1, expected_total_cost, cost_envelope]\n"
+
+
+def write_spec(data: Path, tests: bool) -> Path:
+    spec = DATA / f"spec_{data.suffix[1:]}_{data.stem}{'' if tests else '_notests'}.yaml"
     learners = "\n".join(f"      {n}: p_{n}" for n in LEARNERS)
     spec.write_text(
         f"version: 1\ntitle: bench\ndate: 2026-11-22\ndata:\n  - path: {data.name}\n"
         f"    label: y\n    id: id\n    learners:\n{learners}\nreport: {{formats: [json]}}\n"
+        + ("" if tests else CURVES_ONLY)
     )
     return spec
 
@@ -110,6 +115,9 @@ def main() -> None:
     ap.add_argument("--rows", type=float, default=1e7)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--json", type=Path, help="also write the figures here")
+    ap.add_argument("--no-tests", action="store_true",
+                    help="compare by curves only: no DeLong, McNemar or bootstrap (they need every instance)")
+    ap.add_argument("--formats", default="parquet,csv", help="which files to read: parquet,csv")
     ap.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     rows = int(args.rows)
@@ -124,12 +132,15 @@ def main() -> None:
     loaded_mib = rows * (8 + 1 + 3 * 8) / 2**20
     _, idle_rss = measure(IDLE)
     figures = []
-    print(f"{rows:,} rows x {len(LEARNERS)} learners; loaded columns {loaded_mib:,.0f} MiB; "
+    print(("curves only (no tests of significance); " if args.no_tests else "the default spec (every comparison and test); ")
+          + f"{rows:,} rows x {len(LEARNERS)} learners; loaded columns {loaded_mib:,.0f} MiB; "
           f"idle child {idle_rss:,.0f} MiB RSS (subtracted)")
     print(f"{'format':8} {'floor s':>8} {'run s':>8} {'run/floor':>9} {'peak MiB':>9} "
           f"{'peak/loaded':>11}  targets (<= 2x time, <= 3x memory)")
     for fmt, data in paths.items():
-        spec = write_spec(data)
+        if fmt not in args.formats.split(","):
+            continue
+        spec = write_spec(data, tests=not args.no_tests)
         out = DATA / f"out_{fmt}"
         floors, runs, peaks = [], [], []
         for _ in range(args.rounds):
