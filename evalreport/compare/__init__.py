@@ -15,7 +15,6 @@ from .curves import (
     cost_envelope,
     envelopment,
     envelopment_on_grid,
-    roc_profile,
     roc_profile_counts,
 )
 

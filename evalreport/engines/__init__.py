@@ -411,3 +411,47 @@ def resolution_bounds(table: CountTable) -> dict:
             lo = max(0.0, r - nb)
             out["bep"] = float(max(hi - xb, xb - lo, 0.0) / mp)
     return out
+
+
+def judge_checks(row: list, *, cols, scores: dict, mode, label: str, weight, by, where: str):
+    """Read the one-row result of the engines' data checks (rows, missing labels,
+    then per score column missing/NaN/infinite counts and, for quantile bins, its
+    range, then the weight and group checks) and raise ``ValueError`` on the first
+    kind of problem. Returns (rows, {score column: (min, max)})."""
+    row = list(row)
+    rows, null_labels = int(row.pop(0)), int(row.pop(0))
+    if rows == 0:
+        raise ValueError(f"{where} has no rows")
+    if null_labels:
+        raise ValueError(f"label column {label!r} has {null_labels} missing value(s) of {rows} rows in {where}")
+    ranges = {}
+    problems = []
+    for col in cols:
+        nulls, nans, infs = (int(row.pop(0)) for _ in range(3))
+        if mode is not None and mode[0] == "bins":
+            ranges[col] = (row.pop(0), row.pop(0))
+        bad = [f"{c} {what}" for c, what in ((nulls, "missing"), (nans, "NaN"), (infs, "infinite")) if c]
+        if bad:
+            learners = ", ".join(repr(n) for n, c in scores.items() if c == col)
+            problems.append(
+                f"score column {col!r} (learner {learners}) has {nulls + nans + infs} bad value(s): "
+                f"{', '.join(bad)} (of {rows} rows)"
+            )
+    if problems:
+        raise ValueError(f"{where}: " + "; ".join(problems))
+    if weight is not None:
+        nulls, nonfinite, negative, wmin = int(row.pop(0)), int(row.pop(0)), int(row.pop(0)), row.pop(0)
+        bad = []
+        if nulls:
+            bad.append(f"{nulls} missing")
+        if nonfinite:
+            bad.append(f"{nonfinite} NaN or infinite")
+        if negative:
+            bad.append(f"{negative} negative (smallest {wmin!r})")
+        if bad:
+            raise ValueError(f"weight column {weight!r} has {', '.join(bad)} value(s) of {rows} rows in {where}")
+    if by is not None:
+        nulls = int(row.pop(0))
+        if nulls:
+            raise ValueError(f"group column {by!r} has {nulls} missing value(s) of {rows} rows in {where}")
+    return rows, ranges

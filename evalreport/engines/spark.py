@@ -42,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import (
+    judge_checks,
     LABELS_CAP,
     Aggregated,
     build_tables,
@@ -184,41 +185,8 @@ def aggregate_spark(
     if by is not None:
         checks.append(count_if(_col(F, by).isNull()))
     row = list(df.agg(*checks).collect()[0])
-    rows, null_labels = int(row.pop(0)), int(row.pop(0))
-    if rows == 0:
-        raise ValueError(f"{where} has no rows")
-    if null_labels:
-        raise ValueError(f"label column {label!r} has {null_labels} missing value(s) of {rows} rows in {where}")
-    ranges = {}
-    problems = []
-    for col in cols:
-        nulls, nans, infs = (int(row.pop(0)) for _ in range(3))
-        if mode is not None and mode[0] == "bins":
-            ranges[col] = (row.pop(0), row.pop(0))
-        bad = [f"{c} {what}" for c, what in ((nulls, "missing"), (nans, "NaN"), (infs, "infinite")) if c]
-        if bad:
-            learners = ", ".join(repr(n) for n, c in scores.items() if c == col)
-            problems.append(
-                f"score column {col!r} (learner {learners}) has {nulls + nans + infs} bad value(s): "
-                f"{', '.join(bad)} (of {rows} rows)"
-            )
-    if problems:
-        raise ValueError(f"{where}: " + "; ".join(problems))
-    if weight is not None:
-        nulls, nonfinite, negative, wmin = int(row.pop(0)), int(row.pop(0)), int(row.pop(0)), row.pop(0)
-        bad = []
-        if nulls:
-            bad.append(f"{nulls} missing")
-        if nonfinite:
-            bad.append(f"{nonfinite} NaN or infinite")
-        if negative:
-            bad.append(f"{negative} negative (smallest {wmin!r})")
-        if bad:
-            raise ValueError(f"weight column {weight!r} has {', '.join(bad)} value(s) of {rows} rows in {where}")
-    if by is not None:
-        nulls = int(row.pop(0))
-        if nulls:
-            raise ValueError(f"group column {by!r} has {nulls} missing value(s) of {rows} rows in {where}")
+    rows, ranges = judge_checks(row, cols=cols, scores=scores, mode=mode, label=label,
+                                weight=weight, by=by, where=where)
 
     found = [r[0] for r in df.select(lab.alias("label")).distinct().limit(LABELS_CAP + 1).collect()]
     truncated = len(found) > LABELS_CAP
