@@ -119,6 +119,25 @@ def test_large_data_spec_validates_on_a_small_file(tmp_path, capsys):
     assert "20,000 rows, 2 learner(s)" in capsys.readouterr().out
 
 
+def test_large_data_duckdb_spec_runs_on_a_small_file(tmp_path):
+    """spec_duckdb.yaml: the same report through DuckDB, within its resolution bound
+    of the in-memory numbers."""
+    import json
+
+    folder = EXAMPLES / "large_data"
+    make_data = _module(folder / "make_data.py")
+    make_data.write(tmp_path / "predictions.parquet", 20_000)
+    for name in ("spec.yaml", "spec_duckdb.yaml"):
+        text = (folder / name).read_text().replace("formats: [json, html, pdf]", "formats: [json]")
+        (tmp_path / name).write_text(text)
+        assert main(["run", str(tmp_path / name), "--quiet"]) == 0
+    memory = json.loads((tmp_path / "reports" / "results.json").read_text())["learners"]
+    duck = json.loads((tmp_path / "reports-duckdb" / "results.json").read_text())["learners"]
+    for learner, d in duck.items():
+        for measure in ("auc", "average_precision", "bep"):
+            assert abs(d[measure] - memory[learner][measure]) <= d["resolution_bound"][measure] + 1e-12
+
+
 def _uncomment_optional_blocks(text: str) -> str:
     """The starter with its commented priors, costs and gates switched on."""
     out = []
