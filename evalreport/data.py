@@ -38,6 +38,7 @@ class Source:
     hard: frozenset[str] = frozenset()  # learners given as hard decisions
     # engine duckdb / spark: the count tables, aggregated where the data lives (no rows here)
     tables: dict | None = None
+    group_tables: dict | None = None  # learner -> {group: count table}, with a group column
     resolution_bound: dict | None = None
     engine: str = "memory"
 
@@ -487,7 +488,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
             source = [str(f) for f in files] if files else src.path
             database = str(spec.resolve(src.database)) if src.database else None
             agg = aggregate_duckdb(source, label=src.label, positive=spec.positive_label, scores=scores,
-                                   weight=src.weight, resolution=src.resolution,
+                                   weight=src.weight, resolution=src.resolution, by=src.group,
                                    memory_limit=src.memory_limit, kind=src.kind, database=database)
         else:
             from .engines.spark import aggregate_spark
@@ -497,7 +498,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
                                   scores=scores, weight=src.weight, resolution=src.resolution,
                                   master=session.master if session else None,
                                   conf=dict(session.conf) if session else None,
-                                  remote=session.remote if session else None,
+                                  remote=session.remote if session else None, by=src.group,
                                   fmt="csv" if src.kind == "csv" else "parquet")
     except (ValueError, ImportError, RuntimeError) as exc:
         problems.add(base + ("path",), f"{src.path}: {exc}")
@@ -509,12 +510,36 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
     except ValueError as exc:
         problems.add(base + ("label",), str(exc))
         return None
+    tables, group_tables, bounds = dict(agg.tables), None, agg.resolution_bound
+    if src.group is not None:
+        # one table per (learner, group): the learner's own table is their sum (exact)
+        group_tables = {}
+        for (name, g), table in agg.tables.items():
+            group_tables.setdefault(name, {})[str(g)] = table
+        tables = {name: _merge_tables(list(by_group.values())) for name, by_group in group_tables.items()}
+        if bounds is not None:  # the learner's bound: at most the sum of its groups' bounds
+            merged = {}
+            for (name, _), b in bounds.items():
+                acc = merged.setdefault(name, {})
+                for k, v in b.items():
+                    acc[k] = None if v is None or acc.get(k, 0.0) is None else acc.get(k, 0.0) + v
+            bounds = merged
     return Source(
         index=i, path=src.path, file=files[0] if files else Path(src.path),
         sha256=_combined_sha256(files) if files else None, rows=agg.rows, dataset=src.dataset,
-        labels=None, ids=None, groups=None, weights=None, tables=dict(agg.tables),
-        resolution_bound=agg.resolution_bound, engine=src.engine,
+        labels=None, ids=None, groups=None, weights=None, tables=tables, group_tables=group_tables,
+        resolution_bound=bounds, engine=src.engine,
     )
+
+
+def _merge_tables(tables: list):
+    """One count table from several (the rows of all of them)."""
+    from .metrics import count_table_from_aggregates
+
+    score = np.concatenate([t.threshold for t in tables])
+    pos = np.concatenate([np.diff(t.tp) for t in tables])
+    neg = np.concatenate([np.diff(t.fp) for t in tables])
+    return count_table_from_aggregates(score, pos, neg, n_rows=sum(t.n_rows for t in tables))
 
 
 def _combined_sha256(files: list[Path]) -> str:

@@ -215,7 +215,17 @@ def evaluate_learners(spec: Spec, sources: list[Source], op: OperatingPointSpec,
             else:
                 curves = output_curves(ev, spec.report.curve_points)
             groups = None
-            if s.groups is not None and scores is not None:
+            if s.group_tables is not None:
+                # aggregated per group where the data lives: each group's matrix at the threshold
+                names = sorted(s.group_tables[name])
+                matrices = []
+                for g in names:
+                    t = s.group_tables[name][g]
+                    r = t.rows_at(threshold)
+                    tp, fp = float(t.tp[r]), float(t.fp[r])
+                    matrices.append((tp, fp, float(t.negatives) - fp, float(t.positives) - tp))
+                groups = group_result(names, np.asarray(matrices))
+            elif s.groups is not None and scores is not None:
                 names, codes = group_codes(s.groups)
                 matrices = binary_group_matrices(s.labels, scores >= threshold, codes, len(names),
                                                  s.weights)

@@ -462,8 +462,6 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
             if spec.task != "binary":
                 add(("data", i, "engine"), f"engine '{src.engine}' computes binary tasks in this version; "
                     "use engine: memory for a multiclass task")
-            if src.group is not None:
-                add(("data", i, "group"), f"groups need engine: memory in this version (engine '{src.engine}')")
             for name, learner in src.learners.items():
                 if learner.score is None:
                     add(("data", i, "learners", name), f"engine '{src.engine}' aggregates score columns; "

@@ -114,9 +114,11 @@ CASES = [
     ("unsupported suffix", BASE.replace("pred.csv", "pred.xlsx"), None,
      ["error: spec.yaml:4: data[0].path: unsupported file type '.xlsx'; use one of .csv, .tsv, "
       ".parquet, .jsonl, .npz"]),
-    ("engine with groups", BASE.replace("    label: y\n", "    label: y\n    engine: duckdb\n    group: fold\n"),
+    ("engine with hard decisions",
+     BASE.replace("    label: y\n", "    label: y\n    engine: duckdb\n").replace("b: p_b", "b: {predicted: yhat}"),
      None,
-     ["error: spec.yaml:7: data[0].group: groups need engine: memory in this version (engine 'duckdb')"]),
+     ["error: spec.yaml:10: data[0].learners.b: engine 'duckdb' aggregates score columns; hard decisions "
+      "need engine: memory"]),
     ("same learner twice",
      BASE.replace("report:", "  - path: pred.csv\n    label: y\n    id: id\n    learners: {a: p_b}\nreport:"),
      None,

@@ -95,12 +95,36 @@ def test_engine_spec_limits(data, capsys):
     (data / "lim.yaml").write_text(textwrap.dedent("""\
         version: 1
         data:
-          - {path: all.parquet, engine: duckdb, label: y, group: g, learners: {a: a, r: {predicted: a}}}
+          - {path: all.parquet, engine: duckdb, label: y, learners: {a: a, r: {predicted: a}}}
         report: {formats: [json], out: lim}
         """))
     assert main(["run", str(data / "lim.yaml"), "--quiet"]) == 2
-    err = capsys.readouterr().err
-    assert "groups need engine: memory" in err and "hard decisions need engine: memory" in err
+    assert "hard decisions need engine: memory" in capsys.readouterr().err
+
+
+def test_duckdb_groups_equal_memory(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(8)
+    n = 3000
+    y = (rng.random(n) < 0.35).astype(np.int8)
+    pq.write_table(pa.table({"y": y, "a": np.round(rng.random(n) + 0.4 * y, 3),
+                             "fold": rng.integers(0, 4, n)}), tmp_path / "p.parquet")
+    out = {}
+    for engine in ("memory", "duckdb"):
+        (tmp_path / f"{engine}.yaml").write_text(textwrap.dedent(f"""\
+            version: 1
+            data:
+              - {{path: p.parquet, engine: {engine}, label: y, group: fold, learners: {{a: a}}}}
+            confidence: {{bootstrap: 0}}
+            report: {{formats: [json], out: {engine}}}
+            """))
+        assert main(["run", str(tmp_path / f"{engine}.yaml"), "--quiet"]) == 0
+        out[engine] = json.loads((tmp_path / engine / "results.json").read_text())["learners"]["a"]
+    assert out["duckdb"]["groups"] == out["memory"]["groups"]
+    assert out["duckdb"]["groups_macro"] == pytest.approx(out["memory"]["groups_macro"])
+    assert out["duckdb"]["auc"] == pytest.approx(out["memory"]["auc"], abs=1e-12)
 
 
 def test_spark_equals_memory(data):
