@@ -10,7 +10,7 @@ and ``undefined`` names the matrices concerned.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from types import MappingProxyType
 from typing import Mapping, Sequence
@@ -25,6 +25,7 @@ __all__ = [
     "MulticlassEvaluation",
     "average_matrices",
     "evaluate_multiclass",
+    "evaluate_multiclass_counts",
     "hand_till_auc",
 ]
 
@@ -231,13 +232,36 @@ def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=Non
     weights = np.ones(n) if w is None else w
     confusion = np.zeros((k, k))
     np.add.at(confusion, (y, yhat), weights)
+    tables = wins = None
+    if s is not None:
+        tables, wins = [], np.zeros((k, k))
+        for i in range(k):
+            table, wins[i] = _column_pass(y, s[:, i], w, i, k, n)
+            tables.append(table)
+    ev = evaluate_multiclass_counts(confusion, classes, n=n, tables=tables, wins=wins, betas=betas,
+                                    keep=keep)
+    if cost_matrix is not None:
+        cse, bayes = multiclass_costs(y, yhat, s, cost_matrix, weights, probabilities)
+        ev = replace(ev, cost_sensitive_error=cse, bayes_cost=bayes)
+    return ev
+
+
+def evaluate_multiclass_counts(confusion: np.ndarray, classes: Sequence, *, n: int, tables=None, wins=None,
+                               betas=(1.0,), keep: dict | None = None, cost_matrix=None) -> MulticlassEvaluation:
+    """Every multi-class measure from counts: the k x k confusion matrix (rows
+    true, columns predicted), optionally each class's one-vs-rest count table
+    and Hand & Till's pairwise win sums (rows: the class whose score ranks).
+    This is what engines that aggregate where the data lives return; the
+    in-memory path computes the same three and calls this."""
+    classes = tuple(classes)
+    keys = [str(c) for c in classes]
+    confusion = np.asarray(confusion, dtype=float)
     total = confusion.sum()
     und: dict[str, str] = {}
     accuracy = _ratio(np.trace(confusion), total)
     error = None if accuracy is None else 1.0 - accuracy
     per_class = {}
     matrices = []
-    wins = np.zeros((k, k))
     aucs, supports = [], []
     for i, key in enumerate(keys):
         tp = confusion[i, i]
@@ -255,9 +279,8 @@ def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=Non
             b2 = float(b) ** 2
             fb[float(b)] = _ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
         auc = ap = None
-        if s is not None:
-            table, wins[i] = _column_pass(y, s[:, i], w, i, k, n)
-            ev = evaluate_counts(table)
+        if tables is not None:
+            ev = evaluate_counts(tables[i])
             auc, ap = ev.auc, ev.average_precision
             if keep is not None:
                 keep[key] = ev
@@ -272,21 +295,21 @@ def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=Non
         supports.append(tp + fn)
     averages = average_matrices(matrices, keys)
     macro_auc = weighted_auc = ovo = None
-    if s is not None:
-        defined = [(a, sup) for a, sup in zip(aucs, supports) if a is not None]
-        if len(defined) == k:
+    if tables is not None:
+        if all(a is not None for a in aucs):
             macro_auc = float(np.mean(aucs))
             weighted_auc = float(np.dot(aucs, supports) / np.sum(supports))
         else:
             und["macro.auc"] = "a class has no instances (or all of them): its one-vs-rest AUC is undefined"
-        ovo = hand_till_from_wins(wins, np.bincount(y, weights=weights, minlength=k))
-    cse = bayes = None
+    if wins is not None:
+        ovo = hand_till_from_wins(np.asarray(wins), confusion.sum(axis=1))
+    cse = None
     if cost_matrix is not None:
-        cse, bayes = multiclass_costs(y, yhat, s, cost_matrix, weights, probabilities)
+        cse = _ratio(float((confusion * np.asarray(cost_matrix, dtype=float)).sum()), total)
     return MulticlassEvaluation(
         classes=classes, n=int(n), confusion=confusion, accuracy=accuracy, error_rate=error,
         per_class=MappingProxyType(per_class), averages=averages, macro_auc=macro_auc,
-        weighted_auc=weighted_auc, ovo_auc=ovo, cost_sensitive_error=cse, bayes_cost=bayes,
+        weighted_auc=weighted_auc, ovo_auc=ovo, cost_sensitive_error=cse, bayes_cost=None,
         undefined=MappingProxyType({**und, **dict(averages.undefined)}),
     )
 
