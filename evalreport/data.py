@@ -39,11 +39,14 @@ class Source:
     # engine duckdb / spark: the count tables, aggregated where the data lives (no rows here)
     tables: dict | None = None
     group_tables: dict | None = None  # learner -> {group: count table}, with a group column
+    mc_counts: dict | None = None  # multiclass through an engine: learner -> MulticlassAggregated
     resolution_bound: dict | None = None
     engine: str = "memory"
 
     @property
     def learner_names(self) -> list[str]:
+        if self.mc_counts is not None:
+            return list(self.mc_counts)
         return list(self.tables if self.tables is not None else self.learners)
 
 
@@ -481,6 +484,22 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
     if src.kind not in ("table", "sql") and not files:
         problems.add(base + ("path",), f"no file matches {src.path}")
         return None
+    if spec.task == "multiclass":
+        from .engines.duckdb import aggregate_duckdb_multiclass
+
+        try:
+            rows, counts = aggregate_duckdb_multiclass(
+                [str(f) for f in files] if files else src.path, label=src.label, classes=spec.classes,
+                learners={name: list(learner.scores) for name, learner in src.learners.items()},
+                weight=src.weight, memory_limit=src.memory_limit, kind=src.kind,
+                database=str(spec.resolve(src.database)) if src.database else None)
+        except (ValueError, ImportError) as exc:
+            problems.add(base + ("path",), f"{src.path}: {exc}")
+            return None
+        return Source(
+            index=i, path=src.path, file=files[0] if files else Path(src.path),
+            sha256=_combined_sha256(files) if files else None, rows=rows, dataset=src.dataset,
+            labels=None, ids=None, groups=None, weights=None, mc_counts=counts, engine=src.engine)
     try:
         if src.engine == "duckdb":
             from .engines.duckdb import aggregate_duckdb

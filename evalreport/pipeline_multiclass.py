@@ -16,6 +16,7 @@ from .metrics.multiclass import (
     MulticlassEvaluation,
     average_matrices,
     evaluate_multiclass,
+    evaluate_multiclass_counts,
     multiclass_costs,
 )
 from .spec import Spec
@@ -58,6 +59,9 @@ def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, 
     betas = tuple(dict.fromkeys([1.0] + [float(b) for b in spec.fbeta]))
     results, warnings = {}, []
     for s in sources:
+        if s.mc_counts is not None:
+            _from_counts(spec, s, keys, classes, cost, betas, results, warnings)
+            continue
         y = s.labels  # class indices
         cost_weights = class_weights_for_priors(spec, y, s.weights)
         for name, values in s.learners.items():
@@ -106,6 +110,34 @@ def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, 
                 class_curves=curves, groups=groups, group_averages=group_avg,
             )
     return results, warnings
+
+
+def _from_counts(spec, s, keys, classes, cost, betas, results, warnings):
+    """Learners aggregated by an engine: the measures from their counts."""
+    for name, agg in s.mc_counts.items():
+        key = keys[(s.dataset, name)]
+        per_class: dict = {}
+        confusion = agg.confusion
+        ev = evaluate_multiclass_counts(confusion, classes, n=s.rows, tables=agg.tables, wins=agg.wins,
+                                        betas=betas, keep=per_class)
+        if cost is not None:
+            # with priors, each true class's row is reweighted to the prior's share
+            rows = confusion.sum(axis=1)
+            factor = np.ones(len(classes))
+            for i, c in enumerate(classes):
+                if spec.priors and str(c) in spec.priors and rows[i] > 0:
+                    factor[i] = spec.priors[str(c)] / (rows[i] / rows.sum())
+            weighted = confusion * factor[:, None]
+            cse = float((weighted * np.asarray(cost, dtype=float)).sum() / weighted.sum())
+            ev = replace(ev, cost_sensitive_error=cse)
+            warnings.append(f"learner '{key}': aggregated by {s.engine}: the Bayes decision cost needs "
+                            "each instance's scores and is not computed")
+        curves = {cname: output_curves(b, spec.report.curve_points) for cname, b in per_class.items()}
+        for measure, reason in ev.undefined.items():
+            warnings.append(f"learner '{key}': {measure} is undefined: {reason}")
+        results[key] = MulticlassLearnerResult(
+            name=name, key=key, dataset=s.dataset, source=s.path, hard=False, evaluation=ev,
+            class_curves=curves)
 
 
 #: multi-class rankings: measure -> (value, higher is better)

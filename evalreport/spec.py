@@ -459,11 +459,15 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
             add(("data", i, "path"), f"unsupported file type '{suffix or src.path}'; "
                 f"use one of {', '.join(DATA_SUFFIXES)}")
         if src.engine != "memory":
-            if spec.task != "binary":
+            if spec.task != "binary" and src.engine != "duckdb":
                 add(("data", i, "engine"), f"engine '{src.engine}' computes binary tasks in this version; "
-                    "use engine: memory for a multiclass task")
+                    "use engine: duckdb or memory for a multiclass task")
+            if spec.task != "binary" and src.group is not None:
+                add(("data", i, "group"), "a multiclass task with groups needs engine: memory in this version")
+            if spec.task != "binary" and src.resolution is not None:
+                add(("data", i, "resolution"), "resolution applies to binary tasks in this version")
             for name, learner in src.learners.items():
-                if learner.score is None:
+                if learner.predicted is not None:
                     add(("data", i, "learners", name), f"engine '{src.engine}' aggregates score columns; "
                         "hard decisions need engine: memory")
         elif src.kind not in ("auto",) or src.database is not None:

@@ -146,3 +146,40 @@ def test_spark_equals_memory(data):
     for learner in "ab":
         for m in MEASURES:
             assert got["learners"][learner][m] == pytest.approx(mem["learners"][learner][m], abs=1e-9)
+
+
+def test_duckdb_multiclass_equals_memory(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(4)
+    n, classes = 2000, ["cat", "dog", "bird"]
+    y = rng.integers(0, 3, n)
+    logits = np.round(rng.normal(size=(n, 3)) + 1.2 * np.eye(3)[y], 2)
+    p = np.round(np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True), 3)
+    pq.write_table(pa.table({"y": np.array(classes)[y], "a": p[:, 0], "b": p[:, 1], "c": p[:, 2]}),
+                   tmp_path / "p.parquet")
+    out = {}
+    for engine in ("memory", "duckdb"):
+        (tmp_path / f"{engine}.yaml").write_text(textwrap.dedent(f"""\
+            version: 1
+            task: multiclass
+            classes: [cat, dog, bird]
+            data:
+              - {{path: p.parquet, engine: {engine}, label: y, learners: {{m: [a, b, c]}}}}
+            priors: {{cat: 0.5, dog: 0.3, bird: 0.2}}
+            costs: {{matrix: [[0, 1, 4], [2, 0, 1], [1, 1, 0]]}}
+            report: {{formats: [json], out: {engine}}}
+            """))
+        assert main(["run", str(tmp_path / f"{engine}.yaml"), "--quiet"]) == 0
+        out[engine] = json.loads((tmp_path / engine / "results.json").read_text())["learners"]["m"]
+    mem, duck = out["memory"], out["duckdb"]
+    assert duck["confusion_matrix"] == mem["confusion_matrix"]
+    for block in ("macro", "micro"):
+        assert duck[block] == pytest.approx(mem[block], abs=1e-12)
+    for c in classes:
+        d, m = dict(duck["classes"][c]), dict(mem["classes"][c])
+        assert d.pop("fbeta") == pytest.approx(m.pop("fbeta"), abs=1e-12)
+        assert d == pytest.approx(m, abs=1e-12)
+    assert duck["cost_sensitive_error"] == pytest.approx(mem["cost_sensitive_error"], abs=1e-12)
+    assert "bayes_decision_cost" not in duck  # needs each instance's scores

@@ -69,6 +69,7 @@ import os
 import re
 import shutil
 import tempfile
+from dataclasses import dataclass, replace
 from urllib.parse import parse_qs, unquote
 
 import numpy as np
@@ -428,3 +429,109 @@ def _numeric(type_name: str, what: str, where: str) -> None:
     if base in _NUMERIC or base.startswith("DECIMAL"):
         return
     raise ValueError(f"{what} is not numeric (DuckDB type {type_name}) in {where}")
+
+
+@dataclass(frozen=True)
+class MulticlassAggregated:
+    """A multi-class learner's counts, aggregated where the data lives.
+
+    ``confusion``: k x k (rows true, columns predicted: the highest score, ties
+    to the class listed first); ``tables``: each class's one-vs-rest count
+    table; ``wins``: Hand & Till's pairwise win sums (row i: class i's score).
+    """
+
+    confusion: np.ndarray
+    tables: list
+    wins: np.ndarray
+
+
+def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[str, list[str]],
+                                weight: str | None = None, memory_limit: str = "1GB",
+                                kind: str = "auto", database: str | None = None):
+    """Multi-class counts of each learner with DuckDB: one GROUP BY (true class,
+    decision) for the confusion matrix and one GROUP BY (score, true class) per
+    class column, from which the one-vs-rest tables and the pairwise wins follow
+    exactly as on the in-memory path. Returns (rows, {learner: MulticlassAggregated}).
+    """
+    from ..metrics.multiclass import _column_pass
+
+    keys = [_class_key(c) for c in classes]
+    k = len(keys)
+    kind, database, from_sql, params, where = _resolve_source(source, kind, database)
+    duckdb = _duckdb()
+    tmp = tempfile.mkdtemp(prefix="evalreport-duckdb-")
+    config = {"memory_limit": memory_limit, "temp_directory": tmp, "preserve_insertion_order": False}
+    try:
+        con = duckdb.connect(database or ":memory:", read_only=bool(database), config=config)
+        try:
+            def run(sql):
+                try:
+                    return con.execute(sql, params).fetchall()
+                except duckdb.Error as exc:
+                    raise ValueError(f"DuckDB failed reading {where}: {str(exc).strip()}") from None
+
+            lab = f"CAST({quote_ident(label)} AS VARCHAR)"
+            w = "1" if weight is None else quote_ident(weight)
+            cols = [c for columns in learners.values() for c in columns]
+            checks = ", ".join(
+                f"count(*) FILTER (WHERE {quote_ident(c)} IS NULL OR isnan({quote_ident(c)}) "
+                f"OR isinf({quote_ident(c)}))" for c in cols)
+            counts = run(f"SELECT count(*), count(*) FILTER (WHERE {quote_ident(label)} IS NULL), {checks} "
+                         f"FROM {from_sql}")[0]
+            rows, null_labels, bad = counts[0], counts[1], counts[2:]
+            if rows == 0:
+                raise ValueError(f"{where} has no rows")
+            if null_labels:
+                raise ValueError(f"label column {label!r} has {null_labels} missing value(s) in {where}")
+            for c, nbad in zip(cols, bad):
+                if nbad:
+                    raise ValueError(f"score column {c!r} has {nbad} missing, NaN or infinite value(s) in {where}")
+            labels = [r[0] for r in run(f"SELECT DISTINCT {lab} FROM {from_sql}")]
+            index = {}
+            for value in labels:
+                key = _class_key(value)
+                if key not in keys:
+                    raise ValueError(f"label {value!r} in {where} is not one of the classes ({', '.join(keys)})")
+                index[value] = keys.index(key)
+            out = {}
+            for name, columns in learners.items():
+                listed = ", ".join(quote_ident(c) for c in columns)
+                confusion = np.zeros((k, k))
+                for value, pred, total in run(
+                        f"SELECT {lab}, list_position([{listed}], greatest({listed})), sum({w}) "
+                        f"FROM {from_sql} GROUP BY ALL"):
+                    confusion[index[value], int(pred) - 1] += float(total)
+                tables, wins = [], np.zeros((k, k))
+                for i, c in enumerate(columns):
+                    got = run(f"SELECT {quote_ident(c)}, {lab}, sum({w}) FROM {from_sql} GROUP BY ALL")
+                    score = np.array([r[0] for r in got], dtype=float)
+                    y = np.array([index[r[1]] for r in got], dtype=np.int64)
+                    cnt = np.array([r[2] for r in got], dtype=float)
+                    table, wins[i] = _column_pass(y, score, cnt, i, k, int(rows))
+                    if weight is None:  # the counts are integers: keep the table exact
+                        table = replace(table, tp=np.rint(table.tp).astype(np.int64),
+                                        fp=np.rint(table.fp).astype(np.int64))
+                    tables.append(table)
+                out[name] = MulticlassAggregated(confusion, tables, wins)
+            return int(rows), out
+        finally:
+            con.close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _class_key(value) -> str:
+    """Class labels compare as text: 1, 1.0 and '1' are the same class."""
+    value = value.item() if hasattr(value, "item") else value
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    text = str(value)
+    try:
+        number = float(text)
+        if number.is_integer() and text.strip().lstrip("-").replace(".", "", 1).isdigit():
+            return str(int(number))
+    except ValueError:
+        pass
+    return text
