@@ -86,12 +86,15 @@ def spark_session(*, spark=None, master: str | None = None, conf: dict | None = 
         active = SparkSession.getActiveSession()
         if active is not None:
             return active
-    builder = SparkSession.builder.appName("evalreport")
+    # a report run is not an interactive job: no console progress bars on stderr
+    builder = SparkSession.builder.appName("evalreport").config("spark.ui.showConsoleProgress", "false")
     if master is not None:
         builder = builder.master(master)
     for k, v in conf.items():
         builder = builder.config(k, str(v))
-    return builder.getOrCreate()
+    session = builder.getOrCreate()
+    session.sparkContext.setLogLevel("ERROR")
+    return session
 
 
 def _col(F, name: str):
