@@ -485,14 +485,25 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
         problems.add(base + ("path",), f"no file matches {src.path}")
         return None
     if spec.task == "multiclass":
-        from .engines.duckdb import aggregate_duckdb_multiclass
-
+        lists = {name: list(learner.scores) for name, learner in src.learners.items()}
         try:
-            rows, counts = aggregate_duckdb_multiclass(
-                [str(f) for f in files] if files else src.path, label=src.label, classes=spec.classes,
-                learners={name: list(learner.scores) for name, learner in src.learners.items()},
-                weight=src.weight, memory_limit=src.memory_limit, kind=src.kind,
-                database=str(spec.resolve(src.database)) if src.database else None)
+            if src.engine == "duckdb":
+                from .engines.duckdb import aggregate_duckdb_multiclass
+
+                rows, counts = aggregate_duckdb_multiclass(
+                    [str(f) for f in files] if files else src.path, label=src.label, classes=spec.classes,
+                    learners=lists, weight=src.weight, memory_limit=src.memory_limit, kind=src.kind,
+                    database=str(spec.resolve(src.database)) if src.database else None)
+            else:
+                from .engines.spark import aggregate_spark_multiclass
+
+                session = spec.spark
+                rows, counts = aggregate_spark_multiclass(
+                    str(spec.resolve(src.path)), label=src.label, classes=spec.classes, learners=lists,
+                    weight=src.weight, master=session.master if session else None,
+                    conf=dict(session.conf) if session else None,
+                    remote=session.remote if session else None,
+                    fmt=_spark_format(src))
         except (ValueError, ImportError) as exc:
             problems.add(base + ("path",), f"{src.path}: {exc}")
             return None
@@ -518,7 +529,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
                                   master=session.master if session else None,
                                   conf=dict(session.conf) if session else None,
                                   remote=session.remote if session else None, by=src.group,
-                                  fmt="csv" if src.kind == "csv" else "parquet")
+                                  fmt=_spark_format(src))
     except (ValueError, ImportError, RuntimeError) as exc:
         problems.add(base + ("path",), f"{src.path}: {exc}")
         return None
@@ -559,6 +570,13 @@ def _merge_tables(tables: list):
     pos = np.concatenate([np.diff(t.tp) for t in tables])
     neg = np.concatenate([np.diff(t.fp) for t in tables])
     return count_table_from_aggregates(score, pos, neg, n_rows=sum(t.n_rows for t in tables))
+
+
+def _spark_format(src) -> str:
+    """Spark's reader for a source: the spec's kind, else the path's suffix."""
+    if src.kind != "auto":
+        return src.kind
+    return "csv" if Path(str(src.path)).suffix.lower() == ".csv" else "parquet"
 
 
 def _combined_sha256(files: list[Path]) -> str:

@@ -459,9 +459,6 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
             add(("data", i, "path"), f"unsupported file type '{suffix or src.path}'; "
                 f"use one of {', '.join(DATA_SUFFIXES)}")
         if src.engine != "memory":
-            if spec.task != "binary" and src.engine != "duckdb":
-                add(("data", i, "engine"), f"engine '{src.engine}' computes binary tasks in this version; "
-                    "use engine: duckdb or memory for a multiclass task")
             if spec.task != "binary" and src.group is not None:
                 add(("data", i, "group"), "a multiclass task with groups needs engine: memory in this version")
             if spec.task != "binary" and src.resolution is not None:

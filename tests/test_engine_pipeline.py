@@ -148,7 +148,10 @@ def test_spark_equals_memory(data):
             assert got["learners"][learner][m] == pytest.approx(mem["learners"][learner][m], abs=1e-9)
 
 
-def test_duckdb_multiclass_equals_memory(tmp_path):
+@pytest.mark.parametrize("engine", ["duckdb", "spark"])
+def test_multiclass_through_an_engine_equals_memory(tmp_path, engine):
+    if engine == "spark":
+        pytest.importorskip("pyspark")
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -160,20 +163,22 @@ def test_duckdb_multiclass_equals_memory(tmp_path):
     pq.write_table(pa.table({"y": np.array(classes)[y], "a": p[:, 0], "b": p[:, 1], "c": p[:, 2]}),
                    tmp_path / "p.parquet")
     out = {}
-    for engine in ("memory", "duckdb"):
-        (tmp_path / f"{engine}.yaml").write_text(textwrap.dedent(f"""\
+    spark = ('spark: {master: "local[2]", conf: {spark.ui.enabled: "false", '
+             'spark.sql.shuffle.partitions: "2"}}')
+    for name in ("memory", engine):
+        (tmp_path / f"{name}.yaml").write_text(textwrap.dedent(f"""\
             version: 1
             task: multiclass
             classes: [cat, dog, bird]
             data:
-              - {{path: p.parquet, engine: {engine}, label: y, learners: {{m: [a, b, c]}}}}
+              - {{path: p.parquet, engine: {name}, label: y, learners: {{m: [a, b, c]}}}}
             priors: {{cat: 0.5, dog: 0.3, bird: 0.2}}
             costs: {{matrix: [[0, 1, 4], [2, 0, 1], [1, 1, 0]]}}
-            report: {{formats: [json], out: {engine}}}
-            """))
-        assert main(["run", str(tmp_path / f"{engine}.yaml"), "--quiet"]) == 0
-        out[engine] = json.loads((tmp_path / engine / "results.json").read_text())["learners"]["m"]
-    mem, duck = out["memory"], out["duckdb"]
+            report: {{formats: [json], out: {name}}}
+            """) + (spark + "\n" if name == "spark" else ""))
+        assert main(["run", str(tmp_path / f"{name}.yaml"), "--quiet"]) == 0
+        out[name] = json.loads((tmp_path / name / "results.json").read_text())["learners"]["m"]
+    mem, duck = out["memory"], out[engine]
     assert duck["confusion_matrix"] == mem["confusion_matrix"]
     for block in ("macro", "micro"):
         assert duck[block] == pytest.approx(mem[block], abs=1e-12)

@@ -305,3 +305,71 @@ def _fetch(df) -> dict:
     names = df.columns
     return {n: np.asarray([r[i] for r in rows]) for i, n in enumerate(names)}
 
+
+
+def aggregate_spark_multiclass(source, *, label: str, classes, learners: dict[str, list[str]],
+                               weight: str | None = None, spark=None, master=None, conf=None, remote=None,
+                               fmt: str = "parquet", options: dict | None = None):
+    """Multi-class counts of each learner with Spark (see
+    :func:`~evalreport.engines.duckdb.aggregate_duckdb_multiclass`): one
+    aggregation (true class, decision) for the confusion matrix and one
+    (score, true class) per class column. Returns (rows, {learner: MulticlassAggregated})."""
+    from ..metrics.multiclass import _column_pass
+    from .duckdb import MulticlassAggregated, _class_key
+
+    session = None
+    if not hasattr(source, "groupBy"):
+        session = spark_session(spark=spark, master=master, conf=conf, remote=remote)
+    _, F, T = _pyspark()
+    df, where = _read(session, source, fmt, options)
+    keys = [_class_key(c) for c in classes]
+    k = len(keys)
+    for column in [label] + ([weight] if weight else []) + [c for cs in learners.values() for c in cs]:
+        if column not in df.columns:
+            raise ValueError(f"column {column!r} is not in {where} (columns: {', '.join(df.columns)})")
+    lab = _col(F, label).cast("string")
+    w = F.lit(1.0) if weight is None else _col(F, weight).cast("double")
+    checks = [F.count(F.lit(1)), F.sum(F.when(_col(F, label).isNull(), 1).otherwise(0))]
+    cols = [c for cs in learners.values() for c in cs]
+    for c in cols:
+        x = _col(F, c).cast("double")
+        checks.append(F.sum(F.when(x.isNull() | F.isnan(x) | (F.abs(x) == float("inf")), 1).otherwise(0)))
+    row = df.agg(*checks).collect()[0]
+    rows, null_labels, bad = int(row[0]), int(row[1] or 0), [int(v or 0) for v in row[2:]]
+    if rows == 0:
+        raise ValueError(f"{where} has no rows")
+    if null_labels:
+        raise ValueError(f"label column {label!r} has {null_labels} missing value(s) in {where}")
+    for c, nbad in zip(cols, bad):
+        if nbad:
+            raise ValueError(f"score column {c!r} has {nbad} missing, NaN or infinite value(s) in {where}")
+    index = {}
+    for r in df.select(lab.alias("l")).distinct().collect():
+        key = _class_key(r["l"])
+        if key not in keys:
+            raise ValueError(f"label {r['l']!r} in {where} is not one of the classes ({', '.join(keys)})")
+        index[r["l"]] = keys.index(key)
+    out = {}
+    for name, columns in learners.items():
+        xs = [_col(F, c).cast("double") for c in columns]
+        top = F.greatest(*xs)
+        decision = F.lit(len(xs) - 1)
+        for j in range(len(xs) - 2, -1, -1):  # the first column holding the top score
+            decision = F.when(xs[j] == top, F.lit(j)).otherwise(decision)
+        confusion = np.zeros((k, k))
+        for r in df.groupBy(lab.alias("l"), decision.alias("d")).agg(F.sum(w).alias("n")).collect():
+            confusion[index[r["l"]], int(r["d"])] += float(r["n"])
+        tables, wins = [], np.zeros((k, k))
+        for i, x in enumerate(xs):
+            got = df.groupBy(x.alias("s"), lab.alias("l")).agg(F.sum(w).alias("n")).collect()
+            score = np.array([r["s"] for r in got], dtype=float)
+            y = np.array([index[r["l"]] for r in got], dtype=np.int64)
+            cnt = np.array([r["n"] for r in got], dtype=float)
+            table, wins[i] = _column_pass(y, score, cnt, i, k, rows)
+            if weight is None:  # integer counts: keep the table exact
+                from dataclasses import replace
+
+                table = replace(table, tp=np.rint(table.tp).astype(np.int64), fp=np.rint(table.fp).astype(np.int64))
+            tables.append(table)
+        out[name] = MulticlassAggregated(confusion, tables, wins)
+    return rows, out
