@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import DataError
+from .metrics.labels import label_key
 from .spec import Spec, locate, suggest
 
 __all__ = ["Source", "load_sources", "file_sha256", "read_columns"]
@@ -185,15 +186,6 @@ def _numeric(col, *, what: str, display: str, column: str, loc, problems: _Probl
     return arr
 
 
-def _label_key(value) -> str:
-    """Labels compare as text, so `positive: 1` matches 1, 1.0 read as float, and '1'."""
-    if isinstance(value, (bool, np.bool_)):
-        return str(bool(value)).lower()
-    if isinstance(value, (float, np.floating)) and float(value).is_integer():
-        return str(int(value))
-    return str(value)
-
-
 def _distinct(col):
     """Distinct values of a column and the row index where each first occurs.
 
@@ -223,9 +215,9 @@ def _binary_labels(col, spec: Spec, display, column, loc, problems) -> np.ndarra
     if null is not None:
         problems.add(loc, f"{display}: column '{column}', row {null}: missing label")
         return None
-    positive = _label_key(spec.positive_label)
+    positive = label_key(spec.positive_label)
     values, first = _distinct(col)
-    keys = [_label_key(v) for v in values]
+    keys = [label_key(v) for v in values]
     order = sorted(range(len(keys)), key=lambda i: keys[i])
     if positive not in keys:
         shown = ", ".join(repr(keys[i]) for i in order[:5]) + (", ..." if len(keys) > 5 else "")
@@ -252,9 +244,9 @@ def _class_labels(col, spec: Spec, display, column, loc, problems, *, what: str)
     if null is not None:
         problems.add(loc, f"{display}: column '{column}', row {null}: missing {what}")
         return None
-    keys = [_label_key(c) for c in spec.classes]
+    keys = [label_key(c) for c in spec.classes]
     values, first = _distinct(col)
-    value_keys = [_label_key(v) for v in values]
+    value_keys = [label_key(v) for v in values]
     unknown = [(f, k) for k, f in zip(value_keys, first) if k not in keys]
     if unknown:
         f, k = min(unknown)
@@ -273,9 +265,9 @@ def _decisions(col, labels_keys, spec, display, column, loc, problems) -> np.nda
     if null is not None:
         problems.add(loc, f"{display}: column '{column}', row {null}: missing decision")
         return None
-    positive = _label_key(spec.positive_label)
+    positive = label_key(spec.positive_label)
     values, first = _distinct(col)
-    keys = [_label_key(v) for v in values]
+    keys = [label_key(v) for v in values]
     extra = [(f, k) for k, f in zip(keys, first) if k not in labels_keys]
     if extra:
         f, k = min(extra)
@@ -407,7 +399,7 @@ def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source 
             hard.add(name)
             arr = None
             if spec.task == "binary" and labels is not None:
-                keys = {_label_key(v) for v in _distinct(data[src.label])[0]}
+                keys = {label_key(v) for v in _distinct(data[src.label])[0]}
                 arr = _decisions(data[learner.predicted], keys, spec, display, learner.predicted,
                                  loc + ("predicted",), problems)
             elif spec.task != "binary":

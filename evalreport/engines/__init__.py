@@ -455,3 +455,49 @@ def judge_checks(row: list, *, cols, scores: dict, mode, label: str, weight, by,
         if nulls:
             raise ValueError(f"group column {by!r} has {nulls} missing value(s) of {rows} rows in {where}")
     return rows, ranges
+
+
+@dataclass(frozen=True)
+class MulticlassAggregated:
+    """A multi-class learner's counts, aggregated where the data lives.
+
+    ``confusion``: k x k (rows true, columns predicted: the highest score, ties
+    to the class listed first); ``tables``: each class's one-vs-rest count
+    table; ``wins``: Hand & Till's pairwise win sums (row i: class i's score).
+    """
+
+    confusion: np.ndarray
+    tables: list
+    wins: np.ndarray
+
+
+def class_key(value) -> str:
+    """Class labels compare as text: 1, 1.0 and '1' are the same class. An engine
+    may hand labels back as text ('1.0' from a float column cast to VARCHAR)."""
+    from ..metrics.labels import label_key
+
+    if isinstance(value, str):
+        try:
+            number = float(value)
+            if number.is_integer() and value.strip().lstrip("-").replace(".", "", 1).isdigit():
+                return str(int(number))
+        except ValueError:
+            pass
+    return label_key(value)
+
+
+def class_column(rows, index: dict, i: int, k: int, n_rows: int, *, integral: bool):
+    """Class i's one-vs-rest count table and its row of Hand & Till's wins, from
+    (score, label, weight) groups of its score column; the same arithmetic as the
+    in-memory path. ``index`` maps a label as returned to its class index."""
+    from dataclasses import replace
+
+    from ..metrics.multiclass import _column_pass
+
+    score = np.array([r[0] for r in rows], dtype=float)
+    y = np.array([index[r[1]] for r in rows], dtype=np.int64)
+    weight = np.array([r[2] for r in rows], dtype=float)
+    table, wins = _column_pass(y, score, weight, i, k, n_rows)
+    if integral:  # the weights were counts: keep the table exact
+        table = replace(table, tp=np.rint(table.tp).astype(np.int64), fp=np.rint(table.fp).astype(np.int64))
+    return table, wins

@@ -69,12 +69,14 @@ import os
 import re
 import shutil
 import tempfile
-from dataclasses import dataclass, replace
 from urllib.parse import parse_qs, unquote
 
 import numpy as np
 
 from . import (
+    MulticlassAggregated,
+    class_column,
+    class_key,
     judge_checks,
     LABELS_CAP,
     Aggregated,
@@ -431,20 +433,6 @@ def _numeric(type_name: str, what: str, where: str) -> None:
     raise ValueError(f"{what} is not numeric (DuckDB type {type_name}) in {where}")
 
 
-@dataclass(frozen=True)
-class MulticlassAggregated:
-    """A multi-class learner's counts, aggregated where the data lives.
-
-    ``confusion``: k x k (rows true, columns predicted: the highest score, ties
-    to the class listed first); ``tables``: each class's one-vs-rest count
-    table; ``wins``: Hand & Till's pairwise win sums (row i: class i's score).
-    """
-
-    confusion: np.ndarray
-    tables: list
-    wins: np.ndarray
-
-
 def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[str, list[str]],
                                 weight: str | None = None, memory_limit: str = "1GB",
                                 kind: str = "auto", database: str | None = None):
@@ -453,9 +441,7 @@ def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[s
     class column, from which the one-vs-rest tables and the pairwise wins follow
     exactly as on the in-memory path. Returns (rows, {learner: MulticlassAggregated}).
     """
-    from ..metrics.multiclass import _column_pass
-
-    keys = [_class_key(c) for c in classes]
+    keys = [class_key(c) for c in classes]
     k = len(keys)
     kind, database, from_sql, params, where = _resolve_source(source, kind, database)
     duckdb = _duckdb()
@@ -489,7 +475,7 @@ def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[s
             labels = [r[0] for r in run(f"SELECT DISTINCT {lab} FROM {from_sql}")]
             index = {}
             for value in labels:
-                key = _class_key(value)
+                key = class_key(value)
                 if key not in keys:
                     raise ValueError(f"label {value!r} in {where} is not one of the classes ({', '.join(keys)})")
                 index[value] = keys.index(key)
@@ -504,13 +490,7 @@ def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[s
                 tables, wins = [], np.zeros((k, k))
                 for i, c in enumerate(columns):
                     got = run(f"SELECT {quote_ident(c)}, {lab}, sum({w}) FROM {from_sql} GROUP BY ALL")
-                    score = np.array([r[0] for r in got], dtype=float)
-                    y = np.array([index[r[1]] for r in got], dtype=np.int64)
-                    cnt = np.array([r[2] for r in got], dtype=float)
-                    table, wins[i] = _column_pass(y, score, cnt, i, k, int(rows))
-                    if weight is None:  # the counts are integers: keep the table exact
-                        table = replace(table, tp=np.rint(table.tp).astype(np.int64),
-                                        fp=np.rint(table.fp).astype(np.int64))
+                    table, wins[i] = class_column(got, index, i, k, int(rows), integral=weight is None)
                     tables.append(table)
                 out[name] = MulticlassAggregated(confusion, tables, wins)
             return int(rows), out
@@ -518,20 +498,3 @@ def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[s
             con.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _class_key(value) -> str:
-    """Class labels compare as text: 1, 1.0 and '1' are the same class."""
-    value = value.item() if hasattr(value, "item") else value
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    text = str(value)
-    try:
-        number = float(text)
-        if number.is_integer() and text.strip().lstrip("-").replace(".", "", 1).isdigit():
-            return str(int(number))
-    except ValueError:
-        pass
-    return text

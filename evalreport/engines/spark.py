@@ -42,6 +42,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import (
+    MulticlassAggregated,
+    class_column,
+    class_key,
     judge_checks,
     LABELS_CAP,
     Aggregated,
@@ -314,15 +317,12 @@ def aggregate_spark_multiclass(source, *, label: str, classes, learners: dict[st
     :func:`~evalreport.engines.duckdb.aggregate_duckdb_multiclass`): one
     aggregation (true class, decision) for the confusion matrix and one
     (score, true class) per class column. Returns (rows, {learner: MulticlassAggregated})."""
-    from ..metrics.multiclass import _column_pass
-    from .duckdb import MulticlassAggregated, _class_key
-
     session = None
     if not hasattr(source, "groupBy"):
         session = spark_session(spark=spark, master=master, conf=conf, remote=remote)
     _, F, T = _pyspark()
     df, where = _read(session, source, fmt, options)
-    keys = [_class_key(c) for c in classes]
+    keys = [class_key(c) for c in classes]
     k = len(keys)
     for column in [label] + ([weight] if weight else []) + [c for cs in learners.values() for c in cs]:
         if column not in df.columns:
@@ -345,7 +345,7 @@ def aggregate_spark_multiclass(source, *, label: str, classes, learners: dict[st
             raise ValueError(f"score column {c!r} has {nbad} missing, NaN or infinite value(s) in {where}")
     index = {}
     for r in df.select(lab.alias("l")).distinct().collect():
-        key = _class_key(r["l"])
+        key = class_key(r["l"])
         if key not in keys:
             raise ValueError(f"label {r['l']!r} in {where} is not one of the classes ({', '.join(keys)})")
         index[r["l"]] = keys.index(key)
@@ -362,14 +362,7 @@ def aggregate_spark_multiclass(source, *, label: str, classes, learners: dict[st
         tables, wins = [], np.zeros((k, k))
         for i, x in enumerate(xs):
             got = df.groupBy(x.alias("s"), lab.alias("l")).agg(F.sum(w).alias("n")).collect()
-            score = np.array([r["s"] for r in got], dtype=float)
-            y = np.array([index[r["l"]] for r in got], dtype=np.int64)
-            cnt = np.array([r["n"] for r in got], dtype=float)
-            table, wins[i] = _column_pass(y, score, cnt, i, k, rows)
-            if weight is None:  # integer counts: keep the table exact
-                from dataclasses import replace
-
-                table = replace(table, tp=np.rint(table.tp).astype(np.int64), fp=np.rint(table.fp).astype(np.int64))
+            table, wins[i] = class_column([tuple(r) for r in got], index, i, k, rows, integral=weight is None)
             tables.append(table)
         out[name] = MulticlassAggregated(confusion, tables, wins)
     return rows, out

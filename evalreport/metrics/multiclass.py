@@ -18,6 +18,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from .binary import evaluate_counts
+from .labels import label_key
 
 __all__ = [
     "Averages",
@@ -339,20 +340,11 @@ def multiclass_costs(y, yhat, scores, cost_matrix, weights=None, probabilities=N
 
 
 def _to_index(labels: np.ndarray, index: Mapping[str, int], what: str) -> np.ndarray:
-    keys = [_key(v) for v in np.unique(labels)]
+    keys = [label_key(v) for v in np.unique(labels)]
     unknown = [k for k in keys if k not in index]
     if unknown:
         raise ValueError(f"{what} holds {unknown[0]!r}, which is not one of the classes "
                          f"({', '.join(index)})")
     values = np.unique(labels)
-    lookup = np.array([index[_key(v)] for v in values])
+    lookup = np.array([index[label_key(v)] for v in values])
     return lookup[np.searchsorted(values, labels)]
-
-
-def _key(value) -> str:
-    value = value.item() if hasattr(value, "item") else value
-    if isinstance(value, (bool, np.bool_)):
-        return str(bool(value)).lower()
-    if isinstance(value, (float, np.floating)) and float(value).is_integer():
-        return str(int(value))
-    return str(value)
