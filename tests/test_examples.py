@@ -163,3 +163,29 @@ def test_multiclass_starter_validates(tmp_path, capsys, variant):
     (tmp_path / "predictions.csv").write_text("\n".join(rows) + "\n")
     assert main(["validate", str(tmp_path / "evalreport.yaml")]) == 0
     assert "valid (1 file(s), 6 rows, 1 learner(s))" in capsys.readouterr().out
+
+
+def test_example_numbers_match_scikit_learn(tmp_path):
+    """The golden files pin the examples; this checks their headline numbers
+    against scikit-learn on the committed prediction files."""
+    import json
+
+    import numpy as np
+    from sklearn import metrics as skm
+
+    bc = np.genfromtxt(EXAMPLES / "breast_cancer" / "predictions.csv", delimiter=",", names=True)
+    golden = json.loads((ROOT / "tests" / "golden" / "breast_cancer.json").read_text())["learners"]
+    for name in ("logistic", "tree", "bayes", "forest"):
+        assert golden[name]["auc"] == pytest.approx(skm.roc_auc_score(bc["y"], bc[name]), abs=1e-12)
+        assert golden[name]["average_precision"] == pytest.approx(
+            skm.average_precision_score(bc["y"], bc[name]), abs=1e-12)
+    wine = np.genfromtxt(EXAMPLES / "multiclass_folds" / "predictions.csv", delimiter=",", names=True,
+                         dtype=None, encoding="utf-8")
+    classes = ["barolo", "grignolino", "barbera"]
+    golden = json.loads((ROOT / "tests" / "golden" / "multiclass_folds.json").read_text())["learners"]
+    for name in ("logistic", "bayes", "knn"):
+        p = np.column_stack([wine[f"{name}_{c}"] for c in classes])
+        yhat = np.array(classes)[p.argmax(axis=1)]
+        assert golden[name]["accuracy"] == pytest.approx(skm.accuracy_score(wine["cultivar"], yhat))
+        assert golden[name]["macro"]["mean_f1"] == pytest.approx(
+            skm.f1_score(wine["cultivar"], yhat, average="macro", labels=classes))
