@@ -15,7 +15,8 @@ import numpy as np
 from .metrics import BinaryEvaluation, CostCurve
 from .metrics.cost import row_thresholds
 
-__all__ = ["CurveBlock", "OutputCurves", "vertex_indices", "output_curves"]
+__all__ = ["CurveBlock", "OutputCurves", "StepProfile", "output_curves", "step_vertex_rows",
+           "vertex_indices"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,6 +39,41 @@ class OutputCurves:
     pr: CurveBlock | None  # x = recall, y = precision
     cost: CostCurve | None
     roc_vertices: tuple[np.ndarray, np.ndarray] | None = None  # every ROC vertex (FPR, TPR), exact
+    profile: "StepProfile | None" = None  # the same curve, compactly, when every row is one instance
+
+    @property
+    def exact_roc(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The full ROC curve (FPR, TPR) through every vertex: from either form."""
+        if self.profile is not None:
+            return self.profile.polyline()
+        return self.roc_vertices
+
+
+@dataclass(frozen=True, eq=False)
+class StepProfile:
+    """An ROC curve of unit steps (each row one unweighted instance, no ties), exactly.
+
+    ``top[k]`` is the number of positives ranked above the (k+1)-th negative,
+    i.e. the TP at the top of the curve's vertical run at FP = k (k = 0..m-;
+    ``top[m-] = m+``); the run's bottom is ``top[k - 1]`` (0 for k = 0). That
+    is the whole curve, in 4 bytes per negative instead of two float64 arrays
+    of vertices, and learners on the same instances compare by ``top`` alone
+    (:func:`evalreport.compare.curves.envelopment_steps`).
+    """
+
+    top: np.ndarray
+    positives: int
+    negatives: int
+
+    def polyline(self) -> tuple[np.ndarray, np.ndarray]:
+        """(FPR, TPR) through the bottom and the top of every vertical run."""
+        m = self.negatives
+        x = np.repeat(np.arange(m + 1), 2) / m
+        y = np.empty(2 * (m + 1))
+        y[0] = 0.0
+        y[1::2] = self.top
+        y[2::2] = self.top[:-1]
+        return x, y / self.positives
 
 
 def vertex_indices(x: np.ndarray, y: np.ndarray, chunk: int = 1 << 20) -> np.ndarray:
@@ -87,6 +123,27 @@ def _pick(weight: np.ndarray, budget: int) -> np.ndarray:
     return np.unique(np.clip(pick, 0, weight.size - 1))
 
 
+def _unit_steps(table) -> bool:
+    """Every row of the table is one unweighted instance (distinct scores)."""
+    return not table.weighted and table.positives + table.negatives == table.threshold.size
+
+
+def step_vertex_rows(steps: np.ndarray) -> np.ndarray:
+    """Vertex rows of a unit-step curve, from its steps (1: a positive, 0: a negative).
+
+    Row j (1..K-1) is a vertex when the step into it differs from the step out
+    of it; rows 0 and K always are. Cheaper than :func:`vertex_indices`, which
+    forms cross products, and the same rows.
+    """
+    k = steps.size
+    turns = np.flatnonzero(steps[1:] != steps[:-1])
+    rows = np.empty(turns.size + 2, dtype=np.int64)
+    rows[0] = 0
+    np.add(turns, 1, out=rows[1:-1])
+    rows[-1] = k
+    return rows
+
+
 def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
     """The ROC, P-R and cost curves of ``ev``, each at most ``budget`` points (or 'all').
 
@@ -96,20 +153,37 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
     full curve from the kept polyline (between two kept points the curve stays
     in the box they span: monotone in ROC space; precision within its range
     between them in P-R space).
+
+    For comparisons the full curve is kept exactly: as a :class:`StepProfile`
+    when every row is one unweighted instance (a few bytes per negative), else
+    as its vertices in rates.
     """
     t = ev.counts
     pos, neg = ev.positives, ev.negatives
-    rows = vertex_indices(t.fp, t.tp)
+    profile = None
+    if _unit_steps(t) and t.threshold.size > 1:
+        steps = np.diff(t.tp)  # 1 where a positive enters, 0 where a negative does
+        rows = step_vertex_rows(steps)
+        if pos > 0 and neg > 0:
+            top = np.empty(neg + 1, dtype=np.int32 if pos < 2**31 else np.int64)
+            np.compress(steps == 0, t.tp[1:], out=top[:-1])  # TP before each negative enters
+            top[-1] = pos
+            profile = StepProfile(top=top, positives=pos, negatives=neg)
+        del steps
+    else:
+        rows = vertex_indices(t.fp, t.tp)
     simplified = budget != "all" and rows.size > budget
     n_vertices = int(rows.size)
     n_pr_vertices = int(np.count_nonzero(rows > 0))
     roc_vertices = None
-    if pos > 0 and neg > 0:
+    if pos > 0 and neg > 0 and profile is None:
         roc_vertices = (t.fp[rows] / neg, t.tp[rows] / pos)
+    vertex_rows = rows
     if simplified:
         # L1 length along the ROC curve in count units, exact in integers when unweighted
         along = t.tp[rows] * neg + t.fp[rows] * pos
         rows = rows[_pick(along, int(budget))]
+        del along
     roc = pr = None
     if pos > 0 and neg > 0:
         fpr, tpr = t.fp[rows] / neg, t.tp[rows] / pos
@@ -126,17 +200,33 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
         recall, precision = tp / pos, tp / (tp + fp)
         err = 0.0
         if simplified and pr_rows.size > 1:
-            # precision's range over every row between two kept rows
-            lo = pr_rows[0]
-            full = t.tp[lo: pr_rows[-1] + 1] / (t.tp[lo: pr_rows[-1] + 1] + t.fp[lo: pr_rows[-1] + 1])
-            starts = pr_rows[:-1] - lo
-            pmin = np.minimum.reduceat(full, starts)
-            pmax = np.maximum.reduceat(full, starts)
-            # reduceat's last segment runs to the end: both ends are kept rows
-            pmin = np.minimum(pmin, precision[1:])
-            pmax = np.maximum(pmax, precision[1:])
+            pmin, pmax = _precision_ranges(t, vertex_rows, pr_rows, precision)
             err = _segment_bound(recall[:-1], precision[:-1], recall[1:], precision[1:], pmin, pmax)
         pr = CurveBlock(x=recall, y=precision, threshold=t.threshold[pr_rows - 1],
                         vertices=n_pr_vertices, simplified=simplified, max_error=err,
                         tp=tp.astype(float), fp=fp.astype(float))
-    return OutputCurves(roc=roc, pr=pr, cost=ev.cost_curve, roc_vertices=roc_vertices)
+    return OutputCurves(roc=roc, pr=pr, cost=ev.cost_curve, roc_vertices=roc_vertices,
+                        profile=profile)
+
+
+def _precision_ranges(t, vertex_rows, pr_rows, precision):
+    """Precision's least and greatest value over every row between two kept P-R rows.
+
+    Between two consecutive vertices the curve is straight in count space, and
+    TP / (TP + FP) along a straight segment is monotone, so its extremes over
+    any stretch of rows are at vertices or at the stretch's ends: the vertex
+    rows (and row 1, where the P-R curve starts) are enough, not every row.
+    """
+    cand = vertex_rows[vertex_rows > 0]
+    if cand[0] != 1:
+        cand = np.concatenate(([1], cand))
+    pos_in = np.searchsorted(cand, pr_rows)  # every kept row is a candidate
+    cand = cand[pos_in[0]: pos_in[-1] + 1]
+    ctp, cfp = t.tp[cand], t.fp[cand]
+    cprec = ctp / (ctp + cfp)
+    starts = pos_in[:-1] - pos_in[0]
+    # reduceat's segment k runs up to the next start (exclusive): the right
+    # end of each stretch is the next kept row, whose precision is added below
+    pmin = np.minimum(np.minimum.reduceat(cprec, starts), precision[1:])
+    pmax = np.maximum(np.maximum.reduceat(cprec, starts), precision[1:])
+    return pmin, pmax

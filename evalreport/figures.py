@@ -190,8 +190,9 @@ def cost_figure(result, styles) -> str:
         pc_star = result.operating_point.pc_positive
         envelope = [iv for c in result.comparisons for iv in c.cost_envelope]
         for key, lr in result.learners.items():
-            verts = lr.roc_vertices
-            if verts is not None and verts[0].size <= 30:
+            roc = lr.curves.roc
+            if roc is not None and not roc.simplified and roc.vertices <= 30:
+                verts = (roc.x, roc.y)  # every vertex is kept
                 # each ROC point's cost line, faintly, where there are few
                 for fpr, tpr in zip(*verts):
                     ax.plot([0, 1], [fpr, 1 - tpr], color=styles[key]["color"], linewidth=0.5,

@@ -83,8 +83,8 @@ class LearnerResult:
 
     @property
     def roc_vertices(self):
-        """Every vertex of the full ROC curve (FPR, TPR): what comparisons use."""
-        return self.curves.roc_vertices
+        """The full ROC curve (FPR, TPR) through every vertex: what comparisons use."""
+        return self.curves.exact_roc
 
 
 @dataclass(frozen=True, eq=False)

@@ -98,3 +98,46 @@ def test_combined_hull_lies_above_every_roc_point(seed):
         roc = evs[v.learner].roc
         k = int(np.flatnonzero(roc.threshold == v.threshold)[0])
         assert (roc.fpr[k], roc.tpr[k]) == pytest.approx((v.fpr, v.tpr))
+
+
+def _continuous(seed, y, shift):
+    rng = np.random.default_rng(seed)
+    return rng.random(y.size) + shift * y
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_step_profiles_give_the_same_verdicts_and_crossings(seed):
+    # Distinct unweighted scores: learners compare through their integer
+    # profiles; the verdict and the crossings must be those of the general
+    # vertex-based envelopment (and of the brute force above).
+    from evalreport.compare.curves import envelopment_steps
+    from evalreport.curves import output_curves
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 400))
+    y = rng.random(n) < rng.uniform(0.1, 0.9)
+    if y.all() or not y.any():
+        y[0] = not y[0]
+    a = evaluate_binary(y, _continuous(seed, y, rng.uniform(0, 0.8)))
+    b = evaluate_binary(y, _continuous(seed + 1000, y, rng.uniform(0, 0.8)))
+    pa, pb = output_curves(a, 20).profile, output_curves(b, 20).profile
+    assert pa is not None and pb is not None
+    # the profile is the curve: its polyline is the same curve as every ROC point
+    assert envelopment(*pa.polyline(), a.roc.fpr, a.roc.tpr).verdict == "identical"
+    got = envelopment_steps(pa.top, pb.top, pa.negatives)
+    want = envelopment(a.roc.fpr, a.roc.tpr, b.roc.fpr, b.roc.tpr)
+    assert got.verdict == want.verdict
+    np.testing.assert_array_equal(got.crossings_fpr, want.crossings_fpr)
+    assert envelopment_steps(pa.top, pa.top, pa.negatives).verdict == "identical"
+
+
+def test_step_profile_by_hand():
+    # ranking p n p p n: the 1st negative has 1 positive above it, the 2nd 3
+    from evalreport.curves import output_curves
+
+    ev = evaluate_binary([1, 0, 1, 1, 0], [5, 4, 3, 2, 1])
+    p = output_curves(ev, "all").profile
+    assert p.top.tolist() == [1, 3, 3] and (p.positives, p.negatives) == (3, 2)
+    # a tie or a weight makes the curve non-unit: the vertices are kept instead
+    tied = output_curves(evaluate_binary([1, 0, 1], [2, 2, 1]), "all")
+    assert tied.profile is None and tied.roc_vertices is not None

@@ -15,6 +15,7 @@ from .curves import (
     cost_envelope,
     envelopment,
     envelopment_on_grid,
+    envelopment_steps,
     roc_profile_counts,
 )
 
@@ -79,24 +80,34 @@ def _value(lr, path: str):
     return obj
 
 
+def _envelopment_pairs(scoring: dict) -> list[PairVerdict]:
+    """Envelopment of every pair, on the cheapest exact representation both have."""
+    profiles = {k: lr.curves.profile for k, lr in scoring.items()}
+    shapes = {(p.positives, p.negatives) for p in profiles.values() if p is not None}
+    if len(shapes) == 1 and None not in profiles.values():
+        # unit steps on the same instances: compare the integer profiles
+        n_neg = next(iter(shapes))[1]
+        return [PairVerdict(a, b, envelopment_steps(profiles[a].top, profiles[b].top, n_neg))
+                for a, b in combinations(scoring, 2)]
+    curves = {k: lr.curves.exact_roc for k, lr in scoring.items()}
+    negatives = {lr.summary.negatives for lr in scoring.values()}
+    if len(negatives) == 1 and isinstance(next(iter(negatives)), int) and len(scoring) > 2:
+        # same unweighted instances: every FPR is a count over m-, one shared exact grid
+        n_neg = next(iter(negatives))
+        grid = np.arange(n_neg + 1) / n_neg
+        grid_profiles = {k: roc_profile_counts(*curves[k], n_neg) for k in scoring}
+        return [PairVerdict(a, b, envelopment_on_grid(grid, grid_profiles[a], grid_profiles[b]))
+                for a, b in combinations(scoring, 2)]
+    return [PairVerdict(a, b, envelopment(*curves[a], *curves[b])) for a, b in combinations(scoring, 2)]
+
+
 def compare_learners(learners: dict, wanted: frozenset[str], dataset=None) -> Comparisons:
     """Compare the learners (key -> LearnerResult) of one data set."""
     scoring = {k: lr for k, lr in learners.items() if not lr.hard and lr.curves.roc is not None}
     keys = tuple(learners)
     pairs = []
     if "envelopment" in wanted:
-        negatives = {lr.summary.negatives for lr in scoring.values()}
-        if len(negatives) == 1 and isinstance(next(iter(negatives)), int) and len(scoring) > 2:
-            # same unweighted instances: every FPR is a count over m-, one shared exact grid
-            n_neg = next(iter(negatives))
-            grid = np.arange(n_neg + 1) / n_neg
-            profiles = {k: roc_profile_counts(*lr.roc_vertices, n_neg) for k, lr in scoring.items()}
-            for a, b in combinations(scoring, 2):
-                pairs.append(PairVerdict(a, b, envelopment_on_grid(grid, profiles[a], profiles[b])))
-        else:
-            for a, b in combinations(scoring, 2):
-                va, vb = scoring[a].roc_vertices, scoring[b].roc_vertices
-                pairs.append(PairVerdict(a, b, envelopment(va[0], va[1], vb[0], vb[1])))
+        pairs = _envelopment_pairs(scoring)
     rankings = []
     for measure, (path, higher) in RANKED_BY.items():
         if measure != "min_cost" and measure not in wanted:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Envelopment", "envelopment", "CostInterval", "cost_envelope"]
+__all__ = ["Envelopment", "envelopment", "envelopment_steps", "CostInterval", "cost_envelope"]
 
 #: differences smaller than this count as equal (rates are ratios of counts)
 TOLERANCE = 1e-12
@@ -87,6 +87,33 @@ def roc_profile_counts(fpr, tpr, n_neg: int) -> tuple[np.ndarray, np.ndarray]:
     lo = np.append(np.where(on_vertex, bottom[seg], inner), bottom[-1])
     hi = np.append(np.where(on_vertex, top[seg], inner), top[-1])
     return lo, hi
+
+
+def envelopment_steps(a_top, b_top, n_neg: int) -> Envelopment:
+    """:func:`envelopment` of two unit-step curves on the same instances, from their
+    :class:`~evalreport.curves.StepProfile` ``top`` arrays (equal m+ and m-).
+
+    At FP = k both curves rise vertically from ``top[k - 1]`` to ``top[k]`` and
+    then run flat at ``top[k]`` to FP = k + 1, so the difference of the curves
+    is ``d[k] = a_top[k] - b_top[k]`` on the whole flat stretch and moves from
+    ``d[k - 1]`` to ``d[k]`` inside the vertical run. They cross where the sign
+    of ``d`` changes; the crossing is where they meet, at FP = k0 + 1 after the
+    last nonzero ``d[k0]`` of one sign (the same points :func:`envelopment`
+    reports). Exact integer arithmetic, O(m-), no search.
+    """
+    d = np.subtract(a_top, b_top, dtype=np.int64)
+    above = bool((d > 0).any())
+    below = bool((d < 0).any())
+    if not above and not below:
+        return Envelopment("identical", ())
+    if not below:
+        return Envelopment("a_envelops_b", ())
+    if not above:
+        return Envelopment("b_envelops_a", ())
+    nz = np.flatnonzero(d)
+    positive = d[nz] > 0
+    change = np.flatnonzero(positive[1:] != positive[:-1])
+    return Envelopment("cross", tuple(((nz[change] + 1) / n_neg).tolist()))
 
 
 def envelopment_on_grid(xs, a: tuple, b: tuple, *, tol: float = TOLERANCE) -> Envelopment:
