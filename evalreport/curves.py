@@ -129,7 +129,7 @@ def _unit_steps(table) -> bool:
 
 
 def step_vertex_rows(steps: np.ndarray) -> np.ndarray:
-    """Vertex rows of a unit-step curve, from its steps (1: a positive, 0: a negative).
+    """Vertex rows of a unit-step curve, from its steps (True: a positive, False: a negative).
 
     Row j (1..K-1) is a vertex when the step into it differs from the step out
     of it; rows 0 and K always are. Cheaper than :func:`vertex_indices`, which
@@ -162,11 +162,12 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
     pos, neg = ev.positives, ev.negatives
     profile = None
     if _unit_steps(t) and t.threshold.size > 1:
-        steps = np.diff(t.tp)  # 1 where a positive enters, 0 where a negative does
+        steps = np.not_equal(t.tp[1:], t.tp[:-1])  # True where a positive enters, False: a negative
         rows = step_vertex_rows(steps)
         if pos > 0 and neg > 0:
             top = np.empty(neg + 1, dtype=np.int32 if pos < 2**31 else np.int64)
-            np.compress(steps == 0, t.tp[1:], out=top[:-1])  # TP before each negative enters
+            np.invert(steps, out=steps)  # now True where a negative enters
+            np.compress(steps, t.tp[1:], out=top[:-1])  # TP before each negative enters
             top[-1] = pos
             profile = StepProfile(top=top, positives=pos, negatives=neg)
         del steps

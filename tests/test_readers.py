@@ -1,0 +1,98 @@
+"""The streamed readers give exactly what a whole-file pyarrow read gives."""
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+import pytest
+
+from evalreport import data
+
+
+def _as_list(col):
+    return col.tolist() if isinstance(col, np.ndarray) else col.to_pylist()
+
+
+def _frame(n, seed=0):
+    rng = np.random.default_rng(seed)
+    return {
+        "id": np.arange(n, dtype=np.int64) * 3,
+        "y": (rng.random(n) < 0.3).astype(np.int8),
+        "p": rng.random(n),
+        "flag": rng.random(n) < 0.5,
+    }
+
+
+@pytest.mark.parametrize("row_group_size", [7, 64, 1000])
+def test_parquet_in_pieces(tmp_path, monkeypatch, row_group_size):
+    monkeypatch.setattr(data, "PARQUET_PIECE_ROWS", 50)
+    cols = _frame(1000)
+    cols["name"] = np.array([f"r{i}" for i in range(1000)])
+    path = tmp_path / "p.parquet"
+    pq.write_table(pa.table(cols), path, row_group_size=row_group_size)
+    got = data.read_columns(path, ["y", "p", "id", "name", "flag"])
+    assert list(got) == ["y", "p", "id", "name", "flag"]
+    for c in ("y", "p", "id", "flag"):
+        assert isinstance(got[c], np.ndarray) and got[c].dtype == cols[c].dtype
+        np.testing.assert_array_equal(got[c], cols[c])
+    assert isinstance(got["name"], pa.ChunkedArray) and got["name"].to_pylist() == cols["name"].tolist()
+
+
+def test_parquet_missing_values_stay_arrow(tmp_path, monkeypatch):
+    monkeypatch.setattr(data, "PARQUET_PIECE_ROWS", 10)
+    p = pa.array([0.5] * 95 + [None] + [0.25] * 4)
+    path = tmp_path / "p.parquet"
+    pq.write_table(pa.table({"p": p, "y": np.zeros(100, np.int64)}), path, row_group_size=10)
+    got = data.read_columns(path, ["p", "y"])
+    assert isinstance(got["p"], pa.ChunkedArray) and got["p"].null_count == 1
+    assert _as_list(got["p"]) == p.to_pylist()
+    assert isinstance(got["y"], np.ndarray)
+
+
+def _write_csv(path, cols, sep=","):
+    names = list(cols)
+    with open(path, "w") as f:
+        f.write(sep.join(names) + "\n")
+        for row in zip(*(cols[c] for c in names)):
+            f.write(sep.join(str(v) for v in row) + "\n")
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv"])
+def test_csv_in_slices_equals_a_whole_read(tmp_path, monkeypatch, suffix):
+    monkeypatch.setattr(data, "CSV_SLICE_BYTES", 1000)  # many slices, cut mid-line
+    cols = _frame(3000, seed=1)
+    cols["p"] = np.round(cols["p"], 6)
+    path = tmp_path / f"p{suffix}"
+    _write_csv(path, {"id": cols["id"], "y": cols["y"], "p": cols["p"]}, "\t" if suffix == ".tsv" else ",")
+    got = data.read_columns(path, ["p", "y", "id"])
+    whole = pacsv.read_csv(path, parse_options=data._csv_parse(suffix))
+    for c in ("p", "y", "id"):
+        assert isinstance(got[c], np.ndarray), c
+        np.testing.assert_array_equal(got[c], whole.column(c).to_numpy())
+        assert got[c].dtype == whole.column(c).to_numpy().dtype
+
+
+@pytest.mark.parametrize("tail", ["0.5", "abc", ""])
+def test_csv_slices_fall_back_when_a_later_slice_differs(tmp_path, monkeypatch, tail):
+    # integers first, then a float, a word or a missing value far down: the
+    # first slice's types do not fit, so the file is read whole, as before
+    monkeypatch.setattr(data, "CSV_SLICE_BYTES", 500)
+    n = 2000
+    score = [str(i % 7) for i in range(n)]
+    score[-3] = tail
+    path = tmp_path / "p.csv"
+    _write_csv(path, {"y": [i % 2 for i in range(n)], "s": score})
+    got = data.read_columns(path, ["y", "s"])
+    whole = pacsv.read_csv(path)
+    assert _as_list(got["s"]) == whole.column("s").to_pylist()
+    assert _as_list(got["y"]) == whole.column("y").to_pylist()
+
+
+def test_csv_text_columns_read_whole(tmp_path, monkeypatch):
+    monkeypatch.setattr(data, "CSV_SLICE_BYTES", 300)
+    n = 500
+    path = tmp_path / "p.csv"
+    _write_csv(path, {"label": ["pos" if i % 3 else "neg" for i in range(n)], "s": [i / n for i in range(n)]})
+    got = data.read_columns(path, ["label", "s"])
+    assert isinstance(got["label"], pa.ChunkedArray)
+    assert got["label"].to_pylist()[:3] == ["neg", "pos", "pos"]
