@@ -160,6 +160,49 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
     """
     t = ev.counts
     pos, neg = ev.positives, ev.negatives
+    rows, vtp, vfp, profile = _vertices(ev)
+    simplified = budget != "all" and rows.size > budget
+    n_vertices = int(rows.size)
+    n_pr_vertices = int(np.count_nonzero(rows > 0))
+    roc_vertices = None
+    if pos > 0 and neg > 0 and profile is None:
+        roc_vertices = (vfp / neg, vtp / pos)
+    keep = slice(None)
+    if simplified:
+        # L1 length along the ROC curve in count units, exact in integers when unweighted
+        keep = _pick(vtp * neg + vfp * pos, int(budget))
+    krows, ktp, kfp = rows[keep], vtp[keep], vfp[keep]
+    roc = pr = None
+    if pos > 0 and neg > 0:
+        fpr, tpr = kfp / neg, ktp / pos
+        err = 0.0
+        if simplified:
+            err = _segment_bound(fpr[:-1], tpr[:-1], fpr[1:], tpr[1:], tpr[:-1], tpr[1:])
+        roc = CurveBlock(x=fpr, y=tpr, threshold=row_thresholds(t, krows), vertices=n_vertices,
+                         simplified=simplified, max_error=err)
+    if pos > 0:
+        inner = krows > 0
+        pr_rows, tp, fp = krows[inner], ktp[inner], kfp[inner]
+        if simplified and pr_rows[0] != 1:  # the P-R curve starts at row 1
+            pr_rows = np.concatenate(([1], pr_rows))
+            tp = np.concatenate((t.tp[1:2], tp))
+            fp = np.concatenate((t.fp[1:2], fp))
+        recall, precision = tp / pos, tp / (tp + fp)
+        err = 0.0
+        if simplified and pr_rows.size > 1:
+            pmin, pmax = _precision_ranges(t, rows, vtp, vfp, pr_rows, precision)
+            err = _segment_bound(recall[:-1], precision[:-1], recall[1:], precision[1:], pmin, pmax)
+        pr = CurveBlock(x=recall, y=precision, threshold=t.threshold[pr_rows - 1],
+                        vertices=n_pr_vertices, simplified=simplified, max_error=err,
+                        tp=tp.astype(float), fp=fp.astype(float))
+    return OutputCurves(roc=roc, pr=pr, cost=ev.cost_curve, roc_vertices=roc_vertices,
+                        profile=profile)
+
+
+def _vertices(ev: BinaryEvaluation):
+    """(vertex rows, TP and FP at them, StepProfile or None) of the full ROC curve."""
+    t = ev.counts
+    pos, neg = ev.positives, ev.negatives
     profile = None
     if _unit_steps(t) and t.threshold.size > 1:
         steps = np.not_equal(t.tp[1:], t.tp[:-1])  # True where a positive enters, False: a negative
@@ -173,44 +216,10 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
         del steps
     else:
         rows = vertex_indices(t.fp, t.tp)
-    simplified = budget != "all" and rows.size > budget
-    n_vertices = int(rows.size)
-    n_pr_vertices = int(np.count_nonzero(rows > 0))
-    roc_vertices = None
-    if pos > 0 and neg > 0 and profile is None:
-        roc_vertices = (t.fp[rows] / neg, t.tp[rows] / pos)
-    vertex_rows = rows
-    if simplified:
-        # L1 length along the ROC curve in count units, exact in integers when unweighted
-        along = t.tp[rows] * neg + t.fp[rows] * pos
-        rows = rows[_pick(along, int(budget))]
-        del along
-    roc = pr = None
-    if pos > 0 and neg > 0:
-        fpr, tpr = t.fp[rows] / neg, t.tp[rows] / pos
-        err = 0.0
-        if simplified:
-            err = _segment_bound(fpr[:-1], tpr[:-1], fpr[1:], tpr[1:], tpr[:-1], tpr[1:])
-        roc = CurveBlock(x=fpr, y=tpr, threshold=row_thresholds(t, rows), vertices=n_vertices,
-                         simplified=simplified, max_error=err)
-    if pos > 0:
-        pr_rows = rows[rows > 0]
-        if simplified and pr_rows[0] != 1:
-            pr_rows = np.concatenate(([1], pr_rows))  # the P-R curve starts at row 1
-        tp, fp = t.tp[pr_rows], t.fp[pr_rows]
-        recall, precision = tp / pos, tp / (tp + fp)
-        err = 0.0
-        if simplified and pr_rows.size > 1:
-            pmin, pmax = _precision_ranges(t, vertex_rows, pr_rows, precision)
-            err = _segment_bound(recall[:-1], precision[:-1], recall[1:], precision[1:], pmin, pmax)
-        pr = CurveBlock(x=recall, y=precision, threshold=t.threshold[pr_rows - 1],
-                        vertices=n_pr_vertices, simplified=simplified, max_error=err,
-                        tp=tp.astype(float), fp=fp.astype(float))
-    return OutputCurves(roc=roc, pr=pr, cost=ev.cost_curve, roc_vertices=roc_vertices,
-                        profile=profile)
+    return rows, t.tp[rows], t.fp[rows], profile
 
 
-def _precision_ranges(t, vertex_rows, pr_rows, precision):
+def _precision_ranges(t, vertex_rows, vtp, vfp, pr_rows, precision):
     """Precision's least and greatest value over every row between two kept P-R rows.
 
     Between two consecutive vertices the curve is straight in count space, and
@@ -218,14 +227,17 @@ def _precision_ranges(t, vertex_rows, pr_rows, precision):
     any stretch of rows are at vertices or at the stretch's ends: the vertex
     rows (and row 1, where the P-R curve starts) are enough, not every row.
     """
-    cand = vertex_rows[vertex_rows > 0]
+    inner = vertex_rows > 0
+    cand, ctp, cfp = vertex_rows[inner], vtp[inner], vfp[inner]
     if cand[0] != 1:
         cand = np.concatenate(([1], cand))
-    pos_in = np.searchsorted(cand, pr_rows)  # every kept row is a candidate
-    cand = cand[pos_in[0]: pos_in[-1] + 1]
-    ctp, cfp = t.tp[cand], t.fp[cand]
+        ctp = np.concatenate((t.tp[1:2], ctp))
+        cfp = np.concatenate((t.fp[1:2], cfp))
+    at = np.searchsorted(cand, pr_rows)  # every kept row is a candidate
+    span = slice(at[0], at[-1] + 1)
+    ctp, cfp = ctp[span], cfp[span]
     cprec = ctp / (ctp + cfp)
-    starts = pos_in[:-1] - pos_in[0]
+    starts = at[:-1] - at[0]
     # reduceat's segment k runs up to the next start (exclusive): the right
     # end of each stretch is the next kept row, whose precision is added below
     pmin = np.minimum(np.minimum.reduceat(cprec, starts), precision[1:])

@@ -209,8 +209,24 @@ def _read_parquet(file: Path, columns: list[str]) -> dict[str, object]:
 def _copy_chunks(col, dest: np.ndarray, offset: int) -> None:
     for chunk in col.chunks:
         k = len(chunk)
-        dest[offset: offset + k] = chunk.to_numpy(zero_copy_only=False)
+        dest[offset: offset + k] = _plain_values(chunk)
         offset += k
+
+
+def _plain_values(chunk) -> np.ndarray:
+    """A null-free number or boolean Arrow array as NumPy, read off its buffers.
+
+    (``Array.to_numpy`` would do, but it imports pandas, half a second of
+    start-up, even for a zero-copy view.)
+    """
+    import pyarrow as pa
+
+    data = chunk.buffers()[1]
+    if pa.types.is_boolean(chunk.type):  # bit-packed, least significant bit first
+        bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little")
+        return bits[chunk.offset: chunk.offset + len(chunk)].view(bool)
+    dtype = np.dtype(chunk.type.to_pandas_dtype())
+    return np.frombuffer(data, dtype=dtype, count=len(chunk), offset=chunk.offset * dtype.itemsize)
 
 
 def _read_csv(file: Path, columns: list[str], suffix: str) -> dict[str, object]:
@@ -278,7 +294,8 @@ def _read_csv_slices(file: Path, columns: list[str], parse):
                 col = piece.column(c)
                 if col.null_count:
                     return None
-                parts[c].append(col.to_numpy(zero_copy_only=False))
+                if col.num_chunks:
+                    parts[c].append(np.concatenate([_plain_values(ch) for ch in col.chunks]))
             del piece
     out = {}
     for c in columns:
@@ -368,6 +385,16 @@ def _distinct(col):
     Hash-based through pyarrow (no sort of the whole column); NumPy for .npz.
     """
     if isinstance(col, np.ndarray):
+        if col.dtype.kind in "biu" and col.size:
+            lo, hi = col.min().item(), col.max().item()
+            if hi - lo < 64:  # labels: a pass per possible value beats np.unique's sort
+                values, first = [], []
+                for v in range(int(lo), int(hi) + 1):
+                    at = int(np.argmax(col == v))
+                    if col[at] == v:
+                        values.append(col[at])
+                        first.append(at)
+                return values, first
         values, first = np.unique(col if col.dtype.kind in "biuf" else col.astype(str), return_index=True)
         return list(values), [int(f) for f in first]
     import pyarrow.compute as pc

@@ -56,3 +56,28 @@ def test_all_vertices_kept_when_they_fit():
     c = output_curves(evaluate_binary(y, s), 5000)
     assert c.roc.x.tolist() == [0.0, 0.0, 1.0] and c.roc.y.tolist() == [0.0, 1.0, 1.0]
     assert not c.roc.simplified and c.roc.max_error == 0.0
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("decimals", [None, 2])
+def test_precision_ranges_from_vertices_equal_those_over_every_row(seed, decimals):
+    # Precision is monotone along each straight piece of the curve, so its
+    # range between two kept rows is found among the vertices alone.
+    from evalreport.curves import _precision_ranges, _vertices
+
+    rng = np.random.default_rng(seed)
+    n = 2000
+    y = rng.random(n) < 0.3
+    s = rng.random(n) + 0.3 * y
+    if decimals is not None:
+        s = np.round(s, decimals)
+    ev = evaluate_binary(y, s)
+    t = ev.counts
+    rows, vtp, vfp, _ = _vertices(ev)
+    kept = np.unique(np.concatenate(([1], rng.choice(rows[rows > 0], 15), [rows[-1]])))
+    precision = t.tp[kept] / (t.tp[kept] + t.fp[kept])
+    pmin, pmax = _precision_ranges(t, rows, vtp, vfp, kept, precision)
+    every = t.tp[1:] / (t.tp[1:] + t.fp[1:])  # row r at index r - 1
+    for j in range(kept.size - 1):
+        stretch = every[kept[j] - 1: kept[j + 1]]
+        assert pmin[j] == stretch.min() and pmax[j] == stretch.max()
