@@ -1,0 +1,77 @@
+"""argsort_scores against NumPy's stable argsort, and DeLong's components by
+one ordering against the two-sorts-and-searches road."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evalreport.compare import stats
+from evalreport.metrics import order as order_mod
+from evalreport.metrics.order import argsort_scores
+
+
+def _check(s):
+    got, ties = argsort_scores(s)
+    want = np.argsort(s, kind="stable")
+    np.testing.assert_array_equal(got, want)
+    ranked = s[want]
+    np.testing.assert_array_equal(ties, np.flatnonzero(ranked[1:] == ranked[:-1]))
+
+
+@pytest.fixture
+def packed_always(monkeypatch):
+    """Take the packed-key road whatever the size."""
+    monkeypatch.setattr(order_mod, "SMALL", 0)
+    monkeypatch.setattr(stats, "SMALL", 0)
+
+
+@pytest.mark.parametrize("kind", ["continuous", "rounded", "signed", "zeros", "low-bits", "constant"])
+def test_same_order_as_stable_argsort(packed_always, kind):
+    rng = np.random.default_rng(7)
+    n = 50_000
+    s = {
+        "continuous": lambda: rng.random(n),
+        "rounded": lambda: np.round(rng.random(n), 2),
+        "signed": lambda: rng.standard_normal(n),
+        "zeros": lambda: np.where(rng.random(n) < 0.2, 0.0, rng.standard_normal(n)),
+        # distinct scores that differ only in the bits the row number takes
+        "low-bits": lambda: (np.float64(0.7).view(np.uint64)
+                             + rng.integers(0, 2**16, n).astype(np.uint64)).view(np.float64),
+        "constant": lambda: np.full(n, 0.25),
+    }[kind]().copy()
+    if kind == "signed":
+        s[::7] = -0.0  # ties with +0.0 below
+        s[::11] = 0.0
+    _check(s)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False, width=64), min_size=1, max_size=60))
+def test_property_any_finite_floats(values):
+    s = np.array(values, dtype=np.float64)
+    old = order_mod.SMALL
+    order_mod.SMALL = 0
+    try:
+        _check(s)
+    finally:
+        order_mod.SMALL = old
+
+
+@pytest.mark.parametrize("decimals", [None, 1, 3])
+@pytest.mark.parametrize("signed", [False, True])
+def test_delong_components_from_one_order_equal_the_searches(monkeypatch, decimals, signed):
+    rng = np.random.default_rng(3)
+    n = 20_000
+    y = rng.random(n) < 0.35
+    s = (rng.standard_normal(n) if signed else rng.random(n)) + 0.4 * y
+    if decimals is not None:
+        s = np.round(s, decimals)
+    m, k = int(y.sum()), int((~y).sum())
+    monkeypatch.setattr(stats, "SMALL", 0)
+    one = stats._components(y, s, m, k, aligned=True)
+    monkeypatch.setattr(stats, "SMALL", 10**12)
+    two = stats._components(y, s, m, k, aligned=True)
+    assert one[0] == two[0]
+    np.testing.assert_array_equal(one[1], two[1])
+    np.testing.assert_array_equal(one[2], two[2])
