@@ -160,86 +160,138 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
     """
     t = ev.counts
     pos, neg = ev.positives, ev.negatives
-    rows, vtp, vfp, profile = _vertices(ev)
-    simplified = budget != "all" and rows.size > budget
-    n_vertices = int(rows.size)
-    n_pr_vertices = int(np.count_nonzero(rows > 0))
-    roc_vertices = None
-    if pos > 0 and neg > 0 and profile is None:
-        roc_vertices = (vfp / neg, vtp / pos)
-    keep = slice(None)
-    if simplified:
-        # L1 length along the ROC curve in count units, exact in integers when unweighted
-        keep = _pick(vtp * neg + vfp * pos, int(budget))
-    krows, ktp, kfp = rows[keep], vtp[keep], vfp[keep]
+    if _unit_steps(t) and t.threshold.size > 1:
+        kept = _unit_step_points(t, budget)
+    else:
+        kept = _vertex_points(t, budget)
+    krows = kept.rows
+    ktp, kfp = t.tp[krows], t.fp[krows]
     roc = pr = None
     if pos > 0 and neg > 0:
         fpr, tpr = kfp / neg, ktp / pos
         err = 0.0
-        if simplified:
+        if kept.simplified:
             err = _segment_bound(fpr[:-1], tpr[:-1], fpr[1:], tpr[1:], tpr[:-1], tpr[1:])
-        roc = CurveBlock(x=fpr, y=tpr, threshold=row_thresholds(t, krows), vertices=n_vertices,
-                         simplified=simplified, max_error=err)
+        roc = CurveBlock(x=fpr, y=tpr, threshold=row_thresholds(t, krows), vertices=kept.vertices,
+                         simplified=kept.simplified, max_error=err)
     if pos > 0:
-        inner = krows > 0
-        pr_rows, tp, fp = krows[inner], ktp[inner], kfp[inner]
-        if simplified and pr_rows[0] != 1:  # the P-R curve starts at row 1
+        pr_rows = krows[krows > 0]
+        if kept.simplified and pr_rows[0] != 1:  # the P-R curve starts at row 1
             pr_rows = np.concatenate(([1], pr_rows))
-            tp = np.concatenate((t.tp[1:2], tp))
-            fp = np.concatenate((t.fp[1:2], fp))
+        tp, fp = t.tp[pr_rows], t.fp[pr_rows]
         recall, precision = tp / pos, tp / (tp + fp)
         err = 0.0
-        if simplified and pr_rows.size > 1:
-            pmin, pmax = _precision_ranges(t, rows, vtp, vfp, pr_rows, precision)
+        if kept.simplified and pr_rows.size > 1:
+            pmin, pmax = kept.precision_ranges(pr_rows, precision)
             err = _segment_bound(recall[:-1], precision[:-1], recall[1:], precision[1:], pmin, pmax)
         pr = CurveBlock(x=recall, y=precision, threshold=t.threshold[pr_rows - 1],
-                        vertices=n_pr_vertices, simplified=simplified, max_error=err,
+                        vertices=kept.vertices - 1,  # row 0, always a vertex, has no P-R point
+                        simplified=kept.simplified, max_error=err,
                         tp=tp.astype(float), fp=fp.astype(float))
+    roc_vertices = kept.roc_vertices if pos > 0 and neg > 0 else None
     return OutputCurves(roc=roc, pr=pr, cost=ev.cost_curve, roc_vertices=roc_vertices,
-                        profile=profile)
+                        profile=kept.profile if pos > 0 and neg > 0 else None)
 
 
-def _vertices(ev: BinaryEvaluation):
-    """(vertex rows, TP and FP at them, StepProfile or None) of the full ROC curve."""
-    t = ev.counts
-    pos, neg = ev.positives, ev.negatives
-    profile = None
-    if _unit_steps(t) and t.threshold.size > 1:
-        steps = np.not_equal(t.tp[1:], t.tp[:-1])  # True where a positive enters, False: a negative
-        rows = step_vertex_rows(steps)
-        if pos > 0 and neg > 0:
-            top = np.empty(neg + 1, dtype=np.int32 if pos < 2**31 else np.int64)
-            np.invert(steps, out=steps)  # now True where a negative enters
-            np.compress(steps, t.tp[1:], out=top[:-1])  # TP before each negative enters
-            top[-1] = pos
-            profile = StepProfile(top=top, positives=pos, negatives=neg)
-        del steps
-    else:
-        rows = vertex_indices(t.fp, t.tp)
-    return rows, t.tp[rows], t.fp[rows], profile
+@dataclass(frozen=True, eq=False)
+class _Kept:
+    """The rows an output curve keeps, and what the full curve needs remembered."""
+
+    rows: np.ndarray
+    vertices: int  # vertices of the full ROC curve (rows 0 and K included)
+    simplified: bool
+    precision_ranges: object  # (kept P-R rows, their precision) -> (least, greatest) between them
+    profile: StepProfile | None = None
+    roc_vertices: tuple | None = None
 
 
-def _precision_ranges(t, vertex_rows, vtp, vfp, pr_rows, precision):
-    """Precision's least and greatest value over every row between two kept P-R rows.
+def _unit_step_points(t, budget) -> _Kept:
+    """:class:`_Kept` for a table whose every row is one unweighted instance.
 
-    Between two consecutive vertices the curve is straight in count space, and
-    TP / (TP + FP) along a straight segment is monotone, so its extremes over
-    any stretch of rows are at vertices or at the stretch's ends: the vertex
-    rows (and row 1, where the P-R curve starts) are enough, not every row.
+    Nothing here gathers the vertices: their number comes from one pass over
+    the steps, and when they do not fit the budget the kept rows are found by
+    bisection on the curve's length, which at row j is ``j m+ + TP_j (m- - m+)``
+    in count units. Precision at row j is ``TP_j / j``, so its range between
+    two kept rows is a contiguous division and a reduction.
     """
-    inner = vertex_rows > 0
-    cand, ctp, cfp = vertex_rows[inner], vtp[inner], vfp[inner]
-    if cand[0] != 1:
-        cand = np.concatenate(([1], cand))
-        ctp = np.concatenate((t.tp[1:2], ctp))
-        cfp = np.concatenate((t.fp[1:2], cfp))
-    at = np.searchsorted(cand, pr_rows)  # every kept row is a candidate
-    span = slice(at[0], at[-1] + 1)
-    ctp, cfp = ctp[span], cfp[span]
-    cprec = ctp / (ctp + cfp)
-    starts = at[:-1] - at[0]
-    # reduceat's segment k runs up to the next start (exclusive): the right
-    # end of each stretch is the next kept row, whose precision is added below
-    pmin = np.minimum(np.minimum.reduceat(cprec, starts), precision[1:])
-    pmax = np.maximum(np.maximum.reduceat(cprec, starts), precision[1:])
+    pos, neg = t.positives, t.negatives
+    k = t.threshold.size
+    steps = np.not_equal(t.tp[1:], t.tp[:-1])  # True where a positive enters, False: a negative
+    turns = np.not_equal(steps[1:], steps[:-1])  # row j + 1 is a vertex
+    n_vertices = int(np.count_nonzero(turns)) + 2
+    profile = None
+    if pos > 0 and neg > 0:
+        top = np.empty(neg + 1, dtype=np.int32 if pos < 2**31 else np.int64)
+        np.invert(steps, out=steps)  # now True where a negative enters
+        np.compress(steps, t.tp[1:], out=top[:-1])  # TP before each negative enters
+        top[-1] = pos
+        profile = StepProfile(top=top, positives=pos, negatives=neg)
+    del steps
+    if budget == "all" or n_vertices <= budget:
+        rows = np.empty(n_vertices, dtype=np.int64)
+        rows[0], rows[-1] = 0, k
+        np.add(np.flatnonzero(turns), 1, out=rows[1:-1])
+        return _Kept(rows, n_vertices, False, None, profile)
+    del turns
+    tp = t.tp
+
+    def length(j):
+        return j * pos + tp[j] * (neg - pos)
+
+    targets = np.linspace(0, length(np.int64(k)), int(budget))
+    lo = np.zeros(targets.size, dtype=np.int64)
+    hi = np.full(targets.size, k, dtype=np.int64)
+    while np.any(lo < hi):  # the first row whose length reaches each target
+        mid = (lo + hi) // 2
+        reached = length(mid) >= targets
+        hi = np.where(reached, mid, hi)
+        lo = np.where(reached, lo, mid + 1)
+    rows = np.unique(np.concatenate(([0], lo, [k])))
+
+    def precision_ranges(pr_rows, precision):
+        first, last = int(pr_rows[0]), int(pr_rows[-1])
+        every = np.arange(first, last + 1, dtype=np.float64)
+        np.divide(tp[first: last + 1], every, out=every)  # TP_j / j at rows first..last
+        return _ranges(every, pr_rows - first, precision)
+
+    return _Kept(rows, n_vertices, True, precision_ranges, profile)
+
+
+def _vertex_points(t, budget) -> _Kept:
+    """:class:`_Kept` for any table (ties, weights): its vertices, then a pick of them."""
+    rows = vertex_indices(t.fp, t.tp)
+    vtp, vfp = t.tp[rows], t.fp[rows]
+    pos, neg = t.positives, t.negatives
+    roc_vertices = (vfp / neg, vtp / pos) if pos > 0 and neg > 0 else None
+    if budget == "all" or rows.size <= budget:
+        return _Kept(rows, int(rows.size), False, None, roc_vertices=roc_vertices)
+    # L1 length along the ROC curve in count units, exact in integers when unweighted
+    keep = _pick(vtp * neg + vfp * pos, int(budget))
+
+    def precision_ranges(pr_rows, precision):
+        # Between two consecutive vertices the curve is straight in count
+        # space, and TP / (TP + FP) along a straight piece is monotone, so the
+        # extremes over any stretch of rows are at vertices or at its ends.
+        inner = rows > 0
+        cand, ctp, cfp = rows[inner], vtp[inner], vfp[inner]
+        if cand[0] != 1:
+            cand = np.concatenate(([1], cand))
+            ctp = np.concatenate((t.tp[1:2], ctp))
+            cfp = np.concatenate((t.fp[1:2], cfp))
+        at = np.searchsorted(cand, pr_rows)  # every kept row is a candidate
+        span = slice(at[0], at[-1] + 1)
+        cprec = ctp[span] / (ctp[span] + cfp[span])
+        return _ranges(cprec, at - at[0], precision)
+
+    return _Kept(rows[keep], int(rows.size), True, precision_ranges, roc_vertices=roc_vertices)
+
+
+def _ranges(values, starts, precision):
+    """Least and greatest of ``values`` over each stretch [starts[i], starts[i + 1]].
+
+    reduceat's stretch i runs up to the next start (exclusive): its right end,
+    the next kept row, is ``precision[i + 1]``, added below.
+    """
+    pmin = np.minimum(np.minimum.reduceat(values, starts[:-1]), precision[1:])
+    pmax = np.maximum(np.maximum.reduceat(values, starts[:-1]), precision[1:])
     return pmin, pmax

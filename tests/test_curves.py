@@ -59,25 +59,45 @@ def test_all_vertices_kept_when_they_fit():
 
 
 @pytest.mark.parametrize("seed", range(12))
-@pytest.mark.parametrize("decimals", [None, 2])
-def test_precision_ranges_from_vertices_equal_those_over_every_row(seed, decimals):
+@pytest.mark.parametrize("decimals, road", [(None, "vertices"), (2, "vertices"), (None, "unit steps")])
+def test_precision_ranges_equal_those_over_every_row(seed, decimals, road):
     # Precision is monotone along each straight piece of the curve, so its
-    # range between two kept rows is found among the vertices alone.
-    from evalreport.curves import _precision_ranges, _vertices
+    # range between two kept rows is found among the vertices alone; for a
+    # table of unit steps it is read off every row directly.
+    from evalreport.curves import _unit_step_points, _vertex_points
 
     rng = np.random.default_rng(seed)
     n = 2000
     y = rng.random(n) < 0.3
     s = rng.random(n) + 0.3 * y
-    if decimals is not None:
+    if decimals is not None:  # tied scores: not unit steps
         s = np.round(s, decimals)
-    ev = evaluate_binary(y, s)
-    t = ev.counts
-    rows, vtp, vfp, _ = _vertices(ev)
-    kept = np.unique(np.concatenate(([1], rng.choice(rows[rows > 0], 15), [rows[-1]])))
-    precision = t.tp[kept] / (t.tp[kept] + t.fp[kept])
-    pmin, pmax = _precision_ranges(t, rows, vtp, vfp, kept, precision)
+    t = evaluate_binary(y, s).counts
+    kept = (_unit_step_points if road == "unit steps" else _vertex_points)(t, 15)
+    assert kept.simplified and kept.rows.size <= 15
+    pr_rows = kept.rows[kept.rows > 0]
+    if pr_rows[0] != 1:
+        pr_rows = np.concatenate(([1], pr_rows))
+    precision = t.tp[pr_rows] / (t.tp[pr_rows] + t.fp[pr_rows])
+    pmin, pmax = kept.precision_ranges(pr_rows, precision)
     every = t.tp[1:] / (t.tp[1:] + t.fp[1:])  # row r at index r - 1
-    for j in range(kept.size - 1):
-        stretch = every[kept[j] - 1: kept[j + 1]]
+    for j in range(pr_rows.size - 1):
+        stretch = every[pr_rows[j] - 1: pr_rows[j + 1]]
         assert pmin[j] == stretch.min() and pmax[j] == stretch.max()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_unit_step_vertex_count_and_rows(seed):
+    # the unit-step road counts the same vertices as the general one, and
+    # with room for them keeps exactly those rows
+    from evalreport.curves import _unit_step_points, _vertex_points
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(500) < 0.4
+    t = evaluate_binary(y, rng.random(500) + 0.2 * y).counts
+    a, b = _unit_step_points(t, "all"), _vertex_points(t, "all")
+    assert a.vertices == b.vertices
+    np.testing.assert_array_equal(a.rows, b.rows)
+    small = _unit_step_points(t, 9)
+    assert small.vertices == b.vertices and small.rows.size <= 9
+    assert small.rows[0] == 0 and small.rows[-1] == len(t)
