@@ -158,10 +158,6 @@ class CostInterval:
     pc_to: float
 
 
-def _segment_of(pc: np.ndarray, x: float) -> int:
-    return int(np.clip(np.searchsorted(pc, x, side="right") - 1, 0, pc.size - 2))
-
-
 def cost_envelope(curves: dict[str, object]) -> list[CostInterval]:
     """The lower envelope of several learners' cost curves over PC(+) in [0, 1].
 
@@ -178,15 +174,30 @@ def cost_envelope(curves: dict[str, object]) -> list[CostInterval]:
 
     # every learner's envelope at every breakpoint of any of them: linear in between
     values = np.vstack([np.interp(xs, pcs[k], costs[k]) for k in range(len(names))])
+    x0s, x1s = xs[:-1], xs[1:]
+    v0s = values[:, :-1]
+    slopes = (values[:, 1:] - v0s) / (x1s - x0s)
+    # owner just right of each x0: least value, then least slope, then the first listed
+    tie = v0s <= v0s.min(axis=0) + 1e-12
+    owners = np.argmin(np.where(tie, slopes, np.inf), axis=0)
+    # where no other line goes below the owner's inside the interval, the owner
+    # holds it whole (the common case, found for every interval at once)
+    cols = np.arange(x0s.size)
+    ds = slopes - slopes[owners, cols]
+    gap = v0s - v0s[owners, cols]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        xc = np.where(ds < 0, x0s + gap / -ds, np.inf)
+    xc[owners, cols] = np.inf
+    xc[~(xc > x0s)] = np.inf
+    crossed = xc.min(axis=0) < x1s - 1e-15
     pieces: list[tuple[int, float, float]] = []  # (learner index, from, to)
-    for i in range(xs.size - 1):
+    for i in range(x0s.size):
+        if not crossed[i]:
+            pieces.append((int(owners[i]), float(x0s[i]), float(x1s[i])))
+            continue
         x0, x1 = xs[i], xs[i + 1]
-        v0, v1 = values[:, i], values[:, i + 1]
-        slope = (v1 - v0) / (x1 - x0)
-        # owner just right of x0: least value, then least slope, then the first listed
-        tie = v0 <= v0.min() + 1e-12
-        candidates = np.flatnonzero(tie)
-        owner = int(candidates[np.argmin(slope[candidates])])
+        v0, slope = v0s[:, i], slopes[:, i]
+        owner = int(owners[i])
         x = x0
         while True:
             # the first place after x where another line goes below the owner's
@@ -202,10 +213,17 @@ def cost_envelope(curves: dict[str, object]) -> list[CostInterval]:
                 break
             pieces.append((owner, x, float(xc[k])))
             owner, x = k, float(xc[k])
+    # each piece's threshold: that of the owner's segment holding the piece's middle
+    owner_of = np.array([k for k, _, _ in pieces])
+    middle = np.array([(a + b) / 2 for _, a, b in pieces])
+    thresholds = np.empty(len(pieces))
+    for k in np.unique(owner_of).tolist():
+        mine = owner_of == k
+        pc = pcs[k]
+        seg = np.clip(np.searchsorted(pc, middle[mine], side="right") - 1, 0, pc.size - 2)
+        thresholds[mine] = np.asarray(curves[names[k]].segment_threshold, float)[seg]
     out: list[CostInterval] = []
-    for k, a, b in pieces:
-        curve = curves[names[k]]
-        thr = float(curve.segment_threshold[_segment_of(pcs[k], (a + b) / 2)])
+    for (k, a, b), thr in zip(pieces, thresholds.tolist()):
         if out and out[-1].learner == names[k] and out[-1].threshold == thr:
             out[-1] = CostInterval(names[k], thr, out[-1].pc_from, float(b))
         else:
