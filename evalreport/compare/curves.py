@@ -89,6 +89,17 @@ def roc_profile_counts(fpr, tpr, n_neg: int) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
+def _without_crossing(above: bool, below: bool) -> Envelopment | None:
+    """The verdict when A is nowhere below B or nowhere above it; None if they cross."""
+    if not above and not below:
+        return Envelopment("identical", ())
+    if not below:
+        return Envelopment("a_envelops_b", ())
+    if not above:
+        return Envelopment("b_envelops_a", ())
+    return None
+
+
 def envelopment_steps(a_top, b_top, n_neg: int) -> Envelopment:
     """:func:`envelopment` of two unit-step curves on the same instances, from their
     :class:`~evalreport.curves.StepProfile` ``top`` arrays (equal m+ and m-).
@@ -102,14 +113,9 @@ def envelopment_steps(a_top, b_top, n_neg: int) -> Envelopment:
     reports). Exact integer arithmetic, O(m-), no search.
     """
     d = np.subtract(a_top, b_top, dtype=np.int64)
-    above = bool((d > 0).any())
-    below = bool((d < 0).any())
-    if not above and not below:
-        return Envelopment("identical", ())
-    if not below:
-        return Envelopment("a_envelops_b", ())
-    if not above:
-        return Envelopment("b_envelops_a", ())
+    verdict = _without_crossing(bool((d > 0).any()), bool((d < 0).any()))
+    if verdict is not None:
+        return verdict
     nz = np.flatnonzero(d)
     positive = d[nz] > 0
     change = np.flatnonzero(positive[1:] != positive[:-1])
@@ -123,12 +129,9 @@ def envelopment_on_grid(xs, a: tuple, b: tuple, *, tol: float = TOLERANCE) -> En
     d_lo, d_hi = a_lo - b_lo, a_hi - b_hi
     above = bool((d_lo > tol).any() or (d_hi > tol).any())
     below = bool((d_lo < -tol).any() or (d_hi < -tol).any())
-    if not above and not below:
-        return Envelopment("identical", ())
-    if not below:
-        return Envelopment("a_envelops_b", ())
-    if not above:
-        return Envelopment("b_envelops_a", ())
+    verdict = _without_crossing(above, below)
+    if verdict is not None:
+        return verdict
     # They cross. Walk along the curves: at each x the bottom of its vertical run, then its top.
     where = np.repeat(xs, 2)
     diff = np.column_stack((d_lo, d_hi)).ravel()
