@@ -131,7 +131,7 @@ class DataSource(_Model):
         "auto", description="duckdb: what `path` is (a file or glob, a table, a SQL query); spark: the "
                             "reader (parquet or csv).")
     database: str | None = Field(None, description="duckdb: a database file for kind table or sql.")
-    memory_limit: str = Field("1GB", description="duckdb: memory limit before spilling to disk.")
+    memory_limit: str = Field("1GB", description="duckdb: memory budget of the aggregation (DuckDB's buffers get half of it and spill to disk past that).")
     learners: dict[str, Learner] = Field(description="Learner name -> its column(s).")
 
     @field_validator("learners")

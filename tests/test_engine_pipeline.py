@@ -188,3 +188,105 @@ def test_multiclass_through_an_engine_equals_memory(tmp_path, engine):
         assert d == pytest.approx(m, abs=1e-12)
     assert duck["cost_sensitive_error"] == pytest.approx(mem["cost_sensitive_error"], abs=1e-12)
     assert "bayes_decision_cost" not in duck  # needs each instance's scores
+
+
+def _numbers_equal(a, b, path=""):
+    """Every number of ``a`` equals ``b``'s to 1e-9 (ints exactly), key for key."""
+    if isinstance(a, dict):
+        assert set(a) == set(b), path
+        for k in a:
+            _numbers_equal(a[k], b[k], f"{path}/{k}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b)):
+            _numbers_equal(x, y, f"{path}[{i}]")
+    elif isinstance(a, float) or isinstance(b, float):
+        assert a is not None and b is not None and abs(a - b) <= 1e-9, (path, a, b)
+    else:
+        assert a == b, (path, a, b)
+
+
+@pytest.mark.parametrize("threshold", ["0.5", "optimal"])
+@pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])
+def test_duckdb_reduced_tables_equal_memory(tmp_path, monkeypatch, threshold, weighted):
+    """Continuous scores, a count table far longer than the cap: streamed and
+    reduced, every number of results.json but the drawn ROC and P-R curves equals
+    the in-memory run's, groups included."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    import evalreport.engines.duckdb as engine
+    import evalreport.metrics.stream as stream
+
+    monkeypatch.setattr(stream, "DEFAULT_CAP", 64)
+    monkeypatch.setattr(engine, "BATCH_ROWS", 333)
+    rng = np.random.default_rng(12)
+    n = 6000
+    y = np.where(rng.random(n) < 0.3, "yes", "no")
+    pq.write_table(pa.table({"y": y, "a": rng.normal(size=n) + 0.9 * (y == "yes"),
+                             "b": rng.random(n) + 0.3 * (y == "yes"),
+                             "w": rng.integers(0, 4, n).astype(float),
+                             "fold": np.array(["f1", "f2", "f3"])[rng.integers(0, 3, n)]}),
+                   tmp_path / "p.parquet")
+    out = {}
+    for eng in ("memory", "duckdb"):
+        (tmp_path / f"{eng}.yaml").write_text(textwrap.dedent(f"""\
+            version: 1
+            date: 2026-11-22
+            positive: "yes"
+            data:
+              - {{path: p.parquet, engine: {eng}, label: y, group: fold{", weight: w" if weighted else ""},
+                 learners: {{a: a, b: {{score: b, threshold: 0.7}}}}}}
+            threshold: {threshold}
+            partial_auc: {{max_fpr: 0.15}}
+            priors: {{positive: 0.2}}
+            costs: {{false_negative: 4, false_positive: 1}}
+            compare: [envelopment, auc, bep, f1, expected_total_cost, cost_envelope]
+            confidence: {{bootstrap: 0}}
+            report: {{formats: [json], out: {eng}}}
+            """))
+        assert main(["run", str(tmp_path / f"{eng}.yaml"), "--quiet"]) == 0
+        out[eng] = json.loads((tmp_path / eng / "results.json").read_text())
+    mem, duck = out["memory"], out["duckdb"]
+    for name in ("a", "b"):
+        assert len(duck["learners"][name]["curves"]["roc"]["fpr"]) < 130  # the reduced table's curve
+        for block in (mem, duck):
+            del block["learners"][name]["curves"]["roc"], block["learners"][name]["curves"]["pr"]
+    for block in (mem, duck):
+        del block["comparisons"]["envelopment"], block["inputs"][0]["sha256"]
+        block["inputs"][0].pop("path")
+    reduced = [w for w in duck.pop("warnings") if "was streamed and" in w]
+    assert len(reduced) == 2
+    assert weighted or "(6,000 thresholds)" in reduced[0]  # weighted: zero-weight scores are no thresholds
+    mem.pop("warnings")
+    _numbers_equal(duck, mem)
+
+
+def test_duckdb_reduced_one_class_only_with_optimal_threshold(tmp_path, monkeypatch):
+    """No hull with one class only: 'optimal' falls back to 0.5, which the
+    reduced table must hold exactly too."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    import evalreport.metrics.stream as stream
+
+    monkeypatch.setattr(stream, "DEFAULT_CAP", 16)
+    rng = np.random.default_rng(2)
+    pq.write_table(pa.table({"y": np.ones(500, dtype=np.int8), "a": rng.random(500)}), tmp_path / "p.parquet")
+    out = {}
+    for eng in ("memory", "duckdb"):
+        (tmp_path / f"{eng}.yaml").write_text(textwrap.dedent(f"""\
+            version: 1
+            date: 2026-11-22
+            data:
+              - {{path: p.parquet, engine: {eng}, label: y, learners: {{a: a}}}}
+            threshold: optimal
+            confidence: {{bootstrap: 0}}
+            report: {{formats: [json], out: {eng}}}
+            """))
+        assert main(["run", str(tmp_path / f"{eng}.yaml"), "--quiet"]) == 0
+        out[eng] = json.loads((tmp_path / eng / "results.json").read_text())["learners"]["a"]
+    for block in out.values():
+        del block["curves"]
+    assert out["duckdb"]["auc"] is None and out["duckdb"]["threshold"] == 0.5
+    _numbers_equal(out["duckdb"], out["memory"])

@@ -113,6 +113,8 @@ def test_parquet_equals_memory(tmp_path, weighted, string_labels):
     assert agg.labels_seen == (["neg", "pos"] if string_labels else [0, 1])
     assert agg.positive_label == positive and not agg.labels_truncated
     assert agg.resolution_bound is None
+    # streamed, and small enough to be kept whole
+    assert set(agg.reductions) == set(LEARNERS) and not any(r.reduced for r in agg.reductions.values())
 
 
 @pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])
@@ -394,6 +396,101 @@ def test_integer_and_float_resolution_differ():
     for bad in (0, -1, 0.0, math.inf, True, "0.1"):
         with pytest.raises(ValueError):
             parse_resolution(bad)
+
+
+# ---- exact tables streamed and reduced (evalreport.metrics.stream)
+
+
+def _assert_streamed_equals_memory(table, reduction, y, s, w, keep, fprs, *, positive=1):
+    """The reduced table and its exact scalars give the in-memory numbers."""
+    from evalreport.metrics import evaluate_binary, evaluate_reduced
+
+    want = evaluate_binary(y, s, sample_weight=w, positive=positive)
+    got = evaluate_reduced(table, reduction)
+    for name in SCALARS + ("rank_loss",):
+        assert getattr(got, name) == pytest.approx(getattr(want, name), abs=1e-12), name
+    for f in fprs:
+        assert got.partial_auc(f, standardized=True) == pytest.approx(want.partial_auc(f, standardized=True),
+                                                                      abs=1e-12)
+    np.testing.assert_array_equal(got.hull.threshold, want.hull.threshold)
+    exact = w is None
+    for a, b in ((got.hull.fpr, want.hull.fpr), (got.hull.tpr, want.hull.tpr)):
+        np.testing.assert_allclose(a, b, rtol=0 if exact else 1e-12)
+    for t in list(keep) + want.hull.threshold.tolist():
+        a, b = got.at_threshold(t), want.at_threshold(t)
+        for field in ("tp", "fp", "tn", "fn", "precision", "recall", "f1", "error_rate"):
+            x, z = getattr(a, field), getattr(b, field)
+            assert (x == z) if exact else (x == pytest.approx(z, rel=1e-12, abs=1e-12)), (t, field)
+    for pc in (0.2, 0.5, 0.7):
+        a, b = got.operating_point(pc), want.operating_point(pc)
+        assert a.threshold == b.threshold and a.min_cost == pytest.approx(b.min_cost, abs=1e-12)
+    # the kept rows are the exact table's rows, with their exact counts
+    full = want.counts
+    rows = reduction.row_index
+    np.testing.assert_array_equal(table.threshold, full.threshold[rows[1:] - 1])
+    np.testing.assert_allclose(table.tp, full.tp[rows], rtol=0 if exact else 1e-12)
+    np.testing.assert_allclose(table.fp, full.fp[rows], rtol=0 if exact else 1e-12)
+    return got, want
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])
+def test_exact_continuous_tables_are_streamed_and_reduced(tmp_path, weighted):
+    data = make_data(6000, 21, string_labels=True)
+    path = write_parquet(data, tmp_path / "pred.parquet", row_group_size=999)
+    keep, fprs = (0.3, -0.2, 1.7), (0.2,)
+    w = data["w"] if weighted else None
+    agg = aggregate_duckdb(path, label="y", positive="pos", scores=LEARNERS, weight="w" if weighted else None,
+                           keep_thresholds=keep, max_fprs=fprs, cap=50, batch_rows=97, threads=2)
+    assert agg.learner_tables is None and set(agg.reductions) == set(LEARNERS)
+    cont = agg.reductions["cont"]
+    assert cont.reduced and cont.rows == len(count_table(data["y"], data["s_cont"], sample_weight=w,
+                                                         positive="pos"))
+    assert cont.kept < 50 + 60 and 0 < cont.roc_error < 0.05
+    assert not agg.reductions["int"].reduced  # 13 distinct scores: kept whole
+    assert_same_table(agg.tables["int"], count_table(data["y"], data["s_int"], sample_weight=w, positive="pos"),
+                      weighted=weighted)
+    for name, col in LEARNERS.items():
+        _assert_streamed_equals_memory(agg.tables[name], agg.reductions[name], data["y"], data[col], w, keep,
+                                       fprs, positive="pos")
+    if not weighted:  # the twice-area is the exact integer
+        want = evaluate_counts(count_table(data["y"], data["s_cont"], positive="pos"))
+        pos, neg = want.positives, want.negatives
+        assert cont.auc2 == round(want.auc * 2 * pos * neg)
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])
+def test_streamed_groups_are_exact_at_the_thresholds_needed(tmp_path, weighted):
+    data = make_data(5000, 22, groups=3)
+    path = write_parquet(data, tmp_path / "pred.parquet")
+    keep = (0.25,)
+    w = data["w"] if weighted else None
+    agg = aggregate_duckdb(path, label="y", positive=1, scores={"cont": "s_cont"}, by="g",
+                           weight="w" if weighted else None, keep_thresholds=keep, cap=40, batch_rows=101)
+    assert set(agg.tables) == {("cont", f"fold{i}") for i in range(3)}
+    _, want = _assert_streamed_equals_memory(agg.learner_tables["cont"], agg.reductions["cont"], data["y"],
+                                             data["s_cont"], w, keep, ())
+    assert agg.reductions["cont"].reduced
+    for (_, group), table in agg.tables.items():
+        sel = data["g"] == group
+        exact = count_table(data["y"][sel], data["s_cont"][sel], sample_weight=None if w is None else w[sel])
+        assert table.n_rows == exact.n_rows
+        for t in list(keep) + want.hull.threshold.tolist():
+            r, e = table.rows_at(t), exact.rows_at(t)
+            assert table.tp[r] == pytest.approx(exact.tp[e], rel=1e-12) and \
+                table.fp[r] == pytest.approx(exact.fp[e], rel=1e-12), (group, t)
+
+
+def test_duckdb_gets_half_of_the_memory_budget():
+    from evalreport.engines.duckdb import _share_memory
+
+    for given, want in (("1GB", 0.5e9), ("2GiB", 2**30), ("800MB", 4e8)):
+        con = duckdb.connect(config={"memory_limit": given})
+        _share_memory(con, 0.5)
+        shown = con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
+        value, unit = shown.split()
+        got = float(value) * {"MiB": 2**20, "GiB": 2**30}[unit]
+        assert got == pytest.approx(want, rel=1e-3), (given, shown)
+        con.close()
 
 
 # --------------------------------------------------------------------------- Spark

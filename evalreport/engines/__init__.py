@@ -5,7 +5,14 @@ distinct score, the (weighted) numbers of positives and negatives. An engine
 therefore never brings the rows to Python; it runs one ``GROUP BY score`` per
 learner where the data lives and hands the aggregates to
 :func:`evalreport.metrics.count_table_from_aggregates`. Memory is then bounded
-by the number of distinct scores, not by the number of rows.
+by the number of distinct scores, not by the number of rows; and DuckDB, for
+exact tables, streams the table in score order through
+:class:`evalreport.metrics.CountReducer`, so that even one distinct score per
+row (continuous scores) needs bounded memory: the scalars stay exact and the
+table kept holds the ROC hull, the decision thresholds' rows and at most
+``cap`` evenly spaced rows (see :mod:`evalreport.metrics.stream`). Spark
+brings the aggregated table to the driver whole: with continuous scores,
+``resolution`` is its bounded way.
 
 * :func:`evalreport.engines.duckdb.aggregate_duckdb`: Parquet or CSV files
   (globs too), a table of a DuckDB database, or a SQL query, read out of core
@@ -21,7 +28,9 @@ Without ``resolution`` the table is exact: unweighted counts are summed as
 64-bit integers (the same table as :func:`evalreport.metrics.count_table`
 on the rows, threshold for threshold and count for count); weighted sums are
 float64 sums taken in the engine's order, so they agree to rounding (about
-1e-15 relative) with the in-memory engine.
+1e-15 relative) with the in-memory engine. A streamed table that was reduced
+keeps exact rows of that table (``Aggregated.reductions`` says which, and
+carries the scalars computed over all of them).
 
 Resolution: a table of bounded size, with rigorous error bounds
 ---------------------------------------------------------------
@@ -149,6 +158,19 @@ class Aggregated:
         True when there are more than ``LABELS_CAP`` distinct labels.
     positive_label : object
         The label of ``labels_seen`` that matched ``positive`` (None if none).
+    reductions : dict or None
+        Exact tables streamed through :class:`~evalreport.metrics.CountReducer`
+        (DuckDB without ``resolution``): learner name ->
+        :class:`~evalreport.metrics.Reduction`, the exact AUC, rank loss, AP, BEP
+        and partial AUCs and which rows of the exact table ``tables`` keeps
+        (``reduction.reduced`` says whether rows were dropped). Evaluate with
+        :func:`~evalreport.metrics.evaluate_reduced`. None when the tables were
+        fetched whole.
+    learner_tables : dict or None
+        With ``by`` and streamed tables: learner name -> the learner's own table
+        (whole or reduced; the group tables are then reduced to the hull and
+        ``keep_thresholds`` rows, so they cannot be summed back into it). None
+        otherwise (the learner's table is then the sum of its groups' tables).
     """
 
     tables: dict[Any, CountTable]
@@ -157,6 +179,8 @@ class Aggregated:
     labels_seen: list
     labels_truncated: bool = False
     positive_label: Any = None
+    reductions: dict[Any, Any] | None = None
+    learner_tables: dict[Any, CountTable] | None = None
 
 
 def quote_ident(name: str) -> str:

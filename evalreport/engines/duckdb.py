@@ -3,8 +3,11 @@
 :func:`aggregate_duckdb` reads the data where it is (DuckDB streams Parquet and
 CSV, and spills to disk past its memory limit), runs one ``GROUP BY score``
 per learner and returns the count tables (see :mod:`evalreport.engines`).
-Python only ever holds the aggregated rows: one per distinct score (or per
-bin, with ``resolution``).
+With ``resolution`` Python holds the aggregated rows (one per bin). Exact
+tables (no ``resolution``) are streamed in score order, in Arrow batches,
+through :class:`evalreport.metrics.CountReducer`: Python holds one batch and
+the reducer's kept rows, never the whole table, whatever the number of
+distinct scores.
 
 Sources (``kind``)
 ------------------
@@ -54,13 +57,30 @@ Queries, in order (each a streaming pass over only the columns it names):
    as NumPy compares (so the text ``"1"`` never matches the number ``1``);
    when no label matches, every row is a negative.
 
-Memory: DuckDB's part is capped by ``memory_limit`` (the aggregation spills
-past it). The Python side holds the aggregated rows and builds the table from
-them: about 100-130 bytes per distinct score at the peak. That is nothing with
-tied scores or a ``resolution`` (1e8 rows aggregate in about 130-300 MiB of
-peak RSS, see ``bench/engines.py``), but exact tables of continuous scores
-have one row per data row (1e7 distinct scores: about 1.25 GiB), so past a few
-million continuous scores under a 1 GB budget, use ``resolution``.
+Exact mode (no ``resolution``) runs, before step 4, the class totals (the same
+counts over the whole source: the reducer needs m+ and m- in advance for the
+break-even point and partial AUCs) and with ``by`` the distinct groups; step 4
+then adds ``ORDER BY key DESC`` and is read in Arrow batches of
+:data:`BATCH_ROWS` rows (with ``by`` it groups by (group, score), and each
+batch's groups are coded with ``pyarrow.compute.index_in``). What comes back
+(see :mod:`evalreport.metrics.stream`): a table of at most ``cap`` rows is
+kept whole, the very table the fetch-everything path built; a longer one is
+reduced to the ROC hull's vertices, the rows of ``keep_thresholds`` and at
+most ``cap`` evenly spaced rows, and ``Aggregated.reductions`` carries the
+exact AUC, rank loss, AP, BEP and partial AUCs. With ``by``, each group's
+table is then reduced to the hull and ``keep_thresholds`` rows (exact there:
+what a per-group confusion matrix at the decision threshold needs) and the
+learner's own table comes in ``Aggregated.learner_tables``.
+
+Memory: ``memory_limit`` is the budget of the whole aggregation; DuckDB's
+buffers get half of it (:data:`DUCKDB_SHARE`), past which it spills to disk,
+because DuckDB's resident memory overshoots its limit while it sorts and the
+Python side needs the rest. Python holds, with ``resolution``, the binned
+rows (nothing); in exact mode one Arrow batch, the reducer's temporaries for
+it and at most ``2 cap`` kept rows (a few tens of MiB). ``bench/engines.py``
+with the default 1GB: 1e8 rows of exact continuous scores (1e8 distinct) in
+716 MiB of peak RSS (72 s on 2 CPUs, mostly DuckDB's sort); tied scores and
+resolutions in 150-250 MiB.
 """
 
 from __future__ import annotations
@@ -73,6 +93,7 @@ from urllib.parse import parse_qs, unquote
 
 import numpy as np
 
+from ..metrics import stream as _stream
 from . import (
     MulticlassAggregated,
     class_column,
@@ -93,6 +114,19 @@ from . import (
 __all__ = ["KINDS", "aggregate_duckdb"]
 
 KINDS = ("auto", "parquet", "csv", "table", "sql")
+
+#: Rows per Arrow batch when an exact table is streamed.
+BATCH_ROWS = 1 << 18
+
+#: Share of ``memory_limit`` given to DuckDB's own buffers. DuckDB's resident
+#: memory overshoots its limit by 10-20 % while it sorts and spills, and the
+#: Python side (interpreter, NumPy, pyarrow, one Arrow batch, the reducer's kept
+#: rows) needs about 150-250 MiB: with half, a 1GB budget holds at 1e8 rows.
+DUCKDB_SHARE = 0.5
+
+_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(B|bytes|KiB|MiB|GiB|TiB|PiB|KB|MB|GB|TB|PB)?\s*")
+_UNITS = {None: 1, "B": 1, "bytes": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "PiB": 2**50,
+          "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15}
 
 _PARQUET = re.compile(r"\.(parquet|parq|pq)$", re.IGNORECASE)
 _CSV = re.compile(r"\.(csv|tsv|txt)(\.(gz|zst))?$", re.IGNORECASE)
@@ -128,6 +162,10 @@ def aggregate_duckdb(
     database: str | None = None,
     by: str | None = None,
     temp_directory: str | None = None,
+    keep_thresholds=(),
+    max_fprs=(),
+    cap: int | None = None,
+    batch_rows: int | None = None,
 ) -> Aggregated:
     """Aggregate the count tables of ``scores`` with DuckDB, out of core.
 
@@ -150,9 +188,11 @@ def aggregate_duckdb(
         the bins' lower edges); an int: about that many bins of equal row counts.
         ``resolution_bound`` then bounds the error this puts on AUC, AP and BEP.
     memory_limit : str
-        DuckDB's ``memory_limit`` (e.g. ``"1GB"``, ``"512MB"``): past it, the
-        aggregation spills to ``temp_directory``. It caps DuckDB's buffers, not
-        the Python process: the result (24 bytes per distinct score) comes on top.
+        The memory budget of the aggregation (e.g. ``"1GB"``, ``"512MB"``, any
+        size DuckDB reads): DuckDB's buffers get :data:`DUCKDB_SHARE` (half) of
+        it, past which it spills to ``temp_directory``; the rest is for the
+        Python side (one Arrow batch, the reducer's kept rows). At 1e8 rows of
+        exact continuous scores, 1GB keeps the whole process under 1 GB.
     threads : int, optional
         DuckDB's ``threads`` (default: DuckDB's, one per core).
     kind : {"auto", "parquet", "csv", "table", "sql"}
@@ -163,6 +203,19 @@ def aggregate_duckdb(
         ``tables`` is then keyed by ``(learner, value)``.
     temp_directory : str, optional
         Where DuckDB spills; default a private temporary directory, removed after.
+    keep_thresholds : floats
+        Exact mode: thresholds at which each table must stay exact when it is
+        reduced (the decision thresholds the caller will ask for).
+    max_fprs : floats
+        Exact mode: partial AUCs to compute exactly while streaming
+        (``Aggregated.reductions[learner].partial_auc``).
+    cap : int, optional
+        Exact mode: a table of at most ``cap`` rows is kept whole; a longer one is
+        reduced (see :mod:`evalreport.metrics.stream`). Default
+        :data:`evalreport.metrics.stream.DEFAULT_CAP`, read at each call.
+    batch_rows : int, optional
+        Exact mode: rows per Arrow batch fetched from DuckDB (default
+        :data:`BATCH_ROWS`, read at each call).
 
     Returns
     -------
@@ -201,16 +254,31 @@ def aggregate_duckdb(
         except duckdb.Error as exc:
             raise ValueError(f"DuckDB cannot open {database or 'an in-memory database'}: {exc}") from None
         try:
+            _share_memory(con, DUCKDB_SHARE)
             return _aggregate(
                 duckdb, con, from_sql, params, where,
                 label=label, positive=positive, scores=scores, weight=weight,
-                mode=mode, by=by,
+                mode=mode, by=by, stream=dict(keep_thresholds=tuple(keep_thresholds),
+                                             max_fprs=tuple(max_fprs), cap=cap, batch_rows=batch_rows),
             )
         finally:
             con.close()
     finally:
         if own_tmp:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _share_memory(con, share: float) -> None:
+    """Lower DuckDB's ``memory_limit`` to ``share`` of the one it parsed from the
+    caller's (``memory_limit`` is the budget of the whole aggregation, Python's
+    side included). DuckDB reads the caller's text (units, percentages of RAM)
+    and shows it back as a size such as ``953.6 MiB``, which is read here."""
+    shown = con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
+    match = _SIZE.fullmatch(str(shown))
+    if match is None:  # an unknown format: leave DuckDB's limit as it is
+        return
+    limit = float(match[1]) * _UNITS[match[2]]
+    con.execute(f"SET memory_limit = '{max(int(limit * share), 1 << 20)}B'")
 
 
 def _resolve_source(source, kind: str, database):
@@ -295,14 +363,17 @@ def _parse_url(url: str):
     return path, table
 
 
-def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores, weight, mode, by):
-    def run(sql, extra=None):
+def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores, weight, mode, by,
+               stream=None):
+    def bound(sql, extra=None):
         p = dict(params)
         if extra:
             p.update(extra)
         # Bind only what the statement uses (DuckDB rejects unused named parameters).
-        p = {k: v for k, v in p.items() if re.search(rf"\${k}\b", sql)}
-        return con.execute(sql, p)
+        return {k: v for k, v in p.items() if re.search(rf"\${k}\b", sql)}
+
+    def run(sql, extra=None):
+        return con.execute(sql, bound(sql, extra))
 
     # 1. schema
     try:
@@ -378,6 +449,12 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
     else:
         is_pos = f"{lab} = $positive"
         bind = {"positive": positive_label.item() if isinstance(positive_label, np.generic) else positive_label}
+    if mode is None:
+        return _stream_exact(
+            duckdb, con, from_sql, where, bound, run, lab=lab, is_pos=is_pos, bind=bind, scores=scores,
+            weight=weight, by=by, rows=rows, labels=labels, truncated=truncated,
+            positive_label=positive_label, **(stream or {}),
+        )
     tables: dict = {}
     bounds = {} if mode is not None else None
     g = f"{quote_ident(by)} AS g, " if by is not None else ""
@@ -424,6 +501,125 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
         labels_truncated=truncated,
         positive_label=positive_label,
     )
+
+
+def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind, scores, weight, by, rows,
+                  labels, truncated, positive_label, keep_thresholds=(), max_fprs=(), cap=None,
+                  batch_rows=None) -> Aggregated:
+    """Exact tables, streamed: ``GROUP BY score ORDER BY score DESC`` read in Arrow
+    batches through :class:`~evalreport.metrics.CountReducer`, so Python holds one
+    batch and the reducer's kept rows, never the whole table."""
+    cap = _stream.DEFAULT_CAP if cap is None else cap
+    batch_rows = BATCH_ROWS if batch_rows is None else batch_rows
+    if isinstance(batch_rows, bool) or int(batch_rows) < 1:
+        raise ValueError(f"batch_rows must be a positive integer, got {batch_rows!r}")
+    if weight is None:
+        counts = f"count(*) FILTER (WHERE {is_pos}) AS pos, count(*) - count(*) FILTER (WHERE {is_pos}) AS neg"
+    else:
+        w = f"CAST({quote_ident(weight)} AS DOUBLE)"
+        counts = (
+            f"coalesce(sum({w}) FILTER (WHERE {is_pos}), 0)::DOUBLE AS pos, "
+            f"coalesce(sum({w}) FILTER (WHERE NOT ({is_pos})), 0)::DOUBLE AS neg"
+        )
+    # The class totals first (one pass over the label and weight columns): the
+    # reducer needs m+ for the break-even point and m+, m- for partial AUCs.
+    try:
+        m_pos, m_neg = run(f"SELECT {counts} FROM {from_sql}", bind).fetchall()[0]
+    except duckdb.Error as exc:
+        raise ValueError(f"DuckDB failed reading {where}: {str(exc).strip()}") from None
+    value_set = group_values = None
+    if by is not None:
+        try:
+            distinct = _arrow_table(con.sql(f"SELECT DISTINCT {quote_ident(by)} AS g FROM {from_sql}",
+                                            params=bound(from_sql) or None)).column("g").combine_chunks()
+        except duckdb.Error as exc:
+            raise ValueError(f"DuckDB failed reading the groups of {where}: {str(exc).strip()}") from None
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        found = distinct.to_pylist()
+        group_values = sorted_labels(found)
+        first = {v: i for i, v in enumerate(found)}
+        value_set = distinct.take(pa.array([first[v] for v in group_values], type=pa.int64()))
+    g = f"{quote_ident(by)} AS g, " if by is not None else ""
+    n = "count(*) AS n, " if weight is not None and by is not None else ""
+    tables: dict = {}
+    reductions: dict = {}
+    learner_tables = {} if by is not None else None
+    for name, col in scores.items():
+        x = f"CAST({quote_ident(col)} AS DOUBLE)"
+        sql = f"SELECT {g}{x} AS key, {n}{counts} FROM {from_sql} GROUP BY ALL ORDER BY key DESC"
+        reducer = _stream.CountReducer(
+            positives=m_pos, negatives=m_neg, keep_thresholds=keep_thresholds, max_fprs=max_fprs,
+            cap=cap, n_groups=0 if by is None else len(group_values),
+        )
+        try:
+            for batch in _arrow_batches(con.sql(sql, params=bound(sql, bind) or None), int(batch_rows)):
+                codes = None
+                if by is not None:
+                    codes = _numpy(pc.index_in(batch.column("g"), value_set=value_set))
+                reducer.feed(
+                    _numpy(batch.column("key")), _numpy(batch.column("pos")), _numpy(batch.column("neg")),
+                    codes, _numpy(batch.column("n")) if n else None,
+                )
+                del batch
+        except duckdb.Error as exc:
+            raise ValueError(f"DuckDB failed aggregating learner {name!r} of {where}: {str(exc).strip()}") from None
+        result = reducer.finish(rows)
+        del reducer
+        reductions[name] = result.reduction
+        if by is None:
+            tables[name] = result.table
+        else:
+            learner_tables[name] = result.table
+            for code, table in result.group_tables.items():
+                tables[(name, group_values[code])] = table
+    return Aggregated(
+        tables=tables,
+        rows=rows,
+        resolution_bound=None,
+        labels_seen=labels,
+        labels_truncated=truncated,
+        positive_label=positive_label,
+        reductions=reductions,
+        learner_tables=learner_tables,
+    )
+
+
+def _numpy(array) -> np.ndarray:
+    """A primitive Arrow array without nulls as a NumPy view of its buffer.
+
+    (``Array.to_numpy`` would do, but in recent pyarrow it imports pandas: half
+    a second and 60 MiB for nothing here.)"""
+    import pyarrow as pa
+
+    array = array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
+    kind = array.type
+    if array.null_count or not (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
+        return array.to_numpy(zero_copy_only=False)
+    dtype = np.dtype(
+        ("f" if pa.types.is_floating(kind) else "u" if pa.types.is_unsigned_integer(kind) else "i")
+        + str(kind.bit_width // 8))
+    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
+
+
+def _arrow_table(relation):
+    """A DuckDB relation's result as one Arrow table (DuckDB 2 and 1.x names)."""
+    for method in ("to_arrow_table", "fetch_arrow_table", "arrow"):
+        fetch = getattr(relation, method, None)
+        if fetch is not None:
+            return fetch()
+    raise ImportError("this duckdb cannot return Arrow tables: python3 -m pip install -U duckdb")
+
+
+def _arrow_batches(relation, rows: int):
+    """Arrow record batches of a DuckDB relation, ``rows`` at a time, streamed
+    (``to_arrow_reader`` in DuckDB 2, ``fetch_record_batch`` in 1.x)."""
+    for method in ("to_arrow_reader", "fetch_arrow_reader", "fetch_record_batch"):
+        reader = getattr(relation, method, None)
+        if reader is not None:
+            return reader(rows)
+    raise ImportError("this duckdb cannot stream Arrow batches: python3 -m pip install -U duckdb")
 
 
 def _numeric(type_name: str, what: str, where: str) -> None:

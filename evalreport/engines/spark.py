@@ -11,6 +11,12 @@ the aggregated rows come back to the driver (``DataFrame.toArrow()`` where the
 installed PySpark has it, 4.0 on; ``collect()`` before). See
 :mod:`evalreport.engines` for the count table, ``resolution`` and its bounds.
 
+Unlike DuckDB's exact mode, the table comes back whole: with exact continuous
+scores that is one row per data row and per learner on the driver (tens of
+bytes each, more while it is built), so at 1e7 rows and beyond give
+``resolution``, which bounds the table and reports what it costs in AUC, AP
+and BEP.
+
 pyspark is imported lazily: nothing here needs it until the function runs.
 
 Session, in order of preference:

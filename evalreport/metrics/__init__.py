@@ -11,21 +11,35 @@ from .binary import (
 )
 from .cost import CostCurve, Costs, OperatingPoint, RocHull, probability_cost
 from .counts import CountTable, count_table, count_table_from_aggregates
+from .stream import (
+    CountReducer,
+    ReducedEvaluation,
+    Reduction,
+    StreamResult,
+    evaluate_reduced,
+    reduce_count_stream,
+)
 
 __all__ = [
     "BinaryEvaluation",
     "BinarySummary",
     "CostCurve",
     "Costs",
+    "CountReducer",
     "CountTable",
     "OperatingPoint",
     "PrCurve",
+    "ReducedEvaluation",
+    "Reduction",
     "RocCurve",
     "RocHull",
+    "StreamResult",
     "ThresholdMeasures",
     "count_table",
     "count_table_from_aggregates",
     "evaluate_binary",
     "evaluate_counts",
+    "evaluate_reduced",
     "probability_cost",
+    "reduce_count_stream",
 ]

@@ -1,0 +1,399 @@
+"""The streaming reducer (evalreport.metrics.stream) against the in-memory engine.
+
+A count table streamed in descending score order, in chunks of any size (chunk
+boundaries inside and across the rows of one score), reduced to at most ``cap``
+evenly spaced rows plus the hull and the keep-threshold rows, must give the
+in-memory engine's numbers: AUC and rank loss (the twice-area an exact integer
+when unweighted), AP, BEP and partial AUC to 1e-12; the ROC hull, the cost
+curve, the expected total cost and every operating point identical; the
+measures at the keep thresholds and at every hull vertex's threshold identical,
+for the learner and for each group. The exact ROC curve must stay within the
+reported ``roc_error`` of the kept polyline.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from evalreport.metrics import (
+    CountReducer,
+    ReducedEvaluation,
+    count_table,
+    evaluate_binary,
+    evaluate_counts,
+    evaluate_reduced,
+    reduce_count_stream,
+)
+from evalreport.metrics.cost import roc_hull
+
+TOL = 1e-12
+SCALARS = ("auc", "rank_loss", "average_precision", "bep", "expected_total_cost")
+KEEP = (0.5, 0.0, -0.25, 0.3, 2.0, -9.0)
+FPRS = (0.05, 0.3, 1.0)
+
+
+def make_rows(n: int, seed: int, *, ties: bool, weighted: bool, groups: int = 0):
+    """Labels ~35 % positive, scores continuous or tied to a coarse grid, weights
+    with zeros, and group codes."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.35
+    s = rng.normal(size=n) + 0.9 * y
+    if ties:
+        s = np.round(s * 2) / 2
+    w = np.where(rng.random(n) < 0.1, 0.0, rng.random(n) * 3) if weighted else None
+    g = rng.integers(0, groups, size=n) if groups else None
+    return y, s, w, g
+
+
+def grouped_rows(y, s, w, g=None):
+    """What ``GROUP BY score[, g] ORDER BY score DESC`` returns: one row per
+    (score, group), scores descending, the groups of one score in any order."""
+    g = np.zeros(s.size, dtype=np.int64) if g is None else g
+    order = np.lexsort((g, -s))
+    ss, gg, yy = s[order], g[order], y[order]
+    ww = np.ones(s.size, dtype=np.int64) if w is None else w[order]
+    new = np.ones(s.size, dtype=bool)
+    new[1:] = (ss[1:] != ss[:-1]) | (gg[1:] != gg[:-1])
+    starts = np.flatnonzero(new)
+    pos = np.add.reduceat(np.where(yy, ww, 0), starts)
+    neg = np.add.reduceat(np.where(yy, 0, ww), starts)
+    n = np.add.reduceat(np.ones(s.size, dtype=np.int64), starts)
+    return ss[starts], pos, neg, gg[starts], n
+
+
+def chunked(columns, sizes):
+    """Split the streamed rows into chunks of the given sizes (cycled)."""
+    total = columns[0].size
+    i = k = 0
+    while i < total:
+        size = sizes[k % len(sizes)]
+        yield tuple(c[i:i + size] for c in columns)
+        i += size
+        k += 1
+
+
+def totals(y, w):
+    if w is None:
+        return int(y.sum()), int((~y).sum())
+    return float(w[y].sum()), float(w[~y].sum())
+
+
+def stream(y, s, w, *, sizes, cap, g=None, n_groups=0, keep=KEEP, fprs=FPRS):
+    score, pos, neg, gg, n = grouped_rows(y, s, w, g)
+    cols = (score, pos, neg) if not n_groups else (score, pos, neg, gg, n)
+    m_pos, m_neg = totals(y, w)
+    return reduce_count_stream(chunked(cols, sizes), positives=m_pos, negatives=m_neg, n_rows=y.size,
+                               keep_thresholds=keep, max_fprs=fprs, cap=cap, n_groups=n_groups)
+
+
+def assert_close(a, b) -> None:
+    """Equal, or to 1e-12 for floats (weighted sums differ in the last bits when
+    summed in another order); works through dataclasses and mappings."""
+    if hasattr(a, "__dataclass_fields__"):
+        assert type(a) is type(b)
+        for name in a.__dataclass_fields__:
+            assert_close(getattr(a, name), getattr(b, name))
+    elif hasattr(a, "keys"):
+        assert set(a.keys()) == set(b.keys())
+        for k in a:
+            assert_close(a[k], b[k])
+    elif isinstance(a, (float, np.floating)) or isinstance(b, (float, np.floating)):
+        assert a == pytest.approx(b, rel=1e-12, abs=1e-12)
+    else:
+        assert a == b
+
+
+def assert_same(got, want, *, keep=KEEP, fprs=FPRS) -> None:
+    """Every exact number of a streamed evaluation equals the in-memory one:
+    identical when unweighted, to 1e-12 with weights (thresholds identical)."""
+    exact = not want.counts.weighted
+    check = (lambda a, b: np.testing.assert_array_equal(a, b)) if exact else (
+        lambda a, b: np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12))
+    same = (lambda a, b: (a == b) or pytest.fail(f"{a} != {b}")) if exact else assert_close
+    assert got.n == want.n
+    assert got.positives == pytest.approx(want.positives, rel=1e-12)
+    assert got.negatives == pytest.approx(want.negatives, rel=1e-12)
+    for name in SCALARS:
+        a, b = getattr(got, name), getattr(want, name)
+        assert (a is None) == (b is None), name
+        if a is not None:
+            assert abs(a - b) <= TOL, (name, a, b)
+    assert dict(got.undefined) == dict(want.undefined)
+    for f in fprs:
+        for standardized in (False, True):
+            a, b = got.partial_auc(f, standardized=standardized), want.partial_auc(f, standardized=standardized)
+            assert (a is None) == (b is None)
+            if a is not None:
+                assert abs(a - b) <= TOL, (f, a, b)
+    if want.hull is None:
+        assert got.hull is None and got.cost_curve is None
+    else:
+        np.testing.assert_array_equal(got.hull.threshold, want.hull.threshold)
+        for field in ("fpr", "tpr"):
+            check(getattr(got.hull, field), getattr(want.hull, field))
+        np.testing.assert_array_equal(got.cost_curve.segment_threshold, want.cost_curve.segment_threshold)
+        for field in ("pc", "cost", "segment_fpr", "segment_fnr"):
+            check(getattr(got.cost_curve, field), getattr(want.cost_curve, field))
+        for pc in (0.0, 0.1, 0.37, 0.5, 0.8, 1.0):
+            op = got.operating_point(pc)
+            same(op, want.operating_point(pc))
+            same(got.at_threshold(op.threshold), want.at_threshold(op.threshold))
+        for t in want.hull.threshold:  # every vertex: the least-cost threshold at some PC(+)
+            same(got.at_threshold(t), want.at_threshold(t))
+    costs = {"false_negative": 3, "false_positive": 1}
+    for t in keep:
+        same(got.at_threshold(t, costs=costs, betas=(0.5, 1, 2)), want.at_threshold(t, costs=costs, betas=(0.5, 1, 2)))
+
+
+def twice_right_pairs(y, s) -> int:
+    """2 x (pairs ranked right) + ties, by brute force over the pairs."""
+    p, n = s[y], s[~y]
+    return int(2 * (p[:, None] > n[None, :]).sum() + (p[:, None] == n[None, :]).sum())
+
+
+# --------------------------------------------------------------------------- against memory
+
+
+@pytest.mark.parametrize("ties", [False, True], ids=["continuous", "tied"])
+@pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])
+@pytest.mark.parametrize("sizes", [(1,), (2,), (7,), (3, 1, 50), (1000,)], ids=str)
+@pytest.mark.parametrize("cap", [2, 9, 64, 1 << 18])
+def test_reducer_equals_memory(ties, weighted, sizes, cap):
+    y, s, w, _ = make_rows(600, 7 + cap + len(sizes), ties=ties, weighted=weighted)
+    want = evaluate_binary(y, s, sample_weight=w)
+    result = stream(y, s, w, sizes=sizes, cap=cap)
+    got = evaluate_reduced(result.table, result.reduction)
+    assert_same(got, want)
+    red = result.reduction
+    assert red.rows == len(want.counts)
+    if cap >= len(want.counts):
+        assert not result.reduced and not isinstance(got, ReducedEvaluation)
+        np.testing.assert_array_equal(result.table.threshold, want.counts.threshold)
+        np.testing.assert_allclose(result.table.tp, want.counts.tp, rtol=0 if not weighted else 1e-12)
+        np.testing.assert_allclose(result.table.fp, want.counts.fp, rtol=0 if not weighted else 1e-12)
+    else:
+        assert result.reduced and isinstance(got, ReducedEvaluation)
+        # evenly spaced rows are at most cap; the rest are hull, keep and first rows
+        assert red.kept <= cap + want.hull.index.size + len(KEEP) + 1
+    # the kept rows are rows of the exact table, counts and thresholds exact
+    rows = red.row_index
+    assert rows[0] == 0 and np.all(np.diff(rows) > 0) and rows[-1] == len(want.counts)
+    np.testing.assert_array_equal(result.table.threshold, want.counts.threshold[rows[1:] - 1])
+    if weighted:
+        np.testing.assert_allclose(result.table.tp, want.counts.tp[rows], rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(result.table.fp, want.counts.fp[rows], rtol=1e-12, atol=1e-12)
+    else:
+        assert result.table.tp.dtype == np.int64
+        np.testing.assert_array_equal(result.table.tp, want.counts.tp[rows])
+        np.testing.assert_array_equal(result.table.fp, want.counts.fp[rows])
+        assert red.auc2 == twice_right_pairs(y, s)  # exact integer
+
+
+def test_a_long_table_is_reduced_and_its_curve_stays_within_the_bound():
+    y, s, w, _ = make_rows(20000, 3, ties=False, weighted=False)
+    want = evaluate_binary(y, s)
+    result = stream(y, s, w, sizes=(997,), cap=64)
+    got = evaluate_reduced(result.table, result.reduction)
+    assert_same(got, want)
+    red = result.reduction
+    assert red.rows == 20000 and 32 <= red.kept <= 64 + want.hull.index.size + len(KEEP) + 1
+    # every point of the exact ROC curve lies within roc_error of the kept polyline
+    fx, fy = want.roc.fpr, want.roc.tpr
+    kx, ky = got.roc.fpr, got.roc.tpr
+    seg = np.clip(np.searchsorted(red.row_index, np.arange(fx.size), side="right") - 1, 0, kx.size - 2)
+    x0, y0, x1, y1 = kx[seg], ky[seg], kx[seg + 1], ky[seg + 1]
+    vx, vy = x1 - x0, y1 - y0
+    t = np.clip(((fx - x0) * vx + (fy - y0) * vy) / (vx * vx + vy * vy), 0, 1)
+    dist = np.hypot(fx - x0 - t * vx, fy - y0 - t * vy)
+    assert dist.max() <= red.roc_error + 1e-12
+    assert 0 < red.roc_error < 0.02
+
+
+def test_rows_of_one_score_split_across_chunks_anywhere():
+    """One score spread over many streamed rows (as GROUP BY score, g returns
+    them) and over chunk boundaries, folded when held back for long."""
+    rng = np.random.default_rng(5)
+    y = rng.random(9000) < 0.4
+    s = np.where(rng.random(9000) < 0.7, 1.0, rng.normal(size=9000))  # one huge tied block
+    g = rng.integers(0, 3000, size=9000)  # many rows per score
+    want = evaluate_binary(y, s)
+    for sizes in [(1,), (7,), (4099,)]:
+        result = stream(y, s, None, sizes=sizes, cap=16, g=g, n_groups=3000)
+        assert_same(evaluate_reduced(result.table, result.reduction), want)
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])
+@pytest.mark.parametrize("cap", [5, 1 << 18])
+def test_groups_are_exact_at_keep_and_hull_thresholds(weighted, cap):
+    y, s, w, g = make_rows(1500, 11, ties=False, weighted=weighted, groups=4)
+    want = evaluate_binary(y, s, sample_weight=w)
+    result = stream(y, s, w, sizes=(13,), cap=cap, g=g, n_groups=4)
+    assert_same(evaluate_reduced(result.table, result.reduction), want)
+    assert set(result.group_tables) == {0, 1, 2, 3}
+    for code, table in result.group_tables.items():
+        sel = g == code
+        exact = count_table(y[sel], s[sel], sample_weight=None if w is None else w[sel])
+        assert table.n_rows == exact.n_rows == sel.sum()
+        if not result.reduced:  # kept whole: the group's own exact table
+            np.testing.assert_array_equal(table.threshold, exact.threshold)
+            np.testing.assert_allclose(table.tp, exact.tp, rtol=1e-12)
+            np.testing.assert_allclose(table.fp, exact.fp, rtol=1e-12)
+        for t in list(KEEP) + want.hull.threshold.tolist():
+            r, e = table.rows_at(t), exact.rows_at(t)
+            assert table.tp[r] == pytest.approx(exact.tp[e], rel=1e-12, abs=1e-12), t
+            assert table.fp[r] == pytest.approx(exact.fp[e], rel=1e-12, abs=1e-12), t
+        assert table.positives == pytest.approx(exact.positives, rel=1e-12)
+        assert table.negatives == pytest.approx(exact.negatives, rel=1e-12)
+
+
+def test_the_hull_of_a_subset_holding_every_vertex_is_the_hull():
+    rng = np.random.default_rng(2)
+    for trial in range(30):
+        y, s, _, _ = make_rows(int(rng.integers(20, 800)), trial, ties=bool(trial % 2), weighted=False)
+        table = count_table(y, s)
+        hull = roc_hull(table)
+        keep = np.union1d(hull.index, rng.choice(len(table) + 1, size=min(5, len(table)), replace=False))
+        keep = np.union1d(keep, [0, len(table)])
+        from evalreport.metrics import CountTable
+
+        sub = CountTable(threshold=table.threshold[keep[1:] - 1], tp=table.tp[keep], fp=table.fp[keep],
+                         n_rows=table.n_rows)
+        sub_hull = roc_hull(sub)
+        np.testing.assert_array_equal(keep[sub_hull.index], hull.index)
+        np.testing.assert_array_equal(sub_hull.fpr, hull.fpr)
+        np.testing.assert_array_equal(sub_hull.tpr, hull.tpr)
+        np.testing.assert_array_equal(sub_hull.threshold, hull.threshold)
+
+
+# --------------------------------------------------------------------------- refusals, edges
+
+
+def test_reduced_evaluation_refuses_what_it_cannot_give_exactly():
+    y, s, w, _ = make_rows(3000, 4, ties=False, weighted=False)
+    result = stream(y, s, w, sizes=(100,), cap=8, keep=(0.5,), fprs=(0.1,))
+    got = evaluate_reduced(result.table, result.reduction)
+    assert result.reduced
+    want = evaluate_binary(y, s)
+    assert got.at_threshold(0.5) == want.at_threshold(0.5)
+    assert got.at_threshold(np.inf) == want.at_threshold(np.inf)  # nothing positive
+    assert got.at_threshold(-np.inf) == want.at_threshold(-np.inf)  # everything positive
+    # a threshold between two kept rows with dropped rows in between
+    gaps = np.flatnonzero(np.diff(result.reduction.row_index) > 1)
+    r = int(gaps[len(gaps) // 2])
+    t = (result.table.threshold[r - 1] + result.table.threshold[r]) / 2
+    with pytest.raises(ValueError, match="not asked for in advance"):
+        got.at_threshold(t)
+    with pytest.raises(ValueError, match="was not computed"):
+        got.partial_auc(0.2)
+    assert got.partial_auc(0.1) == pytest.approx(want.partial_auc(0.1), abs=TOL)
+
+
+def test_one_class_only_is_undefined_with_reasons():
+    for label in (False, True):
+        y = np.full(500, label)
+        s = np.random.default_rng(1).normal(size=500)
+        want = evaluate_binary(y, s, positive=1)
+        result = stream(y, s, None, sizes=(7,), cap=4)
+        got = evaluate_reduced(result.table, result.reduction)
+        assert got.auc is None and got.hull is None and got.expected_total_cost is None
+        assert dict(got.undefined) == dict(want.undefined)
+        assert (got.average_precision is None) == (not label)
+        if label:
+            assert got.average_precision == pytest.approx(want.average_precision, abs=TOL)
+            assert got.bep == pytest.approx(want.bep, abs=TOL)
+        assert got.partial_auc(0.3) is None
+
+
+def test_zero_weight_scores_are_not_thresholds():
+    y = np.array([1, 0, 1, 0, 1, 0], dtype=bool)
+    s = np.array([5.0, 4.0, 3.0, 2.0, 1.0, 0.0])
+    w = np.array([1.0, 0.0, 2.0, 0.0, 1.0, 3.0])
+    want = evaluate_binary(y, s, sample_weight=w)
+    for cap in (2, 100):
+        result = stream(y, s, w, sizes=(1,), cap=cap)
+        assert result.reduction.rows == len(want.counts) == 4
+        assert_same(evaluate_reduced(result.table, result.reduction), want)
+
+
+def test_empty_stream_and_bad_streams():
+    result = reduce_count_stream([], positives=0, negatives=0, n_rows=0)
+    assert len(result.table) == 0 and result.reduction.auc is None and result.reduction.rows == 0
+    r = CountReducer(positives=1, negatives=1)
+    with pytest.raises(ValueError, match="descending"):
+        r.feed([1.0, 2.0], [1, 0], [0, 1])
+    r = CountReducer(positives=1, negatives=1)
+    r.feed([2.0], [1], [0])
+    with pytest.raises(ValueError, match="descending"):
+        r.feed([3.0], [0], [1])
+    r = CountReducer(positives=1, negatives=1)
+    r.feed([2.0], [1], [0])
+    with pytest.raises(ValueError, match="integer counts"):
+        r.feed([1.0], [0.0], [1.0])
+    r = CountReducer(positives=2, negatives=1)
+    r.feed([2.0, 1.0], [1, 0], [0, 1])
+    with pytest.raises(ValueError, match="differ from the totals"):
+        r.finish()
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        CountReducer(positives=1, negatives=1).feed([np.nan], [1], [0])
+    with pytest.raises(ValueError, match="non-negative"):
+        CountReducer(positives=1, negatives=1).feed([1.0], [-1], [0])
+    with pytest.raises(ValueError, match="group"):
+        CountReducer(positives=1, negatives=1, n_groups=2).feed([1.0], [1], [0])
+    with pytest.raises(ValueError, match="group codes must be"):
+        CountReducer(positives=1, negatives=1, n_groups=2).feed([1.0], [1], [0], [2])
+    with pytest.raises(ValueError, match="cap"):
+        CountReducer(positives=1, negatives=1, cap=1)
+    with pytest.raises(ValueError, match="max_fpr"):
+        CountReducer(positives=1, negatives=1, max_fprs=[0.0])
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@st.composite
+def streams(draw):
+    n = draw(st.integers(2, 60))
+    y = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    pool = draw(st.sampled_from(["distinct", "few", "many"]))
+    if pool == "distinct":
+        s = np.array(draw(st.lists(st.integers(-200, 200), min_size=n, max_size=n, unique=True))) / 16
+    else:
+        top = 3 if pool == "few" else 15
+        s = np.array(draw(st.lists(st.integers(0, top), min_size=n, max_size=n)), dtype=float) / 4
+    w = None
+    if draw(st.booleans()):
+        w = np.array(draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.5, 4.0]), min_size=n, max_size=n)))
+    groups = draw(st.integers(0, 3))
+    g = np.array(draw(st.lists(st.integers(0, groups - 1), min_size=n, max_size=n))) if groups else None
+    sizes = tuple(draw(st.lists(st.integers(1, 9), min_size=1, max_size=4)))
+    cap = draw(st.integers(2, 12))
+    keep = tuple(draw(st.lists(st.sampled_from([-1.0, 0.0, 0.25, 0.5, 0.75, 1.0, 3.0]), max_size=3)))
+    return y, s, w, g, groups, sizes, cap, keep
+
+
+@settings(max_examples=150)
+@given(streams())
+def test_property_streamed_equals_memory(case):
+    y, s, w, g, groups, sizes, cap, keep = case
+    if w is not None:
+        assume(w.sum() > 0)
+    want = evaluate_binary(y, s, sample_weight=w)
+    result = stream(y, s, w, sizes=sizes, cap=cap, g=g, n_groups=groups, keep=keep)
+    got = evaluate_reduced(result.table, result.reduction)
+    assert_same(got, want, keep=keep)
+    if w is None and want.auc is not None:
+        assert result.reduction.auc2 == twice_right_pairs(y, s)
+    if groups:
+        thresholds = list(keep) + ([] if want.hull is None else want.hull.threshold.tolist())
+        for code, table in result.group_tables.items():
+            sel = g == code
+            if not sel.any():
+                continue
+            exact = evaluate_counts(count_table(y[sel], s[sel], sample_weight=None if w is None else w[sel])).counts
+            for t in thresholds:
+                r, e = table.rows_at(t), exact.rows_at(t)
+                assert table.tp[r] == pytest.approx(exact.tp[e], abs=1e-12)
+                assert table.fp[r] == pytest.approx(exact.fp[e], abs=1e-12)
