@@ -44,6 +44,8 @@ class Source:
     mc_counts: dict | None = None  # multiclass through an engine: learner -> MulticlassAggregated
     resolution_bound: dict | None = None
     engine: str = "memory"
+    # engine duckdb, exact: learner -> metrics.Reduction (exact scalars; which rows the table kept)
+    reductions: dict | None = None
 
     @property
     def learner_names(self) -> list[str]:
@@ -726,9 +728,16 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
 
             source = [str(f) for f in files] if files else src.path
             database = str(spec.resolve(src.database)) if src.database else None
+            # Exact tables are streamed and, when long, reduced: name in advance the
+            # thresholds and partial AUC the report will ask for, so they stay exact.
+            keep = [learner.threshold for learner in src.learners.values() if learner.threshold is not None]
+            # 'optimal' is a hull vertex (always kept), or 0.5 when there is no hull (one class)
+            keep.append(0.5 if spec.threshold == "optimal" else float(spec.threshold))
+            fprs = [] if spec.partial_auc is None else [spec.partial_auc.max_fpr]
             agg = aggregate_duckdb(source, label=src.label, positive=spec.positive_label, scores=scores,
                                    weight=src.weight, resolution=src.resolution, by=src.group,
-                                   memory_limit=src.memory_limit, kind=src.kind, database=database)
+                                   memory_limit=src.memory_limit, kind=src.kind, database=database,
+                                   keep_thresholds=keep, max_fprs=fprs)
         else:
             from .engines.spark import aggregate_spark
 
@@ -755,7 +764,10 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
         group_tables = {}
         for (name, g), table in agg.tables.items():
             group_tables.setdefault(name, {})[str(g)] = table
-        tables = {name: _merge_tables(list(by_group.values())) for name, by_group in group_tables.items()}
+        if agg.learner_tables is not None:  # streamed: the learner's own table came with them
+            tables = dict(agg.learner_tables)
+        else:
+            tables = {name: _merge_tables(list(by_group.values())) for name, by_group in group_tables.items()}
         if bounds is not None:  # the learner's bound: at most the sum of its groups' bounds
             merged = {}
             for (name, _), b in bounds.items():
@@ -767,7 +779,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
         index=i, path=src.path, file=files[0] if files else Path(src.path),
         sha256=_combined_sha256(files) if files else None, rows=agg.rows, dataset=src.dataset,
         labels=None, ids=None, groups=None, weights=None, tables=tables, group_tables=group_tables,
-        resolution_bound=bounds, engine=src.engine,
+        resolution_bound=bounds, engine=src.engine, reductions=agg.reductions,
     )
 
 

@@ -175,8 +175,20 @@ def evaluate_learners(spec: Spec, sources: list[Source], op: OperatingPointSpec,
             key = keys[(s.dataset, name)]
             hard = name in s.hard
             if s.tables is not None:
+                from .metrics.stream import evaluate_reduced
+
                 scores = None
-                ev = evaluate_counts(s.tables[name])
+                # streamed exact tables: the reducer's exact scalars over the kept rows' hull
+                reduction = None if s.reductions is None else s.reductions.get(name)
+                ev = (evaluate_counts(s.tables[name]) if reduction is None
+                      else evaluate_reduced(s.tables[name], reduction))
+                if reduction is not None and reduction.reduced:
+                    warnings.append(
+                        f"learner '{key}': the exact count table ({reduction.rows:,} thresholds) was streamed "
+                        f"and {reduction.kept:,} of its rows kept: AUC, rank loss, AP, BEP, partial AUC, the ROC "
+                        "hull, cost curve, expected total cost and the measures at the threshold are exact; the "
+                        "ROC and P-R curves (figures, results.json, envelopment comparisons) pass through the "
+                        f"kept rows, within {reduction.roc_error:.2g} of the exact ROC curve")
             else:
                 scores = values.astype(np.float64) if hard else values
                 ev = evaluate_binary(s.labels, scores, sample_weight=s.weights, positive=True)
