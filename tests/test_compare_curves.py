@@ -141,3 +141,33 @@ def test_step_profile_by_hand():
     # a tie or a weight makes the curve non-unit: the vertices are kept instead
     tied = output_curves(evaluate_binary([1, 0, 1], [2, 2, 1]), "all")
     assert tied.profile is None and tied.roc_vertices is not None
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_envelopment_roads_agree_for_three_learners(seed):
+    # Few vertices and many negatives (coarse scores): compare_learners takes
+    # the pairwise road instead of a grid with an entry per negative; both
+    # must give the same verdicts and crossings.
+    from itertools import combinations
+    from types import SimpleNamespace
+
+    from evalreport.compare import _envelopment_pairs
+    from evalreport.compare.curves import envelopment_on_grid, roc_profile_counts
+    from evalreport.curves import output_curves
+
+    rng = np.random.default_rng(seed)
+    n = 4000
+    y = rng.random(n) < 0.4
+    learners = {}
+    for k in range(3):
+        ev = evaluate_binary(y, np.round(rng.random(n) + rng.uniform(0, 0.6) * y, 1))
+        learners[f"L{k}"] = SimpleNamespace(curves=output_curves(ev, "all"),
+                                            summary=SimpleNamespace(negatives=ev.negatives))
+    n_neg = int((~y).sum())
+    got = {(p.a, p.b): p.envelopment for p in _envelopment_pairs(learners)}
+    grid = np.arange(n_neg + 1) / n_neg
+    prof = {k: roc_profile_counts(*lr.curves.exact_roc, n_neg) for k, lr in learners.items()}
+    for a, b in combinations(learners, 2):
+        want = envelopment_on_grid(grid, prof[a], prof[b])
+        assert got[(a, b)].verdict == want.verdict
+        np.testing.assert_allclose(got[(a, b)].crossings_fpr, want.crossings_fpr, rtol=0, atol=1e-12)

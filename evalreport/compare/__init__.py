@@ -91,7 +91,11 @@ def _envelopment_pairs(scoring: dict) -> list[PairVerdict]:
                 for a, b in combinations(scoring, 2)]
     curves = {k: lr.curves.exact_roc for k, lr in scoring.items()}
     negatives = {lr.summary.negatives for lr in scoring.values()}
-    if len(negatives) == 1 and isinstance(next(iter(negatives)), int) and len(scoring) > 2:
+    n_vertices = sum(c[0].size for c in curves.values())
+    if (len(negatives) == 1 and isinstance(next(iter(negatives)), int) and len(scoring) > 2
+            and next(iter(negatives)) <= 4 * n_vertices):
+        # (the grid has an entry per negative: worth it only when the curves
+        # have about as many vertices, not for curves from a reduced table)
         # same unweighted instances: every FPR is a count over m-, one shared exact grid
         n_neg = next(iter(negatives))
         grid = np.arange(n_neg + 1) / n_neg
