@@ -290,3 +290,36 @@ def test_duckdb_reduced_one_class_only_with_optimal_threshold(tmp_path, monkeypa
         del block["curves"]
     assert out["duckdb"]["auc"] is None and out["duckdb"]["threshold"] == 0.5
     _numbers_equal(out["duckdb"], out["memory"])
+
+
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+def test_spark_connect_equals_memory(data):
+    # Spark Connect: `spark: {remote: local}` makes PySpark start a local
+    # Spark Connect server and talk to it over gRPC, the same road as a
+    # remote sc://host:port cluster. In a child process, so that its JVM
+    # does not meet the classic local sessions of the other tests.
+    pytest.importorskip("pyspark")
+    pytest.importorskip("grpc")  # the [connect] extra of pyspark
+    pytest.importorskip("google.rpc")
+    import subprocess
+    import sys
+
+    _, mem = _run(data, "memc", "path: all.parquet")
+    spec = data / "connect.yaml"
+    spec.write_text(textwrap.dedent("""\
+        version: 1
+        date: 2026-11-22
+        positive: "yes"
+        data:
+          - {path: all.parquet, engine: spark, label: y, learners: {a: a, b: b}}
+        spark: {remote: local, conf: {spark.sql.shuffle.partitions: "2"}}
+        confidence: {bootstrap: 0}
+        report: {formats: [json], out: connect}
+        """))
+    done = subprocess.run([sys.executable, "-m", "evalreport", "run", str(spec), "--quiet"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    got = json.loads((data / "connect" / "results.json").read_text())
+    for learner in "ab":
+        for m in MEASURES:
+            assert got["learners"][learner][m] == pytest.approx(mem["learners"][learner][m], abs=1e-9)
