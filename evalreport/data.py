@@ -29,7 +29,7 @@ class Source:
     index: int  # position in spec.data
     path: str  # as written in the spec
     file: Path
-    sha256: str
+    sha256: "str | _BackgroundSha256 | None"  # see sha256_hex
     rows: int
     dataset: str | None
     labels: np.ndarray
@@ -46,6 +46,11 @@ class Source:
     engine: str = "memory"
     # engine duckdb, exact: learner -> metrics.Reduction (exact scalars; which rows the table kept)
     reductions: dict | None = None
+
+    @property
+    def sha256_hex(self) -> str | None:
+        """The input's sha256 (waits for the background hash if it is still running)."""
+        return self.sha256.result() if isinstance(self.sha256, _BackgroundSha256) else self.sha256
 
     @property
     def learner_names(self) -> list[str]:
@@ -548,16 +553,10 @@ def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source 
     if missing:
         return None
     columns = list(dict.fromkeys(col for _, col in wanted))
-    sha256 = _BackgroundSha256(file)
-    try:
-        source = _checked_source(spec, i, problems, file, columns, sha256)
-    finally:
-        sha256.cancel()  # a no-op once the hash is done
-    return source
+    return _checked_source(spec, i, problems, file, columns)
 
 
-def _checked_source(spec: Spec, i: int, problems: _Problems, file: Path, columns: list[str],
-                    sha256: _BackgroundSha256) -> Source | None:
+def _checked_source(spec: Spec, i: int, problems: _Problems, file: Path, columns: list[str]) -> Source | None:
     """Read the columns of data[i] and check them (the second half of :func:`_load_one`)."""
     src = spec.data[i]
     base = ("data", i)
@@ -636,7 +635,8 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: Path, columns
     if len(problems.items) != before:
         return None
     return Source(
-        index=i, path=display, file=file, sha256=sha256.result(), rows=rows,
+        # hashed in a thread while the learners are evaluated (on the other core)
+        index=i, path=display, file=file, sha256=_BackgroundSha256(file), rows=rows,
         dataset=src.dataset, labels=labels, ids=ids, groups=groups, weights=weights,
         learners=learners, hard=frozenset(hard),
     )
@@ -824,5 +824,8 @@ def load_sources(spec: Spec, progress=None) -> list[Source]:
     if not problems.items:
         _check_pairing(spec, sources, problems)
     if problems.items:
+        for s in sources:  # nothing will be written: stop hashing
+            if isinstance(s.sha256, _BackgroundSha256):
+                s.sha256.cancel()
         raise DataError(problems.items)
     return sources

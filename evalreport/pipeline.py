@@ -505,7 +505,7 @@ def evaluate(spec: Spec, *, progress=None) -> Result:
     comparisons = compare_datasets(spec, learners, sources, components)
     del components
     friedman = across_datasets(spec, learners)
-    inputs = [{"path": s.path, "sha256": s.sha256, "rows": s.rows} for s in sources]
+    inputs = [{"path": s.path, "sha256": s.sha256_hex, "rows": s.rows} for s in sources]
     return Result(
         spec=spec, version=__version__, date=date, inputs=inputs, operating_point=op,
         learners=learners, gates=gates, comparisons=comparisons, warnings=warnings + gate_warnings,
