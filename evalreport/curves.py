@@ -125,7 +125,7 @@ def _pick(weight: np.ndarray, budget: int) -> np.ndarray:
 
 def _unit_steps(table) -> bool:
     """Every row of the table is one unweighted instance (distinct scores)."""
-    return not table.weighted and table.positives + table.negatives == table.threshold.size
+    return not table.weighted and table.positives + table.negatives == len(table)
 
 
 def step_vertex_rows(steps: np.ndarray) -> np.ndarray:
@@ -160,12 +160,12 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
     """
     t = ev.counts
     pos, neg = ev.positives, ev.negatives
-    if _unit_steps(t) and t.threshold.size > 1:
+    if _unit_steps(t) and len(t) > 1:
         kept = _unit_step_points(t, budget)
     else:
         kept = _vertex_points(t, budget)
     krows = kept.rows
-    ktp, kfp = t.tp[krows], t.fp[krows]
+    ktp, kfp = t.tp[krows], t.fp_at(krows)
     roc = pr = None
     if pos > 0 and neg > 0:
         fpr, tpr = kfp / neg, ktp / pos
@@ -178,13 +178,13 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
         pr_rows = krows[krows > 0]
         if kept.simplified and pr_rows[0] != 1:  # the P-R curve starts at row 1
             pr_rows = np.concatenate(([1], pr_rows))
-        tp, fp = t.tp[pr_rows], t.fp[pr_rows]
+        tp, fp = t.tp[pr_rows], t.fp_at(pr_rows)
         recall, precision = tp / pos, tp / (tp + fp)
         err = 0.0
         if kept.simplified and pr_rows.size > 1:
             pmin, pmax = kept.precision_ranges(pr_rows, precision)
             err = _segment_bound(recall[:-1], precision[:-1], recall[1:], precision[1:], pmin, pmax)
-        pr = CurveBlock(x=recall, y=precision, threshold=t.threshold[pr_rows - 1],
+        pr = CurveBlock(x=recall, y=precision, threshold=t.threshold_at(pr_rows - 1),
                         vertices=kept.vertices - 1,  # row 0, always a vertex, has no P-R point
                         simplified=kept.simplified, max_error=err,
                         tp=tp.astype(float), fp=fp.astype(float))
@@ -215,7 +215,7 @@ def _unit_step_points(t, budget) -> _Kept:
     two kept rows is a contiguous division and a reduction.
     """
     pos, neg = t.positives, t.negatives
-    k = t.threshold.size
+    k = len(t)
     steps = np.not_equal(t.tp[1:], t.tp[:-1])  # True where a positive enters, False: a negative
     turns = np.not_equal(steps[1:], steps[:-1])  # row j + 1 is a vertex
     n_vertices = int(np.count_nonzero(turns)) + 2

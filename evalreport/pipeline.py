@@ -234,7 +234,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], op: OperatingPointSpec,
                 for g in names:
                     t = s.group_tables[name][g]
                     r = t.rows_at(threshold)
-                    tp, fp = float(t.tp[r]), float(t.fp[r])
+                    tp, fp = float(t.tp[r]), float(t.fp_at(r))
                     matrices.append((tp, fp, float(t.negatives) - fp, float(t.positives) - tp))
                 groups = group_result(names, np.asarray(matrices))
             elif s.groups is not None and scores is not None:

@@ -116,7 +116,7 @@ def _fbeta_value(tp, fp, fn, beta):
 def measures_at_row(table: CountTable, row: int, threshold: float, *, costs=None, betas=(1,)):
     """The at-threshold measures for one row of the count table."""
     pos, neg = table.positives, table.negatives
-    tp, fp = _num(table.tp[row]), _num(table.fp[row])
+    tp, fp = _num(table.tp[row]), _num(table.fp_at(row))
     fn, tn = pos - tp, neg - fp
     m = pos + neg
     und: dict[str, str] = {}
@@ -295,7 +295,7 @@ def _thresholds_with_inf(table: CountTable) -> np.ndarray:
 
 def _one_sample_per_row(table: CountTable) -> bool:
     """Integer counts, every row adds at least one, and they add up to one per row."""
-    return not table.weighted and table.positives + table.negatives == table.threshold.size
+    return not table.weighted and table.positives + table.negatives == len(table)
 
 
 def _precision(table: CountTable) -> np.ndarray:

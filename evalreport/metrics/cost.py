@@ -136,7 +136,7 @@ def row_thresholds(table: CountTable, rows: np.ndarray) -> np.ndarray:
     rows = np.asarray(rows)
     out = np.full(rows.shape, np.inf)
     inner = rows > 0
-    out[inner] = table.threshold[rows[inner] - 1]
+    out[inner] = table.threshold_at(rows[inner] - 1)
     return out
 
 
@@ -260,6 +260,18 @@ def _prune_concave(x, y, hull: np.ndarray) -> np.ndarray:
     return hull
 
 
+class _FpAt:
+    """``table.fp`` as :func:`upper_hull_indices` reads it when given the
+    corners: its size and gathers at a few rows, never the whole column."""
+
+    def __init__(self, table: CountTable):
+        self._table = table
+        self.size = len(table) + 1
+
+    def __getitem__(self, rows):
+        return self._table.fp_at(rows)
+
+
 def roc_hull(table: CountTable, corners=None, corner_counts=None) -> RocHull | None:
     """The ROC convex hull; None with one class only.
 
@@ -269,9 +281,10 @@ def roc_hull(table: CountTable, corners=None, corner_counts=None) -> RocHull | N
     pos, neg = table.positives, table.negatives
     if pos <= 0 or neg <= 0:
         return None
-    idx = upper_hull_indices(table.fp, table.tp, corners, corner_counts)
+    fp = table.fp if corners is None else _FpAt(table)  # with corners: read at a few rows only
+    idx = upper_hull_indices(fp, table.tp, corners, corner_counts)
     return RocHull(
-        fpr=table.fp[idx] / neg,
+        fpr=table.fp_at(idx) / neg,
         tpr=table.tp[idx] / pos,
         threshold=row_thresholds(table, idx),
         index=idx,
@@ -291,7 +304,7 @@ def cost_curve(table: CountTable, hull: RocHull | None = None) -> CostCurve | No
     pos, neg = table.positives, table.negatives
     idx = hull.index
     # Breakpoints in counts: dFPR / (dFPR + dTPR) = dfp P / (dfp P + dtp N).
-    dfp = np.diff(table.fp[idx]) * pos
+    dfp = np.diff(table.fp_at(idx)) * pos
     dtp = np.diff(table.tp[idx]) * neg
     breaks = dfp / (dfp + dtp)
     fpr = hull.fpr

@@ -90,6 +90,80 @@ class CountTable:
         # number of distinct thresholds >= t; threshold is descending
         return int(self.threshold.size - np.searchsorted(self.threshold[::-1], t, side="left"))
 
+    def threshold_at(self, i):
+        """``threshold[i]`` (``i`` an index or an index array)."""
+        return self.threshold[i]
+
+    def fp_at(self, rows):
+        """``fp[rows]`` (``rows`` an index or an index array)."""
+        return self.fp[rows]
+
+
+class _SortedKeyTable(CountTable):
+    """A count table of distinct unweighted scores, read off their sorted keys.
+
+    Every row is one instance, so ``fp[j] = j - tp[j]``, and the thresholds
+    are the sorted keys decoded. Both are formed only if asked for whole
+    (the ROC curve does; a report needs them at a few rows only, through
+    :meth:`threshold_at`, :meth:`fp_at` and :meth:`rows_at`): two passes
+    over the scores saved each.
+    """
+
+    def __init__(self, keys: np.ndarray, decode, tp: np.ndarray):
+        for name, value in (("_keys", keys), ("_decode", decode), ("tp", tp), ("n_rows", int(keys.size)),
+                            ("_threshold", None), ("_fp", None)):
+            object.__setattr__(self, name, value)
+
+    @property
+    def threshold(self) -> np.ndarray:
+        if self._threshold is None:
+            # written one past a leading +inf, so that the ROC curve's
+            # thresholds (+inf, then these) can share the buffer
+            with_inf = np.empty(self._keys.size + 1, dtype=np.float64)
+            with_inf[0] = np.inf
+            bits = with_inf[1:].view(np.uint64)
+            np.right_shift(self._keys, _ONE, out=bits)
+            np.bitwise_xor(bits, self._decode, out=bits)
+            object.__setattr__(self, "_threshold", with_inf[1:])
+        return self._threshold
+
+    @property
+    def fp(self) -> np.ndarray:
+        if self._fp is None:
+            fp = np.arange(self.tp.size, dtype=np.int64)
+            np.subtract(fp, self.tp, out=fp)
+            object.__setattr__(self, "_fp", fp)
+        return self._fp
+
+    @property
+    def negatives(self):
+        return self.tp.size - 1 - self.tp[-1].item()
+
+    def __len__(self) -> int:
+        return int(self._keys.size)
+
+    def threshold_at(self, i):
+        if self._threshold is not None:
+            return self._threshold[i]
+        decoded = (self._keys[i] >> _ONE) ^ self._decode
+        return decoded.view(np.float64) if isinstance(decoded, np.ndarray) else (
+            np.array(decoded, dtype=np.uint64).view(np.float64)[()])
+
+    def fp_at(self, rows):
+        return rows - self.tp[rows]
+
+    def rows_at(self, t: float) -> int:
+        # the thresholds descend: count those >= t by bisection, decoding a
+        # score per step instead of all of them
+        lo, hi = 0, self._keys.size
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.threshold_at(mid) >= t:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
 
 def _first_index(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
@@ -317,13 +391,12 @@ def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool):
     with their labels. Decoding is exact: (key >> 1) ^ decode, where decode
     undoes the inversion and puts the sign bit back.
 
-    Returns (table, positive rows), the rows None when there are ties.
+    Returns (table, positive rows), the rows None when there are ties. With
+    every score distinct the table keeps the sorted keys and decodes its
+    thresholds only when they are asked for (:class:`_SortedKeyTable`).
     """
     n = s.size
-    # keys[0] stays 0: after the labels are cumulated in place it is tp[0].
-    keys = np.empty(n + 1, dtype=np.uint64)
-    keys[0] = 0
-    k = keys[1:]
+    k = np.empty(n, dtype=np.uint64)
     if nonnegative:
         np.invert(s.view(np.uint64), out=k)
         np.left_shift(k, _ONE, out=k)
@@ -336,27 +409,21 @@ def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool):
     if _ties_in_sample(k):  # tied scores: skip the row-by-row work below
         return _table_from_key_runs(k, decode), None
 
-    # Thresholds, descending, written one past a leading +inf: the ROC curve's
-    # thresholds (+inf, then these) can then share the buffer instead of copying.
-    with_inf = np.empty(n + 1, dtype=np.float64)
-    with_inf[0] = np.inf
-    bits = with_inf[1:].view(np.uint64)
-    np.right_shift(k, _ONE, out=bits)
-    np.bitwise_xor(bits, decode, out=bits)
-    thresholds = with_inf[1:]
-    if np.any(thresholds[1:] == thresholds[:-1]):  # ties the sample missed
-        del with_inf, bits, thresholds
+    # A tie the sample missed: two neighbouring keys of one score differ at
+    # most in the label bit, so their exclusive or is 0 or 1.
+    differ = np.bitwise_xor(k[1:], k[:-1])
+    tied = bool(np.any(differ <= _ONE))
+    del differ
+    if tied:
         return _table_from_key_runs(k, decode), None
 
-    # Every score distinct: one row per score.
-    labels = keys
-    np.bitwise_and(labels, _ONE, out=labels)  # 1 where a positive enters
-    rows = np.flatnonzero(labels.astype(bool))  # labels[0] is 0
-    tp = labels.view(np.int64)
+    # Every score distinct: one row per score; the keys stay, for the thresholds.
+    tp = np.empty(n + 1, dtype=np.int64)
+    tp[0] = 0
+    np.bitwise_and(k, _ONE, out=tp[1:].view(np.uint64))  # 1 where a positive enters
+    rows = np.flatnonzero(tp.astype(bool))  # tp[0] is 0
     np.cumsum(tp, out=tp)  # in place: positives among the top j rows
-    fp = np.arange(n + 1, dtype=np.int64)
-    np.subtract(fp, tp, out=fp)  # fp = j - tp
-    return CountTable(threshold=thresholds, tp=tp, fp=fp, n_rows=n), rows
+    return _SortedKeyTable(k, decode, tp), rows
 
 
 def _ties_in_sample(sorted_keys: np.ndarray, windows: int = 16, width: int = 256) -> bool:
