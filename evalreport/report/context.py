@@ -204,9 +204,9 @@ def report_context(result: Result) -> dict:
     op = result.operating_point
     styles = learner_styles(result.learners)
     metrics = spec.metric_set
+    # TP, FP, TN and FN are in the confusion matrices just below: repeating
+    # them here made the table too wide for a page at millions of rows
     at_cols = [Column("threshold", "threshold", "")]
-    if "confusion_matrix" in metrics:
-        at_cols += [Column(k, k.upper(), "") for k in ("tp", "fp", "tn", "fn")]
     for key, label, better in (("accuracy", "accuracy", "higher"), ("error_rate", "error rate", "lower"),
                                ("precision", "precision", "higher"), ("recall", "recall", "higher"),
                                ("f1", "F1", "higher")):
@@ -328,10 +328,10 @@ def _envelope_rows(result: Result, styles) -> list[dict]:
 
 
 def _p(value) -> str:
-    """A p-value: below the float resolution it is printed as a bound, not as 0."""
+    """"p = 0.0272", or "p < 1e-16" below the float resolution (never p = 0)."""
     if value is None:
-        return UNDEFINED
-    return "< 1e-16" if value < 1e-16 else fmt(value, 3)
+        return f"p = {UNDEFINED}"
+    return "p < 1e-16" if value < 1e-16 else f"p = {fmt(value, 3)}"
 
 
 def _with_interval(text: str, interval) -> str:
@@ -359,21 +359,21 @@ def _tests(result: Result) -> dict:
                     row["delong"] = d.note or UNDEFINED
                 else:
                     ci = f" [{fmt(d.ci[0], 3)}, {fmt(d.ci[1], 3)}]" if d.ci else ""
-                    row["delong"] = f"ΔAUC {d.difference:+.4f}{ci}, z = {fmt(d.z, 3)}, p = {_p(d.p_value)}"
+                    row["delong"] = f"ΔAUC {d.difference:+.4f}{ci}, z = {fmt(d.z, 3)}, {_p(d.p_value)}"
                     if d.p_value < 1 - level:
                         better, worse = (t.a, t.b) if d.difference > 0 else (t.b, t.a)
-                        significant.append(f"{better} over {worse} (p = {_p(d.p_value)})")
+                        significant.append(f"{better} over {worse} ({_p(d.p_value)})")
                     else:
                         not_significant += 1
             if t.mcnemar is not None:
                 m = t.mcnemar
                 row["mcnemar"] = (f"e01 = {fmt(m.e01)}, e10 = {fmt(m.e10)}, "
                                   + (f"χ² = {fmt(m.statistic, 3)}, " if m.statistic is not None else "")
-                                  + f"p = {_p(m.p_value)}")
+                                  + f"{_p(m.p_value)}")
             if t.paired_t is not None:
                 pt = t.paired_t
                 row["paired_t"] = (f"mean error difference {pt.mean_difference:+.4f}, t = {fmt(pt.t, 3)} "
-                                   f"({pt.dof} dof), p = {_p(pt.p_value)}")
+                                   f"({pt.dof} dof), {_p(pt.p_value)}")
             rows.append(row)
     if significant:
         sentences.append(f"DeLong's test finds a significantly higher AUC (at the {pct} level) for "
