@@ -252,10 +252,7 @@ class BinaryEvaluation:
             x = np.append(x, fpr_max)
             y = np.append(y, y0 + (y1 - y0) * (fpr_max - x0) / (x1 - x0))
         area = float(np.sum(np.diff(x) * (y[1:] + y[:-1])) / 2.0)
-        if not standardized:
-            return area
-        min_area = 0.5 * fpr_max**2
-        return 0.5 * (1.0 + (area - min_area) / (fpr_max - min_area))
+        return _mcclish(area, fpr_max) if standardized else area
 
     def operating_point(self, pc: float) -> OperatingPoint | None:
         """Least normalised expected cost at PC(+) = ``pc`` and the threshold reaching it."""
@@ -315,10 +312,21 @@ def _bep(table: CountTable) -> float:
     k = int(np.searchsorted(predicted, pos, side="left"))
     if predicted[k] == pos:
         return float(table.tp[k] / pos)
-    p0, p1 = predicted[k - 1], predicted[k]
-    t0, t1 = table.tp[k - 1], table.tp[k]
-    tp = t0 + (t1 - t0) * ((pos - p0) / (p1 - p0))
+    tp = _bep_between(predicted[k - 1], table.tp[k - 1], predicted[k], table.tp[k], pos)
     return float(tp / pos)
+
+
+def _bep_between(p0, t0, p1, t1, pos):
+    """TP where TP + FP = ``pos`` on the segment from (TP + FP, TP) = (p0, t0) to
+    (p1, t1) (also used by :mod:`evalreport.metrics.stream`)."""
+    return t0 + (t1 - t0) * ((pos - p0) / (p1 - p0))
+
+
+def _mcclish(area: float, fpr_max: float) -> float:
+    """McClish's standardised partial AUC (0.5 random, 1 perfect) from the area
+    over FPR in [0, fpr_max] (also used by :mod:`evalreport.metrics.stream`)."""
+    min_area = 0.5 * fpr_max**2
+    return 0.5 * (1.0 + (area - min_area) / (fpr_max - min_area))
 
 
 def _scalars_general(table: CountTable):
