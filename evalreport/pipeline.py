@@ -18,7 +18,14 @@ from .data import Source, load_sources
 from .errors import SpecError
 from .compare import Comparisons, compare_learners
 from .curves import OutputCurves, output_curves
-from .metrics import BinarySummary, Costs, OperatingPoint, ThresholdMeasures, evaluate_binary, evaluate_counts
+from .metrics import (
+    BinarySummary,
+    Costs,
+    OperatingPoint,
+    ThresholdMeasures,
+    evaluate_binary,
+    evaluate_reduced,
+)
 from .metrics.groups import binary_group_matrices, group_codes
 from .metrics.multiclass import Averages, average_matrices
 from .metrics.cost import probability_cost
@@ -175,20 +182,18 @@ def evaluate_learners(spec: Spec, sources: list[Source], op: OperatingPointSpec,
             key = keys[(s.dataset, name)]
             hard = name in s.hard
             if s.tables is not None:
-                from .metrics.stream import evaluate_reduced
-
                 scores = None
-                # streamed exact tables: the reducer's exact scalars over the kept rows' hull
+                # streamed exact tables: the reducer's scalars over the kept rows' hull
+                # (evaluate_counts when there is no reduction or nothing was reduced)
                 reduction = None if s.reductions is None else s.reductions.get(name)
-                ev = (evaluate_counts(s.tables[name]) if reduction is None
-                      else evaluate_reduced(s.tables[name], reduction))
+                ev = evaluate_reduced(s.tables[name], reduction)
                 if reduction is not None and reduction.reduced:
                     warnings.append(
                         f"learner '{key}': the exact count table ({reduction.rows:,} thresholds) was streamed "
                         f"and {reduction.kept:,} of its rows kept: AUC, rank loss, AP, BEP, partial AUC, the ROC "
-                        "hull, cost curve, expected total cost and the measures at the threshold are exact; the "
-                        "ROC and P-R curves (figures, results.json, envelopment comparisons) pass through the "
-                        f"kept rows, within {reduction.roc_error:.2g} of the exact ROC curve")
+                        "hull, cost curve, expected total cost and the measures at the threshold are the whole "
+                        "table's; the ROC and P-R curves (figures, results.json, envelopment comparisons) pass "
+                        f"through the kept rows, within {reduction.roc_error:.2g} of the exact ROC curve")
             else:
                 scores = values.astype(np.float64) if hard else values
                 ev = evaluate_binary(s.labels, scores, sample_weight=s.weights, positive=True)

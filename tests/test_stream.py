@@ -4,7 +4,8 @@ A count table streamed in descending score order, in chunks of any size (chunk
 boundaries inside and across the rows of one score), reduced to at most ``cap``
 evenly spaced rows plus the hull and the keep-threshold rows, must give the
 in-memory engine's numbers: AUC and rank loss (the twice-area an exact integer
-when unweighted), AP, BEP and partial AUC to 1e-12; the ROC hull, the cost
+when unweighted), AP, BEP and partial AUC to 1e-12, and AUC, rank loss and BEP
+identical when unweighted; the ROC hull, the cost
 curve, the expected total cost and every operating point identical; the
 measures at the keep thresholds and at every hull vertex's threshold identical,
 for the learner and for each group. The exact ROC curve must stay within the
@@ -12,6 +13,8 @@ reported ``roc_error`` of the kept polyline.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
@@ -22,6 +25,7 @@ from evalreport.metrics import (
     CountReducer,
     ReducedEvaluation,
     count_table,
+    count_table_from_aggregates,
     evaluate_binary,
     evaluate_counts,
     evaluate_reduced,
@@ -31,6 +35,8 @@ from evalreport.metrics.cost import roc_hull
 
 TOL = 1e-12
 SCALARS = ("auc", "rank_loss", "average_precision", "bep", "expected_total_cost")
+#: unweighted, these are the in-memory engine's bit for bit (AP and partial AUC to rounding)
+BIT_FOR_BIT = ("auc", "rank_loss", "bep", "expected_total_cost")
 KEEP = (0.5, 0.0, -0.25, 0.3, 2.0, -9.0)
 FPRS = (0.05, 0.3, 1.0)
 
@@ -121,6 +127,8 @@ def assert_same(got, want, *, keep=KEEP, fprs=FPRS) -> None:
         assert (a is None) == (b is None), name
         if a is not None:
             assert abs(a - b) <= TOL, (name, a, b)
+            if exact and name in BIT_FOR_BIT:
+                assert a == b, (name, a, b)
     assert dict(got.undefined) == dict(want.undefined)
     for f in fprs:
         for standardized in (False, True):
@@ -397,3 +405,326 @@ def test_property_streamed_equals_memory(case):
                 r, e = table.rows_at(t), exact.rows_at(t)
                 assert table.tp[r] == pytest.approx(exact.tp[e], abs=1e-12)
                 assert table.fp[r] == pytest.approx(exact.fp[e], abs=1e-12)
+
+
+# --------------------------------------------------------------------------- review regressions
+
+
+def brute_upper_hull(fp, tp) -> list[int]:
+    """Rows of the strict vertices of the upper hull of the count-space polyline,
+    by the monotone chain in Python integers (no NumPy, no shortcuts)."""
+    hull: list[int] = []
+    for i in range(len(fp)):
+        while len(hull) >= 2:
+            a, b = hull[-2], hull[-1]
+            cross = (fp[b] - fp[a]) * (tp[i] - tp[a]) - (tp[b] - tp[a]) * (fp[i] - fp[a])
+            if cross >= 0:  # b on or below the chord from a to i: not a strict vertex
+                hull.pop()
+            else:
+                break
+        hull.append(i)
+    return hull
+
+
+def test_weighted_one_class_with_totals_summed_in_another_order():
+    """Bug: the BEP was looked for where TP + FP reaches the m+ given in advance;
+    summed in another order (math.fsum here, DuckDB's parallel sum in the engine)
+    it is one ulp above the stream's running sum, never reached, and finish()
+    raised TypeError (None / pos). No negatives: P = 1 everywhere, BEP = 1."""
+    s = np.arange(10, 0, -1).astype(float)
+    w = np.full(10, 0.1)
+    assert math.fsum(w) > np.cumsum(w)[-1]  # the premise: 1.0 and 0.9999999999999999
+    y = np.ones(10, dtype=bool)
+    want = evaluate_binary(y, s, sample_weight=w)
+    for cap in (2, 100):
+        for sizes in ((1,), (3,), (10,)):
+            result = reduce_count_stream(chunked((s, w, np.zeros(10)), sizes), positives=math.fsum(w),
+                                         negatives=0.0, n_rows=10, cap=cap, max_fprs=(0.5,))
+            red = result.reduction
+            assert red.bep == want.bep == 1.0
+            assert red.average_precision == pytest.approx(want.average_precision, abs=TOL)
+            assert red.auc is None and red.rank_loss is None and red.auc2 is None
+            assert dict(red.partial_auc) == {}
+            got = evaluate_reduced(result.table, red)
+            assert got.bep == 1.0 and got.auc is None and got.hull is None and got.expected_total_cost is None
+            assert dict(got.undefined) == dict(want.undefined)
+            assert got.partial_auc(0.5) is None
+
+
+def test_weighted_one_class_random_weights_and_orders():
+    rng = np.random.default_rng(8)
+    for trial in range(200):
+        n = int(rng.integers(1, 300))
+        s = np.sort(np.round(rng.normal(size=n), int(rng.integers(0, 4))))[::-1].copy()
+        w = rng.random(n) * rng.choice([0.1, 1.0, 3.0])
+        w[rng.random(n) < 0.1] = 0.0
+        if not w.sum() > 0:
+            continue
+        want = evaluate_binary(np.ones(n, dtype=bool), s, sample_weight=w)
+        given = (math.fsum(w), float(np.sum(w[::-1])), float(np.cumsum(w)[-1]))[trial % 3]
+        result = reduce_count_stream(chunked((s, w, np.zeros(n)), (int(rng.integers(1, 20)),)), positives=given,
+                                     negatives=0.0, n_rows=n, cap=int(rng.integers(2, 50)))
+        got = evaluate_reduced(result.table, result.reduction)
+        assert result.reduction.bep == got.bep == want.bep == 1.0
+        assert got.average_precision == pytest.approx(want.average_precision, abs=TOL)
+        assert got.auc is None and dict(got.undefined) == dict(want.undefined)
+
+
+def test_bep_not_reached_by_the_end_takes_the_last_row():
+    """With negatives too light to lift TP + FP past the given m+ (one ulp above
+    the stream's sum), the BEP point is never reached: the last row is taken."""
+    s = np.arange(11, 0, -1).astype(float)
+    pos = np.append(np.full(10, 0.1), 0.0)
+    neg = np.append(np.zeros(10), 1e-30)
+    y = np.append(np.ones(10, dtype=bool), False)
+    want = evaluate_binary(y, s, sample_weight=pos + neg)
+    for sizes in ((1,), (4,), (11,)):
+        result = reduce_count_stream(chunked((s, pos, neg), sizes), positives=math.fsum(pos),
+                                     negatives=1e-30, n_rows=11, cap=2)
+        got = evaluate_reduced(result.table, result.reduction)
+        assert got.bep == pytest.approx(want.bep, abs=TOL) and got.bep == 1.0
+        assert got.auc == pytest.approx(want.auc, abs=TOL)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_weighted_totals_from_another_summation_order(seed):
+    """Both classes, the class totals summed as an engine sums them (math.fsum,
+    reversed order), not as the stream's running sum: every scalar to rounding."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 3000))
+    y = rng.random(n) < rng.choice([0.05, 0.5, 0.95])
+    s = np.round(rng.normal(size=n) + y, int(rng.choice([1, 3, 8])))
+    w = rng.random(n) * 2
+    score, pos, neg, _, _ = grouped_rows(y, s, w)
+    pick = math.fsum if seed % 2 else (lambda a: float(np.sum(a[::-1])))
+    want = evaluate_binary(y, s, sample_weight=w)
+    for cap in (8, 1 << 18):
+        result = reduce_count_stream(chunked((score, pos, neg), (int(rng.integers(1, 500)),)),
+                                     positives=pick(pos), negatives=pick(neg), n_rows=n, max_fprs=FPRS, cap=cap)
+        red = result.reduction
+        got = evaluate_reduced(result.table, red)
+        for name in ("auc", "rank_loss", "average_precision", "bep", "expected_total_cost"):
+            assert getattr(got, name) == pytest.approx(getattr(want, name), abs=1e-12), name
+        for name in ("auc", "rank_loss", "average_precision", "bep"):  # the reducer's own, whole or not
+            assert getattr(red, name) == pytest.approx(getattr(want, name), abs=1e-12), name
+        for f in FPRS:
+            assert red.partial_auc[f] == pytest.approx(want.partial_auc(f), abs=1e-12)
+            assert got.partial_auc(f, standardized=True) == pytest.approx(
+                want.partial_auc(f, standardized=True), abs=1e-12)
+
+
+def test_integer_counts_past_the_int64_limit_are_refused():
+    """Bug: 2 m+ m- >= 2**63 wrapped the int64 dot product: AUC -0.0248 for a
+    perfect ranking, silently. The hull's and cost curve's int64 products
+    (evalreport.metrics.cost) overflow there too: the reducer refuses."""
+    s = np.array([2.0, 1.0, 0.0])
+    p = np.array([3_000_000_000, 0, 0])
+    n = np.array([0, 1, 3_000_000_000])
+    with pytest.raises(ValueError, match=r"2\*\*63"):
+        reduce_count_stream([(s, p, n)], positives=int(p.sum()), negatives=int(n.sum()), cap=2)
+    # the totals as floats and the counts as ints: refused at the first chunk
+    r = CountReducer(positives=float(p.sum()), negatives=float(n.sum()))
+    with pytest.raises(ValueError, match=r"2\*\*63"):
+        r.feed(s, p, n)
+    # the same as float weights (a weight column of ones) is fine
+    r = reduce_count_stream([(s, p.astype(float), n.astype(float))], positives=float(p.sum()),
+                            negatives=float(n.sum()), n_rows=6_000_000_001, cap=2)
+    assert r.reduction.auc == 1.0
+
+
+def test_integer_counts_just_below_the_int64_limit_are_exact():
+    """2 m+ m- = 2**63 - 2**32: the twice-area is an exact integer, the hull and
+    the cost curve the in-memory ones."""
+    s = np.array([4.0, 3.0, 2.0, 1.0, 0.0])
+    p = np.array([2**30, 0, 2**29, 2**29, 0], dtype=np.int64)
+    n = np.array([0, 2**29, 2**30 - 1, 0, 2**29], dtype=np.int64)
+    m_pos, m_neg = int(p.sum()), int(n.sum())
+    assert 2 * m_pos * m_neg < 2**63 == 2 * m_pos * (m_neg + 1)
+    tp = np.concatenate(([0], np.cumsum(p))).tolist()
+    fp = np.concatenate(([0], np.cumsum(n))).tolist()
+    auc2 = sum((fp[k] - fp[k - 1]) * (tp[k] + tp[k - 1]) for k in range(1, len(tp)))
+    want = evaluate_counts(count_table_from_aggregates(s, p, n))
+    for sizes in ((1,), (2,), (5,)):
+        result = reduce_count_stream(chunked((s, p, n), sizes), positives=m_pos, negatives=m_neg, cap=2,
+                                     max_fprs=(0.3,))
+        red = result.reduction
+        assert result.reduced and red.auc2 == auc2 and isinstance(red.auc2, int)
+        assert red.auc == auc2 / (2 * m_pos * m_neg)  # the correctly rounded quotient
+        assert red.rank_loss == (2 * m_pos * m_neg - auc2) / (2 * m_pos * m_neg)
+        got = evaluate_reduced(result.table, red)
+        assert got.auc == pytest.approx(want.auc, rel=1e-15)
+        assert got.bep == want.bep
+        np.testing.assert_array_equal(got.hull.threshold, want.hull.threshold)
+        assert got.expected_total_cost == want.expected_total_cost
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("column", ["pos", "neg"])
+def test_non_finite_counts_are_refused_naming_the_chunk_and_row(bad, column):
+    """Bug: a NaN or infinite weight passed the non-negativity check and was
+    dropped (NaN + x > 0 is False: the row looked weightless)."""
+    r = CountReducer(positives=2.0, negatives=1.0)
+    r.feed([3.0, 2.0], [1.0, 0.0], [0.0, 1.0])
+    r.feed([], [], [])
+    cols = {"pos": [1.0, 0.0, 0.0], "neg": [0.0, 0.0, 0.0]}
+    cols[column][2] = bad
+    with pytest.raises(ValueError, match=rf"chunk 2, row 2.*{column}.*(NaN|infinite)"):
+        r.feed([1.5, 1.0, 0.5], cols["pos"], cols["neg"])
+
+
+def test_the_reducers_own_scalars_when_the_table_is_kept_whole():
+    """evaluate_reduced ignores the Reduction's scalars when nothing was reduced;
+    Aggregated.reductions hands them out all the same: they must be exact too."""
+    for trial, (ties, weighted) in enumerate([(False, False), (True, False), (False, True), (True, True)]):
+        for seed in range(5):
+            y, s, w, _ = make_rows(int(300 + 97 * seed), 40 + seed, ties=ties, weighted=weighted)
+            want = evaluate_binary(y, s, sample_weight=w)
+            result = stream(y, s, w, sizes=(13,), cap=1 << 18)
+            red = result.reduction
+            assert not result.reduced
+            if weighted:
+                for name in ("auc", "rank_loss", "average_precision", "bep"):
+                    assert getattr(red, name) == pytest.approx(getattr(want, name), abs=1e-12), name
+            else:  # bit for bit: AUC, rank loss, BEP; AP and partial AUC to rounding
+                assert red.auc2 == twice_right_pairs(y, s)
+                assert (red.auc, red.rank_loss, red.bep) == (want.auc, want.rank_loss, want.bep)
+                assert red.average_precision == pytest.approx(want.average_precision, abs=1e-15)
+                assert red.positives == want.positives and isinstance(red.positives, int)
+            for f in FPRS:
+                assert red.partial_auc[f] == pytest.approx(want.partial_auc(f), abs=1e-15 if not weighted else 1e-12)
+
+
+#: A count-space staircase (distinct scores) whose hull is known: 4 positives,
+#: 1 negative, 3 positives, then n p n p (its corner (2, 8) lies on the chord
+#: from (1, 7) to (3, 9): not a strict vertex), 3 negatives, 1 positive, 4
+#: negatives. Strict vertices (fp, tp): (0, 0), (0, 4), (1, 7), (3, 9), (6, 10), (10, 10).
+STAIRS = "pppp n ppp npnp nnn p nnnn".replace(" ", "")
+STAIRS_HULL = [(0, 0), (0, 4), (1, 7), (3, 9), (6, 10), (10, 10)]
+
+
+@pytest.mark.parametrize("size", [1, 2, 7])
+@pytest.mark.parametrize("cap", [2, 5, 1 << 18])
+def test_the_hull_is_merged_chunk_by_chunk(size, cap):
+    y = np.array([c == "p" for c in STAIRS])
+    s = np.arange(y.size, 0, -1).astype(float)
+    tp = np.concatenate(([0], np.cumsum(y)))
+    fp = np.concatenate(([0], np.cumsum(~y)))
+    assert [(int(fp[i]), int(tp[i])) for i in brute_upper_hull(fp.tolist(), tp.tolist())] == STAIRS_HULL
+    result = stream(y, s, None, sizes=(size,), cap=cap, keep=(), fprs=())
+    got = evaluate_reduced(result.table, result.reduction)
+    assert result.reduced == (cap < y.size)
+    rows = result.reduction.row_index[got.hull.index]  # the hull's rows in the exact table
+    assert [(int(fp[r]), int(tp[r])) for r in rows] == STAIRS_HULL
+    np.testing.assert_array_equal(got.hull.threshold[1:], s[rows[1:] - 1])
+    assert_same(got, evaluate_binary(y, s), keep=(), fprs=())
+
+
+@pytest.mark.parametrize("size", [1, 2, 7])
+def test_the_hull_merged_chunk_by_chunk_against_a_brute_force_hull(size):
+    rng = np.random.default_rng(size)
+    for trial in range(25):
+        n = int(rng.integers(5, 400))
+        y, s, _, _ = make_rows(n, 100 + trial, ties=bool(trial % 2), weighted=False)
+        table = count_table(y, s)
+        if not (table.positives and table.negatives):
+            continue
+        vertices = brute_upper_hull(table.fp.tolist(), table.tp.tolist())
+        result = stream(y, s, None, sizes=(size,), cap=2, keep=(), fprs=())
+        got = evaluate_reduced(result.table, result.reduction)
+        np.testing.assert_array_equal(result.reduction.row_index[got.hull.index], vertices)
+        np.testing.assert_array_equal(got.hull.threshold[1:], table.threshold[np.asarray(vertices[1:]) - 1])
+
+
+def test_empty_chunks_in_the_middle():
+    y, s, w, _ = make_rows(400, 21, ties=True, weighted=False)
+    score, pos, neg, _, _ = grouped_rows(y, s, w)
+    empty = (score[:0], pos[:0], neg[:0])
+    pieces = []
+    for chunk in chunked((score, pos, neg), (5, 1, 9)):
+        pieces += [empty, chunk, empty, empty]
+    want = evaluate_binary(y, s)
+    for cap in (4, 1 << 18):
+        result = reduce_count_stream(iter(pieces), positives=int(y.sum()), negatives=int((~y).sum()),
+                                     keep_thresholds=KEEP, max_fprs=FPRS, cap=cap)
+        assert_same(evaluate_reduced(result.table, result.reduction), want)
+
+
+@pytest.mark.parametrize("fold", [2, 4096])
+@pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])
+def test_one_score_repeated_across_consecutive_batches_without_groups(fold, weighted, monkeypatch):
+    """One streamed row per data row (not aggregated), no groups: a score's rows
+    span several consecutive batches, held back (and folded) until it ends."""
+    from evalreport.metrics import stream as stream_module
+
+    monkeypatch.setattr(stream_module, "_PENDING_FOLD", fold)
+    rng = np.random.default_rng(9)
+    n = 500
+    y = rng.random(n) < 0.4
+    s = np.where(rng.random(n) < 0.5, 1.0, np.round(rng.normal(size=n), 1))  # a big tied block at 1.0
+    w = rng.choice([0.0, 0.5, 1.0, 2.0], size=n) if weighted else None
+    order = np.argsort(-s, kind="stable")
+    ww = np.ones(n, dtype=np.int64) if w is None else w[order]
+    pos, neg = np.where(y[order], ww, 0), np.where(y[order], 0, ww)
+    want = evaluate_binary(y, s, sample_weight=w)
+    for sizes in ((1,), (3,), (64,), (7, 1, 30)):
+        for cap in (3, 1 << 18):
+            result = reduce_count_stream(chunked((s[order], pos, neg), sizes), positives=pos.sum().item(),
+                                         negatives=neg.sum().item(), n_rows=n, keep_thresholds=KEEP,
+                                         max_fprs=FPRS, cap=cap)
+            assert result.reduction.rows == len(want.counts)
+            assert_same(evaluate_reduced(result.table, result.reduction), want)
+
+
+@pytest.mark.parametrize("cap", [8.0, 8.5, "8", True])
+def test_a_cap_that_is_not_an_integer_is_refused(cap):
+    with pytest.raises(ValueError, match="cap"):
+        CountReducer(positives=1, negatives=1, cap=cap)
+
+
+def test_duckdb_refuses_non_integer_cap_and_batch_rows(tmp_path):
+    pq_ = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+
+    path = str(tmp_path / "d.parquet")
+    pq_.write_table(pa.table({"y": [1, 0, 1], "s": [0.3, 0.2, 0.1]}), path)
+    from evalreport.engines.duckdb import aggregate_duckdb
+
+    with pytest.raises(ValueError, match="cap"):
+        aggregate_duckdb(path, label="y", positive=1, scores={"A": "s"}, cap=8.5)
+    with pytest.raises(ValueError, match="batch_rows"):
+        aggregate_duckdb(path, label="y", positive=1, scores={"A": "s"}, batch_rows=2.5)
+
+
+def test_too_many_groups_are_refused():
+    from evalreport.metrics.stream import MAX_GROUPS
+
+    CountReducer(positives=1, negatives=1, n_groups=MAX_GROUPS)
+    with pytest.raises(ValueError, match="groups"):
+        CountReducer(positives=1, negatives=1, n_groups=MAX_GROUPS + 1)
+
+
+def test_duckdb_weighted_one_class_file(tmp_path):
+    """The engine's road to the BEP bug: DuckDB sums the weights in parallel, in
+    another order than the stream's running sum (p2 of the review crashed in
+    about one file of three)."""
+    pq_ = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+
+    from evalreport.engines.duckdb import aggregate_duckdb
+
+    rng = np.random.default_rng(0)
+    for trial in range(12):
+        n = 1000
+        w = rng.random(n) * 3
+        s = rng.normal(size=n)
+        path = str(tmp_path / f"pos{trial}.parquet")
+        pq_.write_table(pa.table({"y": np.ones(n, dtype=np.int64), "s": s, "w": w}), path)
+        want = evaluate_binary(np.ones(n, dtype=bool), s, sample_weight=w)
+        for cap in (50, 1 << 18):
+            agg = aggregate_duckdb(path, label="y", positive=1, scores={"A": "s"}, weight="w", cap=cap,
+                                   batch_rows=128, max_fprs=(0.2,))
+            red = agg.reductions["A"]
+            assert red.bep == 1.0 and red.auc is None
+            assert red.average_precision == pytest.approx(want.average_precision, abs=1e-12)
+            got = evaluate_reduced(agg.tables["A"], red)
+            assert got.bep == 1.0 and dict(got.undefined) == dict(want.undefined)

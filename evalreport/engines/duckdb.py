@@ -67,8 +67,9 @@ batch's groups are coded with ``pyarrow.compute.index_in``). What comes back
 kept whole, the very table the fetch-everything path built; a longer one is
 reduced to the ROC hull's vertices, the rows of ``keep_thresholds`` and at
 most ``cap`` evenly spaced rows, and ``Aggregated.reductions`` carries the
-exact AUC, rank loss, AP, BEP and partial AUCs. With ``by``, each group's
-table is then reduced to the hull and ``keep_thresholds`` rows (exact there:
+AUC, rank loss, AP, BEP and partial AUCs computed over every row (bit for bit
+or to rounding, as :mod:`evalreport.metrics.stream` says). With ``by``, each
+group's table is then reduced to the hull and ``keep_thresholds`` rows (exact there:
 what a per-group confusion matrix at the decision threshold needs) and the
 learner's own table comes in ``Aggregated.learner_tables``.
 
@@ -211,7 +212,7 @@ def aggregate_duckdb(
         (``Aggregated.reductions[learner].partial_auc``).
     cap : int, optional
         Exact mode: a table of at most ``cap`` rows is kept whole; a longer one is
-        reduced (see :mod:`evalreport.metrics.stream`). Default
+        reduced (see :mod:`evalreport.metrics.stream`). An integer >= 2; default
         :data:`evalreport.metrics.stream.DEFAULT_CAP`, read at each call.
     batch_rows : int, optional
         Exact mode: rows per Arrow batch fetched from DuckDB (default
@@ -227,7 +228,11 @@ def aggregate_duckdb(
         A missing column (with the closest name), a non-numeric score or weight
         column, missing/NaN/infinite scores (the learner, column and count),
         missing, non-finite or negative weights, missing labels or groups, an
-        empty source, or a source DuckDB cannot read.
+        empty source, or a source DuckDB cannot read. In exact mode also: a
+        ``cap`` or ``batch_rows`` that is not an integer, more than
+        :data:`evalreport.metrics.stream.MAX_GROUPS` groups, or unweighted
+        class totals past the int64 limit (2 m+ m- >= 2**63; see
+        :mod:`evalreport.metrics.stream`, Limits).
     """
     if not scores:
         raise ValueError("name at least one learner (scores: learner -> column)")
@@ -509,10 +514,11 @@ def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind
     """Exact tables, streamed: ``GROUP BY score ORDER BY score DESC`` read in Arrow
     batches through :class:`~evalreport.metrics.CountReducer`, so Python holds one
     batch and the reducer's kept rows, never the whole table."""
-    cap = _stream.DEFAULT_CAP if cap is None else cap
-    batch_rows = BATCH_ROWS if batch_rows is None else batch_rows
-    if isinstance(batch_rows, bool) or int(batch_rows) < 1:
-        raise ValueError(f"batch_rows must be a positive integer, got {batch_rows!r}")
+    import pyarrow as pa  # (Arrow batches: pyarrow is needed here whatever the options)
+    import pyarrow.compute as pc
+
+    cap = _stream._integer(_stream.DEFAULT_CAP if cap is None else cap, "cap", 2)
+    batch_rows = _stream._integer(BATCH_ROWS if batch_rows is None else batch_rows, "batch_rows", 1)
     if weight is None:
         counts = f"count(*) FILTER (WHERE {is_pos}) AS pos, count(*) - count(*) FILTER (WHERE {is_pos}) AS neg"
     else:
@@ -534,9 +540,6 @@ def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind
                                             params=bound(from_sql) or None)).column("g").combine_chunks()
         except duckdb.Error as exc:
             raise ValueError(f"DuckDB failed reading the groups of {where}: {str(exc).strip()}") from None
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
         found = distinct.to_pylist()
         group_values = sorted_labels(found)
         first = {v: i for i, v in enumerate(found)}
@@ -554,7 +557,7 @@ def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind
             cap=cap, n_groups=0 if by is None else len(group_values),
         )
         try:
-            for batch in _arrow_batches(con.sql(sql, params=bound(sql, bind) or None), int(batch_rows)):
+            for batch in _arrow_batches(con.sql(sql, params=bound(sql, bind) or None), batch_rows):
                 codes = None
                 if by is not None:
                     codes = _numpy(pc.index_in(batch.column("g"), value_set=value_set))

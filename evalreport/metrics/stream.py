@@ -4,31 +4,40 @@ An engine that aggregates where the data lives (``GROUP BY score ... ORDER BY
 score DESC``) can hand the count table over in chunks instead of whole. With
 continuous scores the table has one row per data row, so a whole table of
 1e8 rows would need gigabytes in Python; :class:`CountReducer` consumes it
-chunk by chunk and keeps O(chunk + cap) memory, yet every scalar is computed
-exactly as :mod:`evalreport.metrics.binary` computes it on the whole table:
+chunk by chunk and keeps O(chunk + cap) memory (see Memory below), yet every
+scalar is computed over every row of the exact table, with the formulas of
+:mod:`evalreport.metrics.binary` (see Numbers below for how exactly they agree):
 
 * the totals m+ and m-;
 * the AUC and rank loss, from twice the area under the ROC polyline in count
   units (``sum (fp_k - fp_{k-1}) (tp_k + tp_{k-1})``): a Python integer when
-  unweighted, so exact whatever the row count;
+  unweighted (see Limits);
 * average precision, the step sum ``sum (tp_k - tp_{k-1}) P_k / m+``;
 * the break-even point, read where TP + FP = m+ and interpolated inside a tied
   block as ``binary._bep`` does (this needs m+ in advance: the caller gets the
-  class totals first, e.g. with one cheap aggregate query);
+  class totals first, e.g. with one cheap aggregate query). With no negatives
+  it is 1 (P = 1 wherever anything is predicted, R = 1 at the end); when the
+  point is not reached by the last row (weights: the m+ given was summed in
+  another order, e.g. by DuckDB in parallel, and lies an ulp above the
+  stream's own running sum) it is read at the last row;
 * the partial AUC at each ``max_fprs`` value, the trapezoids of
   ``BinaryEvaluation.partial_auc`` (this needs m- and m+ in advance too).
+
+With one class only, the AUC, rank loss and partial AUCs are None (and AP and
+BEP with no positives), and :func:`evaluate_reduced` gives the in-memory
+engine's reasons in ``undefined``.
 
 It also returns a *reduced* :class:`~evalreport.metrics.CountTable`: a subset of
 the exact table's rows, whose cumulative counts and thresholds are the exact
 ones at those rows. Kept:
 
-* every vertex of the exact ROC convex hull. The upper hull is maintained across
+* every vertex of the ROC convex hull. The upper hull is maintained across
   chunks (the hull of each chunk, merged into a running stack of vertices; both
-  with :func:`~evalreport.metrics.cost.upper_hull_indices`, whose cross products
-  are exact in int64). A strict vertex of the hull of all rows is a strict
-  vertex of the hull of any subset holding it, so the hull of the reduced table
-  is the exact hull, and so are the cost curve, the expected total cost and
-  every operating point computed from it;
+  with :func:`~evalreport.metrics.cost.upper_hull_indices`). A strict vertex of
+  the hull of all rows is a strict vertex of the hull of any subset holding it,
+  so the hull of the reduced table is the hull of the exact table, and so are
+  the cost curve, the expected total cost and every operating point computed
+  from it (with weights, see Numbers);
 * for each threshold ``t`` of ``keep_thresholds`` (given in advance), the row
   ``CountTable.rows_at(t)`` selects in the exact table (the last row whose
   score is >= t), so ``at_threshold(t)`` is exact;
@@ -41,19 +50,59 @@ When the stream has at most ``cap`` rows (tied scores, a small file; with
 groups, one streamed row per score and group) nothing is reduced: the whole
 table is kept, built from the streamed rows with
 :func:`~evalreport.metrics.count_table_from_aggregates`, the same table an
-engine builds when it fetches everything at once.
+engine builds when it fetches everything at once (:func:`evaluate_reduced`
+then evaluates that table as the in-memory engine does; the
+:class:`Reduction`'s own scalars are the stream's, as above).
 
-Numbers: unweighted counts stay int64 and every scalar is the in-memory one
-bit for bit (the twice-area is summed as Python ints). With float weights the
-cumulative counts are one running sum carried from chunk to chunk (the floats
-of one ``cumsum`` over the whole table) and the scalar sums are added chunk by
-chunk, so they agree with the in-memory engine to rounding (1e-15 relative).
+Numbers
+-------
+Unweighted (integer counts): the cumulative counts are exact int64, and the
+AUC, rank loss and BEP are the in-memory engine's bit for bit: the twice-area
+is an exact integer and is divided as a Python integer (correctly rounded;
+with tied scores and 2 m+ m- past 2**53, where the in-memory engine divides
+the int64 sum in float64, the two can differ in the last bit), and the BEP is
+read at the same rows with the same formula. AP and partial AUC are float
+sums added chunk by chunk, grouped otherwise than the in-memory engine's one
+dot product: they agree to rounding (about 1e-16), not bit for bit. The hull
+is found with the same exact integer cross products, so its vertices, the
+cost curve, the expected total cost and the operating points are the
+in-memory ones.
 
-Memory: the current chunk and its temporaries (about 20 arrays of the chunk's
-length), at most ``2 cap`` sampled rows, the running hull (small: a convex chain
-of lattice points in an m- x m+ box has O(m^(2/3)) vertices, in practice tens to
-thousands), one row per keep threshold, and with ``n_groups`` groups a vector of
-``2 n_groups`` counts per hull vertex and keep row.
+Float weights: the cumulative counts are one running sum carried from chunk
+to chunk (the floats of one ``cumsum`` over the whole table); the scalars agree
+with the in-memory engine to rounding (about 1e-15 relative; the class totals
+given in advance may be summed in another order, see the BEP above). The hull's
+cross products round, so where three or more ROC points are collinear up to
+rounding, the hull merged chunk by chunk can keep or drop a vertex that the
+whole table's hull drops or keeps: the hull's vertices (and the thresholds of
+the cost curve's segments) can then differ, while the expected total cost and
+the operating points' costs agree to rounding.
+
+Limits
+------
+Integer counts need ``m+ + m- < 2**63`` and ``2 m+ m- < 2**63`` (about 4.3e9
+rows with balanced classes), else a ValueError before the first chunk is used:
+past that, the int64 cross products of the hull (at most m+ m-) and of the cost
+curve's breakpoints (``dfp m+ + dtp m-``, at most 2 m+ m-) in
+:mod:`evalreport.metrics.cost` overflow. Below it, each chunk's int64 dot of the
+twice-area is exact: its terms are >= 0 and sum to at most the whole table's
+twice-area, <= 2 m+ m- (the chunk's counts are checked against the totals).
+The same data as float weights (a weight column of ones) has no such limit.
+With groups, integer group counts are summed with ``np.bincount`` in float64:
+exact while ``m+ + m- <= 2**53``, refused beyond.
+
+Memory
+------
+The current chunk and its temporaries (about 20 arrays of the chunk's length),
+at most ``2 cap`` sampled rows, the running hull (small: a convex chain of
+lattice points in an m- x m+ box has O(m^(2/3)) vertices, in practice tens to
+thousands), and one row per keep threshold. With ``n_groups`` groups, each hull
+vertex and keep row also carries the 2 x ``n_groups`` counts of the groups
+there, and each chunk builds (its own hull vertices + keep rows) x ``n_groups``
+of them: (hull vertices + kept rows) x ``n_groups`` x 16 bytes, which ``cap``
+does not bound. A group column is for folds, runs or data sets; more than
+:data:`MAX_GROUPS` groups (a column of ids by mistake, say) is refused with a
+ValueError rather than left to exhaust memory.
 
 Groups (folds, runs) ride along when each streamed row carries a group code:
 one table per group, either whole (when the stream had at most ``cap`` rows)
@@ -71,18 +120,20 @@ and operating points from the reduced table, the scalars from the stream.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 import numpy as np
 
-from .binary import BinaryEvaluation, evaluate_counts
+from .binary import BinaryEvaluation, _bep_between, _mcclish, _num, evaluate_counts
 from .cost import upper_hull_indices
 from .counts import CountTable, count_table_from_aggregates
 
 __all__ = [
     "DEFAULT_CAP",
+    "MAX_GROUPS",
     "CountReducer",
     "ReducedEvaluation",
     "Reduction",
@@ -93,6 +144,13 @@ __all__ = [
 
 #: Rows kept evenly spaced (and the largest table kept whole) by default.
 DEFAULT_CAP = 1 << 18
+
+#: Most group codes a reducer accepts: each hull vertex and keep row carries
+#: every group's counts (see the module docstring, Memory).
+MAX_GROUPS = 10_000
+
+#: Integer counts: the int64 products of the hull and cost curve stay below this.
+_INT64_LIMIT = 2**63
 
 #: Rows of one score held back between chunks before they are folded into one
 #: row per group (only a stream that repeats a score many times gets there).
@@ -111,13 +169,14 @@ class Reduction:
         For each row of the reduced table (row 0, "nothing positive", included),
         its row in the exact table; ``arange(rows + 1)`` when nothing was reduced.
     positives, negatives : int or float
-        m+ and m- (int when unweighted).
+        m+ and m- of the exact table (Python ints when unweighted).
     auc2 : int or float or None
         Twice the area under the ROC polyline in count units (an exact Python int
         when unweighted); None with one class only.
     auc, rank_loss, average_precision, bep : float or None
         As :func:`~evalreport.metrics.evaluate_counts` gives them on the exact
-        table (None where undefined).
+        table (None where undefined), to the precision the module docstring
+        states (Numbers), whether or not the table was reduced.
     partial_auc : mapping
         ``max_fpr -> area`` (not standardised) for each ``max_fprs`` asked for;
         empty with one class only.
@@ -132,9 +191,9 @@ class Reduction:
 
     rows: int
     row_index: np.ndarray
-    positives: float
-    negatives: float
-    auc2: float | None
+    positives: int | float
+    negatives: int | float
+    auc2: int | float | None
     auc: float | None
     rank_loss: float | None
     average_precision: float | None
@@ -201,7 +260,7 @@ class ReducedEvaluation(BinaryEvaluation):
     table cannot give exactly rather than answer approximately.
     """
 
-    reduction: Reduction | None = None
+    reduction: Reduction = field(kw_only=True)
 
     def at_threshold(self, t: float, *, costs=None, betas=(1,)):
         t = float(t)
@@ -224,11 +283,7 @@ class ReducedEvaluation(BinaryEvaluation):
                 f"the partial AUC at max_fpr {fpr_max:g} was not computed while streaming the "
                 "count table (pass it in max_fprs)"
             )
-        if not standardized:
-            return area
-        # McClish's correction, as BinaryEvaluation.partial_auc
-        min_area = 0.5 * fpr_max**2
-        return 0.5 * (1.0 + (area - min_area) / (fpr_max - min_area))
+        return _mcclish(area, fpr_max) if standardized else area
 
 
 def evaluate_reduced(table: CountTable, reduction: Reduction | None) -> BinaryEvaluation:
@@ -283,8 +338,17 @@ def reduce_count_stream(
         Partial AUCs to compute, each over FPR in [0, max_fpr].
     cap : int
         Most evenly spaced rows kept; a table of at most ``cap`` rows is kept whole.
+        An integer >= 2 (a float is refused, not truncated).
     n_groups : int
-        Number of group codes (0: no groups).
+        Number of group codes (0: no groups; at most :data:`MAX_GROUPS`).
+
+    Raises
+    ------
+    ValueError
+        Bad arguments; a chunk out of descending score order, with a NaN or
+        infinite score or count, or a negative count (the chunk and row are
+        named); integer counts past the int64 limits (module docstring,
+        Limits); totals that differ from the stream's.
     """
     reducer = CountReducer(
         positives=positives, negatives=negatives, keep_thresholds=keep_thresholds,
@@ -299,23 +363,25 @@ class CountReducer:
     """The state of :func:`reduce_count_stream`: :meth:`feed` chunks, then :meth:`finish`.
 
     Memory: the current chunk, at most ``2 cap`` sampled rows, the running hull
-    (its vertices: small), one row per keep threshold, and with groups a vector
-    of ``n_groups`` counts per hull vertex and keep row.
+    (its vertices: small), one row per keep threshold, and with groups
+    ``2 n_groups`` counts per hull vertex and keep row (module docstring, Memory).
     """
 
     def __init__(self, *, positives, negatives, keep_thresholds: Sequence[float] = (),
                  max_fprs: Sequence[float] = (), cap: int = DEFAULT_CAP, n_groups: int = 0):
-        if isinstance(cap, bool) or int(cap) < 2:
-            raise ValueError(f"cap must be an integer of at least 2, got {cap!r}")
-        if int(n_groups) < 0:
-            raise ValueError(f"n_groups must be >= 0, got {n_groups!r}")
+        self.cap = _integer(cap, "cap", 2)
+        self.n_groups = _integer(n_groups, "n_groups", 0)
+        if self.n_groups > MAX_GROUPS:
+            raise ValueError(
+                f"{self.n_groups:,} groups: the streamed tables keep every group's counts at each ROC hull "
+                f"vertex and kept row (memory in proportion to the groups, not bounded by cap), so at most "
+                f"{MAX_GROUPS:,} groups are accepted; a group column is for folds, runs or data sets: use a "
+                "coarser column, or evaluate in memory (engine: memory)")
         for name, total in (("positives", positives), ("negatives", negatives)):
             if not (math.isfinite(float(total)) and float(total) >= 0):
                 raise ValueError(f"{name} must be a finite number >= 0, got {total!r}")
-        self.cap = int(cap)
-        self.n_groups = int(n_groups)
-        self.m_pos = _plain(positives)
-        self.m_neg = _plain(negatives)
+        self.m_pos = _num(positives)
+        self.m_neg = _num(negatives)
         thresholds = np.asarray([float(t) for t in keep_thresholds], dtype=np.float64)
         if np.isnan(thresholds).any():
             raise ValueError("keep_thresholds holds a NaN")
@@ -330,6 +396,7 @@ class CountReducer:
         self.dtype = None  # int64 or float64, from the first chunk
         self.integral = True
         self.finished = False
+        self.chunks = 0  # chunks fed (named in error messages, counted from 0)
         self.last_score = np.inf
         self.pending = None  # raw rows of the last score seen, which may go on in the next chunk
         # the exact table, row by row (row 0 is "nothing positive")
@@ -344,14 +411,15 @@ class CountReducer:
         self.stride = 1
         self.sampled: list[tuple] = []
         self.n_sampled = 0
-        # the running hull: vertices (row, threshold, fp, tp, group pos, group neg)
+        # the running hull: vertices (row, threshold, tp, fp, group pos, group neg)
         self.hull = None
         # keep thresholds: the row rows_at(t) selects so far (row 0 until a score >= t)
         self.keep = None
         # groups: counts at the last completed row, and totals
         self.g_tp = self.g_fp = None
         self.g_rows = None
-        # row 1 (always kept: see Reduction.exact_row)
+        # row 1 as (row, threshold, tp, fp), always kept (see Reduction.exact_row);
+        # only the learner's table needs it (group tables hold hull and keep rows)
         self.first = None
         # whole mode: the raw chunks as given, while they fit in cap rows
         self.raw: list[tuple] | None = []
@@ -364,6 +432,8 @@ class CountReducer:
         """Consume one chunk (see :func:`reduce_count_stream`)."""
         if self.finished:
             raise ValueError("the reducer is finished")
+        chunk = self.chunks
+        self.chunks += 1
         score = np.asarray(score, dtype=np.float64)
         pos, neg = np.asarray(pos), np.asarray(neg)
         if score.ndim != 1 or not (score.shape == pos.shape == neg.shape):
@@ -392,12 +462,7 @@ class CountReducer:
         self._set_dtype(pos, neg)
         pos = pos.astype(self.dtype, copy=False)
         neg = neg.astype(self.dtype, copy=False)
-        if not np.isfinite(score).all():
-            raise ValueError("a streamed score is NaN or infinite")
-        if (pos < 0).any() or (neg < 0).any():
-            raise ValueError("streamed counts must be non-negative")
-        if score[0] > self.last_score or (score.size > 1 and (score[1:] > score[:-1]).any()):
-            raise ValueError("the stream is not in descending score order")
+        self._check(chunk, score, pos, neg)
         self.last_score = score[-1]
         if self.raw is not None:
             self.n_raw += score.size
@@ -418,11 +483,36 @@ class CountReducer:
         if tail:
             self._rows(*(None if c is None else c[:tail] for c in cols))
 
+    def _check(self, chunk: int, score, pos, neg) -> None:
+        """Finite scores in descending order, finite non-negative counts; an error
+        names the first bad row of the chunk."""
+        def where(i) -> str:
+            return f"chunk {chunk}, row {int(i)} (counted from 0)"
+
+        bad = ~np.isfinite(score)
+        if bad.any():
+            i = np.argmax(bad)
+            raise ValueError(f"{where(i)}: a streamed score is NaN or infinite ({score[i]!r})")
+        for name, values in (("pos", pos), ("neg", neg)):
+            bad = values < 0 if self.integral else ~(np.isfinite(values) & (values >= 0))
+            if bad.any():
+                i = np.argmax(bad)
+                what = "negative" if values[i] < 0 and np.isfinite(values[i]) else "NaN or infinite"
+                raise ValueError(f"{where(i)}: {name} is {values[i].item()!r} ({what}): streamed counts must "
+                                 "be finite and non-negative")
+        up = score[1:] > score[:-1]
+        if score[0] > self.last_score or up.any():
+            i = 0 if score[0] > self.last_score else np.argmax(up) + 1
+            raise ValueError(f"{where(i)}: the stream is not in descending score order "
+                             f"({score[i]!r} after {(self.last_score if i == 0 else score[i - 1])!r})")
+
     def _set_dtype(self, pos, neg) -> None:
         integral = pos.dtype.kind in "iub" and neg.dtype.kind in "iub"
         if self.dtype is None:
             self.integral = integral
             self.dtype = np.dtype(np.int64 if integral else np.float64)
+            if integral:
+                self._check_int64()
             zero = self.dtype.type(0)
             self.tp = self.fp = zero
             g = self.n_groups
@@ -439,6 +529,23 @@ class CountReducer:
             )
         elif integral != self.integral:
             raise ValueError("every chunk must have integer counts, or every chunk float weights")
+
+    def _check_int64(self) -> None:
+        """Integer counts: refuse totals past the int64 limits (module docstring, Limits)."""
+        pos, neg = self.m_pos, self.m_neg
+        if isinstance(pos, float) or isinstance(neg, float):
+            if not (pos.is_integer() and neg.is_integer()):
+                raise ValueError(f"integer counts, but the totals given are not integers ({pos!r}, {neg!r})")
+            pos, neg = int(pos), int(neg)
+        if pos + neg >= _INT64_LIMIT or 2 * pos * neg >= _INT64_LIMIT:
+            raise ValueError(
+                f"integer counts with m+ = {pos:,} and m- = {neg:,}: m+ + m- or 2 m+ m- reaches 2**63, "
+                "past which the int64 arithmetic of the AUC, the ROC hull and the cost curve overflows; give "
+                "the counts as float weights (e.g. a weight column of ones), exact to rounding")
+        if self.n_groups and pos + neg > 2**53:
+            raise ValueError(
+                f"integer counts with m+ + m- = {pos + neg:,} past 2**53 and groups: each group's counts are "
+                "summed in float64, exact only below 2**53; give the counts as float weights")
 
     def _fold(self, pending):
         """One row per group for the held-back rows of one score."""
@@ -484,12 +591,18 @@ class CountReducer:
         # over the whole table would: the same floats with weights)
         tp = _cumsum_from(self.tp, P)
         fp = _cumsum_from(self.fp, N)
+        if self.integral and (tp[-1] > self.m_pos or fp[-1] > self.m_neg):
+            # (this also keeps every chunk's int64 dot below 2**63: module docstring, Limits)
+            raise ValueError(f"the stream's counts pass the totals given in advance (positives {tp[-1].item():,} "
+                             f"of {self.m_pos:,}, negatives {fp[-1].item():,} of {self.m_neg:,})")
         tp_prev = np.concatenate(([self.tp], tp[:-1]))
         fp_prev = np.concatenate(([self.fp], fp[:-1]))
         first_row = self.row + 1
         rows = np.arange(first_row, first_row + k, dtype=np.int64)
 
-        # AUC: twice the trapezoids in count units (exact integers when unweighted)
+        # AUC: twice the trapezoids in count units. Unweighted, the int64 dot is
+        # exact (its terms are >= 0 and sum to at most 2 m+ m- < 2**63: Limits)
+        # and the chunks' dots are added as Python ints.
         d = np.dot(fp - fp_prev, tp + tp_prev)
         self.auc2 += int(d) if self.integral else float(d)
         # AP: the step sum, as binary._scalars_general
@@ -501,12 +614,10 @@ class CountReducer:
             predicted = np.add(tp, fp)
             j = int(np.searchsorted(predicted, self.m_pos, side="left"))
             if j < k:
-                p1, t1 = predicted[j], tp[j]
-                if p1 == self.m_pos:
-                    self.bep_tp = t1
+                if predicted[j] == self.m_pos:
+                    self.bep_tp = tp[j]
                 else:
-                    p0, t0 = tp_prev[j] + fp_prev[j], tp_prev[j]
-                    self.bep_tp = t0 + (t1 - t0) * ((self.m_pos - p0) / (p1 - p0))
+                    self.bep_tp = _bep_between(tp_prev[j] + fp_prev[j], tp_prev[j], predicted[j], tp[j], self.m_pos)
         self._partial_auc(tp, fp)
         # the hull of this chunk's rows, and the keep-threshold rows in it
         local = upper_hull_indices(fp, tp)
@@ -516,13 +627,11 @@ class CountReducer:
             hit = count > 0
             keep_local = count[hit] - 1
         selected = local if keep_local is None else np.union1d(local, keep_local)
-        gtp = gfp = None
         if g is not None:
             gtp, gfp = self._group_counts(selected, raw_row, g, p, m)
         else:
-            gtp = np.zeros((selected.size, 0), dtype=self.dtype)
-            gfp = gtp
-        cand = _Rows(row=rows[selected], threshold=thr[selected], fp=fp[selected], tp=tp[selected],
+            gtp = gfp = np.zeros((selected.size, 0), dtype=self.dtype)
+        cand = _Rows(row=rows[selected], threshold=thr[selected], tp=tp[selected], fp=fp[selected],
                      gtp=gtp, gfp=gfp)
         at = np.searchsorted(selected, local)
         merged = self.hull.append(cand.take(at))
@@ -531,9 +640,7 @@ class CountReducer:
             at = np.searchsorted(selected, keep_local)
             self.keep.put(np.flatnonzero(hit), cand.take(at))
         if self.first is None:
-            self.first = _Rows(row=rows[:1], threshold=thr[:1], fp=fp[:1], tp=tp[:1],
-                               gtp=np.zeros((1, self.n_groups), dtype=self.dtype),
-                               gfp=np.zeros((1, self.n_groups), dtype=self.dtype))
+            self.first = (rows[:1], thr[:1], tp[:1], fp[:1])
         # evenly spaced rows
         every = rows % self.stride == 0
         if every.any():
@@ -570,7 +677,9 @@ class CountReducer:
         for f, state in self.pauc.items():
             if state[1]:
                 continue
-            stop = int(np.searchsorted(x, f, side="right"))  # x[0] <= f: an earlier row was
+            # x[0] (the carried row) <= f: while f is not done, every row so far
+            # had FPR <= f, so stop >= 1
+            stop = int(np.searchsorted(x, f, side="right"))
             state[0] += float(np.sum(np.diff(x[:stop]) * (y[1:stop] + y[:stop - 1])))
             if stop < x.size:
                 state[1] = True
@@ -605,7 +714,7 @@ class CountReducer:
             self._rows(*self.pending)
             self.pending = None
         self.finished = True
-        pos, neg = _plain(self.tp), _plain(self.fp)
+        pos, neg = _num(self.tp), _num(self.fp)
         for name, got, given in (("positives", pos, self.m_pos), ("negatives", neg, self.m_neg)):
             # weighted sums taken in another order differ in the last bits (at most
             # about n x 1e-16 relative): anything past 1e-6 means the data changed
@@ -626,7 +735,13 @@ class CountReducer:
                "partial_auc": {}}
         if pos > 0:
             out["average_precision"] = float(self.ap_sum / pos)
-            out["bep"] = float(self.bep_tp / pos)
+            if neg == 0:  # P = 1 wherever anything is predicted, R = 1 at the end
+                bep_tp = pos
+            elif self.bep_tp is None:  # TP + FP never reached the m+ given (rounding): the last row
+                bep_tp = self.tp
+            else:
+                bep_tp = self.bep_tp
+            out["bep"] = float(bep_tp / pos)
         if pos > 0 and neg > 0:
             pairs2 = 2 * pos * neg
             auc2 = self.auc2
@@ -646,16 +761,19 @@ class CountReducer:
         table = count_table_from_aggregates(s, p, m, n_rows=n_rows)
         reduction = Reduction(
             rows=len(table), row_index=np.arange(len(table) + 1, dtype=np.int64),
-            positives=_plain(table.positives), negatives=_plain(table.negatives),
+            positives=table.positives, negatives=table.negatives,
             partial_auc=MappingProxyType(scalars.pop("partial_auc")), exact_at=tuple(self.keep_t.tolist()),
             **scalars,
         )
         groups = None
         if self.n_groups:
             g = np.concatenate(parts[3]) if self.raw else np.zeros(0, dtype=np.int64)
+            # each group's rows, in stream order (a stable sort, not one mask per group)
+            order = np.argsort(g, kind="stable")
+            bounds = np.searchsorted(g[order], np.arange(self.n_groups + 1))
             groups = {}
             for code in range(self.n_groups):
-                sel = g == code
+                sel = order[bounds[code]:bounds[code + 1]]
                 groups[code] = count_table_from_aggregates(s[sel], p[sel], m[sel],
                                                            n_rows=self._group_rows(code))
         self.raw = None
@@ -667,20 +785,17 @@ class CountReducer:
         return int(self.g_rows[code])
 
     def _reduced(self, scalars: dict, n_rows: int) -> StreamResult:
-        sampled = [np.concatenate(c) for c in zip(*self.sampled)] if self.sampled else None
-        first = self.first if self.first is not None else _Rows.empty(self.dtype, self.n_groups)
-        rows = [self.hull.row, self.keep.row, first.row]
-        if sampled is not None:
-            rows.append(sampled[0])
-        every = np.unique(np.concatenate(rows))
+        # each kept row's (row, threshold, tp, fp), from whichever source holds it
+        sources = [(x.row, x.threshold, x.tp, x.fp) for x in (self.hull, self.keep)]
+        if self.first is not None:
+            sources.append(self.first)
+        if self.sampled:
+            sources.append(tuple(np.concatenate(c) for c in zip(*self.sampled)))
+        every = np.unique(np.concatenate([src[0] for src in sources]))
         every = every[every > 0]
-        # each kept row's threshold and counts, from whichever source holds it
         thr = np.empty(every.size)
         tp = np.empty(every.size, dtype=self.dtype)
         fp = np.empty(every.size, dtype=self.dtype)
-        sources = [(x.row, x.threshold, x.tp, x.fp) for x in (self.hull, self.keep, first)]
-        if sampled is not None:
-            sources.append(tuple(sampled[i] for i in (0, 1, 2, 3)))
         for r, t, a, b in sources:
             inner = r > 0
             at = np.searchsorted(every, r[inner])
@@ -690,8 +805,8 @@ class CountReducer:
                            n_rows=n_rows)
         row_index = np.concatenate(([0], every)).astype(np.int64)
         reduction = Reduction(
-            rows=self.row, row_index=row_index, positives=_plain(table.positives),
-            negatives=_plain(table.negatives), partial_auc=MappingProxyType(scalars.pop("partial_auc")),
+            rows=self.row, row_index=row_index, positives=table.positives,
+            negatives=table.negatives, partial_auc=MappingProxyType(scalars.pop("partial_auc")),
             roc_error=_roc_error(table, row_index), exact_at=tuple(self.keep_t.tolist()), **scalars,
         )
         groups = None
@@ -716,26 +831,27 @@ class CountReducer:
 
 @dataclass(eq=False)
 class _Rows:
-    """Some rows of the exact table: row number, threshold, cumulative counts, and
-    each group's cumulative counts there (shape rows x groups)."""
+    """Some rows of the exact table: row number, threshold, cumulative counts
+    (tp, fp: the order of the sampled rows' tuples too), and each group's
+    cumulative counts there (shape rows x groups)."""
 
     row: np.ndarray
     threshold: np.ndarray
-    fp: np.ndarray
     tp: np.ndarray
+    fp: np.ndarray
     gtp: np.ndarray
     gfp: np.ndarray
 
     @classmethod
     def empty(cls, dtype, groups: int) -> _Rows:
-        return cls(row=np.zeros(0, dtype=np.int64), threshold=np.zeros(0), fp=np.zeros(0, dtype=dtype),
-                   tp=np.zeros(0, dtype=dtype), gtp=np.zeros((0, groups), dtype=dtype),
+        return cls(row=np.zeros(0, dtype=np.int64), threshold=np.zeros(0), tp=np.zeros(0, dtype=dtype),
+                   fp=np.zeros(0, dtype=dtype), gtp=np.zeros((0, groups), dtype=dtype),
                    gfp=np.zeros((0, groups), dtype=dtype))
 
     @classmethod
-    def one(cls, row, threshold, fp, tp, gtp, gfp) -> _Rows:
+    def one(cls, row, threshold, tp, fp, gtp, gfp) -> _Rows:
         return cls(row=np.array([row], dtype=np.int64), threshold=np.array([threshold], dtype=np.float64),
-                   fp=np.array([fp]), tp=np.array([tp]), gtp=np.asarray(gtp)[None, :].copy(),
+                   tp=np.array([tp]), fp=np.array([fp]), gtp=np.asarray(gtp)[None, :].copy(),
                    gfp=np.asarray(gfp)[None, :].copy())
 
     @classmethod
@@ -753,13 +869,20 @@ class _Rows:
             getattr(self, f)[index] = getattr(other, f)
 
 
-_ROW_FIELDS = ("row", "threshold", "fp", "tp", "gtp", "gfp")
+_ROW_FIELDS = ("row", "threshold", "tp", "fp", "gtp", "gfp")
 
 
-def _plain(x):
-    """A count as a plain Python number (int when integral)."""
-    x = x.item() if hasattr(x, "item") else x
-    return x
+def _integer(value, name: str, least: int) -> int:
+    """``value`` as an int of at least ``least``; a float, bool or text is refused, not truncated."""
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be an integer of at least {least}, got {value!r}")
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise ValueError(f"{name} must be an integer of at least {least}, got {value!r}") from None
+    if value < least:
+        raise ValueError(f"{name} must be an integer of at least {least}, got {value!r}")
+    return value
 
 
 def _cumsum_from(start, values: np.ndarray) -> np.ndarray:
