@@ -397,6 +397,10 @@ def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
         und["bep"] = NO_POSITIVES
     if pos > 0 and neg > 0:
         pairs2 = 2 * pos * neg
+        if not table.weighted:
+            # Python ints: the quotient is correctly rounded at any count
+            # (an int64 over int64 rounds both to float64 first past 2**53)
+            auc2 = int(auc2)
         auc = float(auc2 / pairs2)
         rank_loss = float((pairs2 - auc2) / pairs2)
         hull = roc_hull(table, *hull_corners)
