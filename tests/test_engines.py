@@ -420,7 +420,10 @@ def _assert_streamed_equals_memory(table, reduction, y, s, w, keep, fprs, *, pos
         a, b = got.at_threshold(t), want.at_threshold(t)
         for field in ("tp", "fp", "tn", "fn", "precision", "recall", "f1", "error_rate"):
             x, z = getattr(a, field), getattr(b, field)
-            assert (x == z) if exact else (x == pytest.approx(z, rel=1e-12, abs=1e-12)), (t, field)
+            if z is None or exact:  # undefined (nothing predicted positive) must match too
+                assert x == z, (t, field)
+            else:
+                assert x == pytest.approx(z, rel=1e-12, abs=1e-12), (t, field)
     for pc in (0.2, 0.5, 0.7):
         a, b = got.operating_point(pc), want.operating_point(pc)
         assert a.threshold == b.threshold and a.min_cost == pytest.approx(b.min_cost, abs=1e-12)
