@@ -478,14 +478,7 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
             key = f"least(floor(({x} - $lo) * $scale), $last)"
             extra.update(lo=float(lo), scale=cell_scale(float(lo), float(hi), cells), last=float(cells - 1))
             smin = f", min({x}) AS smin"
-        if weight is None:
-            counts = f"count(*) FILTER (WHERE {is_pos}) AS pos, count(*) - count(*) FILTER (WHERE {is_pos}) AS neg"
-        else:
-            w = f"CAST({quote_ident(weight)} AS DOUBLE)"
-            counts = (
-                f"coalesce(sum({w}) FILTER (WHERE {is_pos}), 0)::DOUBLE AS pos, "
-                f"coalesce(sum({w}) FILTER (WHERE NOT ({is_pos})), 0)::DOUBLE AS neg"
-            )
+        counts = _class_sums(is_pos, weight)
         # the row count n only where it cannot be inferred (see build_tables)
         n = "count(*) AS n, " if (mode is not None and mode[0] == "bins") or (weight is not None and by) else ""
         sql = f"SELECT {g}{key} AS key, {n}{counts}{smin} FROM {from_sql} GROUP BY ALL"
@@ -508,6 +501,15 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
     )
 
 
+def _class_sums(is_pos: str, weight: str | None) -> str:
+    """SELECT items ``pos`` and ``neg``: the rows (or weights) of each class in a group."""
+    if weight is None:
+        return f"count(*) FILTER (WHERE {is_pos}) AS pos, count(*) - count(*) FILTER (WHERE {is_pos}) AS neg"
+    w = f"CAST({quote_ident(weight)} AS DOUBLE)"
+    return (f"coalesce(sum({w}) FILTER (WHERE {is_pos}), 0)::DOUBLE AS pos, "
+            f"coalesce(sum({w}) FILTER (WHERE NOT ({is_pos})), 0)::DOUBLE AS neg")
+
+
 def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind, scores, weight, by, rows,
                   labels, truncated, positive_label, keep_thresholds=(), max_fprs=(), cap=None,
                   batch_rows=None) -> Aggregated:
@@ -519,14 +521,7 @@ def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind
 
     cap = _stream._integer(_stream.DEFAULT_CAP if cap is None else cap, "cap", 2)
     batch_rows = _stream._integer(BATCH_ROWS if batch_rows is None else batch_rows, "batch_rows", 1)
-    if weight is None:
-        counts = f"count(*) FILTER (WHERE {is_pos}) AS pos, count(*) - count(*) FILTER (WHERE {is_pos}) AS neg"
-    else:
-        w = f"CAST({quote_ident(weight)} AS DOUBLE)"
-        counts = (
-            f"coalesce(sum({w}) FILTER (WHERE {is_pos}), 0)::DOUBLE AS pos, "
-            f"coalesce(sum({w}) FILTER (WHERE NOT ({is_pos})), 0)::DOUBLE AS neg"
-        )
+    counts = _class_sums(is_pos, weight)
     # The class totals first (one pass over the label and weight columns): the
     # reducer needs m+ for the break-even point and m+, m- for partial AUCs.
     try:
