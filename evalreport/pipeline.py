@@ -23,9 +23,9 @@ from .metrics import (
     Costs,
     OperatingPoint,
     ThresholdMeasures,
-    evaluate_binary,
     evaluate_reduced,
 )
+from .metrics.binary import evaluate_binary_for_report
 from .metrics.groups import binary_group_matrices, group_codes
 from .metrics.multiclass import Averages, average_matrices
 from .metrics.cost import probability_cost
@@ -196,7 +196,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], op: OperatingPointSpec,
                         f"through the kept rows, within {reduction.roc_error:.2g} of the exact ROC curve")
             else:
                 scores = values.astype(np.float64) if hard else values
-                ev = evaluate_binary(s.labels, scores, sample_weight=s.weights, positive=True)
+                ev = evaluate_binary_for_report(s.labels, scores, sample_weight=s.weights, positive=True)
             operating = None if hard else ev.operating_point(op.pc_positive)
             if hard:
                 threshold, origin = 0.5, "decisions"

@@ -306,3 +306,49 @@ def test_one_tie_among_distinct_scores():
     ev = evaluate_binary(y, s)
     assert ev.auc == pytest.approx(roc_auc_score(y, s), abs=1e-12)
     assert ev.average_precision == pytest.approx(average_precision_score(y, s), abs=1e-12)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("n", SIZES)
+def test_kept_keys_table_equals_the_eager_one(kind, n):
+    # keep_keys (what a report asks for): thresholds decoded and fp formed on
+    # demand; whole, at a few rows, and by rows_at, the same as the eager table
+    rng = np.random.default_rng([n, KINDS.index(kind), 7])
+    y = _labels(n, rng, 0.3)
+    s = _scores(kind, n, y, rng)
+    eager, rows = K.count_table_and_positive_rows(y, s)
+    lazy, lazy_rows = K.count_table_and_positive_rows(y, s, keep_keys=True)
+    if lazy_rows is not None:
+        np.testing.assert_array_equal(lazy_rows, rows)
+    assert len(lazy) == len(eager) and lazy.negatives == eager.negatives
+    picks = np.unique(rng.integers(0, len(eager), 20)) if len(eager) else np.zeros(0, dtype=np.int64)
+    np.testing.assert_array_equal(lazy.threshold_at(picks).view(np.uint64),
+                                  eager.threshold[picks].view(np.uint64))
+    np.testing.assert_array_equal(lazy.fp_at(picks + 1), eager.fp[picks + 1])
+    probes = np.concatenate((eager.threshold[picks], [np.inf, -np.inf, 0.0, -0.0],
+                             np.nextafter(eager.threshold[picks], np.inf)))
+    for t in probes.tolist():
+        assert lazy.rows_at(t) == eager.rows_at(t), t
+    _assert_same_table(lazy, eager)  # whole, after the partial reads
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_evaluation_for_a_report_equals_evaluate_binary(seed):
+    from evalreport.metrics import evaluate_binary
+    from evalreport.metrics.binary import evaluate_binary_for_report
+
+    rng = np.random.default_rng(seed)
+    n = 3000
+    y = rng.random(n) < 0.3
+    s = rng.random(n) + 0.3 * y
+    a, b = evaluate_binary(y, s), evaluate_binary_for_report(y, s)
+    for name in ("auc", "rank_loss", "average_precision", "bep", "expected_total_cost"):
+        assert getattr(a, name) == getattr(b, name)
+    np.testing.assert_array_equal(a.hull.threshold, b.hull.threshold)
+    np.testing.assert_array_equal(a.cost_curve.cost, b.cost_curve.cost)
+    for t in (0.2, 0.5, float(s[7]), 2.0):
+        assert a.at_threshold(t) == b.at_threshold(t)
+    assert a.operating_point(0.4) == b.operating_point(0.4)
+    for curve in ("roc", "pr"):
+        for field in ("threshold", "recall" if curve == "pr" else "fpr", "precision" if curve == "pr" else "tpr"):
+            np.testing.assert_array_equal(getattr(getattr(a, curve), field), getattr(getattr(b, curve), field))

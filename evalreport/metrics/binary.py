@@ -464,3 +464,18 @@ def evaluate_binary(y_true, y_score, *, sample_weight=None, positive=1) -> Binar
         y_true, y_score, sample_weight=sample_weight, positive=positive
     )
     return _evaluate(table, positive_rows)
+
+
+def evaluate_binary_for_report(y_true, y_score, *, sample_weight=None, positive=1) -> BinaryEvaluation:
+    """:func:`evaluate_binary` for a caller that reads the count table at a few
+    rows only (a report: hull, kept curve points, the decision threshold).
+
+    The same numbers; with distinct unweighted scores the table keeps its
+    sorted keys and forms thresholds and ``fp`` only if asked for whole,
+    which saves a report two passes over the scores each and costs a caller
+    of ``roc`` and ``pr`` about as much again.
+    """
+    table, positive_rows = count_table_and_positive_rows(
+        y_true, y_score, sample_weight=sample_weight, positive=positive, keep_keys=True
+    )
+    return _evaluate(table, positive_rows)

@@ -360,13 +360,19 @@ def count_table(y_true, y_score, *, sample_weight=None, positive=1) -> CountTabl
     )[0]
 
 
-def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positive=1):
+def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positive=1, keep_keys=False):
     """:func:`count_table`, and the rows where the positives enter when known.
 
     The rows (ascending, ``k_i`` for the i-th positive from the top) come for
     free when every score is distinct and unweighted and the table was built
     from sort keys; otherwise they are None. The engine reads its scalars and
     hull corners off them instead of scanning ``tp`` again.
+
+    ``keep_keys``: for distinct unweighted scores, keep the sorted keys and
+    decode thresholds (and form ``fp``) only when asked for whole
+    (:class:`_SortedKeyTable`). A report, which reads them at a few rows,
+    saves two passes each; a caller that reads every curve point (the ROC
+    curve) is faster without, as the keys buffer then becomes ``tp`` in place.
     """
     is_pos, s, w, sign = _checked_inputs(y_true, y_score, sample_weight, positive)
     n = s.size
@@ -377,10 +383,10 @@ def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positi
         return _table_from_ascending(*_merge_blocks(vp, cp, vn, cn), n), None
     if sign == 0:
         return _table_by_class(s, is_pos), None
-    return _table_from_keys(s, is_pos, nonnegative=sign > 0)
+    return _table_from_keys(s, is_pos, nonnegative=sign > 0, keep_keys=keep_keys)
 
 
-def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool):
+def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool, keep_keys: bool = False):
     """Count table of unweighted finite scores of one sign, from one sort of 64-bit keys.
 
     key = (pattern << 1) | label, where pattern is the score's bit pattern,
@@ -396,7 +402,11 @@ def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool):
     thresholds only when they are asked for (:class:`_SortedKeyTable`).
     """
     n = s.size
-    k = np.empty(n, dtype=np.uint64)
+    # keys[0] stays 0: on the eager road, after the labels are cumulated in
+    # place, the buffer is tp with tp[0] = 0.
+    keys = np.empty(n + 1, dtype=np.uint64)
+    keys[0] = 0
+    k = keys[1:]
     if nonnegative:
         np.invert(s.view(np.uint64), out=k)
         np.left_shift(k, _ONE, out=k)
@@ -409,16 +419,46 @@ def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool):
     if _ties_in_sample(k):  # tied scores: skip the row-by-row work below
         return _table_from_key_runs(k, decode), None
 
-    # A tie the sample missed: two neighbouring keys of one score differ at
-    # most in the label bit, so their exclusive or is 0 or 1.
-    differ = np.bitwise_xor(k[1:], k[:-1])
-    tied = bool(np.any(differ <= _ONE))
-    del differ
-    if tied:
+    if keep_keys:
+        return _keyed_distinct_table(k, decode)
+    # Thresholds, descending, written one past a leading +inf: the ROC curve's
+    # thresholds (+inf, then these) can then share the buffer instead of copying.
+    with_inf = np.empty(n + 1, dtype=np.float64)
+    with_inf[0] = np.inf
+    bits = with_inf[1:].view(np.uint64)
+    np.right_shift(k, _ONE, out=bits)
+    np.bitwise_xor(bits, decode, out=bits)
+    thresholds = with_inf[1:]
+    if np.any(thresholds[1:] == thresholds[:-1]):  # ties the sample missed
+        del with_inf, bits, thresholds
         return _table_from_key_runs(k, decode), None
 
-    # Every score distinct: one row per score; the keys stay, for the thresholds.
+    # Every score distinct: one row per score.
+    labels = keys
+    np.bitwise_and(labels, _ONE, out=labels)  # 1 where a positive enters
+    rows = np.flatnonzero(labels.astype(bool))  # labels[0] is 0
+    tp = labels.view(np.int64)
+    np.cumsum(tp, out=tp)  # in place: positives among the top j rows
+    fp = np.arange(n + 1, dtype=np.int64)
+    np.subtract(fp, tp, out=fp)  # fp = j - tp
+    return CountTable(threshold=thresholds, tp=tp, fp=fp, n_rows=n), rows
+
+
+def _keyed_distinct_table(k: np.ndarray, decode):
+    """The table of sorted keys ``k`` kept undecoded (see ``keep_keys``), or the
+    tied road when two keys share a score."""
+    n = k.size
+    # A tie the sample missed: two neighbouring keys of one score differ at
+    # most in the label bit, so their exclusive or is 0 or 1. (Worked out in
+    # the buffer tp will use, rather than in one more fresh array.)
     tp = np.empty(n + 1, dtype=np.int64)
+    differ = tp[2:].view(np.uint64)
+    np.bitwise_xor(k[1:], k[:-1], out=differ)
+    if np.any(differ <= _ONE):
+        del tp, differ
+        return _table_from_key_runs(k, decode), None
+    del differ
+    # Every score distinct: one row per score; the keys stay, for the thresholds.
     tp[0] = 0
     np.bitwise_and(k, _ONE, out=tp[1:].view(np.uint64))  # 1 where a positive enters
     rows = np.flatnonzero(tp.astype(bool))  # tp[0] is 0
