@@ -58,9 +58,8 @@ Numbers
 -------
 Unweighted (integer counts): the cumulative counts are exact int64, and the
 AUC, rank loss and BEP are the in-memory engine's bit for bit: the twice-area
-is an exact integer and is divided as a Python integer (correctly rounded;
-with tied scores and 2 m+ m- past 2**53, where the in-memory engine divides
-the int64 sum in float64, the two can differ in the last bit), and the BEP is
+is an exact integer divided as a Python integer (correctly rounded, as the
+in-memory engine does too), and the BEP is
 read at the same rows with the same formula. AP and partial AUC are float
 sums added chunk by chunk, grouped otherwise than the in-memory engine's one
 dot product: they agree to rounding (about 1e-16), not bit for bit. The hull
