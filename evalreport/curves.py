@@ -8,6 +8,7 @@ and only the vertices are turned into rates.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -200,7 +201,9 @@ class _Kept:
     rows: np.ndarray
     vertices: int  # vertices of the full ROC curve (rows 0 and K included)
     simplified: bool
-    precision_ranges: object  # (kept P-R rows, their precision) -> (least, greatest) between them
+    # (kept P-R rows, their precision) -> (least, greatest) precision between them; None
+    # when nothing was dropped
+    precision_ranges: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None
     profile: StepProfile | None = None
     roc_vertices: tuple | None = None
 

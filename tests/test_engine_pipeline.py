@@ -130,19 +130,30 @@ def test_duckdb_groups_equal_memory(tmp_path):
 def test_spark_equals_memory(data):
     pytest.importorskip("pyspark")
     _, mem = _run(data, "mems", "path: all.parquet")
-    spec = data / "spark.yaml"
-    spec.write_text(textwrap.dedent("""\
+    spec = _spark_spec(data, "spark", 'master: "local[2]", conf: {spark.ui.enabled: "false", '
+                                      'spark.sql.shuffle.partitions: "2"}')
+    assert main(["run", str(spec), "--quiet"]) == 0
+    _spark_equals(data / "spark", mem)
+
+
+def _spark_spec(data, out: str, session: str):
+    """A spec of learners a and b through engine: spark, with the session ``{session}``."""
+    spec = data / f"{out}.yaml"
+    spec.write_text(textwrap.dedent(f"""\
         version: 1
         date: 2026-11-22
         positive: "yes"
         data:
-          - {path: all.parquet, engine: spark, label: y, learners: {a: a, b: b}}
-        spark: {master: "local[2]", conf: {spark.ui.enabled: "false", spark.sql.shuffle.partitions: "2"}}
-        confidence: {bootstrap: 0}
-        report: {formats: [json], out: spark}
+          - {{path: all.parquet, engine: spark, label: y, learners: {{a: a, b: b}}}}
+        spark: {{{session}}}
+        confidence: {{bootstrap: 0}}
+        report: {{formats: [json], out: {out}}}
         """))
-    assert main(["run", str(spec), "--quiet"]) == 0
-    got = json.loads((data / "spark" / "results.json").read_text())
+    return spec
+
+
+def _spark_equals(out_dir, mem):
+    got = json.loads((out_dir / "results.json").read_text())
     for learner in "ab":
         for m in MEASURES:
             assert got["learners"][learner][m] == pytest.approx(mem["learners"][learner][m], abs=1e-9)
@@ -305,21 +316,8 @@ def test_spark_connect_equals_memory(data):
     import sys
 
     _, mem = _run(data, "memc", "path: all.parquet")
-    spec = data / "connect.yaml"
-    spec.write_text(textwrap.dedent("""\
-        version: 1
-        date: 2026-11-22
-        positive: "yes"
-        data:
-          - {path: all.parquet, engine: spark, label: y, learners: {a: a, b: b}}
-        spark: {remote: local, conf: {spark.sql.shuffle.partitions: "2"}}
-        confidence: {bootstrap: 0}
-        report: {formats: [json], out: connect}
-        """))
+    spec = _spark_spec(data, "connect", 'remote: local, conf: {spark.sql.shuffle.partitions: "2"}')
     done = subprocess.run([sys.executable, "-m", "evalreport", "run", str(spec), "--quiet"],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
-    got = json.loads((data / "connect" / "results.json").read_text())
-    for learner in "ab":
-        for m in MEASURES:
-            assert got["learners"][learner][m] == pytest.approx(mem["learners"][learner][m], abs=1e-9)
+    _spark_equals(data / "connect", mem)
