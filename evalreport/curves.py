@@ -16,8 +16,7 @@ import numpy as np
 from .metrics import BinaryEvaluation, CostCurve
 from .metrics.cost import row_thresholds
 
-__all__ = ["CurveBlock", "OutputCurves", "StepProfile", "output_curves", "step_vertex_rows",
-           "vertex_indices"]
+__all__ = ["CurveBlock", "OutputCurves", "StepProfile", "output_curves", "vertex_indices"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,27 +123,6 @@ def _pick(weight: np.ndarray, budget: int) -> np.ndarray:
     return np.unique(np.clip(pick, 0, weight.size - 1))
 
 
-def _unit_steps(table) -> bool:
-    """Every row of the table is one unweighted instance (distinct scores)."""
-    return not table.weighted and table.positives + table.negatives == len(table)
-
-
-def step_vertex_rows(steps: np.ndarray) -> np.ndarray:
-    """Vertex rows of a unit-step curve, from its steps (True: a positive, False: a negative).
-
-    Row j (1..K-1) is a vertex when the step into it differs from the step out
-    of it; rows 0 and K always are. Cheaper than :func:`vertex_indices`, which
-    forms cross products, and the same rows.
-    """
-    k = steps.size
-    turns = np.flatnonzero(steps[1:] != steps[:-1])
-    rows = np.empty(turns.size + 2, dtype=np.int64)
-    rows[0] = 0
-    np.add(turns, 1, out=rows[1:-1])
-    rows[-1] = k
-    return rows
-
-
 def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
     """The ROC, P-R and cost curves of ``ev``, each at most ``budget`` points (or 'all').
 
@@ -161,7 +139,7 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
     """
     t = ev.counts
     pos, neg = ev.positives, ev.negatives
-    if _unit_steps(t) and len(t) > 1:
+    if t.unit_steps and len(t) > 1:
         kept = _unit_step_points(t, budget)
     else:
         kept = _vertex_points(t, budget)

@@ -174,8 +174,7 @@ def pr_figure(result, styles) -> str:
             ax.plot(x, y, color=st["color"], linestyle=st["linestyle"], label=f"{key} (AP {ap:.3f})")
             if bep is not None:
                 ax.plot([bep], [bep], marker="D", markersize=5.5, color=st["color"], linestyle="none", zorder=5,
-                    markeredgecolor="white", markeredgewidth=0.6,
-                        label=f"{key} BEP {bep:.3f}")
+                        markeredgecolor="white", markeredgewidth=0.6, label=f"{key} BEP {bep:.3f}")
         _unit_axes(ax, "Recall (TPR)", "Precision")
         ax.set_title("P-R curves (diamonds: break-even points)")
         ax.legend(loc="lower left", frameon=True, framealpha=0.9)

@@ -204,21 +204,10 @@ def comparisons_dict(result: Result) -> dict:
         for iv in c.cost_envelope:
             envelope.append({**tag, "learner": iv.learner, "threshold": _num(iv.threshold),
                              "pc_from": iv.pc_from, "pc_to": iv.pc_to})
-    out = {}
-    if env:
-        out["envelopment"] = env
-    if rankings:
-        out["rankings"] = rankings
-    if envelope:
-        out["cost_envelope"] = envelope
-    if hull:
-        out["roc_hull"] = hull
-    if delong:
-        out["delong"] = delong
-    if mcnemar:
-        out["mcnemar"] = mcnemar
-    if paired_t:
-        out["paired_t"] = paired_t
+    # only what was computed, in this order
+    out = {key: rows for key, rows in (
+        ("envelopment", env), ("rankings", rankings), ("cost_envelope", envelope), ("roc_hull", hull),
+        ("delong", delong), ("mcnemar", mcnemar), ("paired_t", paired_t)) if rows}
     if result.friedman is not None:
         f = result.friedman
         fr = f.friedman

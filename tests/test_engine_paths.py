@@ -154,7 +154,7 @@ def test_distinct_scalars_and_curves_equal_the_general_path(kind, n):
     assert np.unique(s).size == n
     ev = evaluate_binary(y, s)
     table = ev.counts
-    assert B._one_sample_per_row(table)
+    assert table.unit_steps
     # The general path on the very same table: scalars from every row.
     auc2, ap, bep, _ = B._scalars_general(table)
     d_auc2, d_ap, d_bep, _ = B._scalars_distinct(table)

@@ -75,3 +75,22 @@ def test_delong_components_from_one_order_equal_the_searches(monkeypatch, decima
     assert one[0] == two[0]
     np.testing.assert_array_equal(one[1], two[1])
     np.testing.assert_array_equal(one[2], two[2])
+
+
+@pytest.mark.parametrize("decimals", [None, 1])
+def test_delong_components_from_one_order_by_brute_force(monkeypatch, decimals):
+    # the definition, pair by pair: V10 of a positive is the share of negatives
+    # scoring below it (ties 1/2), V01 of a negative the share of positives above
+    rng = np.random.default_rng(11)
+    n = 400
+    y = rng.random(n) < 0.4
+    s = rng.standard_normal(n) + 0.5 * y
+    if decimals is not None:
+        s = np.round(s, decimals)
+    monkeypatch.setattr(stats, "SMALL", 0)
+    x, z = s[y], s[~y]
+    wins = (x[:, None] > z[None, :]) + 0.5 * (x[:, None] == z[None, :])
+    auc, v10, v01 = stats._components(y, s, x.size, z.size, aligned=True)
+    np.testing.assert_allclose(v10, wins.mean(axis=1), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(v01, wins.mean(axis=0), rtol=0, atol=1e-15)
+    assert auc == pytest.approx(wins.mean(), abs=1e-15)

@@ -6,7 +6,7 @@ Pure functions over arrays: no I/O, no spec objects. Undefined values are
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from types import MappingProxyType
 from typing import Mapping
@@ -172,34 +172,19 @@ class BinarySummary:
 
 
 @dataclass(frozen=True, eq=False)
-class BinaryEvaluation:
-    """Everything measured for one learner on one binary data set.
+class BinaryEvaluation(BinarySummary):
+    """Everything measured for one learner on one binary data set: the
+    :class:`BinarySummary` fields and the count table the curves come from.
 
     Built by :func:`evaluate_binary`. Scalars are ``None`` when undefined and
     ``undefined[name]`` gives the reason.
     """
 
-    counts: CountTable
-    n: int
-    positives: float
-    negatives: float
-    auc: float | None
-    rank_loss: float | None
-    average_precision: float | None
-    bep: float | None
-    hull: RocHull | None
-    cost_curve: CostCurve | None
-    expected_total_cost: float | None
-    undefined: Mapping[str, str] = field(default_factory=dict)
+    counts: CountTable = field(kw_only=True)
 
     def summary(self) -> BinarySummary:
         """Everything but the count table and the full curves."""
-        return BinarySummary(
-            n=self.n, positives=self.positives, negatives=self.negatives, auc=self.auc,
-            rank_loss=self.rank_loss, average_precision=self.average_precision, bep=self.bep,
-            hull=self.hull, cost_curve=self.cost_curve,
-            expected_total_cost=self.expected_total_cost, undefined=self.undefined,
-        )
+        return BinarySummary(**{f.name: getattr(self, f.name) for f in fields(BinarySummary)})
 
     @cached_property
     def _tpr(self) -> np.ndarray:
@@ -290,13 +275,8 @@ def _thresholds_with_inf(table: CountTable) -> np.ndarray:
     return out
 
 
-def _one_sample_per_row(table: CountTable) -> bool:
-    """Integer counts, every row adds at least one, and they add up to one per row."""
-    return not table.weighted and table.positives + table.negatives == len(table)
-
-
 def _precision(table: CountTable) -> np.ndarray:
-    if _one_sample_per_row(table):
+    if table.unit_steps:
         # Row k predicts exactly k samples positive: divide by k directly, in
         # place, instead of forming tp + fp (the same integers, so the same floats).
         predicted = np.arange(1, table.tp.size, dtype=np.float64)
@@ -388,7 +368,7 @@ def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
     auc = rank_loss = ap = bep = etc = None
     hull = curve = None
     if pos > 0:
-        if _one_sample_per_row(table):
+        if table.unit_steps:
             auc2, ap, bep, hull_corners = _scalars_distinct(table, positive_rows)
         else:
             auc2, ap, bep, hull_corners = _scalars_general(table)

@@ -82,6 +82,12 @@ class CountTable:
     def weighted(self) -> bool:
         return self.tp.dtype.kind == "f"
 
+    @property
+    def unit_steps(self) -> bool:
+        """Every row is one unweighted instance (distinct unweighted scores):
+        row j predicts exactly j instances positive, so ``fp[j] = j - tp[j]``."""
+        return not self.weighted and self.positives + self.negatives == len(self)
+
     def __len__(self) -> int:
         return int(self.threshold.size)
 
