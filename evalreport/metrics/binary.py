@@ -23,6 +23,7 @@ from .cost import (
     roc_hull,
 )
 from .counts import CountTable, count_table_and_positive_rows
+from .parallel import in_parts
 
 __all__ = [
     "BinaryEvaluation",
@@ -187,23 +188,26 @@ class BinaryEvaluation(BinarySummary):
         return BinarySummary(**{f.name: getattr(self, f.name) for f in fields(BinarySummary)})
 
     @cached_property
-    def _tpr(self) -> np.ndarray:
-        # Shared by the ROC curve (tpr) and the P-R curve (recall = tpr[1:]).
-        return _rate(self.counts.tp, self.positives)
+    def _curves(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(fpr, tpr, precision) at every row, formed together (the ROC and
+        the P-R curves share tpr, and for distinct unweighted scores all three
+        share one float copy of tp and one of the row numbers)."""
+        t = self.counts
+        if t.unit_steps and self.positives > 0 and self.negatives > 0:
+            return _unit_step_curves(t.tp, self.positives, self.negatives)
+        return _rate(t.fp, self.negatives), _rate(t.tp, self.positives), _precision(t)
 
     @cached_property
     def roc(self) -> RocCurve:
         """ROC points at every distinct threshold (NaN rates when a class is absent)."""
-        t = self.counts
-        return RocCurve(
-            fpr=_rate(t.fp, self.negatives), tpr=self._tpr, threshold=_thresholds_with_inf(t)
-        )
+        fpr, tpr, _ = self._curves
+        return RocCurve(fpr=fpr, tpr=tpr, threshold=self.counts.thresholds_with_inf())
 
     @cached_property
     def pr(self) -> PrCurve:
         """P-R points at every threshold with something predicted positive."""
-        t = self.counts
-        return PrCurve(recall=self._tpr[1:], precision=_precision(t), threshold=t.threshold)
+        _, tpr, precision = self._curves
+        return PrCurve(recall=tpr[1:], precision=precision, threshold=self.counts.threshold)
 
     def at_threshold(self, t: float, *, costs=None, betas=(1,)) -> ThresholdMeasures:
         """Counts and rates when predicting positive iff score >= ``t``.
@@ -249,30 +253,41 @@ class BinaryEvaluation(BinarySummary):
 def _rate(counts: np.ndarray, total) -> np.ndarray:
     if total <= 0:
         return np.full(counts.size, np.nan)
-    return np.divide(counts, total, dtype=np.float64)
-
-
-def _thresholds_with_inf(table: CountTable) -> np.ndarray:
-    """+inf followed by the table's thresholds (the ROC curve's thresholds).
-
-    The count table of distinct unweighted scores keeps its thresholds in a
-    buffer that starts with +inf for this purpose; it is used as is, else copied.
-    """
-    thr = table.threshold
-    base = thr.base
-    if (
-        isinstance(base, np.ndarray)
-        and base.dtype == thr.dtype
-        and base.shape == (thr.size + 1,)
-        and base.strides == thr.strides
-        and base[0] == np.inf
-        and thr.__array_interface__["data"][0] == base.__array_interface__["data"][0] + base.itemsize
-    ):
-        return base
-    out = np.empty(thr.size + 1)
-    out[0] = np.inf
-    out[1:] = thr
+    out = np.empty(counts.size, dtype=np.float64)
+    in_parts(lambda lo, hi: np.divide(counts[lo:hi], total, out=out[lo:hi]), counts.size)
     return out
+
+
+_BLOCK = 1 << 15  # elements per block of a part: a few float64 arrays fit in L2
+
+
+def _unit_step_curves(tp: np.ndarray, pos: int, neg: int):
+    """(fpr, tpr, precision) when row j predicts exactly j samples positive.
+
+    Then fp = j - tp and tp + fp = j: in float64 these integers are exact, so
+    the rates are the same floats as fp / neg and tp / (tp + fp), reached in
+    float-only passes over each part (NumPy's mixed int-float loops are
+    several times slower) without forming fp.
+    """
+    tpr = np.empty(tp.size, dtype=np.float64)
+    fpr = np.empty(tp.size, dtype=np.float64)
+    precision = np.empty(tp.size - 1, dtype=np.float64)
+
+    def fill(lo, hi):
+        # block by block, so that the passes after the first read from cache
+        for start in range(lo, hi, _BLOCK):
+            stop = min(start + _BLOCK, hi)
+            counts = tpr[start:stop]
+            counts[:] = tp[start:stop]  # tp as floats, exact
+            rows = np.arange(start, stop, dtype=np.float64)  # j = tp + fp
+            first = 1 if start == 0 else 0  # row 0 predicts nothing: no precision
+            np.divide(counts[first:], rows[first:], out=precision[start + first - 1:stop - 1])
+            np.subtract(rows, counts, out=rows)  # fp
+            np.divide(rows, neg, out=fpr[start:stop])
+            np.divide(counts, pos, out=counts)
+
+    in_parts(fill, tp.size)
+    return fpr, tpr, precision
 
 
 def _precision(table: CountTable) -> np.ndarray:

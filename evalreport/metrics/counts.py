@@ -36,11 +36,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .parallel import in_parts, part_edges, run_parts
+
 __all__ = ["CountTable", "count_table", "count_table_from_aggregates", "check_binary_inputs"]
 
 _ONE = np.uint64(1)
 _TOP_BIT = np.uint64(1 << 63)
-_LOW_BITS = np.uint64((1 << 63) - 1)
 _INF_BITS = np.float64(np.inf).view(np.uint64)
 
 
@@ -96,6 +97,13 @@ class CountTable:
         # number of distinct thresholds >= t; threshold is descending
         return int(self.threshold.size - np.searchsorted(self.threshold[::-1], t, side="left"))
 
+    def thresholds_with_inf(self) -> np.ndarray:
+        """+inf followed by the thresholds: the ROC curve's thresholds."""
+        out = np.empty(len(self) + 1, dtype=np.float64)
+        out[0] = np.inf
+        out[1:] = self.threshold
+        return out
+
     def threshold_at(self, i):
         """``threshold[i]`` (``i`` an index or an index array)."""
         return self.threshold[i]
@@ -105,33 +113,38 @@ class CountTable:
         return self.fp[rows]
 
 
-class _SortedKeyTable(CountTable):
-    """A count table of distinct unweighted scores, read off their sorted keys.
+class _UnitStepTable(CountTable):
+    """A count table of distinct unweighted scores (one row per instance),
+    read off their sorted keys.
 
-    Every row is one instance, so ``fp[j] = j - tp[j]``, and the thresholds
-    are the sorted keys decoded. Both are formed only if asked for whole
-    (the ROC curve does; a report needs them at a few rows only, through
-    :meth:`threshold_at`, :meth:`fp_at` and :meth:`rows_at`): two passes
-    over the scores saved each.
+    Every row is one instance, so ``fp[j] = j - tp[j]``: formed only if asked
+    for whole (a report reads it at a few rows, :meth:`fp_at`). The thresholds
+    are either decoded already (``ascending_with_inf``: the thresholds
+    ascending, then +inf, so that the ROC curve's thresholds are this buffer
+    reversed) or decoded from the kept ``keys`` when first asked for whole
+    (:meth:`threshold_at` and :meth:`rows_at` decode only what they read).
+    ``tp`` may be a reversed view: its row order is the keys' order reversed.
     """
 
-    def __init__(self, keys: np.ndarray, decode, tp: np.ndarray):
-        for name, value in (("_keys", keys), ("_decode", decode), ("tp", tp), ("n_rows", int(keys.size)),
-                            ("_threshold", None), ("_fp", None)):
+    def __init__(self, tp: np.ndarray, *, ascending_with_inf=None, keys=None, invert=False):
+        n = tp.size - 1
+        for name, value in (("tp", tp), ("n_rows", n), ("_with_inf", ascending_with_inf),
+                            ("_keys_desc", None if keys is None else keys[::-1]),
+                            ("_invert", invert), ("_fp", None)):
             object.__setattr__(self, name, value)
 
     @property
     def threshold(self) -> np.ndarray:
-        if self._threshold is None:
-            # written one past a leading +inf, so that the ROC curve's
-            # thresholds (+inf, then these) can share the buffer
-            with_inf = np.empty(self._keys.size + 1, dtype=np.float64)
-            with_inf[0] = np.inf
-            bits = with_inf[1:].view(np.uint64)
-            np.right_shift(self._keys, _ONE, out=bits)
-            np.bitwise_xor(bits, self._decode, out=bits)
-            object.__setattr__(self, "_threshold", with_inf[1:])
-        return self._threshold
+        if self._with_inf is None:
+            with_inf = np.empty(self.n_rows + 1, dtype=np.float64)
+            _decode_keys(self._keys_desc[::-1], with_inf[:-1], invert=self._invert)
+            with_inf[-1] = np.inf
+            object.__setattr__(self, "_with_inf", with_inf)
+        return self._with_inf[-2::-1] if self.n_rows else self._with_inf[:0]
+
+    def thresholds_with_inf(self) -> np.ndarray:
+        self.threshold  # decoded if not yet
+        return self._with_inf[::-1]
 
     @property
     def fp(self) -> np.ndarray:
@@ -143,25 +156,30 @@ class _SortedKeyTable(CountTable):
 
     @property
     def negatives(self):
-        return self.tp.size - 1 - self.tp[-1].item()
+        return self.n_rows - self.tp[-1].item()
 
     def __len__(self) -> int:
-        return int(self._keys.size)
+        return self.n_rows
 
     def threshold_at(self, i):
-        if self._threshold is not None:
-            return self._threshold[i]
-        decoded = (self._keys[i] >> _ONE) ^ self._decode
-        return decoded.view(np.float64) if isinstance(decoded, np.ndarray) else (
-            np.array(decoded, dtype=np.uint64).view(np.float64)[()])
+        if self._with_inf is not None:
+            return self.threshold[i]
+        keys = self._keys_desc[i]
+        if isinstance(keys, np.ndarray):
+            out = np.empty(keys.shape, dtype=np.float64)
+            return _decode_keys(keys, out, invert=self._invert)
+        out = np.empty(1, dtype=np.float64)
+        return _decode_keys(np.array([keys]), out, invert=self._invert)[0]
 
     def fp_at(self, rows):
         return rows - self.tp[rows]
 
     def rows_at(self, t: float) -> int:
+        if self._with_inf is not None:
+            return super().rows_at(t)
         # the thresholds descend: count those >= t by bisection, decoding a
         # score per step instead of all of them
-        lo, hi = 0, self._keys.size
+        lo, hi = 0, self.n_rows
         while lo < hi:
             mid = (lo + hi) // 2
             if self.threshold_at(mid) >= t:
@@ -234,7 +252,7 @@ def _score_sign(s: np.ndarray) -> int:
     >= +0.0 are exactly the bit patterns below that of +inf.
     """
     bits = s.view(np.uint64)
-    if bits.max() < _INF_BITS:
+    if max(in_parts(lambda lo, hi: bits[lo:hi].max(), bits.size)) < _INF_BITS:
         return 1
     finite = np.isfinite(s)
     if not finite.all():
@@ -250,18 +268,22 @@ def _positive_mask(y: np.ndarray, positive) -> np.ndarray:
         if positive not in (True, False, 0, 1):
             raise ValueError(f"positive label {positive!r} cannot match boolean labels")
         return y if bool(positive) else ~y
-    try:
-        is_pos = np.asarray(y == positive)
-    except (TypeError, ValueError):
-        is_pos = np.zeros(y.shape, dtype=bool)
-    if is_pos.shape != y.shape:  # comparison of incompatible types gave a scalar
-        is_pos = np.zeros(y.shape, dtype=bool)
-    n_pos = int(np.count_nonzero(is_pos))
+    numeric = y.dtype.kind in "biuf" and isinstance(positive, (int, float, np.number))
+    if numeric:
+        is_pos, n_pos = _equal_in_parts(y, positive, keep=True)
+    else:
+        try:
+            is_pos = np.asarray(y == positive)
+        except (TypeError, ValueError):
+            is_pos = np.zeros(y.shape, dtype=bool)
+        if is_pos.shape != y.shape:  # comparison of incompatible types gave a scalar
+            is_pos = np.zeros(y.shape, dtype=bool)
+        n_pos = int(np.count_nonzero(is_pos))
     if n_pos == y.size:
         return is_pos
     other_index = int(np.argmin(is_pos))  # first row that is not positive
     other = y[other_index]
-    n_other = int(np.count_nonzero(y == other))
+    n_other = _equal_in_parts(y, other)[1] if numeric else int(np.count_nonzero(y == other))
     if n_pos + n_other != y.size:
         i = _first_index(~(is_pos | (y == other)))
         if n_pos == 0:
@@ -277,6 +299,18 @@ def _positive_mask(y: np.ndarray, positive) -> np.ndarray:
     # One label only, and not the positive one: all negatives (measures that
     # need positives are undefined, with a reason, downstream).
     return is_pos
+
+
+def _equal_in_parts(y: np.ndarray, value, *, keep: bool = False):
+    """(mask or None, count) of numeric ``y == value``, compared in parts."""
+    mask = np.empty(y.shape, dtype=bool)
+
+    def compare(lo, hi):
+        part = np.equal(y[lo:hi], value, out=mask[lo:hi])
+        return int(np.count_nonzero(part))
+
+    count = sum(in_parts(compare, y.size))
+    return (mask if keep else None), count
 
 
 def _runs(sorted_values: np.ndarray):
@@ -396,80 +430,143 @@ def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool, ke
     """Count table of unweighted finite scores of one sign, from one sort of 64-bit keys.
 
     key = (pattern << 1) | label, where pattern is the score's bit pattern,
-    inverted when the scores are >= +0.0 (their patterns rise with the score)
-    and as is when they are <= -0.0 (their patterns fall as the score rises).
-    The shift drops the sign bit, the same in every row, and the label takes
-    the lowest bit, so ascending keys are the rows in descending score order
-    with their labels. Decoding is exact: (key >> 1) ^ decode, where decode
-    undoes the inversion and puts the sign bit back.
+    inverted when the scores are <= -0.0 (their patterns fall as the score
+    rises). Either way ascending keys are the rows in ascending score order,
+    each with its label in the lowest bit: the shift drops the sign bit, the
+    same in every row. Decoding is exact: key >> 1, inverted again for
+    negative scores (which also puts the sign bit back).
+
+    The table's rows run the other way (descending scores), so it reads the
+    sorted keys backwards: the thresholds and the ROC curve's thresholds are
+    reversed views of one buffer, not copies. The passes before and after
+    the sort run in parts on every core (:mod:`.parallel`).
 
     Returns (table, positive rows), the rows None when there are ties. With
-    every score distinct the table keeps the sorted keys and decodes its
-    thresholds only when they are asked for (:class:`_SortedKeyTable`).
+    every score distinct the table is a :class:`_UnitStepTable`.
     """
     n = s.size
-    # keys[0] stays 0: on the eager road, after the labels are cumulated in
-    # place, the buffer is tp with tp[0] = 0.
-    keys = np.empty(n + 1, dtype=np.uint64)
-    keys[0] = 0
-    k = keys[1:]
-    if nonnegative:
-        np.invert(s.view(np.uint64), out=k)
-        np.left_shift(k, _ONE, out=k)
-        decode = _LOW_BITS
-    else:
-        np.left_shift(s.view(np.uint64), _ONE, out=k)
-        decode = _TOP_BIT
-    np.bitwise_or(k, is_pos, out=k)
-    k.sort()
-    if _ties_in_sample(k):  # tied scores: skip the row-by-row work below
-        return _table_from_key_runs(k, decode), None
+    # buf[:n] holds the keys; on the eager road buf becomes tp, read backwards
+    buf = np.empty(n + 1, dtype=np.uint64)
+    keys = buf[:n]
+    bits = s.view(np.uint64)
+
+    def encode(lo, hi):
+        part = keys[lo:hi]
+        if nonnegative:
+            np.left_shift(bits[lo:hi], _ONE, out=part)
+        else:
+            np.invert(bits[lo:hi], out=part)
+            np.left_shift(part, _ONE, out=part)
+        np.bitwise_or(part, is_pos[lo:hi], out=part)
+
+    in_parts(encode, n)
+    keys.sort()
+    invert = not nonnegative
+    if _ties_in_sample(keys):  # tied scores: skip the row-by-row work below
+        return _table_from_key_runs(keys, invert=invert), None
 
     if keep_keys:
-        return _keyed_distinct_table(k, decode)
-    # Thresholds, descending, written one past a leading +inf: the ROC curve's
-    # thresholds (+inf, then these) can then share the buffer instead of copying.
+        return _keyed_distinct_table(keys, invert=invert)
+    # Thresholds ascending, then +inf: read backwards, the table's thresholds
+    # and the ROC curve's (+inf, then these) share this one buffer.
     with_inf = np.empty(n + 1, dtype=np.float64)
-    with_inf[0] = np.inf
-    bits = with_inf[1:].view(np.uint64)
-    np.right_shift(k, _ONE, out=bits)
-    np.bitwise_xor(bits, decode, out=bits)
-    thresholds = with_inf[1:]
-    if np.any(thresholds[1:] == thresholds[:-1]):  # ties the sample missed
-        del with_inf, bits, thresholds
-        return _table_from_key_runs(k, decode), None
-
-    # Every score distinct: one row per score.
-    labels = keys
-    np.bitwise_and(labels, _ONE, out=labels)  # 1 where a positive enters
-    rows = np.flatnonzero(labels.astype(bool))  # labels[0] is 0
-    tp = labels.view(np.int64)
-    np.cumsum(tp, out=tp)  # in place: positives among the top j rows
-    fp = np.arange(n + 1, dtype=np.int64)
-    np.subtract(fp, tp, out=fp)  # fp = j - tp
-    return CountTable(threshold=thresholds, tp=tp, fp=fp, n_rows=n), rows
+    if _decode_finds_tie(keys, with_inf[:n], invert=invert):  # ties the sample missed
+        del with_inf
+        return _table_from_key_runs(keys, invert=invert), None
+    with_inf[n] = np.inf
+    # Every score distinct: one row per score; the keys' buffer becomes tp.
+    tp, rows = _cumulate_labels(keys, buf)
+    return _UnitStepTable(tp, ascending_with_inf=with_inf, invert=invert), rows
 
 
-def _keyed_distinct_table(k: np.ndarray, decode):
-    """The table of sorted keys ``k`` kept undecoded (see ``keep_keys``), or the
+def _decode_keys(keys: np.ndarray, out: np.ndarray, *, invert: bool) -> np.ndarray:
+    """The float64 scores of ``keys``, written into ``out`` (returned)."""
+    bits = out.view(np.uint64)
+    np.right_shift(keys, _ONE, out=bits)
+    if invert:
+        np.invert(bits, out=bits)
+    return out
+
+
+def _decode_finds_tie(keys: np.ndarray, out: np.ndarray, *, invert: bool) -> bool:
+    """Decode ascending ``keys`` into ``out``; whether two scores are equal."""
+
+    def decode(lo, hi):
+        part = _decode_keys(keys[lo:hi], out[lo:hi], invert=invert)
+        return bool(np.any(part[1:] == part[:-1]))
+
+    edges = part_edges(keys.size)
+    return any(run_parts(decode, edges)) or any(out[e - 1] == out[e] for e in edges[1:-1])
+
+
+def _cumulate_labels(keys: np.ndarray, buf: np.ndarray):
+    """``tp`` and the positives' rows of distinct ascending ``keys``.
+
+    ``buf`` (n + 1 unsigned; ``buf[:n]`` may be the keys themselves)
+    receives the labels, then their sums from the top: read backwards it is
+    ``tp``, with ``buf[n] = 0`` as ``tp[0]``. Returns (tp, rows): ``tp`` that
+    reversed view, ``rows`` ascending, the rows where the positives enter
+    (row ``j`` is index ``n - j``).
+
+    Each part sums its own labels from its top; the positives of the parts
+    above are added afterwards. (Over a reversed view NumPy's cumulative sum
+    also takes its plain strided loop, several times faster than its
+    contiguous one.)
+    """
+    n = keys.size
+    buf[n] = 0
+
+    def label(lo, hi):
+        part = buf[lo:hi]
+        np.bitwise_and(keys[lo:hi], _ONE, out=part)  # 1 where a positive is
+        at = np.flatnonzero(part.astype(bool))  # far faster on bools than on ints
+        sums = part.view(np.int64)[::-1]
+        np.cumsum(sums, out=sums)  # in place: positives in [i, hi)
+        return at
+
+    edges = part_edges(n)
+    found = run_parts(label, edges)
+    above = np.cumsum([at.size for at in found[::-1]])[::-1].tolist()[1:] + [0]
+    offset = dict(zip(edges[:-1], above))
+
+    def shift(lo, hi):
+        if offset[lo]:
+            part = buf[lo:hi].view(np.int64)
+            np.add(part, offset[lo], out=part)
+
+    run_parts(shift, edges)
+    if len(found) == 1:
+        rows = np.subtract(n, found[0][::-1])
+    else:
+        rows = np.empty(sum(at.size for at in found), dtype=np.int64)
+        start = 0
+        for lo, at in zip(edges[-2::-1], found[::-1]):  # from the top part down
+            np.subtract(n - lo, at[::-1], out=rows[start:start + at.size])
+            start += at.size
+    return buf.view(np.int64)[::-1], rows
+
+
+def _keyed_distinct_table(keys: np.ndarray, *, invert: bool):
+    """The table of sorted keys kept undecoded (see ``keep_keys``), or the
     tied road when two keys share a score."""
-    n = k.size
+    n = keys.size
     # A tie the sample missed: two neighbouring keys of one score differ at
     # most in the label bit, so their exclusive or is 0 or 1. (Worked out in
     # the buffer tp will use, rather than in one more fresh array.)
-    tp = np.empty(n + 1, dtype=np.int64)
-    differ = tp[2:].view(np.uint64)
-    np.bitwise_xor(k[1:], k[:-1], out=differ)
-    if np.any(differ <= _ONE):
-        del tp, differ
-        return _table_from_key_runs(k, decode), None
-    del differ
+    buf = np.empty(n + 1, dtype=np.uint64)
+
+    def tied(lo, hi):
+        hi = min(hi, n - 1)
+        differ = buf[lo:hi]
+        np.bitwise_xor(keys[lo + 1:hi + 1], keys[lo:hi], out=differ)
+        return bool(np.any(differ <= _ONE))
+
+    if any(in_parts(tied, n)):
+        del buf
+        return _table_from_key_runs(keys, invert=invert), None
     # Every score distinct: one row per score; the keys stay, for the thresholds.
-    tp[0] = 0
-    np.bitwise_and(k, _ONE, out=tp[1:].view(np.uint64))  # 1 where a positive enters
-    rows = np.flatnonzero(tp.astype(bool))  # tp[0] is 0
-    np.cumsum(tp, out=tp)  # in place: positives among the top j rows
-    return _SortedKeyTable(k, decode, tp), rows
+    tp, rows = _cumulate_labels(keys, buf)
+    return _UnitStepTable(tp, keys=keys, invert=invert), rows
 
 
 def _ties_in_sample(sorted_keys: np.ndarray, windows: int = 16, width: int = 256) -> bool:
@@ -486,8 +583,8 @@ def _ties_in_sample(sorted_keys: np.ndarray, windows: int = 16, width: int = 256
     return False
 
 
-def _table_from_key_runs(sorted_keys: np.ndarray, decode) -> CountTable:
-    """Count table from sorted keys with ties: one row per run of equal scores.
+def _table_from_key_runs(sorted_keys: np.ndarray, *, invert: bool) -> CountTable:
+    """Count table from ascending keys with ties: one row per run of equal scores.
 
     A run of equal keys is one (score, label) block; a score held by both
     classes is two adjacent blocks, negatives first (label 0 sorts first).
@@ -500,13 +597,11 @@ def _table_from_key_runs(sorted_keys: np.ndarray, decode) -> CountTable:
     block_keys = sorted_keys[ends - 1]
     sizes = np.diff(ends, prepend=0)
     positive = (block_keys & _ONE).astype(bool)
-    scores = ((block_keys >> _ONE) ^ decode).view(np.float64)
+    scores = _decode_keys(block_keys, np.empty(block_keys.size), invert=invert)
     starts = np.flatnonzero(np.concatenate(([True], scores[1:] != scores[:-1])))
-    tp = np.zeros(starts.size + 1, dtype=np.int64)
-    fp = np.zeros(starts.size + 1, dtype=np.int64)
-    np.cumsum(np.add.reduceat(np.where(positive, sizes, 0), starts), out=tp[1:])
-    np.cumsum(np.add.reduceat(np.where(positive, 0, sizes), starts), out=fp[1:])
-    return CountTable(threshold=scores[starts], tp=tp, fp=fp, n_rows=n)
+    pos_w = np.add.reduceat(np.where(positive, sizes, 0), starts)
+    neg_w = np.add.reduceat(np.where(positive, 0, sizes), starts)
+    return _table_from_ascending(scores[starts], pos_w, neg_w, n)
 
 
 def _table_by_class(s: np.ndarray, is_pos: np.ndarray) -> CountTable:
