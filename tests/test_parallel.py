@@ -16,7 +16,8 @@ from evalreport.metrics.binary import evaluate_binary_for_report
 
 def test_part_edges_cover_the_range_in_order(monkeypatch):
     monkeypatch.setenv("EVALREPORT_THREADS", "3")
-    assert P.part_edges(10, min_part=1) == [0, 3, 6, 10]
+    assert P.part_edges(10, min_part=1, per_thread=1) == [0, 3, 6, 10]
+    assert P.part_edges(24, min_part=1, per_thread=2) == [0, 4, 8, 12, 16, 20, 24]
     assert P.part_edges(10, min_part=4) == [0, 5, 10]  # no part under min_part
     assert P.part_edges(10, min_part=11) == [0, 10]
     assert P.part_edges(0, min_part=1) == [0, 0]
@@ -24,16 +25,25 @@ def test_part_edges_cover_the_range_in_order(monkeypatch):
     assert P.part_edges(10**7) == [0, 10**7]
 
 
-def test_run_parts_returns_results_in_order_from_several_threads():
+def test_blocks_cover_a_part(monkeypatch):
+    monkeypatch.setattr(P, "BLOCK", 4)
+    assert list(P.blocks(3, 13)) == [(3, 7), (7, 11), (11, 13)]
+    assert list(P.blocks(5, 5)) == []
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "3"])
+def test_run_parts_returns_results_in_order(monkeypatch, threads):
+    monkeypatch.setenv("EVALREPORT_THREADS", threads)
     seen = set()
 
     def work(lo, hi):
         seen.add(threading.get_ident())
         return lo, hi
 
-    edges = [0, 2, 5, 9, 11]
-    assert P.run_parts(work, edges) == [(0, 2), (2, 5), (5, 9), (9, 11)]
-    assert threading.get_ident() in seen  # the caller runs the first part
+    edges = [0, 2, 5, 9, 11, 12, 20]
+    assert P.run_parts(work, edges) == list(zip(edges, edges[1:]))
+    if threads == "1":
+        assert seen == {threading.get_ident()}  # no pool at all
 
 
 def test_run_parts_propagates_errors_after_every_part_ends():
@@ -97,8 +107,9 @@ def test_parts_on_threads_equal_one_thread(monkeypatch, kind, report, threads):
     monkeypatch.setenv("EVALREPORT_THREADS", "1")
     one_arrays, one_scalars = _everything(y, s, report)
     monkeypatch.setenv("EVALREPORT_THREADS", threads)
-    monkeypatch.setattr(P, "MIN_PART", 7)  # parts of a few hundred rows
-    assert len(P.part_edges(s.size)) == int(threads) + 1
+    monkeypatch.setattr(P, "MIN_PART", 7)  # parts of a few hundred rows,
+    monkeypatch.setattr(P, "BLOCK", 61)  # run in blocks of 61
+    assert len(P.part_edges(s.size)) == P.PARTS_PER_THREAD * int(threads) + 1
     arrays, scalars = _everything(y, s, report)
     assert scalars == one_scalars
     for a, b in zip(arrays, one_arrays):
@@ -138,3 +149,133 @@ def test_the_pool_is_replaced_in_a_forked_child():
             os._exit(0 if ok else 1)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+@pytest.mark.parametrize("report", [False, True])
+def test_a_single_tie_is_found_at_every_block_and_part_boundary(monkeypatch, report):
+    # the sampled guess says "no ties"; the exact check, run in parts and
+    # blocks, must find a tie wherever it sits, boundaries included
+    monkeypatch.setenv("EVALREPORT_THREADS", "3")
+    monkeypatch.setattr(P, "MIN_PART", 7)
+    monkeypatch.setattr(P, "BLOCK", 61)
+    monkeypatch.setattr(K, "_ties_in_sample", lambda keys: False)
+    n = 600
+    edges = P.part_edges(n)
+    places = sorted({0, n - 2, *(e - 1 for e in edges[1:-1]), *(e for e in edges[1:-1]),
+                     *(b - 1 for lo, hi in zip(edges, edges[1:]) for b, _ in P.blocks(lo, hi) if b > lo)})
+    rng = np.random.default_rng(4)
+    y = (rng.random(n) < 0.5).astype(np.int64)
+    for i in places:  # ascending scores i and i + 1 made equal
+        s = np.arange(n, dtype=np.float64) / n
+        s[i + 1] = s[i]
+        table, rows = K.count_table_and_positive_rows(y, s, keep_keys=report)
+        assert rows is None and len(table) == n - 1, i
+        expected = K.count_table_from_aggregates(*_aggregates(y, s), n_rows=n)
+        np.testing.assert_array_equal(table.tp, expected.tp)
+        np.testing.assert_array_equal(table.fp, expected.fp)
+        np.testing.assert_array_equal(table.threshold, expected.threshold)
+
+
+def _aggregates(y, s):
+    values, inverse = np.unique(s, return_inverse=True)
+    pos = np.bincount(inverse, weights=y, minlength=values.size).astype(np.int64)
+    return values, pos, np.bincount(inverse, minlength=values.size) - pos
+
+
+def _general_path_only(monkeypatch):
+    monkeypatch.setattr(K, "_checked_keys", lambda y, s, positive: None)
+
+
+_LABELS = [((0, 1), 1), ((0, 1), 0), ((3, 7), 7), ((5,), 5), ((5,), 2), ((-1, 1), -1)]
+
+
+@pytest.mark.parametrize("threads", ["1", "3"])
+@pytest.mark.parametrize("labels, positive, dtype", [
+    (labels, positive, dtype) for labels, positive in _LABELS
+    for dtype in (np.int64, np.int8, np.uint16) if min(labels) >= 0 or dtype != np.uint16])
+def test_checked_keys_give_the_general_paths_table(monkeypatch, threads, labels, positive, dtype):
+    monkeypatch.setenv("EVALREPORT_THREADS", threads)
+    monkeypatch.setattr(P, "MIN_PART", 7)
+    monkeypatch.setattr(P, "BLOCK", 61)
+    rng = np.random.default_rng(len(labels) + positive)
+    y = rng.choice(np.array(labels, dtype=dtype), 2000)
+    s = np.round(rng.random(2000), 2 if positive == 0 else 6)  # ties and no ties
+    if s[0] == 0.0:
+        s[0] = 0.5
+    assert K._checked_keys(y, s, positive) is not None
+    fast, fast_rows = K.count_table_and_positive_rows(y, s, positive=positive)
+    with monkeypatch.context() as m:
+        _general_path_only(m)
+        slow, slow_rows = K.count_table_and_positive_rows(y, s, positive=positive)
+    for name in ("threshold", "tp", "fp"):
+        np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name))
+    if slow_rows is None:
+        assert fast_rows is None
+    else:
+        np.testing.assert_array_equal(fast_rows, slow_rows)
+
+
+@pytest.mark.parametrize("where", [0, 1, 60, 61, 700, 1999])
+@pytest.mark.parametrize("bad", ["label", "nan", "inf", "negative", "-0.0"])
+def test_checked_keys_leave_every_problem_to_the_full_checks(monkeypatch, where, bad):
+    # a problem anywhere, in any block or part: the fast pass declines and the
+    # full checks raise their own message (or, for a score of another sign,
+    # take the road for scores of both signs)
+    monkeypatch.setenv("EVALREPORT_THREADS", "3")
+    monkeypatch.setattr(P, "MIN_PART", 7)
+    monkeypatch.setattr(P, "BLOCK", 61)
+    rng = np.random.default_rng(where)
+    y = (rng.random(2000) < 0.4).astype(np.int64)
+    s = rng.random(2000) + 0.1
+    if bad == "label":
+        y[where] = 2
+    else:
+        s[where] = {"nan": np.nan, "inf": np.inf, "negative": -0.25, "-0.0": -0.0}[bad]
+    assert K._checked_keys(y, s, 1) is None
+    if bad in ("label", "nan", "inf"):
+        with pytest.raises(ValueError) as fast:
+            evaluate_binary(y, s)
+        with monkeypatch.context() as m:
+            _general_path_only(m)
+            with pytest.raises(ValueError) as slow:
+                evaluate_binary(y, s)
+        assert str(fast.value) == str(slow.value)
+        assert f"index {where}" in str(fast.value)
+    else:
+        assert evaluate_binary(y, s).auc == pytest.approx(_brute_auc(y, s), abs=1e-12)
+
+
+def _brute_auc(y, s):
+    pos, neg = s[y == 1], s[y == 0]
+    wins = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    return wins / (pos.size * neg.size)
+
+
+@pytest.mark.parametrize("y, s, positive", [
+    ([0, 1, 1], np.array([0.2, 0.3, 0.4]), 1),  # a list
+    (np.array([0, 1, 1]), [0.2, 0.3, 0.4], 1),
+    (np.array([0, 1, 1]), np.array([0.2, 0.3, 0.4], dtype=np.float32), 1),
+    (np.array([0.0, 1.0, 1.0]), np.array([0.2, 0.3, 0.4]), 1),
+    (np.array([False, True, True]), np.array([0.2, 0.3, 0.4]), 1),
+    (np.array(["n", "p", "p"]), np.array([0.2, 0.3, 0.4]), "p"),
+    (np.array([0, 1, 1]), np.array([0.2, 0.3, 0.4]), 1.0),
+    (np.array([0, 1, 1]), np.array([-0.2, 0.3, 0.4]), 1),
+])
+def test_other_inputs_take_the_general_path(y, s, positive):
+    assert K._checked_keys(y, s, positive) is None
+    assert evaluate_binary(y, s, positive=positive).auc == 1.0
+
+
+def test_a_third_label_filling_a_part_of_its_own(monkeypatch):
+    # each part alone holds two labels; only the parts together hold three
+    monkeypatch.setenv("EVALREPORT_THREADS", "3")
+    monkeypatch.setattr(P, "MIN_PART", 7)
+    monkeypatch.setattr(P, "BLOCK", 61)
+    rng = np.random.default_rng(9)
+    y = (rng.random(2000) < 0.4).astype(np.int64)
+    last = P.part_edges(2000)[-2]
+    y[last:][y[last:] == 0] = 2
+    s = rng.random(2000) + 0.1
+    assert K._checked_keys(y, s, 1) is None
+    with pytest.raises(ValueError, match="more than two labels"):
+        evaluate_binary(y, s)

@@ -23,7 +23,8 @@ from .cost import (
     roc_hull,
 )
 from .counts import CountTable, count_table_and_positive_rows
-from .parallel import in_parts
+from . import parallel
+from .parallel import blocks, in_parts
 
 __all__ = [
     "BinaryEvaluation",
@@ -258,9 +259,6 @@ def _rate(counts: np.ndarray, total) -> np.ndarray:
     return out
 
 
-_BLOCK = 1 << 15  # elements per block of a part: a few float64 arrays fit in L2
-
-
 def _unit_step_curves(tp: np.ndarray, pos: int, neg: int):
     """(fpr, tpr, precision) when row j predicts exactly j samples positive.
 
@@ -273,20 +271,23 @@ def _unit_step_curves(tp: np.ndarray, pos: int, neg: int):
     fpr = np.empty(tp.size, dtype=np.float64)
     precision = np.empty(tp.size - 1, dtype=np.float64)
 
+    steps = np.arange(min(parallel.BLOCK, tp.size), dtype=np.float64)
+
     def fill(lo, hi):
-        # block by block, so that the passes after the first read from cache
-        for start in range(lo, hi, _BLOCK):
-            stop = min(start + _BLOCK, hi)
+        # Block by block: the passes after the first read from cache, and the
+        # row numbers are written straight into fpr (no full-length arange).
+        for start, stop in blocks(lo, hi):
             counts = tpr[start:stop]
             counts[:] = tp[start:stop]  # tp as floats, exact
-            rows = np.arange(start, stop, dtype=np.float64)  # j = tp + fp
+            rows = fpr[start:stop]
+            np.add(steps[:stop - start], start, out=rows)  # j = tp + fp
             first = 1 if start == 0 else 0  # row 0 predicts nothing: no precision
             np.divide(counts[first:], rows[first:], out=precision[start + first - 1:stop - 1])
             np.subtract(rows, counts, out=rows)  # fp
-            np.divide(rows, neg, out=fpr[start:stop])
+            np.divide(rows, neg, out=rows)
             np.divide(counts, pos, out=counts)
 
-    in_parts(fill, tp.size)
+    in_parts(fill, tp.size, min_part=parallel.MIN_PART // 8)  # six passes: worth a thread sooner
     return fpr, tpr, precision
 
 

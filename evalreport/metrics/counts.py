@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .parallel import in_parts, part_edges, run_parts
+from .parallel import blocks, in_parts, part_edges, run_parts
 
 __all__ = ["CountTable", "count_table", "count_table_from_aggregates", "check_binary_inputs"]
 
@@ -414,6 +414,10 @@ def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positi
     saves two passes each; a caller that reads every curve point (the ROC
     curve) is faster without, as the keys buffer then becomes ``tp`` in place.
     """
+    if sample_weight is None:
+        buf = _checked_keys(y_true, y_score, positive)
+        if buf is not None:  # the common case, checked and encoded in one pass
+            return _table_from_keys(buf, nonnegative=True, keep_keys=keep_keys)
     is_pos, s, w, sign = _checked_inputs(y_true, y_score, sample_weight, positive)
     n = s.size
     if w is not None:
@@ -423,10 +427,78 @@ def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positi
         return _table_from_ascending(*_merge_blocks(vp, cp, vn, cn), n), None
     if sign == 0:
         return _table_by_class(s, is_pos), None
-    return _table_from_keys(s, is_pos, nonnegative=sign > 0, keep_keys=keep_keys)
+    buf = _encoded_keys(s, is_pos, nonnegative=sign > 0)
+    return _table_from_keys(buf, nonnegative=sign > 0, keep_keys=keep_keys)
 
 
-def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool, keep_keys: bool = False):
+def _checked_keys(y_true, y_score, positive):
+    """The sort keys of :func:`_table_from_keys` for the common input, checked
+    in the same pass: integer labels, an integer positive label, float64
+    scores all finite and >= +0.0 (probabilities).
+
+    Reads the labels and the scores once, block by block (the checks run on
+    blocks in cache), instead of once per check. Returns the keys' buffer, or
+    None when the input is not of this kind or fails a check: the caller
+    then runs the full checks, which say what is wrong.
+    """
+    y = y_true if isinstance(y_true, np.ndarray) else None
+    s = y_score if isinstance(y_score, np.ndarray) else None
+    if (y is None or s is None or y.ndim != 1 or s.shape != y.shape or y.size == 0
+            or s.dtype != np.float64 or y.dtype.kind not in "iu"
+            or not isinstance(positive, (int, np.integer)) or np.signbit(s[0])):
+        return None
+    n = s.size
+    buf = np.empty(n + 1, dtype=np.uint64)
+    bits = s.view(np.uint64)
+
+    def encode(lo, hi):
+        """(scores all finite and >= +0.0, positives, the other label or None)."""
+        ok, n_pos, other = True, 0, None
+        for start, stop in blocks(lo, hi):
+            labels = y[start:stop]
+            is_pos = np.equal(labels, positive)
+            found = int(np.count_nonzero(is_pos))
+            if found < stop - start:
+                if other is None:
+                    other = labels[int(np.argmin(is_pos))]
+                if found + int(np.count_nonzero(labels == other)) < stop - start:
+                    return False, n_pos, other  # a third label
+            n_pos += found
+            block = bits[start:stop]
+            ok = ok and block.max() < _INF_BITS
+            keys = buf[start:stop]
+            np.left_shift(block, _ONE, out=keys)
+            np.bitwise_or(keys, is_pos, out=keys)
+        return ok, n_pos, other
+
+    parts = in_parts(encode, n)
+    others = {other.item() for _, _, other in parts if other is not None}
+    if not all(ok for ok, _, _ in parts) or len(others) > 1:
+        return None
+    return buf
+
+
+def _encoded_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool) -> np.ndarray:
+    """The keys' buffer (n + 1; the keys in ``[:n]``) of checked scores of one sign."""
+    n = s.size
+    buf = np.empty(n + 1, dtype=np.uint64)
+    keys = buf[:n]
+    bits = s.view(np.uint64)
+
+    def encode(lo, hi):
+        part = keys[lo:hi]
+        if nonnegative:
+            np.left_shift(bits[lo:hi], _ONE, out=part)
+        else:
+            np.invert(bits[lo:hi], out=part)
+            np.left_shift(part, _ONE, out=part)
+        np.bitwise_or(part, is_pos[lo:hi], out=part)
+
+    in_parts(encode, n)
+    return buf
+
+
+def _table_from_keys(buf: np.ndarray, *, nonnegative: bool, keep_keys: bool = False):
     """Count table of unweighted finite scores of one sign, from one sort of 64-bit keys.
 
     key = (pattern << 1) | label, where pattern is the score's bit pattern,
@@ -444,22 +516,9 @@ def _table_from_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool, ke
     Returns (table, positive rows), the rows None when there are ties. With
     every score distinct the table is a :class:`_UnitStepTable`.
     """
-    n = s.size
     # buf[:n] holds the keys; on the eager road buf becomes tp, read backwards
-    buf = np.empty(n + 1, dtype=np.uint64)
+    n = buf.size - 1
     keys = buf[:n]
-    bits = s.view(np.uint64)
-
-    def encode(lo, hi):
-        part = keys[lo:hi]
-        if nonnegative:
-            np.left_shift(bits[lo:hi], _ONE, out=part)
-        else:
-            np.invert(bits[lo:hi], out=part)
-            np.left_shift(part, _ONE, out=part)
-        np.bitwise_or(part, is_pos[lo:hi], out=part)
-
-    in_parts(encode, n)
     keys.sort()
     invert = not nonnegative
     if _ties_in_sample(keys):  # tied scores: skip the row-by-row work below
@@ -492,8 +551,11 @@ def _decode_finds_tie(keys: np.ndarray, out: np.ndarray, *, invert: bool) -> boo
     """Decode ascending ``keys`` into ``out``; whether two scores are equal."""
 
     def decode(lo, hi):
-        part = _decode_keys(keys[lo:hi], out[lo:hi], invert=invert)
-        return bool(np.any(part[1:] == part[:-1]))
+        for start, stop in blocks(lo, hi):
+            block = _decode_keys(keys[start:stop], out[start:stop], invert=invert)
+            if np.any(block[1:] == block[:-1]) or (start > lo and out[start - 1] == block[0]):
+                return True
+        return False
 
     edges = part_edges(keys.size)
     return any(run_parts(decode, edges)) or any(out[e - 1] == out[e] for e in edges[1:-1])
@@ -508,42 +570,39 @@ def _cumulate_labels(keys: np.ndarray, buf: np.ndarray):
     reversed view, ``rows`` ascending, the rows where the positives enter
     (row ``j`` is index ``n - j``).
 
-    Each part sums its own labels from its top; the positives of the parts
-    above are added afterwards. (Over a reversed view NumPy's cumulative sum
-    also takes its plain strided loop, several times faster than its
-    contiguous one.)
+    The positives of each part are counted first (a read of the keys), so
+    that each part then knows how many lie above it and sums its labels block
+    by block from its top, carrying the sum down: every block is written
+    once. (Over a reversed view NumPy's cumulative sum also takes its plain
+    strided loop, several times faster than its contiguous one.)
     """
     n = keys.size
     buf[n] = 0
+    edges = part_edges(n)
+
+    def count(lo, hi):
+        return sum(int(np.count_nonzero(keys[start:stop] & _ONE)) for start, stop in blocks(lo, hi))
+
+    counts = run_parts(count, edges) if len(edges) > 2 else [0]
+    above = dict(zip(edges[:-1], (np.cumsum(counts[::-1])[::-1].tolist() + [0])[1:]))
 
     def label(lo, hi):
-        part = buf[lo:hi]
-        np.bitwise_and(keys[lo:hi], _ONE, out=part)  # 1 where a positive is
-        at = np.flatnonzero(part.astype(bool))  # far faster on bools than on ints
-        sums = part.view(np.int64)[::-1]
-        np.cumsum(sums, out=sums)  # in place: positives in [i, hi)
-        return at
+        rows, carry = [], above[lo]
+        for start, stop in reversed(list(blocks(lo, hi))):
+            block = buf[start:stop]
+            np.bitwise_and(keys[start:stop], _ONE, out=block)  # 1 where a positive is
+            at = np.flatnonzero(block.astype(bool))  # far faster on bools than on ints
+            rows.append(np.subtract(n - start, at[::-1]))  # ascending rows
+            sums = block.view(np.int64)[::-1]
+            np.cumsum(sums, out=sums)  # in place: positives in [i, stop)
+            if carry:
+                np.add(sums, carry, out=sums)  # ... and above stop
+            carry = int(sums[-1])
+        return rows
 
-    edges = part_edges(n)
     found = run_parts(label, edges)
-    above = np.cumsum([at.size for at in found[::-1]])[::-1].tolist()[1:] + [0]
-    offset = dict(zip(edges[:-1], above))
-
-    def shift(lo, hi):
-        if offset[lo]:
-            part = buf[lo:hi].view(np.int64)
-            np.add(part, offset[lo], out=part)
-
-    run_parts(shift, edges)
-    if len(found) == 1:
-        rows = np.subtract(n, found[0][::-1])
-    else:
-        rows = np.empty(sum(at.size for at in found), dtype=np.int64)
-        start = 0
-        for lo, at in zip(edges[-2::-1], found[::-1]):  # from the top part down
-            np.subtract(n - lo, at[::-1], out=rows[start:start + at.size])
-            start += at.size
-    return buf.view(np.int64)[::-1], rows
+    rows = [block for part_rows in found[::-1] for block in part_rows]  # from the top down
+    return buf.view(np.int64)[::-1], (rows[0] if len(rows) == 1 else np.concatenate(rows))
 
 
 def _keyed_distinct_table(keys: np.ndarray, *, invert: bool):

@@ -15,18 +15,21 @@ most 8).
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Sequence, TypeVar
 
-__all__ = ["MIN_PART", "in_parts", "part_edges", "run_parts", "thread_count"]
+__all__ = ["BLOCK", "MIN_PART", "blocks", "in_parts", "part_edges", "run_parts", "thread_count"]
 
 T = TypeVar("T")
 
 # Below this many elements a part is not worth a thread (a dispatch costs
 # tens of microseconds; a pass over 2**16 float64 a few tens).
-MIN_PART = 1 << 17
+MIN_PART = 1 << 20
+# Parts per thread: more parts than threads even out threads that start late.
+PARTS_PER_THREAD = 4
 _MAX_THREADS = 8
 
 _lock = threading.Lock()
@@ -50,32 +53,63 @@ def thread_count() -> int:
     return max(1, min(cpus, _MAX_THREADS))
 
 
-def part_edges(n: int, *, min_part: int | None = None) -> list[int]:
-    """Edges ``[0, ..., n]`` of contiguous parts of ``range(n)``: one per
-    thread, none shorter than ``min_part`` (default :data:`MIN_PART`; so one
-    part when ``n`` is small)."""
+def part_edges(n: int, *, min_part: int | None = None, per_thread: int = PARTS_PER_THREAD) -> list[int]:
+    """Edges ``[0, ..., n]`` of contiguous parts of ``range(n)``: up to
+    ``per_thread`` parts per thread, none shorter than ``min_part`` (default
+    :data:`MIN_PART`; so one part when ``n`` is small, or with one thread)."""
     min_part = MIN_PART if min_part is None else min_part
-    parts = max(1, min(thread_count(), n // max(min_part, 1)))
+    threads = thread_count()
+    parts = 1 if threads == 1 else max(1, min(threads * per_thread, n // max(min_part, 1)))
     return [n * i // parts for i in range(parts + 1)]
 
 
 def run_parts(fn: Callable[[int, int], T], edges: Sequence[int]) -> list[T]:
-    """``[fn(lo, hi) for each part]``, the parts run in parallel; the calling
-    thread runs the first part itself. Exceptions propagate."""
-    if len(edges) <= 2:
+    """``[fn(lo, hi) for each part]``, the parts run in parallel.
+
+    The calling thread and the pool's threads take the parts in order, each
+    the next one not yet taken, so a thread that starts late (waking a
+    thread costs tens of microseconds, more on a busy machine) takes fewer.
+    Every part is run, or failed, before an exception propagates.
+    """
+    parts = len(edges) - 1
+    if parts <= 1:
         return [fn(edges[0], edges[-1])]
-    futures = [_executor(len(edges) - 2).submit(fn, lo, hi)
-               for lo, hi in zip(edges[1:-1], edges[2:])]
-    try:
-        first = fn(edges[0], edges[1])
-    finally:
-        rest = [f.result() for f in futures]  # waited for even if the first part fails
-    return [first, *rest]
+    results: list = [None] * parts
+    errors: list[BaseException] = []
+    taken = itertools.count()  # next() on it is atomic under the GIL
+
+    def drain() -> None:
+        while (i := next(taken)) < parts:
+            try:
+                results[i] = fn(edges[i], edges[i + 1])
+            except BaseException as exc:  # noqa: BLE001 (re-raised below)
+                errors.append(exc)
+
+    helpers = min(thread_count(), parts) - 1
+    futures = [_executor(helpers).submit(drain) for _ in range(helpers)]
+    drain()
+    for f in futures:
+        f.result()
+    if errors:
+        raise errors[0]
+    return results
 
 
 def in_parts(fn: Callable[[int, int], T], n: int, *, min_part: int | None = None) -> list[T]:
     """:func:`run_parts` over :func:`part_edges` of ``n``."""
     return run_parts(fn, part_edges(n, min_part=min_part))
+
+
+BLOCK = 1 << 16  # elements per block: a few float64 blocks stay in a core's L2 cache
+
+
+def blocks(lo: int, hi: int):
+    """``(start, stop)`` of consecutive blocks of ``range(lo, hi)``, each at
+    most :data:`BLOCK` long. A part runs its passes block by block, so that
+    every pass after the first reads from cache."""
+    size = BLOCK
+    for start in range(lo, hi, size):
+        yield start, min(start + size, hi)
 
 
 def _forget_pool_after_fork() -> None:
