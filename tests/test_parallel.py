@@ -279,3 +279,34 @@ def test_a_third_label_filling_a_part_of_its_own(monkeypatch):
     assert K._checked_keys(y, s, 1) is None
     with pytest.raises(ValueError, match="more than two labels"):
         evaluate_binary(y, s)
+
+
+@pytest.mark.parametrize("threads", ["1", "3"])
+@pytest.mark.parametrize("layout", ["01 then 17", "17 then 01", "11 then 17", "17 then 11"])
+def test_zero_one_blocks_next_to_blocks_of_other_labels(monkeypatch, threads, layout):
+    # blocks of 0/1 labels take the short check; a block of 1 and 7 the full
+    # one: together they hold three labels (an error) or two (1 and 7: fine)
+    monkeypatch.setenv("EVALREPORT_THREADS", threads)
+    monkeypatch.setattr(P, "MIN_PART", 7)
+    monkeypatch.setattr(P, "BLOCK", 61)
+    rng = np.random.default_rng(len(layout))
+    first, second = layout.split(" then ")
+    half = 61 * 16  # the halves meet at a block boundary (with one thread)
+    y = np.ones(2 * half, dtype=np.int64)
+    for part, kind in ((slice(0, half), first), (slice(half, None), second)):
+        if kind != "11":
+            other = 0 if kind == "01" else 7
+            y[part] = np.where(rng.random(half) < 0.5, other, 1)
+    s = rng.random(2 * half) + 0.1
+    labels = set(np.unique(y).tolist())
+    if len(labels) == 3:
+        with pytest.raises(ValueError, match="more than two labels"):
+            evaluate_binary(y, s)
+    else:
+        assert labels == {1, 7}
+        fast, _ = K.count_table_and_positive_rows(y, s)
+        with monkeypatch.context() as m:
+            _general_path_only(m)
+            slow, _ = K.count_table_and_positive_rows(y, s)
+        np.testing.assert_array_equal(fast.tp, slow.tp)
+        np.testing.assert_array_equal(fast.fp, slow.fp)

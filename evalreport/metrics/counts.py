@@ -450,30 +450,39 @@ def _checked_keys(y_true, y_score, positive):
     n = s.size
     buf = np.empty(n + 1, dtype=np.uint64)
     bits = s.view(np.uint64)
+    # Labels 0 and 1 with 1 positive (the usual case): a block whose labels,
+    # read as unsigned, OR to at most 1 holds no other label, and its labels
+    # are its label bits.
+    zero_one = y.view(f"u{y.dtype.itemsize}") if positive == 1 else None
 
     def encode(lo, hi):
-        """(scores all finite and >= +0.0, positives, the other label or None)."""
-        ok, n_pos, other = True, 0, None
+        """(scores all finite and >= +0.0, the other label or None); ok
+        False also when a block holds a third label."""
+        ok, other = True, None
         for start, stop in blocks(lo, hi):
+            block, keys = bits[start:stop], buf[start:stop]
+            ok = ok and block.max() < _INF_BITS
+            np.left_shift(block, _ONE, out=keys)
+            if zero_one is not None and np.bitwise_or.reduce(zero_one[start:stop]) <= 1:
+                if other not in (None, 0):
+                    return False, other  # 0 may be a third label: leave it to the full checks
+                other = 0  # (perhaps absent from the block: then the full checks decide)
+                np.bitwise_or(keys, zero_one[start:stop], out=keys)
+                continue
             labels = y[start:stop]
             is_pos = np.equal(labels, positive)
             found = int(np.count_nonzero(is_pos))
             if found < stop - start:
                 if other is None:
-                    other = labels[int(np.argmin(is_pos))]
+                    other = labels[int(np.argmin(is_pos))].item()
                 if found + int(np.count_nonzero(labels == other)) < stop - start:
-                    return False, n_pos, other  # a third label
-            n_pos += found
-            block = bits[start:stop]
-            ok = ok and block.max() < _INF_BITS
-            keys = buf[start:stop]
-            np.left_shift(block, _ONE, out=keys)
+                    return False, other  # a third label
             np.bitwise_or(keys, is_pos, out=keys)
-        return ok, n_pos, other
+        return ok, other
 
     parts = in_parts(encode, n)
-    others = {other.item() for _, _, other in parts if other is not None}
-    if not all(ok for ok, _, _ in parts) or len(others) > 1:
+    others = {other for _, other in parts if other is not None}
+    if not all(ok for ok, _ in parts) or len(others) > 1:
         return None
     return buf
 
