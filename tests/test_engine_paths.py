@@ -92,7 +92,7 @@ def test_key_table_equals_class_table_and_aggregates(kind, n, rate):
     _assert_same_table(table, by_class)
     _assert_same_table(table, _by_aggregates(y, s))
     if sign != 0:
-        keys_table, keys_rows = K._table_from_keys(K._encoded_keys(s64, is_pos, nonnegative=sign > 0), nonnegative=sign > 0)
+        keys_table, keys_rows = K._table_from_keys(K._encoded_keys(s64, is_pos, nonnegative=sign > 0), int(is_pos.sum()), nonnegative=sign > 0)
         _assert_same_table(keys_table, by_class)
         if np.unique(s).size == n:
             np.testing.assert_array_equal(keys_rows, np.flatnonzero(np.diff(by_class.tp)) + 1)
@@ -285,7 +285,7 @@ def test_both_roads_of_the_key_table_agree_whatever_the_tie_guess(monkeypatch, g
     y = _labels(n, rng, 0.3)
     s = _scores(kind, n, y, rng)
     is_pos, s64, _, sign = K._checked_inputs(y, s, None, 1)
-    table, rows = K._table_from_keys(K._encoded_keys(s64, is_pos, nonnegative=sign > 0), nonnegative=sign > 0)
+    table, rows = K._table_from_keys(K._encoded_keys(s64, is_pos, nonnegative=sign > 0), int(is_pos.sum()), nonnegative=sign > 0)
     _assert_same_table(table, K._table_by_class(s64, is_pos))
     assert (rows is None) == (guess or np.unique(s).size < n)
 

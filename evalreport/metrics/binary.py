@@ -360,16 +360,12 @@ def _scalars_distinct(table: CountTable, rows=None):
     np.divide(precision_at, rows, out=precision_at)  # i / k_i
     ap = float(np.sum(precision_at) / pos)
     bep = int(np.searchsorted(rows, pos, side="right")) / pos
-    # Hull corners: a positive row followed by a negative row (the last
-    # positive is one unless it is the last row). At the corner of the i-th
-    # positive TP = i and FP = k_i - i, so the hull needs no gathers from tp, fp.
-    follows = np.empty(rows.size, dtype=bool)
-    np.greater(rows[1:] - rows[:-1], 1, out=follows[:-1])
-    follows[-1] = rows[-1] != tp.size - 1
-    corners = np.compress(follows, rows)
-    corner_tp = np.flatnonzero(follows)
-    corner_tp += 1
-    return auc2, ap, float(bep), (corners, (corners - corner_tp, corner_tp))
+    # Hull candidates: the rows where a positive enters, with TP = i and
+    # FP = k_i - i, so the hull needs no gathers from tp, fp. Only those
+    # followed by a negative row can be vertices, but picking them out costs
+    # more than the hull spends on the others (each lies under the next one).
+    found = np.arange(1, rows.size + 1)
+    return auc2, ap, float(bep), (rows, (np.subtract(rows, found), found))
 
 
 def evaluate_counts(table: CountTable) -> BinaryEvaluation:

@@ -196,12 +196,18 @@ def _above_polygon(x, y, hull, cand, cx, cy) -> np.ndarray:
     bounds = np.searchsorted(cand, hull)
     hx, hy = x[hull].tolist(), y[hull].tolist()
     above = np.zeros(cand.size, dtype=bool)
+    exact = cx.dtype.kind in "iu" and cy.dtype.kind in "iu"
     for j in range(hull.size - 1):
         lo, hi = bounds[j], bounds[j + 1]
         if lo == hi:
             continue
         ax, ay = hx[j], hy[j]
         dx, dy = hx[j + 1] - ax, hy[j + 1] - ay
+        if exact:  # integers: dx cy - dy cx > dx ay - dy ax, in fewer passes
+            cross = cy[lo:hi] * dx
+            cross -= cx[lo:hi] * dy
+            np.greater(cross, dx * ay - dy * ax, out=above[lo:hi])
+            continue
         # the cross product of _quickhull, term for term (the same rounding
         # with float weights): dx (cy - ay) - dy (cx - ax) > 0
         cross = cy[lo:hi] - ay

@@ -415,9 +415,9 @@ def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positi
     curve) is faster without, as the keys buffer then becomes ``tp`` in place.
     """
     if sample_weight is None:
-        buf = _checked_keys(y_true, y_score, positive)
-        if buf is not None:  # the common case, checked and encoded in one pass
-            return _table_from_keys(buf, nonnegative=True, keep_keys=keep_keys)
+        checked = _checked_keys(y_true, y_score, positive)
+        if checked is not None:  # the common case, checked and encoded in one pass
+            return _table_from_keys(*checked, nonnegative=True, keep_keys=keep_keys)
     is_pos, s, w, sign = _checked_inputs(y_true, y_score, sample_weight, positive)
     n = s.size
     if w is not None:
@@ -428,7 +428,7 @@ def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positi
     if sign == 0:
         return _table_by_class(s, is_pos), None
     buf = _encoded_keys(s, is_pos, nonnegative=sign > 0)
-    return _table_from_keys(buf, nonnegative=sign > 0, keep_keys=keep_keys)
+    return _table_from_keys(buf, int(np.count_nonzero(is_pos)), nonnegative=sign > 0, keep_keys=keep_keys)
 
 
 def _checked_keys(y_true, y_score, positive):
@@ -437,9 +437,10 @@ def _checked_keys(y_true, y_score, positive):
     scores all finite and >= +0.0 (probabilities).
 
     Reads the labels and the scores once, block by block (the checks run on
-    blocks in cache), instead of once per check. Returns the keys' buffer, or
-    None when the input is not of this kind or fails a check: the caller
-    then runs the full checks, which say what is wrong.
+    blocks in cache), instead of once per check. Returns the keys' buffer and
+    the number of positives, or None when the input is not of this kind or
+    fails a check: the caller then runs the full checks, which say what is
+    wrong.
     """
     y = y_true if isinstance(y_true, np.ndarray) else None
     s = y_score if isinstance(y_score, np.ndarray) else None
@@ -456,17 +457,18 @@ def _checked_keys(y_true, y_score, positive):
     zero_one = y.view(f"u{y.dtype.itemsize}") if positive == 1 else None
 
     def encode(lo, hi):
-        """(scores all finite and >= +0.0, the other label or None); ok
-        False also when a block holds a third label."""
-        ok, other = True, None
+        """(scores all finite and >= +0.0, positives, the other label or
+        None); ok False also when a block holds a third label."""
+        ok, n_pos, other = True, 0, None
         for start, stop in blocks(lo, hi):
             block, keys = bits[start:stop], buf[start:stop]
             ok = ok and block.max() < _INF_BITS
             np.left_shift(block, _ONE, out=keys)
             if zero_one is not None and np.bitwise_or.reduce(zero_one[start:stop]) <= 1:
                 if other not in (None, 0):
-                    return False, other  # 0 may be a third label: leave it to the full checks
+                    return False, n_pos, other  # 0 may be a third label: leave it to the full checks
                 other = 0  # (perhaps absent from the block: then the full checks decide)
+                n_pos += int(np.count_nonzero(zero_one[start:stop]))
                 np.bitwise_or(keys, zero_one[start:stop], out=keys)
                 continue
             labels = y[start:stop]
@@ -476,15 +478,16 @@ def _checked_keys(y_true, y_score, positive):
                 if other is None:
                     other = labels[int(np.argmin(is_pos))].item()
                 if found + int(np.count_nonzero(labels == other)) < stop - start:
-                    return False, other  # a third label
+                    return False, n_pos, other  # a third label
+            n_pos += found
             np.bitwise_or(keys, is_pos, out=keys)
-        return ok, other
+        return ok, n_pos, other
 
     parts = in_parts(encode, n)
-    others = {other for _, other in parts if other is not None}
-    if not all(ok for ok, _ in parts) or len(others) > 1:
+    others = {other for _, _, other in parts if other is not None}
+    if not all(ok for ok, _, _ in parts) or len(others) > 1:
         return None
-    return buf
+    return buf, sum(n_pos for _, n_pos, _ in parts)
 
 
 def _encoded_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool) -> np.ndarray:
@@ -507,7 +510,7 @@ def _encoded_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool) -> np
     return buf
 
 
-def _table_from_keys(buf: np.ndarray, *, nonnegative: bool, keep_keys: bool = False):
+def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_keys: bool = False):
     """Count table of unweighted finite scores of one sign, from one sort of 64-bit keys.
 
     key = (pattern << 1) | label, where pattern is the score's bit pattern,
@@ -534,7 +537,7 @@ def _table_from_keys(buf: np.ndarray, *, nonnegative: bool, keep_keys: bool = Fa
         return _table_from_key_runs(keys, invert=invert), None
 
     if keep_keys:
-        return _keyed_distinct_table(keys, invert=invert)
+        return _keyed_distinct_table(keys, n_pos, invert=invert)
     # Thresholds ascending, then +inf: read backwards, the table's thresholds
     # and the ROC curve's (+inf, then these) share this one buffer.
     with_inf = np.empty(n + 1, dtype=np.float64)
@@ -543,7 +546,7 @@ def _table_from_keys(buf: np.ndarray, *, nonnegative: bool, keep_keys: bool = Fa
         return _table_from_key_runs(keys, invert=invert), None
     with_inf[n] = np.inf
     # Every score distinct: one row per score; the keys' buffer becomes tp.
-    tp, rows = _cumulate_labels(keys, buf)
+    tp, rows = _cumulate_labels(keys, buf, n_pos)
     return _UnitStepTable(tp, ascending_with_inf=with_inf, invert=invert), rows
 
 
@@ -570,7 +573,7 @@ def _decode_finds_tie(keys: np.ndarray, out: np.ndarray, *, invert: bool) -> boo
     return any(run_parts(decode, edges)) or any(out[e - 1] == out[e] for e in edges[1:-1])
 
 
-def _cumulate_labels(keys: np.ndarray, buf: np.ndarray):
+def _cumulate_labels(keys: np.ndarray, buf: np.ndarray, n_pos: int):
     """``tp`` and the positives' rows of distinct ascending ``keys``.
 
     ``buf`` (n + 1 unsigned; ``buf[:n]`` may be the keys themselves)
@@ -592,29 +595,29 @@ def _cumulate_labels(keys: np.ndarray, buf: np.ndarray):
     def count(lo, hi):
         return sum(int(np.count_nonzero(keys[start:stop] & _ONE)) for start, stop in blocks(lo, hi))
 
-    counts = run_parts(count, edges) if len(edges) > 2 else [0]
+    counts = run_parts(count, edges) if len(edges) > 2 else [n_pos]
     above = dict(zip(edges[:-1], (np.cumsum(counts[::-1])[::-1].tolist() + [0])[1:]))
 
+    rows = np.empty(n_pos, dtype=np.int64)
+
     def label(lo, hi):
-        rows, carry = [], above[lo]
+        carry = above[lo]
         for start, stop in reversed(list(blocks(lo, hi))):
             block = buf[start:stop]
             np.bitwise_and(keys[start:stop], _ONE, out=block)  # 1 where a positive is
             at = np.flatnonzero(block.astype(bool))  # far faster on bools than on ints
-            rows.append(np.subtract(n - start, at[::-1]))  # ascending rows
+            # the rows of these positives, ascending, after the carry ones above
+            np.subtract(n - start, at[::-1], out=rows[carry:carry + at.size])
             sums = block.view(np.int64)[::-1]
-            np.cumsum(sums, out=sums)  # in place: positives in [i, stop)
-            if carry:
-                np.add(sums, carry, out=sums)  # ... and above stop
-            carry = int(sums[-1])
-        return rows
+            sums[0] += carry  # the positives above stop, carried down by the sum
+            np.cumsum(sums, out=sums)  # in place: positives in [i, n)
+            carry += at.size
 
-    found = run_parts(label, edges)
-    rows = [block for part_rows in found[::-1] for block in part_rows]  # from the top down
-    return buf.view(np.int64)[::-1], (rows[0] if len(rows) == 1 else np.concatenate(rows))
+    run_parts(label, edges)
+    return buf.view(np.int64)[::-1], rows
 
 
-def _keyed_distinct_table(keys: np.ndarray, *, invert: bool):
+def _keyed_distinct_table(keys: np.ndarray, n_pos: int, *, invert: bool):
     """The table of sorted keys kept undecoded (see ``keep_keys``), or the
     tied road when two keys share a score."""
     n = keys.size
@@ -633,7 +636,7 @@ def _keyed_distinct_table(keys: np.ndarray, *, invert: bool):
         del buf
         return _table_from_key_runs(keys, invert=invert), None
     # Every score distinct: one row per score; the keys stay, for the thresholds.
-    tp, rows = _cumulate_labels(keys, buf)
+    tp, rows = _cumulate_labels(keys, buf, n_pos)
     return _UnitStepTable(tp, keys=keys, invert=invert), rows
 
 
