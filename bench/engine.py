@@ -5,6 +5,7 @@ Run from the repository root:
     python3 bench/engine.py                      # n = 1e6 and 1e7, default rounds
     python3 bench/engine.py --sizes 1e6 --rounds 7
     python3 bench/engine.py --no-sklearn         # skip timing scikit-learn
+    EVALREPORT_THREADS=1 python3 bench/engine.py # the engine on one thread only
     python3 bench/engine.py --json bench/engine.json
 
 For every case (n scores, continuous or rounded to 3 decimals) the rounds are
@@ -26,6 +27,11 @@ Once per case, outside the timing, evalreport's AUC and average precision are
 checked against scikit-learn's to 1e-9 (and the P-R curve against
 ``precision_recall_curve`` when scikit-learn is timed), so the benchmark cannot
 silently compare different work. A mismatch aborts the run.
+
+The engine runs its linear passes on every CPU the process may use (past
+2**20 scores; see evalreport/metrics/parallel.py), np.sort and scikit-learn on
+one; each round also times the suite with ``EVALREPORT_THREADS=1`` (the
+"1 thread" column; ``--no-one-thread`` skips it).
 
 Targets (on the medians): evalreport at most 3x np.sort, and at least 25x
 faster than scikit-learn's four calls.
@@ -50,6 +56,7 @@ import time
 import numpy as np
 
 from evalreport.metrics import evaluate_binary
+from evalreport.metrics.parallel import thread_count
 
 SORT_TARGET = 3.0  # evalreport seconds / np.sort seconds, at most
 SKLEARN_TARGET = 25.0  # sklearn seconds / evalreport seconds, at least
@@ -100,6 +107,19 @@ def work_sklearn(y, s):
     auc = roc_auc_score(y, s)
     ap = average_precision_score(y, s)
     return roc, pr, auc, ap
+
+
+def work_evalreport_one_thread(y, s):
+    """The same suite with the engine's passes on the calling thread only."""
+    before = os.environ.get("EVALREPORT_THREADS")
+    os.environ["EVALREPORT_THREADS"] = "1"
+    try:
+        return work_evalreport(y, s)
+    finally:
+        if before is None:
+            del os.environ["EVALREPORT_THREADS"]
+        else:
+            os.environ["EVALREPORT_THREADS"] = before
 
 
 def timed(fn, y, s):
@@ -188,13 +208,13 @@ def summary(times):
     return {"median": statistics.median(times), "min": min(times), "rounds": list(times)}
 
 
-def run_case(name, y, s, rounds, sk_rounds, has_sklearn, do_profile):
+def run_case(name, y, s, rounds, sk_rounds, has_sklearn, do_profile, one_thread):
     n = s.size
     distinct = int(np.unique(s).size)
     print(f"\n== {name}, n = {n:,} ({distinct:,} distinct scores, "
           f"{int(y.sum()):,} positives); {rounds} rounds, "
           f"scikit-learn {sk_rounds} round(s)", flush=True)
-    t_sort, t_ev, t_sk = [], [], []
+    t_sort, t_ev, t_one, t_sk = [], [], [], []
     check_line = None
     for r in range(rounds):
         dt, out = timed(work_sort, y, s)
@@ -207,6 +227,11 @@ def run_case(name, y, s, rounds, sk_rounds, has_sklearn, do_profile):
         del ev, _
 
         line = f"  round {r + 1}: np.sort {t_sort[-1]:.4f} s, evalreport {t_ev[-1]:.4f} s"
+        if one_thread:
+            dt, out = timed(work_evalreport_one_thread, y, s)
+            del out
+            t_one.append(dt)
+            line += f" (one thread {dt:.4f} s)"
         sk = None
         if r < sk_rounds:
             dt, sk = timed(work_sklearn, y, s)
@@ -231,12 +256,15 @@ def run_case(name, y, s, rounds, sk_rounds, has_sklearn, do_profile):
         "positives": int(y.sum()),
         "np_sort": summary(t_sort),
         "evalreport": summary(t_ev),
+        "evalreport_one_thread": summary(t_one),
         "sklearn": summary(t_sk),
         "check": check_line,
         "profile": prof_text,
     }
     ev_med, sort_med = res["evalreport"]["median"], res["np_sort"]["median"]
     res["ratio_evalreport_sort"] = ev_med / sort_med
+    res["ratio_one_thread_sort"] = (res["evalreport_one_thread"]["median"] / sort_med
+                                    if t_one else None)
     res["sort_target_met"] = res["ratio_evalreport_sort"] <= SORT_TARGET
     if res["sklearn"]:
         res["ratio_sklearn_evalreport"] = res["sklearn"]["median"] / ev_med
@@ -254,7 +282,7 @@ def fmt_n(n: int) -> str:
 
 def print_table(results, stat: str):
     head = (f"{'case':<12} {'n':>5} {'np.sort s':>10} {'evalreport s':>13} "
-            f"{'ev/sort':>8} {'sklearn s':>10} {'sk/ev':>7}")
+            f"{'ev/sort':>8} {'1 thread':>9} {'sklearn s':>10} {'sk/ev':>7}")
     if stat == "median":
         head += f"  {'<=3x sort':>10} {'>=25x sklearn':>14}"
     print(head)
@@ -262,8 +290,10 @@ def print_table(results, stat: str):
     for r in results:
         so, ev = r["np_sort"][stat], r["evalreport"][stat]
         sk = r["sklearn"][stat] if r["sklearn"] else None
+        one = r["evalreport_one_thread"][stat] if r["evalreport_one_thread"] else None
         line = (f"{r['case']:<12} {fmt_n(r['n']):>5} {so:>10.4f} {ev:>13.4f} "
                 f"{ev / so:>7.2f}x "
+                + (f"{one / so:>8.2f}x " if one is not None else f"{'-':>9} ")
                 + (f"{sk:>10.3f} {sk / ev:>6.1f}x" if sk is not None else f"{'-':>10} {'-':>7}"))
         if stat == "median":
             met1 = "met" if r["sort_target_met"] else "NOT MET"
@@ -319,12 +349,14 @@ def main(argv=None) -> int:
     p.add_argument("--sizes", type=parse_sizes, default=parse_sizes("1e6,1e7"),
                    help="comma-separated numbers of scores (default 1e6,1e7)")
     p.add_argument("--rounds", type=int, default=None,
-                   help="rounds per case (default 5 for n <= 1e6, 3 above)")
+                   help="rounds per case (default 11 for n <= 1e6, 3 above)")
     p.add_argument("--sklearn-rounds", type=int, default=None,
                    help="rounds that also time scikit-learn (default: every round for "
                         "n <= 1e6, 1 above, since its four calls take ~20 s at 1e7)")
     p.add_argument("--no-sklearn", action="store_true",
                    help="do not time scikit-learn (the AUC/AP check still calls it once per case)")
+    p.add_argument("--no-one-thread", action="store_true",
+                   help="do not also time the suite with EVALREPORT_THREADS=1 (the '1 thread' column)")
     p.add_argument("--seed", type=int, default=20240601, help="RNG seed")
     p.add_argument("--profile", action="store_true",
                    help="also cProfile one evalreport suite call per case (untimed)")
@@ -342,6 +374,9 @@ def main(argv=None) -> int:
 
     print(f"evalreport engine benchmark: {info['cpu']}, {info['cpus']} CPUs, "
           f"Python {info['python']}, NumPy {info['numpy']}, scikit-learn {info['sklearn']}")
+    threads = thread_count()
+    print(f"engine threads: {threads} (EVALREPORT_THREADS; the '1 thread' column sets it to 1); "
+          "np.sort and scikit-learn use one")
     print(f"Targets (medians): evalreport <= {SORT_TARGET:g}x np.sort; "
           f"scikit-learn's four calls >= {SKLEARN_TARGET:g}x evalreport.")
     if not has_sklearn:
@@ -357,7 +392,7 @@ def main(argv=None) -> int:
     results = []
     notes = []
     for n in args.sizes:
-        rounds = args.rounds if args.rounds is not None else (5 if n <= BIG else 3)
+        rounds = args.rounds if args.rounds is not None else (11 if n <= BIG else 3)
         if args.no_sklearn:
             sk_rounds = 0
         elif args.sklearn_rounds is not None:
@@ -369,11 +404,12 @@ def main(argv=None) -> int:
                          f"rounds (its median is over those)")
 
         y, s = make_scores(n, args.seed)
-        results.append(run_case("continuous", y, s, rounds, sk_rounds, has_sklearn, args.profile))
+        one = not args.no_one_thread
+        results.append(run_case("continuous", y, s, rounds, sk_rounds, has_sklearn, args.profile, one))
         s3 = np.round(s, 3)
         del s
         gc.collect()
-        results.append(run_case("ties (3 dp)", y, s3, rounds, sk_rounds, has_sklearn, args.profile))
+        results.append(run_case("ties (3 dp)", y, s3, rounds, sk_rounds, has_sklearn, args.profile, one))
         del y, s3
         gc.collect()
 
@@ -394,7 +430,7 @@ def main(argv=None) -> int:
 
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"machine": info, "seed": args.seed,
+            json.dump({"machine": info, "seed": args.seed, "engine_threads": threads,
                        "targets": {"max_ratio_evalreport_sort": SORT_TARGET,
                                    "min_ratio_sklearn_evalreport": SKLEARN_TARGET},
                        "notes": notes, "cases": results}, f, indent=2)

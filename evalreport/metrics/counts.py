@@ -647,11 +647,12 @@ def _ties_in_sample(sorted_keys: np.ndarray, windows: int = 16, width: int = 256
     on the thresholds, and a wrong "yes" cannot happen (a tie seen is a tie).
     """
     n = sorted_keys.size
-    for start in np.linspace(0, max(n - width, 0), windows).astype(np.int64).tolist():
-        scores = sorted_keys[start:start + width] >> _ONE
-        if np.any(scores[1:] == scores[:-1]):
-            return True
-    return False
+    if n <= windows * width:
+        scores = sorted_keys >> _ONE
+        return bool(np.any(scores[1:] == scores[:-1]))
+    starts = np.linspace(0, n - width, windows).astype(np.int64)
+    scores = sorted_keys[starts[:, None] + np.arange(width)] >> _ONE  # one row per window
+    return bool(np.any(scores[:, 1:] == scores[:, :-1]))
 
 
 def _table_from_key_runs(sorted_keys: np.ndarray, *, invert: bool) -> CountTable:
