@@ -356,15 +356,13 @@ def _scalars_distinct(table: CountTable, rows=None):
     wrong = int(rows.sum()) - pos * (pos + 1) // 2
     # pairs ranked right, doubled to match the trapezoid sum of the general path
     auc2 = 2 * (pos * neg - wrong)
-    precision_at = np.arange(1, rows.size + 1, dtype=np.float64)
-    np.divide(precision_at, rows, out=precision_at)  # i / k_i
-    ap = float(np.sum(precision_at) / pos)
+    found = np.arange(1, rows.size + 1)  # i
+    ap = float(np.sum(np.divide(found, rows)) / pos)  # precision i / k_i at each positive
     bep = int(np.searchsorted(rows, pos, side="right")) / pos
     # Hull candidates: the rows where a positive enters, with TP = i and
     # FP = k_i - i, so the hull needs no gathers from tp, fp. Only those
     # followed by a negative row can be vertices, but picking them out costs
     # more than the hull spends on the others (each lies under the next one).
-    found = np.arange(1, rows.size + 1)
     return auc2, ap, float(bep), (rows, (np.subtract(rows, found), found))
 
 

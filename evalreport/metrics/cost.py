@@ -237,12 +237,11 @@ def _quickhull(x, y, hull, cand, cx, cy) -> np.ndarray:
             cand, cx, cy, seg, cross = cand[above], cx[above], cy[above], seg[above], cross[above]
             if not cand.size:
                 break
-        starts = np.flatnonzero(np.concatenate(([True], seg[1:] != seg[:-1])))
-        group = np.repeat(np.arange(starts.size), np.diff(np.append(starts, cand.size)))
-        is_max = cross == np.maximum.reduceat(cross, starts)[group]
-        max_pos = np.flatnonzero(is_max)
-        max_group = group[max_pos]
-        farthest = max_pos[np.concatenate(([True], max_group[1:] != max_group[:-1]))]
+        # per edge, the farthest candidate (the first of equals): ordered by
+        # edge, then farthest first (lexsort is stable), take each edge's first
+        order = np.lexsort((-cross, seg))
+        edge = seg[order]
+        farthest = order[np.concatenate(([True], edge[1:] != edge[:-1]))]
         hull = np.sort(np.concatenate((hull, cand[farthest])))
         keep = np.ones(cand.size, dtype=bool)
         keep[farthest] = False

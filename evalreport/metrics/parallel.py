@@ -29,7 +29,7 @@ T = TypeVar("T")
 # tens of microseconds; a pass over 2**16 float64 a few tens).
 MIN_PART = 1 << 20
 # Parts per thread: more parts than threads even out threads that start late.
-PARTS_PER_THREAD = 4
+PARTS_PER_THREAD = 1
 _MAX_THREADS = 8
 
 _lock = threading.Lock()
