@@ -21,13 +21,19 @@ How it is built, and why (the floor is one ``np.sort`` of the scores):
 Unweighted scores of one sign (all >= +0.0, or all <= -0.0: probabilities,
 log-probabilities) take a shorter road, :func:`_table_from_keys`: the IEEE sign
 bit is then the same in every score, so it can be shifted out and the label
-stored in the freed lowest bit. One ``np.sort`` of these 64-bit keys orders the
-scores (descending) and carries each row's label along, which replaces the two
-gathers, the two sorts and the merge above. Untied, the sorted labels are the
-table (a cumulative sum gives tp, and fp = row - tp); tied, each run of equal
-keys is one (score, label) block, folded per score. Scores of both signs have
-no bit to spare and keep the general road. Either way the table is the same,
-bit for bit.
+stored in the freed lowest bit. One in-place ``np.sort`` of these 64-bit keys
+orders the scores (ascending) and carries each row's label along, which
+replaces the two gathers, the two sorts and the merge above. The table reads
+the sorted keys backwards (descending scores). Untied, the sorted labels are
+the table (a cumulative sum from the top gives tp, and fp = row - tp); tied,
+each run of equal keys is one (score, label) block, folded per score. Scores
+of both signs have no bit to spare and keep the general road. Either way the
+table is the same, bit for bit.
+
+The common input (integer labels, probabilities) is checked and encoded in
+one pass over blocks that stay in cache (:func:`_checked_keys`); the passes
+after the sort also run block by block, and in parts on several threads for
+large inputs (:mod:`.parallel`).
 """
 
 from __future__ import annotations
@@ -410,7 +416,7 @@ def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positi
 
     ``keep_keys``: for distinct unweighted scores, keep the sorted keys and
     decode thresholds (and form ``fp``) only when asked for whole
-    (:class:`_SortedKeyTable`). A report, which reads them at a few rows,
+    (:class:`_UnitStepTable`). A report, which reads them at a few rows,
     saves two passes each; a caller that reads every curve point (the ROC
     curve) is faster without, as the keys buffer then becomes ``tp`` in place.
     """

@@ -10,7 +10,8 @@ Only elementwise work and integer sums are split, so the results are the
 same, bit for bit, whatever the number of threads: a float sum split in two
 would round differently. ``EVALREPORT_THREADS=1`` runs everything on the
 calling thread (the default is the number of CPUs this process may use, at
-most 8).
+most 8). Within a part, passes run block by block (:func:`blocks`), so that
+the passes after the first over a block read it from cache.
 """
 
 from __future__ import annotations
@@ -25,10 +26,14 @@ __all__ = ["BLOCK", "MIN_PART", "blocks", "in_parts", "part_edges", "run_parts",
 
 T = TypeVar("T")
 
-# Below this many elements a part is not worth a thread (a dispatch costs
-# tens of microseconds; a pass over 2**16 float64 a few tens).
+# Below this many elements a part is not worth a thread. Waking a thread and
+# handing the GIL back and forth between blocks cost far more than they look
+# on a virtual machine (a sleeping vCPU takes 0.2-1 ms to wake): at 1e6 scores
+# splitting the cheap passes made the whole suite a third slower. The curves,
+# six passes per block, split from MIN_PART // 8.
 MIN_PART = 1 << 20
-# Parts per thread: more parts than threads even out threads that start late.
+# Parts per thread. With more parts than threads a late thread takes fewer,
+# but every part costs a hand-off: one part per thread measured faster.
 PARTS_PER_THREAD = 1
 _MAX_THREADS = 8
 
