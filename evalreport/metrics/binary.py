@@ -287,7 +287,7 @@ def _unit_step_curves(tp: np.ndarray, pos: int, neg: int):
             np.divide(rows, neg, out=rows)
             np.divide(counts, pos, out=counts)
 
-    in_parts(fill, tp.size, min_part=parallel.MIN_PART // 8)  # six passes a block: worth a thread sooner
+    in_parts(fill, tp.size)
     return fpr, tpr, precision
 
 

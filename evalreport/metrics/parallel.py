@@ -29,8 +29,8 @@ T = TypeVar("T")
 # Below this many elements a part is not worth a thread. Waking a thread and
 # handing the GIL back and forth between blocks cost far more than they look
 # on a virtual machine (a sleeping vCPU takes 0.2-1 ms to wake): at 1e6 scores
-# splitting the cheap passes made the whole suite a third slower. The curves,
-# six passes per block, split from MIN_PART // 8.
+# splitting the cheap passes made the whole suite a third slower, and
+# splitting the curves' six passes per block gained too little to be sure of.
 MIN_PART = 1 << 20
 # Parts per thread. With more parts than threads a late thread takes fewer,
 # but every part costs a hand-off: one part per thread measured faster.
