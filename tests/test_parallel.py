@@ -310,3 +310,75 @@ def test_zero_one_blocks_next_to_blocks_of_other_labels(monkeypatch, threads, la
             slow, _ = K.count_table_and_positive_rows(y, s)
         np.testing.assert_array_equal(fast.tp, slow.tp)
         np.testing.assert_array_equal(fast.fp, slow.fp)
+
+
+@pytest.mark.parametrize("dtype", [">i2", ">i4", ">i8", ">u8"])
+def test_labels_in_the_other_byte_order_are_read_as_values(dtype):
+    # a big-endian 256 is not the label 1 (the 0/1 check reads raw bytes:
+    # such arrays go the full way)
+    y = np.array([0, 256, 0, 256], dtype=dtype)
+    s = np.array([0.1, 0.9, 0.2, 0.8])
+    assert K._checked_keys(y, s, 1) is None
+    with pytest.raises(ValueError, match=r"the positive label 1 does not occur in y_true, "
+                                         r"which holds 0 \(index 0\) and 256 \(index 1\)"):
+        evaluate_binary(y, s)
+    assert evaluate_binary(y, s, positive=256).auc == 1.0
+    assert evaluate_binary(np.array([0, 1, 0, 1], dtype=dtype), s).auc == 1.0
+
+
+def test_threads_starting_the_pool_at_once(monkeypatch):
+    # callers asking for pools of different sizes at the same moment: a pool
+    # replaced by a bigger one must not refuse work already given to it
+    import sys
+
+    monkeypatch.setenv("EVALREPORT_THREADS", "8")
+    monkeypatch.setattr(P, "MIN_PART", 1000)
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns often: the race, if any, shows
+    rng = np.random.default_rng(0)
+    data = {k: ((rng.random(k * 1000) < 0.5).astype(np.int64), rng.random(k * 1000)) for k in range(2, 9)}
+    expected = {k: evaluate_binary(*d).auc for k, d in data.items()}
+    errors = []
+    for _ in range(20):
+        monkeypatch.setattr(P, "_pool", None)
+        monkeypatch.setattr(P, "_pool_size", 0)
+        barrier = threading.Barrier(len(data))
+
+        def go(k):
+            barrier.wait()
+            try:
+                assert evaluate_binary(*data[k]).auc == expected[k]
+            except BaseException as exc:  # noqa: BLE001 (collected, asserted below)
+                errors.append(exc)
+
+        threads = [threading.Thread(target=go, args=(k,)) for k in data]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    sys.setswitchinterval(switch)
+    assert errors == []
+
+
+def test_parts_run_on_the_caller_when_no_thread_can_start(monkeypatch):
+    # at interpreter shutdown a pool refuses new work: the caller does it all
+    class Refusing:
+        def submit(self, fn):
+            raise RuntimeError("cannot schedule new futures after interpreter shutdown")
+
+    monkeypatch.setenv("EVALREPORT_THREADS", "4")
+    monkeypatch.setattr(P, "_pool", Refusing())
+    monkeypatch.setattr(P, "_pool_size", 8)
+    assert P.run_parts(lambda lo, hi: (lo, hi), [0, 1, 2, 3, 4]) == [(0, 1), (1, 2), (2, 3), (3, 4)]
+
+
+def test_integer_hull_filter_does_not_overflow():
+    # a strictly concave ROC with counts near 2e6 x 6000 corners: the filter's
+    # products would leave int64 in the short form; every corner is a vertex
+    from evalreport.metrics import count_table_from_aggregates, evaluate_counts
+
+    k = 6000
+    i = np.arange(k)
+    c = 2 * 10**6
+    table = count_table_from_aggregates((k - i).astype(float), (k - i) * c // k + 1, (i + 1) * c // k + 1)
+    assert len(evaluate_counts(table).hull.index) == k + 1

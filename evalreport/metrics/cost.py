@@ -203,7 +203,9 @@ def _above_polygon(x, y, hull, cand, cx, cy) -> np.ndarray:
             continue
         ax, ay = hx[j], hy[j]
         dx, dy = hx[j + 1] - ax, hy[j + 1] - ay
-        if exact:  # integers: dx cy - dy cx > dx ay - dy ax, in fewer passes
+        # integers: dx cy - dy cx > dx ay - dy ax, in fewer passes, when no
+        # product can leave int64 (the chain ends at the largest x and y)
+        if exact and dx * hy[-1] + dy * hx[-1] < 1 << 62:
             cross = cy[lo:hi] * dx
             cross -= cx[lo:hi] * dy
             np.greater(cross, dx * ay - dy * ax, out=above[lo:hi])

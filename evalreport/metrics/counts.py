@@ -295,16 +295,21 @@ def _positive_mask(y: np.ndarray, positive) -> np.ndarray:
         if n_pos == 0:
             raise ValueError(
                 f"the positive label {positive!r} does not occur in y_true, which holds "
-                f"{other!r} (index {other_index}) and {y[i]!r} (index {i})"
+                f"{_plain(other)!r} (index {other_index}) and {_plain(y[i])!r} (index {i})"
             )
         raise ValueError(
-            f"y_true has more than two labels: {other!r} (index {other_index}), "
-            f"{y[i]!r} (index {i}) and the positive label {positive!r}; "
+            f"y_true has more than two labels: {_plain(other)!r} (index {other_index}), "
+            f"{_plain(y[i])!r} (index {i}) and the positive label {positive!r}; "
             "a binary task needs exactly the positive label and one other"
         )
     # One label only, and not the positive one: all negatives (measures that
     # need positives are undefined, with a reason, downstream).
     return is_pos
+
+
+def _plain(value):
+    """A NumPy scalar as the Python value it holds (``0``, not ``np.int64(0)``, in messages)."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _equal_in_parts(y: np.ndarray, value, *, keep: bool = False):
@@ -451,7 +456,7 @@ def _checked_keys(y_true, y_score, positive):
     y = y_true if isinstance(y_true, np.ndarray) else None
     s = y_score if isinstance(y_score, np.ndarray) else None
     if (y is None or s is None or y.ndim != 1 or s.shape != y.shape or y.size == 0
-            or s.dtype != np.float64 or y.dtype.kind not in "iu"
+            or s.dtype != np.float64 or y.dtype.kind not in "iu" or not y.dtype.isnative
             or not isinstance(positive, (int, np.integer)) or np.signbit(s[0])):
         return None
     n = s.size

@@ -90,8 +90,7 @@ def run_parts(fn: Callable[[int, int], T], edges: Sequence[int]) -> list[T]:
             except BaseException as exc:  # noqa: BLE001 (re-raised below)
                 errors.append(exc)
 
-    helpers = min(thread_count(), parts) - 1
-    futures = [_executor(helpers).submit(drain) for _ in range(helpers)]
+    futures = _start(drain, min(thread_count(), parts) - 1)
     drain()
     for f in futures:
         f.result()
@@ -127,14 +126,22 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pool_after_fork)
 
 
-def _executor(workers: int) -> ThreadPoolExecutor:
-    """The shared pool, grown when more workers are asked for. Workers only
-    run leaf NumPy passes, never wait on other parts: no deadlock."""
+def _start(fn: Callable[[], None], helpers: int) -> list:
+    """Run ``fn`` on up to ``helpers`` pool threads; the futures of those
+    started. None start while the interpreter shuts down (no new threads
+    then): the caller's own ``fn`` then does all the work. The pool's threads
+    only run leaf NumPy passes and never wait on other parts: no deadlock."""
     global _pool, _pool_size
-    with _lock:
-        if _pool is None or _pool_size < workers:
+    with _lock:  # grow and submit under one lock: no submit to a pool shut down meanwhile
+        if helpers > 0 and (_pool is None or _pool_size < helpers):
             if _pool is not None:
-                _pool.shutdown(wait=False)
-            _pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="evalreport")
-            _pool_size = workers
-        return _pool
+                _pool.shutdown(wait=False)  # its queued work still runs
+            _pool = ThreadPoolExecutor(max_workers=helpers, thread_name_prefix="evalreport")
+            _pool_size = helpers
+        futures = []
+        for _ in range(helpers):
+            try:
+                futures.append(_pool.submit(fn))
+            except RuntimeError:  # "cannot schedule new futures after interpreter shutdown"
+                break
+        return futures
