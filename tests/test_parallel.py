@@ -382,3 +382,19 @@ def test_integer_hull_filter_does_not_overflow():
     c = 2 * 10**6
     table = count_table_from_aggregates((k - i).astype(float), (k - i) * c // k + 1, (i + 1) * c // k + 1)
     assert len(evaluate_counts(table).hull.index) == k + 1
+
+
+@pytest.mark.parametrize("threads", ["1", "3"])
+def test_a_report_table_keeps_tp_contiguous(monkeypatch, threads):
+    # a report hands tp to NumPy calls (compress, take) that would copy a
+    # reversed view whole: the kept-keys table writes tp in row order
+    monkeypatch.setenv("EVALREPORT_THREADS", threads)
+    monkeypatch.setattr(P, "MIN_PART", 7)
+    monkeypatch.setattr(P, "BLOCK", 61)
+    rng = np.random.default_rng(12)
+    y = (rng.random(3000) < 0.3).astype(np.int64)
+    s = rng.random(3000) + 0.2 * y
+    kept, _ = K.count_table_and_positive_rows(y, s, keep_keys=True)
+    eager, _ = K.count_table_and_positive_rows(y, s)
+    assert kept.tp.flags.c_contiguous
+    np.testing.assert_array_equal(kept.tp, eager.tp)

@@ -557,7 +557,7 @@ def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_key
         return _table_from_key_runs(keys, invert=invert), None
     with_inf[n] = np.inf
     # Every score distinct: one row per score; the keys' buffer becomes tp.
-    tp, rows = _cumulate_labels(keys, buf, n_pos)
+    tp, rows = _cumulate_labels(keys, buf, n_pos, in_place=True)
     return _UnitStepTable(tp, ascending_with_inf=with_inf, invert=invert), rows
 
 
@@ -584,23 +584,30 @@ def _decode_finds_tie(keys: np.ndarray, out: np.ndarray, *, invert: bool) -> boo
     return any(run_parts(decode, edges)) or any(out[e - 1] == out[e] for e in edges[1:-1])
 
 
-def _cumulate_labels(keys: np.ndarray, buf: np.ndarray, n_pos: int):
+def _cumulate_labels(keys: np.ndarray, buf: np.ndarray, n_pos: int, *, in_place: bool):
     """``tp`` and the positives' rows of distinct ascending ``keys``.
 
-    ``buf`` (n + 1 unsigned; ``buf[:n]`` may be the keys themselves)
-    receives the labels, then their sums from the top: read backwards it is
-    ``tp``, with ``buf[n] = 0`` as ``tp[0]``. Returns (tp, rows): ``tp`` that
-    reversed view, ``rows`` ascending, the rows where the positives enter
-    (row ``j`` is index ``n - j``).
+    ``buf`` holds n + 1 integers. ``in_place``: ``buf[:n]`` is the keys'
+    own buffer; it receives the labels, then their sums from the top, and
+    read backwards it is ``tp`` (``buf[n] = 0`` is ``tp[0]``): no new array
+    of n, but a reversed view. Otherwise ``buf`` is ``tp``, contiguous, and
+    each block's labels go through a small temporary (a report keeps the
+    keys, and hands ``tp`` to NumPy calls that copy a reversed view whole).
+    Returns (tp, rows): ``rows`` ascending, the rows where the positives
+    enter (row ``j`` is index ``n - j``).
 
-    The positives of each part are counted first (a read of the keys), so
-    that each part then knows how many lie above it and sums its labels block
-    by block from its top, carrying the sum down: every block is written
-    once. (Over a reversed view NumPy's cumulative sum also takes its plain
+    With several parts, the positives of each part are counted first (a read
+    of the keys), so that each part knows how many lie above it; each part
+    sums its labels block by block from its top, carrying the sum down.
+    (Over a reversed view NumPy's cumulative sum also takes its plain
     strided loop, several times faster than its contiguous one.)
     """
     n = keys.size
-    buf[n] = 0
+    tp = buf.view(np.int64)
+    if in_place:
+        tp[n] = 0
+    else:
+        tp[0] = 0
     edges = part_edges(n)
 
     def count(lo, hi):
@@ -614,18 +621,18 @@ def _cumulate_labels(keys: np.ndarray, buf: np.ndarray, n_pos: int):
     def label(lo, hi):
         carry = above[lo]
         for start, stop in reversed(list(blocks(lo, hi))):
-            block = buf[start:stop]
-            np.bitwise_and(keys[start:stop], _ONE, out=block)  # 1 where a positive is
-            at = np.flatnonzero(block.astype(bool))  # far faster on bools than on ints
+            labels = np.bitwise_and(keys[start:stop], _ONE, out=buf[start:stop] if in_place else None)
+            at = np.flatnonzero(labels.astype(bool))  # far faster on bools than on ints
             # the rows of these positives, ascending, after the carry ones above
             np.subtract(n - start, at[::-1], out=rows[carry:carry + at.size])
-            sums = block.view(np.int64)[::-1]
+            sums = labels.view(np.int64)[::-1]
             sums[0] += carry  # the positives above stop, carried down by the sum
-            np.cumsum(sums, out=sums)  # in place: positives in [i, n)
+            # positives in [i, n): in place, or into tp's rows n - stop + 1 .. n - start
+            np.cumsum(sums, out=sums if in_place else tp[n - stop + 1:n - start + 1])
             carry += at.size
 
     run_parts(label, edges)
-    return buf.view(np.int64)[::-1], rows
+    return (tp[::-1] if in_place else tp), rows
 
 
 def _keyed_distinct_table(keys: np.ndarray, n_pos: int, *, invert: bool):
@@ -647,7 +654,7 @@ def _keyed_distinct_table(keys: np.ndarray, n_pos: int, *, invert: bool):
         del buf
         return _table_from_key_runs(keys, invert=invert), None
     # Every score distinct: one row per score; the keys stay, for the thresholds.
-    tp, rows = _cumulate_labels(keys, buf, n_pos)
+    tp, rows = _cumulate_labels(keys, buf, n_pos, in_place=False)
     return _UnitStepTable(tp, keys=keys, invert=invert), rows
 
 
