@@ -352,3 +352,26 @@ def test_evaluation_for_a_report_equals_evaluate_binary(seed):
     for curve in ("roc", "pr"):
         for field in ("threshold", "recall" if curve == "pr" else "fpr", "precision" if curve == "pr" else "tpr"):
             np.testing.assert_array_equal(getattr(getattr(a, curve), field), getattr(getattr(b, curve), field))
+
+
+def test_counts_past_int64_give_the_exact_auc_and_hull():
+    # an aggregated table of billions of rows a side: 2 m+ m- >= 2**63, so
+    # the AUC's sum and the hull's cross products leave int64
+    from fractions import Fraction
+
+    k = 6000
+    i = np.arange(k)
+    c = 2 * 10**6
+    pos = (k - i) * c // k + 1
+    neg = (i + 1) * c // k + 1
+    neg[k // 2] += 3 * 10**9  # one wide step of negatives too
+    table = count_table_from_aggregates((k - i).astype(float), pos, neg)
+    m_pos, m_neg = int(table.positives), int(table.negatives)
+    assert 2 * m_pos * m_neg >= 2**63
+    tp, fp = [int(v) for v in table.tp], [int(v) for v in table.fp]
+    twice = sum((fp[j + 1] - fp[j]) * (tp[j + 1] + tp[j]) for j in range(k))
+    ev = B.evaluate_counts(table)
+    assert ev.auc == float(Fraction(twice, 2 * m_pos * m_neg))
+    assert ev.rank_loss == pytest.approx(1 - ev.auc, abs=1e-15)
+    expected = _monotone_chain_upper(table.fp, table.tp)  # Python ints: exact
+    np.testing.assert_array_equal(ev.hull.index, expected)

@@ -333,10 +333,39 @@ def _scalars_general(table: CountTable):
     """
     tp, fp = table.tp, table.fp
     # Twice the area under the ROC polyline in count units: exact when unweighted.
-    auc2 = np.dot(np.subtract(fp[1:], fp[:-1]), np.add(tp[1:], tp[:-1]))
+    auc2 = _trapezoids2(tp, fp)
     recall_steps = np.subtract(tp[1:], tp[:-1], dtype=np.float64)
     ap = float(np.dot(recall_steps, _precision(table)) / table.positives)
     return auc2, ap, _bep(table), (None, None)
+
+
+def _trapezoids2(tp: np.ndarray, fp: np.ndarray):
+    """sum (fp[k+1] - fp[k]) (tp[k+1] + tp[k]): twice the area under the ROC
+    polyline in count units. Integer counts give a Python int, exact even
+    where the sum leaves int64 (2 m+ m- >= 2**63, aggregated tables of
+    billions of rows): then it is summed in chunks whose sums fit."""
+    dfp = np.subtract(fp[1:], fp[:-1])
+    both = np.add(tp[1:], tp[:-1])
+    if dfp.dtype.kind == "f" or both.dtype.kind == "f":
+        return np.dot(dfp, both)
+    pos, neg = int(tp[-1]), int(fp[-1])
+    if 2 * pos * neg < 1 << 63:
+        return int(np.dot(dfp, both))
+    # Within a chunk whose fp rises by at most 2**61 / m+, the sum is under
+    # 2**63 (each tp[k+1] + tp[k] <= 2 m+). A single step wider than that is
+    # multiplied in Python ints.
+    limit = (1 << 61) // pos
+    wide = dfp > limit
+    total = sum(a * b for a, b in zip(dfp[wide].tolist(), both[wide].tolist()))
+    dfp = np.where(wide, 0, dfp)
+    rise = np.cumsum(dfp)
+    ends = np.searchsorted(rise, np.arange(1, int(rise[-1]) // limit + 1, dtype=np.int64) * limit,
+                           side="right")
+    start = 0
+    for end in [*ends.tolist(), dfp.size]:
+        total += int(np.dot(dfp[start:end], both[start:end]))
+        start = end
+    return total
 
 
 def _scalars_distinct(table: CountTable, rows=None):

@@ -289,7 +289,14 @@ def roc_hull(table: CountTable, corners=None, corner_counts=None) -> RocHull | N
     if pos <= 0 or neg <= 0:
         return None
     fp = table.fp if corners is None else _FpAt(table)  # with corners: read at a few rows only
-    idx = upper_hull_indices(fp, table.tp, corners, corner_counts)
+    tp = table.tp
+    if not table.weighted and 2 * pos * neg >= 1 << 63:
+        # Cross products of counts would leave int64 (billions of rows on each
+        # side): in float64 instead, exact to about 1e-16 relative, which can
+        # only decide whether an all-but-collinear point is a vertex.
+        fp, tp = np.asarray(table.fp, dtype=np.float64), np.asarray(tp, dtype=np.float64)
+        corners = corner_counts = None
+    idx = upper_hull_indices(fp, tp, corners, corner_counts)
     return RocHull(
         fpr=table.fp_at(idx) / neg,
         tpr=table.tp[idx] / pos,
