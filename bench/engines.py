@@ -145,18 +145,18 @@ def child(args) -> None:
         out["seconds"] = time.perf_counter() - t0
         out["rows"] = table.n_rows
         bounds = {}
-    out["learners"] = {
-        name: {
-            "thresholds": kept.get(name, (len(tables[name]),))[0],
-            "kept": kept.get(name, (len(tables[name]), len(tables[name])))[1],
+    out["learners"] = {}
+    for name in tables:
+        thresholds, n_kept = kept.get(name, (len(tables[name]),) * 2)
+        out["learners"][name] = {
+            "thresholds": thresholds,
+            "kept": n_kept,
             "auc": evs[name].auc,
             "average_precision": evs[name].average_precision,
             "bep": evs[name].bep,
             "expected_total_cost": evs[name].expected_total_cost,
             "bound": bounds.get(name),
         }
-        for name in tables
-    }
     out["vmhwm_mib"] = _vmhwm_mib()
     print(json.dumps(out))
 

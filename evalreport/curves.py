@@ -167,9 +167,9 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
                         vertices=kept.vertices - 1,  # row 0, always a vertex, has no P-R point
                         simplified=kept.simplified, max_error=err,
                         tp=tp.astype(float), fp=fp.astype(float))
-    roc_vertices = kept.roc_vertices if pos > 0 and neg > 0 else None
-    return OutputCurves(roc=roc, pr=pr, cost=ev.cost_curve, roc_vertices=roc_vertices,
-                        profile=kept.profile if pos > 0 and neg > 0 else None)
+    # (both None unless both classes are present)
+    return OutputCurves(roc=roc, pr=pr, cost=ev.cost_curve, roc_vertices=kept.roc_vertices,
+                        profile=kept.profile)
 
 
 @dataclass(frozen=True, eq=False)
@@ -178,12 +178,16 @@ class _Kept:
 
     rows: np.ndarray
     vertices: int  # vertices of the full ROC curve (rows 0 and K included)
-    simplified: bool
     # (kept P-R rows, their precision) -> (least, greatest) precision between them; None
     # when nothing was dropped
     precision_ranges: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None
     profile: StepProfile | None = None
     roc_vertices: tuple | None = None
+
+    @property
+    def simplified(self) -> bool:
+        """Whether rows of the full curve were dropped."""
+        return self.precision_ranges is not None
 
 
 def _unit_step_points(t, budget) -> _Kept:
@@ -212,7 +216,7 @@ def _unit_step_points(t, budget) -> _Kept:
         rows = np.empty(n_vertices, dtype=np.int64)
         rows[0], rows[-1] = 0, k
         np.add(np.flatnonzero(turns), 1, out=rows[1:-1])
-        return _Kept(rows, n_vertices, False, None, profile)
+        return _Kept(rows, n_vertices, None, profile)
     del turns
     tp = t.tp
 
@@ -235,7 +239,7 @@ def _unit_step_points(t, budget) -> _Kept:
         np.divide(tp[first: last + 1], every, out=every)  # TP_j / j at rows first..last
         return _ranges(every, pr_rows - first, precision)
 
-    return _Kept(rows, n_vertices, True, precision_ranges, profile)
+    return _Kept(rows, n_vertices, precision_ranges, profile)
 
 
 def _vertex_points(t, budget) -> _Kept:
@@ -245,7 +249,7 @@ def _vertex_points(t, budget) -> _Kept:
     pos, neg = t.positives, t.negatives
     roc_vertices = (vfp / neg, vtp / pos) if pos > 0 and neg > 0 else None
     if budget == "all" or rows.size <= budget:
-        return _Kept(rows, int(rows.size), False, None, roc_vertices=roc_vertices)
+        return _Kept(rows, int(rows.size), None, roc_vertices=roc_vertices)
     # L1 length along the ROC curve in count units, exact in integers when unweighted
     keep = _pick(vtp * neg + vfp * pos, int(budget))
 
@@ -264,7 +268,7 @@ def _vertex_points(t, budget) -> _Kept:
         cprec = ctp[span] / (ctp[span] + cfp[span])
         return _ranges(cprec, at - at[0], precision)
 
-    return _Kept(rows[keep], int(rows.size), True, precision_ranges, roc_vertices=roc_vertices)
+    return _Kept(rows[keep], int(rows.size), precision_ranges, roc_vertices=roc_vertices)
 
 
 def _ranges(values, starts, precision):

@@ -160,11 +160,14 @@ def test_envelopment_roads_agree_for_three_learners(seed):
     y = rng.random(n) < 0.4
     learners = {}
     for k in range(3):
-        ev = evaluate_binary(y, np.round(rng.random(n) + rng.uniform(0, 0.6) * y, 1))
+        # unequal spreads of the two classes: the ROC curves cross
+        ev = evaluate_binary(y, np.round(rng.normal(0.8 * y, np.where(y, 0.5 + k, 1.0)), 1))
         learners[f"L{k}"] = SimpleNamespace(curves=output_curves(ev, "all"),
                                             summary=SimpleNamespace(negatives=ev.negatives))
     n_neg = int((~y).sum())
+    assert n_neg > 4 * sum(lr.curves.exact_roc[0].size for lr in learners.values())  # the pairwise road
     got = {(p.a, p.b): p.envelopment for p in _envelopment_pairs(learners)}
+    assert any(e.verdict == "cross" for e in got.values())
     grid = np.arange(n_neg + 1) / n_neg
     prof = {k: roc_profile_counts(*lr.curves.exact_roc, n_neg) for k, lr in learners.items()}
     for a, b in combinations(learners, 2):

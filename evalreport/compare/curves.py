@@ -161,6 +161,18 @@ class CostInterval:
     pc_to: float
 
 
+def _first_below(value, slope, owner_value, owner_slope, x):
+    """Where each line (``value`` at ``x``, ``slope``) goes below the owner's
+    line after ``x``; inf where it never does (the owner's own line included:
+    its slope difference is 0). Works elementwise on broadcast arrays."""
+    ds = slope - owner_slope
+    gap = value - owner_value
+    with np.errstate(divide="ignore", invalid="ignore"):
+        xc = np.where(ds < 0, x + gap / -ds, np.inf)
+    xc[~(xc > x)] = np.inf
+    return xc
+
+
 def cost_envelope(curves: dict[str, object]) -> list[CostInterval]:
     """The lower envelope of several learners' cost curves over PC(+) in [0, 1].
 
@@ -186,12 +198,7 @@ def cost_envelope(curves: dict[str, object]) -> list[CostInterval]:
     # where no other line goes below the owner's inside the interval, the owner
     # holds it whole (the common case, found for every interval at once)
     cols = np.arange(x0s.size)
-    ds = slopes - slopes[owners, cols]
-    gap = v0s - v0s[owners, cols]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        xc = np.where(ds < 0, x0s + gap / -ds, np.inf)
-    xc[owners, cols] = np.inf
-    xc[~(xc > x0s)] = np.inf
+    xc = _first_below(v0s, slopes, v0s[owners, cols], slopes[owners, cols], x0s)
     crossed = xc.min(axis=0) < x1s - 1e-15
     pieces: list[tuple[int, float, float]] = []  # (learner index, from, to)
     for i in range(x0s.size):
@@ -203,13 +210,8 @@ def cost_envelope(curves: dict[str, object]) -> list[CostInterval]:
         owner = int(owners[i])
         x = x0
         while True:
-            # the first place after x where another line goes below the owner's
-            ds = slope - slope[owner]
-            gap = (v0 + slope * (x - x0)) - (v0[owner] + slope[owner] * (x - x0))
-            with np.errstate(divide="ignore", invalid="ignore"):
-                xc = np.where(ds < 0, x + gap / -ds, np.inf)
-            xc[owner] = np.inf
-            xc[~(xc > x)] = np.inf
+            at_x = v0 + slope * (x - x0)
+            xc = _first_below(at_x, slope, at_x[owner], slope[owner], x)
             k = int(np.argmin(xc))
             if not xc[k] < x1 - 1e-15:
                 pieces.append((owner, x, x1))

@@ -94,6 +94,7 @@ from urllib.parse import parse_qs, unquote
 
 import numpy as np
 
+from ..data import _plain_values
 from ..metrics import stream as _stream
 from . import (
     MulticlassAggregated,
@@ -461,15 +462,14 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
             positive_label=positive_label, **(stream or {}),
         )
     tables: dict = {}
-    bounds = {} if mode is not None else None
+    bounds = {}
+    counts = _class_sums(is_pos, weight)
     g = f"{quote_ident(by)} AS g, " if by is not None else ""
     for name, col in scores.items():
         x = f"CAST({quote_ident(col)} AS DOUBLE)"
         extra = dict(bind)
         smin = ""
-        if mode is None:
-            key = x
-        elif mode[0] == "step":
+        if mode[0] == "step":
             key = f"floor({x} / $step)"
             extra["step"] = mode[1]
         else:
@@ -478,9 +478,8 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
             key = f"least(floor(({x} - $lo) * $scale), $last)"
             extra.update(lo=float(lo), scale=cell_scale(float(lo), float(hi), cells), last=float(cells - 1))
             smin = f", min({x}) AS smin"
-        counts = _class_sums(is_pos, weight)
         # the row count n only where it cannot be inferred (see build_tables)
-        n = "count(*) AS n, " if (mode is not None and mode[0] == "bins") or (weight is not None and by) else ""
+        n = "count(*) AS n, " if mode[0] == "bins" or (weight is not None and by) else ""
         sql = f"SELECT {g}{key} AS key, {n}{counts}{smin} FROM {from_sql} GROUP BY ALL"
         try:
             frame = run(sql, extra).fetchnumpy()
@@ -595,10 +594,7 @@ def _numpy(array) -> np.ndarray:
     kind = array.type
     if array.null_count or not (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
         return array.to_numpy(zero_copy_only=False)
-    dtype = np.dtype(
-        ("f" if pa.types.is_floating(kind) else "u" if pa.types.is_unsigned_integer(kind) else "i")
-        + str(kind.bit_width // 8))
-    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
+    return _plain_values(array)
 
 
 def _arrow_table(relation):

@@ -292,11 +292,7 @@ def _unit_step_curves(tp: np.ndarray, pos: int, neg: int):
 
 
 def _precision(table: CountTable) -> np.ndarray:
-    if table.unit_steps:
-        # Row k predicts exactly k samples positive: divide by k directly, in
-        # place, instead of forming tp + fp (the same integers, so the same floats).
-        predicted = np.arange(1, table.tp.size, dtype=np.float64)
-        return np.divide(table.tp[1:], predicted, out=predicted)
+    # (tables of distinct unweighted scores with both classes take _unit_step_curves)
     predicted = np.add(table.tp[1:], table.fp[1:])
     return np.divide(table.tp[1:], predicted, dtype=np.float64)
 

@@ -23,10 +23,10 @@ import numpy as np
 __all__ = ["argsort_scores"]
 
 _TOP = np.uint64(1 << 63)
-_ONE = np.uint64(1)
 _SIXTY_THREE = np.uint64(63)
 
-#: below this many scores ``np.argsort`` is as fast and simpler
+#: below this many scores ``np.argsort`` is as fast and simpler (callers such
+#: as the DeLong components check it too and keep their own, cheaper road)
 SMALL = 1 << 15
 
 
@@ -78,17 +78,26 @@ def argsort_scores(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order, _settle_groups(s, order, pairs)
 
 
+def runs_of_pairs(pairs: np.ndarray):
+    """``(first, last, sizes, at)`` of the runs that sorted positions ``pairs``
+    (each p: positions p and p + 1 belong together) join: run k covers
+    positions ``first[k]..last[k]`` (``sizes[k]`` of them), and ``at`` lists
+    every covered position, run after run."""
+    cut = np.flatnonzero(np.diff(pairs) != 1)
+    first = pairs[np.concatenate(([0], cut + 1))]
+    last = pairs[np.concatenate((cut, [pairs.size - 1]))] + 1
+    sizes = last - first + 1
+    at = np.repeat(first - np.cumsum(np.append(0, sizes[:-1])), sizes) + np.arange(sizes.sum())
+    return first, last, sizes, at
+
+
 def _settle_groups(s, order, pairs) -> np.ndarray:
     """Sort each run of rows sharing a key prefix by (score, row), in place; return the ties.
 
     ``pairs``: positions p where rows p and p + 1 share the prefix. The runs
     are contiguous and already in place relative to each other.
     """
-    cut = np.flatnonzero(np.diff(pairs) != 1)
-    first = pairs[np.concatenate(([0], cut + 1))]
-    last = pairs[np.concatenate((cut, [pairs.size - 1]))] + 1
-    sizes = last - first + 1
-    at = np.repeat(first - np.cumsum(np.append(0, sizes[:-1])), sizes) + np.arange(sizes.sum())
+    first, last, sizes, at = runs_of_pairs(pairs)
     group = np.repeat(np.arange(first.size), sizes)
     rows = order[at]
     values = s[rows]

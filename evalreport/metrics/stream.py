@@ -126,7 +126,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from .binary import BinaryEvaluation, _bep_between, _mcclish, _num, evaluate_counts
+from .binary import BinaryEvaluation, _bep_between, _mcclish, _num, _trapezoids2, evaluate_counts
 from .cost import upper_hull_indices
 from .counts import CountTable, count_table_from_aggregates
 
@@ -518,8 +518,7 @@ class CountReducer:
             self.g_tp = np.zeros(g, dtype=self.dtype)
             self.g_fp = np.zeros(g, dtype=self.dtype)
             self.g_rows = np.zeros(g, dtype=np.int64)
-            self.hull = _Rows.empty(self.dtype, g)
-            self.hull = self.hull.append(_Rows.one(0, np.inf, zero, zero, self.g_tp, self.g_fp))
+            self.hull = _Rows.one(0, np.inf, zero, zero, self.g_tp, self.g_fp)
             k = self.keep_t.size
             self.keep = _Rows(
                 row=np.zeros(k, dtype=np.int64), threshold=np.full(k, np.inf),
@@ -554,10 +553,9 @@ class CountReducer:
                     None if n is None else n.sum(keepdims=True))
         codes = np.unique(g)
         idx = np.searchsorted(codes, g)
-        fold = lambda a: np.bincount(idx, weights=a, minlength=codes.size)
-        cast = (lambda a: np.rint(a).astype(np.int64)) if self.integral else (lambda a: a)
-        return (np.full(codes.size, s[0]), cast(fold(p)), cast(fold(m)), codes,
-                None if n is None else np.rint(fold(n)).astype(np.int64))
+        return (np.full(codes.size, s[0]), _bincount(idx, p, codes.size, self.integral),
+                _bincount(idx, m, codes.size, self.integral), codes,
+                None if n is None else _bincount(idx, n, codes.size, True))
 
     # ------------------------------------------------------------------ rows
 
@@ -566,7 +564,7 @@ class CountReducer:
         if g is not None and (n is not None or self.integral):
             # rows per group: n if given, else (unweighted) the counts themselves
             rows_behind = n if n is not None else p + m
-            self.g_rows += np.rint(np.bincount(g, weights=rows_behind, minlength=self.n_groups)).astype(np.int64)
+            self.g_rows += _bincount(g, rows_behind, self.n_groups, True)
         new = np.empty(s.size, dtype=bool)
         new[0] = True
         np.not_equal(s[1:], s[:-1], out=new[1:])
@@ -588,21 +586,21 @@ class CountReducer:
             return
         # cumulative counts, summed in order from the carried total (as one cumsum
         # over the whole table would: the same floats with weights)
-        tp = _cumsum_from(self.tp, P)
-        fp = _cumsum_from(self.fp, N)
+        tp_all = _cumsum_from(self.tp, P)  # the carried total, then this chunk's rows
+        fp_all = _cumsum_from(self.fp, N)
+        tp, fp = tp_all[1:], fp_all[1:]
         if self.integral and (tp[-1] > self.m_pos or fp[-1] > self.m_neg):
             # (this also keeps every chunk's int64 dot below 2**63: module docstring, Limits)
             raise ValueError(f"the stream's counts pass the totals given in advance (positives {tp[-1].item():,} "
                              f"of {self.m_pos:,}, negatives {fp[-1].item():,} of {self.m_neg:,})")
-        tp_prev = np.concatenate(([self.tp], tp[:-1]))
-        fp_prev = np.concatenate(([self.fp], fp[:-1]))
+        tp_prev, fp_prev = tp_all[:-1], fp_all[:-1]
         first_row = self.row + 1
         rows = np.arange(first_row, first_row + k, dtype=np.int64)
 
         # AUC: twice the trapezoids in count units. Unweighted, the int64 dot is
         # exact (its terms are >= 0 and sum to at most 2 m+ m- < 2**63: Limits)
         # and the chunks' dots are added as Python ints.
-        d = np.dot(fp - fp_prev, tp + tp_prev)
+        d = _trapezoids2(tp_all, fp_all)
         self.auc2 += int(d) if self.integral else float(d)
         # AP: the step sum, as binary._scalars_general
         steps = np.subtract(tp, tp_prev, dtype=np.float64)
@@ -694,9 +692,7 @@ class CountReducer:
         size = (selected.size + 1) * G
         out = []
         for values, carry in ((p, self.g_tp), (m, self.g_fp)):
-            sums = np.bincount(seg * G + g, weights=values, minlength=size).reshape(selected.size + 1, G)
-            if self.integral:
-                sums = np.rint(sums).astype(np.int64)
+            sums = _bincount(seg * G + g, values, size, self.integral).reshape(selected.size + 1, G)
             cum = np.cumsum(sums[:-1], axis=0) + carry
             out.append(cum.astype(self.dtype, copy=False))
         return out[0], out[1]
@@ -842,12 +838,6 @@ class _Rows:
     gfp: np.ndarray
 
     @classmethod
-    def empty(cls, dtype, groups: int) -> _Rows:
-        return cls(row=np.zeros(0, dtype=np.int64), threshold=np.zeros(0), tp=np.zeros(0, dtype=dtype),
-                   fp=np.zeros(0, dtype=dtype), gtp=np.zeros((0, groups), dtype=dtype),
-                   gfp=np.zeros((0, groups), dtype=dtype))
-
-    @classmethod
     def one(cls, row, threshold, tp, fp, gtp, gfp) -> _Rows:
         return cls(row=np.array([row], dtype=np.int64), threshold=np.array([threshold], dtype=np.float64),
                    tp=np.array([tp]), fp=np.array([fp]), gtp=np.asarray(gtp)[None, :].copy(),
@@ -885,13 +875,14 @@ def _integer(value, name: str, least: int) -> int:
 
 
 def _cumsum_from(start, values: np.ndarray) -> np.ndarray:
-    """``start + values[0]``, ``start + values[0] + values[1]``, ...: one running sum
-    from ``start``, so chunk after chunk gives the floats of one cumsum over all."""
+    """``start``, ``start + values[0]``, ``start + values[0] + values[1]``, ...: one
+    running sum from ``start``, so chunk after chunk gives the floats of one cumsum
+    over all."""
     out = np.empty(values.size + 1, dtype=values.dtype)
     out[0] = start
     out[1:] = values
     np.cumsum(out, out=out)
-    return out[1:]
+    return out
 
 
 def _bincount(codes, values, size: int, integral: bool) -> np.ndarray:

@@ -235,8 +235,7 @@ def report_context(result: Result) -> dict:
     for key, lr in result.learners.items():
         at, sm = lr.at_threshold, lr.summary
         values = {
-            "threshold": lr.threshold, "tp": at.tp, "fp": at.fp, "tn": at.tn, "fn": at.fn,
-            "accuracy": at.accuracy, "error_rate": at.error_rate, "precision": at.precision,
+            "threshold": lr.threshold, "accuracy": at.accuracy, "error_rate": at.error_rate, "precision": at.precision,
             "recall": at.recall, "f1": at.f1, "cost_sensitive_error": at.cost_sensitive_error,
             "auc": sm.auc, "rank_loss": sm.rank_loss, "average_precision": sm.average_precision,
             "bep": sm.bep, "partial_auc": lr.partial_auc, "expected_total_cost": sm.expected_total_cost,
