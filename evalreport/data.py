@@ -193,7 +193,8 @@ def _read_parquet(file: Path, columns: list[str]) -> dict[str, object]:
         for c in columns:
             col = piece.column(c)
             if c in other:
-                other[c].extend(col.chunks)
+                if other[c] is not None:  # (None: read again whole below)
+                    other[c].extend(col.chunks)
             elif col.null_count:
                 other[c] = None  # missing values: read again below, whole, for the checks
                 del out[c]

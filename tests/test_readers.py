@@ -38,9 +38,10 @@ def test_parquet_in_pieces(tmp_path, monkeypatch, row_group_size):
     assert isinstance(got["name"], pa.ChunkedArray) and got["name"].to_pylist() == cols["name"].tolist()
 
 
-def test_parquet_missing_values_stay_arrow(tmp_path, monkeypatch):
+@pytest.mark.parametrize("at", [5, 95])  # in a piece before the last, and in the last
+def test_parquet_missing_values_stay_arrow(tmp_path, monkeypatch, at):
     monkeypatch.setattr(data, "PARQUET_PIECE_ROWS", 10)
-    p = pa.array([0.5] * 95 + [None] + [0.25] * 4)
+    p = pa.array([0.5] * at + [None] + [0.25] * (99 - at))
     path = tmp_path / "p.parquet"
     pq.write_table(pa.table({"p": p, "y": np.zeros(100, np.int64)}), path, row_group_size=10)
     got = data.read_columns(path, ["p", "y"])
