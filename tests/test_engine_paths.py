@@ -375,3 +375,9 @@ def test_counts_past_int64_give_the_exact_auc_and_hull():
     assert ev.rank_loss == pytest.approx(1 - ev.auc, abs=1e-15)
     expected = _monotone_chain_upper(table.fp, table.tp)  # Python ints: exact
     np.testing.assert_array_equal(ev.hull.index, expected)
+    # expected total cost: the area under the least cost line of every ROC
+    # point, on a dense grid of PC(+) (concave: the trapezoids are within 1e-6)
+    fpr, fnr = np.array(fp) / m_neg, 1 - np.array(tp) / m_pos
+    pc = np.linspace(0, 1, 20001)
+    least = np.array([np.min(fnr * x + fpr * (1 - x)) for x in pc])
+    assert ev.expected_total_cost == pytest.approx(np.trapezoid(least, pc), abs=1e-6)

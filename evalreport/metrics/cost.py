@@ -318,9 +318,15 @@ def cost_curve(table: CountTable, hull: RocHull | None = None) -> CostCurve | No
     pos, neg = table.positives, table.negatives
     idx = hull.index
     # Breakpoints in counts: dFPR / (dFPR + dTPR) = dfp P / (dfp P + dtp N).
-    dfp = np.diff(table.fp_at(idx)) * pos
-    dtp = np.diff(table.tp[idx]) * neg
-    breaks = dfp / (dfp + dtp)
+    dfp, dtp = np.diff(table.fp_at(idx)), np.diff(table.tp[idx])
+    if not table.weighted and 2 * pos * neg >= 1 << 63:
+        # the products would leave int64: in Python ints, one per hull edge
+        breaks = np.array([a * pos / (a * pos + b * neg) for a, b in zip(dfp.tolist(), dtp.tolist())],
+                          dtype=np.float64)
+    else:
+        dfp = dfp * pos
+        dtp = dtp * neg
+        breaks = dfp / (dfp + dtp)
     fpr = hull.fpr
     fnr = 1.0 - hull.tpr
     bounds = np.concatenate(([0.0], breaks, [1.0]))

@@ -81,9 +81,10 @@ Limits
 ------
 Integer counts need ``m+ + m- < 2**63`` and ``2 m+ m- < 2**63`` (about 4.3e9
 rows with balanced classes), else a ValueError before the first chunk is used:
-past that, the int64 cross products of the hull (at most m+ m-) and of the cost
-curve's breakpoints (``dfp m+ + dtp m-``, at most 2 m+ m-) in
-:mod:`evalreport.metrics.cost` overflow. Below it, each chunk's int64 dot of the
+past that, the int64 cross products of the hull kept while streaming
+(:func:`~evalreport.metrics.cost.upper_hull_indices`, at most m+ m-) overflow.
+(A whole count table evaluated in memory switches its hull and cost curve to
+float64 and Python ints there instead.) Below it, each chunk's int64 dot of the
 twice-area is exact: its terms are >= 0 and sum to at most the whole table's
 twice-area, <= 2 m+ m- (the chunk's counts are checked against the totals).
 The same data as float weights (a weight column of ones) has no such limit.
