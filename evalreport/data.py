@@ -17,7 +17,7 @@ import numpy as np
 
 from .errors import DataError
 from .metrics.labels import label_key
-from .spec import Spec, locate, suggest
+from .spec import FALLBACK_THRESHOLD, Spec, locate, suggest
 
 __all__ = ["Source", "load_sources", "file_sha256", "read_columns"]
 
@@ -732,8 +732,8 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
             # Exact tables are streamed and, when long, reduced: name in advance the
             # thresholds and partial AUC the report will ask for, so they stay exact.
             keep = [learner.threshold for learner in src.learners.values() if learner.threshold is not None]
-            # 'optimal' is a hull vertex (always kept), or 0.5 when there is no hull (one class)
-            keep.append(0.5 if spec.threshold == "optimal" else float(spec.threshold))
+            # 'optimal' is a hull vertex (always kept), or the fallback when there is no hull
+            keep.append(FALLBACK_THRESHOLD if spec.threshold == "optimal" else float(spec.threshold))
             fprs = [] if spec.partial_auc is None else [spec.partial_auc.max_fpr]
             agg = aggregate_duckdb(source, label=src.label, positive=spec.positive_label, scores=scores,
                                    weight=src.weight, resolution=src.resolution, by=src.group,

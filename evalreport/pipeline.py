@@ -29,7 +29,7 @@ from .metrics.binary import evaluate_binary_for_report
 from .metrics.groups import binary_group_matrices, group_codes
 from .metrics.multiclass import Averages, average_matrices
 from .metrics.cost import probability_cost
-from .spec import Spec
+from .spec import FALLBACK_THRESHOLD, Spec
 
 __all__ = ["Result", "LearnerResult", "OperatingPointSpec", "evaluate", "report_date"]
 
@@ -199,11 +199,11 @@ def evaluate_learners(spec: Spec, sources: list[Source], op: OperatingPointSpec,
                 ev = evaluate_binary_for_report(s.labels, scores, sample_weight=s.weights, positive=True)
             operating = None if hard else ev.operating_point(op.pc_positive)
             if hard:
-                threshold, origin = 0.5, "decisions"
+                threshold, origin = FALLBACK_THRESHOLD, "decisions"
             elif learner.threshold is not None:
                 threshold, origin = learner.threshold, "learner"
             elif spec.threshold == "optimal":
-                threshold, origin = (operating.threshold if operating else 0.5), "optimal"
+                threshold, origin = (operating.threshold if operating else FALLBACK_THRESHOLD), "optimal"
             else:
                 threshold, origin = float(spec.threshold), "spec"
             at = ev.at_threshold(threshold, costs=costs, betas=betas)

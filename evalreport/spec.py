@@ -58,6 +58,9 @@ GATE_METRICS = (
     "error_rate", "accuracy", "precision", "recall", "f1", "cost_sensitive_error", "auc",
     "rank_loss", "average_precision", "bep", "expected_total_cost", "partial_auc", "min_cost",
 )
+#: the decision threshold of hard decisions (0/1), and of ``threshold: optimal``
+#: when there is no ROC hull to pick from (one class only)
+FALLBACK_THRESHOLD = 0.5
 DATA_SUFFIXES = (".csv", ".tsv", ".parquet", ".jsonl", ".npz")
 
 
