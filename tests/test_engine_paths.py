@@ -176,13 +176,16 @@ def test_hull_from_given_corners_equals_hull_from_the_table(seed):
     y = _labels(n, rng, 0.4)
     s = rng.random(n) + 0.3 * y
     table = count_table(y, s)
-    _, _, _, (corners, counts) = B._scalars_distinct(table)
-    assert corners.size > C._SAMPLE_FROM
+    _, _, _, (corners, unit) = B._scalars_distinct(table)
+    assert corners.size > C._SAMPLE_FROM and isinstance(unit, C.UnitStepCorners)
+    counts = unit.at(np.arange(corners.size))
     np.testing.assert_array_equal(counts[0], table.fp[corners])
     np.testing.assert_array_equal(counts[1], table.tp[corners])
+    formed = C.upper_hull_indices(table.fp, table.tp, corners, unit)
     given = C.upper_hull_indices(table.fp, table.tp, corners, counts)
     gathered = C.upper_hull_indices(table.fp, table.tp, corners)
     found = C.upper_hull_indices(table.fp, table.tp)
+    np.testing.assert_array_equal(formed, found)
     np.testing.assert_array_equal(given, found)
     np.testing.assert_array_equal(gathered, found)
     # against Andrew's monotone chain on every point
@@ -333,12 +336,18 @@ def test_kept_keys_table_equals_the_eager_one(kind, n):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_evaluation_for_a_report_equals_evaluate_binary(seed):
+@pytest.mark.parametrize("n, block", [(3000, None), (5003, 61), (200_003, None)])
+def test_evaluation_for_a_report_equals_evaluate_binary(monkeypatch, seed, n, block):
+    # The eager road sums the precision at the positives while it forms the
+    # curves, block by block; the report road sums it from the rows: the same
+    # float (several blocks: a small block size, or n past one block).
     from evalreport.metrics import evaluate_binary
+    from evalreport.metrics import parallel
     from evalreport.metrics.binary import evaluate_binary_for_report
 
+    if block:
+        monkeypatch.setattr(parallel, "BLOCK", block)
     rng = np.random.default_rng(seed)
-    n = 3000
     y = rng.random(n) < 0.3
     s = rng.random(n) + 0.3 * y
     a, b = evaluate_binary(y, s), evaluate_binary_for_report(y, s)
@@ -381,3 +390,25 @@ def test_counts_past_int64_give_the_exact_auc_and_hull():
     pc = np.linspace(0, 1, 20001)
     least = np.array([np.min(fnr * x + fpr * (1 - x)) for x in pc])
     assert ev.expected_total_cost == pytest.approx(np.trapezoid(least, pc), abs=1e-6)
+
+
+@pytest.mark.parametrize("n", [2, 7, 5000, 70_001])
+def test_rated_table_reads_tp_and_fp_at_rows_as_whole(n):
+    # The eager table of distinct scores keeps the rates, not tp: tp is
+    # rint(tpr * m+), read at a few rows or formed whole, exactly the counts.
+    rng = np.random.default_rng(n)
+    y = _labels(n, rng, 0.4)
+    y[0], y[-1] = 1, 0
+    s = rng.random(n)
+    table, rows = K.count_table_and_positive_rows(y, s)
+    assert table.curves is not None and table._tp is None
+    picks = np.unique(rng.integers(0, n + 1, 30))
+    at_tp, at_fp = table.tp_at(picks), table.fp_at(picks)
+    assert table._tp is None  # read at rows only
+    expected = _by_aggregates(y, s)
+    np.testing.assert_array_equal(at_tp, expected.tp[picks])
+    np.testing.assert_array_equal(at_fp, expected.fp[picks])
+    assert table.tp_at(int(picks[0])) == expected.tp[picks[0]]
+    np.testing.assert_array_equal(rows, np.flatnonzero(np.diff(expected.tp)) + 1)
+    _assert_same_table(table, expected)  # whole
+    assert table.positives == int(y.sum()) and table.negatives == n - int(y.sum())

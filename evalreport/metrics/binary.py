@@ -18,11 +18,13 @@ from .cost import (
     Costs,
     OperatingPoint,
     RocHull,
+    UnitStepCorners,
     cost_curve,
     operating_point,
     roc_hull,
 )
 from .counts import CountTable, count_table_and_positive_rows
+from .counts import precision_sum as counts_precision_sum
 from . import parallel
 from .parallel import blocks, in_parts
 
@@ -118,7 +120,7 @@ def _fbeta_value(tp, fp, fn, beta):
 def measures_at_row(table: CountTable, row: int, threshold: float, *, costs=None, betas=(1,)):
     """The at-threshold measures for one row of the count table."""
     pos, neg = table.positives, table.negatives
-    tp, fp = _num(table.tp[row]), _num(table.fp_at(row))
+    tp, fp = _num(table.tp_at(row)), _num(table.fp_at(row))
     fn, tn = pos - tp, neg - fp
     m = pos + neg
     und: dict[str, str] = {}
@@ -194,6 +196,9 @@ class BinaryEvaluation(BinarySummary):
         the P-R curves share tpr, and for distinct unweighted scores all three
         share one float copy of tp and one of the row numbers)."""
         t = self.counts
+        formed = getattr(t, "curves", None)  # formed with tp (distinct unweighted scores)
+        if formed is not None:
+            return formed.fpr, formed.tpr, formed.precision
         if t.unit_steps and self.positives > 0 and self.negatives > 0:
             return _unit_step_curves(t.tp, self.positives, self.negatives)
         return _rate(t.fp, self.negatives), _rate(t.tp, self.positives), _precision(t)
@@ -370,25 +375,31 @@ def _scalars_distinct(table: CountTable, rows=None):
     Unweighted and without ties, the i-th positive (i = 1..P) enters at row
     k_i and then TP = i, FP = k_i - i, so every scalar is a sum over the P
     positives instead of over all K rows. ``rows`` (the k_i) if the caller
-    has them, else they are read off ``tp``. The fourth item is the hull's
-    candidate corners and their ``(fp, tp)`` (see :func:`roc_hull`).
+    has them, else they are read off ``tp``; the sums of k_i and of the
+    precision i / k_i if the table's curves were formed with them. The fourth
+    item is the hull's candidate corners (see :func:`roc_hull`).
     """
     pos, neg = table.positives, table.negatives
-    tp = table.tp
     if rows is None:
+        tp = table.tp
         rows = np.flatnonzero(tp[1:] != tp[:-1]) + 1  # k_i, ascending
+    formed = getattr(table, "curves", None)
+    if formed is not None:
+        row_sum, precision_sum = formed.row_sum, formed.precision_sum
+    else:
+        row_sum = int(rows.sum())
+        precision_sum = counts_precision_sum(rows, len(table))  # of i / k_i
     # Pairs ranked wrong: the i-th positive has k_i - i negatives above it.
-    wrong = int(rows.sum()) - pos * (pos + 1) // 2
+    wrong = row_sum - pos * (pos + 1) // 2
     # pairs ranked right, doubled to match the trapezoid sum of the general path
     auc2 = 2 * (pos * neg - wrong)
-    found = np.arange(1, rows.size + 1)  # i
-    ap = float(np.sum(np.divide(found, rows)) / pos)  # precision i / k_i at each positive
+    ap = float(precision_sum / pos)
     bep = int(np.searchsorted(rows, pos, side="right")) / pos
     # Hull candidates: the rows where a positive enters, with TP = i and
     # FP = k_i - i, so the hull needs no gathers from tp, fp. Only those
     # followed by a negative row can be vertices, but picking them out costs
     # more than the hull spends on the others (each lies under the next one).
-    return auc2, ap, float(bep), (rows, (np.subtract(rows, found), found))
+    return auc2, ap, float(bep), (rows, UnitStepCorners(rows))
 
 
 def evaluate_counts(table: CountTable) -> BinaryEvaluation:

@@ -14,6 +14,7 @@ import numpy as np
 from .counts import CountTable
 
 __all__ = [
+    "UnitStepCorners",
     "Costs",
     "probability_cost",
     "RocHull",
@@ -140,6 +141,25 @@ def row_thresholds(table: CountTable, rows: np.ndarray) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True, eq=False)
+class UnitStepCorners:
+    """The corners of a table where row j predicts exactly j instances
+    positive (distinct unweighted scores): the i-th positive (i = 1..P)
+    enters at row ``rows[i - 1]`` = k_i, at TP = i and FP = k_i - i.
+
+    The hull reads their coordinates a few at a time (:meth:`at`) or tests
+    them against an edge straight from ``rows`` (:func:`_above_polygon`), so
+    that no arrays of P coordinates are formed.
+    """
+
+    rows: np.ndarray
+
+    def at(self, picks: np.ndarray):
+        """``(fp, tp)`` of the corners at positions ``picks`` (0-based)."""
+        tp = picks + 1
+        return self.rows[picks] - tp, tp
+
+
 def upper_hull_indices(x: np.ndarray, y: np.ndarray, corners=None, corner_xy=None) -> np.ndarray:
     """Indices of the strict vertices of the upper convex hull of a monotone chain.
 
@@ -147,7 +167,8 @@ def upper_hull_indices(x: np.ndarray, y: np.ndarray, corners=None, corner_xy=Non
     first and last points are always vertices, collinear points never are.
     ``corners``, if the caller knows them, are the interior points that can
     be vertices (see below), ascending; ``corner_xy`` their coordinates
-    ``(x[corners], y[corners])`` if the caller has them without gathering.
+    ``(x[corners], y[corners])`` if the caller has them without gathering,
+    or a :class:`UnitStepCorners` that forms them.
     """
     n = x.size
     if n <= 2:
@@ -159,8 +180,14 @@ def upper_hull_indices(x: np.ndarray, y: np.ndarray, corners=None, corner_xy=Non
         corner_xy = None
     # Work on the candidates' own coordinates (contiguous, no gathers per round).
     cand = np.asarray(corners)
-    cx, cy = (x[cand], y[cand]) if corner_xy is None else corner_xy
-    hull = np.array([0, n - 1])
+    unit = corner_xy if isinstance(corner_xy, UnitStepCorners) else None
+    if unit is not None:  # formed here only if few; else a slice at a time below
+        cx, cy = unit.at(np.arange(cand.size)) if cand.size <= _SAMPLE_FROM else (unit, None)
+    else:
+        cx, cy = (x[cand], y[cand]) if corner_xy is None else corner_xy
+    # the hull's rows and their coordinates, carried along (no gathers per round)
+    ends = np.array([0, n - 1])
+    hull = _Polygon(ends, x[ends], y[ends])
     if cand.size > _SAMPLE_FROM:
         # Start from the hull of every 256th corner (a polygon under the true
         # hull, found in a few milliseconds) and drop, in one pass, every corner
@@ -168,12 +195,16 @@ def upper_hull_indices(x: np.ndarray, y: np.ndarray, corners=None, corner_xy=Non
         # replaces a local pruning pass over all corners, which cost more than
         # it saved.)
         step = slice(None, None, _SAMPLE_STEP)
-        hull = _quickhull(x, y, hull, cand[step], cx[step], cy[step])
-        if hull.size <= _MAX_EDGE_LOOP:
-            above = _above_polygon(x, y, hull, cand, cx, cy)
-            cand, cx, cy = (np.compress(above, a) for a in (cand, cx, cy))
-    hull = _quickhull(x, y, hull, cand, cx, cy)
-    return _prune_concave(x, y, hull)
+        sx, sy = unit.at(np.arange(0, cand.size, _SAMPLE_STEP)) if unit is not None else (cx[step], cy[step])
+        hull = _quickhull(hull, cand[step], sx, sy)
+        if hull.rows.size <= _MAX_EDGE_LOOP:
+            above = _above_polygon(hull, cand, cx, cy)
+            kept = np.flatnonzero(above)
+            cand = cand[kept]
+            cx, cy = unit.at(kept) if unit is not None else (cx[kept], cy[kept])
+        elif unit is not None:
+            cx, cy = unit.at(np.arange(cand.size))
+    return _prune_concave(_quickhull(hull, cand, cx, cy))
 
 
 # upper_hull_indices samples a first polygon when there are more corners than
@@ -183,29 +214,58 @@ def upper_hull_indices(x: np.ndarray, y: np.ndarray, corners=None, corner_xy=Non
 _SAMPLE_FROM = 4096
 _SAMPLE_STEP = 256
 _MAX_EDGE_LOOP = 512
+_CHUNK = 1 << 13  # candidates per step of _above_polygon's unit-step test
 
 
-def _above_polygon(x, y, hull, cand, cx, cy) -> np.ndarray:
+@dataclass(frozen=True)
+class _Polygon:
+    """Hull vertices: their rows (ascending) and coordinates."""
+
+    rows: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+
+
+def _above_polygon(hull: _Polygon, cand, cx, cy) -> np.ndarray:
     """Mask of the candidates strictly above the polyline through ``hull``.
 
     ``cand`` ascend, so the candidates under each edge form one slice: each is
     tested against its own edge with scalar coefficients, with no per-candidate
     segment lookup or gathers. A candidate equal to a vertex lies on an edge
     (cross product 0) and is dropped; the quickhull keeps that vertex anyway.
+    ``cx``, ``cy`` may be a :class:`UnitStepCorners` (then ``cy`` is unused).
     """
-    bounds = np.searchsorted(cand, hull)
-    hx, hy = x[hull].tolist(), y[hull].tolist()
+    bounds = np.searchsorted(cand, hull.rows)
+    hx, hy = hull.x.tolist(), hull.y.tolist()
     above = np.zeros(cand.size, dtype=bool)
-    exact = cx.dtype.kind in "iu" and cy.dtype.kind in "iu"
-    for j in range(hull.size - 1):
+    unit = isinstance(cx, UnitStepCorners)
+    exact = unit or (cx.dtype.kind in "iu" and cy.dtype.kind in "iu")
+    # integers: when no product below can leave int64 (the chain ends at the
+    # largest x and y, and a unit-step row is at most x + y)
+    fits = exact and 2 * (hx[-1] + hy[-1]) * (hx[-1] + hy[-1]) < 1 << 62
+    if unit and not fits:
+        cx, cy = cx.at(np.arange(cand.size))
+        unit = False
+    if unit:  # small reused buffers: a fresh large temporary costs its page faults
+        ones = np.arange(1, _CHUNK + 1, dtype=np.int64)
+        scratch = np.empty((2, _CHUNK), dtype=np.int64)
+    for j in range(hull.rows.size - 1):
         lo, hi = bounds[j], bounds[j + 1]
         if lo == hi:
             continue
         ax, ay = hx[j], hy[j]
         dx, dy = hx[j + 1] - ax, hy[j + 1] - ay
-        # integers: dx cy - dy cx > dx ay - dy ax, in fewer passes, when no
-        # product can leave int64 (the chain ends at the largest x and y)
-        if exact and dx * hy[-1] + dy * hx[-1] < 1 << 62:
+        if unit:
+            # corner c has TP = c + 1 and FP = rows[c] - TP: the cross product
+            # dx (TP - ay) - dy (FP - ax) > 0 is (dx + dy) TP - dy rows[c] > dx ay - dy ax
+            for start in range(lo, hi, _CHUNK):
+                m = min(hi - start, _CHUNK)
+                rise = np.multiply(ones[:m], dx + dy, out=scratch[0, :m])  # (dx + dy) (TP - start)
+                rise -= np.multiply(cx.rows[start:start + m], dy, out=scratch[1, :m])
+                np.greater(rise, dx * ay - dy * ax - (dx + dy) * start, out=above[start:start + m])
+            continue
+        if fits:
+            # dx cy - dy cx > dx ay - dy ax, in fewer passes
             cross = cy[lo:hi] * dx
             cross -= cx[lo:hi] * dy
             np.greater(cross, dx * ay - dy * ax, out=above[lo:hi])
@@ -221,7 +281,7 @@ def _above_polygon(x, y, hull, cand, cx, cy) -> np.ndarray:
     return above
 
 
-def _quickhull(x, y, hull, cand, cx, cy) -> np.ndarray:
+def _quickhull(hull: _Polygon, cand, cx, cy) -> _Polygon:
     """Add to ``hull`` every candidate above it, farthest first (vectorised quickhull).
 
     ``cx``, ``cy`` are the candidates' coordinates. Each round adds, for every
@@ -229,9 +289,9 @@ def _quickhull(x, y, hull, cand, cx, cy) -> np.ndarray:
     below its edge. Vertices already in ``hull`` are kept, so the result is a
     superset of the strict hull vertices.
     """
+    rows, hx, hy = hull.rows, hull.x, hull.y
     while cand.size:
-        seg = np.searchsorted(hull, cand) - 1
-        hx, hy = x[hull], y[hull]
+        seg = np.searchsorted(rows, cand) - 1
         ax, ay = hx[seg], hy[seg]
         cross = (hx[seg + 1] - ax) * (cy - ay) - (hy[seg + 1] - ay) * (cx - ax)
         above = cross > 0
@@ -244,39 +304,45 @@ def _quickhull(x, y, hull, cand, cx, cy) -> np.ndarray:
         order = np.lexsort((-cross, seg))
         edge = seg[order]
         farthest = order[np.concatenate(([True], edge[1:] != edge[:-1]))]
-        hull = np.sort(np.concatenate((hull, cand[farthest])))
+        rows = np.concatenate((rows, cand[farthest]))
+        placed = np.argsort(rows, kind="stable")
+        rows = rows[placed]
+        hx = np.concatenate((hx, cx[farthest]))[placed]
+        hy = np.concatenate((hy, cy[farthest]))[placed]
         keep = np.ones(cand.size, dtype=bool)
         keep[farthest] = False
         cand, cx, cy = cand[keep], cx[keep], cy[keep]
-    return hull
+    return _Polygon(rows, hx, hy)
 
 
-def _prune_concave(x, y, hull: np.ndarray) -> np.ndarray:
-    """Drop vertices on or below the chord of their neighbours until none is.
+def _prune_concave(hull: _Polygon) -> np.ndarray:
+    """Drop vertices on or below the chord of their neighbours until none is;
+    return the rows of those left.
 
     Each dropped point lies under a chord of the set, so it is not a strict
     hull vertex, and dropping several at once is safe.
     """
-    while hull.size > 2:
-        a, m, b = hull[:-2], hull[1:-1], hull[2:]
-        cross = (x[b] - x[a]) * (y[m] - y[a]) - (y[b] - y[a]) * (x[m] - x[a])
-        keep = cross > 0
+    rows, x, y = hull.rows, hull.x, hull.y
+    while rows.size > 2:
+        cross = (x[2:] - x[:-2]) * (y[1:-1] - y[:-2]) - (y[2:] - y[:-2]) * (x[1:-1] - x[:-2])
+        keep = np.concatenate(([True], cross > 0, [True]))
         if keep.all():
             break
-        hull = np.concatenate((hull[:1], m[keep], hull[-1:]))
-    return hull
+        rows, x, y = rows[keep], x[keep], y[keep]
+    return rows
 
 
-class _FpAt:
-    """``table.fp`` as :func:`upper_hull_indices` reads it when given the
-    corners: its size and gathers at a few rows, never the whole column."""
+class _ColumnAt:
+    """``table.fp`` or ``table.tp`` as :func:`upper_hull_indices` reads it
+    when given the corners: its size and gathers at a few rows, never the
+    whole column."""
 
-    def __init__(self, table: CountTable):
-        self._table = table
+    def __init__(self, table: CountTable, at):
+        self._at = at
         self.size = len(table) + 1
 
     def __getitem__(self, rows):
-        return self._table.fp_at(rows)
+        return self._at(rows)
 
 
 def roc_hull(table: CountTable, corners=None, corner_counts=None) -> RocHull | None:
@@ -288,18 +354,20 @@ def roc_hull(table: CountTable, corners=None, corner_counts=None) -> RocHull | N
     pos, neg = table.positives, table.negatives
     if pos <= 0 or neg <= 0:
         return None
-    fp = table.fp if corners is None else _FpAt(table)  # with corners: read at a few rows only
-    tp = table.tp
+    if corners is None:
+        fp, tp = table.fp, table.tp
+    else:  # with corners: read at a few rows only
+        fp, tp = _ColumnAt(table, table.fp_at), _ColumnAt(table, table.tp_at)
     if not table.weighted and 2 * pos * neg >= 1 << 63:
         # Cross products of counts would leave int64 (billions of rows on each
         # side): in float64 instead, exact to about 1e-16 relative, which can
         # only decide whether an all-but-collinear point is a vertex.
-        fp, tp = np.asarray(table.fp, dtype=np.float64), np.asarray(tp, dtype=np.float64)
+        fp, tp = np.asarray(table.fp, dtype=np.float64), np.asarray(table.tp, dtype=np.float64)
         corners = corner_counts = None
     idx = upper_hull_indices(fp, tp, corners, corner_counts)
     return RocHull(
         fpr=table.fp_at(idx) / neg,
-        tpr=table.tp[idx] / pos,
+        tpr=table.tp_at(idx) / pos,
         threshold=row_thresholds(table, idx),
         index=idx,
     )
@@ -318,7 +386,7 @@ def cost_curve(table: CountTable, hull: RocHull | None = None) -> CostCurve | No
     pos, neg = table.positives, table.negatives
     idx = hull.index
     # Breakpoints in counts: dFPR / (dFPR + dTPR) = dfp P / (dfp P + dtp N).
-    dfp, dtp = np.diff(table.fp_at(idx)), np.diff(table.tp[idx])
+    dfp, dtp = np.diff(table.fp_at(idx)), np.diff(table.tp_at(idx))
     if not table.weighted and 2 * pos * neg >= 1 << 63:
         # the products would leave int64: in Python ints, one per hull edge
         breaks = np.array([a * pos / (a * pos + b * neg) for a, b in zip(dfp.tolist(), dtp.tolist())],

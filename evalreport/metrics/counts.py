@@ -30,6 +30,14 @@ each run of equal keys is one (score, label) block, folded per score. Scores
 of both signs have no bit to spare and keep the general road. Either way the
 table is the same, bit for bit.
 
+Untied with both classes, :func:`evaluate_binary`'s table comes from one
+more pass (:func:`_rated_distinct_table`): block by block, each block's tp
+goes straight into the ROC and P-R rates, and the keys are decoded in place
+into the thresholds. So the curves cost three fresh arrays and no re-reads
+of tp, and tp itself is not kept: it is ``rint(tpr * m+)``, exact. (On a
+virtual machine a fresh array of n costs about as much in page faults as a
+pass over it, so fewer arrays matter as much as fewer passes.)
+
 The common input (integer labels, probabilities) is checked and encoded in
 one pass over blocks that stay in cache (:func:`_checked_keys`); the passes
 after the sort also run block by block, and in parts on several threads for
@@ -42,6 +50,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import parallel
 from .parallel import blocks, in_parts, part_edges, run_parts
 
 __all__ = ["CountTable", "count_table", "count_table_from_aggregates", "check_binary_inputs"]
@@ -49,6 +58,8 @@ __all__ = ["CountTable", "count_table", "count_table_from_aggregates", "check_bi
 _ONE = np.uint64(1)
 _TOP_BIT = np.uint64(1 << 63)
 _INF_BITS = np.float64(np.inf).view(np.uint64)
+_TWO_52 = 2.0**52
+_TWO_52_BITS = np.float64(_TWO_52).view(np.int64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,6 +129,10 @@ class CountTable:
         """``fp[rows]`` (``rows`` an index or an index array)."""
         return self.fp[rows]
 
+    def tp_at(self, rows):
+        """``tp[rows]`` (``rows`` an index or an index array)."""
+        return self.tp[rows]
+
 
 class _UnitStepTable(CountTable):
     """A count table of distinct unweighted scores (one row per instance),
@@ -129,15 +144,45 @@ class _UnitStepTable(CountTable):
     ascending, then +inf, so that the ROC curve's thresholds are this buffer
     reversed) or decoded from the kept ``keys`` when first asked for whole
     (:meth:`threshold_at` and :meth:`rows_at` decode only what they read).
+
     ``tp`` may be a reversed view: its row order is the keys' order reversed.
+    Or it may be None, with ``curves`` (the :class:`UnitCurves`, formed in the
+    same pass as tp): then tp is ``rint(tpr * m+)``, exact (tpr = tp / m+
+    correctly rounded, and tp < 2**51), formed only if asked for whole
+    (:meth:`tp_at` reads it at a few rows).
     """
 
-    def __init__(self, tp: np.ndarray, *, ascending_with_inf=None, keys=None, invert=False):
-        n = tp.size - 1
-        for name, value in (("tp", tp), ("n_rows", n), ("_with_inf", ascending_with_inf),
+    def __init__(self, tp, *, n_rows=None, n_pos=None, ascending_with_inf=None, keys=None,
+                 invert=False, curves=None):
+        if tp is not None:
+            n_rows, n_pos = tp.size - 1, int(tp[-1])
+        for name, value in (("_tp", tp), ("n_rows", n_rows), ("_n_pos", n_pos),
+                            ("_with_inf", ascending_with_inf),
                             ("_keys_desc", None if keys is None else keys[::-1]),
-                            ("_invert", invert), ("_fp", None)):
+                            ("_invert", invert), ("_fp", None), ("curves", curves)):
             object.__setattr__(self, name, value)
+
+    @property
+    def tp(self) -> np.ndarray:
+        if self._tp is None:
+            tp = np.multiply(self.curves.tpr, self._n_pos)
+            np.rint(tp, out=tp)
+            object.__setattr__(self, "_tp", tp.astype(np.int64))
+        return self._tp
+
+    def tp_at(self, rows):
+        if self._tp is not None:
+            return self._tp[rows]
+        tp = np.rint(self.curves.tpr[rows] * self._n_pos)
+        return tp.astype(np.int64) if isinstance(tp, np.ndarray) else np.int64(tp)
+
+    @property
+    def positives(self):
+        return self._n_pos
+
+    @property
+    def weighted(self) -> bool:
+        return False
 
     @property
     def threshold(self) -> np.ndarray:
@@ -162,7 +207,7 @@ class _UnitStepTable(CountTable):
 
     @property
     def negatives(self):
-        return self.n_rows - self.tp[-1].item()
+        return self.n_rows - self._n_pos
 
     def __len__(self) -> int:
         return self.n_rows
@@ -178,7 +223,7 @@ class _UnitStepTable(CountTable):
         return _decode_keys(np.array([keys]), out, invert=self._invert)[0]
 
     def fp_at(self, rows):
-        return rows - self.tp[rows]
+        return rows - self.tp_at(rows)
 
     def rows_at(self, t: float) -> int:
         if self._with_inf is not None:
@@ -549,8 +594,14 @@ def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_key
 
     if keep_keys:
         return _keyed_distinct_table(keys, n_pos, invert=invert)
-    # Thresholds ascending, then +inf: read backwards, the table's thresholds
-    # and the ROC curve's (+inf, then these) share this one buffer.
+    if 0 < n_pos < n:
+        table = _rated_distinct_table(buf, n_pos, invert=invert)
+        if table is None:  # ties the sample missed (the keys are restored)
+            return _table_from_key_runs(keys, invert=invert), None
+        return table
+    # One class only. Thresholds ascending, then +inf: read backwards, the
+    # table's thresholds and the ROC curve's (+inf, then these) share this
+    # one buffer.
     with_inf = np.empty(n + 1, dtype=np.float64)
     if _decode_finds_tie(keys, with_inf[:n], invert=invert):  # ties the sample missed
         del with_inf
@@ -559,6 +610,131 @@ def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_key
     # Every score distinct: one row per score; the keys' buffer becomes tp.
     tp, rows = _cumulate_labels(keys, buf, n_pos, in_place=True)
     return _UnitStepTable(tp, ascending_with_inf=with_inf, invert=invert), rows
+
+
+def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
+    """The table of sorted distinct keys of both classes, with the ROC and
+    P-R curves' rates, in one pass over the keys; None if two keys share a
+    score (the keys are then as they were).
+
+    Each block of keys, from the top, is checked for ties, gives its labels
+    (the positives' rows, and their sums from the top: tp, in a small
+    scratch buffer), the rates of its rows (:class:`_UnitCurveBuffers`) and
+    then its thresholds, decoded in place: the keys' buffer becomes the
+    thresholds ascending, then +inf (``buf[n]``). tp itself is not kept: it
+    is exactly ``rint(tpr * m+)`` (:class:`_UnitStepTable`).
+
+    Why one pass: each fresh array of n costs a page fault per page on first
+    touch (on a virtual machine about as much as a pass over it), and each
+    extra pass re-reads n from memory. This road writes three arrays of n
+    (fpr, tpr, precision) and no others besides the keys' own buffer.
+    """
+    n = buf.size - 1
+    keys = buf[:n]
+    # Parts start at multiples of the block size, so that the blocks, and the
+    # sums kept per block, are the same whatever the number of threads.
+    size = parallel.BLOCK
+    edges = sorted({*(e // size * size for e in part_edges(n)[:-1]), n})
+
+    def count(lo, hi):
+        return sum(int(np.count_nonzero(keys[start:stop] & _ONE)) for start, stop in blocks(lo, hi))
+
+    counts = run_parts(count, edges) if len(edges) > 2 else [n_pos]
+    above = (np.cumsum(counts[::-1])[::-1].tolist() + [0])[1:]  # positives above each part
+    rows = np.empty(n_pos, dtype=np.int64)
+    curves = _UnitCurveBuffers(n, n_pos)
+    # per block: (sum of the positives' rows, sum of the precision at them)
+    block_sums: dict[int, tuple[int, float]] = {}
+
+    def part(i):
+        """Fill part i from its top; return (tied, lowest index done, rows written)."""
+        lo, hi = edges[i], edges[i + 1]
+        carry = above[i]
+        scratch = np.empty(min(size, hi - lo), dtype=np.int64)
+        is_pos = np.empty(scratch.size, dtype=bool)
+        same = np.empty(scratch.size, dtype=bool)
+        for start, stop in reversed(list(blocks(lo, hi))):
+            block = keys[start:stop]
+            m = stop - start
+            labels = np.bitwise_and(block, _ONE, out=scratch[:m].view(np.uint64))
+            np.not_equal(labels, 0, out=is_pos[:m])
+            at = np.flatnonzero(is_pos[:m])  # far faster on bools than on ints
+            # the rows of these positives, ascending, after the carry ones above
+            mine = rows[carry:carry + at.size]
+            np.subtract(n - start, at[::-1], out=mine)
+            sums = scratch[:m][::-1]
+            sums[0] += carry  # the positives above stop, carried down by the sum
+            np.cumsum(sums, out=sums)  # tp of rows n - stop + 1 .. n - start, read backwards
+            curves.fill(scratch[:m], start, stop)
+            # (the terms in ascending index, contiguous: as precision_sum adds them)
+            block_sums[start] = (at.size * (n - start) - int(at.sum()),
+                                 float(curves.precision[start:stop][at].sum()))
+            carry += at.size
+            # The thresholds, in place. A tie: two neighbouring equal scores
+            # (the same bits), here or across the block above.
+            bits = _decode_keys(block, block.view(np.float64), invert=invert).view(np.uint64)
+            if (np.equal(bits[1:], bits[:-1], out=same[:m - 1]).any()
+                    or (stop < hi and keys[stop] == bits[-1])):
+                return True, start, carry
+        return False, lo, carry
+
+    part_of = {lo: i for i, lo in enumerate(edges[:-1])}
+    results = run_parts(lambda lo, hi: part(part_of[lo]), edges)
+    with_inf = buf.view(np.float64)
+    tied = any(t for t, _, _ in results) or any(
+        with_inf[e - 1] == with_inf[e] for e in edges[1:-1])
+    if tied:
+        # Put back the keys of what was decoded: the score's bits, shifted,
+        # and the label bit of each positive (its row j is index n - j).
+        for i, (_, low, carry) in enumerate(results):
+            hi = edges[i + 1]
+            if low < hi:
+                _encode_keys(with_inf[low:hi], keys[low:hi], invert=invert)
+                keys[n - rows[above[i]:carry]] |= _ONE
+        return None
+    with_inf[n] = np.inf
+    # From the top down, the same order whatever the parts.
+    in_order = [block_sums[start] for start in sorted(block_sums, reverse=True)]
+    row_sum = sum(r for r, _ in in_order)
+    total = 0.0
+    for _, p in in_order:
+        total += p
+    table = _UnitStepTable(None, n_rows=n, n_pos=n_pos, ascending_with_inf=with_inf,
+                           invert=invert, curves=curves.done(row_sum, total))
+    return table, rows
+
+
+def precision_sum(rows: np.ndarray, n: int) -> float:
+    """Sum of the precision i / k_i at the rows ``rows`` = k_i (ascending)
+    where the positives of a table of n distinct unweighted scores enter:
+    m+ times the average precision.
+
+    Summed as :func:`_rated_distinct_table` sums it while it forms the
+    curves, so that every road gives the same float: block by block of the
+    keys' index (row k is index n - k; blocks of :data:`parallel.BLOCK` from
+    index 0), the top block first, each block's terms in ascending index.
+    """
+    size = parallel.BLOCK
+    terms = np.divide(np.arange(1, rows.size + 1), rows)
+    # rows ascend, so indices descend: each block is one slice, the top first
+    block_of = (n - rows) // size
+    cuts = np.flatnonzero(block_of[1:] != block_of[:-1]) + 1
+    total = 0.0
+    for a, b in zip([0, *cuts.tolist()], [*cuts.tolist(), rows.size]):
+        total += float(np.ascontiguousarray(terms[a:b][::-1]).sum())
+    return total
+
+
+def _encode_keys(scores: np.ndarray, out: np.ndarray, *, invert: bool) -> None:
+    """Undo :func:`_decode_keys` but for the label bit: ``out`` = the score's
+    pattern (inverted for scores <= -0.0) shifted left by one (``scores``
+    and ``out`` may share memory)."""
+    bits = scores.view(np.uint64)
+    if invert:
+        np.invert(bits, out=out)
+        np.left_shift(out, _ONE, out=out)
+    else:
+        np.left_shift(bits, _ONE, out=out)
 
 
 def _decode_keys(keys: np.ndarray, out: np.ndarray, *, invert: bool) -> np.ndarray:
@@ -633,6 +809,56 @@ def _cumulate_labels(keys: np.ndarray, buf: np.ndarray, n_pos: int, *, in_place:
 
     run_parts(label, edges)
     return (tp[::-1] if in_place else tp), rows
+
+
+@dataclass(frozen=True, eq=False)
+class UnitCurves:
+    """FPR, TPR and precision at every row of a :class:`_UnitStepTable`
+    (``tpr``, ``fpr``: rows 0..n; ``precision``: rows 1..n). Reversed views
+    of ascending buffers, like the table's own ``tp`` and thresholds."""
+
+    fpr: np.ndarray
+    tpr: np.ndarray
+    precision: np.ndarray
+    row_sum: int  # sum of the rows where the positives enter
+    precision_sum: float  # sum of the precision at those rows (m+ times AP)
+
+
+class _UnitCurveBuffers:
+    """The buffers :func:`_cumulate_labels` fills block by block, in the keys'
+    (ascending) order: index ``i`` holds row ``n - i``.
+
+    Every row j predicts exactly j instances positive, so fp = j - tp and
+    tp + fp = j: in float64 these integers are exact, and the rates are the
+    same floats as fp / neg, tp / pos and tp / (tp + fp), reached in
+    float-only passes (NumPy's mixed int-float loops are several times
+    slower) without forming fp.
+    """
+
+    def __init__(self, n: int, n_pos: int):
+        self.n, self.pos, self.neg = n, n_pos, n - n_pos
+        self.tpr = np.empty(n + 1, dtype=np.float64)
+        self.fpr = np.empty(n + 1, dtype=np.float64)
+        self.precision = np.empty(n, dtype=np.float64)
+        self.tpr[n] = self.fpr[n] = 0.0  # row 0: nothing predicted positive
+        self.steps = np.arange(min(parallel.BLOCK, n), dtype=np.float64)
+
+    def fill(self, tp_block: np.ndarray, start: int, stop: int) -> None:
+        counts = self.tpr[start:stop]
+        # tp as floats, exact: 0 <= tp < 2**52 put in the mantissa of 2**52,
+        # then 2**52 taken away (faster than NumPy's integer-to-float cast)
+        np.bitwise_or(tp_block, _TWO_52_BITS, out=counts.view(np.int64))
+        np.subtract(counts, _TWO_52, out=counts)
+        rows = self.fpr[start:stop]
+        np.subtract(self.n - start, self.steps[:stop - start], out=rows)  # j = n - index
+        np.divide(counts, rows, out=self.precision[start:stop])
+        np.subtract(rows, counts, out=rows)  # fp
+        np.divide(rows, self.neg, out=rows)
+        np.divide(counts, self.pos, out=counts)
+
+    def done(self, row_sum: int, precision_sum: float) -> UnitCurves:
+        return UnitCurves(fpr=self.fpr[::-1], tpr=self.tpr[::-1], precision=self.precision[::-1],
+                          row_sum=row_sum, precision_sum=precision_sum)
 
 
 def _keyed_distinct_table(keys: np.ndarray, n_pos: int, *, invert: bool):
