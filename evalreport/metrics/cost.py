@@ -309,9 +309,8 @@ def _quickhull(hull: _Polygon, cand, cx, cy) -> _Polygon:
         rows = rows[placed]
         hx = np.concatenate((hx, cx[farthest]))[placed]
         hy = np.concatenate((hy, cy[farthest]))[placed]
-        keep = np.ones(cand.size, dtype=bool)
-        keep[farthest] = False
-        cand, cx, cy = cand[keep], cx[keep], cy[keep]
+        # (the new vertices stay candidates: next round each lies on its own
+        # edge, cross product exactly 0, and is dropped with those below)
     return _Polygon(rows, hx, hy)
 
 

@@ -524,7 +524,7 @@ def _checked_keys(y_true, y_score, positive):
                 if other not in (None, 0):
                     return False, n_pos, other  # 0 may be a third label: leave it to the full checks
                 other = 0  # (perhaps absent from the block: then the full checks decide)
-                n_pos += int(np.count_nonzero(zero_one[start:stop]))
+                n_pos += int(np.add.reduce(zero_one[start:stop]))  # (0s and 1s: a sum counts)
                 np.bitwise_or(keys, zero_one[start:stop], out=keys)
                 continue
             labels = y[start:stop]
@@ -824,6 +824,20 @@ class UnitCurves:
     precision_sum: float  # sum of the precision at those rows (m+ times AP)
 
 
+_steps_made = np.zeros(0)
+
+
+def _steps(size: int) -> np.ndarray:
+    """``arange(size)`` as floats: a slice of one read-only array, made once
+    (a fresh one per call cost more than the pass it serves at 1e6)."""
+    global _steps_made
+    if _steps_made.size < size:
+        made = np.arange(max(size, parallel.BLOCK), dtype=np.float64)
+        made.flags.writeable = False
+        _steps_made = made
+    return _steps_made[:size]
+
+
 class _UnitCurveBuffers:
     """The buffers :func:`_cumulate_labels` fills block by block, in the keys'
     (ascending) order: index ``i`` holds row ``n - i``.
@@ -841,7 +855,7 @@ class _UnitCurveBuffers:
         self.fpr = np.empty(n + 1, dtype=np.float64)
         self.precision = np.empty(n, dtype=np.float64)
         self.tpr[n] = self.fpr[n] = 0.0  # row 0: nothing predicted positive
-        self.steps = np.arange(min(parallel.BLOCK, n), dtype=np.float64)
+        self.steps = _steps(min(parallel.BLOCK, n))
 
     def fill(self, tp_block: np.ndarray, start: int, stop: int) -> None:
         counts = self.tpr[start:stop]
