@@ -400,7 +400,7 @@ def test_rated_table_reads_tp_and_fp_at_rows_as_whole(n):
     y = _labels(n, rng, 0.4)
     y[0], y[-1] = 1, 0
     s = rng.random(n)
-    table, rows = K.count_table_and_positive_rows(y, s)
+    table, rows = K.count_table_and_positive_rows(y, s, rates=True)
     assert table.curves is not None and table._tp is None
     picks = np.unique(rng.integers(0, n + 1, 30))
     at_tp, at_fp = table.tp_at(picks), table.fp_at(picks)
@@ -412,3 +412,20 @@ def test_rated_table_reads_tp_and_fp_at_rows_as_whole(n):
     np.testing.assert_array_equal(rows, np.flatnonzero(np.diff(expected.tp)) + 1)
     _assert_same_table(table, expected)  # whole
     assert table.positives == int(y.sum()) and table.negatives == n - int(y.sum())
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("n", [3, 257, 70_001])
+def test_lazy_curves_give_the_same_evaluation(kind, n):
+    # lazy_curves: the table keeps tp (and the keys' buffer becomes it); the
+    # curves are formed when read. Every number the same as the eager road's.
+    rng = np.random.default_rng([n, KINDS.index(kind), 3])
+    y = _labels(n, rng, 0.3)
+    y[0] = 1 - y[-1]
+    s = _scores(kind, n, y, rng)
+    eager, lazy = evaluate_binary(y, s), evaluate_binary(y, s, lazy_curves=True)
+    assert getattr(lazy.counts, "curves", None) is None
+    for name in ("auc", "rank_loss", "average_precision", "bep", "expected_total_cost"):
+        assert getattr(lazy, name) == getattr(eager, name), name
+    _assert_same_evaluation(lazy, eager)
+    _assert_same_table(lazy.counts, eager.counts)

@@ -456,7 +456,8 @@ def count_table(y_true, y_score, *, sample_weight=None, positive=1) -> CountTabl
     )[0]
 
 
-def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positive=1, keep_keys=False):
+def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positive=1, keep_keys=False,
+                                  rates=False):
     """:func:`count_table`, and the rows where the positives enter when known.
 
     The rows (ascending, ``k_i`` for the i-th positive from the top) come for
@@ -469,11 +470,15 @@ def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positi
     (:class:`_UnitStepTable`). A report, which reads them at a few rows,
     saves two passes each; a caller that reads every curve point (the ROC
     curve) is faster without, as the keys buffer then becomes ``tp`` in place.
+
+    ``rates``: for distinct unweighted scores of both classes (and without
+    ``keep_keys``), form the ROC and P-R rates in the pass that sums tp
+    (:func:`_rated_distinct_table`; the table's ``curves``).
     """
     if sample_weight is None:
         checked = _checked_keys(y_true, y_score, positive)
         if checked is not None:  # the common case, checked and encoded in one pass
-            return _table_from_keys(*checked, nonnegative=True, keep_keys=keep_keys)
+            return _table_from_keys(*checked, nonnegative=True, keep_keys=keep_keys, rates=rates)
     is_pos, s, w, sign = _checked_inputs(y_true, y_score, sample_weight, positive)
     n = s.size
     if w is not None:
@@ -484,7 +489,8 @@ def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positi
     if sign == 0:
         return _table_by_class(s, is_pos), None
     buf = _encoded_keys(s, is_pos, nonnegative=sign > 0)
-    return _table_from_keys(buf, int(np.count_nonzero(is_pos)), nonnegative=sign > 0, keep_keys=keep_keys)
+    return _table_from_keys(buf, int(np.count_nonzero(is_pos)), nonnegative=sign > 0, keep_keys=keep_keys,
+                            rates=rates)
 
 
 def _checked_keys(y_true, y_score, positive):
@@ -566,7 +572,8 @@ def _encoded_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool) -> np
     return buf
 
 
-def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_keys: bool = False):
+def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_keys: bool = False,
+                     rates: bool = False):
     """Count table of unweighted finite scores of one sign, from one sort of 64-bit keys.
 
     key = (pattern << 1) | label, where pattern is the score's bit pattern,
@@ -594,14 +601,13 @@ def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_key
 
     if keep_keys:
         return _keyed_distinct_table(keys, n_pos, invert=invert)
-    if 0 < n_pos < n:
+    if rates and 0 < n_pos < n:
         table = _rated_distinct_table(buf, n_pos, invert=invert)
         if table is None:  # ties the sample missed (the keys are restored)
             return _table_from_key_runs(keys, invert=invert), None
         return table
-    # One class only. Thresholds ascending, then +inf: read backwards, the
-    # table's thresholds and the ROC curve's (+inf, then these) share this
-    # one buffer.
+    # Thresholds ascending, then +inf: read backwards, the table's thresholds
+    # and the ROC curve's (+inf, then these) share this one buffer.
     with_inf = np.empty(n + 1, dtype=np.float64)
     if _decode_finds_tie(keys, with_inf[:n], invert=invert):  # ties the sample missed
         del with_inf
