@@ -16,9 +16,10 @@ Every timed call is preceded by ``gc.collect()`` and timed with
 table reports the median (and the min) over the rounds.
 
 The evalreport suite is ``evaluate_binary`` plus reading every scalar, the
-hull and the cost curve, materialising the lazily computed ROC and P-R curves
-(scikit-learn returns arrays, so the comparison is only fair if ours are built
-too), ``at_threshold(0.5)`` and ``operating_point(0.3)``.
+hull and the cost curve, the ROC and P-R curves (formed with the table for
+distinct scores, on first access with ties; scikit-learn returns arrays, so the
+comparison is only fair if ours are built too), ``at_threshold(0.5)`` and
+``operating_point(0.3)``.
 
 scikit-learn's four calls are ``roc_curve``, ``precision_recall_curve``,
 ``roc_auc_score`` and ``average_precision_score`` (defaults).
