@@ -405,12 +405,18 @@ def test_rated_table_reads_tp_and_fp_at_rows_as_whole(n):
     picks = np.unique(rng.integers(0, n + 1, 30))
     at_tp, at_fp = table.tp_at(picks), table.fp_at(picks)
     assert table._tp is None  # read at rows only
-    expected = _by_aggregates(y, s)
-    np.testing.assert_array_equal(at_tp, expected.tp[picks])
-    np.testing.assert_array_equal(at_fp, expected.fp[picks])
-    assert table.tp_at(int(picks[0])) == expected.tp[picks[0]]
-    np.testing.assert_array_equal(rows, np.flatnonzero(np.diff(expected.tp)) + 1)
-    _assert_same_table(table, expected)  # whole
+    # by hand: row k predicts the k highest scores positive
+    order = np.argsort(-s, kind="stable")
+    tp = np.concatenate(([0], np.cumsum(y[order])))
+    fp = np.arange(n + 1) - tp
+    np.testing.assert_array_equal(at_tp, tp[picks])
+    np.testing.assert_array_equal(at_fp, fp[picks])
+    assert table.tp_at(int(picks[0])) == tp[picks[0]]
+    np.testing.assert_array_equal(rows, np.flatnonzero(y[order]) + 1)
+    assert table.tp.dtype == table.fp.dtype == np.int64
+    np.testing.assert_array_equal(table.tp, tp)  # whole
+    np.testing.assert_array_equal(table.fp, fp)
+    np.testing.assert_array_equal(table.threshold.view(np.uint64), s[order].view(np.uint64))
     assert table.positives == int(y.sum()) and table.negatives == n - int(y.sum())
 
 

@@ -23,9 +23,8 @@ from .cost import (
     operating_point,
     roc_hull,
 )
-from .counts import CountTable, count_table_and_positive_rows
+from .counts import CountTable, _UnitCurveBuffers, count_table_and_positive_rows
 from .counts import precision_sum as counts_precision_sum
-from . import parallel
 from .parallel import blocks, in_parts
 
 __all__ = [
@@ -193,14 +192,14 @@ class BinaryEvaluation(BinarySummary):
     @cached_property
     def _curves(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(fpr, tpr, precision) at every row, formed together (the ROC and
-        the P-R curves share tpr, and for distinct unweighted scores all three
-        share one float copy of tp and one of the row numbers)."""
+        the P-R curves share tpr): read off the table if it formed them, else
+        from tp (for distinct unweighted scores block by block, as the table
+        would have, without forming fp)."""
         t = self.counts
-        formed = getattr(t, "curves", None)  # formed with tp (distinct unweighted scores)
-        if formed is not None:
-            return formed.fpr, formed.tpr, formed.precision
+        if t.curves is not None:  # formed with tp (distinct unweighted scores)
+            return t.curves.fpr, t.curves.tpr, t.curves.precision
         if t.unit_steps and self.positives > 0 and self.negatives > 0:
-            return _unit_step_curves(t.tp, self.positives, self.negatives)
+            return _unit_step_curves(t.tp, self.positives)
         return _rate(t.fp, self.negatives), _rate(t.tp, self.positives), _precision(t)
 
     @cached_property
@@ -264,36 +263,22 @@ def _rate(counts: np.ndarray, total) -> np.ndarray:
     return out
 
 
-def _unit_step_curves(tp: np.ndarray, pos: int, neg: int):
-    """(fpr, tpr, precision) when row j predicts exactly j samples positive.
-
-    Then fp = j - tp and tp + fp = j: in float64 these integers are exact, so
-    the rates are the same floats as fp / neg and tp / (tp + fp), reached in
-    float-only passes over each part (NumPy's mixed int-float loops are
-    several times slower) without forming fp.
+def _unit_step_curves(tp: np.ndarray, pos: int):
+    """(fpr, tpr, precision) when row j predicts exactly j samples positive
+    (so there are ``tp.size - 1 - pos`` negatives), formed block by block as the eager road
+    forms them (:class:`~evalreport.metrics.counts._UnitCurveBuffers`): the
+    same floats as fp / neg, tp / pos and tp / (tp + fp), in reversed views.
     """
-    tpr = np.empty(tp.size, dtype=np.float64)
-    fpr = np.empty(tp.size, dtype=np.float64)
-    precision = np.empty(tp.size - 1, dtype=np.float64)
-
-    steps = np.arange(min(parallel.BLOCK, tp.size), dtype=np.float64)
+    n = tp.size - 1
+    buffers = _UnitCurveBuffers(n, pos)
+    ascending = tp[::-1]  # the buffers' order: index i is row n - i
 
     def fill(lo, hi):
-        # Block by block: the passes after the first read from cache, and the
-        # row numbers are written straight into fpr (no full-length arange).
         for start, stop in blocks(lo, hi):
-            counts = tpr[start:stop]
-            counts[:] = tp[start:stop]  # tp as floats, exact
-            rows = fpr[start:stop]
-            np.add(steps[:stop - start], start, out=rows)  # j = tp + fp
-            first = 1 if start == 0 else 0  # row 0 predicts nothing: no precision
-            np.divide(counts[first:], rows[first:], out=precision[start + first - 1:stop - 1])
-            np.subtract(rows, counts, out=rows)  # fp
-            np.divide(rows, neg, out=rows)
-            np.divide(counts, pos, out=counts)
+            buffers.fill(ascending[start:stop], start, stop)
 
-    in_parts(fill, tp.size)
-    return fpr, tpr, precision
+    in_parts(fill, n)
+    return buffers.rates()
 
 
 def _precision(table: CountTable) -> np.ndarray:
@@ -383,9 +368,8 @@ def _scalars_distinct(table: CountTable, rows=None):
     if rows is None:
         tp = table.tp
         rows = np.flatnonzero(tp[1:] != tp[:-1]) + 1  # k_i, ascending
-    formed = getattr(table, "curves", None)
-    if formed is not None:
-        row_sum, precision_sum = formed.row_sum, formed.precision_sum
+    if table.curves is not None:
+        row_sum, precision_sum = table.curves.row_sum, table.curves.precision_sum
     else:
         row_sum = int(rows.sum())
         precision_sum = counts_precision_sum(rows, len(table))  # of i / k_i

@@ -86,6 +86,10 @@ class CountTable:
     fp: np.ndarray
     n_rows: int
 
+    # The ROC and P-R rates when formed with the table (not a field: only
+    # :class:`_UnitStepTable` forms them, see :class:`UnitCurves`).
+    curves = None
+
     @property
     def positives(self):
         """Total weight of the positives (m+)."""
@@ -642,36 +646,27 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
     size = parallel.BLOCK
     edges = sorted({*(e // size * size for e in part_edges(n)[:-1]), n})
 
-    def count(lo, hi):
-        return sum(int(np.count_nonzero(keys[start:stop] & _ONE)) for start, stop in blocks(lo, hi))
-
-    counts = run_parts(count, edges) if len(edges) > 2 else [n_pos]
-    above = (np.cumsum(counts[::-1])[::-1].tolist() + [0])[1:]  # positives above each part
+    above = _positives_above(keys, edges, n_pos)
     rows = np.empty(n_pos, dtype=np.int64)
     curves = _UnitCurveBuffers(n, n_pos)
     # per block: (sum of the positives' rows, sum of the precision at them)
     block_sums: dict[int, tuple[int, float]] = {}
 
-    def part(i):
-        """Fill part i from its top; return (tied, lowest index done, rows written)."""
-        lo, hi = edges[i], edges[i + 1]
-        carry = above[i]
-        scratch = np.empty(min(size, hi - lo), dtype=np.int64)
-        is_pos = np.empty(scratch.size, dtype=bool)
-        same = np.empty(scratch.size, dtype=bool)
+    def part(lo, hi):
+        """Fill part [lo, hi) from its top; return (tied, lowest index done, rows written)."""
+        carry = above[lo]
+        scratch = _LabelScratch(min(size, hi - lo))
+        same = scratch.is_pos  # (free once a block's positives are found)
         for start, stop in reversed(list(blocks(lo, hi))):
             block = keys[start:stop]
             m = stop - start
-            labels = np.bitwise_and(block, _ONE, out=scratch[:m].view(np.uint64))
-            np.not_equal(labels, 0, out=is_pos[:m])
-            at = np.flatnonzero(is_pos[:m])  # far faster on bools than on ints
-            # the rows of these positives, ascending, after the carry ones above
-            mine = rows[carry:carry + at.size]
-            np.subtract(n - start, at[::-1], out=mine)
-            sums = scratch[:m][::-1]
+            labels = scratch.labels[:m]
+            at = _block_positives(block, labels, scratch, n - start, rows, carry)
+            tp = labels.view(np.int64)
+            sums = tp[::-1]
             sums[0] += carry  # the positives above stop, carried down by the sum
             np.cumsum(sums, out=sums)  # tp of rows n - stop + 1 .. n - start, read backwards
-            curves.fill(scratch[:m], start, stop)
+            curves.fill(tp, start, stop)
             # (the terms in ascending index, contiguous: as precision_sum adds them)
             block_sums[start] = (at.size * (n - start) - int(at.sum()),
                                  float(curves.precision[start:stop][at].sum()))
@@ -684,19 +679,17 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
                 return True, start, carry
         return False, lo, carry
 
-    part_of = {lo: i for i, lo in enumerate(edges[:-1])}
-    results = run_parts(lambda lo, hi: part(part_of[lo]), edges)
+    results = run_parts(part, edges)
     with_inf = buf.view(np.float64)
     tied = any(t for t, _, _ in results) or any(
         with_inf[e - 1] == with_inf[e] for e in edges[1:-1])
     if tied:
         # Put back the keys of what was decoded: the score's bits, shifted,
         # and the label bit of each positive (its row j is index n - j).
-        for i, (_, low, carry) in enumerate(results):
-            hi = edges[i + 1]
+        for lo, hi, (_, low, carry) in zip(edges[:-1], edges[1:], results):
             if low < hi:
                 _encode_keys(with_inf[low:hi], keys[low:hi], invert=invert)
-                keys[n - rows[above[i]:carry]] |= _ONE
+                keys[n - rows[above[lo]:carry]] |= _ONE
         return None
     with_inf[n] = np.inf
     # From the top down, the same order whatever the parts.
@@ -705,8 +698,8 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
     total = 0.0
     for _, p in in_order:
         total += p
-    table = _UnitStepTable(None, n_rows=n, n_pos=n_pos, ascending_with_inf=with_inf,
-                           invert=invert, curves=curves.done(row_sum, total))
+    table = _UnitStepTable(None, n_rows=n, n_pos=n_pos, ascending_with_inf=with_inf, invert=invert,
+                           curves=UnitCurves(*curves.rates(), row_sum=row_sum, precision_sum=total))
     return table, rows
 
 
@@ -766,6 +759,40 @@ def _decode_finds_tie(keys: np.ndarray, out: np.ndarray, *, invert: bool) -> boo
     return any(run_parts(decode, edges)) or any(out[e - 1] == out[e] for e in edges[1:-1])
 
 
+def _positives_above(keys: np.ndarray, edges: list[int], n_pos: int) -> dict[int, int]:
+    """For each part ``[lo, hi)`` of ascending ``keys``, keyed by ``lo``: the
+    number of positives above it (at indices >= hi). With one part no keys
+    are read."""
+    def count(lo, hi):
+        return sum(int(np.count_nonzero(keys[start:stop] & _ONE)) for start, stop in blocks(lo, hi))
+
+    counts = run_parts(count, edges) if len(edges) > 2 else [n_pos]
+    return dict(zip(edges[:-1], (np.cumsum(counts[::-1])[::-1].tolist() + [0])[1:]))
+
+
+class _LabelScratch:
+    """Reused per-part buffers of :func:`_block_positives` (a fresh
+    temporary per block costs its page faults)."""
+
+    def __init__(self, size: int):
+        self.labels = np.empty(size, dtype=np.uint64)
+        self.is_pos = np.empty(size, dtype=bool)
+
+
+def _block_positives(block, labels, scratch: _LabelScratch, top_row: int, rows, carry: int):
+    """The labels of a block of ascending keys, written to ``labels``
+    (0 or 1), and the rows of its positives, written to
+    ``rows[carry:carry + P]`` ascending; returns the positives' places in
+    the block. ``top_row`` is the row of the block's first key (row j is
+    index n - j)."""
+    np.bitwise_and(block, _ONE, out=labels)
+    is_pos = scratch.is_pos[:block.size]
+    np.not_equal(labels, 0, out=is_pos)
+    at = np.flatnonzero(is_pos)  # far faster on bools than on ints
+    np.subtract(top_row, at[::-1], out=rows[carry:carry + at.size])
+    return at
+
+
 def _cumulate_labels(keys: np.ndarray, buf: np.ndarray, n_pos: int, *, in_place: bool):
     """``tp`` and the positives' rows of distinct ascending ``keys``.
 
@@ -791,22 +818,15 @@ def _cumulate_labels(keys: np.ndarray, buf: np.ndarray, n_pos: int, *, in_place:
     else:
         tp[0] = 0
     edges = part_edges(n)
-
-    def count(lo, hi):
-        return sum(int(np.count_nonzero(keys[start:stop] & _ONE)) for start, stop in blocks(lo, hi))
-
-    counts = run_parts(count, edges) if len(edges) > 2 else [n_pos]
-    above = dict(zip(edges[:-1], (np.cumsum(counts[::-1])[::-1].tolist() + [0])[1:]))
-
+    above = _positives_above(keys, edges, n_pos)
     rows = np.empty(n_pos, dtype=np.int64)
 
     def label(lo, hi):
         carry = above[lo]
+        scratch = _LabelScratch(min(parallel.BLOCK, hi - lo))
         for start, stop in reversed(list(blocks(lo, hi))):
-            labels = np.bitwise_and(keys[start:stop], _ONE, out=buf[start:stop] if in_place else None)
-            at = np.flatnonzero(labels.astype(bool))  # far faster on bools than on ints
-            # the rows of these positives, ascending, after the carry ones above
-            np.subtract(n - start, at[::-1], out=rows[carry:carry + at.size])
+            labels = buf[start:stop] if in_place else scratch.labels[:stop - start]
+            at = _block_positives(keys[start:stop], labels, scratch, n - start, rows, carry)
             sums = labels.view(np.int64)[::-1]
             sums[0] += carry  # the positives above stop, carried down by the sum
             # positives in [i, n): in place, or into tp's rows n - stop + 1 .. n - start
@@ -845,8 +865,10 @@ def _steps(size: int) -> np.ndarray:
 
 
 class _UnitCurveBuffers:
-    """The buffers :func:`_cumulate_labels` fills block by block, in the keys'
-    (ascending) order: index ``i`` holds row ``n - i``.
+    """FPR, TPR and precision of a table of n distinct unweighted scores,
+    filled block by block from tp (:func:`_rated_distinct_table`, and
+    :func:`~evalreport.metrics.binary._unit_step_curves` for a table that
+    kept tp) in the keys' (ascending) order: index ``i`` holds row ``n - i``.
 
     Every row j predicts exactly j instances positive, so fp = j - tp and
     tp + fp = j: in float64 these integers are exact, and the rates are the
@@ -876,9 +898,9 @@ class _UnitCurveBuffers:
         np.divide(rows, self.neg, out=rows)
         np.divide(counts, self.pos, out=counts)
 
-    def done(self, row_sum: int, precision_sum: float) -> UnitCurves:
-        return UnitCurves(fpr=self.fpr[::-1], tpr=self.tpr[::-1], precision=self.precision[::-1],
-                          row_sum=row_sum, precision_sum=precision_sum)
+    def rates(self):
+        """(fpr, tpr, precision) in row order: reversed views of the buffers."""
+        return self.fpr[::-1], self.tpr[::-1], self.precision[::-1]
 
 
 def _keyed_distinct_table(keys: np.ndarray, n_pos: int, *, invert: bool):
