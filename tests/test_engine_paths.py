@@ -338,9 +338,9 @@ def test_kept_keys_table_equals_the_eager_one(kind, n):
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("n, block", [(3000, None), (5003, 61), (200_003, None)])
 def test_evaluation_for_a_report_equals_evaluate_binary(monkeypatch, seed, n, block):
-    # The eager road sums the precision at the positives while it forms the
-    # curves, block by block; the report road sums it from the rows: the same
-    # float (several blocks: a small block size, or n past one block).
+    # The eager road forms the curves in one pass, the report road only the
+    # rows it reads: the same floats (several blocks: a small block size, or
+    # n past one block).
     from evalreport.metrics import evaluate_binary
     from evalreport.metrics import parallel
     from evalreport.metrics.binary import evaluate_binary_for_report
@@ -435,3 +435,38 @@ def test_lazy_curves_give_the_same_evaluation(kind, n):
         assert getattr(lazy, name) == getattr(eager, name), name
     _assert_same_evaluation(lazy, eager)
     _assert_same_table(lazy.counts, eager.counts)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("n, block", [(1, None), (2000, None), (5003, 61), (4096, 64), (200_003, None)])
+def test_precision_sum_adds_the_curves_precision_block_by_block(monkeypatch, seed, n, block):
+    # precision_sum's order, worked out by hand from the P-R curve: the
+    # precision at each positive's row k (index n - k), block by block of the
+    # index from the top block down, each block's terms in ascending index.
+    import math
+
+    from evalreport.metrics import evaluate_binary, parallel
+    from evalreport.metrics.counts import precision_sum
+
+    if block:
+        monkeypatch.setattr(parallel, "BLOCK", block)
+    size = parallel.BLOCK
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    y[0] = True
+    s = rng.permutation(n) + 0.5  # distinct
+    ev = evaluate_binary(y, s)
+    order = np.argsort(-s)
+    rows = np.flatnonzero(y[order]) + 1  # k_i, ascending
+    at_rows = np.cumsum(y[order])[rows - 1] / rows  # i / k_i, by hand
+    np.testing.assert_array_equal(at_rows, ev.pr.precision[rows - 1])  # the curve's own floats
+    expected = 0.0
+    index = n - rows
+    for b in sorted(set((index // size).tolist()), reverse=True):
+        in_block = np.flatnonzero(index // size == b)
+        ascending = in_block[np.argsort(index[in_block])]
+        expected += float(np.ascontiguousarray(at_rows[ascending]).sum())
+    got = precision_sum(rows, n)
+    assert got == expected
+    assert math.isclose(got, math.fsum(at_rows), rel_tol=1e-13)
+    assert got / y.sum() == ev.average_precision

@@ -360,19 +360,15 @@ def _scalars_distinct(table: CountTable, rows=None):
     Unweighted and without ties, the i-th positive (i = 1..P) enters at row
     k_i and then TP = i, FP = k_i - i, so every scalar is a sum over the P
     positives instead of over all K rows. ``rows`` (the k_i) if the caller
-    has them, else they are read off ``tp``; the sums of k_i and of the
-    precision i / k_i if the table's curves were formed with them. The fourth
+    has them, else they are read off ``tp``. The fourth
     item is the hull's candidate corners (see :func:`roc_hull`).
     """
     pos, neg = table.positives, table.negatives
     if rows is None:
         tp = table.tp
         rows = np.flatnonzero(tp[1:] != tp[:-1]) + 1  # k_i, ascending
-    if table.curves is not None:
-        row_sum, precision_sum = table.curves.row_sum, table.curves.precision_sum
-    else:
-        row_sum = int(rows.sum())
-        precision_sum = counts_precision_sum(rows, len(table))  # of i / k_i
+    row_sum = int(rows.sum())
+    precision_sum = counts_precision_sum(rows, len(table))  # of i / k_i
     # Pairs ranked wrong: the i-th positive has k_i - i negatives above it.
     wrong = row_sum - pos * (pos + 1) // 2
     # pairs ranked right, doubled to match the trapezoid sum of the general path

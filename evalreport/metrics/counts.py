@@ -649,8 +649,6 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
     above = _positives_above(keys, edges, n_pos)
     rows = np.empty(n_pos, dtype=np.int64)
     curves = _UnitCurveBuffers(n, n_pos)
-    # per block: (sum of the positives' rows, sum of the precision at them)
-    block_sums: dict[int, tuple[int, float]] = {}
 
     def part(lo, hi):
         """Fill part [lo, hi) from its top; return (tied, lowest index done, rows written)."""
@@ -667,9 +665,6 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
             sums[0] += carry  # the positives above stop, carried down by the sum
             np.cumsum(sums, out=sums)  # tp of rows n - stop + 1 .. n - start, read backwards
             curves.fill(tp, start, stop)
-            # (the terms in ascending index, contiguous: as precision_sum adds them)
-            block_sums[start] = (at.size * (n - start) - int(at.sum()),
-                                 float(curves.precision[start:stop][at].sum()))
             carry += at.size
             # The thresholds, in place. A tie: two neighbouring equal scores
             # (the same bits), here or across the block above.
@@ -692,14 +687,8 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
                 keys[n - rows[above[lo]:carry]] |= _ONE
         return None
     with_inf[n] = np.inf
-    # From the top down, the same order whatever the parts.
-    in_order = [block_sums[start] for start in sorted(block_sums, reverse=True)]
-    row_sum = sum(r for r, _ in in_order)
-    total = 0.0
-    for _, p in in_order:
-        total += p
     table = _UnitStepTable(None, n_rows=n, n_pos=n_pos, ascending_with_inf=with_inf, invert=invert,
-                           curves=UnitCurves(*curves.rates(), row_sum=row_sum, precision_sum=total))
+                           curves=UnitCurves(*curves.rates()))
     return table, rows
 
 
@@ -708,19 +697,35 @@ def precision_sum(rows: np.ndarray, n: int) -> float:
     where the positives of a table of n distinct unweighted scores enter:
     m+ times the average precision.
 
-    Summed as :func:`_rated_distinct_table` sums it while it forms the
-    curves, so that every road gives the same float: block by block of the
-    keys' index (row k is index n - k; blocks of :data:`parallel.BLOCK` from
-    index 0), the top block first, each block's terms in ascending index.
+    The terms are the floats the P-R curve holds at those rows (i / k_i,
+    both exact in float64), summed in a fixed order, so that every road
+    gives the same float whatever the number of threads: block by block of
+    the keys' index (row k is index n - k; blocks of :data:`parallel.BLOCK`
+    from index 0), the top block first, each block's terms in ascending
+    index, that is descending row.
     """
     size = parallel.BLOCK
-    terms = np.divide(np.arange(1, rows.size + 1), rows)
-    # rows ascend, so indices descend: each block is one slice, the top first
-    block_of = (n - rows) // size
-    cuts = np.flatnonzero(block_of[1:] != block_of[:-1]) + 1
+    # Block b (indices [b * size, (b + 1) * size)) holds the rows in
+    # (n - (b + 1) * size, n - b * size]: in ascending row the top block
+    # comes first, and no block holds more than ``size`` rows.
+    top = (n - 1) // size
+    edges = np.searchsorted(rows, n - np.arange(top + 1, -1, -1) * size, side="right").tolist()
+    longest = max((b - a for a, b in zip(edges[:-1], edges[1:])), default=0)
+    terms, ones = np.empty(longest), _steps(longest)
     total = 0.0
-    for a, b in zip([0, *cuts.tolist()], [*cuts.tolist(), rows.size]):
-        total += float(np.ascontiguousarray(terms[a:b][::-1]).sum())
+    for a, b in zip(edges[:-1], edges[1:]):
+        if b == a:
+            continue
+        # i / k_i in float-only passes (k_i < 2**52 put in the mantissa of
+        # 2**52, as in _UnitCurveBuffers.fill; NumPy's mixed int-float
+        # division is slower), in a buffer reused from block to block
+        k = terms[:b - a]
+        np.bitwise_or(rows[a:b], _TWO_52_BITS, out=k.view(np.int64))
+        np.subtract(k, _TWO_52, out=k)
+        np.divide(np.add(ones[:b - a], a + 1), k, out=k)
+        # (NumPy sums a reversed view in the view's order: the same float as
+        # its contiguous copy, without the copy)
+        total += float(k[::-1].sum())
     return total
 
 
@@ -846,8 +851,6 @@ class UnitCurves:
     fpr: np.ndarray
     tpr: np.ndarray
     precision: np.ndarray
-    row_sum: int  # sum of the rows where the positives enter
-    precision_sum: float  # sum of the precision at those rows (m+ times AP)
 
 
 _steps_made = np.zeros(0)
