@@ -2,6 +2,7 @@
 pROC's published results on its aSAH data and against hand-made cases."""
 
 import json
+import re
 import textwrap
 from pathlib import Path
 
@@ -79,3 +80,41 @@ def test_friedman_across_data_sets(tmp_path):
     assert [f["average_ranks"][k] for k in "abc"] == pytest.approx(list(ranks))
     html = (tmp_path / "out" / "report.html").read_text()
     assert "Across data sets" in html and "Critical-difference diagram" in html
+
+
+def test_p_values_under_the_float_resolution_never_read_p_0():
+    from evalreport.report.context import _p, _p_value
+
+    assert _p(0.0) == "p < 1e-16" and _p_value(0.0, 2) == "< 1e-16"
+    assert _p(3e-17) == "p < 1e-16"
+    assert _p(0.02718) == "p = 0.0272" and _p_value(0.02718, 2) == "0.027"
+    assert _p(None) == "p = undefined" and _p_value(None) == "undefined"
+
+
+def test_delong_p_value_matrix_prints_p_under_1e_16(tmp_path):
+    # Five learners (ten pairs: the report prints a matrix), 4000 rows, AUCs
+    # from about 1.0 down to 0.5: DeLong's p for the far pairs is 0.0 in
+    # float64, and the matrix says "< 1e-16", never "0".
+    rng = np.random.default_rng(3)
+    n = 4000
+    y = rng.random(n) < 0.5
+    names = ["a", "b", "c", "d", "e"]
+    cols = {k: rng.random(n) + shift * y for k, shift in zip(names, (3.0, 1.0, 0.5, 0.2, 0.0))}
+    rows = ["y," + ",".join(names)] + [f"{int(y[i])}," + ",".join(str(float(cols[k][i])) for k in names)
+                                       for i in range(n)]
+    (tmp_path / "d.csv").write_text("\n".join(rows) + "\n")
+    (tmp_path / "spec.yaml").write_text(
+        "version: 1\n"
+        "data:\n  - {path: d.csv, label: y, learners: {a: a, b: b, c: c, d: d, e: e}}\n"
+        "confidence: {bootstrap: 0}\n"
+        "report: {formats: [json, html], out: out}\n")
+    assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
+    delong = json.loads((tmp_path / "out" / "results.json").read_text())["comparisons"]["delong"]
+    assert 0.0 in [d["p_value"] for d in delong]  # underflowed: the case under test
+    html = (tmp_path / "out" / "report.html").read_text()
+    matrix = html[html.index("DeLong p-values"):]
+    matrix = matrix[:matrix.index("</table>")]
+    cells = re.findall(r'<td class="num">([^<]*)</td>', matrix)
+    assert len(cells) == 25
+    assert "&lt; 1e-16" in cells  # a vs e: z far past 8
+    assert "0" not in cells and not re.search(r"p = 0(?![.\d])", html)

@@ -99,7 +99,7 @@ def _verdict(result: Result, styles) -> dict:
         sig = "significantly" if fr.p_value_chi2 is not None and fr.p_value_chi2 < fr.alpha else "not significantly"
         sentences.append(f"Across {len(f.datasets)} data sets, {best} has the best average rank by "
                          f"{f.measure.upper() if f.measure == 'auc' else f.measure}; the learners differ "
-                         f"{sig} (Friedman p = {fmt(fr.p_value_chi2, 3)}).")
+                         f"{sig} (Friedman {_p(fr.p_value_chi2)}).")
     for comp in (result.comparisons if result.spec.task == "binary" else []):
         where = f" on {comp.dataset}" if comp.dataset else ""
         if comp.winner:
@@ -326,11 +326,19 @@ def _envelope_rows(result: Result, styles) -> list[dict]:
     return rows
 
 
-def _p(value) -> str:
-    """"p = 0.0272", or "p < 1e-16" below the float resolution (never p = 0)."""
+def _p_value(value, digits: int = 3) -> str:
+    """"0.0272", or "< 1e-16" below the float resolution: a test's p-value
+    under about 1e-16 comes out as 0.0 from the distribution's tail, and
+    "p = 0" would claim a certainty no test gives."""
     if value is None:
-        return f"p = {UNDEFINED}"
-    return "p < 1e-16" if value < 1e-16 else f"p = {fmt(value, 3)}"
+        return UNDEFINED
+    return "< 1e-16" if value < 1e-16 else fmt(value, digits)
+
+
+def _p(value, digits: int = 3) -> str:
+    """"p = 0.0272", or "p < 1e-16" (never p = 0; see :func:`_p_value`)."""
+    text = _p_value(value, digits)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
 def _with_interval(text: str, interval) -> str:
@@ -389,7 +397,7 @@ def _tests(result: Result) -> dict:
         cell = {}
         for t in comp.tests:
             if t.delong is not None and t.delong.p_value is not None:
-                cell[(t.a, t.b)] = cell[(t.b, t.a)] = fmt(t.delong.p_value, 2)
+                cell[(t.a, t.b)] = cell[(t.b, t.a)] = _p_value(t.delong.p_value, 2)
         matrices.append({"dataset": comp.dataset or "", "names": names,
                          "rows": [{"name": a, "cells": ["—" if a == b else cell.get((a, b), "")
                                                         for b in names]} for a in names]})
@@ -402,7 +410,7 @@ def _tests(result: Result) -> dict:
             "measure": f.measure, "datasets": ", ".join(f.datasets),
             "ranks": [{"learner": n, "rank": fmt(r, 3)} for n, r in zip(f.learners, fr.average_ranks)],
             "text": (f"Friedman's test over {len(f.datasets)} data sets ({f.measure}): χ² = {fmt(fr.chi2, 4)}, "
-                     f"p = {fmt(fr.p_value_chi2, 3)}; F = {fmt(fr.f_statistic, 4)}, p = {fmt(fr.p_value_f, 3)}. "
+                     f"{_p(fr.p_value_chi2)}; F = {fmt(fr.f_statistic, 4)}, {_p(fr.p_value_f)}. "
                      f"Nemenyi's critical difference at α = {fmt(fr.alpha, 2)}: {fmt(fr.critical_difference, 4)}."),
             "svg": Markup(critical_difference_figure(list(f.learners), fr.average_ranks,
                                                      fr.critical_difference, fr.significant_pairs)),
