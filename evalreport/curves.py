@@ -9,12 +9,13 @@ and only the vertices are turned into rates.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .metrics import BinaryEvaluation, CostCurve
 from .metrics.cost import row_thresholds
+from .metrics.stream import ReducedEvaluation
 
 __all__ = ["CurveBlock", "OutputCurves", "StepProfile", "output_curves", "vertex_indices"]
 
@@ -26,8 +27,8 @@ class CurveBlock:
     x: np.ndarray
     y: np.ndarray
     threshold: np.ndarray
-    vertices: int  # vertices of the full curve
-    simplified: bool  # True when vertices were dropped to meet the budget
+    vertices: int | None  # vertices of the full curve (None: not known, see _widened)
+    simplified: bool  # True when vertices were dropped (to meet the budget, or while streaming)
     max_error: float  # bound on the distance of the full curve from the kept polyline
     tp: np.ndarray | None = None  # P-R only: counts at the kept points, so that figures
     fp: np.ndarray | None = None  # can draw straight lines in count space between them
@@ -168,8 +169,60 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
                         simplified=kept.simplified, max_error=err,
                         tp=tp.astype(float), fp=fp.astype(float))
     # (both None unless both classes are present)
+    if isinstance(ev, ReducedEvaluation) and ev.reduction.reduced:
+        roc, pr = _widened(roc, pr, t, ev.reduction)
     return OutputCurves(roc=roc, pr=pr, cost=ev.cost_curve, roc_vertices=kept.roc_vertices,
                         profile=kept.profile)
+
+
+def _widened(roc: CurveBlock | None, pr: CurveBlock | None, t, reduction):
+    """The blocks of a table reduced while it streamed (the reduced table is
+    ``t``): its curves pass through kept rows of the exact table only.
+
+    So they are simplified whether or not the budget dropped more, the number
+    of vertices of the exact curve is not known (None), and the bound grows by
+    the reduction's: every exact point lies within the reduction's bound of
+    the reduced curve, which lies within ``max_error`` of the kept polyline.
+    For P-R the reduction's bound comes from the box of the rows dropped
+    between two kept rows (see :func:`_dropped_pr_bound`).
+    """
+    if roc is not None:
+        roc = replace(roc, simplified=True, vertices=None, max_error=roc.max_error + reduction.roc_error)
+    if pr is not None:
+        bound = _dropped_pr_bound(t, np.flatnonzero(np.diff(reduction.row_index) > 1))
+        pr = replace(pr, simplified=True, vertices=None, max_error=pr.max_error + bound)
+    return roc, pr
+
+
+def _dropped_pr_bound(t, gaps: np.ndarray) -> float:
+    """Largest distance in P-R space of a dropped row from the reduced curve.
+
+    ``gaps``: the reduced rows i after which exact rows were dropped. Such a
+    row has TP in [TP_i, TP_i+1] and FP in [FP_i, FP_i+1], so its recall lies
+    between theirs and its precision in [TP_i / (TP_i + FP_i+1),
+    TP_i+1 / (TP_i+1 + FP_i)]: a box spanned by the chord from row i to row
+    i + 1 (:func:`_segment_bound`). Before row 1 (i = 0) there is no chord:
+    the dropped rows lie in the box from recall 0 to row 1's, with precision
+    0 if any negative is among them and 1 if any positive, and the bound is
+    the box's farthest corner from row 1's point.
+    """
+    if gaps.size == 0:
+        return 0.0
+    pos = t.positives
+    tp, fp = t.tp.astype(np.float64), t.fp.astype(np.float64)
+    bound = 0.0
+    if gaps[0] == 0:
+        tp1, fp1 = tp[1], fp[1]
+        x1, y1 = tp1 / pos, tp1 / (tp1 + fp1)
+        lo = 0.0 if fp1 > 0 else 1.0
+        hi = 1.0 if tp1 > 0 else 0.0
+        bound = max(np.hypot(cx - x1, cy - y1) for cx in (0.0, x1) for cy in (lo, hi))
+        gaps = gaps[1:]
+    if gaps.size:
+        tp0, fp0, tp1, fp1 = tp[gaps], fp[gaps], tp[gaps + 1], fp[gaps + 1]
+        bound = max(bound, _segment_bound(tp0 / pos, tp0 / (tp0 + fp0), tp1 / pos, tp1 / (tp1 + fp1),
+                                          tp0 / (tp0 + fp1), tp1 / (tp1 + fp0)))
+    return float(bound)
 
 
 @dataclass(frozen=True, eq=False)

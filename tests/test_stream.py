@@ -728,3 +728,41 @@ def test_duckdb_weighted_one_class_file(tmp_path):
             assert red.average_precision == pytest.approx(want.average_precision, abs=1e-12)
             got = evaluate_reduced(agg.tables["A"], red)
             assert got.bep == 1.0 and dict(got.undefined) == dict(want.undefined)
+
+
+def _distance_to_polyline(px, py, qx, qy):
+    """Distance of each point (px, py) from the polyline through (qx, qy), by
+    brute force over every segment."""
+    x0, y0, x1, y1 = qx[:-1], qy[:-1], qx[1:], qy[1:]
+    vx, vy = x1 - x0, y1 - y0
+    ux, uy = px[:, None] - x0, py[:, None] - y0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.clip(np.where(vx * vx + vy * vy > 0, (ux * vx + uy * vy) / (vx * vx + vy * vy), 0.0), 0, 1)
+    return np.hypot(ux - t * vx, uy - t * vy).min(axis=1)
+
+
+@pytest.mark.parametrize("budget", ["all", 12])
+@pytest.mark.parametrize("seed", [3, 4])
+def test_output_curves_of_a_reduced_table_say_simplified_and_bound_the_exact_curve(budget, seed):
+    # The output curves of a table reduced while streaming pass through kept
+    # rows only: simplified, the exact curve's vertices unknown, and max_error
+    # bounds every point of the exact ROC and P-R curves (by brute force).
+    from evalreport.curves import output_curves
+
+    y, s, w, _ = make_rows(6000, seed, ties=False, weighted=False)
+    want = evaluate_binary(y, s)
+    result = stream(y, s, w, sizes=(997,), cap=48)
+    assert result.reduction.reduced
+    curves = output_curves(evaluate_reduced(result.table, result.reduction), budget)
+    roc, pr = curves.roc, curves.pr
+    assert roc.simplified and pr.simplified and roc.vertices is None and pr.vertices is None
+    assert roc.max_error >= result.reduction.roc_error > 0
+    far = _distance_to_polyline(want.roc.fpr, want.roc.tpr, roc.x, roc.y).max()
+    assert 0 < far <= roc.max_error + 1e-12
+    far = _distance_to_polyline(want.pr.recall, want.pr.precision, pr.x, pr.y).max()
+    assert 0 < far <= pr.max_error + 1e-12
+    # and the streamed table of every row is exact: nothing to widen
+    whole = stream(y, s, w, sizes=(997,), cap=1 << 20)
+    assert not whole.reduction.reduced
+    exact = output_curves(evaluate_reduced(whole.table, whole.reduction), "all")
+    assert not exact.roc.simplified and exact.roc.max_error == 0 and exact.roc.vertices > 0

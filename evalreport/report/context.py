@@ -262,7 +262,7 @@ def report_context(result: Result) -> dict:
             "confusion_share": _shares(at),
             "simplified": bool(lr.curves.roc is not None and lr.curves.roc.simplified),
             "roc_points": fmt(lr.curves.roc.x.size) if lr.curves.roc is not None else "",
-            "roc_vertices": fmt(lr.curves.roc.vertices) if lr.curves.roc is not None else "",
+            "roc_of": _roc_of(lr.curves.roc),
             "max_error": fmt(lr.curves.roc.max_error, 2) if lr.curves.roc is not None else "",
         })
         for label, v, iv in (("AUC", sm.auc, ci), ("average precision", sm.average_precision,
@@ -324,6 +324,15 @@ def _envelope_rows(result: Result, styles) -> list[dict]:
             rows.append({"learner": learner, "color": styles[learner]["color"], "threshold": thr,
                          "from": fmt(lo, 3), "to": fmt(hi, 3), "dataset": comp.dataset or ""})
     return rows
+
+
+def _roc_of(roc) -> str:
+    """What a simplified ROC curve's points are drawn from."""
+    if roc is None:
+        return ""
+    if roc.vertices is None:  # a table reduced while it streamed: its vertices are not known
+        return "ROC points through rows kept from the streamed table"
+    return f"of {fmt(roc.vertices)} ROC vertices"
 
 
 def _p_value(value, digits: int = 3) -> str:
