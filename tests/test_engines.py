@@ -496,6 +496,38 @@ def test_duckdb_gets_half_of_the_memory_budget():
         con.close()
 
 
+@pytest.mark.parametrize("task", ["binary", "multiclass"])
+def test_every_aggregation_gives_duckdb_half_of_memory_limit(tmp_path, monkeypatch, task):
+    # The binary and the multi-class aggregations open DuckDB the same way:
+    # its buffers get half the budget, the Python side the rest.
+    import evalreport.engines.duckdb as engine
+
+    seen = []
+    connect = engine._connect
+
+    def recording(*args, **kwargs):
+        con = connect(*args, **kwargs)
+        seen.append(con.execute("SELECT current_setting('memory_limit')").fetchone()[0])
+        return con
+
+    monkeypatch.setattr(engine, "_connect", recording)
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 300)
+    path = write_parquet({"y": y, "p0": rng.random(300), "p1": rng.random(300), "p2": rng.random(300)},
+                         tmp_path / "pred.parquet")
+    if task == "binary":
+        engine.aggregate_duckdb(path, label="y", positive=1, scores={"a": "p1"}, memory_limit="800MB")
+    else:
+        engine.aggregate_duckdb_multiclass(path, label="y", classes=[0, 1, 2],
+                                           learners={"a": ["p0", "p1", "p2"]}, memory_limit="800MB")
+    assert len(seen) == 1
+    value, unit = seen[0].split()
+    assert float(value) * {"MiB": 2**20, "GiB": 2**30}[unit] == pytest.approx(4e8, rel=1e-3)
+    with pytest.raises(ValueError, match="memory_limit"):
+        engine.aggregate_duckdb_multiclass(path, label="y", classes=[0, 1, 2],
+                                           learners={"a": ["p0", "p1", "p2"]}, memory_limit=" ")
+
+
 # --------------------------------------------------------------------------- Spark
 
 

@@ -240,27 +240,15 @@ def aggregate_duckdb(
     mode = parse_resolution(resolution)
     if threads is not None and (isinstance(threads, bool) or int(threads) < 1):
         raise ValueError(f"threads must be a positive integer, got {threads!r}")
-    if not isinstance(memory_limit, str) or not memory_limit.strip():
-        raise ValueError(f"memory_limit must be a size such as '1GB', got {memory_limit!r}")
+    _check_memory_limit(memory_limit)
     kind, database, from_sql, params, where = _resolve_source(source, kind, database)
 
     duckdb = _duckdb()
     own_tmp = temp_directory is None
     tmp = tempfile.mkdtemp(prefix="evalreport-duckdb-") if own_tmp else os.fspath(temp_directory)
-    config = {
-        "memory_limit": memory_limit,
-        "temp_directory": tmp,
-        "preserve_insertion_order": False,
-    }
-    if threads is not None:
-        config["threads"] = int(threads)
     try:
+        con = _connect(duckdb, database, memory_limit=memory_limit, temp_directory=tmp, threads=threads)
         try:
-            con = duckdb.connect(database or ":memory:", read_only=bool(database), config=config)
-        except duckdb.Error as exc:
-            raise ValueError(f"DuckDB cannot open {database or 'an in-memory database'}: {exc}") from None
-        try:
-            _share_memory(con, DUCKDB_SHARE)
             return _aggregate(
                 duckdb, con, from_sql, params, where,
                 label=label, positive=positive, scores=scores, weight=weight,
@@ -272,6 +260,31 @@ def aggregate_duckdb(
     finally:
         if own_tmp:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _check_memory_limit(memory_limit) -> None:
+    if not isinstance(memory_limit, str) or not memory_limit.strip():
+        raise ValueError(f"memory_limit must be a size such as '1GB', got {memory_limit!r}")
+
+
+def _connect(duckdb, database, *, memory_limit: str, temp_directory: str, threads=None):
+    """A DuckDB connection for one aggregation: spilling to ``temp_directory``,
+    its buffers held to :data:`DUCKDB_SHARE` of ``memory_limit`` (the budget
+    of the whole aggregation, Python's side included)."""
+    config = {"memory_limit": memory_limit, "temp_directory": temp_directory,
+              "preserve_insertion_order": False}
+    if threads is not None:
+        config["threads"] = int(threads)
+    try:
+        con = duckdb.connect(database or ":memory:", read_only=bool(database), config=config)
+    except duckdb.Error as exc:
+        raise ValueError(f"DuckDB cannot open {database or 'an in-memory database'}: {exc}") from None
+    try:
+        _share_memory(con, DUCKDB_SHARE)
+    except BaseException:
+        con.close()
+        raise
+    return con
 
 
 def _share_memory(con, share: float) -> None:
@@ -633,12 +646,12 @@ def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[s
     """
     keys = [class_key(c) for c in classes]
     k = len(keys)
+    _check_memory_limit(memory_limit)
     kind, database, from_sql, params, where = _resolve_source(source, kind, database)
     duckdb = _duckdb()
     tmp = tempfile.mkdtemp(prefix="evalreport-duckdb-")
-    config = {"memory_limit": memory_limit, "temp_directory": tmp, "preserve_insertion_order": False}
     try:
-        con = duckdb.connect(database or ":memory:", read_only=bool(database), config=config)
+        con = _connect(duckdb, database, memory_limit=memory_limit, temp_directory=tmp)
         try:
             def run(sql):
                 try:
