@@ -350,7 +350,7 @@ def main(argv=None) -> int:
     p.add_argument("--sizes", type=parse_sizes, default=parse_sizes("1e6,1e7"),
                    help="comma-separated numbers of scores (default 1e6,1e7)")
     p.add_argument("--rounds", type=int, default=None,
-                   help="rounds per case (default 11 for n <= 1e6, 3 above)")
+                   help="rounds per case (default 11 for n <= 1e6, 7 above)")
     p.add_argument("--sklearn-rounds", type=int, default=None,
                    help="rounds that also time scikit-learn (default: every round for "
                         "n <= 1e6, 1 above, since its four calls take ~20 s at 1e7)")
@@ -393,7 +393,7 @@ def main(argv=None) -> int:
     results = []
     notes = []
     for n in args.sizes:
-        rounds = args.rounds if args.rounds is not None else (11 if n <= BIG else 3)
+        rounds = args.rounds if args.rounds is not None else (11 if n <= BIG else 7)
         if args.no_sklearn:
             sk_rounds = 0
         elif args.sklearn_rounds is not None:
