@@ -156,7 +156,9 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
                          simplified=kept.simplified, max_error=err)
     if pos > 0:
         pr_rows = krows[krows > 0]
-        if kept.simplified and pr_rows[0] != 1:  # the P-R curve starts at row 1
+        # The P-R curve starts at row 1, which need not be an ROC vertex (a run
+        # of positives at the top: ROC vertical from row 0, precision 1 all along).
+        if pr_rows[0] != 1:
             pr_rows = np.concatenate(([1], pr_rows))
         tp, fp = t.tp[pr_rows], t.fp_at(pr_rows)
         recall, precision = tp / pos, tp / (tp + fp)
@@ -165,14 +167,30 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
             pmin, pmax = kept.precision_ranges(pr_rows, precision)
             err = _segment_bound(recall[:-1], precision[:-1], recall[1:], precision[1:], pmin, pmax)
         pr = CurveBlock(x=recall, y=precision, threshold=t.threshold_at(pr_rows - 1),
-                        vertices=kept.vertices - 1,  # row 0, always a vertex, has no P-R point
+                        # row 0, always an ROC vertex, has no P-R point; row 1 is the first
+                        vertices=kept.vertices - 1 + (not _row_1_is_vertex(t)),
                         simplified=kept.simplified, max_error=err,
                         tp=tp.astype(float), fp=fp.astype(float))
     # (both None unless both classes are present)
-    if isinstance(ev, ReducedEvaluation) and ev.reduction.reduced:
+    if _reduced(ev):
         roc, pr = _widened(roc, pr, t, ev.reduction)
     return OutputCurves(roc=roc, pr=pr, cost=ev.cost_curve, roc_vertices=kept.roc_vertices,
                         profile=kept.profile)
+
+
+def _reduced(ev: BinaryEvaluation) -> bool:
+    """Whether ``ev``'s table is a streamed table with rows dropped."""
+    return isinstance(ev, ReducedEvaluation) and ev.reduction.reduced
+
+
+def _row_1_is_vertex(t) -> bool:
+    """Whether the ROC curve turns at row 1 (rows 0, 1, 2 not collinear in
+    count space); with one row, row 1 is the curve's end."""
+    if len(t) < 2:
+        return True
+    rows = np.arange(3)
+    tp, fp = t.tp_at(rows), t.fp_at(rows)
+    return bool((tp[1] - tp[0]) * (fp[2] - fp[1]) != (fp[1] - fp[0]) * (tp[2] - tp[1]))
 
 
 def _widened(roc: CurveBlock | None, pr: CurveBlock | None, t, reduction):

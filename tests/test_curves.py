@@ -101,3 +101,26 @@ def test_unit_step_vertex_count_and_rows(seed):
     small = _unit_step_points(t, 9)
     assert small.vertices == b.vertices and small.rows.size <= 9
     assert small.rows[0] == 0 and small.rows[-1] == len(t)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("top", [0, 1, 5])
+def test_pr_curve_starts_at_row_1_whether_or_not_it_is_an_roc_vertex(weighted, top):
+    # A run of positives at the top of the ranking: the ROC curve rises
+    # straight from row 0 to the run's end, so row 1 is no ROC vertex, but
+    # the P-R curve starts there (recall 1/m+, precision 1). Written by hand:
+    # scores 10..1, the top `top` positive, then n p n p ...
+    y = np.array([True] * top + [False, True, False, True, False, True, False])
+    s = np.arange(y.size, 0, -1).astype(float)
+    w = np.linspace(1.0, 2.0, y.size) if weighted else None
+    ev = evaluate_binary(y, s, sample_weight=w)
+    pos = (w if weighted else np.ones(y.size))[y].sum()
+    first = (w[0] if weighted else 1.0) if top else 0.0  # row 1: the top instance
+    for budget in ("all", 3):
+        pr = output_curves(ev, budget).pr
+        assert pr.x[0] == pytest.approx(first / pos) and pr.y[0] == (1.0 if top else 0.0)
+        assert pr.threshold[0] == s[0]
+        if budget == "all":
+            # every point is a vertex: the ROC vertices but row 0, and row 1
+            roc = output_curves(ev, "all").roc
+            assert pr.vertices == pr.x.size == roc.x.size - 1 + (top > 1)

@@ -198,3 +198,24 @@ def test_examples_match_golden_results(tmp_path, example):
     html = (work / "reports" / "report.html").read_text()
     for name in got["learners"]:
         assert name in html
+
+
+def test_note_on_curves_drawn_through_part_of_their_points():
+    # The note names the ROC curve's points and bound and the P-R curve's
+    # bound; with one class only (no ROC curve) the P-R curve's own.
+    from evalreport.curves import CurveBlock, OutputCurves
+    from evalreport.report.context import _simplified_note
+
+    def block(points, vertices, simplified, err):
+        x = np.linspace(0, 1, points)
+        return CurveBlock(x=x, y=x, threshold=x, vertices=vertices, simplified=simplified, max_error=err)
+
+    full = OutputCurves(roc=block(5, 5, False, 0.0), pr=block(4, 4, False, 0.0), cost=None)
+    assert _simplified_note(full) == ""
+    budget = OutputCurves(roc=block(50, 12345, True, 0.0012), pr=block(50, 12345, True, 0.0031), cost=None)
+    assert _simplified_note(budget) == "50 of 12,345 ROC vertices, within 0.0012 (the P-R curve within 0.0031)"
+    streamed = OutputCurves(roc=block(82, None, True, 0.016), pr=block(81, None, True, 0.094), cost=None)
+    assert _simplified_note(streamed) == ("82 ROC points through rows kept from the streamed table, within 0.016 "
+                                          "(the P-R curve within 0.094)")
+    positives_only = OutputCurves(roc=None, pr=block(2, None, True, 0.0), cost=None)
+    assert _simplified_note(positives_only) == "2 P-R points through rows kept from the streamed table, within 0"

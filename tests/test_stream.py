@@ -742,25 +742,34 @@ def _distance_to_polyline(px, py, qx, qy):
 
 
 @pytest.mark.parametrize("budget", ["all", 12])
-@pytest.mark.parametrize("seed", [3, 4])
-def test_output_curves_of_a_reduced_table_say_simplified_and_bound_the_exact_curve(budget, seed):
+@pytest.mark.parametrize("seed, top", [(3, 0), (4, 0), (5, 40), (6, 6000)])
+def test_output_curves_of_a_reduced_table_say_simplified_and_bound_the_exact_curve(budget, seed, top):
     # The output curves of a table reduced while streaming pass through kept
     # rows only: simplified, the exact curve's vertices unknown, and max_error
     # bounds every point of the exact ROC and P-R curves (by brute force).
+    # ``top``: the best-scored instances made positive (a run of positives at
+    # the top: the ROC curve's first vertex is past row 1, where P-R starts;
+    # 6000: positives only).
     from evalreport.curves import output_curves
 
     y, s, w, _ = make_rows(6000, seed, ties=False, weighted=False)
+    y[np.argsort(-s)[:top]] = True
     want = evaluate_binary(y, s)
     result = stream(y, s, w, sizes=(997,), cap=48)
     assert result.reduction.reduced
     curves = output_curves(evaluate_reduced(result.table, result.reduction), budget)
     roc, pr = curves.roc, curves.pr
-    assert roc.simplified and pr.simplified and roc.vertices is None and pr.vertices is None
+    assert pr.simplified and pr.vertices is None
+    far = _distance_to_polyline(want.pr.recall, want.pr.precision, pr.x, pr.y).max()
+    assert far <= pr.max_error + 1e-12 and (far > 0 or top == 6000)
+    assert pr.x[0] == 1 / y.sum()  # from row 1
+    if top == 6000:
+        assert roc is None
+        return
+    assert roc.simplified and roc.vertices is None
     assert roc.max_error >= result.reduction.roc_error > 0
     far = _distance_to_polyline(want.roc.fpr, want.roc.tpr, roc.x, roc.y).max()
     assert 0 < far <= roc.max_error + 1e-12
-    far = _distance_to_polyline(want.pr.recall, want.pr.precision, pr.x, pr.y).max()
-    assert 0 < far <= pr.max_error + 1e-12
     # and the streamed table of every row is exact: nothing to widen
     whole = stream(y, s, w, sizes=(997,), cap=1 << 20)
     assert not whole.reduction.reduced

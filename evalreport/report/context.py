@@ -260,10 +260,7 @@ def report_context(result: Result) -> dict:
             "n": fmt(sm.n), "positives": fmt(sm.positives), "negatives": fmt(sm.negatives),
             "confusion": {k: fmt(getattr(at, k)) for k in ("tp", "fp", "tn", "fn")},
             "confusion_share": _shares(at),
-            "simplified": bool(lr.curves.roc is not None and lr.curves.roc.simplified),
-            "roc_points": fmt(lr.curves.roc.x.size) if lr.curves.roc is not None else "",
-            "roc_of": _roc_of(lr.curves.roc),
-            "max_error": fmt(lr.curves.roc.max_error, 2) if lr.curves.roc is not None else "",
+            "simplified": _simplified_note(lr.curves),
         })
         for label, v, iv in (("AUC", sm.auc, ci), ("average precision", sm.average_precision,
                                                     boot.get("average_precision")),
@@ -326,13 +323,24 @@ def _envelope_rows(result: Result, styles) -> list[dict]:
     return rows
 
 
-def _roc_of(roc) -> str:
-    """What a simplified ROC curve's points are drawn from."""
-    if roc is None:
+def _simplified_note(curves) -> str:
+    """How a learner's curves are drawn when they are drawn through part of
+    their points ("" when every vertex is drawn): the ROC curve's points and
+    bound, and the P-R curve's bound (larger than the ROC's when a streamed
+    table was reduced: precision moves more between kept rows)."""
+    roc, pr = curves.roc, curves.pr
+    shown = roc if roc is not None else pr
+    if shown is None or not shown.simplified:
         return ""
-    if roc.vertices is None:  # a table reduced while it streamed: its vertices are not known
-        return "ROC points through rows kept from the streamed table"
-    return f"of {fmt(roc.vertices)} ROC vertices"
+    name = "ROC" if shown is roc else "P-R"
+    if shown.vertices is None:  # a table reduced while it streamed: its vertices are not known
+        of = f"{name} points through rows kept from the streamed table"
+    else:
+        of = f"of {fmt(shown.vertices)} {name} vertices"
+    text = f"{fmt(shown.x.size)} {of}, within {fmt(shown.max_error, 2)}"
+    if shown is roc and pr is not None and pr.simplified:
+        text += f" (the P-R curve within {fmt(pr.max_error, 2)})"
+    return text
 
 
 def _p_value(value, digits: int = 3) -> str:
