@@ -215,32 +215,20 @@ def _widened(roc: CurveBlock | None, pr: CurveBlock | None, t, reduction):
 def _dropped_pr_bound(t, gaps: np.ndarray) -> float:
     """Largest distance in P-R space of a dropped row from the reduced curve.
 
-    ``gaps``: the reduced rows i after which exact rows were dropped. Such a
-    row has TP in [TP_i, TP_i+1] and FP in [FP_i, FP_i+1], so its recall lies
-    between theirs and its precision in [TP_i / (TP_i + FP_i+1),
-    TP_i+1 / (TP_i+1 + FP_i)]: a box spanned by the chord from row i to row
-    i + 1 (:func:`_segment_bound`). Before row 1 (i = 0) there is no chord:
-    the dropped rows lie in the box from recall 0 to row 1's, with precision
-    0 if any negative is among them and 1 if any positive, and the bound is
-    the box's farthest corner from row 1's point.
+    ``gaps``: the reduced rows i after which exact rows were dropped (never
+    row 0: a reduction always keeps the exact row 1, see
+    :meth:`~evalreport.metrics.stream.Reduction.exact_row`). Such a row has
+    TP in [TP_i, TP_i+1] and FP in [FP_i, FP_i+1], so its recall lies between
+    theirs and its precision in [TP_i / (TP_i + FP_i+1), TP_i+1 / (TP_i+1 + FP_i)]:
+    a box spanned by the chord from row i to row i + 1 (:func:`_segment_bound`).
     """
     if gaps.size == 0:
         return 0.0
     pos = t.positives
-    tp, fp = t.tp.astype(np.float64), t.fp.astype(np.float64)
-    bound = 0.0
-    if gaps[0] == 0:
-        tp1, fp1 = tp[1], fp[1]
-        x1, y1 = tp1 / pos, tp1 / (tp1 + fp1)
-        lo = 0.0 if fp1 > 0 else 1.0
-        hi = 1.0 if tp1 > 0 else 0.0
-        bound = max(np.hypot(cx - x1, cy - y1) for cx in (0.0, x1) for cy in (lo, hi))
-        gaps = gaps[1:]
-    if gaps.size:
-        tp0, fp0, tp1, fp1 = tp[gaps], fp[gaps], tp[gaps + 1], fp[gaps + 1]
-        bound = max(bound, _segment_bound(tp0 / pos, tp0 / (tp0 + fp0), tp1 / pos, tp1 / (tp1 + fp1),
-                                          tp0 / (tp0 + fp1), tp1 / (tp1 + fp0)))
-    return float(bound)
+    tp0, fp0 = t.tp_at(gaps).astype(np.float64), t.fp_at(gaps).astype(np.float64)
+    tp1, fp1 = t.tp_at(gaps + 1).astype(np.float64), t.fp_at(gaps + 1).astype(np.float64)
+    return _segment_bound(tp0 / pos, tp0 / (tp0 + fp0), tp1 / pos, tp1 / (tp1 + fp1),
+                          tp0 / (tp0 + fp1), tp1 / (tp1 + fp0))
 
 
 @dataclass(frozen=True, eq=False)

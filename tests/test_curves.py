@@ -7,16 +7,7 @@ import pytest
 from evalreport.curves import output_curves, vertex_indices
 from evalreport.metrics import evaluate_binary
 
-
-def _dist_to_polyline(px, py, x, y):
-    """Brute force: distance of each point (px, py) to the polyline (x, y)."""
-    best = np.full(px.size, np.inf)
-    for i in range(x.size - 1):
-        vx, vy = x[i + 1] - x[i], y[i + 1] - y[i]
-        l2 = vx * vx + vy * vy
-        t = np.zeros(px.size) if l2 == 0 else np.clip(((px - x[i]) * vx + (py - y[i]) * vy) / l2, 0, 1)
-        best = np.minimum(best, np.hypot(px - x[i] - t * vx, py - y[i] - t * vy))
-    return best
+from brute import distance_to_polyline
 
 
 def test_vertex_indices_drop_points_on_straight_runs():
@@ -39,10 +30,10 @@ def test_simplified_curves_respect_their_error_bound(seed):
     assert not full.roc.simplified and small.roc.simplified and small.roc.x.size <= 60
     assert small.roc.vertices == full.roc.x.size
     # every point of the full ROC lies within max_error of the simplified one
-    d = _dist_to_polyline(ev.roc.fpr, ev.roc.tpr, small.roc.x, small.roc.y)
+    d = distance_to_polyline(ev.roc.fpr, ev.roc.tpr, small.roc.x, small.roc.y)
     assert d.max() <= small.roc.max_error + 1e-12
     assert 0 < small.roc.max_error < 0.05
-    d = _dist_to_polyline(ev.pr.recall, ev.pr.precision, small.pr.x, small.pr.y)
+    d = distance_to_polyline(ev.pr.recall, ev.pr.precision, small.pr.x, small.pr.y)
     assert d.max() <= small.pr.max_error + 1e-12
     # kept points are points of the curve
     assert np.isin(small.roc.threshold[1:], ev.roc.threshold).all()

@@ -382,6 +382,8 @@ def test_counts_past_int64_give_the_exact_auc_and_hull():
     ev = B.evaluate_counts(table)
     assert ev.auc == float(Fraction(twice, 2 * m_pos * m_neg))
     assert ev.rank_loss == pytest.approx(1 - ev.auc, abs=1e-15)
+    assert ev.rank_loss == pytest.approx(float(Fraction(2 * m_pos * m_neg - twice, 2 * m_pos * m_neg)),
+                                         rel=1e-15)
     expected = _monotone_chain_upper(table.fp, table.tp)  # Python ints: exact
     np.testing.assert_array_equal(ev.hull.index, expected)
     # expected total cost: the area under the least cost line of every ROC
@@ -443,6 +445,9 @@ def test_precision_sum_adds_the_curves_precision_block_by_block(monkeypatch, see
     # precision_sum's order, worked out by hand from the P-R curve: the
     # precision at each positive's row k (index n - k), block by block of the
     # index from the top block down, each block's terms in ascending index.
+    # (A deliberate pin of the order: every road and thread count adds in it,
+    # so that they give the same float. The value itself is checked against
+    # an exact sum and scikit-learn.)
     import math
 
     from evalreport.metrics import evaluate_binary, parallel
@@ -470,3 +475,6 @@ def test_precision_sum_adds_the_curves_precision_block_by_block(monkeypatch, see
     assert got == expected
     assert math.isclose(got, math.fsum(at_rows), rel_tol=1e-13)
     assert got / y.sum() == ev.average_precision
+    from sklearn.metrics import average_precision_score
+
+    assert ev.average_precision == pytest.approx(average_precision_score(y, s), rel=1e-12)

@@ -33,6 +33,8 @@ from evalreport.engines import (
 from evalreport.engines.duckdb import aggregate_duckdb
 from evalreport.metrics import count_table, count_table_from_aggregates, evaluate_counts
 
+from brute import twice_right_pairs
+
 SCALARS = ("auc", "average_precision", "bep", "expected_total_cost")
 LEARNERS = {"cont": "s_cont", "tied": "s_tied", "int": "s_int"}
 
@@ -456,9 +458,7 @@ def test_exact_continuous_tables_are_streamed_and_reduced(tmp_path, weighted):
         _assert_streamed_equals_memory(agg.tables[name], agg.reductions[name], data["y"], data[col], w, keep,
                                        fprs, positive="pos")
     if not weighted:  # the twice-area is the exact integer: pairs ranked right, by brute force
-        is_pos = np.asarray(data["y"]) == "pos"
-        p, q = np.asarray(data["s_cont"])[is_pos], np.asarray(data["s_cont"])[~is_pos]
-        assert cont.auc2 == int(2 * (p[:, None] > q[None, :]).sum() + (p[:, None] == q[None, :]).sum())
+        assert cont.auc2 == twice_right_pairs(np.asarray(data["y"]) == "pos", data["s_cont"])
 
 
 @pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])

@@ -316,15 +316,17 @@ def test_zero_one_blocks_next_to_blocks_of_other_labels(monkeypatch, threads, la
 
 @pytest.mark.parametrize("dtype", [">i2", ">i4", ">i8", ">u8"])
 def test_labels_in_the_other_byte_order_are_read_as_values(dtype):
-    # a big-endian 256 is not the label 1 (the 0/1 check reads raw bytes:
-    # such arrays go the full way)
-    y = np.array([0, 256, 0, 256], dtype=dtype)
+    # a big-endian label whose bytes read natively as 1 (256 in two bytes,
+    # 2**24 in four, 2**56 in eight) is not the label 1 (the 0/1 check reads
+    # raw bytes: such arrays go the full way)
+    big = 1 << 8 * (np.dtype(dtype).itemsize - 1)
+    y = np.array([0, big, 0, big], dtype=dtype)
     s = np.array([0.1, 0.9, 0.2, 0.8])
     assert K._checked_keys(y, s, 1) is None
-    with pytest.raises(ValueError, match=r"the positive label 1 does not occur in y_true, "
-                                         r"which holds 0 \(index 0\) and 256 \(index 1\)"):
+    with pytest.raises(ValueError, match=rf"the positive label 1 does not occur in y_true, "
+                                         rf"which holds 0 \(index 0\) and {big} \(index 1\)"):
         evaluate_binary(y, s)
-    assert evaluate_binary(y, s, positive=256).auc == 1.0
+    assert evaluate_binary(y, s, positive=big).auc == 1.0
     assert evaluate_binary(np.array([0, 1, 0, 1], dtype=dtype), s).auc == 1.0
 
 
@@ -335,31 +337,45 @@ def test_threads_starting_the_pool_at_once(monkeypatch):
 
     monkeypatch.setenv("EVALREPORT_THREADS", "8")
     monkeypatch.setattr(P, "MIN_PART", 1000)
-    switch = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # threads take turns often: the race, if any, shows
+    # Every pool thread asked for must start: a caller that quietly did all
+    # the work itself would give the right numbers on one thread.
+    started = []
+    start = P._start
+
+    def counting(fn, helpers):
+        futures = start(fn, helpers)
+        started.append((helpers, len(futures)))
+        return futures
+
+    monkeypatch.setattr(P, "_start", counting)
     rng = np.random.default_rng(0)
     data = {k: ((rng.random(k * 1000) < 0.5).astype(np.int64), rng.random(k * 1000)) for k in range(2, 9)}
     expected = {k: evaluate_binary(*d).auc for k, d in data.items()}
     errors = []
-    for _ in range(20):
-        monkeypatch.setattr(P, "_pool", None)
-        monkeypatch.setattr(P, "_pool_size", 0)
-        barrier = threading.Barrier(len(data))
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns often: the race, if any, shows
+    try:
+        for _ in range(20):
+            monkeypatch.setattr(P, "_pool", None)
+            monkeypatch.setattr(P, "_pool_size", 0)
+            barrier = threading.Barrier(len(data))
 
-        def go(k):
-            barrier.wait()
-            try:
-                assert evaluate_binary(*data[k]).auc == expected[k]
-            except BaseException as exc:  # noqa: BLE001 (collected, asserted below)
-                errors.append(exc)
+            def go(k):
+                barrier.wait()
+                try:
+                    assert evaluate_binary(*data[k]).auc == expected[k]
+                except BaseException as exc:  # noqa: BLE001 (collected, asserted below)
+                    errors.append(exc)
 
-        threads = [threading.Thread(target=go, args=(k,)) for k in data]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    sys.setswitchinterval(switch)
+            threads = [threading.Thread(target=go, args=(k,)) for k in data]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+    finally:
+        sys.setswitchinterval(switch)
     assert errors == []
+    assert started and all(asked == got for asked, got in started), started
 
 
 def test_parts_run_on_the_caller_when_no_thread_can_start(monkeypatch):
@@ -375,15 +391,26 @@ def test_parts_run_on_the_caller_when_no_thread_can_start(monkeypatch):
 
 
 def test_integer_hull_filter_does_not_overflow():
-    # a strictly concave ROC with counts near 2e6 x 6000 corners: the filter's
-    # products would leave int64 in the short form; every corner is a vertex
-    from evalreport.metrics import count_table_from_aggregates, evaluate_counts
+    # A strictly concave chain of 6000 integer points (every one a vertex).
+    # The filter tests the corners between two sampled vertices a and b
+    # against their edge; its short form compares dx cy - dy cx with
+    # dx ay - dy ax. The chain is moved up so that the second is just under
+    # 2**63 for the edge from corner 1 to corner 257 (the first sampled pair):
+    # the first then passes 2**63 and would wrap. (roc_hull never gets here
+    # with such counts: it turns tables with 2 m+ m- >= 2**63 to float64
+    # first; upper_hull_indices is called directly.)
+    from evalreport.metrics.cost import upper_hull_indices
 
     k = 6000
-    i = np.arange(k)
-    c = 2 * 10**6
-    table = count_table_from_aggregates((k - i).astype(float), (k - i) * c // k + 1, (i + 1) * c // k + 1)
-    assert len(evaluate_counts(table).hull.index) == k + 1
+    i = np.arange(k, dtype=np.int64)
+    x = i * 7_000_000
+    y = np.concatenate(([0], np.cumsum(13_000_000 - 2 * i[:-1])))  # rises less at every step
+    a, b = 1, 1 + 256
+    dx, dy = int(x[b] - x[a]), int(y[b] - y[a])
+    lift = ((1 << 63) - 1 - (dx * int(y[a]) - dy * int(x[a]))) // dx
+    y += lift
+    assert (1 << 63) - dx <= dx * int(y[a]) - dy * int(x[a]) < 1 << 63 and int(y[-1]) < 1 << 62
+    np.testing.assert_array_equal(upper_hull_indices(x, y), i)
 
 
 @pytest.mark.parametrize("threads", ["1", "3"])

@@ -33,6 +33,8 @@ from evalreport.metrics import (
 )
 from evalreport.metrics.cost import roc_hull
 
+from brute import distance_to_polyline, twice_right_pairs
+
 TOL = 1e-12
 SCALARS = ("auc", "rank_loss", "average_precision", "bep", "expected_total_cost")
 #: unweighted, these are the in-memory engine's bit for bit (AP and partial AUC to rounding)
@@ -154,12 +156,6 @@ def assert_same(got, want, *, keep=KEEP, fprs=FPRS) -> None:
     costs = {"false_negative": 3, "false_positive": 1}
     for t in keep:
         same(got.at_threshold(t, costs=costs, betas=(0.5, 1, 2)), want.at_threshold(t, costs=costs, betas=(0.5, 1, 2)))
-
-
-def twice_right_pairs(y, s) -> int:
-    """2 x (pairs ranked right) + ties, by brute force over the pairs."""
-    p, n = s[y], s[~y]
-    return int(2 * (p[:, None] > n[None, :]).sum() + (p[:, None] == n[None, :]).sum())
 
 
 # --------------------------------------------------------------------------- against memory
@@ -730,17 +726,6 @@ def test_duckdb_weighted_one_class_file(tmp_path):
             assert got.bep == 1.0 and dict(got.undefined) == dict(want.undefined)
 
 
-def _distance_to_polyline(px, py, qx, qy):
-    """Distance of each point (px, py) from the polyline through (qx, qy), by
-    brute force over every segment."""
-    x0, y0, x1, y1 = qx[:-1], qy[:-1], qx[1:], qy[1:]
-    vx, vy = x1 - x0, y1 - y0
-    ux, uy = px[:, None] - x0, py[:, None] - y0
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.clip(np.where(vx * vx + vy * vy > 0, (ux * vx + uy * vy) / (vx * vx + vy * vy), 0.0), 0, 1)
-    return np.hypot(ux - t * vx, uy - t * vy).min(axis=1)
-
-
 @pytest.mark.parametrize("budget", ["all", 12])
 @pytest.mark.parametrize("seed, top", [(3, 0), (4, 0), (5, 40), (6, 6000)])
 def test_output_curves_of_a_reduced_table_say_simplified_and_bound_the_exact_curve(budget, seed, top):
@@ -760,7 +745,7 @@ def test_output_curves_of_a_reduced_table_say_simplified_and_bound_the_exact_cur
     curves = output_curves(evaluate_reduced(result.table, result.reduction), budget)
     roc, pr = curves.roc, curves.pr
     assert pr.simplified and pr.vertices is None
-    far = _distance_to_polyline(want.pr.recall, want.pr.precision, pr.x, pr.y).max()
+    far = distance_to_polyline(want.pr.recall, want.pr.precision, pr.x, pr.y).max()
     assert far <= pr.max_error + 1e-12 and (far > 0 or top == 6000)
     assert pr.x[0] == 1 / y.sum()  # from row 1
     if top == 6000:
@@ -768,7 +753,7 @@ def test_output_curves_of_a_reduced_table_say_simplified_and_bound_the_exact_cur
         return
     assert roc.simplified and roc.vertices is None
     assert roc.max_error >= result.reduction.roc_error > 0
-    far = _distance_to_polyline(want.roc.fpr, want.roc.tpr, roc.x, roc.y).max()
+    far = distance_to_polyline(want.roc.fpr, want.roc.tpr, roc.x, roc.y).max()
     assert 0 < far <= roc.max_error + 1e-12
     # and the streamed table of every row is exact: nothing to widen
     whole = stream(y, s, w, sizes=(997,), cap=1 << 20)

@@ -23,7 +23,7 @@ from .cost import (
     operating_point,
     roc_hull,
 )
-from .counts import CountTable, _UnitCurveBuffers, count_table_and_positive_rows
+from .counts import CountTable, _UnitCurveBuffers, count_table_and_positive_rows, pair_counts_leave_int64
 from .counts import precision_sum as counts_precision_sum
 from .parallel import blocks, in_parts
 
@@ -265,9 +265,9 @@ def _rate(counts: np.ndarray, total) -> np.ndarray:
 
 def _unit_step_curves(tp: np.ndarray, pos: int):
     """(fpr, tpr, precision) when row j predicts exactly j samples positive
-    (so there are ``tp.size - 1 - pos`` negatives), formed block by block as the eager road
-    forms them (:class:`~evalreport.metrics.counts._UnitCurveBuffers`): the
-    same floats as fp / neg, tp / pos and tp / (tp + fp), in reversed views.
+    (so there are ``tp.size - 1 - pos`` negatives), formed block by block as
+    the eager road forms them (:class:`~evalreport.metrics.counts._UnitCurveBuffers`):
+    the same floats as fp / neg, tp / pos and tp / (tp + fp), in reversed views.
     """
     n = tp.size - 1
     buffers = _UnitCurveBuffers(n, pos)
@@ -335,7 +335,7 @@ def _trapezoids2(tp: np.ndarray, fp: np.ndarray):
     if dfp.dtype.kind == "f" or both.dtype.kind == "f":
         return np.dot(dfp, both)
     pos, neg = int(tp[-1]), int(fp[-1])
-    if 2 * pos * neg < 1 << 63:
+    if not pair_counts_leave_int64(pos, neg):
         return int(np.dot(dfp, both))
     # Within a chunk whose fp rises by at most 2**61 / m+, the sum is under
     # 2**63 (each tp[k+1] + tp[k] <= 2 m+). A single step wider than that is
@@ -360,8 +360,8 @@ def _scalars_distinct(table: CountTable, rows=None):
     Unweighted and without ties, the i-th positive (i = 1..P) enters at row
     k_i and then TP = i, FP = k_i - i, so every scalar is a sum over the P
     positives instead of over all K rows. ``rows`` (the k_i) if the caller
-    has them, else they are read off ``tp``. The fourth
-    item is the hull's candidate corners (see :func:`roc_hull`).
+    has them, else they are read off ``tp``. The fourth item is the hull's
+    candidate corners (see :func:`roc_hull`).
     """
     pos, neg = table.positives, table.negatives
     if rows is None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .counts import CountTable
+from .counts import CountTable, pair_counts_leave_int64
 
 __all__ = [
     "UnitStepCorners",
@@ -357,7 +357,7 @@ def roc_hull(table: CountTable, corners=None, corner_counts=None) -> RocHull | N
         fp, tp = table.fp, table.tp
     else:  # with corners: read at a few rows only
         fp, tp = _ColumnAt(table, table.fp_at), _ColumnAt(table, table.tp_at)
-    if not table.weighted and 2 * pos * neg >= 1 << 63:
+    if not table.weighted and pair_counts_leave_int64(pos, neg):
         # Cross products of counts would leave int64 (billions of rows on each
         # side): in float64 instead, exact to about 1e-16 relative, which can
         # only decide whether an all-but-collinear point is a vertex.
@@ -386,7 +386,7 @@ def cost_curve(table: CountTable, hull: RocHull | None = None) -> CostCurve | No
     idx = hull.index
     # Breakpoints in counts: dFPR / (dFPR + dTPR) = dfp P / (dfp P + dtp N).
     dfp, dtp = np.diff(table.fp_at(idx)), np.diff(table.tp_at(idx))
-    if not table.weighted and 2 * pos * neg >= 1 << 63:
+    if not table.weighted and pair_counts_leave_int64(pos, neg):
         # the products would leave int64: in Python ints, one per hull edge
         breaks = np.array([a * pos / (a * pos + b * neg) for a, b in zip(dfp.tolist(), dtp.tolist())],
                           dtype=np.float64)

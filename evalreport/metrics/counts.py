@@ -169,16 +169,17 @@ class _UnitStepTable(CountTable):
     @property
     def tp(self) -> np.ndarray:
         if self._tp is None:
-            tp = np.multiply(self.curves.tpr, self._n_pos)
-            np.rint(tp, out=tp)
-            object.__setattr__(self, "_tp", tp.astype(np.int64))
+            object.__setattr__(self, "_tp", self._tp_of(self.curves.tpr))
         return self._tp
 
     def tp_at(self, rows):
         if self._tp is not None:
             return self._tp[rows]
-        tp = np.rint(self.curves.tpr[rows] * self._n_pos)
-        return tp.astype(np.int64) if isinstance(tp, np.ndarray) else np.int64(tp)
+        return self._tp_of(self.curves.tpr[rows])
+
+    def _tp_of(self, tpr):
+        """tp from tpr = tp / m+ (correctly rounded; tp < 2**51): exact."""
+        return np.rint(np.multiply(tpr, self._n_pos)).astype(np.int64)
 
     @property
     def positives(self):
@@ -354,6 +355,13 @@ def _positive_mask(y: np.ndarray, positive) -> np.ndarray:
     # One label only, and not the positive one: all negatives (measures that
     # need positives are undefined, with a reason, downstream).
     return is_pos
+
+
+def pair_counts_leave_int64(positives, negatives) -> bool:
+    """Whether integer class totals are so large (billions of rows on each
+    side: aggregated tables) that 2 m+ m-, the bound of the AUC's twice-area
+    and of the hull's and the cost curve's products of counts, leaves int64."""
+    return 2 * positives * negatives >= 1 << 63
 
 
 def _plain(value):

@@ -129,7 +129,7 @@ import numpy as np
 
 from .binary import BinaryEvaluation, _bep_between, _mcclish, _num, _trapezoids2, evaluate_counts
 from .cost import upper_hull_indices
-from .counts import CountTable, count_table_from_aggregates
+from .counts import CountTable, count_table_from_aggregates, pair_counts_leave_int64
 
 __all__ = [
     "DEFAULT_CAP",
@@ -536,7 +536,7 @@ class CountReducer:
             if not (pos.is_integer() and neg.is_integer()):
                 raise ValueError(f"integer counts, but the totals given are not integers ({pos!r}, {neg!r})")
             pos, neg = int(pos), int(neg)
-        if pos + neg >= _INT64_LIMIT or 2 * pos * neg >= _INT64_LIMIT:
+        if pos + neg >= _INT64_LIMIT or pair_counts_leave_int64(pos, neg):
             raise ValueError(
                 f"integer counts with m+ = {pos:,} and m- = {neg:,}: m+ + m- or 2 m+ m- reaches 2**63, "
                 "past which the int64 arithmetic of the AUC, the ROC hull and the cost curve overflows; give "

@@ -260,7 +260,7 @@ def report_context(result: Result) -> dict:
             "n": fmt(sm.n), "positives": fmt(sm.positives), "negatives": fmt(sm.negatives),
             "confusion": {k: fmt(getattr(at, k)) for k in ("tp", "fp", "tn", "fn")},
             "confusion_share": _shares(at),
-            "simplified": _simplified_note(lr.curves),
+            "curves_note": _simplified_note(lr.curves),
         })
         for label, v, iv in (("AUC", sm.auc, ci), ("average precision", sm.average_precision,
                                                     boot.get("average_precision")),
