@@ -30,19 +30,23 @@ def _curve_values(fpr, tpr, xs):
     return lo, hi
 
 
+def _brute_verdict(fa, ta, fb, tb):
+    """The envelopment verdict from the polylines on a dense grid plus every vertex."""
+    xs = np.union1d(np.linspace(0, 1, 4001), np.union1d(fa, fb))
+    alo, ahi = _curve_values(fa, ta, xs)
+    blo, bhi = _curve_values(fb, tb, xs)
+    d = np.concatenate((alo - blo, ahi - bhi))
+    above, below = (d > 1e-12).any(), (d < -1e-12).any()
+    return ("cross" if above and below else "a_envelops_b" if above
+            else "b_envelops_a" if below else "identical")
+
+
 @pytest.mark.parametrize("seed", range(25))
 def test_envelopment_matches_a_dense_grid(seed):
     a = _roc(seed, shift=0.6)
     b = _roc(seed + 100, shift=0.3)
     e = envelopment(a.roc.fpr, a.roc.tpr, b.roc.fpr, b.roc.tpr)
-    xs = np.union1d(np.linspace(0, 1, 4001), np.union1d(a.roc.fpr, b.roc.fpr))
-    alo, ahi = _curve_values(a.roc.fpr, a.roc.tpr, xs)
-    blo, bhi = _curve_values(b.roc.fpr, b.roc.tpr, xs)
-    d = np.concatenate((alo - blo, ahi - bhi))
-    above, below = (d > 1e-12).any(), (d < -1e-12).any()
-    expected = ("cross" if above and below else "a_envelops_b" if above
-                else "b_envelops_a" if below else "identical")
-    assert e.verdict == expected
+    assert e.verdict == _brute_verdict(a.roc.fpr, a.roc.tpr, b.roc.fpr, b.roc.tpr)
     if e.verdict == "cross":
         # at each reported crossing the curves meet
         for x in e.crossings_fpr:
@@ -144,7 +148,7 @@ def test_step_profile_by_hand():
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_envelopment_roads_agree_for_three_learners(seed):
+def test_envelopment_roads_agree_for_four_learners(seed):
     # Few vertices and many negatives (coarse scores): compare_learners takes
     # the pairwise road instead of a grid with an entry per negative; both
     # must give the same verdicts and crossings.
@@ -164,13 +168,23 @@ def test_envelopment_roads_agree_for_three_learners(seed):
         ev = evaluate_binary(y, np.round(rng.normal(0.8 * y, np.where(y, 0.5 + k, 1.0)), 1))
         learners[f"L{k}"] = SimpleNamespace(curves=output_curves(ev, "all"),
                                             summary=SimpleNamespace(negatives=ev.negatives))
+    # and a far better learner, whose curve envelops the others'
+    ev = evaluate_binary(y, np.round(rng.normal(3.0 * y, 0.6), 1))
+    learners["S"] = SimpleNamespace(curves=output_curves(ev, "all"), summary=SimpleNamespace(negatives=ev.negatives))
     n_neg = int((~y).sum())
     assert n_neg > 4 * sum(lr.curves.exact_roc[0].size for lr in learners.values())  # the pairwise road
     got = {(p.a, p.b): p.envelopment for p in _envelopment_pairs(learners)}
-    assert any(e.verdict == "cross" for e in got.values())
+    assert {e.verdict for e in got.values()} == {"cross", "b_envelops_a"}
     grid = np.arange(n_neg + 1) / n_neg
     prof = {k: roc_profile_counts(*lr.curves.exact_roc, n_neg) for k, lr in learners.items()}
     for a, b in combinations(learners, 2):
         want = envelopment_on_grid(grid, prof[a], prof[b])
         assert got[(a, b)].verdict == want.verdict
         np.testing.assert_allclose(got[(a, b)].crossings_fpr, want.crossings_fpr, rtol=0, atol=1e-12)
+        # and both against the brute force of the polylines themselves
+        (fa, ta), (fb, tb) = learners[a].curves.exact_roc, learners[b].curves.exact_roc
+        assert got[(a, b)].verdict == _brute_verdict(fa, ta, fb, tb)
+        for x in got[(a, b)].crossings_fpr:
+            lo1, hi1 = _curve_values(fa, ta, np.array([x]))
+            lo2, hi2 = _curve_values(fb, tb, np.array([x]))
+            assert max(lo1[0], lo2[0]) <= min(hi1[0], hi2[0]) + 1e-9

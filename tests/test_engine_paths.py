@@ -478,3 +478,24 @@ def test_precision_sum_adds_the_curves_precision_block_by_block(monkeypatch, see
     from sklearn.metrics import average_precision_score
 
     assert ev.average_precision == pytest.approx(average_precision_score(y, s), rel=1e-12)
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_dataclasses_replace_on_a_unit_step_table(lazy):
+    # The table of distinct unweighted scores is a subclass with its own
+    # constructor; dataclasses.replace still gives a table of the fields.
+    import dataclasses
+
+    y = np.array([0, 1, 1, 0, 1])
+    ev = evaluate_binary(y, np.array([0.1, 0.9, 0.4, 0.35, 0.8]), lazy_curves=lazy)
+    table = ev.counts
+    assert isinstance(table, K._UnitStepTable)
+    same = dataclasses.replace(table)
+    assert type(same) is K.CountTable
+    for name in ("threshold", "tp", "fp"):
+        np.testing.assert_array_equal(getattr(same, name), getattr(table, name))
+    assert same.n_rows == table.n_rows == 5
+    # a changed column is taken as given (weighted counts are no unit steps)
+    weighted = dataclasses.replace(table, tp=table.tp * 0.5)
+    assert weighted.weighted and not weighted.unit_steps
+    assert B.evaluate_counts(weighted).auc == ev.auc  # AUC does not depend on the positives' scale

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from types import MappingProxyType
 from typing import Mapping
 
 import numpy as np
@@ -25,6 +24,7 @@ from .cost import (
 )
 from .counts import CountTable, _UnitCurveBuffers, count_table_and_positive_rows, pair_counts_leave_int64
 from .counts import precision_sum as counts_precision_sum
+from .frozen import FrozenMapping
 from .parallel import blocks, in_parts
 
 __all__ = [
@@ -151,8 +151,8 @@ def measures_at_row(table: CountTable, row: int, threshold: float, *, costs=None
     return ThresholdMeasures(
         threshold=float(threshold), tp=tp, fp=fp, tn=tn, fn=fn,
         error_rate=err, accuracy=acc, precision=prec, recall=rec, fpr=fpr,
-        specificity=spec, f1=f1, fbeta=MappingProxyType(fbeta),
-        cost_sensitive_error=cse, undefined=MappingProxyType(und),
+        specificity=spec, f1=f1, fbeta=FrozenMapping(fbeta),
+        cost_sensitive_error=cse, undefined=FrozenMapping(und),
     )
 
 
@@ -171,7 +171,7 @@ class BinarySummary:
     hull: RocHull | None
     cost_curve: CostCurve | None
     expected_total_cost: float | None
-    undefined: Mapping[str, str] = field(default_factory=dict)
+    undefined: Mapping[str, str] = field(default_factory=FrozenMapping)
 
 
 @dataclass(frozen=True, eq=False)
@@ -428,7 +428,7 @@ def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
         hull=hull,
         cost_curve=curve,
         expected_total_cost=etc,
-        undefined=MappingProxyType(und),
+        undefined=FrozenMapping(und),
     )
 
 

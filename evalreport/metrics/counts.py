@@ -156,6 +156,14 @@ class _UnitStepTable(CountTable):
     (:meth:`tp_at` reads it at a few rows).
     """
 
+    def __new__(cls, tp=None, **kwargs):
+        if "threshold" in kwargs or "fp" in kwargs:
+            # Called with CountTable's fields, as dataclasses.replace does: a
+            # plain table of those fields (the changed columns need not be of
+            # distinct unweighted scores any more).
+            return CountTable(tp=tp, **kwargs)
+        return super().__new__(cls)
+
     def __init__(self, tp, *, n_rows=None, n_pos=None, ascending_with_inf=None, keys=None,
                  invert=False, curves=None):
         if tp is not None:

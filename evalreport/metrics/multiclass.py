@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from types import MappingProxyType
 from typing import Mapping, Sequence
 
 import numpy as np
 
 from .binary import evaluate_counts
+from .frozen import FrozenMapping
 from .labels import label_key
 
 __all__ = [
@@ -59,7 +59,7 @@ class Averages:
     micro_precision: float | None
     micro_recall: float | None
     micro_f1: float | None
-    undefined: Mapping[str, str] = field(default_factory=dict)
+    undefined: Mapping[str, str] = field(default_factory=FrozenMapping)
 
 
 def _ratio(num, den):
@@ -104,7 +104,7 @@ def average_matrices(matrices: Sequence[tuple[float, float, float, float]], name
         micro_precision=micro_p,
         micro_recall=micro_r,
         micro_f1=_f(micro_p, micro_r),
-        undefined=MappingProxyType(und),
+        undefined=FrozenMapping(und),
     )
 
 
@@ -186,7 +186,7 @@ class MulticlassEvaluation:
     ovo_auc: float | None  # Hand & Till
     cost_sensitive_error: float | None = None
     bayes_cost: float | None = None  # cost of the least-expected-cost decisions, if scores are probabilities
-    undefined: Mapping[str, str] = field(default_factory=dict)
+    undefined: Mapping[str, str] = field(default_factory=FrozenMapping)
 
 
 def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=None, sample_weight=None,
@@ -290,7 +290,7 @@ def evaluate_multiclass_counts(confusion: np.ndarray, classes: Sequence, *, n: i
                     und[f"classes.{key}.{name}"] = f"class {key}: {ev.undefined[name]}"
         per_class[key] = ClassMeasures(tp=float(tp), fp=float(fp), tn=float(tn), fn=float(fn),
                                        support=float(tp + fn), precision=prec, recall=rec,
-                                       f1=_ratio(2 * tp, 2 * tp + fp + fn), fbeta=MappingProxyType(fb),
+                                       f1=_ratio(2 * tp, 2 * tp + fp + fn), fbeta=FrozenMapping(fb),
                                        auc=auc, average_precision=ap)
         aucs.append(auc)
         supports.append(tp + fn)
@@ -309,9 +309,9 @@ def evaluate_multiclass_counts(confusion: np.ndarray, classes: Sequence, *, n: i
         cse = _ratio(float((confusion * np.asarray(cost_matrix, dtype=float)).sum()), total)
     return MulticlassEvaluation(
         classes=classes, n=int(n), confusion=confusion, accuracy=accuracy, error_rate=error,
-        per_class=MappingProxyType(per_class), averages=averages, macro_auc=macro_auc,
+        per_class=FrozenMapping(per_class), averages=averages, macro_auc=macro_auc,
         weighted_auc=weighted_auc, ovo_auc=ovo, cost_sensitive_error=cse, bayes_cost=None,
-        undefined=MappingProxyType({**und, **dict(averages.undefined)}),
+        undefined=FrozenMapping({**und, **dict(averages.undefined)}),
     )
 
 

@@ -123,13 +123,13 @@ import math
 import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 import numpy as np
 
 from .binary import BinaryEvaluation, _bep_between, _mcclish, _num, _trapezoids2, evaluate_counts
 from .cost import upper_hull_indices
 from .counts import CountTable, count_table_from_aggregates, pair_counts_leave_int64
+from .frozen import FrozenMapping
 
 __all__ = [
     "DEFAULT_CAP",
@@ -198,7 +198,7 @@ class Reduction:
     rank_loss: float | None
     average_precision: float | None
     bep: float | None
-    partial_auc: Mapping[float, float] = field(default_factory=dict)
+    partial_auc: Mapping[float, float] = field(default_factory=FrozenMapping)
     roc_error: float = 0.0
     exact_at: tuple[float, ...] = ()
 
@@ -758,7 +758,7 @@ class CountReducer:
         reduction = Reduction(
             rows=len(table), row_index=np.arange(len(table) + 1, dtype=np.int64),
             positives=table.positives, negatives=table.negatives,
-            partial_auc=MappingProxyType(scalars.pop("partial_auc")), exact_at=tuple(self.keep_t.tolist()),
+            partial_auc=FrozenMapping(scalars.pop("partial_auc")), exact_at=tuple(self.keep_t.tolist()),
             **scalars,
         )
         groups = None
@@ -802,7 +802,7 @@ class CountReducer:
         row_index = np.concatenate(([0], every)).astype(np.int64)
         reduction = Reduction(
             rows=self.row, row_index=row_index, positives=table.positives,
-            negatives=table.negatives, partial_auc=MappingProxyType(scalars.pop("partial_auc")),
+            negatives=table.negatives, partial_auc=FrozenMapping(scalars.pop("partial_auc")),
             roc_error=_roc_error(table, row_index), exact_at=tuple(self.keep_t.tolist()), **scalars,
         )
         groups = None
