@@ -420,6 +420,16 @@ def _equal_mask(col, value) -> np.ndarray:
     return pc.equal(col, value).to_numpy(zero_copy_only=False)
 
 
+def _empty_label_row(col, values) -> int | None:
+    """Row of the first empty text label. The CSV reader keeps an empty text
+    cell as '' (not null): as a label it would pass for a class of its own,
+    the negative one if it is the only other."""
+    if not any(isinstance(v, str) and not v.strip() for v in values):
+        return None
+    blank = [v for v in values if isinstance(v, str) and not v.strip()]
+    return min(_first_row(_equal_mask(col, v)) for v in blank)
+
+
 def _binary_labels(col, spec: Spec, display, column, loc, problems) -> np.ndarray | None:
     """Labels as a boolean array (True = positive), checked."""
     null = _null_row(col)
@@ -428,6 +438,10 @@ def _binary_labels(col, spec: Spec, display, column, loc, problems) -> np.ndarra
         return None
     positive = label_key(spec.positive_label)
     values, first = _distinct(col)
+    empty = _empty_label_row(col, values) if positive.strip() else None
+    if empty is not None:
+        problems.add(loc, f"{display}: column '{column}', row {empty}: missing label (empty)")
+        return None
     keys = [label_key(v) for v in values]
     order = sorted(range(len(keys)), key=lambda i: keys[i])
     if positive not in keys:
@@ -457,6 +471,10 @@ def _class_labels(col, spec: Spec, display, column, loc, problems, *, what: str)
         return None
     keys = [label_key(c) for c in spec.classes]
     values, first = _distinct(col)
+    empty = _empty_label_row(col, values) if all(k.strip() for k in keys) else None
+    if empty is not None:
+        problems.add(loc, f"{display}: column '{column}', row {empty}: missing {what} (empty)")
+        return None
     value_keys = [label_key(v) for v in values]
     unknown = [(f, k) for k, f in zip(value_keys, first) if k not in keys]
     if unknown:

@@ -145,6 +145,13 @@ CASES = [
     ("three labels", BASE, {"pred.csv": _csv(["1,1,0.2,0.3", "2,0,0.5,0.1", "3,2,0.5,0.1"])},
      ["error: spec.yaml:5: data[0].label: pred.csv: column 'y', row 3: label '2' makes 3 labels "
       "('0', '1', '2'); a binary task has the positive label and one other"]),
+    # an empty text cell is read as '' (not null): named as missing, not taken for a class
+    ("empty label", BASE.replace("title: t", "title: t\npositive: 'yes'"),
+     {"pred.csv": _csv(["1,yes,0.2,0.3", "2,no,0.5,0.1", "3,,0.5,0.1"])},
+     ["error: spec.yaml:6: data[0].label: pred.csv: column 'y', row 3: missing label (empty)"]),
+    ("empty label as the only other", BASE.replace("title: t", "title: t\npositive: 'yes'"),
+     {"pred.csv": _csv(["1,yes,0.2,0.3", "2,,0.5,0.1", "3, ,0.5,0.1"])},
+     ["error: spec.yaml:6: data[0].label: pred.csv: column 'y', row 2: missing label (empty)"]),
     ("positive label absent", BASE.replace("title: t", "title: t\npositive: yes"),
      {"pred.csv": _csv(["1,Yes,0.2,0.3", "2,No,0.5,0.1"])},
      ["error: spec.yaml:3: positive: pred.csv: the positive label True does not occur in column 'y' "

@@ -432,6 +432,36 @@ def test_invalid_input_raises(kwargs, match):
         count_table(kwargs.pop("y_true"), kwargs.pop("y_score"), **kwargs)
 
 
+@pytest.mark.parametrize(
+    "y_true, y_score, positive, match",
+    [
+        # a missing label is named as missing, never counted as a third class (or,
+        # with one other label, as the negative class)
+        ([0, 1, np.nan, 1], None, 1, r"y_true has a missing value \(nan\) at index 2$"),
+        ([np.nan, 1, 0, 1], None, 1, r"missing value \(nan\) at index 0$"),
+        ([1, 1, np.nan, 1], None, 1, r"missing value \(nan\) at index 2$"),
+        (np.array(["a", None, "a", None], dtype=object), None, "a", r"missing value \(None\) at index 1$"),
+        (np.array(["a", "b", None, "b"], dtype=object), None, "a", r"missing value \(None\) at index 2$"),
+        ("pandas-string", None, "a", r"y_true has a missing value \(<NA>\) at index 2$"),
+        ("pandas-Int64", None, 1, r"y_true has a missing value \(nan\) at index 2$"),
+        ([0, 1, 0, 1], "pandas-object", 1, r"y_score has a missing value \(<NA>\) at index 2$"),
+    ],
+)
+def test_missing_values_are_named(y_true, y_score, positive, match):
+    if isinstance(y_true, str) or isinstance(y_score, str):
+        pd = pytest.importorskip("pandas")
+        if y_true == "pandas-string":
+            y_true = pd.Series(["a", "b", pd.NA, "b"], dtype="string")
+        elif y_true == "pandas-Int64":
+            y_true = pd.Series([1, 0, pd.NA, 0], dtype="Int64")
+        if y_score == "pandas-object":
+            y_score = pd.Series([0.1, 0.2, pd.NA, 0.4], dtype=object)
+    if y_score is None:
+        y_score = [0.1, 0.2, 0.3, 0.4]
+    with pytest.raises(ValueError, match=match):
+        evaluate_binary(y_true, y_score, positive=positive)
+
+
 # ---------------------------------------------------------------------------
 # Count tables
 

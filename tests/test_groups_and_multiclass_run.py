@@ -86,6 +86,16 @@ def test_label_outside_the_classes(tmp_path, capsys):
     assert "label 'wolf' is not one of the classes ('cat', 'dog', 'bird')" in err
 
 
+def test_empty_label_is_missing_not_a_class(tmp_path, capsys):
+    _multiclass(tmp_path)
+    lines = (tmp_path / "pred.csv").read_text().splitlines()
+    row = next(i for i, line in enumerate(lines) if ",dog," in line)  # i = data row (1 = the first)
+    lines[row] = lines[row].replace(",dog,", ",,", 1)
+    (tmp_path / "pred.csv").write_text("\n".join(lines) + "\n")
+    assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 2
+    assert f"row {row}: missing label (empty)" in capsys.readouterr().err
+
+
 def test_binary_groups_by_hand(tmp_path):
     (tmp_path / "p.csv").write_text("y,s,fold\n1,0.9,a\n0,0.8,a\n1,0.3,a\n1,0.7,b\n0,0.2,b\n0,0.6,b\n")
     (tmp_path / "spec.yaml").write_text(textwrap.dedent("""\

@@ -283,6 +283,9 @@ def _checked_inputs(y_true, y_score, sample_weight, positive):
         try:
             s = s.astype(np.float64)
         except (TypeError, ValueError) as exc:
+            missing = _first_missing(s)
+            if missing is not None:  # pandas.NA, which no float conversion takes
+                raise ValueError(f"y_score has a missing value ({_plain(s[missing])!r}) at index {missing}") from None
             raise ValueError(f"y_score must be numeric (dtype {s.dtype}): {exc}") from None
     s = s.astype(np.float64, copy=False)
     sign = _score_sign(s)
@@ -336,19 +339,19 @@ def _positive_mask(y: np.ndarray, positive) -> np.ndarray:
     if numeric:
         is_pos, n_pos = _equal_in_parts(y, positive, keep=True)
     else:
-        try:
-            is_pos = np.asarray(y == positive)
-        except (TypeError, ValueError):
-            is_pos = np.zeros(y.shape, dtype=bool)
-        if is_pos.shape != y.shape:  # comparison of incompatible types gave a scalar
-            is_pos = np.zeros(y.shape, dtype=bool)
+        is_pos = _equal_labels(y, positive)
         n_pos = int(np.count_nonzero(is_pos))
     if n_pos == y.size:
         return is_pos
     other_index = int(np.argmin(is_pos))  # first row that is not positive
     other = y[other_index]
-    n_other = _equal_in_parts(y, other)[1] if numeric else int(np.count_nonzero(y == other))
+    if _is_missing(other):  # (None would otherwise pass for the other class)
+        _raise_missing(y, other_index)
+    n_other = _equal_in_parts(y, other)[1] if numeric else int(np.count_nonzero(_equal_labels(y, other)))
     if n_pos + n_other != y.size:
+        missing = _first_missing(y)
+        if missing is not None:
+            _raise_missing(y, missing)
         i = _first_index(~(is_pos | (y == other)))
         if n_pos == 0:
             raise ValueError(
@@ -363,6 +366,44 @@ def _positive_mask(y: np.ndarray, positive) -> np.ndarray:
     # One label only, and not the positive one: all negatives (measures that
     # need positives are undefined, with a reason, downstream).
     return is_pos
+
+
+def _equal_labels(y: np.ndarray, value) -> np.ndarray:
+    """``y == value`` as a boolean mask of non-numeric labels: all False
+    where the types cannot be compared; a missing label (pandas.NA makes
+    the comparison itself fail) is reported."""
+    try:
+        equal = np.asarray(y == value)
+        if equal.shape == y.shape and equal.dtype == bool:
+            return equal
+    except (TypeError, ValueError):
+        pass
+    missing = _first_missing(y)
+    if missing is not None:
+        _raise_missing(y, missing)
+    return np.zeros(y.shape, dtype=bool)  # e.g. a comparison of incompatible types gave a scalar
+
+
+def _is_missing(v) -> bool:
+    """NaN, None or pandas' NA (a label no class can be)."""
+    try:
+        return v is None or bool(v != v)  # NaN is the one value not equal to itself
+    except TypeError:  # pandas.NA: its comparisons are NA, whose truth is undefined
+        return True
+
+
+def _first_missing(y: np.ndarray) -> int | None:
+    """Index of the first missing value, or None (on the error path only)."""
+    if y.dtype.kind in "fc":
+        nan = np.isnan(y)
+        return _first_index(nan) if nan.any() else None
+    if y.dtype.kind != "O":
+        return None
+    return next((i for i, v in enumerate(y.tolist()) if _is_missing(v)), None)
+
+
+def _raise_missing(y: np.ndarray, i: int):
+    raise ValueError(f"y_true has a missing value ({_plain(y[i])!r}) at index {i}")
 
 
 def pair_counts_leave_int64(positives, negatives) -> bool:
