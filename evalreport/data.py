@@ -17,7 +17,7 @@ import numpy as np
 
 from .errors import DataError
 from .metrics.labels import label_key
-from .spec import FALLBACK_THRESHOLD, Spec, locate, suggest
+from .spec import FALLBACK_THRESHOLD, Spec, data_suffix, locate, suggest
 
 __all__ = ["Source", "load_sources", "file_sha256", "read_columns"]
 
@@ -102,7 +102,7 @@ class _BackgroundSha256:
 
 
 def _column_names(file: Path) -> list[str]:
-    suffix = file.suffix.lower()
+    suffix, _ = data_suffix(file)  # (compressed text files are decompressed by pyarrow as it reads)
     if suffix in (".csv", ".tsv"):
         import pyarrow.csv as pacsv
 
@@ -122,6 +122,18 @@ def _column_names(file: Path) -> list[str]:
     raise ValueError(f"unsupported file type {suffix}")
 
 
+def _other_separator(file: Path, names: list[str]) -> str | None:
+    """The separator a text file's one-column header seems split by, when it
+    is not the one its suffix reads (a .csv saved with semicolons, as
+    spreadsheets do where the comma is the decimal mark)."""
+    suffix = data_suffix(file)[0]
+    if len(names) != 1 or suffix not in (".csv", ".tsv"):
+        return None
+    own = "\t" if suffix == ".tsv" else ","
+    found = [sep for sep in (";", "\t", ",", "|") if sep != own and sep in names[0]]
+    return max(found, key=names[0].count) if found else None
+
+
 def _csv_parse(suffix: str):
     import pyarrow.csv as pacsv
 
@@ -137,9 +149,9 @@ def read_columns(file: Path, columns: list[str]) -> dict[str, object]:
     the loaded columns plus one piece, not the file's whole Arrow table on top
     of the NumPy copies.
     """
-    suffix = file.suffix.lower()
+    suffix, compression = data_suffix(file)
     if suffix in (".csv", ".tsv"):
-        return _released(_read_csv(file, columns, suffix))
+        return _released(_read_csv(file, columns, suffix, sliced=compression is None))
     if suffix == ".parquet":
         return _released(_read_parquet(file, columns))
     if suffix == ".jsonl":
@@ -237,13 +249,14 @@ def _plain_values(chunk) -> np.ndarray:
     return np.frombuffer(data, dtype=dtype, count=len(chunk), offset=chunk.offset * dtype.itemsize)
 
 
-def _read_csv(file: Path, columns: list[str], suffix: str) -> dict[str, object]:
+def _read_csv(file: Path, columns: list[str], suffix: str, *, sliced: bool = True) -> dict[str, object]:
     """CSV/TSV in slices of whole lines, each parsed by pyarrow's threaded reader.
 
     The first slice fixes the column types for the others. Whenever a slice
     does not fit them (a number column with text further down, a missing
-    value), or the file is small, the whole file is read at once instead, so
-    that every check sees exactly what a plain read gives.
+    value), or the file is small, or compressed (``sliced`` False: slices are
+    cut at byte offsets of the plain text), the whole file is read at once
+    instead, so that every check sees exactly what a plain read gives.
     """
     import pyarrow as pa
     import pyarrow.csv as pacsv
@@ -251,7 +264,7 @@ def _read_csv(file: Path, columns: list[str], suffix: str) -> dict[str, object]:
     parse = _csv_parse(suffix)
     size = file.stat().st_size
     whole = None
-    if size > 2 * CSV_SLICE_BYTES:
+    if sliced and size > 2 * CSV_SLICE_BYTES:
         try:
             whole = _read_csv_slices(file, columns, parse)
         except (pa.ArrowInvalid, ValueError):
@@ -563,6 +576,13 @@ def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source 
         for j, col in enumerate(learner.columns):
             loc = base + ("learners", name) + ((kind, j) if kind == "scores" else (kind,))
             wanted.append((loc, col))
+    separator = _other_separator(file, names) if any(col not in names for _, col in wanted) else None
+    if separator is not None:  # one problem, not one per column
+        problems.add(base + ("path",), f"{display}: the header reads as one column {names[0]!r}; the file "
+                     f"looks separated by {separator!r}, but {data_suffix(file)[0]} is read as "
+                     f"{'tab' if data_suffix(file)[0] == '.tsv' else 'comma'}-separated "
+                     "(.csv: commas, .tsv: tabs)")
+        return None
     missing = False
     shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
     for loc, col in wanted:
@@ -816,7 +836,7 @@ def _spark_format(src) -> str:
     """Spark's reader for a source: the spec's kind, else the path's suffix."""
     if src.kind != "auto":
         return src.kind
-    return "csv" if Path(str(src.path)).suffix.lower() == ".csv" else "parquet"
+    return "csv" if data_suffix(src.path)[0] == ".csv" else "parquet"  # (Spark reads .csv.gz too)
 
 
 def _combined_sha256(files: list[Path]) -> str:

@@ -62,6 +62,22 @@ GATE_METRICS = (
 #: when there is no ROC hull to pick from (one class only)
 FALLBACK_THRESHOLD = 0.5
 DATA_SUFFIXES = (".csv", ".tsv", ".parquet", ".jsonl", ".npz")
+#: compressions the text formats (.csv, .tsv, .jsonl) may carry: pyarrow
+#: decompresses them as it reads, chosen by this last suffix
+COMPRESSED_SUFFIXES = (".gz", ".bz2", ".zst", ".lz4")
+_TEXT_SUFFIXES = (".csv", ".tsv", ".jsonl")
+
+
+def data_suffix(path) -> tuple[str, str | None]:
+    """(format suffix, compression suffix or None) of a data file's name:
+    ``preds.csv.gz`` -> ``(".csv", ".gz")``, ``preds.parquet`` -> ``(".parquet", None)``."""
+    p = Path(str(path))
+    last = p.suffix.lower()
+    if last in COMPRESSED_SUFFIXES:
+        inner = Path(p.stem).suffix.lower()
+        if inner in _TEXT_SUFFIXES:
+            return inner, last
+    return last, None
 
 
 def suggest(name: str, valid) -> str:
@@ -119,7 +135,8 @@ class Learner(_Model):
 
 
 class DataSource(_Model):
-    path: str = Field(description="Prediction file, relative to the spec: .csv .tsv .parquet .jsonl .npz")
+    path: str = Field(description="Prediction file, relative to the spec: .csv .tsv .parquet .jsonl .npz "
+                                  "(.csv .tsv .jsonl also compressed: .gz .bz2 .zst .lz4)")
     label: str = Field(description="Column of true labels.")
     id: str | None = Field(None, description="Column of instance ids; aligns learners across files.")
     group: str | None = Field(None, description="Column of groups (folds, runs): one confusion matrix per group.")
@@ -457,10 +474,11 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
     # data sources and learners
     by_dataset: dict[str | None, dict[str, int]] = {}
     for i, src in enumerate(spec.data):
-        suffix = Path(src.path).suffix.lower()
+        suffix, _ = data_suffix(src.path)
         if suffix not in DATA_SUFFIXES and src.engine == "memory":
             add(("data", i, "path"), f"unsupported file type '{suffix or src.path}'; "
-                f"use one of {', '.join(DATA_SUFFIXES)}")
+                f"use one of {', '.join(DATA_SUFFIXES)} (.csv, .tsv and .jsonl may be compressed: "
+                f"{', '.join(COMPRESSED_SUFFIXES)})")
         if src.engine != "memory":
             if spec.task != "binary" and src.group is not None:
                 add(("data", i, "group"), "a multiclass task with groups needs engine: memory in this version")

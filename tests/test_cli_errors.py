@@ -113,7 +113,7 @@ CASES = [
      ["error: spec.yaml:11: classes: classes is for multiclass tasks; a binary task names its positive label"]),
     ("unsupported suffix", BASE.replace("pred.csv", "pred.xlsx"), None,
      ["error: spec.yaml:4: data[0].path: unsupported file type '.xlsx'; use one of .csv, .tsv, "
-      ".parquet, .jsonl, .npz"]),
+      ".parquet, .jsonl, .npz (.csv, .tsv and .jsonl may be compressed: .gz, .bz2, .zst, .lz4)"]),
     ("engine with hard decisions",
      BASE.replace("    label: y\n", "    label: y\n    engine: duckdb\n").replace("b: p_b", "b: {predicted: yhat}"),
      None,
@@ -166,6 +166,14 @@ CASES = [
     ("negative weight", BASE.replace("    id: id\n", "    id: id\n    weight: w\n"),
      {"pred.csv": _csv(["1,1,0.2,0.3,1", "2,0,0.5,0.1,-2"], header="id,y,p_a,p_b,w")},
      ["error: spec.yaml:7: data[0].weight: pred.csv: column 'w', row 2: negative weight -2.0"]),
+    ("semicolons in a .csv", BASE, {"pred.csv": GOOD_CSV.replace(",", ";")},
+     ["error: spec.yaml:4: data[0].path: pred.csv: the header reads as one column 'id;y;p_a;p_b;w;fold;yhat'; "
+      "the file looks separated by ';', but .csv is read as comma-separated (.csv: commas, .tsv: tabs)"]),
+    ("not compressed as named", BASE.replace("pred.csv", "pred.csv.gz"), {"pred.csv.gz": GOOD_CSV},
+     ["error: spec.yaml:4: data[0].path: cannot read pred.csv.gz: zlib inflate failed: incorrect header check"]),
+    ("unsupported compression", BASE.replace("pred.csv", "pred.csv.xz"), {"pred.csv.xz": GOOD_CSV},
+     ["error: spec.yaml:4: data[0].path: unsupported file type '.xz'; use one of .csv, .tsv, .parquet, .jsonl, "
+      ".npz (.csv, .tsv and .jsonl may be compressed: .gz, .bz2, .zst, .lz4)"]),
     ("empty file", BASE, {"pred.csv": "id,y,p_a,p_b\n"},
      ["error: spec.yaml:4: data[0].path: pred.csv has no rows"]),
     ("ids do not align",

@@ -97,3 +97,39 @@ def test_csv_text_columns_read_whole(tmp_path, monkeypatch):
     got = data.read_columns(path, ["label", "s"])
     assert isinstance(got["label"], pa.ChunkedArray)
     assert got["label"].to_pylist()[:3] == ["neg", "pos", "pos"]
+
+
+@pytest.mark.parametrize("name, compression", [("p.csv.gz", "gzip"), ("p.tsv.bz2", "bz2"),
+                                               ("p.csv.zst", "zstd"), ("p.jsonl.gz", "gzip"),
+                                               ("p.jsonl.lz4", "lz4")])
+def test_compressed_text_files_read_as_the_plain_ones(tmp_path, monkeypatch, name, compression):
+    # compressed files are read whole (slices are cut at the plain text's byte offsets)
+    monkeypatch.setattr(data, "CSV_SLICE_BYTES", 1000)
+    import json
+
+    cols = _frame(3000, seed=2)
+    cols["p"] = np.round(cols["p"], 6)
+    plain = tmp_path / name.rsplit(".", 1)[0]
+    if plain.suffix == ".jsonl":
+        plain.write_text("".join(json.dumps({"id": int(i), "y": int(y), "p": float(p)}) + "\n"
+                                 for i, y, p in zip(cols["id"], cols["y"], cols["p"])))
+    else:
+        _write_csv(plain, {"id": cols["id"], "y": cols["y"], "p": cols["p"]}, "\t" if plain.suffix == ".tsv" else ",")
+    with pa.CompressedOutputStream(str(tmp_path / name), compression) as out:
+        out.write(plain.read_bytes())
+    assert data._column_names(tmp_path / name) == ["id", "y", "p"]
+    got = data.read_columns(tmp_path / name, ["p", "y", "id"])
+    want = data.read_columns(plain, ["p", "y", "id"])
+    for c in ("p", "y", "id"):
+        assert _as_list(got[c]) == _as_list(want[c]), c
+    np.testing.assert_array_equal(np.asarray(_as_list(got["p"])), cols["p"])
+
+
+def test_data_suffix():
+    from evalreport.spec import data_suffix
+
+    assert data_suffix("a/b.CSV.GZ") == (".csv", ".gz")
+    assert data_suffix("b.jsonl.zst") == (".jsonl", ".zst")
+    assert data_suffix("b.parquet") == (".parquet", None)
+    assert data_suffix("b.parquet.gz") == (".gz", None)  # Parquet compresses inside: not a format
+    assert data_suffix("b.gz") == (".gz", None)
