@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -101,13 +102,47 @@ class _BackgroundSha256:
         self._stop.set()
 
 
+#: pyarrow's codec for each compression suffix (named explicitly: pyarrow's own
+#: guess from the name knows lower-case suffixes only)
+_CODECS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd", ".lz4": "lz4"}
+
+
+@contextmanager
+def _text_input(file: Path):
+    """A text data file as pyarrow's readers take it: the path, or a
+    decompressing stream for a compressed file."""
+    compression = data_suffix(file)[1]
+    if compression is None:
+        yield file
+        return
+    import pyarrow as pa
+
+    with pa.input_stream(str(file), compression=_CODECS[compression]) as stream:
+        yield stream
+
+
+def _header_line(file: Path) -> str:
+    """The first line of a text data file (decompressed), '' if unreadable."""
+    try:
+        with _text_input(file) as src:
+            if isinstance(src, Path):
+                with open(src, "rb") as f:
+                    raw = f.read(1 << 16)
+            else:
+                raw = src.read(1 << 16)
+    except Exception:  # noqa: BLE001 (only for a hint)
+        return ""
+    return raw.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", "replace").lstrip("\ufeff")
+
+
 def _column_names(file: Path) -> list[str]:
-    suffix, _ = data_suffix(file)  # (compressed text files are decompressed by pyarrow as it reads)
+    suffix, _ = data_suffix(file)
     if suffix in (".csv", ".tsv"):
         import pyarrow.csv as pacsv
 
-        reader = pacsv.open_csv(file, parse_options=_csv_parse(suffix))
-        return list(reader.schema.names)
+        with _text_input(file) as src:
+            reader = pacsv.open_csv(src, parse_options=_csv_parse(suffix))
+            return list(reader.schema.names)
     if suffix == ".parquet":
         import pyarrow.parquet as pq
 
@@ -115,11 +150,19 @@ def _column_names(file: Path) -> list[str]:
     if suffix == ".jsonl":
         import pyarrow.json as pajson
 
-        return list(pajson.read_json(file).schema.names)
+        with _text_input(file) as src:
+            return list(pajson.read_json(src).schema.names)
     if suffix == ".npz":
         with np.load(file, allow_pickle=False) as z:
             return list(z.files)
     raise ValueError(f"unsupported file type {suffix}")
+
+
+def _separator_problem(display: str, file: Path, header: str, separator: str) -> str:
+    suffix = data_suffix(file)[0]
+    return (f"{display}: the header reads as one column {header!r}; the file looks separated by "
+            f"{separator!r}, but {suffix} is read as {'tab' if suffix == '.tsv' else 'comma'}-separated "
+            "(.csv: commas, .tsv: tabs)")
 
 
 def _other_separator(file: Path, names: list[str]) -> str | None:
@@ -130,6 +173,8 @@ def _other_separator(file: Path, names: list[str]) -> str | None:
     if len(names) != 1 or suffix not in (".csv", ".tsv"):
         return None
     own = "\t" if suffix == ".tsv" else ","
+    if own in names[0]:
+        return None
     found = [sep for sep in (";", "\t", ",", "|") if sep != own and sep in names[0]]
     return max(found, key=names[0].count) if found else None
 
@@ -157,7 +202,8 @@ def read_columns(file: Path, columns: list[str]) -> dict[str, object]:
     if suffix == ".jsonl":
         import pyarrow.json as pajson
 
-        table = pajson.read_json(file).select(columns)
+        with _text_input(file) as src:
+            table = pajson.read_json(src).select(columns)
         return {c: table.column(c) for c in columns}
     with np.load(file, allow_pickle=False) as z:
         return {c: np.asarray(z[c]) for c in columns}
@@ -271,8 +317,9 @@ def _read_csv(file: Path, columns: list[str], suffix: str, *, sliced: bool = Tru
             whole = None
     if whole is not None:
         return whole
-    table = pacsv.read_csv(file, parse_options=parse,
-                           convert_options=pacsv.ConvertOptions(include_columns=columns))
+    with _text_input(file) as src:
+        table = pacsv.read_csv(src, parse_options=parse,
+                               convert_options=pacsv.ConvertOptions(include_columns=columns))
     return {c: table.column(c) for c in columns}
 
 
@@ -434,16 +481,16 @@ def _equal_mask(col, value) -> np.ndarray:
 
 
 def _empty_label_row(col, values) -> int | None:
-    """Row of the first empty text label. The CSV reader keeps an empty text
-    cell as '' (not null): as a label it would pass for a class of its own,
-    the negative one if it is the only other."""
-    if not any(isinstance(v, str) and not v.strip() for v in values):
+    """Row of the first empty text label of a CSV/TSV column. pyarrow's CSV
+    reader keeps an empty text cell as '' (DuckDB and Spark read it as
+    null): as a label it would pass for a class of its own, the negative one
+    if it is the only other. (In Parquet, JSONL and NPZ '' is a value.)"""
+    if "" not in values:
         return None
-    blank = [v for v in values if isinstance(v, str) and not v.strip()]
-    return min(_first_row(_equal_mask(col, v)) for v in blank)
+    return _first_row(_equal_mask(col, ""))
 
 
-def _binary_labels(col, spec: Spec, display, column, loc, problems) -> np.ndarray | None:
+def _binary_labels(col, spec: Spec, display, column, loc, problems, *, empty_is_missing=False) -> np.ndarray | None:
     """Labels as a boolean array (True = positive), checked."""
     null = _null_row(col)
     if null is not None:
@@ -451,7 +498,7 @@ def _binary_labels(col, spec: Spec, display, column, loc, problems) -> np.ndarra
         return None
     positive = label_key(spec.positive_label)
     values, first = _distinct(col)
-    empty = _empty_label_row(col, values) if positive.strip() else None
+    empty = _empty_label_row(col, values) if empty_is_missing and positive else None
     if empty is not None:
         problems.add(loc, f"{display}: column '{column}', row {empty}: missing label (empty)")
         return None
@@ -476,7 +523,8 @@ def _binary_labels(col, spec: Spec, display, column, loc, problems) -> np.ndarra
     return _equal_mask(col, values[keys.index(positive)])
 
 
-def _class_labels(col, spec: Spec, display, column, loc, problems, *, what: str) -> np.ndarray | None:
+def _class_labels(col, spec: Spec, display, column, loc, problems, *, what: str,
+                  empty_is_missing=False) -> np.ndarray | None:
     """Multi-class labels as class indices (0..k-1, in ``classes`` order), checked."""
     null = _null_row(col)
     if null is not None:
@@ -484,7 +532,7 @@ def _class_labels(col, spec: Spec, display, column, loc, problems, *, what: str)
         return None
     keys = [label_key(c) for c in spec.classes]
     values, first = _distinct(col)
-    empty = _empty_label_row(col, values) if all(k.strip() for k in keys) else None
+    empty = _empty_label_row(col, values) if empty_is_missing and "" not in keys else None
     if empty is not None:
         problems.add(loc, f"{display}: column '{column}', row {empty}: missing {what} (empty)")
         return None
@@ -565,7 +613,13 @@ def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source 
     try:
         names = _column_names(file)
     except Exception as exc:  # pyarrow / numpy parse errors: report, do not crash
-        problems.add(base + ("path",), f"cannot read {display}: {exc}".strip())
+        # (a .csv saved with semicolons and decimal commas fails to parse at all)
+        header = _header_line(file) if data_suffix(file)[0] in (".csv", ".tsv") else ""
+        separator = _other_separator(file, [header]) if header else None
+        if separator is not None:
+            problems.add(base + ("path",), _separator_problem(display, file, header, separator))
+        else:
+            problems.add(base + ("path",), f"cannot read {display}: {exc}".strip())
         return None
     wanted: list[tuple[tuple, str]] = [(base + ("label",), src.label)]
     for key in ("id", "group", "weight"):
@@ -578,10 +632,7 @@ def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source 
             wanted.append((loc, col))
     separator = _other_separator(file, names) if any(col not in names for _, col in wanted) else None
     if separator is not None:  # one problem, not one per column
-        problems.add(base + ("path",), f"{display}: the header reads as one column {names[0]!r}; the file "
-                     f"looks separated by {separator!r}, but {data_suffix(file)[0]} is read as "
-                     f"{'tab' if data_suffix(file)[0] == '.tsv' else 'comma'}-separated "
-                     "(.csv: commas, .tsv: tabs)")
+        problems.add(base + ("path",), _separator_problem(display, file, names[0], separator))
         return None
     missing = False
     shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
@@ -615,11 +666,13 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: Path, columns
         return None
 
     before = len(problems.items)
+    text = data_suffix(file)[0] in (".csv", ".tsv")  # an empty cell is '' there, not null
     if spec.task == "binary":
-        labels = _binary_labels(data[src.label], spec, display, src.label, base + ("label",), problems)
+        labels = _binary_labels(data[src.label], spec, display, src.label, base + ("label",), problems,
+                                empty_is_missing=text)
     else:
         labels = _class_labels(data[src.label], spec, display, src.label, base + ("label",), problems,
-                               what="label")
+                               what="label", empty_is_missing=text)
     weights = None
     if src.weight is not None:
         weights = _numeric(data[src.weight], what="weight", display=display, column=src.weight,
@@ -661,7 +714,7 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: Path, columns
                                  loc + ("predicted",), problems)
             elif spec.task != "binary":
                 arr = _class_labels(data[learner.predicted], spec, display, learner.predicted,
-                                    loc + ("predicted",), problems, what="decision")
+                                    loc + ("predicted",), problems, what="decision", empty_is_missing=text)
         else:
             cols = [
                 _numeric(data[c], what="score", display=display, column=c,

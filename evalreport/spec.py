@@ -66,6 +66,9 @@ DATA_SUFFIXES = (".csv", ".tsv", ".parquet", ".jsonl", ".npz")
 #: decompresses them as it reads, chosen by this last suffix
 COMPRESSED_SUFFIXES = (".gz", ".bz2", ".zst", ".lz4")
 _TEXT_SUFFIXES = (".csv", ".tsv", ".jsonl")
+#: the compressions each out-of-core engine reads (DuckDB's CSV reader; Spark's
+#: Hadoop codecs without native libraries)
+_ENGINE_COMPRESSIONS = {"duckdb": (".gz", ".zst"), "spark": (".gz", ".bz2")}
 
 
 def data_suffix(path) -> tuple[str, str | None]:
@@ -479,6 +482,11 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
             add(("data", i, "path"), f"unsupported file type '{suffix or src.path}'; "
                 f"use one of {', '.join(DATA_SUFFIXES)} (.csv, .tsv and .jsonl may be compressed: "
                 f"{', '.join(COMPRESSED_SUFFIXES)})")
+        compression = data_suffix(src.path)[1]
+        engine_codecs = _ENGINE_COMPRESSIONS.get(src.engine, COMPRESSED_SUFFIXES)
+        if compression is not None and compression not in engine_codecs:
+            add(("data", i, "path"), f"engine: {src.engine} reads compressed text files ending in "
+                f"{' or '.join(engine_codecs)}, not {compression}")
         if src.engine != "memory":
             if spec.task != "binary" and src.group is not None:
                 add(("data", i, "group"), "a multiclass task with groups needs engine: memory in this version")

@@ -169,6 +169,13 @@ CASES = [
     ("semicolons in a .csv", BASE, {"pred.csv": GOOD_CSV.replace(",", ";")},
      ["error: spec.yaml:4: data[0].path: pred.csv: the header reads as one column 'id;y;p_a;p_b;w;fold;yhat'; "
       "the file looks separated by ';', but .csv is read as comma-separated (.csv: commas, .tsv: tabs)"]),
+    ("semicolons and decimal commas", BASE, {"pred.csv": "id;y;p_a;p_b\n1;1;0,2;0,3\n2;0;0,5;0,1\n"},
+     ["error: spec.yaml:4: data[0].path: pred.csv: the header reads as one column 'id;y;p_a;p_b'; "
+      "the file looks separated by ';', but .csv is read as comma-separated (.csv: commas, .tsv: tabs)"]),
+    ("compression DuckDB does not read", BASE.replace("pred.csv", "pred.csv.bz2").replace(
+        "    id: id\n", "    engine: duckdb\n"), {"pred.csv.bz2": GOOD_CSV},
+     ["error: spec.yaml:4: data[0].path: engine: duckdb reads compressed text files ending in .gz or .zst, "
+      "not .bz2"]),
     ("not compressed as named", BASE.replace("pred.csv", "pred.csv.gz"), {"pred.csv.gz": GOOD_CSV},
      ["error: spec.yaml:4: data[0].path: cannot read pred.csv.gz: zlib inflate failed: incorrect header check"]),
     ("unsupported compression", BASE.replace("pred.csv", "pred.csv.xz"), {"pred.csv.xz": GOOD_CSV},
@@ -275,3 +282,16 @@ def test_npz_and_parquet_and_jsonl(tmp_path, capsys):
 
     assert aucs[0] == aucs[1] == aucs[2]
     assert aucs[0][0] == pytest.approx(roc_auc_score(y, p), abs=1e-12)
+
+
+def test_empty_text_label_is_a_class_outside_csv(tmp_path, capsys):
+    # In Parquet (as in DuckDB and Spark) an empty text is a value, not a missing
+    # cell: only the CSV/TSV reader turns empty cells into ''.
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"id": [1, 2, 3, 4], "y": ["yes", "", "", "yes"], "p_a": [0.9, 0.2, 0.6, 0.4],
+                             "p_b": [0.1, 0.2, 0.3, 0.4]}), tmp_path / "pred.parquet")
+    spec = BASE.replace("pred.csv", "pred.parquet").replace("title: t", "title: t\npositive: 'yes'")
+    path = _write(tmp_path, spec, {})
+    assert main(["validate", str(path)]) == 0, capsys.readouterr().err

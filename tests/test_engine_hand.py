@@ -445,6 +445,8 @@ def test_invalid_input_raises(kwargs, match):
         ("pandas-string", None, "a", r"y_true has a missing value \(<NA>\) at index 2$"),
         ("pandas-Int64", None, 1, r"y_true has a missing value \(nan\) at index 2$"),
         ([0, 1, 0, 1], "pandas-object", 1, r"y_score has a missing value \(<NA>\) at index 2$"),
+        (np.array(["a", "b", np.nan, "b"], dtype=np.dtypes.StringDType(na_object=np.nan)), None, "a",
+         r"missing value \(nan\) at index 2$"),
     ],
 )
 def test_missing_values_are_named(y_true, y_score, positive, match):

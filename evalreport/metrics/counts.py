@@ -397,7 +397,7 @@ def _first_missing(y: np.ndarray) -> int | None:
     if y.dtype.kind in "fc":
         nan = np.isnan(y)
         return _first_index(nan) if nan.any() else None
-    if y.dtype.kind != "O":
+    if y.dtype.kind not in "OT":  # (T: NumPy's StringDType, whose na_object marks a missing text)
         return None
     return next((i for i, v in enumerate(y.tolist()) if _is_missing(v)), None)
 
