@@ -447,6 +447,10 @@ def test_invalid_input_raises(kwargs, match):
         ([0, 1, 0, 1], "pandas-object", 1, r"y_score has a missing value \(<NA>\) at index 2$"),
         (np.array(["a", "b", np.nan, "b"], dtype=np.dtypes.StringDType(na_object=np.nan)), None, "a",
          r"missing value \(nan\) at index 2$"),
+        # nor can a missing value be the positive class
+        (np.array(["a", None, None, "a"], dtype=object), None, None,
+         r"the positive label is a missing value \(None\); name the positive class$"),
+        ([0.0, 1.0, np.nan, 1.0], None, np.nan, r"the positive label is a missing value \(nan\)"),
     ],
 )
 def test_missing_values_are_named(y_true, y_score, positive, match):

@@ -331,6 +331,8 @@ def _score_sign(s: np.ndarray) -> int:
 
 def _positive_mask(y: np.ndarray, positive) -> np.ndarray:
     """Boolean mask of the positive class; the labels must be at most two values."""
+    if not isinstance(positive, (np.ndarray, list, tuple)) and _is_missing(positive):
+        raise ValueError(f"the positive label is a missing value ({positive!r}); name the positive class")
     if y.dtype == bool:
         if positive not in (True, False, 0, 1):
             raise ValueError(f"positive label {positive!r} cannot match boolean labels")
