@@ -171,9 +171,9 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
                         vertices=kept.vertices - 1 + (not _row_1_is_vertex(t)),
                         simplified=kept.simplified, max_error=err,
                         tp=tp.astype(float), fp=fp.astype(float))
-    # (both None unless both classes are present)
     if _reduced(ev):
         roc, pr = _widened(roc, pr, t, ev.reduction)
+    # (roc_vertices and profile: both None unless both classes are present)
     return OutputCurves(roc=roc, pr=pr, cost=ev.cost_curve, roc_vertices=kept.roc_vertices,
                         profile=kept.profile)
 
@@ -189,8 +189,7 @@ def _row_1_is_vertex(t) -> bool:
     if len(t) < 2:
         return True
     rows = np.arange(3)
-    tp, fp = t.tp_at(rows), t.fp_at(rows)
-    return bool((tp[1] - tp[0]) * (fp[2] - fp[1]) != (fp[1] - fp[0]) * (tp[2] - tp[1]))
+    return 1 in vertex_indices(t.fp_at(rows), t.tp_at(rows))
 
 
 def _widened(roc: CurveBlock | None, pr: CurveBlock | None, t, reduction):

@@ -123,13 +123,11 @@ def _text_input(file: Path):
 
 def _header_line(file: Path) -> str:
     """The first line of a text data file (decompressed), '' if unreadable."""
+    import pyarrow as pa
+
     try:
-        with _text_input(file) as src:
-            if isinstance(src, Path):
-                with open(src, "rb") as f:
-                    raw = f.read(1 << 16)
-            else:
-                raw = src.read(1 << 16)
+        with pa.input_stream(str(file), compression=_CODECS.get(data_suffix(file)[1])) as stream:
+            raw = stream.read(1 << 16)
     except Exception:  # noqa: BLE001 (only for a hint)
         return ""
     return raw.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", "replace").lstrip("\ufeff")

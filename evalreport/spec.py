@@ -68,7 +68,7 @@ COMPRESSED_SUFFIXES = (".gz", ".bz2", ".zst", ".lz4")
 _TEXT_SUFFIXES = (".csv", ".tsv", ".jsonl")
 #: the compressions each out-of-core engine reads (DuckDB's CSV reader; Spark's
 #: Hadoop codecs without native libraries)
-_ENGINE_COMPRESSIONS = {"duckdb": (".gz", ".zst"), "spark": (".gz", ".bz2")}
+ENGINE_COMPRESSIONS = {"duckdb": (".gz", ".zst"), "spark": (".gz", ".bz2")}
 
 
 def data_suffix(path) -> tuple[str, str | None]:
@@ -477,13 +477,12 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
     # data sources and learners
     by_dataset: dict[str | None, dict[str, int]] = {}
     for i, src in enumerate(spec.data):
-        suffix, _ = data_suffix(src.path)
+        suffix, compression = data_suffix(src.path)
         if suffix not in DATA_SUFFIXES and src.engine == "memory":
             add(("data", i, "path"), f"unsupported file type '{suffix or src.path}'; "
                 f"use one of {', '.join(DATA_SUFFIXES)} (.csv, .tsv and .jsonl may be compressed: "
                 f"{', '.join(COMPRESSED_SUFFIXES)})")
-        compression = data_suffix(src.path)[1]
-        engine_codecs = _ENGINE_COMPRESSIONS.get(src.engine, COMPRESSED_SUFFIXES)
+        engine_codecs = ENGINE_COMPRESSIONS.get(src.engine, COMPRESSED_SUFFIXES)
         if compression is not None and compression not in engine_codecs:
             add(("data", i, "path"), f"engine: {src.engine} reads compressed text files ending in "
                 f"{' or '.join(engine_codecs)}, not {compression}")

@@ -254,11 +254,15 @@ def test_duckdb_reduced_tables_equal_memory(tmp_path, monkeypatch, threshold, we
             costs: {{false_negative: 4, false_positive: 1}}
             compare: [envelopment, auc, bep, f1, expected_total_cost, cost_envelope]
             confidence: {{bootstrap: 0}}
-            report: {{formats: [json], out: {eng}}}
+            report: {{formats: [json{", html" if eng == "duckdb" else ""}], out: {eng}}}
             """))
         assert main(["run", str(tmp_path / f"{eng}.yaml"), "--quiet"]) == 0
         out[eng] = json.loads((tmp_path / eng / "results.json").read_text())
     mem, duck = out["memory"], out["duckdb"]
+    # the report says which curves are drawn through kept rows only
+    html = (tmp_path / "duckdb" / "report.html").read_text()
+    for name in ("a", "b"):
+        assert f"{name}: " in html and "ROC points through rows kept from the streamed table" in html
     for name in ("a", "b"):
         roc = duck["learners"][name]["curves"]["roc"]
         assert len(roc["fpr"]) < 130  # the reduced table's curve

@@ -96,6 +96,16 @@ def test_empty_label_is_missing_not_a_class(tmp_path, capsys):
     assert f"row {row}: missing label (empty)" in capsys.readouterr().err
 
 
+def test_empty_decision_is_missing_not_a_class(tmp_path, capsys):
+    _multiclass(tmp_path)
+    lines = (tmp_path / "pred.csv").read_text().splitlines()
+    row = 7
+    lines[row] = lines[row].rsplit(",", 1)[0] + ","  # the rules learner's decision, emptied
+    (tmp_path / "pred.csv").write_text("\n".join(lines) + "\n")
+    assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 2
+    assert f"column 'rules', row {row}: missing decision (empty)" in capsys.readouterr().err
+
+
 def test_binary_groups_by_hand(tmp_path):
     (tmp_path / "p.csv").write_text("y,s,fold\n1,0.9,a\n0,0.8,a\n1,0.3,a\n1,0.7,b\n0,0.2,b\n0,0.6,b\n")
     (tmp_path / "spec.yaml").write_text(textwrap.dedent("""\

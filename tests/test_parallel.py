@@ -13,6 +13,8 @@ from evalreport.metrics import counts as K
 from evalreport.metrics import parallel as P
 from evalreport.metrics.binary import evaluate_binary_for_report
 
+from brute import twice_right_pairs
+
 
 def test_part_edges_cover_the_range_in_order(monkeypatch):
     monkeypatch.setenv("EVALREPORT_THREADS", "3")
@@ -248,9 +250,8 @@ def test_checked_keys_leave_every_problem_to_the_full_checks(monkeypatch, where,
 
 
 def _brute_auc(y, s):
-    pos, neg = s[y == 1], s[y == 0]
-    wins = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
-    return wins / (pos.size * neg.size)
+    pos = int(np.count_nonzero(y == 1))
+    return twice_right_pairs(y == 1, s) / (2 * pos * (y.size - pos))
 
 
 @pytest.mark.parametrize("y, s, positive", [

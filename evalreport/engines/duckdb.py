@@ -96,6 +96,7 @@ import numpy as np
 
 from ..data import _plain_values
 from ..metrics import stream as _stream
+from ..spec import ENGINE_COMPRESSIONS
 from . import (
     MulticlassAggregated,
     class_column,
@@ -131,7 +132,8 @@ _UNITS = {None: 1, "B": 1, "bytes": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30,
           "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15}
 
 _PARQUET = re.compile(r"\.(parquet|parq|pq)$", re.IGNORECASE)
-_CSV = re.compile(r"\.(csv|tsv|txt)(\.(gz|zst))?$", re.IGNORECASE)
+_CSV = re.compile(r"\.(csv|tsv|txt)(\.(" + "|".join(c.lstrip(".") for c in ENGINE_COMPRESSIONS["duckdb"]) + "))?$",
+                  re.IGNORECASE)
 _QUERY = re.compile(r"^\s*\(?\s*(select|with|from)\b", re.IGNORECASE)
 _NUMERIC = {
     "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",

@@ -348,7 +348,8 @@ def roc_hull(table: CountTable, corners=None, corner_counts=None) -> RocHull | N
     """The ROC convex hull; None with one class only.
 
     ``corners``: optional rows (ascending) that are the only possible interior
-    vertices; ``corner_counts``: optional ``(fp, tp)`` at those rows.
+    vertices; ``corner_counts``: optional ``(fp, tp)`` at those rows, or a
+    :class:`UnitStepCorners` that forms them.
     """
     pos, neg = table.positives, table.negatives
     if pos <= 0 or neg <= 0:

@@ -620,15 +620,10 @@ def _encoded_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool) -> np
     n = s.size
     buf = np.empty(n + 1, dtype=np.uint64)
     keys = buf[:n]
-    bits = s.view(np.uint64)
 
     def encode(lo, hi):
         part = keys[lo:hi]
-        if nonnegative:
-            np.left_shift(bits[lo:hi], _ONE, out=part)
-        else:
-            np.invert(bits[lo:hi], out=part)
-            np.left_shift(part, _ONE, out=part)
+        _encode_keys(s[lo:hi], part, invert=not nonnegative)
         np.bitwise_or(part, is_pos[lo:hi], out=part)
 
     in_parts(encode, n)
@@ -700,10 +695,8 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
     """
     n = buf.size - 1
     keys = buf[:n]
-    # Parts start at multiples of the block size, so that the blocks, and the
-    # sums kept per block, are the same whatever the number of threads.
     size = parallel.BLOCK
-    edges = sorted({*(e // size * size for e in part_edges(n)[:-1]), n})
+    edges = part_edges(n)
 
     above = _positives_above(keys, edges, n_pos)
     rows = np.empty(n_pos, dtype=np.int64)

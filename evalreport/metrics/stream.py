@@ -539,7 +539,7 @@ class CountReducer:
         if pos + neg >= _INT64_LIMIT or pair_counts_leave_int64(pos, neg):
             raise ValueError(
                 f"integer counts with m+ = {pos:,} and m- = {neg:,}: m+ + m- or 2 m+ m- reaches 2**63, "
-                "past which the int64 arithmetic of the AUC, the ROC hull and the cost curve overflows; give "
+                "past which the int64 cross products of the ROC hull kept while streaming overflow; give "
                 "the counts as float weights (e.g. a weight column of ones), exact to rounding")
         if self.n_groups and pos + neg > 2**53:
             raise ValueError(
