@@ -113,12 +113,44 @@ def test_parts_on_threads_equal_one_thread(monkeypatch, kind, report, threads):
     one_arrays, one_scalars = _everything(y, s, report)
     monkeypatch.setenv("EVALREPORT_THREADS", threads)
     monkeypatch.setattr(P, "MIN_PART", 7)  # parts of a few hundred rows
+    monkeypatch.setattr(P, "MIN_SORT_PART", 7)  # the sorts split too
     assert len(P.part_edges(s.size)) == P.PARTS_PER_THREAD * int(threads) + 1
     arrays, scalars = _everything(y, s, report)
     assert scalars == one_scalars
     for a, b in zip(arrays, one_arrays):
         assert a.dtype == b.dtype
         np.testing.assert_array_equal(a.view(np.uint8), b.view(np.uint8))  # bit for bit
+
+
+@pytest.mark.parametrize("threads", ["2", "3", "5"])
+@pytest.mark.parametrize("n", [0, 1, 2, 9, 10, 11, 1000])
+def test_sort_in_place_equals_one_sort(monkeypatch, threads, n):
+    monkeypatch.setenv("EVALREPORT_THREADS", threads)
+    monkeypatch.setattr(P, "MIN_SORT_PART", 3)
+    rng = np.random.default_rng([n, int(threads)])
+    # few distinct values among many (runs of equal keys across the parts'
+    # edges), and keys over the whole uint64 range
+    for keys in (rng.integers(0, 7, n).astype(np.uint64), rng.integers(0, 2**64, n, dtype=np.uint64)):
+        split = keys.copy()
+        P.sort_in_place(split)
+        np.testing.assert_array_equal(split, np.sort(keys))
+    if n >= 1000:  # the parts were sorted apart: without the partition they would not join
+        spans = []
+        monkeypatch.setattr(P, "run_parts", lambda fn, edges: spans.append(list(edges)) or [
+            fn(lo, hi) for lo, hi in zip(edges[:-1], edges[1:])])
+        P.sort_in_place(rng.random(n))
+        assert spans == [P.part_edges(n, min_part=3)] and len(spans[0]) == int(threads) + 1
+
+
+@pytest.mark.parametrize("min_part", [1, 10**9])
+def test_sort_parts_sorts_each_part_alone(monkeypatch, min_part):
+    monkeypatch.setenv("EVALREPORT_THREADS", "2")
+    rng = np.random.default_rng(min_part)
+    values = rng.random(500)
+    parts = values.copy()
+    P.sort_parts(parts, [0, 123, 500], min_part=min_part)  # side by side, or one after the other
+    np.testing.assert_array_equal(parts[:123], np.sort(values[:123]))
+    np.testing.assert_array_equal(parts[123:], np.sort(values[123:]))
 
 
 @pytest.mark.parametrize("threads", ["1", "4"])

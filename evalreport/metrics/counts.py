@@ -9,7 +9,8 @@ How it is built, and why (the floor is one ``np.sort`` of the scores):
 
 * the scores of each class are gathered with ``np.compress`` (far cheaper than
   boolean indexing) into one buffer and each run is sorted in place with
-  ``np.sort``'s SIMD quicksort: together about one sort of all the scores;
+  ``np.sort``'s SIMD quicksort (the two runs side by side on two threads
+  when both are large): together about one sort of all the scores;
 * each sorted run collapses to (distinct value, count): a tied block is one
   entry, so ties are never split;
 * the two runs of distinct values are merged with a stable ``argsort`` of their
@@ -21,7 +22,8 @@ How it is built, and why (the floor is one ``np.sort`` of the scores):
 Unweighted scores of one sign (all >= +0.0, or all <= -0.0: probabilities,
 log-probabilities) take a shorter road, :func:`_table_from_keys`: the IEEE sign
 bit is then the same in every score, so it can be shifted out and the label
-stored in the freed lowest bit. One in-place ``np.sort`` of these 64-bit keys
+stored in the freed lowest bit. One in-place sort of these 64-bit keys (split
+across threads by :func:`.parallel.sort_in_place` when large)
 orders the scores (ascending) and carries each row's label along, which
 replaces the two gathers, the two sorts and the merge above. The table reads
 the sorted keys backwards (descending scores). Untied, the sorted labels are
@@ -652,7 +654,7 @@ def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_key
     # buf[:n] holds the keys; on the eager road buf becomes tp, read backwards
     n = buf.size - 1
     keys = buf[:n]
-    keys.sort()
+    parallel.sort_in_place(keys)
     invert = not nonnegative
     if _ties_in_sample(keys):  # tied scores: skip the row-by-row work below
         return _table_from_key_runs(keys, invert=invert), None
@@ -1025,8 +1027,7 @@ def _table_by_class(s: np.ndarray, is_pos: np.ndarray) -> CountTable:
     buf = np.empty(n, dtype=np.float64)
     np.compress(is_pos, s, out=buf[:n_pos])
     np.compress(~is_pos, s, out=buf[n_pos:])
-    buf[:n_pos].sort()
-    buf[n_pos:].sort()
+    parallel.sort_parts(buf, [0, n_pos, n])
     if not (_has_ties(buf[:n_pos]) or _has_ties(buf[n_pos:])):
         # Continuous scores: merge the two runs (NumPy's timsort does a stable
         # argsort of two sorted runs as one linear merge), read the thresholds

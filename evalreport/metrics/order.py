@@ -4,8 +4,9 @@ DeLong's paired test needs, for every instance, where its score ranks: a
 permutation, not only the sorted values. NumPy's ``argsort`` of 10^7 float64
 takes about 7 times as long as ``np.sort`` of them (it moves 16-byte pairs
 with indirect comparisons). Here the permutation comes out of one ``np.sort``
-of 64-bit keys instead: the score's order-preserving bit pattern in the high
-bits and the row number in the low ``b = bit_length(n - 1)`` bits.
+of 64-bit keys instead (split across threads when large, see
+:func:`.parallel.sort_in_place`): the score's order-preserving bit pattern in
+the high bits and the row number in the low ``b = bit_length(n - 1)`` bits.
 
 Keeping the row number costs the score's lowest ``b`` bits, so two distinct
 scores whose patterns differ only there share a key prefix and may come out
@@ -19,6 +20,8 @@ ascending, with tied scores in row order (a stable sort of the scores).
 from __future__ import annotations
 
 import numpy as np
+
+from .parallel import sort_in_place
 
 __all__ = ["argsort_scores"]
 
@@ -66,7 +69,7 @@ def argsort_scores(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         _ordered_bits(s, keys)
         np.bitwise_and(keys, ~low, out=keys)
     np.bitwise_or(keys, np.arange(n, dtype=np.uint64), out=keys)
-    keys.sort()
+    sort_in_place(keys)
     order = np.bitwise_and(keys, low).view(np.int64)
     # Rows whose keys share the score prefix may be distinct scores in row
     # order, or tied scores: only they need the real scores (no full gather).

@@ -3,8 +3,10 @@
 After the one sort, every pass over the scores (decoding thresholds, counting
 positives, dividing counts into rates) is elementwise or a running sum, and
 NumPy releases the GIL inside such loops: split into contiguous parts, the
-passes run on every core the process may use. The sort itself stays one
-``np.sort``.
+passes run on every core the process may use. The sort is split too
+(:func:`sort_in_place`): one ``np.partition`` (a SIMD selection, about an
+eighth of a sort) puts every value in its part, and the parts are sorted
+side by side.
 
 Only elementwise work and integer sums are split, so the results are the
 same, bit for bit, whatever the number of threads: a float sum split in two
@@ -22,7 +24,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Sequence, TypeVar
 
-__all__ = ["BLOCK", "MIN_PART", "blocks", "in_parts", "part_edges", "run_parts", "thread_count"]
+__all__ = ["BLOCK", "MIN_PART", "MIN_SORT_PART", "blocks", "in_parts", "part_edges", "run_parts", "sort_in_place",
+           "sort_parts", "thread_count"]
 
 T = TypeVar("T")
 
@@ -36,6 +39,11 @@ MIN_PART = 1 << 20
 # but every part costs a hand-off: one part per thread measured faster.
 PARTS_PER_THREAD = 1
 _MAX_THREADS = 8
+# A sort is one long NumPy call that releases the GIL: a thread pays for
+# itself on far shorter parts than the linear passes need. Partition and two
+# sorted halves against one sort, measured on 2 CPUs: 0.92 of the time at
+# 2**16 keys, 0.76 at 2**17, 0.63 at 2**20 (1.2x slower at 2**15).
+MIN_SORT_PART = 1 << 16
 
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
@@ -102,6 +110,39 @@ def run_parts(fn: Callable[[int, int], T], edges: Sequence[int]) -> list[T]:
 def in_parts(fn: Callable[[int, int], T], n: int, *, min_part: int | None = None) -> list[T]:
     """:func:`run_parts` over :func:`part_edges` of ``n``."""
     return run_parts(fn, part_edges(n, min_part=min_part))
+
+
+def sort_in_place(values, *, min_part: int | None = None) -> None:
+    """Sort a contiguous 1-D array in place, ascending, on every thread allowed.
+
+    ``np.partition`` at the parts' edges leaves each part holding exactly the
+    values it holds when sorted, in some order; the parts are then sorted
+    side by side (:func:`sort_parts`). For integer keys (the engine's sort
+    keys) the result is the same array, bit for bit, as one
+    ``values.sort()``; for floats the order among equal values (-0.0 and
+    +0.0) may differ.
+    """
+    min_part = MIN_SORT_PART if min_part is None else min_part
+    edges = part_edges(values.size, min_part=min_part)
+    if len(edges) > 2:
+        values.partition(edges[1:-1])
+    sort_parts(values, edges, min_part=min_part)
+
+
+def sort_parts(values, edges: Sequence[int], *, min_part: int | None = None) -> None:
+    """Sort each part ``values[edges[i]:edges[i + 1]]`` in place: side by
+    side, or one after the other when a part is shorter than ``min_part``
+    (default :data:`MIN_SORT_PART`)."""
+    min_part = MIN_SORT_PART if min_part is None else min_part
+
+    def sort(lo: int, hi: int) -> None:
+        values[lo:hi].sort()
+
+    if min(hi - lo for lo, hi in zip(edges[:-1], edges[1:])) < min_part:
+        for lo, hi in zip(edges[:-1], edges[1:]):
+            sort(lo, hi)
+    else:
+        run_parts(sort, edges)
 
 
 BLOCK = 1 << 16  # elements per block: a few float64 blocks stay in a core's L2 cache
