@@ -804,7 +804,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
                     weight=src.weight, master=session.master if session else None,
                     conf=dict(session.conf) if session else None,
                     remote=session.remote if session else None,
-                    fmt=_spark_format(src))
+                    **_spark_reader(src))
         except (ValueError, ImportError) as exc:
             problems.add(base + ("path",), f"{src.path}: {exc}")
             return None
@@ -837,7 +837,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
                                   master=session.master if session else None,
                                   conf=dict(session.conf) if session else None,
                                   remote=session.remote if session else None, by=src.group,
-                                  fmt=_spark_format(src))
+                                  **_spark_reader(src))
     except (ValueError, ImportError, RuntimeError) as exc:
         problems.add(base + ("path",), f"{src.path}: {exc}")
         return None
@@ -883,11 +883,20 @@ def _merge_tables(tables: list):
     return count_table_from_aggregates(score, pos, neg, n_rows=sum(t.n_rows for t in tables))
 
 
-def _spark_format(src) -> str:
-    """Spark's reader for a source: the spec's kind, else the path's suffix."""
+#: Spark's reader and its options for each data file suffix (Spark's Hadoop
+#: codecs read the compressed text files too)
+_SPARK_READERS = {".csv": ("csv", {}), ".tsv": ("csv", {"sep": "\t"}), ".jsonl": ("json", {})}
+
+
+def _spark_reader(src) -> dict:
+    """``fmt`` (Spark's reader) and ``options`` for a source: the spec's kind,
+    else the path's suffix (a folder or any other name: Parquet)."""
+    suffix = data_suffix(src.path)[0]
     if src.kind != "auto":
-        return src.kind
-    return "csv" if data_suffix(src.path)[0] == ".csv" else "parquet"  # (Spark reads .csv.gz too)
+        fmt, options = src.kind, ({"sep": "\t"} if src.kind == "csv" and suffix == ".tsv" else {})
+    else:
+        fmt, options = _SPARK_READERS.get(suffix, ("parquet", {}))
+    return {"fmt": fmt, "options": options}
 
 
 def _combined_sha256(files: list[Path]) -> str:

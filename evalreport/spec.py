@@ -150,9 +150,9 @@ class DataSource(_Model):
         None, gt=0, description="duckdb/spark: a float is a rounding step of the scores, an integer a "
                                 "number of quantile bins; caps the count table and reports the bound it "
                                 "puts on AUC, AP and BEP.")
-    kind: Literal["auto", "parquet", "csv", "table", "sql"] = Field(
-        "auto", description="duckdb: what `path` is (a file or glob, a table, a SQL query); spark: the "
-                            "reader (parquet or csv).")
+    kind: Literal["auto", "parquet", "csv", "json", "table", "sql"] = Field(
+        "auto", description="duckdb and spark: what `path` is (auto: by its suffix; parquet, csv or json "
+                            "files or a glob; a table; a SQL query).")
     database: str | None = Field(None, description="duckdb: a database file for kind table or sql.")
     memory_limit: str = Field("1GB", description="duckdb: memory budget of the aggregation (DuckDB's buffers get half of it and spill to disk past that).")
     learners: dict[str, Learner] = Field(description="Learner name -> its column(s).")
@@ -487,6 +487,9 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
             add(("data", i, "path"), f"engine: {src.engine} reads compressed text files ending in "
                 f"{' or '.join(engine_codecs)}, not {compression}")
         if src.engine != "memory":
+            if suffix == ".npz" and src.kind in ("auto",):
+                add(("data", i, "path"), f"engine: {src.engine} reads Parquet, CSV, TSV and JSON lines "
+                    "files; a .npz file needs engine: memory")
             if spec.task != "binary" and src.group is not None:
                 add(("data", i, "group"), "a multiclass task with groups needs engine: memory in this version")
             if spec.task != "binary" and src.resolution is not None:

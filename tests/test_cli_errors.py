@@ -176,6 +176,14 @@ CASES = [
         "    id: id\n", "    engine: duckdb\n"), {"pred.csv.bz2": GOOD_CSV},
      ["error: spec.yaml:4: data[0].path: engine: duckdb reads compressed text files ending in .gz or .zst, "
       "not .bz2"]),
+    ("npz through DuckDB", BASE.replace("pred.csv", "pred.npz").replace("    id: id\n", "    engine: duckdb\n"),
+     {"pred.npz": b""},
+     ["error: spec.yaml:4: data[0].path: engine: duckdb reads Parquet, CSV, TSV and JSON lines files; a .npz "
+      "file needs engine: memory"]),
+    ("npz through Spark", BASE.replace("pred.csv", "pred.npz").replace("    id: id\n", "    engine: spark\n"),
+     {"pred.npz": b""},
+     ["error: spec.yaml:4: data[0].path: engine: spark reads Parquet, CSV, TSV and JSON lines files; a .npz "
+      "file needs engine: memory"]),
     ("not compressed as named", BASE.replace("pred.csv", "pred.csv.gz"), {"pred.csv.gz": GOOD_CSV},
      ["error: spec.yaml:4: data[0].path: cannot read pred.csv.gz: zlib inflate failed: incorrect header check"]),
     ("unsupported compression", BASE.replace("pred.csv", "pred.csv.xz"), {"pred.csv.xz": GOOD_CSV},

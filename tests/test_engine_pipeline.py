@@ -329,3 +329,100 @@ def test_spark_connect_equals_memory(data):
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     _spark_equals(data / "connect", mem)
+
+
+def _labelled_text(tmp, name, words, rng, n=600):
+    """A CSV with labels and groups spelt ``words`` (positive first) and two learners."""
+    y = rng.random(n) < 0.3
+    a = np.round(rng.random(n) + 0.4 * y, 3)
+    b = rng.random(n)
+    group = np.where(rng.random(n) < 0.5, words[0], words[1])
+    lines = ["y,a,b,g"] + [f"{words[0] if yi else words[1]},{ai},{bi},{gi}" for yi, ai, bi, gi in zip(y, a, b, group)]
+    (tmp / name).write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("words, positive", [(("yes", "no"), '"yes"'), (("Yes", "No"), '"Yes"'),
+                                             (("t", "f"), '"t"'), (("true", "false"), "true"),
+                                             (("TRUE", "FALSE"), "true")])
+def test_duckdb_reads_csv_labels_and_groups_as_memory_does(tmp_path, words, positive):
+    # DuckDB's sniffer takes yes/no and t/f for booleans, pyarrow only true/false:
+    # the same file must hold the same labels (and groups) on both roads
+    _labelled_text(tmp_path, "p.csv", words, np.random.default_rng(len(words[0])))
+    out = {}
+    for engine in ("memory", "duckdb"):
+        (tmp_path / f"{engine}.yaml").write_text(textwrap.dedent(f"""\
+            version: 1
+            date: 2026-11-22
+            positive: {positive}
+            data:
+              - {{path: p.csv, engine: {engine}, label: y, group: g, learners: {{a: a, b: b}}}}
+            confidence: {{bootstrap: 0}}
+            report: {{formats: [json], out: {engine}}}
+            """))
+        assert main(["run", str(tmp_path / f"{engine}.yaml"), "--quiet"]) == 0, engine
+        out[engine] = json.loads((tmp_path / engine / "results.json").read_text())
+    for learner in "ab":
+        mem, duck = out["memory"]["learners"][learner], out["duckdb"]["learners"][learner]
+        assert mem["auc"] is not None
+        for m in MEASURES:
+            assert duck[m] == pytest.approx(mem[m], abs=1e-12), m
+        assert duck["groups"] == mem["groups"]
+
+
+def test_duckdb_multiclass_reads_yes_no_classes_as_text(tmp_path):
+    rng = np.random.default_rng(11)
+    n = 400
+    y = rng.integers(0, 2, n)
+    p = np.round(np.clip(0.5 + 0.3 * (2 * y - 1) + 0.3 * rng.normal(size=n), 0, 1), 2)
+    lines = ["y,p_yes,p_no"] + [f"{'yes' if yi else 'no'},{pi},{round(1 - pi, 2)}" for yi, pi in zip(y, p)]
+    (tmp_path / "m.csv").write_text("\n".join(lines) + "\n")
+    out = {}
+    for engine in ("memory", "duckdb"):
+        (tmp_path / f"{engine}.yaml").write_text(textwrap.dedent(f"""\
+            version: 1
+            task: multiclass
+            classes: ["yes", "no"]
+            data:
+              - {{path: m.csv, engine: {engine}, label: y, learners: {{m: [p_yes, p_no]}}}}
+            report: {{formats: [json], out: {engine}}}
+            """))
+        assert main(["run", str(tmp_path / f"{engine}.yaml"), "--quiet"]) == 0, engine
+        out[engine] = json.loads((tmp_path / engine / "results.json").read_text())["learners"]["m"]
+    assert out["duckdb"]["confusion_matrix"] == out["memory"]["confusion_matrix"]
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "spark"])
+def test_engines_read_tsv_and_json_lines_as_memory_does(tmp_path, engine):
+    if engine == "spark":
+        pytest.importorskip("pyspark")
+    import gzip
+
+    rng = np.random.default_rng(5)
+    n = 500
+    y = np.where(rng.random(n) < 0.3, "yes", "no")
+    a = rng.random(n) + 0.4 * (y == "yes")
+    b = np.round(rng.random(n), 2)
+    rows = list(zip(y, a, b))
+    (tmp_path / "p.tsv").write_text("y\ta\tb\n" + "".join(f"{r[0]}\t{float(r[1])!r}\t{float(r[2])!r}\n" for r in rows))
+    jsonl = "".join(json.dumps({"y": str(r[0]), "a": float(r[1]), "b": float(r[2])}) + "\n" for r in rows)
+    (tmp_path / "p.jsonl").write_text(jsonl)
+    (tmp_path / "p.jsonl.gz").write_bytes(gzip.compress(jsonl.encode()))
+    spark = ('spark: {master: "local[2]", conf: {spark.ui.enabled: "false", '
+             'spark.sql.shuffle.partitions: "2"}}\n')
+    _, mem = _run(tmp_path, "mem", "path: p.tsv")
+    for name in ("p.tsv", "p.jsonl", "p.jsonl.gz"):
+        out = name.replace(".", "_")
+        (tmp_path / f"{out}.yaml").write_text(textwrap.dedent(f"""\
+            version: 1
+            date: 2026-11-22
+            positive: "yes"
+            data:
+              - {{path: {name}, engine: {engine}, label: y, learners: {{a: a, b: b}}}}
+            confidence: {{bootstrap: 0}}
+            report: {{formats: [json], out: {out}}}
+            """) + (spark if engine == "spark" else ""))
+        assert main(["run", str(tmp_path / f"{out}.yaml"), "--quiet"]) == 0, name
+        got = json.loads((tmp_path / out / "results.json").read_text())
+        for learner in "ab":
+            for m in MEASURES:
+                assert got["learners"][learner][m] == pytest.approx(mem["learners"][learner][m], abs=1e-12), (name, m)

@@ -16,7 +16,12 @@ Sources (``kind``)
     or a list of paths, read with ``read_parquet``.
 ``"csv"``
     The same, read with ``read_csv`` (DuckDB's sniffer finds the delimiter,
-    header and types: ``read_csv_auto``).
+    header and types: ``read_csv_auto``). A label or group column the sniffer
+    takes for BOOLEAN is read as text unless its words are true and false:
+    DuckDB also takes yes/no and t/f for booleans, pyarrow (the in-memory
+    road) does not, and the same file must give the same labels on both.
+``"json"``
+    The same, read with ``read_json`` (JSON lines, or one JSON array).
 ``"table"``
     ``source`` is a table (or view) name in the DuckDB database file
     ``database``, opened read-only: ``name``, ``schema.name`` or
@@ -33,8 +38,9 @@ Sources (``kind``)
     ``database`` given, a query if ``source`` starts with SELECT, WITH or FROM
     and a table name if not; otherwise by the suffix of the path or glob:
     ``.parquet`` / ``.parq`` / ``.pq`` -> parquet, ``.csv`` / ``.tsv`` /
-    ``.txt`` (optionally ``.gz`` / ``.zst``) -> csv; a source starting with
-    SELECT, WITH or FROM -> sql.
+    ``.txt`` (optionally ``.gz`` / ``.zst``) -> csv, ``.jsonl`` / ``.ndjson``
+    / ``.json`` (the same) -> json; a source starting with SELECT, WITH or
+    FROM -> sql.
 
 Safety: column names come from user specs and are always quoted as identifiers
 (:func:`~evalreport.engines.quote_ident`); values (paths, the positive label,
@@ -116,7 +122,7 @@ from . import (
 
 __all__ = ["KINDS", "aggregate_duckdb"]
 
-KINDS = ("auto", "parquet", "csv", "table", "sql")
+KINDS = ("auto", "parquet", "csv", "json", "table", "sql")
 
 #: Rows per Arrow batch when an exact table is streamed.
 BATCH_ROWS = 1 << 18
@@ -134,6 +140,13 @@ _UNITS = {None: 1, "B": 1, "bytes": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30,
 _PARQUET = re.compile(r"\.(parquet|parq|pq)$", re.IGNORECASE)
 _CSV = re.compile(r"\.(csv|tsv|txt)(\.(" + "|".join(c.lstrip(".") for c in ENGINE_COMPRESSIONS["duckdb"]) + "))?$",
                   re.IGNORECASE)
+_JSON = re.compile(r"\.(jsonl|ndjson|json)(\.(" + "|".join(c.lstrip(".") for c in ENGINE_COMPRESSIONS["duckdb"])
+                   + "))?$", re.IGNORECASE)
+_FILE_READERS = {"parquet": "read_parquet($source)", "csv": "read_csv($source)", "json": "read_json($source)"}
+#: read_csv with some columns' types given (``$csv_types``: column -> type)
+_CSV_TYPED = "read_csv($source, types = $csv_types)"
+#: the words pyarrow's CSV reader (the in-memory road) reads as booleans
+_ARROW_BOOLEAN_WORDS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
 _QUERY = re.compile(r"^\s*\(?\s*(select|with|from)\b", re.IGNORECASE)
 _NUMERIC = {
     "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
@@ -199,7 +212,7 @@ def aggregate_duckdb(
         exact continuous scores, 1GB keeps the whole process under 1 GB.
     threads : int, optional
         DuckDB's ``threads`` (default: DuckDB's, one per core).
-    kind : {"auto", "parquet", "csv", "table", "sql"}
+    kind : {"auto", "parquet", "csv", "json", "table", "sql"}
     database : str, optional
         A DuckDB database file, opened read-only, for ``kind`` "table" or "sql".
     by : str, optional
@@ -312,8 +325,8 @@ def _resolve_source(source, kind: str, database):
             raise ValueError("the source is an empty list of files")
         if kind == "auto":
             kind = _kind_of_path(paths[0])
-        if kind not in ("parquet", "csv"):
-            raise ValueError(f"a list of files needs kind 'parquet' or 'csv', not {kind!r}")
+        if kind not in _FILE_READERS:
+            raise ValueError(f"a list of files needs kind 'parquet', 'csv' or 'json', not {kind!r}")
         return kind, None, _reader(kind), {"source": paths}, f"{kind} files {paths!r}"
     if not isinstance(source, (str, os.PathLike)):
         raise ValueError(f"source must be a path, glob, table, query or duckdb:// URL, got {source!r}")
@@ -331,7 +344,7 @@ def _resolve_source(source, kind: str, database):
             kind = "sql"
         else:
             kind = _kind_of_path(source)
-    if kind in ("parquet", "csv"):
+    if kind in _FILE_READERS:
         if database is not None:
             raise ValueError(f"database applies to kind 'table' or 'sql', not {kind!r}")
         return kind, None, _reader(kind), {"source": source}, f"{kind} {source!r}"
@@ -357,7 +370,34 @@ def _resolve_source(source, kind: str, database):
 
 
 def _reader(kind: str) -> str:
-    return "read_parquet($source)" if kind == "parquet" else "read_csv($source)"
+    return _FILE_READERS[kind]
+
+
+def _labels_as_in_memory(con, duckdb, from_sql: str, params: dict, columns, where: str, types=None):
+    """(FROM clause, parameters) that read the label-like ``columns`` of a CSV
+    source as the in-memory road does.
+
+    DuckDB's sniffer types a column of yes/no (or t/f) as BOOLEAN; pyarrow
+    reads only true/false words as booleans, the rest as text. So a
+    column sniffed BOOLEAN is read as VARCHAR unless every value is one of
+    :data:`_ARROW_BOOLEAN_WORDS` (seven distinct values at most then, hence
+    the LIMIT). ``types``: the sniffed column types, if already known.
+    """
+    if from_sql != _FILE_READERS["csv"]:
+        return from_sql, params
+    try:
+        if types is None:
+            desc = con.execute(f"SELECT * FROM {from_sql} LIMIT 0", params).description
+            types = {d[0]: str(d[1]) for d in desc}
+        text = {}
+        for column in dict.fromkeys(c for c in columns if c is not None and types.get(c) == "BOOLEAN"):
+            words = con.execute(f"SELECT DISTINCT {quote_ident(column)} FROM {_CSV_TYPED} LIMIT 7",
+                                {**params, "csv_types": {column: "VARCHAR"}}).fetchall()
+            if not all(word is None or word in _ARROW_BOOLEAN_WORDS for (word,) in words):
+                text[column] = "VARCHAR"
+    except duckdb.Error as exc:
+        raise ValueError(f"DuckDB cannot read {where}: {str(exc).strip()}") from None
+    return (_CSV_TYPED, {**params, "csv_types": text}) if text else (from_sql, params)
 
 
 def _kind_of_path(path: str) -> str:
@@ -365,9 +405,11 @@ def _kind_of_path(path: str) -> str:
         return "parquet"
     if _CSV.search(path):
         return "csv"
+    if _JSON.search(path):
+        return "json"
     raise ValueError(
-        f"cannot tell the kind of source {path!r}: name a .parquet or .csv file or glob, "
-        "a duckdb:///db.duckdb?table=name URL, or pass kind='parquet', 'csv', 'table' or 'sql'"
+        f"cannot tell the kind of source {path!r}: name a .parquet, .csv, .tsv or .jsonl file or glob, "
+        "a duckdb:///db.duckdb?table=name URL, or pass kind='parquet', 'csv', 'json', 'table' or 'sql'"
     )
 
 
@@ -417,6 +459,7 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
         _numeric(types[weight], f"weight column {weight!r}", where)
     if by is not None:
         need(by, "group (by)")
+    from_sql, params = _labels_as_in_memory(con, duckdb, from_sql, params, (label, by), where, types)
 
     lab = quote_ident(label)
     # 2. checks, one pass
@@ -661,6 +704,7 @@ def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[s
                 except duckdb.Error as exc:
                     raise ValueError(f"DuckDB failed reading {where}: {str(exc).strip()}") from None
 
+            from_sql, params = _labels_as_in_memory(con, duckdb, from_sql, params, (label,), where)
             lab = f"CAST({quote_ident(label)} AS VARCHAR)"
             w = "1" if weight is None else quote_ident(weight)
             cols = [c for columns in learners.values() for c in columns]
