@@ -447,6 +447,11 @@ def test_invalid_input_raises(kwargs, match):
         ([0, 1, 0, 1], "pandas-object", 1, r"y_score has a missing value \(<NA>\) at index 2$"),
         (np.array(["a", "b", np.nan, "b"], dtype=np.dtypes.StringDType(na_object=np.nan)), None, "a",
          r"missing value \(nan\) at index 2$"),
+        # a missing date is NaT (NumPy's .item() of it is None)
+        (np.array(["2026-01-01", "NaT", "2026-01-01", "2026-01-02"], dtype="datetime64[D]"), None,
+         np.datetime64("2026-01-01"), r"y_true has a missing value \(NaT\) at index 1$"),
+        (np.array([np.datetime64("2026-01-01"), np.datetime64("NaT")], dtype=object), [0.1, 0.2],
+         np.datetime64("2026-01-01"), r"y_true has a missing value \(NaT\) at index 1$"),
         # nor can a missing value be the positive class
         (np.array(["a", None, None, "a"], dtype=object), None, None,
          r"the positive label is a missing value \(None\); name the positive class$"),

@@ -407,7 +407,10 @@ def _first_missing(y: np.ndarray) -> int | None:
 
 
 def _raise_missing(y: np.ndarray, i: int):
-    raise ValueError(f"y_true has a missing value ({_plain(y[i])!r}) at index {i}")
+    value = y[i]
+    # (a missing date or duration is NumPy's NaT, whose .item() is None)
+    shown = "NaT" if isinstance(value, (np.datetime64, np.timedelta64)) else repr(_plain(value))
+    raise ValueError(f"y_true has a missing value ({shown}) at index {i}")
 
 
 def pair_counts_leave_int64(positives, negatives) -> bool:
