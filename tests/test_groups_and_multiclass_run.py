@@ -8,6 +8,7 @@ import pytest
 from sklearn import metrics as skm
 
 from evalreport.__main__ import main
+from evalreport.report.context import fmt
 
 CLASSES = ["cat", "dog", "bird"]
 
@@ -75,6 +76,30 @@ def test_multiclass_report_renders(tmp_path):
     html = (tmp_path / "out" / "report.html").read_text()
     for text in ("macro-F1 (Zhou)", "mean F1", "one-vs-rest ROC", "cat", "bird", "Hand &amp; Till"):
         assert text in html
+
+
+def test_multiclass_report_says_when_curves_are_simplified(tmp_path):
+    # 300 rows of 4-decimal scores: each one-vs-rest ROC curve has far more
+    # than 20 vertices, so with curve_points: 20 each is drawn through part of them
+    _multiclass(tmp_path, formats="html, json")
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(spec.read_text().replace("out: out}", "out: out, curve_points: 20}"))
+    assert main(["run", str(spec), "--quiet"]) == 0
+    html = (tmp_path / "out" / "report.html").read_text()
+    d = json.loads((tmp_path / "out" / "results.json").read_text())
+    rocs = [d["learners"]["mlp"]["curves"][c]["roc"] for c in CLASSES]
+    assert all(r["simplified"] and r["vertices"] > 20 for r in rocs)
+    points, bound = max(len(r["fpr"]) for r in rocs), max(r["max_error"] for r in rocs)
+    assert points <= 20
+    assert "Some curves are drawn through part of their points" in html
+    assert f"mlp: the ROC curves of 3 classes through at most {points} points, within {fmt(bound, 2)}" in html
+    assert "rules:" not in html.split("Some curves are drawn")[1].split("</p>")[0]  # no curves to draw
+
+
+def test_multiclass_report_without_simplified_curves_has_no_note(tmp_path):
+    _multiclass(tmp_path, formats="html")
+    assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
+    assert "Some curves are drawn" not in (tmp_path / "out" / "report.html").read_text()
 
 
 def test_label_outside_the_classes(tmp_path, capsys):

@@ -78,6 +78,7 @@ def multiclass_context(result, base: dict) -> dict:
             "roc_svg": Markup(class_roc_figure(key, lr.class_curves,
                                                {c: ev.per_class[c].auc for c in classes}, f"roc-{i}"))
             if lr.class_curves else "",
+            "curves_note": _class_curves_note(lr.class_curves) if lr.class_curves else "",
             "groups": groups,
             "groups_macro": "" if lr.group_averages is None else
             f"across groups: macro-F1 (Zhou) {fmt(lr.group_averages.macro_f1)}, mean F1 "
@@ -127,3 +128,15 @@ def multiclass_context(result, base: dict) -> dict:
         description=_markdown(spec.description),
     )
     return base
+
+
+def _class_curves_note(class_curves) -> str:
+    """How a learner's one-vs-rest ROC curves are drawn when some are drawn
+    through part of their points ("" when every vertex is drawn): how many,
+    the most points one keeps, and the largest bound on the distance."""
+    rocs = [c.roc for c in class_curves.values() if c.roc is not None and c.roc.simplified]
+    if not rocs:
+        return ""
+    which = "the ROC curve of 1 class" if len(rocs) == 1 else f"the ROC curves of {len(rocs)} classes"
+    return (f"{which} through at most {fmt(max(r.x.size for r in rocs))} points, "
+            f"within {fmt(max(r.max_error for r in rocs), 2)}")
