@@ -20,7 +20,7 @@ from .errors import DataError
 from .metrics.labels import label_key
 from .spec import FALLBACK_THRESHOLD, Spec, data_suffix, locate, suggest
 
-__all__ = ["Source", "load_sources", "file_sha256", "read_columns"]
+__all__ = ["Source", "load_sources", "file_sha256", "read_columns", "arrow_to_numpy"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -273,11 +273,11 @@ def _read_parquet(file: Path, columns: list[str]) -> dict[str, object]:
 def _copy_chunks(col, dest: np.ndarray, offset: int) -> None:
     for chunk in col.chunks:
         k = len(chunk)
-        dest[offset: offset + k] = _plain_values(chunk)
+        dest[offset: offset + k] = arrow_to_numpy(chunk)
         offset += k
 
 
-def _plain_values(chunk) -> np.ndarray:
+def arrow_to_numpy(chunk) -> np.ndarray:
     """A null-free number or boolean Arrow array as NumPy, read off its buffers.
 
     (``Array.to_numpy`` would do, but it imports pandas, half a second of
@@ -361,7 +361,7 @@ def _read_csv_slices(file: Path, columns: list[str], parse):
                 if col.null_count:
                     return None
                 if col.num_chunks:
-                    parts[c].append(np.concatenate([_plain_values(ch) for ch in col.chunks]))
+                    parts[c].append(np.concatenate([arrow_to_numpy(ch) for ch in col.chunks]))
             del piece
     out = {}
     for c in columns:

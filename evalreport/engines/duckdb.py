@@ -100,7 +100,7 @@ from urllib.parse import parse_qs, unquote
 
 import numpy as np
 
-from ..data import _plain_values
+from ..data import arrow_to_numpy
 from ..metrics import stream as _stream
 from ..spec import ENGINE_COMPRESSIONS
 from . import (
@@ -652,7 +652,7 @@ def _numpy(array) -> np.ndarray:
     kind = array.type
     if array.null_count or not (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
         return array.to_numpy(zero_copy_only=False)
-    return _plain_values(array)
+    return arrow_to_numpy(array)
 
 
 def _arrow_table(relation):
