@@ -266,7 +266,16 @@ def _read_parquet(file: Path, columns: list[str]) -> dict[str, object]:
     import pyarrow as pa
 
     for c, chunks in other.items():
-        out[c] = pa.chunked_array(chunks, type=schema.field(c).type)
+        col = pa.chunked_array(chunks, type=schema.field(c).type)
+        if pa.types.is_dictionary(col.type):
+            # dictionary-encoded (pandas' category): the values themselves, as
+            # every other reader gives them (pyarrow's compute kernels used
+            # on labels have no dictionary version)
+            col = col.cast(col.type.value_type)
+            if _plain(col.type) and not col.null_count:
+                col = np.concatenate([arrow_to_numpy(ch) for ch in col.chunks]) if col.num_chunks else \
+                    np.empty(0, dtype=col.type.to_pandas_dtype())
+        out[c] = col
     return {c: out[c] for c in columns}
 
 
@@ -504,10 +513,8 @@ def _binary_labels(col, spec: Spec, display, column, loc, problems, *, empty_is_
     order = sorted(range(len(keys)), key=lambda i: keys[i])
     if positive not in keys:
         shown = ", ".join(repr(keys[i]) for i in order[:5]) + (", ..." if len(keys) > 5 else "")
-        hint = suggest(positive, keys)
-        if isinstance(spec.positive, bool):
-            hint += " (YAML reads yes, no, on, off, true and false as booleans: quote a text label)"
-        problems.add(("positive",) if spec._locator and ("positive",) in spec._locator.lines else loc,
+        hint = suggest(positive, keys) + _yaml_boolean_hint(spec)
+        problems.add(_positive_loc(spec, loc),
                      f"{display}: the positive label {spec.positive_label!r} does not occur in column "
                      f"'{column}' (labels: {shown}){hint}")
         return None
@@ -519,6 +526,18 @@ def _binary_labels(col, spec: Spec, display, column, loc, problems, *, empty_is_
                      f"{len(keys)} labels ({shown}); a binary task has the positive label and one other")
         return None
     return _equal_mask(col, values[keys.index(positive)])
+
+
+def _positive_loc(spec: Spec, loc):
+    """Where a positive label that does not occur is reported: at the spec's
+    ``positive`` key when it is written, else at the data source's ``loc``."""
+    return ("positive",) if spec._locator and ("positive",) in spec._locator.lines else loc
+
+
+def _yaml_boolean_hint(spec: Spec) -> str:
+    if isinstance(spec.positive, bool):
+        return " (YAML reads yes, no, on, off, true and false as booleans: quote a text label)"
+    return ""
 
 
 def _class_labels(col, spec: Spec, display, column, loc, problems, *, what: str,
@@ -827,7 +846,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
             agg = aggregate_duckdb(source, label=src.label, positive=spec.positive_label, scores=scores,
                                    weight=src.weight, resolution=src.resolution, by=src.group,
                                    memory_limit=src.memory_limit, kind=src.kind, database=database,
-                                   keep_thresholds=keep, max_fprs=fprs)
+                                   keep_thresholds=keep, max_fprs=fprs, labels_as_text=True)
         else:
             from .engines.spark import aggregate_spark
 
@@ -837,14 +856,18 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
                                   master=session.master if session else None,
                                   conf=dict(session.conf) if session else None,
                                   remote=session.remote if session else None, by=src.group,
-                                  **_spark_reader(src))
+                                  labels_as_text=True, **_spark_reader(src))
     except (ValueError, ImportError, RuntimeError) as exc:
         problems.add(base + ("path",), f"{src.path}: {exc}")
         return None
-    from .engines import check_labels
+    from .engines import PositiveLabelMissing, check_labels
 
     try:
-        check_labels(agg.labels_seen, spec.positive_label, truncated=agg.labels_truncated, where=src.path)
+        check_labels(agg.labels_seen, spec.positive_label, truncated=agg.labels_truncated, where=src.path,
+                     as_text=True)
+    except PositiveLabelMissing as exc:
+        problems.add(_positive_loc(spec, base + ("label",)), str(exc) + _yaml_boolean_hint(spec))
+        return None
     except ValueError as exc:
         problems.add(base + ("label",), str(exc))
         return None

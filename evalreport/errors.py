@@ -3,6 +3,8 @@ into messages on stderr and an exit status."""
 
 from __future__ import annotations
 
+import difflib
+
 
 class EvalReportError(Exception):
     """Base class. ``problems`` holds one message per problem found."""
@@ -32,3 +34,22 @@ class RenderError(EvalReportError):
     """The report could not be rendered or written."""
 
     exit_status = 1
+
+
+def closest(name, valid) -> str | None:
+    """The valid name closest to ``name``, or None.
+
+    A name that differs only in case (or in surrounding spaces) comes first:
+    difflib alone finds no match for one-letter names ('Y' for 'y').
+    """
+    valid = [str(v) for v in valid]
+    folded = str(name).strip().casefold()
+    same = [v for v in valid if v.strip().casefold() == folded and v != str(name)]
+    close = same or difflib.get_close_matches(str(name), valid, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def suggest(name, valid) -> str:
+    """' (did you mean 'x'?)' for the closest valid name, or ''."""
+    close = closest(name, valid)
+    return f" (did you mean '{close}'?)" if close is not None else ""

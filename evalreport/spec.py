@@ -9,7 +9,6 @@ key path, with the closest valid name suggested for unknown keys and names::
 from __future__ import annotations
 
 import datetime as _dt
-import difflib
 import json
 import math
 from pathlib import Path
@@ -21,12 +20,16 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
     ValidationError,
     field_validator,
     model_validator,
 )
 
-from .errors import SpecError
+from .errors import SpecError, suggest
 
 __all__ = [
     "METRICS",
@@ -81,12 +84,6 @@ def data_suffix(path) -> tuple[str, str | None]:
         if inner in _TEXT_SUFFIXES:
             return inner, last
     return last, None
-
-
-def suggest(name: str, valid) -> str:
-    """' (did you mean 'x'?)' for the closest valid name, or ''."""
-    close = difflib.get_close_matches(str(name), [str(v) for v in valid], n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _unknown_name(kind: str, name, valid) -> str:
@@ -219,10 +216,13 @@ class Spec(_Model):
     description: str | None = Field(None, description="Shown under the title (Markdown).")
     date: _dt.date | None = Field(None, description="Report date. Default: SOURCE_DATE_EPOCH, else today.")
     task: Literal["binary", "multiclass"] = "binary"
-    positive: Union[bool, int, str, None] = Field(
+    # Strict: a label is taken as written (lax parsing made 1.0 the boolean True,
+    # refused 1.5, and turned classes [true, false] into 1 and 0).
+    positive: Union[StrictBool, StrictInt, StrictFloat, StrictStr, None] = Field(
         None, description="Binary: the label of the positive class (default 1)."
     )
-    classes: list[Union[int, str]] | None = Field(None, description="Multiclass: the classes, in order.")
+    classes: list[Union[StrictBool, StrictInt, StrictFloat, StrictStr]] | None = Field(
+        None, description="Multiclass: the classes, in order.")
     data: list[DataSource] = Field(min_length=1)
     threshold: Union[float, Literal["optimal"]] = Field(
         0.5, description="Decision threshold, or 'optimal' (least cost at the operating point)."

@@ -176,6 +176,9 @@ CASES = [
         "    id: id\n", "    engine: duckdb\n"), {"pred.csv.bz2": GOOD_CSV},
      ["error: spec.yaml:4: data[0].path: engine: duckdb reads compressed text files ending in .gz or .zst, "
       "not .bz2"]),
+    ("label differing only in case", BASE.replace("label: y", "label: Y"), None,
+     ["error: spec.yaml:5: data[0].label: column 'Y' is not in pred.csv (columns: id, y, p_a, p_b, w, fold, "
+      "yhat) (did you mean 'y'?)"]),
     ("npz through DuckDB", BASE.replace("pred.csv", "pred.npz").replace("    id: id\n", "    engine: duckdb\n"),
      {"pred.npz": b""},
      ["error: spec.yaml:4: data[0].path: engine: duckdb reads Parquet, CSV, TSV and JSON lines files; a .npz "

@@ -426,3 +426,95 @@ def test_engines_read_tsv_and_json_lines_as_memory_does(tmp_path, engine):
         for learner in "ab":
             for m in MEASURES:
                 assert got["learners"][learner][m] == pytest.approx(mem["learners"][learner][m], abs=1e-12), (name, m)
+
+
+def _same_file_every_engine(tmp, name, positive, engines=("memory", "duckdb"), extra_spec=""):
+    """(status, stderr-free results or None) of one file through each engine."""
+    out = {}
+    for engine in engines:
+        spec = tmp / f"{engine}_{name.replace('.', '_')}.yaml"
+        spec.write_text(textwrap.dedent(f"""\
+            version: 1
+            date: 2026-11-22
+            positive: {positive}
+            data:
+              - {{path: {name}, engine: {engine}, label: y, learners: {{a: a}}}}
+            confidence: {{bootstrap: 0}}
+            report: {{formats: [json], out: out_{spec.stem}}}
+            """) + extra_spec)
+        status = main(["run", str(spec), "--quiet"])
+        result = tmp / f"out_{spec.stem}" / "results.json"
+        out[engine] = (status, json.loads(result.read_text())["learners"]["a"] if status == 0 else None)
+    return out
+
+
+def _labelled_parquet(path, labels, rng, n=300):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    is_pos = rng.random(n) < 0.4
+    y = pa.array([labels[0] if p else labels[1] for p in is_pos]) if not isinstance(labels, pa.Array) else labels
+    pq.write_table(pa.table({"y": y, "a": rng.random(n) + 0.3 * is_pos}), path)
+
+
+@pytest.mark.parametrize("labels, positive, ok", [
+    ((1, 0), '"1"', True),      # a spec's labels compare as text: "1" is the label 1
+    (("1", "0"), "1", True),    # and 1 is the text "1"
+    ((1.0, 0.0), "1", True),
+    ((1, 0), "1.0", True),      # (1.0 was read as the boolean True)
+    ((1.5, 0.5), "1.5", True),  # (1.5 was refused: "Input should be a valid boolean")
+    ((1, 0), "true", False),    # True is 'true', not 1
+    ((0, 0), "1", False),       # a single class that is not the positive one
+])
+def test_engines_match_the_positive_label_as_memory_does(tmp_path, labels, positive, ok):
+    _labelled_parquet(tmp_path / "p.parquet", labels, np.random.default_rng(2))
+    out = _same_file_every_engine(tmp_path, "p.parquet", positive)
+    assert out["memory"][0] == out["duckdb"][0] == (0 if ok else 2)
+    if ok:
+        for m in MEASURES:
+            assert out["duckdb"][1][m] == pytest.approx(out["memory"][1][m], abs=1e-12), m
+
+
+def test_dictionary_encoded_labels_read_as_their_values(tmp_path):
+    # pandas' category columns are dictionary-encoded in Parquet: the memory
+    # road crashed on them (no pyarrow kernel for dictionaries)
+    import pyarrow as pa
+
+    rng = np.random.default_rng(6)
+    words = pa.array(np.where(rng.random(300) < 0.4, "pos", "neg")).dictionary_encode()
+    _labelled_parquet(tmp_path / "p.parquet", words, rng)
+    out = _same_file_every_engine(tmp_path, "p.parquet", '"pos"')
+    assert out["memory"][0] == out["duckdb"][0] == 0
+    assert out["memory"][1]["auc"] == pytest.approx(out["duckdb"][1]["auc"], abs=1e-12)
+    y = np.asarray(words.to_pylist()) == "pos"
+    assert out["memory"][1]["positives"] == int(y.sum())
+
+
+def test_duckdb_reads_a_boolean_score_column_of_a_csv(tmp_path):
+    rng = np.random.default_rng(7)
+    y = rng.random(300) < 0.4
+    hard = (rng.random(300) < 0.3) ^ y
+    (tmp_path / "p.csv").write_text("y,a\n" + "".join(f"{int(v)},{str(h).lower()}\n" for v, h in zip(y, hard)))
+    out = _same_file_every_engine(tmp_path, "p.csv", "1")
+    assert out["memory"][0] == out["duckdb"][0] == 0
+    from sklearn.metrics import roc_auc_score
+
+    assert out["duckdb"][1]["auc"] == pytest.approx(roc_auc_score(y, hard), abs=1e-12)
+    assert out["memory"][1]["auc"] == pytest.approx(roc_auc_score(y, hard), abs=1e-12)
+
+
+def test_spark_reads_doubled_quotes_in_a_csv(tmp_path):
+    pytest.importorskip("pyspark")
+    rng = np.random.default_rng(8)
+    y = rng.random(200) < 0.4
+    a = rng.random(200) + 0.3 * y
+    # a quoted label holding a doubled quote and a comma (RFC 4180)
+    quoted = '"say ""yes"", now"'
+    (tmp_path / "p.csv").write_text("y,a\n" + "".join(
+        f"{quoted if v else 'no'},{s!r}\n" for v, s in zip(y, a.tolist())))
+    spark = ('spark: {master: "local[2]", conf: {spark.ui.enabled: "false", '
+             'spark.sql.shuffle.partitions: "2"}}\n')
+    out = _same_file_every_engine(tmp_path, "p.csv", "'say \"yes\", now'", ("memory", "spark"), spark)
+    assert out["memory"][0] == out["spark"][0] == 0
+    assert out["spark"][1]["auc"] == pytest.approx(out["memory"][1]["auc"], abs=1e-12)
+    assert out["spark"][1]["positives"] == int(y.sum())

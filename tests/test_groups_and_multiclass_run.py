@@ -149,3 +149,24 @@ def test_binary_groups_by_hand(tmp_path):
     assert s["groups_macro"]["precision"] == 0.5 and s["groups_macro"]["recall"] == 0.75
     assert s["groups_macro"]["f1"] == pytest.approx(2 * 0.5 * 0.75 / 1.25)
     assert s["groups_micro"]["precision"] == pytest.approx(1 / 2)
+
+
+def test_boolean_classes_stay_booleans(tmp_path):
+    # classes: [true, false] were read as 1 and 0 ("label 'false' is not one of the classes")
+    rng = np.random.default_rng(9)
+    y = rng.random(200) < 0.4
+    p = np.clip(0.5 + 0.3 * (2 * y - 1) + 0.3 * rng.normal(size=200), 0, 1).round(3)
+    (tmp_path / "b.csv").write_text("y,p_t,p_f\n" + "".join(
+        f"{str(v).lower()},{s},{round(1 - s, 3)}\n" for v, s in zip(y, p)))
+    (tmp_path / "spec.yaml").write_text(textwrap.dedent("""\
+        version: 1
+        task: multiclass
+        classes: [true, false]
+        data:
+          - {path: b.csv, label: y, learners: {m: [p_t, p_f]}}
+        report: {formats: [json], out: out}
+        """))
+    assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
+    d = json.loads((tmp_path / "out" / "results.json").read_text())["learners"]["m"]
+    yhat = np.where(p >= 1 - p, True, False)  # (a tie goes to the first class, true)
+    assert d["confusion_matrix"] == skm.confusion_matrix(y, yhat, labels=[True, False]).tolist()

@@ -105,7 +105,6 @@ so a comparison in floating point should allow ~1e-12 of rounding.
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -113,11 +112,13 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import closest
 from ..metrics.counts import CountTable, count_table_from_aggregates
 
 __all__ = [
     "LABELS_CAP",
     "Aggregated",
+    "PositiveLabelMissing",
     "check_labels",
     "match_positive",
     "quote_ident",
@@ -209,27 +210,46 @@ def _same_label(value, positive) -> bool:
         return False
 
 
-def match_positive(labels, positive):
-    """The element of ``labels`` equal to ``positive`` (as NumPy compares), or None.
+def _same_text(value, positive) -> bool:
+    """Label equality as a spec means it (the in-memory reader's rule): as
+    text, so 1, 1.0 and '1' are one label, and True is 'true', not 1."""
+    from ..metrics.labels import label_key
+
+    return value is not None and label_key(value) == label_key(positive)
+
+
+def match_positive(labels, positive, *, as_text: bool = False):
+    """The element of ``labels`` equal to ``positive`` (as NumPy compares, or
+    ``as_text`` as a spec's labels compare), or None.
 
     The engines bind *this* value (typed as the column is) in their queries, so
     that a text column is never compared with a number inside the database.
 
     >>> match_positive([0, 1], True), match_positive(["0", "1"], 1), match_positive([0.0, 1.0], 1)
     (1, None, 1.0)
+    >>> match_positive([0, 1], True, as_text=True), match_positive(["0", "1"], 1, as_text=True)
+    (None, '1')
     """
+    same = _same_text if as_text else _same_label
     for value in labels:
-        if _same_label(value, positive):
+        if same(value, positive):
             return value
     return None
 
 
-def check_labels(labels_seen, positive, *, truncated: bool = False, where: str = "") -> None:
+class PositiveLabelMissing(ValueError):
+    """The positive label is not among the labels (:func:`check_labels`)."""
+
+
+def check_labels(labels_seen, positive, *, truncated: bool = False, where: str = "",
+                 as_text: bool = False) -> None:
     """Raise ``ValueError`` unless the labels suit a binary task.
 
-    The same rule as the in-memory engine: at most two distinct labels, one of
-    them ``positive``; or a single label that is not ``positive`` (all rows are
-    then negatives and the measures needing positives are undefined).
+    At most two distinct labels, one of them ``positive``; or a single label
+    that is not ``positive`` (all rows are then negatives and the measures
+    needing positives are undefined). ``as_text``: a spec's rule, the
+    in-memory reader's: labels compare as text and ``positive`` must occur
+    (:class:`PositiveLabelMissing` otherwise).
     """
     at = f" in {where}" if where else ""
     labels = list(labels_seen)
@@ -240,6 +260,11 @@ def check_labels(labels_seen, positive, *, truncated: bool = False, where: str =
             f"the label column{at} has more than two labels ({shown}{more}); "
             f"a binary task needs exactly the positive label {positive!r} and one other"
         )
+    if as_text:
+        if labels and match_positive(labels, positive, as_text=True) is None:
+            raise PositiveLabelMissing(f"the positive label {positive!r} does not occur{at}, which holds "
+                                       + " and ".join(repr(v) for v in labels))
+        return
     if len(labels) == 2 and match_positive(labels, positive) is None:
         raise ValueError(
             f"the positive label {positive!r} does not occur{at}, which holds "
@@ -250,8 +275,8 @@ def check_labels(labels_seen, positive, *, truncated: bool = False, where: str =
 def missing_column_message(column: str, available, *, role: str, where: str) -> str:
     """"column 'x' (role) not found in where; did you mean 'y'? (columns: ...)"."""
     available = list(available)
-    close = difflib.get_close_matches(column, available, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    close = closest(column, available)
+    hint = f"; did you mean {close!r}?" if close is not None else ""
     cols = ", ".join(repr(c) for c in available[:30]) + (" ..." if len(available) > 30 else "")
     return f"{role} column {column!r} not found in {where}{hint} (columns: {cols})"
 

@@ -183,6 +183,7 @@ def aggregate_duckdb(
     max_fprs=(),
     cap: int | None = None,
     batch_rows: int | None = None,
+    labels_as_text: bool = False,
 ) -> Aggregated:
     """Aggregate the count tables of ``scores`` with DuckDB, out of core.
 
@@ -233,6 +234,9 @@ def aggregate_duckdb(
     batch_rows : int, optional
         Exact mode: rows per Arrow batch fetched from DuckDB (default
         :data:`BATCH_ROWS`, read at each call).
+    labels_as_text : bool
+        Match ``positive`` to the labels as a spec does (as text: 1, 1.0 and
+        '1' are one label; True is 'true'), not as NumPy compares.
 
     Returns
     -------
@@ -267,7 +271,7 @@ def aggregate_duckdb(
             return _aggregate(
                 duckdb, con, from_sql, params, where,
                 label=label, positive=positive, scores=scores, weight=weight,
-                mode=mode, by=by, stream=dict(keep_thresholds=tuple(keep_thresholds),
+                mode=mode, by=by, labels_as_text=labels_as_text, stream=dict(keep_thresholds=tuple(keep_thresholds),
                                              max_fprs=tuple(max_fprs), cap=cap, batch_rows=batch_rows),
             )
         finally:
@@ -427,7 +431,7 @@ def _parse_url(url: str):
 
 
 def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores, weight, mode, by,
-               stream=None):
+               labels_as_text=False, stream=None):
     def bound(sql, extra=None):
         p = dict(params)
         if extra:
@@ -467,11 +471,16 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
     cols = list(dict.fromkeys(scores.values()))
     for col in cols:
         x = f"CAST({quote_ident(col)} AS DOUBLE)"
-        checks += [
-            f"count(*) FILTER (WHERE {x} IS NULL)",
-            f"count(*) FILTER (WHERE isnan({x}))",
-            f"count(*) FILTER (WHERE isinf({x}))",
-        ]
+        if types[col] == "BOOLEAN":
+            # never NaN or infinite; and DuckDB 2.0 fails on a CSV column sniffed
+            # BOOLEAN when one SELECT casts it to DOUBLE for both isnan and isinf
+            checks += [f"count(*) FILTER (WHERE {quote_ident(col)} IS NULL)", "0", "0"]
+        else:
+            checks += [
+                f"count(*) FILTER (WHERE {x} IS NULL)",
+                f"count(*) FILTER (WHERE isnan({x}))",
+                f"count(*) FILTER (WHERE isinf({x}))",
+            ]
         if mode is not None and mode[0] == "bins":
             checks += [f"min({x})", f"max({x})"]
     if weight is not None:
@@ -497,14 +506,14 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
     ).fetchall()]
     truncated = len(found) > LABELS_CAP
     labels = sorted_labels(found)
-    positive_label = match_positive(labels, positive)
+    positive_label = match_positive(labels, positive, as_text=labels_as_text)
     if positive_label is None and truncated:
         # More labels than fetched: look for the positive one among the rest.
         probe = [r[0] for r in run(
             f"SELECT DISTINCT {lab} FROM {from_sql} WHERE CAST({lab} AS VARCHAR) = $plabel",
             {"plabel": str(positive)},
         ).fetchall()]
-        positive_label = match_positive(probe, positive)
+        positive_label = match_positive(probe, positive, as_text=labels_as_text)
 
     # 4. one GROUP BY per learner
     if positive_label is None:

@@ -126,6 +126,7 @@ def aggregate_spark(
     fmt: str = "parquet",
     by: str | None = None,
     options: dict | None = None,
+    labels_as_text: bool = False,
 ) -> Aggregated:
     """Aggregate the count tables of ``scores`` with Spark.
 
@@ -203,11 +204,11 @@ def aggregate_spark(
     found = [r[0] for r in df.select(lab.alias("label")).distinct().limit(LABELS_CAP + 1).collect()]
     truncated = len(found) > LABELS_CAP
     labels = sorted_labels(found)
-    positive_label = match_positive(labels, positive)
+    positive_label = match_positive(labels, positive, as_text=labels_as_text)
     if positive_label is None and truncated:
         probe = [r[0] for r in df.select(lab.alias("label")).where(lab.cast("string") == F.lit(str(positive)))
                  .distinct().limit(1).collect()]
-        positive_label = match_positive(probe, positive)
+        positive_label = match_positive(probe, positive, as_text=labels_as_text)
     if positive_label is None:
         is_pos = F.lit(False)
     else:
@@ -284,9 +285,11 @@ def _read(session, source, fmt: str, options):
         if fmt == "parquet":
             df = reader.parquet(*paths) if isinstance(paths, list) else reader.parquet(paths)
         elif fmt == "csv":
+            # escape: a quote inside a quoted field is doubled (RFC 4180, as pyarrow
+            # and DuckDB read it); Spark's default escape is a backslash
             reader = reader.option("header", options.get("header", "true")).option(
                 "inferSchema", options.get("inferSchema", "true")
-            )
+            ).option("escape", options.get("escape", '"'))
             df = reader.csv(paths)
         else:
             df = reader.format(fmt).load(paths)
