@@ -825,7 +825,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
                     remote=session.remote if session else None,
                     **_spark_reader(src))
         except (ValueError, ImportError) as exc:
-            problems.add(base + ("path",), f"{src.path}: {exc}")
+            problems.add(base + _engine_key(exc), f"{src.path}: {exc}")
             return None
         return Source(
             index=i, path=src.path, file=files[0] if files else Path(src.path),
@@ -858,7 +858,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
                                   remote=session.remote if session else None, by=src.group,
                                   labels_as_text=True, **_spark_reader(src))
     except (ValueError, ImportError, RuntimeError) as exc:
-        problems.add(base + ("path",), f"{src.path}: {exc}")
+        problems.add(base + _engine_key(exc), f"{src.path}: {exc}")
         return None
     from .engines import PositiveLabelMissing, check_labels
 
@@ -904,6 +904,16 @@ def _merge_tables(tables: list):
     pos = np.concatenate([np.diff(t.tp) for t in tables])
     neg = np.concatenate([np.diff(t.fp) for t in tables])
     return count_table_from_aggregates(score, pos, neg, n_rows=sum(t.n_rows for t in tables))
+
+
+def _engine_key(exc) -> tuple:
+    """The key of the data source an engine's error belongs to: the named
+    column's key for a column problem, else the path."""
+    from .engines import ColumnError
+
+    if not isinstance(exc, ColumnError):
+        return ("path",)
+    return ("learners", exc.learner, "score") if exc.role == "score" else (exc.role,)
 
 
 #: Spark's reader and its options for each data file suffix (Spark's Hadoop

@@ -80,7 +80,7 @@ def test_duckdb_data_errors_are_clear(data, capsys):
         """))
     assert main(["run", str(data / "bad.yaml"), "--quiet"]) == 2
     err = capsys.readouterr().err
-    assert "a_score" in err and "data[0]" in err and "Traceback" not in err
+    assert "a_score" in err and "data[0].learners.a.score" in err and "Traceback" not in err
     (data / "nofile.yaml").write_text(textwrap.dedent("""\
         version: 1
         data:
@@ -518,3 +518,30 @@ def test_spark_reads_doubled_quotes_in_a_csv(tmp_path):
     assert out["memory"][0] == out["spark"][0] == 0
     assert out["spark"][1]["auc"] == pytest.approx(out["memory"][1]["auc"], abs=1e-12)
     assert out["spark"][1]["positives"] == int(y.sum())
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "spark"])
+def test_engine_column_problems_are_reported_at_their_key(tmp_path, capsys, engine):
+    if engine == "spark":
+        pytest.importorskip("pyspark")
+    # each file breaks one column; the error names that column's key, as on the memory road
+    cases = {
+        "label": ("y,a,w,g\n1,0.3,1,x\n0,0.4,1,x\n,0.2,1,y\n", "data[0].label: "),
+        "score": ("y,a,w,g\n1,0.3,1,x\n0,nan,1,x\n1,0.2,1,y\n", "data[0].learners.a.score: "),
+        "weight": ("y,a,w,g\n1,0.3,1,x\n0,0.4,-1,x\n1,0.2,1,y\n", "data[0].weight: "),
+        "group": ("y,a,w,g\n1,0.3,1,x\n0,0.4,1,\n1,0.2,1,y\n", "data[0].group: "),
+        "missing column": ("y,b,w,g\n1,0.3,1,x\n0,0.4,1,x\n", "data[0].learners.a.score: "),
+    }
+    spark = ('spark: {master: "local[2]", conf: {spark.ui.enabled: "false", '
+             'spark.sql.shuffle.partitions: "2"}}\n')
+    for name, (text, key) in cases.items():
+        (tmp_path / "bad.csv").write_text(text)
+        (tmp_path / "bad.yaml").write_text(textwrap.dedent(f"""\
+            version: 1
+            data:
+              - {{path: bad.csv, engine: {engine}, label: y, weight: w, group: g, learners: {{a: a}}}}
+            report: {{formats: [json], out: bad}}
+            """) + (spark if engine == "spark" else ""))
+        assert main(["run", str(tmp_path / "bad.yaml"), "--quiet"]) == 2, name
+        err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+        assert len(err) == 1 and key in err[0], (name, err)

@@ -118,7 +118,9 @@ from ..metrics.counts import CountTable, count_table_from_aggregates
 __all__ = [
     "LABELS_CAP",
     "Aggregated",
+    "ColumnError",
     "PositiveLabelMissing",
+    "check_columns",
     "check_labels",
     "match_positive",
     "quote_ident",
@@ -270,6 +272,45 @@ def check_labels(labels_seen, positive, *, truncated: bool = False, where: str =
             f"the positive label {positive!r} does not occur{at}, which holds "
             f"{labels[0]!r} and {labels[1]!r}"
         )
+
+
+class ColumnError(ValueError):
+    """A problem with one of the named columns. ``role``: "label", "score"
+    (then ``learner`` names the learner), "weight" or "group": a spec
+    reports it at that key, not at the source's path."""
+
+    def __init__(self, message: str, role: str, learner: str | None = None):
+        super().__init__(message)
+        self.role, self.learner = role, learner
+
+
+def check_columns(columns, *, label: str, scores: dict, weight, by, where: str, engine: str,
+                  type_problem) -> None:
+    """Raise :class:`ColumnError` for a named column that is missing (with the
+    closest name) or a score or weight column that is not numeric:
+    ``type_problem(column)`` is None for a numeric (or boolean) column, else
+    the engine's name of its type."""
+    present = set(columns)
+
+    def need(column, role, learner=None, text=None):
+        if not isinstance(column, str) or column not in present:
+            raise ColumnError(missing_column_message(str(column), list(columns), role=text or role, where=where),
+                              role, learner)
+
+    def numeric(column, what, role, learner=None):
+        kind = type_problem(column)
+        if kind is not None:
+            raise ColumnError(f"{what} is not numeric ({engine} type {kind}) in {where}", role, learner)
+
+    need(label, "label")
+    for name, col in scores.items():
+        need(col, "score", name, f"score (learner {name!r})")
+        numeric(col, f"score column {col!r} of learner {name!r}", "score", name)
+    if weight is not None:
+        need(weight, "weight")
+        numeric(weight, f"weight column {weight!r}", "weight")
+    if by is not None:
+        need(by, "group", text="group (by)")
 
 
 def missing_column_message(column: str, available, *, role: str, where: str) -> str:
@@ -472,9 +513,10 @@ def judge_checks(row: list, *, cols, scores: dict, mode, label: str, weight, by,
     if rows == 0:
         raise ValueError(f"{where} has no rows")
     if null_labels:
-        raise ValueError(f"label column {label!r} has {null_labels} missing value(s) of {rows} rows in {where}")
+        raise ColumnError(f"label column {label!r} has {null_labels} missing value(s) of {rows} rows in {where}",
+                          "label")
     ranges = {}
-    problems = []
+    problems, first_learner = [], None
     for col in cols:
         nulls, nans, infs = (int(row.pop(0)) for _ in range(3))
         if mode is not None and mode[0] == "bins":
@@ -482,12 +524,13 @@ def judge_checks(row: list, *, cols, scores: dict, mode, label: str, weight, by,
         bad = [f"{c} {what}" for c, what in ((nulls, "missing"), (nans, "NaN"), (infs, "infinite")) if c]
         if bad:
             learners = ", ".join(repr(n) for n, c in scores.items() if c == col)
+            first_learner = first_learner or next(n for n, c in scores.items() if c == col)
             problems.append(
                 f"score column {col!r} (learner {learners}) has {nulls + nans + infs} bad value(s): "
                 f"{', '.join(bad)} (of {rows} rows)"
             )
     if problems:
-        raise ValueError(f"{where}: " + "; ".join(problems))
+        raise ColumnError(f"{where}: " + "; ".join(problems), "score", first_learner)
     if weight is not None:
         nulls, nonfinite, negative, wmin = int(row.pop(0)), int(row.pop(0)), int(row.pop(0)), row.pop(0)
         bad = []
@@ -498,11 +541,13 @@ def judge_checks(row: list, *, cols, scores: dict, mode, label: str, weight, by,
         if negative:
             bad.append(f"{negative} negative (smallest {wmin!r})")
         if bad:
-            raise ValueError(f"weight column {weight!r} has {', '.join(bad)} value(s) of {rows} rows in {where}")
+            raise ColumnError(f"weight column {weight!r} has {', '.join(bad)} value(s) of {rows} rows in {where}",
+                              "weight")
     if by is not None:
         nulls = int(row.pop(0))
         if nulls:
-            raise ValueError(f"group column {by!r} has {nulls} missing value(s) of {rows} rows in {where}")
+            raise ColumnError(f"group column {by!r} has {nulls} missing value(s) of {rows} rows in {where}",
+                              "group")
     return rows, ranges
 
 

@@ -114,7 +114,7 @@ from . import (
     cell_scale,
     cells_for,
     match_positive,
-    missing_column_message,
+    check_columns,
     parse_resolution,
     quote_ident,
     sorted_labels,
@@ -450,19 +450,8 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
     types = {d[0]: str(d[1]) for d in desc}
     columns = list(types)
 
-    def need(column, role):
-        if not isinstance(column, str) or column not in types:
-            raise ValueError(missing_column_message(str(column), columns, role=role, where=where))
-
-    need(label, "label")
-    for name, col in scores.items():
-        need(col, f"score (learner {name!r})")
-        _numeric(types[col], f"score column {col!r} of learner {name!r}", where)
-    if weight is not None:
-        need(weight, "weight")
-        _numeric(types[weight], f"weight column {weight!r}", where)
-    if by is not None:
-        need(by, "group (by)")
+    check_columns(columns, label=label, scores=scores, weight=weight, by=by, where=where, engine="DuckDB",
+                  type_problem=lambda c: None if _is_numeric(types[c]) else types[c])
     from_sql, params = _labels_as_in_memory(con, duckdb, from_sql, params, (label, by), where, types)
 
     lab = quote_ident(label)
@@ -683,11 +672,9 @@ def _arrow_batches(relation, rows: int):
     raise ImportError("this duckdb cannot stream Arrow batches: python3 -m pip install -U duckdb")
 
 
-def _numeric(type_name: str, what: str, where: str) -> None:
+def _is_numeric(type_name: str) -> bool:
     base = type_name.upper()
-    if base in _NUMERIC or base.startswith("DECIMAL"):
-        return
-    raise ValueError(f"{what} is not numeric (DuckDB type {type_name}) in {where}")
+    return base in _NUMERIC or base.startswith("DECIMAL")
 
 
 def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[str, list[str]],

@@ -58,7 +58,7 @@ from . import (
     cell_scale,
     cells_for,
     match_positive,
-    missing_column_message,
+    check_columns,
     parse_resolution,
     sorted_labels,
 )
@@ -152,24 +152,9 @@ def aggregate_spark(
     columns = list(df.columns)
     fields = {f.name: f.dataType for f in df.schema.fields}
 
-    def need(column, role):
-        if not isinstance(column, str) or column not in fields:
-            raise ValueError(missing_column_message(str(column), columns, role=role, where=where))
-
-    def numeric(column, what):
-        dtype = fields[column]
-        if not isinstance(dtype, (T.NumericType, T.BooleanType)):
-            raise ValueError(f"{what} is not numeric (Spark type {dtype.simpleString()}) in {where}")
-
-    need(label, "label")
-    for name, col in scores.items():
-        need(col, f"score (learner {name!r})")
-        numeric(col, f"score column {col!r} of learner {name!r}")
-    if weight is not None:
-        need(weight, "weight")
-        numeric(weight, f"weight column {weight!r}")
-    if by is not None:
-        need(by, "group (by)")
+    check_columns(columns, label=label, scores=scores, weight=weight, by=by, where=where, engine="Spark",
+                  type_problem=lambda c: None if isinstance(fields[c], (T.NumericType, T.BooleanType))
+                  else fields[c].simpleString())
 
     lab = _col(F, label)
     cols = list(dict.fromkeys(scores.values()))
