@@ -264,7 +264,7 @@ def test_jitter_breaking_ties_matches_sklearn(seed, decimals, sign):
     y = _labels(n, rng, 0.4)
     s = sign * (np.round(rng.random(n) + 0.3 * y, decimals) + rng.random(n) * 1e-9)
     assert np.unique(s).size == n
-    ev = evaluate_binary(y, s)
+    ev = evaluate_binary(y, s)  # (the rated road: the tie found in its pass)
     assert ev.auc == pytest.approx(roc_auc_score(y, s), abs=1e-12)
     assert ev.average_precision == pytest.approx(average_precision_score(y, s), abs=1e-12)
     fpr, tpr, thr = roc_curve(y, s, drop_intermediate=False)
@@ -277,18 +277,21 @@ def test_jitter_breaking_ties_matches_sklearn(seed, decimals, sign):
     np.testing.assert_allclose(ev.pr.recall, recall[:-1][::-1], rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("rates", [False, True])
 @pytest.mark.parametrize("guess", [True, False])
 @pytest.mark.parametrize("kind", ["nonnegative", "negative", "zeros", "ties", "negative ties"])
-def test_both_roads_of_the_key_table_agree_whatever_the_tie_guess(monkeypatch, guess, kind):
-    # _ties_in_sample only picks the faster road: forced either way, a tied input
+def test_both_roads_of_the_key_table_agree_whatever_the_tie_guess(monkeypatch, guess, kind, rates):
+    # the tie guesses only pick the faster road: forced either way, a tied input
     # must still fold its ties and an untied one still get one row per score.
     monkeypatch.setattr(K, "_ties_in_sample", lambda keys: guess)
+    monkeypatch.setattr(K, "_ties_in_spread_sample", lambda keys: guess)
     rng = np.random.default_rng(11)
     n = 5000
     y = _labels(n, rng, 0.3)
     s = _scores(kind, n, y, rng)
     is_pos, s64, _, sign = K._checked_inputs(y, s, None, 1)
-    table, rows = K._table_from_keys(K._encoded_keys(s64, is_pos, nonnegative=sign > 0), int(is_pos.sum()), nonnegative=sign > 0)
+    table, rows = K._table_from_keys(K._encoded_keys(s64, is_pos, nonnegative=sign > 0), int(is_pos.sum()),
+                                     nonnegative=sign > 0, rates=rates)
     _assert_same_table(table, K._table_by_class(s64, is_pos))
     assert (rows is None) == (guess or np.unique(s).size < n)
 
@@ -303,6 +306,7 @@ def test_one_tie_among_distinct_scores():
     s[order[n // 2 + 7]] = s[order[n // 2 + 6]]
     y[order[n // 2 + 6]], y[order[n // 2 + 7]] = 1, 0
     assert not K._ties_in_sample(np.sort(~s.view(np.uint64) << np.uint64(1)))
+    assert not K._ties_in_spread_sample(s.view(np.uint64) << np.uint64(1))
     table, rows = K.count_table_and_positive_rows(y, s)
     assert rows is None and len(table) == n - 1
     _assert_same_table(table, _by_aggregates(y, s))
@@ -499,3 +503,13 @@ def test_dataclasses_replace_on_a_unit_step_table(lazy):
     weighted = dataclasses.replace(table, tp=table.tp * 0.5)
     assert weighted.weighted and not weighted.unit_steps
     assert B.evaluate_counts(weighted).auc == ev.auc  # AUC does not depend on the positives' scale
+
+
+def test_the_spread_sample_sees_heavy_ties_and_no_false_ones():
+    rng = np.random.default_rng(12)
+    keys = lambda s: s.view(np.uint64) << np.uint64(1)  # noqa: E731
+    assert K._ties_in_spread_sample(keys(np.round(rng.random(100_000), 3)))  # 1,001 values
+    assert not K._ties_in_spread_sample(keys(rng.random(100_000)))
+    # a score shared by a positive and a negative is a tie (the keys differ in the label bit)
+    both = keys(np.repeat(np.arange(2000.0), 2)) | np.tile(np.array([0, 1], dtype=np.uint64), 2000)
+    assert np.unique(both).size == both.size and K._ties_in_spread_sample(both)

@@ -187,14 +187,17 @@ def test_the_pool_is_replaced_in_a_forked_child():
     assert os.waitstatus_to_exitcode(status) == 0
 
 
-@pytest.mark.parametrize("report", [False, True])
-def test_a_single_tie_is_found_at_every_block_and_part_boundary(monkeypatch, report):
+@pytest.mark.parametrize("road", ["tp", "report", "rated"])
+def test_a_single_tie_is_found_at_every_block_and_part_boundary(monkeypatch, road):
     # the sampled guess says "no ties"; the exact check, run in parts and
-    # blocks, must find a tie wherever it sits, boundaries included
+    # blocks, must find a tie wherever it sits, boundaries included (the
+    # rated road sorts its parts itself: its keys must come back sorted)
     monkeypatch.setenv("EVALREPORT_THREADS", "3")
     monkeypatch.setattr(P, "MIN_PART", 7)
+    monkeypatch.setattr(P, "MIN_SORT_PART", 7)
     monkeypatch.setattr(P, "BLOCK", 61)
     monkeypatch.setattr(K, "_ties_in_sample", lambda keys: False)
+    monkeypatch.setattr(K, "_ties_in_spread_sample", lambda keys: False)
     n = 600
     edges = P.part_edges(n)
     places = sorted({0, n - 2, *(e - 1 for e in edges[1:-1]), *(e for e in edges[1:-1]),
@@ -204,7 +207,7 @@ def test_a_single_tie_is_found_at_every_block_and_part_boundary(monkeypatch, rep
     for i in places:  # ascending scores i and i + 1 made equal
         s = np.arange(n, dtype=np.float64) / n
         s[i + 1] = s[i]
-        table, rows = K.count_table_and_positive_rows(y, s, keep_keys=report)
+        table, rows = K.count_table_and_positive_rows(y, s, keep_keys=road == "report", rates=road == "rated")
         assert rows is None and len(table) == n - 1, i
         expected = K.count_table_from_aggregates(*_aggregates(y, s), n_rows=n)
         np.testing.assert_array_equal(table.tp, expected.tp)

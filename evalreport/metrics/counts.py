@@ -33,8 +33,10 @@ of both signs have no bit to spare and keep the general road. Either way the
 table is the same, bit for bit.
 
 Untied with both classes, :func:`evaluate_binary`'s table comes from one
-more pass (:func:`_rated_distinct_table`): block by block, each block's tp
-goes straight into the ROC and P-R rates, and the keys are decoded in place
+more pass (:func:`_rated_distinct_table`), made part by part by the thread
+that sorted the part (one part's pass overlaps another's sort). Block by
+block, each block's tp goes straight into the ROC and P-R rates, and the
+keys are decoded in place
 into the thresholds. So the curves cost three fresh arrays and no re-reads
 of tp, and tp itself is not kept: it is ``rint(tpr * m+)``, exact. (On a
 virtual machine a fresh array of n costs about as much in page faults as a
@@ -657,18 +659,18 @@ def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_key
     # buf[:n] holds the keys; on the eager road buf becomes tp, read backwards
     n = buf.size - 1
     keys = buf[:n]
-    parallel.sort_in_place(keys)
     invert = not nonnegative
+    if rates and not keep_keys and 0 < n_pos < n and not _ties_in_spread_sample(keys):
+        table = _rated_distinct_table(buf, n_pos, invert=invert)  # (sorts the keys)
+        if table is None:  # tied scores (the keys are sorted, as they were)
+            return _table_from_key_runs(keys, invert=invert), None
+        return table
+    parallel.sort_in_place(keys)
     if _ties_in_sample(keys):  # tied scores: skip the row-by-row work below
         return _table_from_key_runs(keys, invert=invert), None
 
     if keep_keys:
         return _keyed_distinct_table(keys, n_pos, invert=invert)
-    if rates and 0 < n_pos < n:
-        table = _rated_distinct_table(buf, n_pos, invert=invert)
-        if table is None:  # ties the sample missed (the keys are restored)
-            return _table_from_key_runs(keys, invert=invert), None
-        return table
     # Thresholds ascending, then +inf: read backwards, the table's thresholds
     # and the ROC curve's (+inf, then these) share this one buffer.
     with_inf = np.empty(n + 1, dtype=np.float64)
@@ -682,9 +684,15 @@ def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_key
 
 
 def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
-    """The table of sorted distinct keys of both classes, with the ROC and
-    P-R curves' rates, in one pass over the keys; None if two keys share a
-    score (the keys are then as they were).
+    """Sort the keys, and form the table of distinct keys of both classes
+    with the ROC and P-R curves' rates, in one pass over the keys; None if
+    two keys share a score (the keys are then sorted, and undecoded).
+
+    The keys are sorted part by part (:func:`.parallel.sort_in_place`'s
+    parts: one ``np.partition`` at their edges), each part by the thread
+    that then makes the pass over it: the passes over one part overlap the
+    sort of another, and find its keys in cache. A part whose keys show a
+    tie in a sample (:func:`_ties_in_sample`) stops there.
 
     Each block of keys, from the top, is checked for ties, gives its labels
     (the positives' rows, and their sums from the top: tp, in a small
@@ -701,15 +709,21 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
     n = buf.size - 1
     keys = buf[:n]
     size = parallel.BLOCK
-    edges = part_edges(n)
+    edges = part_edges(n, min_part=parallel.MIN_SORT_PART)
+    if len(edges) > 2:
+        keys.partition(edges[1:-1])
 
-    above = _positives_above(keys, edges, n_pos)
+    above = _positives_above(keys, edges, n_pos)  # (the labels' count does not need the order)
     rows = np.empty(n_pos, dtype=np.int64)
     curves = _UnitCurveBuffers(n, n_pos)
 
     def part(lo, hi):
-        """Fill part [lo, hi) from its top; return (tied, lowest index done, rows written)."""
+        """Sort part [lo, hi) and fill it from its top; return (tied, lowest
+        index done, rows written)."""
         carry = above[lo]
+        keys[lo:hi].sort()
+        if _ties_in_sample(keys[lo:hi]):
+            return True, hi, carry  # nothing decoded
         scratch = _LabelScratch(min(size, hi - lo))
         same = scratch.is_pos  # (free once a block's positives are found)
         for start, stop in reversed(list(blocks(lo, hi))):
@@ -999,6 +1013,15 @@ def _ties_in_sample(sorted_keys: np.ndarray, windows: int = 16, width: int = 256
     starts = np.linspace(0, n - width, windows).astype(np.int64)
     scores = sorted_keys[starts[:, None] + np.arange(width)] >> _ONE  # one row per window
     return bool(np.any(scores[:, 1:] == scores[:, :-1]))
+
+
+def _ties_in_spread_sample(keys: np.ndarray, size: int = 4096) -> bool:
+    """Whether about ``size`` keys spread over the (unsorted) ``keys`` hold a
+    tied score: a cheap guess made before the sort, like :func:`_ties_in_sample`
+    after it. Continuous scores show no tie; scores of a few thousand values
+    (rounded, binned) show many."""
+    scores = np.sort(keys[::max(1, keys.size // size)] >> _ONE)
+    return bool(np.any(scores[1:] == scores[:-1]))
 
 
 def _table_from_key_runs(sorted_keys: np.ndarray, *, invert: bool) -> CountTable:
