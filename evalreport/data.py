@@ -825,7 +825,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
                     remote=session.remote if session else None,
                     **_spark_reader(src))
         except (ValueError, ImportError) as exc:
-            problems.add(base + _engine_key(exc), f"{src.path}: {exc}")
+            problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}")
             return None
         return Source(
             index=i, path=src.path, file=files[0] if files else Path(src.path),
@@ -858,7 +858,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
                                   remote=session.remote if session else None, by=src.group,
                                   labels_as_text=True, **_spark_reader(src))
     except (ValueError, ImportError, RuntimeError) as exc:
-        problems.add(base + _engine_key(exc), f"{src.path}: {exc}")
+        problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}")
         return None
     from .engines import PositiveLabelMissing, check_labels
 
@@ -906,19 +906,23 @@ def _merge_tables(tables: list):
     return count_table_from_aggregates(score, pos, neg, n_rows=sum(t.n_rows for t in tables))
 
 
-def _engine_key(exc) -> tuple:
+def _engine_key(exc, spec: Spec) -> tuple:
     """The key of the data source an engine's error belongs to: the named
-    column's key for a column problem, else the path."""
+    column's key for a column problem (a multi-class learner's key for one
+    of its score columns), else the path."""
     from .engines import ColumnError
 
     if not isinstance(exc, ColumnError):
         return ("path",)
-    return ("learners", exc.learner, "score") if exc.role == "score" else (exc.role,)
+    if exc.role == "score":
+        return ("learners", exc.learner) + (("score",) if spec.task == "binary" else ())
+    return (exc.role,)
 
 
 #: Spark's reader and its options for each data file suffix (Spark's Hadoop
 #: codecs read the compressed text files too)
-_SPARK_READERS = {".csv": ("csv", {}), ".tsv": ("csv", {"sep": "\t"}), ".jsonl": ("json", {})}
+_SPARK_READERS = {".csv": ("csv", {}), ".txt": ("csv", {}), ".tsv": ("csv", {"sep": "\t"}),
+                  ".jsonl": ("json", {}), ".ndjson": ("json", {}), ".json": ("json", {})}
 
 
 def _spark_reader(src) -> dict:

@@ -30,6 +30,7 @@ from pydantic import (
 )
 
 from .errors import SpecError, suggest
+from .metrics.labels import label_key
 
 __all__ = [
     "METRICS",
@@ -223,6 +224,16 @@ class Spec(_Model):
     )
     classes: list[Union[StrictBool, StrictInt, StrictFloat, StrictStr]] | None = Field(
         None, description="Multiclass: the classes, in order.")
+
+    @field_validator("positive", "classes", mode="before")
+    @classmethod
+    def _plain_labels(cls, value):
+        # NumPy scalars (a spec built in Python) as the Python values they hold:
+        # the strict types would take np.True_ or np.int64(1) for a float
+        def plain(v):
+            return v.item() if type(v).__module__ == "numpy" and hasattr(v, "item") else v
+
+        return [plain(v) for v in value] if isinstance(value, (list, tuple)) else plain(value)
     data: list[DataSource] = Field(min_length=1)
     threshold: Union[float, Literal["optimal"]] = Field(
         0.5, description="Decision threshold, or 'optimal' (least cost at the operating point)."
@@ -409,7 +420,7 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
     else:
         if spec.classes is None:
             add(("task",), "a multiclass task needs classes: [..] in order")
-        elif len(spec.classes) < 2 or len(set(map(str, spec.classes))) != len(spec.classes):
+        elif len(spec.classes) < 2 or len({label_key(c) for c in spec.classes}) != len(spec.classes):
             add(("classes",), "classes must be at least two distinct labels")
         if spec.positive is not None:
             add(("positive",), "positive is for binary tasks; a multiclass task lists its classes")

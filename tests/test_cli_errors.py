@@ -176,6 +176,9 @@ CASES = [
         "    id: id\n", "    engine: duckdb\n"), {"pred.csv.bz2": GOOD_CSV},
      ["error: spec.yaml:4: data[0].path: engine: duckdb reads compressed text files ending in .gz or .zst, "
       "not .bz2"]),
+    ("classes equal as labels", BASE.replace("version: 1\n", "version: 1\ntask: multiclass\nclasses: [1, 1.0]\n")
+     .replace("a: p_a\n      b: p_b", "a: [p_a, p_b]"),
+     None, ["error: spec.yaml:3: classes: classes must be at least two distinct labels"]),
     ("label differing only in case", BASE.replace("label: y", "label: Y"), None,
      ["error: spec.yaml:5: data[0].label: column 'Y' is not in pred.csv (columns: id, y, p_a, p_b, w, fold, "
       "yhat) (did you mean 'y'?)"]),

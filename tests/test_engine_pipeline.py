@@ -545,3 +545,49 @@ def test_engine_column_problems_are_reported_at_their_key(tmp_path, capsys, engi
         assert main(["run", str(tmp_path / "bad.yaml"), "--quiet"]) == 2, name
         err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
         assert len(err) == 1 and key in err[0], (name, err)
+
+
+def test_duckdb_refuses_a_yes_no_score_column_as_memory_does(tmp_path, capsys):
+    # DuckDB's sniffer types yes/no as BOOLEAN: read as 1/0 it would be scored,
+    # where the in-memory reader refuses a score that is not a number
+    rng = np.random.default_rng(10)
+    y = rng.random(100) < 0.4
+    (tmp_path / "p.csv").write_text("y,a\n" + "".join(
+        f"{int(v)},{'yes' if h else 'no'}\n" for v, h in zip(y, rng.random(100) < 0.5)))
+    out = _same_file_every_engine(tmp_path, "p.csv", "1")
+    assert out["memory"][0] == out["duckdb"][0] == 2
+    err = capsys.readouterr().err
+    assert "data[0].learners.a.score: p.csv: score column 'a' of learner 'a' is not numeric (DuckDB type VARCHAR)" in err
+
+
+def test_duckdb_multiclass_boolean_scores_and_column_problems(tmp_path, capsys):
+    rng = np.random.default_rng(13)
+    y = rng.integers(0, 2, 200)
+    t_score = (rng.random(200) < 0.7) == (y == 1)
+    rows = "".join(f"{'a' if v else 'b'},{str(s).lower()},{str(not s).lower()}\n" for v, s in zip(y, t_score))
+    (tmp_path / "m.csv").write_text("y,p1,p2\n" + rows)
+    (tmp_path / "e.csv").write_text("y,p1,p2\n" + rows + ",true,false\n")  # a missing label
+
+    def run(engine, path, columns="[p1, p2]"):
+        (tmp_path / "s.yaml").write_text(textwrap.dedent(f"""\
+            version: 1
+            task: multiclass
+            classes: [a, b]
+            data:
+              - {{path: {path}, engine: {engine}, label: y, learners: {{m: {columns}}}}}
+            report: {{formats: [json], out: out_{engine}}}
+            """))
+        status = main(["run", str(tmp_path / "s.yaml"), "--quiet"])
+        err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+        result = tmp_path / f"out_{engine}" / "results.json"
+        return status, err, (json.loads(result.read_text())["learners"]["m"] if status == 0 else None)
+
+    mem, duck = run("memory", "m.csv"), run("duckdb", "m.csv")
+    assert mem[0] == duck[0] == 0  # (isnan took no BOOLEAN: a Binder Error)
+    assert duck[2]["confusion_matrix"] == mem[2]["confusion_matrix"]
+    status, err, _ = run("duckdb", "e.csv")
+    assert status == 2 and "data[0].label: e.csv: label column 'y' has 1 missing value(s)" in err[0]
+    # DuckDB matches identifiers whatever their case: the spec's P1 must still be refused, as in memory
+    status, err, _ = run("duckdb", "m.csv", "[P1, p2]")
+    assert status == 2 and "data[0].learners.m: m.csv: score (learner 'm') column 'P1' not found" in err[0]
+    assert "did you mean 'p1'?" in err[0]

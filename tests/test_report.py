@@ -3,7 +3,6 @@ determinism, size, and the examples against their golden results.json."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
@@ -13,7 +12,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import evalreport
 from evalreport.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -114,6 +114,7 @@ from . import (
     cell_scale,
     cells_for,
     match_positive,
+    ColumnError,
     check_columns,
     parse_resolution,
     quote_ident,
@@ -377,31 +378,39 @@ def _reader(kind: str) -> str:
     return _FILE_READERS[kind]
 
 
-def _labels_as_in_memory(con, duckdb, from_sql: str, params: dict, columns, where: str, types=None):
-    """(FROM clause, parameters) that read the label-like ``columns`` of a CSV
-    source as the in-memory road does.
+def _booleans_as_in_memory(con, duckdb, from_sql: str, params: dict, columns, where: str, types: dict):
+    """(FROM clause, parameters) that read the named ``columns`` of a CSV
+    source as the in-memory road does; ``types`` (the sniffed column types)
+    is updated to match.
 
     DuckDB's sniffer types a column of yes/no (or t/f) as BOOLEAN; pyarrow
-    reads only true/false words as booleans, the rest as text. So a
-    column sniffed BOOLEAN is read as VARCHAR unless every value is one of
-    :data:`_ARROW_BOOLEAN_WORDS` (seven distinct values at most then, hence
-    the LIMIT). ``types``: the sniffed column types, if already known.
+    reads only true/false words as booleans, the rest as text. So a column
+    sniffed BOOLEAN is read as VARCHAR if any value is not one of
+    :data:`_ARROW_BOOLEAN_WORDS`: a label or group is then text, and a
+    score or weight is refused as not numeric, as in memory.
     """
     if from_sql != _FILE_READERS["csv"]:
         return from_sql, params
+    text = {}
     try:
-        if types is None:
-            desc = con.execute(f"SELECT * FROM {from_sql} LIMIT 0", params).description
-            types = {d[0]: str(d[1]) for d in desc}
-        text = {}
         for column in dict.fromkeys(c for c in columns if c is not None and types.get(c) == "BOOLEAN"):
-            words = con.execute(f"SELECT DISTINCT {quote_ident(column)} FROM {_CSV_TYPED} LIMIT 7",
-                                {**params, "csv_types": {column: "VARCHAR"}}).fetchall()
-            if not all(word is None or word in _ARROW_BOOLEAN_WORDS for (word,) in words):
-                text[column] = "VARCHAR"
+            other = con.execute(
+                f"SELECT 1 FROM {_CSV_TYPED} WHERE NOT list_contains($words, {quote_ident(column)}) LIMIT 1",
+                {**params, "csv_types": {column: "VARCHAR"}, "words": sorted(_ARROW_BOOLEAN_WORDS)}).fetchall()
+            if other:
+                text[column] = types[column] = "VARCHAR"
     except duckdb.Error as exc:
         raise ValueError(f"DuckDB cannot read {where}: {str(exc).strip()}") from None
     return (_CSV_TYPED, {**params, "csv_types": text}) if text else (from_sql, params)
+
+
+def _schema(con, duckdb, from_sql: str, params: dict, where: str) -> dict:
+    """The source's column types (the name DuckDB gives each), in order."""
+    try:
+        desc = con.execute(f"SELECT * FROM {from_sql} LIMIT 0", params).description
+    except duckdb.Error as exc:
+        raise ValueError(f"DuckDB cannot read {where}: {str(exc).strip()}") from None
+    return {d[0]: str(d[1]) for d in desc}
 
 
 def _kind_of_path(path: str) -> str:
@@ -443,16 +452,11 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
         return con.execute(sql, bound(sql, extra))
 
     # 1. schema
-    try:
-        desc = run(f"SELECT * FROM {from_sql} LIMIT 0").description
-    except duckdb.Error as exc:
-        raise ValueError(f"DuckDB cannot read {where}: {str(exc).strip()}") from None
-    types = {d[0]: str(d[1]) for d in desc}
-    columns = list(types)
-
-    check_columns(columns, label=label, scores=scores, weight=weight, by=by, where=where, engine="DuckDB",
+    types = _schema(con, duckdb, from_sql, bound(f"SELECT * FROM {from_sql}"), where)
+    from_sql, params = _booleans_as_in_memory(con, duckdb, from_sql, params,
+                                              (label, by, weight, *scores.values()), where, types)
+    check_columns(list(types), label=label, scores=scores, weight=weight, by=by, where=where, engine="DuckDB",
                   type_problem=lambda c: None if _is_numeric(types[c]) else types[c])
-    from_sql, params = _labels_as_in_memory(con, duckdb, from_sql, params, (label, by), where, types)
 
     lab = quote_ident(label)
     # 2. checks, one pass
@@ -700,11 +704,19 @@ def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[s
                 except duckdb.Error as exc:
                     raise ValueError(f"DuckDB failed reading {where}: {str(exc).strip()}") from None
 
-            from_sql, params = _labels_as_in_memory(con, duckdb, from_sql, params, (label,), where)
+            types = _schema(con, duckdb, from_sql, params, where)
+            cols = [c for columns in learners.values() for c in columns]
+            from_sql, params = _booleans_as_in_memory(con, duckdb, from_sql, params, (label, weight, *cols), where,
+                                                      types)
+            owner = {c: name for name, columns in learners.items() for c in columns}
+            for c in cols:
+                check_columns(list(types), label=label, scores={owner[c]: c}, weight=weight, by=None, where=where,
+                              engine="DuckDB", type_problem=lambda c: None if _is_numeric(types[c]) else types[c])
             lab = f"CAST({quote_ident(label)} AS VARCHAR)"
             w = "1" if weight is None else quote_ident(weight)
-            cols = [c for columns in learners.values() for c in columns]
+            # (a boolean is never NaN or infinite, and isnan takes no BOOLEAN)
             checks = ", ".join(
+                f"count(*) FILTER (WHERE {quote_ident(c)} IS NULL)" if types[c] == "BOOLEAN" else
                 f"count(*) FILTER (WHERE {quote_ident(c)} IS NULL OR isnan({quote_ident(c)}) "
                 f"OR isinf({quote_ident(c)}))" for c in cols)
             counts = run(f"SELECT count(*), count(*) FILTER (WHERE {quote_ident(label)} IS NULL), {checks} "
@@ -713,10 +725,11 @@ def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[s
             if rows == 0:
                 raise ValueError(f"{where} has no rows")
             if null_labels:
-                raise ValueError(f"label column {label!r} has {null_labels} missing value(s) in {where}")
+                raise ColumnError(f"label column {label!r} has {null_labels} missing value(s) in {where}", "label")
             for c, nbad in zip(cols, bad):
                 if nbad:
-                    raise ValueError(f"score column {c!r} has {nbad} missing, NaN or infinite value(s) in {where}")
+                    raise ColumnError(f"score column {c!r} has {nbad} missing, NaN or infinite value(s) in {where}",
+                                      "score", owner[c])
             labels = [r[0] for r in run(f"SELECT DISTINCT {lab} FROM {from_sql}")]
             index = {}
             for value in labels:

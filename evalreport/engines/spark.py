@@ -58,6 +58,7 @@ from . import (
     cell_scale,
     cells_for,
     match_positive,
+    ColumnError,
     check_columns,
     parse_resolution,
     sorted_labels,
@@ -318,9 +319,12 @@ def aggregate_spark_multiclass(source, *, label: str, classes, learners: dict[st
     df, where = _read(session, source, fmt, options)
     keys = [class_key(c) for c in classes]
     k = len(keys)
-    for column in [label] + ([weight] if weight else []) + [c for cs in learners.values() for c in cs]:
-        if column not in df.columns:
-            raise ValueError(f"column {column!r} is not in {where} (columns: {', '.join(df.columns)})")
+    fields = {f.name: f.dataType for f in df.schema.fields}
+    owner = {c: name for name, columns in learners.items() for c in columns}
+    for c, name in owner.items():
+        check_columns(list(df.columns), label=label, scores={name: c}, weight=weight, by=None, where=where,
+                      engine="Spark", type_problem=lambda c: None if isinstance(fields[c], (T.NumericType, T.BooleanType))
+                      else fields[c].simpleString())
     lab = _col(F, label).cast("string")
     w = F.lit(1.0) if weight is None else _col(F, weight).cast("double")
     checks = [F.count(F.lit(1)), F.sum(F.when(_col(F, label).isNull(), 1).otherwise(0))]
@@ -333,10 +337,11 @@ def aggregate_spark_multiclass(source, *, label: str, classes, learners: dict[st
     if rows == 0:
         raise ValueError(f"{where} has no rows")
     if null_labels:
-        raise ValueError(f"label column {label!r} has {null_labels} missing value(s) in {where}")
+        raise ColumnError(f"label column {label!r} has {null_labels} missing value(s) in {where}", "label")
     for c, nbad in zip(cols, bad):
         if nbad:
-            raise ValueError(f"score column {c!r} has {nbad} missing, NaN or infinite value(s) in {where}")
+            raise ColumnError(f"score column {c!r} has {nbad} missing, NaN or infinite value(s) in {where}",
+                              "score", owner[c])
     index = {}
     for r in df.select(lab.alias("l")).distinct().collect():
         key = class_key(r["l"])

@@ -709,9 +709,7 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
     n = buf.size - 1
     keys = buf[:n]
     size = parallel.BLOCK
-    edges = part_edges(n, min_part=parallel.MIN_SORT_PART)
-    if len(edges) > 2:
-        keys.partition(edges[1:-1])
+    edges = parallel.partition_into_parts(keys)
 
     above = _positives_above(keys, edges, n_pos)  # (the labels' count does not need the order)
     rows = np.empty(n_pos, dtype=np.int64)

@@ -24,8 +24,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Sequence, TypeVar
 
-__all__ = ["BLOCK", "MIN_PART", "MIN_SORT_PART", "blocks", "in_parts", "part_edges", "run_parts", "sort_in_place",
-           "sort_parts", "thread_count"]
+__all__ = ["BLOCK", "MIN_PART", "MIN_SORT_PART", "blocks", "in_parts", "part_edges", "partition_into_parts",
+           "run_parts", "sort_in_place", "sort_parts", "thread_count"]
 
 T = TypeVar("T")
 
@@ -123,10 +123,18 @@ def sort_in_place(values, *, min_part: int | None = None) -> None:
     +0.0) may differ.
     """
     min_part = MIN_SORT_PART if min_part is None else min_part
-    edges = part_edges(values.size, min_part=min_part)
+    sort_parts(values, partition_into_parts(values, min_part=min_part), min_part=min_part)
+
+
+def partition_into_parts(values, *, min_part: int | None = None) -> list[int]:
+    """Partition a contiguous 1-D array in place at the edges of its sort's
+    parts (:func:`part_edges` with ``min_part``, default
+    :data:`MIN_SORT_PART`), and return the edges: each part then holds
+    exactly the values it holds when the whole is sorted."""
+    edges = part_edges(values.size, min_part=MIN_SORT_PART if min_part is None else min_part)
     if len(edges) > 2:
         values.partition(edges[1:-1])
-    sort_parts(values, edges, min_part=min_part)
+    return edges
 
 
 def sort_parts(values, edges: Sequence[int], *, min_part: int | None = None) -> None:
