@@ -928,11 +928,9 @@ _SPARK_READERS = {".csv": ("csv", {}), ".txt": ("csv", {}), ".tsv": ("csv", {"se
 def _spark_reader(src) -> dict:
     """``fmt`` (Spark's reader) and ``options`` for a source: the spec's kind,
     else the path's suffix (a folder or any other name: Parquet)."""
-    suffix = data_suffix(src.path)[0]
-    if src.kind != "auto":
-        fmt, options = src.kind, ({"sep": "\t"} if src.kind == "csv" and suffix == ".tsv" else {})
-    else:
-        fmt, options = _SPARK_READERS.get(suffix, ("parquet", {}))
+    fmt, options = _SPARK_READERS.get(data_suffix(src.path)[0], ("parquet", {}))
+    if src.kind != "auto":  # (a .tsv named kind: csv keeps its tab)
+        fmt, options = src.kind, (options if fmt == src.kind else {})
     return {"fmt": fmt, "options": options}
 
 

@@ -225,15 +225,6 @@ class Spec(_Model):
     classes: list[Union[StrictBool, StrictInt, StrictFloat, StrictStr]] | None = Field(
         None, description="Multiclass: the classes, in order.")
 
-    @field_validator("positive", "classes", mode="before")
-    @classmethod
-    def _plain_labels(cls, value):
-        # NumPy scalars (a spec built in Python) as the Python values they hold:
-        # the strict types would take np.True_ or np.int64(1) for a float
-        def plain(v):
-            return v.item() if type(v).__module__ == "numpy" and hasattr(v, "item") else v
-
-        return [plain(v) for v in value] if isinstance(value, (list, tuple)) else plain(value)
     data: list[DataSource] = Field(min_length=1)
     threshold: Union[float, Literal["optimal"]] = Field(
         0.5, description="Decision threshold, or 'optimal' (least cost at the operating point)."
@@ -258,6 +249,16 @@ class Spec(_Model):
     source: str = Field("<spec>", exclude=True)
     _locator: Any = PrivateAttr(None)
     _text: str = PrivateAttr("")
+
+    @field_validator("positive", "classes", mode="before")
+    @classmethod
+    def _plain_labels(cls, value):
+        # NumPy scalars (a spec built in Python) as the Python values they hold:
+        # the strict types would take np.True_ or np.int64(1) for a float
+        def plain(v):
+            return v.item() if type(v).__module__ == "numpy" and hasattr(v, "item") else v
+
+        return [plain(v) for v in value] if isinstance(value, (list, tuple)) else plain(value)
 
     @property
     def metric_set(self) -> frozenset[str]:
@@ -498,7 +499,7 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
             add(("data", i, "path"), f"engine: {src.engine} reads compressed text files ending in "
                 f"{' or '.join(engine_codecs)}, not {compression}")
         if src.engine != "memory":
-            if suffix == ".npz" and src.kind in ("auto",):
+            if suffix == ".npz" and src.kind == "auto":
                 add(("data", i, "path"), f"engine: {src.engine} reads Parquet, CSV, TSV and JSON lines "
                     "files; a .npz file needs engine: memory")
             if spec.task != "binary" and src.group is not None:

@@ -287,9 +287,11 @@ class ColumnError(ValueError):
 def check_columns(columns, *, label: str, scores: dict, weight, by, where: str, engine: str,
                   type_problem) -> None:
     """Raise :class:`ColumnError` for a named column that is missing (with the
-    closest name) or a score or weight column that is not numeric:
-    ``type_problem(column)`` is None for a numeric (or boolean) column, else
-    the engine's name of its type."""
+    closest name) or a score or weight column that is not numeric.
+
+    ``scores``: learner -> its score column, or its list of columns (one per
+    class). ``type_problem(column)`` is None for a numeric (or boolean)
+    column, else the engine's name of its type."""
     present = set(columns)
 
     def need(column, role, learner=None, text=None):
@@ -303,9 +305,10 @@ def check_columns(columns, *, label: str, scores: dict, weight, by, where: str, 
             raise ColumnError(f"{what} is not numeric ({engine} type {kind}) in {where}", role, learner)
 
     need(label, "label")
-    for name, col in scores.items():
-        need(col, "score", name, f"score (learner {name!r})")
-        numeric(col, f"score column {col!r} of learner {name!r}", "score", name)
+    for name, cols in scores.items():
+        for col in [cols] if isinstance(cols, str) else cols:
+            need(col, "score", name, f"score (learner {name!r})")
+            numeric(col, f"score column {col!r} of learner {name!r}", "score", name)
     if weight is not None:
         need(weight, "weight")
         numeric(weight, f"weight column {weight!r}", "weight")

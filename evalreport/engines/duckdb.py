@@ -16,10 +16,11 @@ Sources (``kind``)
     or a list of paths, read with ``read_parquet``.
 ``"csv"``
     The same, read with ``read_csv`` (DuckDB's sniffer finds the delimiter,
-    header and types: ``read_csv_auto``). A label or group column the sniffer
-    takes for BOOLEAN is read as text unless its words are true and false:
-    DuckDB also takes yes/no and t/f for booleans, pyarrow (the in-memory
-    road) does not, and the same file must give the same labels on both.
+    header and types: ``read_csv_auto``). A named column the sniffer takes
+    for BOOLEAN is read as text unless its words are true and false: DuckDB
+    also takes yes/no and t/f for booleans, pyarrow (the in-memory road) does
+    not, and the same file must give the same labels (and refuse the same
+    scores) on both.
 ``"json"``
     The same, read with ``read_json`` (JSON lines, or one JSON array).
 ``"table"``
@@ -139,10 +140,9 @@ _UNITS = {None: 1, "B": 1, "bytes": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30,
           "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15}
 
 _PARQUET = re.compile(r"\.(parquet|parq|pq)$", re.IGNORECASE)
-_CSV = re.compile(r"\.(csv|tsv|txt)(\.(" + "|".join(c.lstrip(".") for c in ENGINE_COMPRESSIONS["duckdb"]) + "))?$",
-                  re.IGNORECASE)
-_JSON = re.compile(r"\.(jsonl|ndjson|json)(\.(" + "|".join(c.lstrip(".") for c in ENGINE_COMPRESSIONS["duckdb"])
-                   + "))?$", re.IGNORECASE)
+_COMPRESSED = r"(\.(" + "|".join(c.lstrip(".") for c in ENGINE_COMPRESSIONS["duckdb"]) + "))?$"
+_CSV = re.compile(r"\.(csv|tsv|txt)" + _COMPRESSED, re.IGNORECASE)
+_JSON = re.compile(r"\.(jsonl|ndjson|json)" + _COMPRESSED, re.IGNORECASE)
 _FILE_READERS = {"parquet": "read_parquet($source)", "csv": "read_csv($source)", "json": "read_json($source)"}
 #: read_csv with some columns' types given (``$csv_types``: column -> type)
 _CSV_TYPED = "read_csv($source, types = $csv_types)"
@@ -456,7 +456,7 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
     from_sql, params = _booleans_as_in_memory(con, duckdb, from_sql, params,
                                               (label, by, weight, *scores.values()), where, types)
     check_columns(list(types), label=label, scores=scores, weight=weight, by=by, where=where, engine="DuckDB",
-                  type_problem=lambda c: None if _is_numeric(types[c]) else types[c])
+                  type_problem=_type_problem(types))
 
     lab = quote_ident(label)
     # 2. checks, one pass
@@ -676,9 +676,13 @@ def _arrow_batches(relation, rows: int):
     raise ImportError("this duckdb cannot stream Arrow batches: python3 -m pip install -U duckdb")
 
 
-def _is_numeric(type_name: str) -> bool:
-    base = type_name.upper()
-    return base in _NUMERIC or base.startswith("DECIMAL")
+def _type_problem(types: dict):
+    """:func:`check_columns`' test: None for a numeric or boolean column, else its DuckDB type."""
+    def problem(column):
+        base = types[column].upper()
+        return None if base in _NUMERIC or base.startswith("DECIMAL") else types[column]
+
+    return problem
 
 
 def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[str, list[str]],
@@ -708,10 +712,9 @@ def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[s
             cols = [c for columns in learners.values() for c in columns]
             from_sql, params = _booleans_as_in_memory(con, duckdb, from_sql, params, (label, weight, *cols), where,
                                                       types)
+            check_columns(list(types), label=label, scores=learners, weight=weight, by=None, where=where,
+                          engine="DuckDB", type_problem=_type_problem(types))
             owner = {c: name for name, columns in learners.items() for c in columns}
-            for c in cols:
-                check_columns(list(types), label=label, scores={owner[c]: c}, weight=weight, by=None, where=where,
-                              engine="DuckDB", type_problem=lambda c: None if _is_numeric(types[c]) else types[c])
             lab = f"CAST({quote_ident(label)} AS VARCHAR)"
             w = "1" if weight is None else quote_ident(weight)
             # (a boolean is never NaN or infinite, and isnan takes no BOOLEAN)

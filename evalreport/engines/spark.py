@@ -151,11 +151,8 @@ def aggregate_spark(
     df, where = _read(session, source, fmt, options)
 
     columns = list(df.columns)
-    fields = {f.name: f.dataType for f in df.schema.fields}
-
     check_columns(columns, label=label, scores=scores, weight=weight, by=by, where=where, engine="Spark",
-                  type_problem=lambda c: None if isinstance(fields[c], (T.NumericType, T.BooleanType))
-                  else fields[c].simpleString())
+                  type_problem=_type_problem(df, T))
 
     lab = _col(F, label)
     cols = list(dict.fromkeys(scores.values()))
@@ -256,6 +253,17 @@ def aggregate_spark(
     )
 
 
+def _type_problem(df, T):
+    """:func:`check_columns`' test: None for a numeric or boolean column, else its Spark type."""
+    fields = {f.name: f.dataType for f in df.schema.fields}
+
+    def problem(column):
+        dtype = fields[column]
+        return None if isinstance(dtype, (T.NumericType, T.BooleanType)) else dtype.simpleString()
+
+    return problem
+
+
 def _read(session, source, fmt: str, options):
     """(DataFrame, description for messages)."""
     if hasattr(source, "groupBy"):
@@ -319,12 +327,9 @@ def aggregate_spark_multiclass(source, *, label: str, classes, learners: dict[st
     df, where = _read(session, source, fmt, options)
     keys = [class_key(c) for c in classes]
     k = len(keys)
-    fields = {f.name: f.dataType for f in df.schema.fields}
+    check_columns(list(df.columns), label=label, scores=learners, weight=weight, by=None, where=where,
+                  engine="Spark", type_problem=_type_problem(df, T))
     owner = {c: name for name, columns in learners.items() for c in columns}
-    for c, name in owner.items():
-        check_columns(list(df.columns), label=label, scores={name: c}, weight=weight, by=None, where=where,
-                      engine="Spark", type_problem=lambda c: None if isinstance(fields[c], (T.NumericType, T.BooleanType))
-                      else fields[c].simpleString())
     lab = _col(F, label).cast("string")
     w = F.lit(1.0) if weight is None else _col(F, weight).cast("double")
     checks = [F.count(F.lit(1)), F.sum(F.when(_col(F, label).isNull(), 1).otherwise(0))]

@@ -289,7 +289,7 @@ def _checked_inputs(y_true, y_score, sample_weight, positive):
         except (TypeError, ValueError) as exc:
             missing = _first_missing(s)
             if missing is not None:  # pandas.NA, which no float conversion takes
-                raise ValueError(f"y_score has a missing value ({_plain(s[missing])!r}) at index {missing}") from None
+                raise _missing_error(s, missing, name="y_score") from None
             raise ValueError(f"y_score must be numeric (dtype {s.dtype}): {exc}") from None
     s = s.astype(np.float64, copy=False)
     sign = _score_sign(s)
@@ -352,12 +352,12 @@ def _positive_mask(y: np.ndarray, positive) -> np.ndarray:
     other_index = int(np.argmin(is_pos))  # first row that is not positive
     other = y[other_index]
     if _is_missing(other):  # (None would otherwise pass for the other class)
-        _raise_missing(y, other_index)
+        raise _missing_error(y, other_index)
     n_other = _equal_in_parts(y, other)[1] if numeric else int(np.count_nonzero(_equal_labels(y, other)))
     if n_pos + n_other != y.size:
         missing = _first_missing(y)
         if missing is not None:
-            _raise_missing(y, missing)
+            raise _missing_error(y, missing)
         i = _first_index(~(is_pos | (y == other)))
         if n_pos == 0:
             raise ValueError(
@@ -386,7 +386,7 @@ def _equal_labels(y: np.ndarray, value) -> np.ndarray:
         pass
     missing = _first_missing(y)
     if missing is not None:
-        _raise_missing(y, missing)
+        raise _missing_error(y, missing)
     return np.zeros(y.shape, dtype=bool)  # e.g. a comparison of incompatible types gave a scalar
 
 
@@ -408,11 +408,12 @@ def _first_missing(y: np.ndarray) -> int | None:
     return next((i for i, v in enumerate(y.tolist()) if _is_missing(v)), None)
 
 
-def _raise_missing(y: np.ndarray, i: int):
-    value = y[i]
+def _missing_error(values: np.ndarray, i: int, *, name: str = "y_true") -> ValueError:
+    """The error naming the missing value at index ``i`` of ``name``."""
+    value = values[i]
     # (a missing date or duration is NumPy's NaT, whose .item() is None)
     shown = "NaT" if isinstance(value, (np.datetime64, np.timedelta64)) else repr(_plain(value))
-    raise ValueError(f"y_true has a missing value ({shown}) at index {i}")
+    return ValueError(f"{name} has a missing value ({shown}) at index {i}")
 
 
 def pair_counts_leave_int64(positives, negatives) -> bool:

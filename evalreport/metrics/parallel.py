@@ -122,7 +122,6 @@ def sort_in_place(values, *, min_part: int | None = None) -> None:
     ``values.sort()``; for floats the order among equal values (-0.0 and
     +0.0) may differ.
     """
-    min_part = MIN_SORT_PART if min_part is None else min_part
     sort_parts(values, partition_into_parts(values, min_part=min_part), min_part=min_part)
 
 
