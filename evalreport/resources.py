@@ -1,34 +1,81 @@
 """Files shipped with the package: templates and starter specs.
 
-In the wheel they live in evalreport/templates and evalreport/configs; in a
-source checkout they are the top-level templates/ and configs/ folders.
+Jinja's file loader and WeasyPrint's base URL need the templates as a real
+folder on disk, wherever the package was imported from:
+
+- an installed wheel (or a frozen app that collects package data as files):
+  ``evalreport/templates`` and ``evalreport/configs`` beside this module;
+- a source checkout or an editable install: the top-level ``templates/`` and
+  ``configs/`` folders (pyproject.toml maps them into the wheel);
+- a zip import (a zipapp, a zipped site-packages): the files are read through
+  :mod:`importlib.resources` and copied once into a private temporary folder,
+  removed when the interpreter exits.
+
+``importlib.resources.files()`` alone is not enough: for a folder without
+``__init__.py`` it returns a ``MultiplexedPath`` whose ``str()`` is no path.
 """
 
 from __future__ import annotations
 
+import atexit
+import functools
+import shutil
+import tempfile
 from importlib import resources
 from pathlib import Path
 
-_ROOT = Path(__file__).resolve().parent.parent
+__all__ = ["templates_dir", "configs_dir", "starter_spec", "STARTER_TASKS"]
+
+_PACKAGE = Path(__file__).resolve().parent
+#: a file each folder must hold, so that an unrelated folder of the same name
+#: (site-packages/templates of another project) is never taken for ours
+_MARKERS = {"templates": "report.html.j2", "configs": "binary.yaml"}
+STARTER_TASKS = ("binary", "audit", "multiclass")
 
 
+def _copy_tree(source, target: Path) -> None:
+    """Copy an importlib.resources Traversable folder into ``target``."""
+    target.mkdir(parents=True, exist_ok=True)
+    for entry in source.iterdir():
+        if entry.name == "__pycache__":
+            continue
+        if entry.is_dir():
+            _copy_tree(entry, target / entry.name)
+        else:
+            (target / entry.name).write_bytes(entry.read_bytes())
+
+
+@functools.lru_cache(maxsize=None)
 def _folder(name: str) -> Path:
-    try:
-        path = Path(str(resources.files(f"evalreport.{name}")))
-        if path.is_dir():
-            return path
-    except (ModuleNotFoundError, TypeError):
-        pass
-    return _ROOT / name
+    marker = _MARKERS[name]
+    for candidate in (_PACKAGE / name, _PACKAGE.parent / name):
+        if (candidate / marker).is_file():
+            return candidate
+    # Not on disk as files: a zip import. Copy the folder out once.
+    source = resources.files("evalreport").joinpath(name)
+    if not source.joinpath(marker).is_file():
+        raise FileNotFoundError(
+            f"evalreport's {name} folder is missing from the installed package "
+            f"(looked in {_PACKAGE / name}, {_PACKAGE.parent / name} and the package's resources)"
+        )
+    root = Path(tempfile.mkdtemp(prefix=f"evalreport-{name}-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    _copy_tree(source, root / name)
+    return root / name
 
 
 def templates_dir() -> Path:
+    """The folder of the default report templates (a real folder on disk)."""
     return _folder("templates")
 
 
 def configs_dir() -> Path:
+    """The folder of the commented starter specs (a real folder on disk)."""
     return _folder("configs")
 
 
 def starter_spec(task: str = "binary") -> str:
+    """The commented starter spec for ``task`` (binary, audit or multiclass)."""
+    if task not in STARTER_TASKS:
+        raise ValueError(f"unknown starter task {task!r}; valid: {', '.join(STARTER_TASKS)}")
     return (configs_dir() / f"{task}.yaml").read_text(encoding="utf-8")
