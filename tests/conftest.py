@@ -1,8 +1,8 @@
-"""Shared test settings and the location of the team's shared data.
+"""Test settings for the whole suite, and the location of the test data.
 
-The reference data (pROC's aSAH set and its coords) lives in ``../shared`` beside the
-project's root, as on every developer machine and CI run (see ../shared/README.md).
-Set ``EVALREPORT_SHARED`` to point elsewhere.
+The reference data (pROC's aSAH set and its s100b coords) lives in tests/data/asah/,
+inside the repository, so the tests pass from a clone alone (its source and licence:
+tests/data/asah/README.md).
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("EVALREPORT_SHARED", ROOT.parent / "shared"))
+ASAH_DIR = Path(__file__).resolve().parent / "data" / "asah"
 
 # Property tests: no per-example deadline (the first call pays NumPy's warm-up),
 # derandomized on CI so a failure reproduces; example counts are set per test.
@@ -33,10 +32,4 @@ settings.load_profile("evalreport-ci" if os.environ.get("CI") else "evalreport")
 
 @pytest.fixture(scope="session")
 def asah_dir() -> Path:
-    path = SHARED / "data" / "asah"
-    if not path.is_dir():
-        pytest.fail(
-            f"the shared aSAH data is missing: {path} "
-            "(expected ../shared beside the project root, or set EVALREPORT_SHARED)"
-        )
-    return path
+    return ASAH_DIR

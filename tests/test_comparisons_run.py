@@ -4,22 +4,18 @@ pROC's published results on its aSAH data and against hand-made cases."""
 import json
 import re
 import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from evalreport.__main__ import main
 
-ASAH = Path(__file__).resolve().parents[2] / "shared" / "data" / "asah" / "proc_asah.csv"
-
-
-def test_asah_delong_matches_proc(tmp_path):
+def test_asah_delong_matches_proc(tmp_path, asah_dir):
     (tmp_path / "spec.yaml").write_text(textwrap.dedent(f"""\
         version: 1
         date: 2026-11-22
         data:
-          - path: {ASAH}
+          - path: {asah_dir / 'proc_asah.csv'}
             label: label
             id: id
             learners: {{wfns: wfns, s100b: s100b, ndka: ndka}}

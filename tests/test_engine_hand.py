@@ -1,7 +1,7 @@
 """The binary engine against hand calculations and published values.
 
 Every expected number below is worked out in the comments from the definitions of
-../shared/docs/measures.md, quoted from the seeds, or published by pROC (its own test
+docs/measures.md, quoted from the seeds, or published by pROC (its own test
 suite, xrobin/pROC tests/testthat/test-auc.R, on the aSAH data).
 """
 

@@ -2,7 +2,7 @@
 
 Small inputs whose scores come from a small pool (so ties are frequent), with and
 without weights (zero weights included). Every reference is computed in this file
-straight from the definitions of ../shared/docs/measures.md: pairs for the rank loss,
+straight from the definitions of docs/measures.md: pairs for the rank loss,
 "score >= t" sums for the ROC points, the minimum over every ROC point's cost line
 for the cost curve, a walk along the (FP, TP) polyline for the BEP, Andrew's
 monotone chain for the ROC hull.
