@@ -9,7 +9,11 @@ key that named the column.
 from __future__ import annotations
 
 import hashlib
+import io
+import json
+import math
 import threading
+import zipfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import DataError
+from .metrics.counts import SCALE_ADVICE, WeightScaleError, weight_scale_problem
 from .metrics.labels import label_key
 from .spec import FALLBACK_THRESHOLD, Spec, data_suffix, locate, suggest
 
@@ -47,6 +52,8 @@ class Source:
     engine: str = "memory"
     # engine duckdb, exact: learner -> metrics.Reduction (exact scalars; which rows the table kept)
     reductions: dict | None = None
+    # what the report says about the input as read (weights rescaled, ...)
+    warnings: tuple[str, ...] = ()
 
     @property
     def sha256_hex(self) -> str | None:
@@ -133,6 +140,241 @@ def _header_line(file: Path) -> str:
     return raw.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", "replace").lstrip("\ufeff")
 
 
+#: the first bytes of each compression's stream, for a text file whose name does not say it is compressed
+_MAGIC = {b"\x1f\x8b": ".gz", b"BZh": ".bz2", b"\x28\xb5\x2f\xfd": ".zst", b"\x04\x22\x4d\x18": ".lz4"}
+
+
+def _text_problem(file: Path, display: str) -> str | None:
+    """Why a CSV, TSV or JSONL file cannot be read as UTF-8 text at all, from
+    its first bytes: compressed but named as plain text, UTF-16, empty. None
+    when it looks like text (a wrong compression is the reader's to report).
+
+    pyarrow would read a UTF-16 file as NUL-riddled columns and a gzipped
+    .csv as one column of binary noise, and say neither."""
+    if data_suffix(file)[1] is None:
+        with open(file, "rb") as f:
+            start = f.read(4)
+        for magic, suffix in _MAGIC.items():
+            if start.startswith(magic):
+                return (f"{display} is {_CODECS[suffix]}-compressed, but its name does not say so "
+                        f"(name it {Path(display).name}{suffix})")
+    import pyarrow as pa
+
+    try:
+        with pa.input_stream(str(file), compression=_CODECS.get(data_suffix(file)[1])) as stream:
+            head = stream.read(1 << 16)
+    except Exception:  # noqa: BLE001 (a wrong compression: the reader says so)
+        return None
+    if not head:
+        return f"{display} is empty" + (" (no header, no rows)" if data_suffix(file)[0] != ".jsonl" else "")
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return f"{display} is UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8"
+    nul = head.find(b"\0")
+    if nul >= 0:
+        line = head.count(b"\n", 0, nul) + 1
+        return (f"{display}: line {line} holds a NUL byte: not UTF-8 text "
+                "(UTF-16 without a byte-order mark?); save it as UTF-8")
+    return None
+
+
+def _lines(file: Path):
+    """(line number, bytes without the line end, whether it had one) of a
+    text data file, decompressed."""
+    import pyarrow as pa
+
+    with pa.input_stream(str(file), compression=_CODECS.get(data_suffix(file)[1])) as stream:
+        for number, line in enumerate(io.BufferedReader(stream, 1 << 20), 1):
+            yield number, line.rstrip(b"\r\n"), line.endswith(b"\n")
+
+
+_CUT = " (the file ends in this line, without a line end: cut short?)"
+
+
+def _not_utf8(display: str, number: int, line: bytes, exc: UnicodeDecodeError) -> str:
+    before = line[:exc.start].decode("utf-8", "replace")[-20:]
+    return (f"{display}: line {number} is not UTF-8 text (byte 0x{line[exc.start]:02x} after {before!r}); "
+            "save the file as UTF-8")
+
+
+def _utf8_problem(file: Path, display: str) -> str | None:
+    """The first line of a text file that is not UTF-8 (the readers say only
+    'can't decode byte 0xe9 in position 3' of some buffer)."""
+    for number, line, _ in _lines(file):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return _not_utf8(display, number, line, exc)
+    return None
+
+
+def _shown(text: str, most: int = 60) -> str:
+    return repr(text if len(text) <= most else text[:most] + "...")
+
+
+def _csv_problem(file: Path, display: str) -> str | None:
+    """The line a CSV/TSV parse fails on, by its number: read again on one
+    thread (the threaded reader's error names no line)."""
+    import pyarrow.csv as pacsv
+
+    found = []
+
+    def first(row):
+        found.append(row)
+        return "error"
+
+    parse = _csv_parse(data_suffix(file)[0])
+    parse = pacsv.ParseOptions(delimiter=parse.delimiter, invalid_row_handler=first)
+    try:
+        with _text_input(file) as src:
+            pacsv.read_csv(src, parse_options=parse, read_options=pacsv.ReadOptions(use_threads=False))
+    except Exception:  # noqa: BLE001 (what it says is in found)
+        pass
+    if not found:
+        return None
+    row = found[0]
+    where = f"line {row.number}" if row.number is not None else "a line"
+    hint = ""
+    if row.text.count('"') % 2:
+        hint = " (a quoted field is not closed)"
+    elif data_suffix(file)[1] is None:
+        with open(file, "rb") as f:  # the last line, without a line end: the file was cut short?
+            f.seek(max(0, file.stat().st_size - len(row.text.encode()) - 1))
+            tail = f.read()
+        if tail.endswith(row.text.encode()) and not tail.endswith(b"\n"):
+            hint = _CUT
+    return (f"{display}: {where}: {row.actual_columns} fields where the header has {row.expected_columns}: "
+            f"{_shown(row.text)}{hint}")
+
+
+def _json_kind(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return {str: "string", dict: "object", list: "array"}[type(value)]
+
+
+def _jsonl_problem(file: Path, display: str) -> str | None:
+    """The line a JSON lines read fails on (pyarrow numbers rows within its
+    blocks, so its row numbers mislead): not JSON, not an object, a key given
+    twice, or a key whose kind of value changes (pyarrow reads every key)."""
+    kinds: dict[str, tuple[str, int, object]] = {}
+
+    def no_twice(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise KeyError(key)
+            seen.add(key)
+        return dict(pairs)
+
+    for number, line, ended in _lines(file):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line.decode("utf-8"), object_pairs_hook=no_twice)
+        except UnicodeDecodeError as exc:
+            return _not_utf8(display, number, line, exc)
+        except KeyError as exc:
+            return f"{display}: line {number}: key {exc.args[0]!r} appears twice"
+        except json.JSONDecodeError as exc:
+            return (f"{display}: line {number} is not valid JSON ({exc.msg}: character {exc.colno})"
+                    + ("" if ended else _CUT))
+        if not isinstance(record, dict):
+            return f"{display}: line {number} is not a JSON object ({_shown(line.decode())})"
+        for c in record:
+            if record[c] is not None:
+                kind = _json_kind(record[c])
+                first = kinds.setdefault(c, (kind, number, record[c]))
+                if first[0] != kind:
+                    return (f"{display}: column '{c}': line {first[1]} holds {_a(first[0])} "
+                            f"({json.dumps(first[2])[:40]}), line {number} {_a(kind)} "
+                            f"({json.dumps(record[c])[:40]})")
+    return None
+
+
+def _read_problem(file: Path, display: str, exc: Exception) -> str:
+    """What a reader's failure means, by file, line and column where it can be found."""
+    suffix = data_suffix(file)[0]
+    found = None
+    try:
+        if isinstance(exc, UnicodeDecodeError) and suffix != ".npz":
+            found = _utf8_problem(file, display)
+        elif suffix in (".csv", ".tsv") and "CSV parse error" in str(exc):
+            found = _csv_problem(file, display)
+        elif suffix == ".jsonl" and "JSON" in str(exc):
+            found = _jsonl_problem(file, display)
+        elif suffix == ".npz" and not zipfile.is_zipfile(file):
+            found = f"{display} is not an NPZ file (not a zip archive: cut short, or another format?)"
+        elif suffix == ".parquet":
+            found = _parquet_problem(file, display)
+    except Exception:  # noqa: BLE001 (only a better message; the reader's stands)
+        found = None
+    return found or f"cannot read {display}: {exc}".strip()
+
+
+def _parquet_problem(file: Path, display: str) -> str | None:
+    """An empty, cut short or other file named .parquet (a Parquet file starts
+    and ends with b'PAR1'; pyarrow says only that the footer is wrong)."""
+    size = file.stat().st_size
+    if size == 0:
+        return f"{display} is empty"
+    with open(file, "rb") as f:
+        head = f.read(4)
+        f.seek(max(0, size - 4))
+        tail = f.read(4)
+    if head != b"PAR1":
+        return f"{display} is not a Parquet file (it does not start with PAR1)"
+    if tail != b"PAR1":
+        return f"{display} is cut short: a Parquet file ends with its footer and PAR1, this one does not"
+    return None
+
+
+def _open_quote_at_end(file: Path) -> str | None:
+    """The last line of a plain CSV/TSV file that ends inside a quoted field
+    (cut short there, pyarrow reads the field to the end of the file and
+    says nothing), or None. Only a file without a line end at its end can,
+    and then the quotes of the whole file are odd in number (a quote inside
+    an unquoted field, 12" say, would make them odd too: the last line must
+    hold an odd number as well)."""
+    size = file.stat().st_size
+    with open(file, "rb") as f:
+        f.seek(max(0, size - (1 << 16)))
+        tail = f.read()
+        if not tail or tail.endswith(b"\n"):
+            return None
+        last = tail.rsplit(b"\n", 1)[-1]
+        if last.count(b'"') % 2 == 0:
+            return None
+        f.seek(0)
+        quotes = sum(chunk.count(b'"') for chunk in iter(lambda: f.read(1 << 24), b""))
+    return last.decode("utf-8", "replace") if quotes % 2 else None
+
+
+class _MemberError(ValueError):
+    """An NPZ member that cannot be read as a column (its text, after the name)."""
+
+    def __init__(self, column: str, text: str):
+        super().__init__(text)
+        self.column, self.text = column, text
+
+
+def _read_npz(file: Path, columns: list[str]) -> dict[str, np.ndarray]:
+    with np.load(file, allow_pickle=False) as z:
+        out = {}
+        for c in columns:
+            try:
+                out[c] = np.asarray(z[c])
+            except ValueError as exc:
+                if "allow_pickle" not in str(exc):
+                    raise
+                raise _MemberError(c, "holds Python objects (an object array), which NumPy reads only by "
+                                      "unpickling (unsafe): save numbers or text") from None
+        return out
+
+
 def _column_names(file: Path) -> list[str]:
     suffix, _ = data_suffix(file)
     if suffix in (".csv", ".tsv"):
@@ -151,6 +393,8 @@ def _column_names(file: Path) -> list[str]:
         with _text_input(file) as src:
             return list(pajson.read_json(src).schema.names)
     if suffix == ".npz":
+        if not zipfile.is_zipfile(file):  # (np.load would leave the file open)
+            raise ValueError("not a zip archive")
         with np.load(file, allow_pickle=False) as z:
             return list(z.files)
     raise ValueError(f"unsupported file type {suffix}")
@@ -203,8 +447,7 @@ def read_columns(file: Path, columns: list[str]) -> dict[str, object]:
         with _text_input(file) as src:
             table = pajson.read_json(src).select(columns)
         return {c: table.column(c) for c in columns}
-    with np.load(file, allow_pickle=False) as z:
-        return {c: np.asarray(z[c]) for c in columns}
+    return _read_npz(file, columns)
 
 
 def _released(columns: dict) -> dict:
@@ -395,8 +638,13 @@ def _to_numpy(col):
     return col.to_numpy(zero_copy_only=False)
 
 
-def _null_row(col) -> int | None:
+def _null_row(col, *, nan: bool = True) -> int | None:
+    """Row of the first missing value: null, or (``nan``) NaN in a NumPy float
+    column (Parquet and NPZ floats arrive as NumPy; the CSV reader makes NaN null)."""
     if isinstance(col, np.ndarray):
+        if nan and col.dtype.kind == "f" and col.ndim == 1:
+            missing = np.isnan(col)
+            return _first_row(missing) if missing.any() else None
         return None
     if col.null_count == 0:
         return None
@@ -418,7 +666,7 @@ class _Problems:
 def _numeric(col, *, what: str, display: str, column: str, loc, problems: _Problems,
              allow_negative=True):
     """A numeric, finite float64 column, or None after recording the problem."""
-    null = _null_row(col)
+    null = _null_row(col, nan=False)  # (NaN in NumPy floats: said below)
     if null is not None:
         problems.add(loc, f"{display}: column '{column}', row {null}: missing value (empty, NA or NaN)")
         return None
@@ -437,8 +685,10 @@ def _numeric(col, *, what: str, display: str, column: str, loc, problems: _Probl
         if bad is None:
             arr = arr.astype(np.float64)
         else:
+            # (a quote left open swallows the lines below into one field)
+            hint = " (a quoted field that is not closed?)" if "\n" in str(bad[1]) else ""
             problems.add(loc, f"{display}: column '{column}', row {bad[0]}: {what} {bad[1]!r} "
-                         "is not a number")
+                         f"is not a number{hint}")
             return None
     arr = arr.astype(np.float64, copy=False)
     finite = np.isfinite(arr)
@@ -495,6 +745,86 @@ def _empty_label_row(col, values) -> int | None:
     if "" not in values:
         return None
     return _first_row(_equal_mask(col, ""))
+
+
+def _empty_text_row(col) -> int | None:
+    """Row of the first empty cell of a CSV/TSV text column ('' there, not null)."""
+    import pyarrow as pa
+
+    if not isinstance(col, pa.ChunkedArray) or not pa.types.is_string(col.type):
+        return None
+    import pyarrow.compute as pc
+
+    empty = pc.equal(col, "")
+    return _first_row(empty.to_numpy(zero_copy_only=False)) if pc.any(empty).as_py() else None
+
+
+#: weights whose largest lies outside [2**-WEIGHT_EXPONENT, 2**WEIGHT_EXPONENT]
+#: are scaled by a power of two (see _scaled_weights)
+WEIGHT_EXPONENT = 256
+
+
+def _scaled_weights(w: np.ndarray, display, column, loc, problems, notes: list) -> np.ndarray | None:
+    """The weights, checked: not all 0, and scaled by a power of two when their
+    scale would break the arithmetic.
+
+    Every measure is a ratio of weight sums, so it does not depend on the
+    weights' scale; but sums of weights near 1e308 overflow to inf, and
+    products of sums (AUC's pairs) of weights below about 1e-154, subnormal
+    ones above all, underflow to 0, and both give NaN. Scaling by a power of
+    two is exact (every sum and ratio is the same, bar weights below 2**-1074
+    of the largest, which become 0), so the measures are computed correctly;
+    the counts are then in the scaled unit, which a warning says. Weights of
+    an ordinary scale are left as they are, counts and all."""
+    top = float(w.max()) if w.size else 0.0
+    if top == 0.0:
+        problems.add(loc, f"{display}: column '{column}': every weight is 0, so the total weight is 0 and "
+                     "no measure is defined")
+        return None
+    exponent = math.frexp(top)[1]
+    if abs(exponent) <= WEIGHT_EXPONENT:
+        return w
+    why = ("sums and products of weights this large overflow" if exponent > 0 else
+           "products of sums of weights this small underflow")
+    notes.append(f"{display}: column '{column}': the weights are scaled by 2^{-exponent} (the largest is "
+                 f"{top:.3g}: {why}); the measures do not depend on the weights' scale, but the counts "
+                 "(TP, FP, TN, FN, positives, negatives) are in the scaled unit")
+    return np.ldexp(w, -exponent)
+
+
+def _class_weight_problem(weights: np.ndarray, labels: np.ndarray, k: int) -> str | None:
+    """:func:`weight_scale_problem` of each class against the rest (the weights
+    already scaled: only classes whose totals lie some 290 orders of magnitude
+    apart are left to fail)."""
+    if labels.dtype == bool:
+        by_class = np.array([weights[~labels].sum(), weights[labels].sum()])
+    else:
+        by_class = np.bincount(labels, weights=weights, minlength=k)
+    for i in range(by_class.size):
+        # the rest summed apart (total - class would cancel to 0 against a class far heavier)
+        problem = weight_scale_problem(by_class[i], np.delete(by_class, i).sum())
+        if problem is not None:
+            return problem
+    return None
+
+
+def _engine_weight_problem(src, table) -> str | None:
+    """The memory path's weight checks on an engine's table (the weights stay
+    where the data lives, so they cannot be scaled here)."""
+    if src.weight is None:
+        return None
+    pos, neg = float(table.positives), float(table.negatives)
+    if pos + neg == 0:
+        return (f"{src.path}: column '{src.weight}': every weight is 0, so the total weight is 0 and no "
+                "measure is defined")
+    problem = weight_scale_problem(pos, neg)
+    if problem is None:
+        return None
+    return f"{src.path}: column '{src.weight}': {problem} ({SCALE_ADVICE}){_MEMORY_SCALES}"
+
+
+#: an engine's weights stay where the data lives; in memory they are scaled (_scaled_weights)
+_MEMORY_SCALES = "; engine: memory scales them itself"
 
 
 def _binary_labels(col, spec: Spec, display, column, loc, problems, *, empty_is_missing=False) -> np.ndarray | None:
@@ -576,6 +906,8 @@ def _decisions(col, labels_keys, spec, display, column, loc, problems) -> np.nda
     values, first = _distinct(col)
     keys = [label_key(v) for v in values]
     extra = [(f, k) for k, f in zip(keys, first) if k not in labels_keys]
+    if len(labels_keys) == 1 and len(extra) == 1:
+        extra = []  # the labels hold the positive class only: the other decision is the negative label
     if extra:
         f, k = min(extra)
         problems.add(loc, f"{display}: column '{column}', row {f + 1}: decision {k!r} is not a "
@@ -627,6 +959,12 @@ def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source 
         return None
     if progress:
         progress(f"reading {display}")
+    text = data_suffix(file)[0] in (".csv", ".tsv", ".jsonl")
+    problem = _text_problem(file, display) if text else None
+    if problem is not None:
+        problems.add(base + ("path",), problem)
+        return None
+    wanted = _wanted(src, base)
     try:
         names = _column_names(file)
     except Exception as exc:  # pyarrow / numpy parse errors: report, do not crash
@@ -636,48 +974,130 @@ def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source 
         if separator is not None:
             problems.add(base + ("path",), _separator_problem(display, file, header, separator))
         else:
-            problems.add(base + ("path",), f"cannot read {display}: {exc}".strip())
+            problems.add(base + ("path",), _read_problem(file, display, exc))
         return None
-    wanted: list[tuple[tuple, str]] = [(base + ("label",), src.label)]
-    for key in ("id", "group", "weight"):
-        if getattr(src, key) is not None:
-            wanted.append((base + (key,), getattr(src, key)))
-    for name, learner in src.learners.items():
-        kind = "scores" if learner.scores is not None else ("score" if learner.score else "predicted")
-        for j, col in enumerate(learner.columns):
-            loc = base + ("learners", name) + ((kind, j) if kind == "scores" else (kind,))
-            wanted.append((loc, col))
-    separator = _other_separator(file, names) if any(col not in names for _, col in wanted) else None
+    separator = _other_separator(file, names) if any(col not in names for _, col, _ in wanted) else None
     if separator is not None:  # one problem, not one per column
         problems.add(base + ("path",), _separator_problem(display, file, names[0], separator))
         return None
     missing = False
     shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
-    for loc, col in wanted:
+    for loc, col, _ in wanted:
         if col not in names:
             problems.add(loc, f"column '{col}' is not in {display} (columns: {shown}){suggest(col, names)}")
             missing = True
+        elif names.count(col) > 1:
+            # the readers would take one of them, silently
+            at = [str(j + 1) for j, n in enumerate(names) if n == col]
+            problems.add(loc, f"{display}: column '{col}' appears {len(at)} times in the header (columns "
+                         f"{', '.join(at[:-1])} and {at[-1]}): rename all but one")
+            missing = True
     if missing:
         return None
-    columns = list(dict.fromkeys(col for _, col in wanted))
-    return _checked_source(spec, i, problems, file, columns)
+    return _checked_source(spec, i, problems, file, wanted)
 
 
-def _checked_source(spec: Spec, i: int, problems: _Problems, file: Path, columns: list[str]) -> Source | None:
+def _wanted(src, base: tuple) -> list[tuple[tuple, str, str]]:
+    """(key, column, role) of each column data[i] names: its label, id, group,
+    weight, and each learner's score, scores or decisions."""
+    wanted = [(base + ("label",), src.label, "label")]
+    for key in ("id", "group", "weight"):
+        if getattr(src, key) is not None:
+            wanted.append((base + (key,), getattr(src, key), key))
+    for name, learner in src.learners.items():
+        kind = "scores" if learner.scores is not None else ("score" if learner.score else "predicted")
+        for j, col in enumerate(learner.columns):
+            loc = base + ("learners", name) + ((kind, j) if kind == "scores" else (kind,))
+            wanted.append((loc, col, "decision" if kind == "predicted" else "score"))
+    return wanted
+
+
+def _type_problem(col, role: str) -> str | None:
+    """Why a column as read cannot hold a ``role`` at all (its shape or type;
+    the text after its name), or None. Its values are checked later."""
+    if isinstance(col, np.ndarray):  # NPZ members
+        if col.ndim == 0:
+            return "is a single value (a 0-d array), not a column of values"
+        if col.ndim > 1:
+            return f"has shape {col.shape}; a column is one-dimensional"
+        if col.dtype.kind not in "biufUS":
+            kind = {"c": "complex numbers", "V": "structured records", "M": "dates and times",
+                    "m": "time spans", "O": "Python objects"}.get(col.dtype.kind, "values")
+            return f"holds {kind} (dtype {col.dtype}); {_a(role)} column holds real numbers, text or booleans"
+        return None
+    import pyarrow as pa
+
+    if isinstance(col, (pa.ChunkedArray, pa.Array)) and pa.types.is_nested(col.type):
+        return (f"is of the nested type {col.type}; {_a(role)} column holds plain values (numbers, text or "
+                "booleans)")
+    return None
+
+
+def _a(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+def _binary_row(col) -> tuple[int, bytes] | None:
+    """The first value that is not UTF-8 in a column the CSV reader left as
+    bytes (it does so for any column with one such value)."""
+    import pyarrow as pa
+
+    if not isinstance(col, pa.ChunkedArray) or not (pa.types.is_binary(col.type) or
+                                                    pa.types.is_large_binary(col.type)):
+        return None
+    for row, value in enumerate(col.to_pylist(), 1):
+        if value is not None:
+            try:
+                value.decode("utf-8")
+            except UnicodeDecodeError:
+                return row, value
+    return None
+
+
+def _checked_source(spec: Spec, i: int, problems: _Problems, file: Path, wanted) -> Source | None:
     """Read the columns of data[i] and check them (the second half of :func:`_load_one`)."""
     src = spec.data[i]
     base = ("data", i)
     display = src.path
+    columns = list(dict.fromkeys(col for _, col, _ in wanted))
+    kind = "member" if data_suffix(file)[0] == ".npz" else "column"
     try:
         data = read_columns(file, columns)
+    except _MemberError as exc:
+        loc = next(loc for loc, col, _ in wanted if col == exc.column)
+        problems.add(loc, f"{display}: {kind} '{exc.column}' {exc.text}")
+        return None
     except Exception as exc:
-        problems.add(base + ("path",), f"cannot read {display}: {exc}".strip())
+        problems.add(base + ("path",), _read_problem(file, display, exc))
         return None
-    lengths = {len(v) for v in data.values()}
-    if len(lengths) > 1:
-        problems.add(base + ("path",), f"{display}: columns have different lengths {sorted(lengths)}")
+    from_text = data_suffix(file)[0] in (".csv", ".tsv", ".jsonl")  # (where bytes mean "not UTF-8")
+    bad = False
+    for loc, col, role in wanted:
+        why = _type_problem(data[col], role)
+        if why is not None:
+            problems.add(loc, f"{display}: {kind} '{col}' {why}")
+            bad = True
+            continue
+        found = _binary_row(data[col]) if from_text else None
+        if found is not None:
+            row, value = found
+            problems.add(loc, f"{display}: column '{col}', row {row}: {value!r} is not UTF-8 text; "
+                         "save the file as UTF-8")
+            bad = True
+    if bad:
         return None
-    rows = lengths.pop() if lengths else 0
+    lengths = {c: len(v) for c, v in data.items()}
+    if len(set(lengths.values())) > 1:  # (NPZ members)
+        shown = ", ".join(f"'{c}' {n:,}" for c, n in lengths.items())
+        problems.add(base + ("path",), f"{display}: the {kind}s have different lengths ({shown})")
+        return None
+    rows = next(iter(lengths.values()), 0)
+    if data_suffix(file) in ((".csv", None), (".tsv", None)):
+        last = _open_quote_at_end(file)
+        if last is not None:
+            problems.add(base + ("path",), f"{display}: row {rows:,}, the last, ends inside a quoted field "
+                         f"that is not closed: {_shown(last)}{_CUT}")
+            return None
     if rows == 0:
         problems.add(base + ("path",), f"{display} has no rows")
         return None
@@ -690,15 +1110,24 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: Path, columns
     else:
         labels = _class_labels(data[src.label], spec, display, src.label, base + ("label",), problems,
                                what="label", empty_is_missing=text)
-    weights = None
+    weights, notes = None, []
     if src.weight is not None:
         weights = _numeric(data[src.weight], what="weight", display=display, column=src.weight,
                            loc=base + ("weight",), problems=problems, allow_negative=False)
+        if weights is not None:
+            weights = _scaled_weights(weights, display, src.weight, base + ("weight",), problems, notes)
+    if weights is not None and labels is not None:
+        problem = _class_weight_problem(weights, labels, len(spec.classes or ()))
+        if problem is not None:
+            problems.add(base + ("weight",), f"{display}: column '{src.weight}': {problem}: one class weighs "
+                         "next to nothing against the other")
     ids = None
     if src.id is not None:
         null = _null_row(data[src.id])
-        if null is not None:
-            problems.add(base + ("id",), f"{display}: column '{src.id}', row {null}: missing id")
+        empty = _empty_text_row(data[src.id]) if null is None and text else None
+        if null is not None or empty is not None:
+            problems.add(base + ("id",), f"{display}: column '{src.id}', row {null or empty}: missing id"
+                         + (" (empty)" if empty else ""))
         else:
             ids = _to_numpy(data[src.id])
             if ids.dtype.kind not in "biu":
@@ -711,8 +1140,11 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: Path, columns
     groups = None
     if src.group is not None:
         null = _null_row(data[src.group])
-        if null is not None:
-            problems.add(base + ("group",), f"{display}: column '{src.group}', row {null}: missing group")
+        # (an empty CSV cell would be a group named '')
+        empty = _empty_text_row(data[src.group]) if null is None and text else None
+        if null is not None or empty is not None:
+            problems.add(base + ("group",), f"{display}: column '{src.group}', row {null or empty}: "
+                         "missing group" + (" (empty)" if empty else ""))
         else:
             groups = _to_numpy(data[src.group])
     learners: dict[str, np.ndarray] = {}
@@ -747,7 +1179,7 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: Path, columns
         # hashed in a thread while the learners are evaluated (on the other core)
         index=i, path=display, file=file, sha256=_BackgroundSha256(file), rows=rows,
         dataset=src.dataset, labels=labels, ids=ids, groups=groups, weights=weights,
-        learners=learners, hard=frozenset(hard),
+        learners=learners, hard=frozenset(hard), warnings=tuple(notes),
     )
 
 
@@ -824,9 +1256,18 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
                     conf=dict(session.conf) if session else None,
                     remote=session.remote if session else None,
                     **_spark_reader(src))
+        except WeightScaleError as exc:
+            problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{_MEMORY_SCALES}")
+            return None
         except (ValueError, ImportError) as exc:
             problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}")
             return None
+        first = next(iter(counts.values()), None)
+        for table in first.tables if first is not None else ():  # (every learner has the same weights)
+            problem = _engine_weight_problem(src, table)
+            if problem is not None:
+                problems.add(base + ("weight",), problem)
+                return None
         return Source(
             index=i, path=src.path, file=files[0] if files else Path(src.path),
             sha256=_combined_sha256(files) if files else None, rows=rows, dataset=src.dataset,
@@ -857,6 +1298,9 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
                                   conf=dict(session.conf) if session else None,
                                   remote=session.remote if session else None, by=src.group,
                                   labels_as_text=True, **_spark_reader(src))
+    except WeightScaleError as exc:  # (the streamed exact tables check the totals)
+        problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{_MEMORY_SCALES}")
+        return None
     except (ValueError, ImportError, RuntimeError) as exc:
         problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}")
         return None
@@ -870,6 +1314,10 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
         return None
     except ValueError as exc:
         problems.add(base + ("label",), str(exc))
+        return None
+    problem = _engine_weight_problem(src, next(iter(agg.tables.values()))) if agg.tables else None
+    if problem is not None:
+        problems.add(base + ("weight",), problem)
         return None
     tables, group_tables, bounds = dict(agg.tables), None, agg.resolution_bound
     if src.group is not None:

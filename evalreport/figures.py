@@ -52,7 +52,23 @@ _RC = {
     "grid.linewidth": 0.6,
     "lines.linewidth": 1.6,
     "path.simplify": False,  # the engine already bounded the points
+    # learner and class names are text: '$' is not mathtext ('$\\frac{$' would not parse)
+    "text.parse_math": False,
 }
+
+
+def _label(text: str) -> str:
+    """A legend label drawn as given. matplotlib leaves out of legends the
+    labels that start with '_' (its mark for "no label"), so a learner named
+    '_hidden' gets a zero-width space in front."""
+    return "\u200b" + text if text.startswith("_") else text
+
+
+def _legend(ax, **kwargs) -> None:
+    """The legend, when something is labelled (no learner or class may have a
+    curve: a class absent from the data)."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(**kwargs)
 
 
 def _svg(fig, name: str) -> str:
@@ -110,7 +126,7 @@ def roc_figure(result, styles) -> str:
             st = styles[key]
             auc = lr.summary.auc
             ax.plot(*_thin(roc.x, roc.y), color=st["color"], linestyle=st["linestyle"],
-                    label=f"{key} (AUC {auc:.3f})", drawstyle="default")
+                    label=_label(f"{key} (AUC {auc:.3f})"), drawstyle="default")
             hull = lr.summary.hull
             if hull is not None:
                 ax.plot(hull.fpr, hull.tpr, color=st["color"], linestyle=(0, (3, 2)), linewidth=0.9,
@@ -132,7 +148,7 @@ def roc_figure(result, styles) -> str:
                     label=f"least cost: {key}")
         _unit_axes(ax, "False positive rate (FPR)", "True positive rate (TPR = recall)")
         ax.set_title("ROC curves (dashed: convex hulls)")
-        ax.legend(loc="lower right", frameon=True, framealpha=0.9)
+        _legend(ax, loc="lower right", frameon=True, framealpha=0.9)
         fig.tight_layout()
         return _svg(fig, "roc")
 
@@ -171,13 +187,13 @@ def pr_figure(result, styles) -> str:
             st = styles[key]
             x, y = _pr_path(pr, lr.summary.positives)
             ap, bep = lr.summary.average_precision, lr.summary.bep
-            ax.plot(x, y, color=st["color"], linestyle=st["linestyle"], label=f"{key} (AP {ap:.3f})")
+            ax.plot(x, y, color=st["color"], linestyle=st["linestyle"], label=_label(f"{key} (AP {ap:.3f})"))
             if bep is not None:
                 ax.plot([bep], [bep], marker="D", markersize=5.5, color=st["color"], linestyle="none", zorder=5,
-                        markeredgecolor="white", markeredgewidth=0.6, label=f"{key} BEP {bep:.3f}")
+                        markeredgecolor="white", markeredgewidth=0.6, label=_label(f"{key} BEP {bep:.3f}"))
         _unit_axes(ax, "Recall (TPR)", "Precision")
         ax.set_title("P-R curves (diamonds: break-even points)")
-        ax.legend(loc="lower left", frameon=True, framealpha=0.9)
+        _legend(ax, loc="lower left", frameon=True, framealpha=0.9)
         fig.tight_layout()
         return _svg(fig, "pr")
 
@@ -208,7 +224,7 @@ def cost_figure(result, styles) -> str:
                 continue
             st = styles[key]
             ax.plot(curve.pc, curve.cost, color=st["color"], linestyle=st["linestyle"],
-                    label=f"{key} (expected total cost {lr.summary.expected_total_cost:.3f})", zorder=3)
+                    label=_label(f"{key} (expected total cost {lr.summary.expected_total_cost:.3f})"), zorder=3)
         ax.axvline(pc_star, color="#444444", linewidth=0.9, linestyle=(0, (4, 2)), zorder=2)
         ax.annotate(f"operating point\nPC(+) = {pc_star:.3g}", (pc_star, 0.02), xytext=(4, 0),
                     textcoords="offset points", fontsize=7.5, va="bottom", color="#444444",
@@ -218,7 +234,7 @@ def cost_figure(result, styles) -> str:
         ax.set_xlabel("Probability cost PC(+)")
         ax.set_ylabel("Normalised expected cost")
         ax.set_title("Cost curves (shaded: which learner has the least cost at each PC(+))")
-        ax.legend(loc="upper right", frameon=True, framealpha=0.9)
+        _legend(ax, loc="upper right", frameon=True, framealpha=0.9)
         fig.tight_layout()
         return _svg(fig, "cost")
 
@@ -240,32 +256,32 @@ def scalars_figure(result, styles, rows) -> str:
                 if interval is not None:
                     ax.plot(interval, [y, y], color=color, linewidth=1.2)
                 ax.plot([value], [y], marker="o", markersize=5, color=color, linestyle="none",
-                        label=key if i == 0 else None)
+                        label=_label(key) if i == 0 else None)
         ax.set_yticks(range(len(rows)))
         ax.set_yticklabels([label for label, _ in rows])
         ax.invert_yaxis()
         ax.set_xlim(0, 1.03)  # a dot at 1 stays whole
         ax.grid(axis="y", visible=False)
         ax.set_xlabel("value (higher is better; lines: confidence intervals where computed)")
-        ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=min(len(keys), 6), frameon=False,
-                  handletextpad=0.2, columnspacing=1.2)
+        _legend(ax, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=min(len(keys), 6), frameon=False,
+                handletextpad=0.2, columnspacing=1.2)
         fig.tight_layout()
         return _svg(fig, "scalars")
 
 
 def figures(result, scalar_rows) -> dict[str, str]:
-    """Every figure of the report, as inline SVG text."""
+    """Every figure of the report, as inline SVG text: each key is there, ""
+    when nothing is drawn (no learner has the curve: a class is absent, or
+    hard decisions only), since the templates ask for every key."""
     styles = learner_styles(result.learners)
-    out = {}
-    if any(lr.curves.roc is not None for lr in result.learners.values()):
-        out["roc"] = roc_figure(result, styles)
-    if any(lr.curves.pr is not None for lr in result.learners.values()):
-        out["pr"] = pr_figure(result, styles)
-    if any(lr.summary.cost_curve is not None for lr in result.learners.values()):
-        out["cost"] = cost_figure(result, styles)
-    if scalar_rows:
-        out["scalars"] = scalars_figure(result, styles, scalar_rows)
-    return out
+    learners = result.learners.values()
+    return {
+        "roc": roc_figure(result, styles) if any(lr.curves.roc is not None for lr in learners) else "",
+        "pr": pr_figure(result, styles) if any(lr.curves.pr is not None for lr in learners) else "",
+        "cost": cost_figure(result, styles) if any(lr.summary.cost_curve is not None for lr in learners)
+        else "",
+        "scalars": scalars_figure(result, styles, scalar_rows) if scalar_rows else "",
+    }
 
 
 def confusion_figure(name: str, classes: list[str], confusion: np.ndarray, fig_id: str) -> str:
@@ -305,12 +321,12 @@ def class_roc_figure(name: str, curves: dict, aucs: dict, fig_id: str) -> str:
             if c.roc is None:
                 continue
             auc = aucs.get(cname)
-            label = f"{cname} (AUC {auc:.3f})" if auc is not None else cname
+            label = _label(f"{cname} (AUC {auc:.3f})" if auc is not None else cname)
             ax.plot(*_thin(c.roc.x, c.roc.y), color=PALETTE[i % len(PALETTE)],
                     linestyle=_DASHES[(i // len(PALETTE)) % len(_DASHES)], label=label)
         _unit_axes(ax, "False positive rate (one vs rest)", "True positive rate")
         ax.set_title(f"{name}: one-vs-rest ROC curves")
-        ax.legend(loc="lower right", frameon=True, framealpha=0.9)
+        _legend(ax, loc="lower right", frameon=True, framealpha=0.9)
         fig.tight_layout()
         return _svg(fig, fig_id)
 
@@ -329,14 +345,14 @@ def class_scores_figure(classes: list[str], values: dict[str, dict[str, float | 
                 if v is None:
                     continue
                 ax.plot([v], [i + (j - (len(keys) - 1) / 2) * step], marker="o", markersize=5,
-                        color=styles[key]["color"], linestyle="none", label=key if i == 0 else None)
+                        color=styles[key]["color"], linestyle="none", label=_label(key) if i == 0 else None)
         ax.set_yticks(range(len(classes)))
         ax.set_yticklabels(classes)
         ax.invert_yaxis()
         ax.set_xlim(0, 1)
         ax.grid(axis="y", visible=False)
         ax.set_xlabel(f"{measure} per class (one vs rest)")
-        ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=min(len(keys), 6), frameon=False)
+        _legend(ax, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=min(len(keys), 6), frameon=False)
         fig.tight_layout()
         return _svg(fig, "class-scores")
 

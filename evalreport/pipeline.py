@@ -220,6 +220,10 @@ def evaluate_learners(spec: Spec, sources: list[Source], op: OperatingPointSpec,
                     warnings.append(f"{who}: {measure} is undefined: {reason}")
             for measure, reason in at.undefined.items():
                 warnings.append(f"{who}: {measure} at threshold {threshold:g} is undefined: {reason}")
+            if origin == "optimal" and operating is None:  # one class only: no ROC hull
+                warnings.append(f"{who}: the least-cost threshold is undefined, as "
+                                f"{ev.undefined.get('roc_hull', 'there is no ROC hull')}: the measures at a "
+                                f"threshold are taken at {FALLBACK_THRESHOLD:g}")
             if origin == "optimal" and operating is not None and not np.isfinite(operating.threshold):
                 warnings.append(f"{who}: the least-cost decision at PC(+) = {op.pc_positive:.4g} is to "
                                 "predict nothing positive")
@@ -513,6 +517,7 @@ def evaluate(spec: Spec, *, progress=None) -> Result:
     inputs = [{"path": s.path, "sha256": s.sha256_hex, "rows": s.rows} for s in sources]
     return Result(
         spec=spec, version=__version__, date=date, inputs=inputs, operating_point=op,
-        learners=learners, gates=gates, comparisons=comparisons, warnings=warnings + gate_warnings,
+        learners=learners, gates=gates, comparisons=comparisons,
+        warnings=[w for s in sources for w in s.warnings] + warnings + gate_warnings,
         friedman=friedman,
     )

@@ -473,5 +473,7 @@ def test_unstratified_bootstrap_skips_undefined_resamples():
     assert ci["auc"].low is not None and 0.0 <= ci["auc"].low <= ci["auc"].high <= 1.0
     never = bootstrap_intervals(y, s, statistics={"none": lambda ev: None}, n_resamples=5)
     assert never == {"none": (None, None)}
-    with pytest.raises(ValueError, match="both classes"):
-        bootstrap_intervals([1, 1], [0.1, 0.2], statistics={"auc": auc_score})
+    # one class only: that class is resampled; what needs both classes is (None, None)
+    one = bootstrap_intervals([1, 1, 1], [0.1, 0.2, 0.3], n_resamples=20,
+                              statistics={"auc": auc_score, "bep": bep_score})
+    assert one == {"auc": (None, None), "bep": (1.0, 1.0)}

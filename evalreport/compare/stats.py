@@ -997,8 +997,10 @@ def _resampled_evaluations(y, s, n_resamples, rng, stratified):
     while done < n_resamples:
         c = min(chunk, n_resamples - done)
         if stratified:
-            dp = rng.integers(0, m, size=(c, m))
-            dn = rng.integers(0, nn, size=(c, nn))
+            # one class only (a degenerate but legitimate input): that class is
+            # the one stratum, and the measures that need the other are None
+            dp = rng.integers(0, m, size=(c, m)) if m else np.empty((c, 0), dtype=np.int64)
+            dn = rng.integers(0, nn, size=(c, nn)) if nn else np.empty((c, 0), dtype=np.int64)
             cp = _block_counts(pos_blocks, dp, K)
             cn = _block_counts(neg_blocks, dn, K)
         else:
@@ -1047,7 +1049,9 @@ def bootstrap_intervals(
         interpolation) of the resampled values.
     stratified : bool, default True
         Resample the positives and the negatives separately, keeping both
-        class sizes (pROC's ``boot.stratified``); otherwise resample all
+        class sizes (pROC's ``boot.stratified``; with one class only, that
+        class is resampled and the measures that need both are undefined in
+        every resample, so their intervals are ``(None, None)``); otherwise resample all
         instances together (a resample may then lack a class, and measures
         that need it are undefined there).
 
@@ -1084,9 +1088,6 @@ def bootstrap_intervals(
         raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
     if not statistics:
         raise ValueError("statistics is empty: name at least one measure to bootstrap")
-    m = int(np.count_nonzero(y))
-    if stratified and (m == 0 or m == y.size):
-        raise ValueError("a stratified bootstrap needs both classes in y_true_bool")
     names = list(statistics)
     values = np.full((len(names), n_resamples), np.nan)
     rng = np.random.Generator(np.random.PCG64(seed))

@@ -22,7 +22,15 @@ from .cost import (
     operating_point,
     roc_hull,
 )
-from .counts import CountTable, _UnitCurveBuffers, count_table_and_positive_rows, pair_counts_leave_int64
+from .counts import (
+    CountTable,
+    SCALE_ADVICE,
+    WeightScaleError,
+    _UnitCurveBuffers,
+    count_table_and_positive_rows,
+    pair_counts_leave_int64,
+    weight_scale_problem,
+)
 from .counts import precision_sum as counts_precision_sum
 from .frozen import FrozenMapping
 from .parallel import blocks, in_parts
@@ -39,6 +47,16 @@ __all__ = [
 
 NO_POSITIVES = "there are no positives (only one class in y_true)"
 NO_NEGATIVES = "there are no negatives (only one class in y_true)"
+# weighted: rows of the class may be there, with weight 0
+NO_POSITIVE_WEIGHT = "the positives weigh 0 in total (only one class carries weight)"
+NO_NEGATIVE_WEIGHT = "the negatives weigh 0 in total (only one class carries weight)"
+
+
+def _absent(table, positives: bool) -> str:
+    """Why a measure that needs both classes is undefined for ``table``."""
+    if table.weighted:
+        return NO_POSITIVE_WEIGHT if positives else NO_NEGATIVE_WEIGHT
+    return NO_POSITIVES if positives else NO_NEGATIVES
 
 
 def _ro(*arrays):
@@ -129,9 +147,9 @@ def measures_at_row(table: CountTable, row: int, threshold: float, *, costs=None
         und["accuracy"] = und["error_rate"]
     nothing = f"nothing is predicted positive at threshold {threshold:g}"
     prec = _ratio(tp, tp + fp, "precision", nothing, und)
-    rec = _ratio(tp, pos, "recall", NO_POSITIVES, und)
-    fpr = _ratio(fp, neg, "fpr", NO_NEGATIVES, und)
-    spec = _ratio(tn, neg, "specificity", NO_NEGATIVES, und)
+    rec = _ratio(tp, pos, "recall", _absent(table, True), und)
+    fpr = _ratio(fp, neg, "fpr", _absent(table, False), und)
+    spec = _ratio(tn, neg, "specificity", _absent(table, False), und)
     f1 = _ratio(2 * tp, 2 * tp + fp + fn, "f1", "there are no positives and " + nothing, und)
     fbeta = {}
     for beta in betas:
@@ -390,6 +408,10 @@ def evaluate_counts(table: CountTable) -> BinaryEvaluation:
 def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
     """:func:`evaluate_counts`, given the positives' rows if already known."""
     pos, neg = table.positives, table.negatives
+    if table.weighted:
+        problem = weight_scale_problem(pos, neg)
+        if problem is not None:  # (the measures would be NaN)
+            raise WeightScaleError(f"{problem} ({SCALE_ADVICE})")
     und: dict[str, str] = {}
     auc = rank_loss = ap = bep = etc = None
     hull = curve = None
@@ -399,8 +421,8 @@ def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
         else:
             auc2, ap, bep, hull_corners = _scalars_general(table)
     else:
-        und["average_precision"] = NO_POSITIVES
-        und["bep"] = NO_POSITIVES
+        und["average_precision"] = _absent(table, True)
+        und["bep"] = _absent(table, True)
     if pos > 0 and neg > 0:
         pairs2 = 2 * pos * neg
         if not table.weighted:
@@ -413,7 +435,7 @@ def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
         curve = cost_curve(table, hull)
         etc = curve.area
     else:
-        reason = NO_POSITIVES if pos <= 0 else NO_NEGATIVES
+        reason = _absent(table, pos <= 0)
         for name in ("auc", "rank_loss", "roc_hull", "cost_curve", "expected_total_cost"):
             und[name] = reason
     return BinaryEvaluation(

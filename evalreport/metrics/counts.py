@@ -50,6 +50,7 @@ large inputs (:mod:`.parallel`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,7 +58,8 @@ import numpy as np
 from . import parallel
 from .parallel import blocks, in_parts, part_edges, run_parts
 
-__all__ = ["CountTable", "count_table", "count_table_from_aggregates", "check_binary_inputs"]
+__all__ = ["CountTable", "count_table", "count_table_from_aggregates", "check_binary_inputs",
+           "WeightScaleError", "weight_scale_problem"]
 
 _ONE = np.uint64(1)
 _TOP_BIT = np.uint64(1 << 63)
@@ -257,6 +259,36 @@ class _UnitStepTable(CountTable):
         return lo
 
 
+class WeightScaleError(ValueError):
+    """Weight totals of a scale that float64 cannot carry (:func:`weight_scale_problem`)."""
+
+
+#: the least product of the two classes' total weights (the weight of AUC's
+#: pairs): below it, it and its terms lose their precision to underflow
+SMALLEST_PAIRS = 2.0**-960
+
+
+def weight_scale_problem(positives, negatives) -> str | None:
+    """Why the classes' total weights break the arithmetic, or None: a total
+    past the largest float64, or a product of the two (the weight of the
+    pairs AUC counts) that overflows, or underflows towards 0 (weights near
+    1e-160 and below; subnormal ones). No measure depends on the weights'
+    scale, so a common factor mends it."""
+    pos, neg = float(positives), float(negatives)
+    if math.isinf(pos) or math.isinf(neg):
+        return "the weights sum past the largest float64 (about 1.8e308)"
+    if pos > 0 and neg > 0:
+        pairs = 2.0 * pos * neg
+        if math.isinf(pairs) or pairs < SMALLEST_PAIRS:
+            return (f"the product of the classes' total weights ({pos:.3g} and {neg:.3g}) "
+                    f"{'overflows' if math.isinf(pairs) else 'underflows'}")
+    return None
+
+
+#: what mends a :class:`WeightScaleError`
+SCALE_ADVICE = "no measure depends on the weights' scale: divide or multiply them by a common factor"
+
+
 def _first_index(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
 
@@ -310,6 +342,10 @@ def _checked_inputs(y_true, y_score, sample_weight, positive):
         if neg.any():
             i = _first_index(neg)
             raise ValueError(f"sample_weight has a negative value ({w[i]!r}) at index {i}")
+        with np.errstate(over="ignore"):
+            total = np.sum(w)
+        if not np.isfinite(total):  # the count table's sums would be inf, every rate NaN
+            raise WeightScaleError(f"sample_weight: {weight_scale_problem(total, 0)} ({SCALE_ADVICE})")
 
     is_pos = _positive_mask(y, positive)
     return is_pos, s, w, sign

@@ -128,7 +128,14 @@ import numpy as np
 
 from .binary import BinaryEvaluation, _bep_between, _mcclish, _num, _trapezoids2, evaluate_counts
 from .cost import upper_hull_indices
-from .counts import CountTable, count_table_from_aggregates, pair_counts_leave_int64
+from .counts import (
+    CountTable,
+    SCALE_ADVICE,
+    WeightScaleError,
+    count_table_from_aggregates,
+    pair_counts_leave_int64,
+    weight_scale_problem,
+)
 from .frozen import FrozenMapping
 
 __all__ = [
@@ -378,8 +385,13 @@ class CountReducer:
                 f"{MAX_GROUPS:,} groups are accepted; a group column is for folds, runs or data sets: use a "
                 "coarser column, or evaluate in memory (engine: memory)")
         for name, total in (("positives", positives), ("negatives", negatives)):
-            if not (math.isfinite(float(total)) and float(total) >= 0):
+            if not (math.isfinite(float(total)) and float(total) >= 0) and float(total) != math.inf:
                 raise ValueError(f"{name} must be a finite number >= 0, got {total!r}")
+        # weight sums past float64 or a product of them that under- or overflows:
+        # the scalars would be NaN or divide by 0 (integer counts never do)
+        problem = weight_scale_problem(positives, negatives)
+        if problem is not None:
+            raise WeightScaleError(f"{problem} ({SCALE_ADVICE})")
         self.m_pos = _num(positives)
         self.m_neg = _num(negatives)
         thresholds = np.asarray([float(t) for t in keep_thresholds], dtype=np.float64)
