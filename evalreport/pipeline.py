@@ -29,7 +29,7 @@ from .metrics.binary import evaluate_binary_for_report
 from .metrics.groups import binary_group_matrices, group_codes
 from .metrics.multiclass import Averages, average_matrices
 from .metrics.cost import probability_cost
-from .spec import FALLBACK_THRESHOLD, Spec
+from .spec import FALLBACK_THRESHOLD, Spec, locate
 
 __all__ = ["Result", "LearnerResult", "OperatingPointSpec", "evaluate", "report_date"]
 
@@ -146,6 +146,13 @@ def operating_point(spec: Spec, sources: list[Source]) -> OperatingPointSpec:
             pos += float(s.labels.sum() if w is None else w[s.labels].sum())
             tot += float(s.labels.size if w is None else w.sum())
         p, origin = (pos / tot if tot > 0 else 0.5), "observed"
+    if p * c_fn + (1.0 - p) * c_fp == 0:
+        # Every error costs nothing in this population: cost space has no x axis.
+        cls, cost = ("positives", "false_negative") if p == 1 else ("negatives", "false_positive")
+        raise SpecError([locate(spec, ("costs", cost), (
+            f"the data hold only {cls} (p(+) = {p:g}) and {cost.replace('_', ' ')}s cost 0, so no error "
+            "costs anything and the operating point PC(+) is undefined; give priors: {positive: p} "
+            f"with 0 < p < 1 or a {cost} cost above 0"))])
     pc = probability_cost(p, Costs(false_negative=c_fn, false_positive=c_fp))
     return OperatingPointSpec(p, origin, c_fn, c_fp, pc)
 

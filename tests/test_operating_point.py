@@ -1,0 +1,44 @@
+"""The operating point when no error costs anything: a clear error at the cost's key."""
+
+from __future__ import annotations
+
+from evalreport.__main__ import main
+
+
+def test_only_positives_and_a_free_false_negative(tmp_path, capsys):
+    (tmp_path / "d.csv").write_text("y,p\n1,0.2\n1,0.7\n1,0.9\n")
+    (tmp_path / "spec.yaml").write_text(
+        "version: 1\n"
+        "data:\n"
+        "  - path: d.csv\n"
+        "    label: y\n"
+        "    learners: {a: p}\n"
+        "costs: {false_negative: 0, false_positive: 1}\n"
+        "report: {formats: [json], out: out}\n"
+    )
+    assert main(["run", str(tmp_path / "spec.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"error: {tmp_path / 'spec.yaml'}:6: costs.false_negative: the data hold only positives "
+        "(p(+) = 1) and false negatives cost 0, so no error costs anything and the operating point "
+        "PC(+) is undefined; give priors: {positive: p} with 0 < p < 1 or a false_negative cost above 0\n"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+def test_only_positives_with_priors_runs(tmp_path, capsys):
+    # The same data with priors: the population has both classes, so PC(+) is defined.
+    (tmp_path / "d.csv").write_text("y,p\n1,0.2\n1,0.7\n1,0.9\n")
+    (tmp_path / "spec.yaml").write_text(
+        "version: 1\n"
+        "data:\n"
+        "  - path: d.csv\n"
+        "    label: y\n"
+        "    learners: {a: p}\n"
+        "priors: {positive: 0.2}\n"
+        "costs: {false_negative: 0, false_positive: 1}\n"
+        "confidence: {bootstrap: 0}\n"
+        "report: {formats: [json], out: out}\n"
+    )
+    assert main(["run", "--quiet", str(tmp_path / "spec.yaml")]) == 0
+    assert (tmp_path / "out" / "results.json").is_file()
