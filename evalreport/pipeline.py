@@ -508,7 +508,7 @@ def unmet_comparisons(spec: Spec, learners: dict, sources: list[Source], compari
     to the task and the data: what does not apply is left out without a word."""
     if spec.compare == "all":
         return []
-    asked = [c for c in spec.compare if c in spec.compare_set]
+    asked = list(spec.compare)
     if spec.task == "multiclass":
         skipped = [c for c in dict.fromkeys(asked) if c not in MULTICLASS_COMPARISONS]
         if not skipped:

@@ -23,7 +23,7 @@ def report_warnings(result: Result) -> list[str]:
     whatever the formats, so results.json is the same with or without the HTML."""
     from .report.context import figure_warnings
 
-    return list(result.warnings) + [w for w in figure_warnings(result) if w not in result.warnings]
+    return list(result.warnings) + figure_warnings(result)
 
 
 def published_inputs(result: Result) -> list[dict]:

@@ -87,6 +87,7 @@ def test_url_credentials(url, published):
 SECRET_SPEC = """\
 version: 1   # the spec format
 title: "Credentials stay home"
+description: Scores exported from https://bob:PW-8@models.example.com/q4 on Monday.
 date: 2026-11-22
 data:
   - path: pred.csv
@@ -112,6 +113,7 @@ report: {formats: [html, json], out: out}
 SECRET_SPEC_PUBLISHED = """\
 version: 1   # the spec format
 title: "Credentials stay home"
+description: Scores exported from https://bob:<redacted>@models.example.com/q4 on Monday.
 date: 2026-11-22
 data:
   - path: pred.csv
@@ -131,9 +133,9 @@ spark:
 report: {formats: [html, json], out: out}
 """
 
-SECRET_KEYS = ["spark.remote (URL credentials)", "spark.conf.fs.s3a.access.key", "spark.conf.fs.s3a.secret.key",
+SECRET_KEYS = ["description (URL credentials)", "spark.remote (URL credentials)", "spark.conf.fs.s3a.access.key", "spark.conf.fs.s3a.secret.key",
                "spark.conf.spark.ssl.keyPassword", "spark.conf.spark.hadoop.api.token",
-               "spark.conf.fs.azure.sas.token", "comment on line 21"]
+               "spark.conf.fs.azure.sas.token", "comment on line 22"]
 
 
 def test_redact_spec_text_changes_only_the_secrets():
@@ -176,12 +178,13 @@ def test_no_secret_in_the_report(tmp_path):
     assert status == 0
     published = (tmp_path / "out" / "results.json").read_text() + page
     for secret in ("TOKEN-1", "AKIA-ID-2", "SECRET-3", "SECRET-4", "SECRET-5", "continued", "SECRET-6",
-                   "SECRET-7"):
+                   "SECRET-7", "PW-8"):
         assert secret not in published
     # the spec in the provenance section is the text as written, secrets aside
     shown = re.search(r'<pre class="spec">(.*?)</pre>', page, flags=re.S).group(1)
     assert html.unescape(shown) == SECRET_SPEC_PUBLISHED
-    assert ("7 values that look like credentials are redacted: " + ", ".join(SECRET_KEYS) + ".") in \
+    assert "Scores exported from https://bob:&lt;redacted&gt;@models.example.com/q4" in page  # the header
+    assert ("8 values that look like credentials are redacted: " + ", ".join(SECRET_KEYS) + ".") in \
         html.unescape(page)
     # what the PDF attaches (report/__init__.py)
     from evalreport.spec import load_spec
@@ -189,8 +192,21 @@ def test_no_secret_in_the_report(tmp_path):
     assert published_spec_text(load_spec(spec)) == SECRET_SPEC_PUBLISHED
 
 
+def test_published_inputs_redact_url_credentials():
+    from types import SimpleNamespace
+
+    from evalreport.results import published_inputs
+
+    result = SimpleNamespace(inputs=[{"path": "https://u:pw@h/x.csv", "sha256": "0", "rows": 1},
+                                     {"path": "pred.csv", "sha256": "1", "rows": 2}])
+    assert published_inputs(result) == [{"path": "https://u:<redacted>@h/x.csv", "sha256": "0", "rows": 1},
+                                        {"path": "pred.csv", "sha256": "1", "rows": 2}]
+
+
 def test_no_redaction_note_without_credentials(tmp_path):
-    spec = _write(tmp_path, SECRET_SPEC.split("spark:")[0] + "report: {formats: [html, json], out: out}\n",
+    plain = "".join(line for line in SECRET_SPEC.split("spark:")[0].splitlines(keepends=True)
+                    if not line.startswith("description"))
+    spec = _write(tmp_path, plain + "report: {formats: [html, json], out: out}\n",
                   **{"pred.csv": BINARY_CSV})
     _, _, page = _run(spec)
     assert "redacted" not in page

@@ -277,7 +277,8 @@ def _context(result: Result) -> dict:
         ci = lr.auc_ci.ci if lr.auc_ci is not None else None
         boot = lr.bootstrap or {}
         learners.append({
-            "key": key, "color": styles[key]["color"], "source": lr.source,
+            "key": key, "color": styles[key]["color"],
+            "source": redact_url_credentials(lr.source)[0],
             "dataset": lr.dataset or "", "hard": lr.hard,
             "threshold_note": {"spec": "spec threshold", "learner": "learner's own threshold",
                                "optimal": "least-cost threshold at PC(+)",
