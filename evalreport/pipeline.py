@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from . import __version__
+from .capture import routed_warnings
 from .data import Source, load_sources
 from .errors import SpecError
 from .compare import Comparisons, compare_learners
@@ -269,7 +270,8 @@ def evaluate_learners(spec: Spec, sources: list[Source], op: OperatingPointSpec,
                                     "instances and are not computed")
                 if s.resolution_bound is not None:
                     bound = s.resolution_bound.get(name) or {}
-                    shown = ", ".join(f"{k} ±{v:.3g}" for k, v in bound.items() if v is not None)
+                    shown = ", ".join(f"{k} ±{v:.3g}" if np.isfinite(v) else f"{k} undefined (the bound "
+                                      "overflowed)" for k, v in bound.items() if v is not None)
                     warnings.append(f"{who}: scores binned at resolution {src_spec.resolution}: "
                                     f"measures are exact to within {shown}")
             else:
@@ -496,16 +498,146 @@ def across_datasets(spec: Spec, learners: dict) -> AcrossDatasets | None:
                           tuple(tuple(r) for r in table), result)
 
 
+#: the comparisons a multi-class task computes (rankings by macro AUC and macro-F1,
+#: among others, and Friedman's test on accuracy); the others are binary notions
+MULTICLASS_COMPARISONS = frozenset({"auc", "f1", "friedman"})
+_TEST_NAMES = {"delong": "DeLong's test", "mcnemar": "McNemar's test", "paired_t": "the paired t-test"}
+
+
+def _and(names) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _on(dataset) -> str:
+    return f" on {dataset}" if dataset is not None else ""
+
+
+def unmet_comparisons(spec: Spec, learners: dict, sources: list[Source], comparisons) -> list[str]:
+    """A warning for each comparison named in ``compare:`` that the run does not
+    compute, with the reason. ``compare: all`` means every comparison that applies
+    to the task and the data: what does not apply is left out without a word."""
+    if spec.compare == "all":
+        return []
+    asked = list(spec.compare)
+    if spec.task == "multiclass":
+        skipped = [c for c in dict.fromkeys(asked) if c not in MULTICLASS_COMPARISONS]
+        if not skipped:
+            return []
+        one = len(skipped) == 1
+        return [f"compare: {_and(skipped)} {'applies' if one else 'apply'} to binary tasks and "
+                f"{'is' if one else 'are'} not computed for a multi-class task (its learners are ranked "
+                "by accuracy, macro-F1, mean F1, macro AUC and cost, and compared across data sets by "
+                "Friedman's test)"]
+    out = []
+    for comp in comparisons:
+        files = [s for s in sources if s.dataset == comp.dataset]
+        where = _on(comp.dataset)
+        pairs = len(comp.learners) * (len(comp.learners) - 1) // 2
+        for name in (n for n in _TEST_NAMES if n in asked):
+            done = sum(getattr(t, name) is not None for t in comp.tests)
+            if done == pairs:
+                continue
+            if any(s.tables is not None for s in files):
+                reason = f"the data is aggregated by {files[0].engine}, and the test needs the instances"
+            elif any(s.weights is not None for s in files):
+                reason = "the data is weighted, and the test assumes unit weights"
+            elif name == "paired_t" and not any(s.groups is not None for s in files):
+                reason = f"it needs a group column (folds), and data[{files[0].index}] has none"
+            elif name == "paired_t":
+                reason = "it needs at least 2 groups"
+            elif name == "delong":
+                lacking = [k for k in comp.learners
+                           if learners[k].hard or learners[k].summary.auc is None]
+                reason = (f"it needs a defined AUC, and {_and([repr(k) for k in lacking])} "
+                          f"{'has' if len(lacking) == 1 else 'have'} none" if lacking else "")
+            else:
+                reason = ""
+            count = "" if done == 0 else f" for {pairs - done} of {pairs} pairs"
+            out.append(f"compare: {_TEST_NAMES[name]} is not computed{where}{count}"
+                       + (f": {reason}" if reason else ""))
+    return out
+
+
+def test_warnings(comparisons) -> list[str]:
+    """A warning for each test whose statistic is undefined (null in results.json),
+    and for McNemar's tests with few disagreements (its note: the exact p-value)."""
+    out = []
+    for comp in comparisons:
+        for t in comp.tests:
+            pair = f"'{t.a}' and '{t.b}'{_on(comp.dataset)}"
+            d = t.delong
+            if d is not None and d.z is None:
+                what = "z is undefined" if d.p_value is not None else "z and the p-value are undefined"
+                out.append(f"DeLong's test of {pair}: {what}" + (f": {d.note}" if d.note else ""))
+            m = t.mcnemar
+            if m is not None and m.note:
+                what = "the statistic is undefined: " if m.statistic is None else ""
+                out.append(f"McNemar's test of {pair}: {what}{m.note}")
+            pt = t.paired_t
+            if pt is not None and pt.t is None:
+                out.append(f"the paired t-test of {pair}: t is undefined"
+                           + (f": {pt.note}" if pt.note else ""))
+    return out
+
+
+def friedman_warnings(spec: Spec, learners: dict, friedman: AcrossDatasets | None) -> list[str]:
+    """What Friedman's test across data sets leaves out, or why it is not computed."""
+    if "friedman" not in spec.compare_set:
+        return []
+    datasets = list(dict.fromkeys(lr.dataset for lr in learners.values()))
+    if len(datasets) < 2:
+        if spec.compare == "all":
+            return []  # does not apply: one data set
+        return ["compare: Friedman's test is not computed: it needs learners measured on at least 2 data "
+                f"sets (data[].dataset), and this spec has {len(datasets)}"]
+    by = {(lr.dataset, lr.name) for lr in learners.values()}
+    names = list(dict.fromkeys(lr.name for lr in learners.values()))
+    missing = {n: [str(d) for d in datasets if (d, n) not in by] for n in names}
+    common = [n for n in names if not missing[n]]
+    if len(common) < 2:
+        if spec.compare == "all":
+            return []  # does not apply: the data sets do not share two learners
+        return ["compare: Friedman's test is not computed: fewer than 2 learners are measured on every "
+                f"data set ({_and([str(d) for d in datasets])})"]
+    out = [f"Friedman's test across data sets leaves out learner '{n}': it is not measured on {_and(ds)}"
+           for n, ds in missing.items() if ds]
+    if friedman is None:
+        measure = "AUC" if spec.task == "binary" else "accuracy"
+        undefined = [f"'{lr.key}'" for lr in learners.values() if lr.name in common and
+                     (lr.summary.auc if spec.task == "binary" else lr.evaluation.accuracy) is None]
+        out.append(f"Friedman's test is not computed: the {measure} of {_and(undefined)} is undefined")
+    elif friedman.friedman.note:
+        out.append(f"Friedman's test: {friedman.friedman.note}")
+    return out
+
+
 def evaluate(spec: Spec, *, progress=None) -> Result:
     """Load the data of ``spec`` and compute every number. No rendering.
+
+    Python warnings raised meanwhile (NumPy, SciPy, a data reader) are not
+    printed: they end in ``Result.warnings``, with the stage and the function
+    that raised them (see :mod:`evalreport.capture`).
 
     Raises
     ------
     SpecError, DataError
         With one message per problem.
     """
+    with routed_warnings("reading the data") as routed:
+        def tracked(message: str) -> None:
+            routed.stage = message  # each caught warning says what was being done
+            if progress:
+                progress(message)
+
+        result = _evaluate(spec, tracked, routed)
+    return replace(result, warnings=result.warnings + routed.lines())
+
+
+def _evaluate(spec: Spec, progress, routed) -> Result:
     date = report_date(spec)
     sources = load_sources(spec, progress)
+    routed.stage = "evaluating the learners"
     if spec.task == "multiclass":
         from .pipeline_multiclass import evaluate_multiclass_learners
 
@@ -515,12 +647,16 @@ def evaluate(spec: Spec, *, progress=None) -> Result:
         op = operating_point(spec, sources)
         learners, warnings = evaluate_learners(spec, sources, op, progress)
     gates, gate_warnings = check_gates(spec, learners)
+    routed.stage = "comparing the learners"
     if progress and len(learners) > 1:
         progress("comparing learners")
     components = delong_intervals(spec, learners, sources, warnings) if spec.task == "binary" else {}
     comparisons = compare_datasets(spec, learners, sources, components)
     del components
     friedman = across_datasets(spec, learners)
+    warnings += unmet_comparisons(spec, learners, sources, comparisons)
+    warnings += test_warnings(comparisons)
+    warnings += friedman_warnings(spec, learners, friedman)
     inputs = [{"path": s.path, "sha256": s.sha256_hex, "rows": s.rows} for s in sources]
     return Result(
         spec=spec, version=__version__, date=date, inputs=inputs, operating_point=op,

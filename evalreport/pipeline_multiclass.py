@@ -78,8 +78,10 @@ def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, 
             if cost is not None:
                 # costs (and Bayes decisions) for the population the priors describe
                 yhat = values if hard else np.argmax(values, axis=1)
-                cse, bayes = multiclass_costs(y, yhat, None if hard else values, cost,
-                                              cost_weights if cost_weights is not None else s.weights)
+                probabilities, scores = (False, None) if hard else _as_probabilities(values, key, warnings)
+                cse, bayes = multiclass_costs(y, yhat, scores, cost,
+                                              cost_weights if cost_weights is not None else s.weights,
+                                              probabilities=probabilities)
                 ev = replace(ev, cost_sensitive_error=cse, bayes_cost=bayes)
             # one-vs-rest curves, bounded; the per-class count tables are dropped
             curves = {cname: output_curves(b, spec.report.curve_points) for cname, b in per_class.items()}
@@ -104,12 +106,49 @@ def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, 
             for measure, reason in ev.undefined.items():
                 warnings.append(f"{who}: {measure} is undefined: {reason}")
             if hard:
-                warnings.append(f"{who} gives hard decisions only: no curves or AUC")
+                no_bayes = " and no Bayes decision cost (it needs scores)" if cost is not None else ""
+                warnings.append(f"{who} gives hard decisions only: no curves or AUC{no_bayes}")
             results[key] = MulticlassLearnerResult(
                 name=name, key=key, dataset=s.dataset, source=s.path, hard=hard, evaluation=ev,
                 class_curves=curves, groups=groups, group_averages=group_avg,
             )
     return results, warnings
+
+
+#: score rows summing to 1 within this are probabilities as they are
+PROBABILITY_TOLERANCE = 1e-3
+#: rows within this of 1 are probabilities rounded on export (two decimals: up to
+#: 0.015 off with three classes) and are divided by their sums for the Bayes decisions
+RENORMALISE_WITHIN = 0.02
+
+
+def _as_probabilities(values: np.ndarray, key: str, warnings: list[str]):
+    """Whether a learner's score rows are class probabilities, and the scores the
+    Bayes decisions use: as given when every row sums to 1 within 1e-3; each row
+    divided by its sum when every row is within 0.02 of 1 (said in a warning);
+    otherwise none, with a warning that the Bayes decision cost is not computed."""
+    who = f"learner '{key}'"
+    if values.size == 0:
+        return False, None
+    low = float(values.min())
+    if low < 0:
+        warnings.append(f"{who}: the Bayes decision cost is not computed: the scores are not probabilities "
+                        f"(a score is negative: {low:g})")
+        return False, None
+    sums = values.sum(axis=1)
+    if np.allclose(sums, 1.0, atol=PROBABILITY_TOLERANCE):
+        return True, values
+    worst = int(np.argmax(np.abs(sums - 1.0)))
+    off = float(abs(sums[worst] - 1.0))
+    if off <= RENORMALISE_WITHIN:
+        warnings.append(f"{who}: score rows sum to between {float(sums.min()):.4g} and "
+                        f"{float(sums.max()):.4g} (rounded probabilities?): each row is divided by its sum for the Bayes decision "
+                        f"cost (largest deviation from 1: {off:.3g}, row {worst + 1})")
+        return True, values / sums[:, None]
+    warnings.append(f"{who}: the Bayes decision cost is not computed: the scores are not probabilities "
+                    f"(row {worst + 1} sums to {float(sums[worst]):.4g}; rows within {RENORMALISE_WITHIN:g} "
+                    "of 1 would be renormalised)")
+    return False, None
 
 
 def _from_counts(spec, s, keys, classes, cost, betas, results, warnings):

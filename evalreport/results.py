@@ -11,8 +11,24 @@ import math
 import numpy as np
 
 from .pipeline import LearnerResult, Result
+from .redact import redact_url_credentials
 
-__all__ = ["result_dict"]
+__all__ = ["result_dict", "report_warnings", "published_inputs"]
+
+
+def report_warnings(result: Result) -> list[str]:
+    """Every warning of the run, as results.json and the report list them: the
+    evaluation's (``result.warnings``), then those raised while drawing the
+    report's figures (matplotlib, NumPy). The figures are drawn once per result,
+    whatever the formats, so results.json is the same with or without the HTML."""
+    from .report.context import figure_warnings
+
+    return list(result.warnings) + figure_warnings(result)
+
+
+def published_inputs(result: Result) -> list[dict]:
+    """The inputs as the report publishes them: a URL's credentials redacted."""
+    return [{**i, "path": redact_url_credentials(i["path"])[0]} for i in result.inputs]
 
 
 def _num(x):
@@ -107,7 +123,7 @@ def multiclass_learner_dict(lr, result: Result) -> dict:
             d["bayes_decision_cost"] = _num(e.bayes_cost)
         return d
 
-    d = {"dataset": lr.dataset, "source": lr.source, **block(ev)}
+    d = {"dataset": lr.dataset, "source": redact_url_credentials(lr.source)[0], **block(ev)}
     if lr.class_curves and "roc" in metrics:
         d["curves"] = {name: {"roc": _curve_block(c.roc, "fpr", "tpr")}
                        for name, c in lr.class_curves.items() if c.roc is not None}
@@ -123,7 +139,7 @@ def learner_dict(lr: LearnerResult, result: Result) -> dict:
     ev, at = lr.summary, lr.at_threshold
     d: dict = {
         "dataset": lr.dataset,
-        "source": lr.source,
+        "source": redact_url_credentials(lr.source)[0],
         "n": int(ev.n),
         "positives": _num(ev.positives),
         "negatives": _num(ev.negatives),
@@ -191,8 +207,11 @@ def comparisons_dict(result: Result) -> dict:
                                "ci": InlineList(_num(x) for x in d.ci) if d.ci else None})
             if t.mcnemar is not None:
                 m = t.mcnemar
-                mcnemar.append({**tag, "a": t.a, "b": t.b, "e01": _num(m.e01), "e10": _num(m.e10),
-                                "statistic": _num(m.statistic), "p_value": _num(m.p_value)})
+                row = {**tag, "a": t.a, "b": t.b, "e01": _num(m.e01), "e10": _num(m.e10),
+                       "statistic": _num(m.statistic), "p_value": _num(m.p_value)}
+                if m.p_value_exact is not None:  # few disagreements: the exact binomial test
+                    row["p_value_exact"] = _num(m.p_value_exact)
+                mcnemar.append(row)
             if t.paired_t is not None:
                 pt = t.paired_t
                 paired_t.append({**tag, "a": t.a, "b": t.b, "mean_difference": _num(pt.mean_difference),
@@ -239,11 +258,11 @@ def result_dict(result: Result) -> dict:
             "date": result.date,
             "task": spec.task,
             "classes": [str(c) for c in spec.classes],
-            "inputs": result.inputs,
+            "inputs": published_inputs(result),
             "learners": learners,
             "comparisons": comparisons_dict(result),
             "gates": result.gates,
-            "warnings": result.warnings,
+            "warnings": report_warnings(result),
         }
     return {
         "evalreport_version": result.version,
@@ -252,7 +271,7 @@ def result_dict(result: Result) -> dict:
         "date": result.date,
         "task": spec.task,
         "positive": spec.positive_label,
-        "inputs": result.inputs,
+        "inputs": published_inputs(result),
         "operating_point": {
             "p_positive": _num(op.p_positive),
             "p_positive_source": op.p_positive_source,
@@ -263,5 +282,5 @@ def result_dict(result: Result) -> dict:
         "learners": {key: learner_dict(lr, result) for key, lr in result.learners.items()},
         "comparisons": comparisons_dict(result),
         "gates": result.gates,
-        "warnings": result.warnings,
+        "warnings": report_warnings(result),
     }

@@ -559,6 +559,10 @@ def delong_unpaired(
 # --------------------------------------------------------------------------
 
 
+#: McNemar: fewer disagreements than this get the exact binomial p-value as well
+EXACT_BELOW = 25
+
+
 @dataclass(frozen=True)
 class McNemar:
     """McNemar's test on two learners' decisions about the same instances.
@@ -584,6 +588,11 @@ class McNemar:
         disagreements).
     e00, e11 : int
     note : str or None
+    p_value_exact : float or None
+        With fewer than 25 disagreements (where the chi-square approximation
+        is rough), the exact two-sided binomial p-value: twice the smaller
+        tail of Binomial(e01 + e10, 1/2), at most 1 (statsmodels'
+        ``mcnemar(exact=True)``); None otherwise.
     """
 
     e01: int
@@ -593,6 +602,7 @@ class McNemar:
     e00: int = 0
     e11: int = 0
     note: str | None = None
+    p_value_exact: float | None = None
 
 
 def mcnemar(y_true_bool, pred_a_bool, pred_b_bool) -> McNemar:
@@ -615,8 +625,8 @@ def mcnemar(y_true_bool, pred_a_bool, pred_b_bool) -> McNemar:
     --------
     >>> y = [1, 1, 1, 1, 0, 0, 0, 0, 1, 0]
     >>> r = mcnemar(y, [1, 1, 0, 0, 0, 1, 1, 0, 0, 1], [1, 1, 1, 1, 0, 0, 0, 0, 1, 1])
-    >>> r.e01, r.e10, round(r.statistic, 3), round(r.p_value, 4)
-    (5, 0, 3.2, 0.0736)
+    >>> r.e01, r.e10, round(r.statistic, 3), round(r.p_value, 4), r.p_value_exact  # 2 / 2**5
+    (5, 0, 3.2, 0.0736, 0.0625)
     """
     y = _as_bool(y_true_bool)
     a = _as_bool(pred_a_bool, "pred_a_bool")
@@ -638,13 +648,15 @@ def mcnemar(y_true_bool, pred_a_bool, pred_b_bool) -> McNemar:
             note="the two learners never disagree (e01 + e10 = 0): no evidence of a difference",
         )
     stat = (abs(e01 - e10) - 1) ** 2 / disagree
-    note = None
-    if disagree < 25:
+    note = exact = None
+    if disagree < EXACT_BELOW:
+        # the binomial test of e01 among the disagreements, Binomial(n, 1/2)
+        exact = min(1.0, 2.0 * float(_special().bdtr(min(e01, e10), disagree, 0.5)))
         note = (
-            f"only {disagree} disagreements: the chi-square approximation is rough "
-            "(an exact binomial test would be preferable)"
+            f"only {disagree} disagreement{'s' if disagree > 1 else ''} (e01 + e10): the chi-square "
+            f"approximation is rough; the exact binomial test gives p = {exact:.3g} (p_value_exact)"
         )
-    return McNemar(e01, e10, float(stat), float(_special().chdtrc(1, stat)), e00, e11, note)
+    return McNemar(e01, e10, float(stat), float(_special().chdtrc(1, stat)), e00, e11, note, exact)
 
 
 # --------------------------------------------------------------------------

@@ -6,15 +6,19 @@ numbers into text ("undefined" for None), and words into sentences.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from markupsafe import Markup
 
+from ..capture import routed_warnings
 from ..figures import figures, learner_styles
 from ..pipeline import Result
+from ..results import published_inputs
+from ..redact import redact_spec_text, redact_url_credentials, redaction_note
 from ..spec import spec_text
 
-__all__ = ["report_context", "fmt", "UNDEFINED"]
+__all__ = ["report_context", "figure_warnings", "fmt", "UNDEFINED"]
 
 UNDEFINED = "undefined"
 
@@ -197,7 +201,33 @@ def _matrix(result: Result) -> list[dict]:
     return out
 
 
+#: result -> (its report context, the warnings raised while drawing its figures):
+#: the figures are drawn once per result, for results.json, the HTML and the PDF
+_DRAWN: "weakref.WeakKeyDictionary[Result, tuple[dict, list[str]]]" = weakref.WeakKeyDictionary()
+
+
+def _drawn(result: Result) -> tuple[dict, list[str]]:
+    if result not in _DRAWN:
+        # matplotlib's and NumPy's warnings go to the report's warnings, not stderr
+        with routed_warnings("drawing the report's figures") as routed:
+            context = _context(result)
+        drawn = [w for w in routed.lines() if w not in result.warnings]
+        context["warnings"] = list(result.warnings) + drawn
+        _DRAWN[result] = (context, drawn)
+    return _DRAWN[result]
+
+
 def report_context(result: Result) -> dict:
+    """The values the templates print (a new dict each call: the renderer adds to it)."""
+    return dict(_drawn(result)[0])
+
+
+def figure_warnings(result: Result) -> list[str]:
+    """The warnings raised while drawing the report's figures (drawn if not yet)."""
+    return list(_drawn(result)[1])
+
+
+def _context(result: Result) -> dict:
     if result.spec.task == "multiclass":
         return _multiclass_report_context(result)
     spec = result.spec
@@ -247,7 +277,8 @@ def report_context(result: Result) -> dict:
         ci = lr.auc_ci.ci if lr.auc_ci is not None else None
         boot = lr.bootstrap or {}
         learners.append({
-            "key": key, "color": styles[key]["color"], "source": lr.source,
+            "key": key, "color": styles[key]["color"],
+            "source": redact_url_credentials(lr.source)[0],
             "dataset": lr.dataset or "", "hard": lr.hard,
             "threshold_note": {"spec": "spec threshold", "learner": "learner's own threshold",
                                "optimal": "least-cost threshold at PC(+)",
@@ -292,7 +323,9 @@ def report_context(result: Result) -> dict:
         "at_columns": at_cols,
         "rank_columns": rank_cols,
         "learners": learners,
-        "figures": {k: Markup(v) for k, v in figures(result, scalar_rows).items()},
+        # every name the templates ask for, "" where nothing is drawn (one-class data: no curves)
+        "figures": {"roc": "", "pr": "", "cost": "", "scalars": "",
+                    **{k: Markup(v) for k, v in figures(result, scalar_rows).items()}},
         "matrix": _matrix(result),
         "rankings": rankings,
         "rankings_disagree": any(not c.rankings_agree for c in result.comparisons),
@@ -384,6 +417,8 @@ def _tests(result: Result) -> dict:
                 else:
                     ci = f" [{fmt(d.ci[0], 3)}, {fmt(d.ci[1], 3)}]" if d.ci else ""
                     row["delong"] = f"ΔAUC {d.difference:+.4f}{ci}, z = {fmt(d.z, 3)}, {_p(d.p_value)}"
+                    if d.z is None and d.note:  # why z is undefined (also in the warnings)
+                        row["delong"] += f" ({d.note})"
                     if d.p_value < 1 - level:
                         better, worse = (t.a, t.b) if d.difference > 0 else (t.b, t.a)
                         significant.append(f"{better} over {worse} ({_p(d.p_value)})")
@@ -394,6 +429,10 @@ def _tests(result: Result) -> dict:
                 row["mcnemar"] = (f"e01 = {fmt(m.e01)}, e10 = {fmt(m.e10)}, "
                                   + (f"χ² = {fmt(m.statistic, 3)}, " if m.statistic is not None else "")
                                   + f"{_p(m.p_value)}")
+                if m.p_value_exact is not None:
+                    # few disagreements: the χ² p-value is rough, the exact one is the one to read
+                    row["mcnemar"] += (f"; only {fmt(m.e01 + m.e10)} disagreements, exact binomial "
+                                       f"{_p(m.p_value_exact)}")
             if t.paired_t is not None:
                 pt = t.paired_t
                 row["paired_t"] = (f"mean error difference {pt.mean_difference:+.4f}, t = {fmt(pt.t, 3)} "
@@ -450,18 +489,21 @@ def _shares(at) -> dict:
 def _common(result: Result) -> dict:
     """What binary and multi-class reports share."""
     spec = result.spec
+    published, redacted = redact_spec_text(spec_text(spec))
     return {
         "title": spec.title,
-        "description": _markdown(spec.description),
+        "description": _markdown(spec.description and redact_url_credentials(spec.description)[0]),
         "date": result.date,
         "version": result.version,
         "task": spec.task,
         "positive": str(spec.positive_label) if spec.task == "binary" else "",
         "verdict": _verdict(result, {}),
         "operating_point": None,
-        "inputs": [{"path": i["path"], "sha256": i["sha256"], "rows": fmt(i["rows"])} for i in result.inputs],
+        "inputs": [{"path": i["path"], "sha256": i["sha256"], "rows": fmt(i["rows"])}
+                   for i in published_inputs(result)],
         "balance": [],
-        "spec_text": spec_text(spec),
+        "spec_text": published,  # credentials redacted (redact.py)
+        "spec_redacted": redaction_note(redacted),
         "matrix": [],
         "rankings": [],
         "rankings_disagree": False,

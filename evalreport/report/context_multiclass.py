@@ -5,7 +5,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from ..figures import class_roc_figure, class_scores_figure, confusion_figure, learner_styles, scalars_figure
-from .context import DEFINITIONS, UNDEFINED, Column, _markdown, fmt
+from .context import DEFINITIONS, UNDEFINED, Column, fmt
 
 _RANK_LABEL = {"accuracy": "accuracy", "macro_f1": "macro-F1 (Zhou)", "mean_f1": "mean F1",
                "macro_auc": "macro AUC (one vs rest)", "cost_sensitive_error": "cost-sensitive error"}
@@ -125,7 +125,6 @@ def multiclass_context(result, base: dict) -> dict:
         definitions={**MULTICLASS_DEFINITIONS, **{k: v for k, v in DEFINITIONS.items()
                                                   if k in ("precision", "recall", "F1", "F-beta",
                                                            "ROC curve", "AUC", "average precision")}},
-        description=_markdown(spec.description),
     )
     return base
 

@@ -1,0 +1,496 @@
+"""What the report publishes and what it says: credentials redacted from the
+spec it copies; Python's warnings (NumPy, matplotlib) routed into the report's
+warnings instead of stderr; and every comparison or measure a spec asks for and
+the run does not compute named in the warnings, with the reason."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import textwrap
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evalreport.__main__ import main
+from evalreport.redact import (
+    looks_like_credential,
+    published_spec_text,
+    redact_spec_text,
+    redact_url_credentials,
+)
+
+
+def _write(tmp: Path, spec: str, **files: str) -> Path:
+    for name, text in files.items():
+        (tmp / name).write_text(text)
+    path = tmp / "spec.yaml"
+    path.write_text(textwrap.dedent(spec))
+    return path
+
+
+def _run(spec: Path, formats: str = "json,html", *more) -> tuple[int, dict, str]:
+    out = spec.parent / "out"
+    status = main(["run", str(spec), "--quiet", "--out", str(out), "--format", formats, *more])
+    d = json.loads((out / "results.json").read_text())
+    page = (out / "report.html").read_text() if "html" in formats else ""
+    return status, d, page
+
+
+def _report_warnings(page: str) -> list[str]:
+    """The items of the report's warnings section, as text."""
+    section = re.search(r'<section id="warnings">(.*?)</section>', page, flags=re.S).group(1)
+    return [html.unescape(w) for w in re.findall(r"<li>(.*?)</li>", section, flags=re.S)]
+
+
+BINARY_CSV = "id,y,a,b\n" + "".join(
+    f"{i},{y},{a},{b}\n" for i, (y, a, b) in enumerate(
+        [(1, 0.9, 0.7), (0, 0.1, 0.3), (1, 0.8, 0.4), (0, 0.3, 0.6), (1, 0.45, 0.8), (0, 0.6, 0.2),
+         (1, 0.7, 0.9), (0, 0.2, 0.1)]))
+
+
+# ---------------------------------------------------------------------------
+# A. credentials in the spec
+
+
+@pytest.mark.parametrize("name, secret", [
+    ("fs.s3a.secret.key", True), ("fs.s3a.access.key", True), ("api_key", True), ("access-key", True),
+    ("apiKey", True), ("AWS_SECRET_ACCESS_KEY", True), ("spark.ssl.keyPassword", True),
+    ("password", True), ("passwd", True), ("db_pwd", True), ("token", True), ("auth", True),
+    ("Authorization", True), ("credentials", True), ("client_secret", True), ("apikey", True),
+    ("accesstoken", True), ("spark.hadoop.fs.azure.account.key.acct.blob.core.windows.net", True),
+    ("monkey", False), ("keys", False), ("keyword", False), ("primary_keys", False), ("hotkey", False),
+    ("author", False), ("authority", False), ("max_tokens", False), ("secretary", False),
+    ("passage", False), ("label", False), ("spark.sql.shuffle.partitions", False), ("master", False),
+    ("remote", False), ("learners", False),
+])
+def test_which_key_names_are_credentials(name, secret):
+    assert looks_like_credential(name) is secret
+
+
+@pytest.mark.parametrize("url, published", [
+    ("sc://user:hunter2@host:15002", "sc://user:<redacted>@host:15002"),
+    ("sc://host:15002/;user_id=me;token=abc123", "sc://host:15002/;user_id=me;token=<redacted>"),
+    ("https://example.com/x.csv?sig=abc&se=2026&token=t", "https://example.com/x.csv?sig=<redacted>&se=2026&token=<redacted>"),
+    ("jdbc:postgresql://db/x?user=me&password=pw", "jdbc:postgresql://db/x?user=me&password=<redacted>"),
+    ("spark://host:7077", "spark://host:7077"),  # a port, not a password
+    ("s3://bucket/key/predictions.parquet", "s3://bucket/key/predictions.parquet"),
+    ("https://example.com/?keys=1&monkey=2", "https://example.com/?keys=1&monkey=2"),
+])
+def test_url_credentials(url, published):
+    assert redact_url_credentials(url) == (published, published != url)
+
+
+SECRET_SPEC = """\
+version: 1   # the spec format
+title: "Credentials stay home"
+description: Scores exported from https://bob:PW-8@models.example.com/q4 on Monday.
+date: 2026-11-22
+data:
+  - path: pred.csv
+    label: y
+    id: id
+    learners: {a: a, b: b}
+spark:
+  remote: "sc://spark.example.com:15002/;user_id=audit;token=TOKEN-1"
+  conf:
+    spark.sql.shuffle.partitions: "8"
+    fs.s3a.access.key: AKIA-ID-2            # the key id
+    fs.s3a.secret.key: "SECRET-3"
+    spark.ssl.keyPassword: 'SECRET-4'
+    spark.hadoop.api.token: SECRET-5
+      continued on a second line
+    fs.azure.sas.token: |
+      SECRET-6-line-1
+      SECRET-6-line-2
+# fs.s3a.secret.key: SECRET-7 (last quarter's)
+report: {formats: [html, json], out: out}
+"""
+
+SECRET_SPEC_PUBLISHED = """\
+version: 1   # the spec format
+title: "Credentials stay home"
+description: Scores exported from https://bob:<redacted>@models.example.com/q4 on Monday.
+date: 2026-11-22
+data:
+  - path: pred.csv
+    label: y
+    id: id
+    learners: {a: a, b: b}
+spark:
+  remote: "sc://spark.example.com:15002/;user_id=audit;token=<redacted>"
+  conf:
+    spark.sql.shuffle.partitions: "8"
+    fs.s3a.access.key: <redacted>            # the key id
+    fs.s3a.secret.key: <redacted>
+    spark.ssl.keyPassword: <redacted>
+    spark.hadoop.api.token: <redacted>
+    fs.azure.sas.token: <redacted>
+# fs.s3a.secret.key: <redacted> (last quarter's)
+report: {formats: [html, json], out: out}
+"""
+
+SECRET_KEYS = ["description (URL credentials)", "spark.remote (URL credentials)", "spark.conf.fs.s3a.access.key", "spark.conf.fs.s3a.secret.key",
+               "spark.conf.spark.ssl.keyPassword", "spark.conf.spark.hadoop.api.token",
+               "spark.conf.fs.azure.sas.token", "comment on line 22"]
+
+
+def test_redact_spec_text_changes_only_the_secrets():
+    import yaml
+
+    text, keys = redact_spec_text(SECRET_SPEC)
+    assert text == SECRET_SPEC_PUBLISHED
+    assert keys == SECRET_KEYS
+    # still YAML, of the same shape
+    published, original = yaml.safe_load(text), yaml.safe_load(SECRET_SPEC)
+    assert published["spark"]["conf"]["fs.azure.sas.token"] == "<redacted>"
+    assert published.keys() == original.keys() and published["data"] == original["data"]
+    assert redact_spec_text("") == ("", [])
+
+
+@pytest.mark.parametrize("text, published, where", [
+    # a flow mapping, quoted keys and values
+    ('spark:\n  conf: {fs.s3a.secret.key: abc, "spark.x": "1", \'api_key\': "k y"}\n',
+     'spark:\n  conf: {fs.s3a.secret.key: <redacted>, "spark.x": "1", \'api_key\': <redacted>}\n',
+     ["spark.conf.fs.s3a.secret.key", "spark.conf.api_key"]),
+    # everything under a credential key; anchors kept, aliases follow them
+    ("credentials: {user: bob, pass: [p1, p2]}\nmonkey: banana\n",
+     "credentials: {user: <redacted>, pass: [<redacted>, <redacted>]}\nmonkey: banana\n", ["credentials"]),
+    ("a: &s SECRET\npassword: *s\ntoken:\nnote: fine\n",
+     "a: &s <redacted>\npassword: *s\ntoken:\nnote: fine\n", ["password"]),
+    # a '#' inside a value is no comment; a commented-out list item is
+    ('title: "a # password: x"\n#  - token: "old one"   # trailing\n',
+     'title: "a # password: x"\n#  - token: <redacted>   # trailing\n', ["comment on line 2"]),
+    # not YAML: URLs and commented-out pairs still
+    ("a: [b\nurl: sc://u:pw@h\n# token: t\n", "a: [b\nurl: sc://u:<redacted>@h\n# token: <redacted>\n",
+     ["URL credentials", "comment on line 3"]),
+])
+def test_redaction_cases(text, published, where):
+    assert redact_spec_text(text) == (published, where)
+
+
+def test_no_secret_in_the_report(tmp_path):
+    spec = _write(tmp_path, SECRET_SPEC, **{"pred.csv": BINARY_CSV})
+    status, d, page = _run(spec)
+    assert status == 0
+    published = (tmp_path / "out" / "results.json").read_text() + page
+    for secret in ("TOKEN-1", "AKIA-ID-2", "SECRET-3", "SECRET-4", "SECRET-5", "continued", "SECRET-6",
+                   "SECRET-7", "PW-8"):
+        assert secret not in published
+    # the spec in the provenance section is the text as written, secrets aside
+    shown = re.search(r'<pre class="spec">(.*?)</pre>', page, flags=re.S).group(1)
+    assert html.unescape(shown) == SECRET_SPEC_PUBLISHED
+    assert "Scores exported from https://bob:&lt;redacted&gt;@models.example.com/q4" in page  # the header
+    assert ("8 values that look like credentials are redacted: " + ", ".join(SECRET_KEYS) + ".") in \
+        html.unescape(page)
+    # what the PDF attaches (report/__init__.py)
+    from evalreport.spec import load_spec
+
+    assert published_spec_text(load_spec(spec)) == SECRET_SPEC_PUBLISHED
+
+
+def test_published_inputs_redact_url_credentials():
+    from types import SimpleNamespace
+
+    from evalreport.results import published_inputs
+
+    result = SimpleNamespace(inputs=[{"path": "https://u:pw@h/x.csv", "sha256": "0", "rows": 1},
+                                     {"path": "pred.csv", "sha256": "1", "rows": 2}])
+    assert published_inputs(result) == [{"path": "https://u:<redacted>@h/x.csv", "sha256": "0", "rows": 1},
+                                        {"path": "pred.csv", "sha256": "1", "rows": 2}]
+
+
+def test_no_redaction_note_without_credentials(tmp_path):
+    plain = "".join(line for line in SECRET_SPEC.split("spark:")[0].splitlines(keepends=True)
+                    if not line.startswith("description"))
+    spec = _write(tmp_path, plain + "report: {formats: [html, json], out: out}\n",
+                  **{"pred.csv": BINARY_CSV})
+    _, _, page = _run(spec)
+    assert "redacted" not in page
+
+
+# ---------------------------------------------------------------------------
+# B. Python's warnings go to the report, not to stderr
+
+CJK_SPEC = """\
+version: 1
+date: 2026-11-22
+data:
+  - path: pred.csv
+    label: y
+    id: id
+    learners: {模型: a, b: b}
+confidence: {bootstrap: 0}
+report: {formats: [html, json], out: out}
+"""
+
+GLYPH = ("UserWarning in roc_figure, pr_figure, cost_figure and scalars_figure (evalreport/figures.py), "
+         "while drawing the report's figures: Glyph 27169 (\\N{CJK UNIFIED IDEOGRAPH-6A21}) missing from "
+         "font(s) DejaVu Sans.")
+
+
+def test_matplotlib_warnings_reach_the_report_not_stderr(tmp_path, capfd):
+    # DejaVu Sans has no CJK glyphs: matplotlib warns once per glyph and figure
+    spec = _write(tmp_path, CJK_SPEC, **{"pred.csv": BINARY_CSV})
+    capfd.readouterr()
+    status, d, page = _run(spec)
+    assert status == 0
+    assert capfd.readouterr().err == ""
+    assert GLYPH in d["warnings"]
+    assert sum("missing from font(s)" in w for w in d["warnings"]) == 2  # one line per glyph
+    assert _report_warnings(page) == d["warnings"]  # the same list, in the same order
+
+
+def test_results_json_is_the_same_without_the_html(tmp_path):
+    spec = _write(tmp_path, CJK_SPEC, **{"pred.csv": BINARY_CSV})
+    _, with_html, _ = _run(spec, "json,html")
+    _, alone, _ = _run(spec, "json")
+    assert GLYPH in alone["warnings"] and alone["warnings"] == with_html["warnings"]
+
+
+def test_numpy_warning_while_drawing(tmp_path, capfd):
+    # PC(+) of 1e-320: the iso-cost line of the ROC figure has an infinite slope
+    spec = _write(tmp_path, CJK_SPEC.replace("{模型: a, b: b}", "{a: a, b: b}")
+                  + "priors: {positive: 1.0e-320}\n", **{"pred.csv": BINARY_CSV})
+    capfd.readouterr()
+    _, d, page = _run(spec)
+    assert capfd.readouterr().err == ""
+    assert ("RuntimeWarning in roc_figure (evalreport/figures.py:127), while drawing the report's figures: "
+            "invalid value encountered in multiply") in d["warnings"]
+    assert _report_warnings(page) == d["warnings"]
+
+
+def test_numpy_warning_while_evaluating(tmp_path, capfd):
+    pytest.importorskip("duckdb")
+    # Binned by DuckDB, a weight of 1e200 overflows the bound on average precision
+    spec = _write(tmp_path, """\
+        version: 1
+        date: 2026-11-22
+        data:
+          - path: pred.csv
+            label: y
+            weight: w
+            engine: duckdb
+            resolution: 4
+            learners: {a: a}
+        report: {formats: [json], out: out}
+        """, **{"pred.csv": "y,w,a\n1,1e200,0.9\n0,1,0.1\n1,2,0.5\n0,1,0.4\n"})
+    capfd.readouterr()
+    _, d, _ = _run(spec, "json")
+    assert capfd.readouterr().err == ""
+    caught = [w for w in d["warnings"] if w.startswith("RuntimeWarning")]
+    assert caught[0] == ("RuntimeWarning in resolution_bounds (evalreport/engines/__init__.py), while "
+                         "aggregating pred.csv with duckdb: overflow encountered in multiply")
+    assert d["learners"]["a"]["resolution_bound"]["average_precision"] is None
+    assert ("learner 'a': scores binned at resolution 4: measures are exact to within auc ±0, "
+            "average_precision undefined (the bound overflowed), bep ±0") in d["warnings"]
+
+
+def test_routed_warnings_group_by_message_and_reissue_deprecations():
+    from evalreport.capture import routed_warnings
+
+    def evaluate_one(stage_routed, x):  # a public name: the function a line names
+        stage_routed.stage = f"evaluating {x}"
+        return np.float64(1.0) / np.float64(0.0)
+
+    with warnings.catch_warnings(record=True) as outside:
+        warnings.simplefilter("always")
+        with routed_warnings("start") as routed:
+            evaluate_one(routed, "a")
+            evaluate_one(routed, "b")
+            warnings.warn("old API", DeprecationWarning)
+    assert len(routed.caught) == 2
+    (line,) = routed.lines()
+    assert line.startswith("RuntimeWarning in ")  # from this test file: outside evalreport
+    assert line.endswith(", while evaluating a and evaluating b: divide by zero encountered in scalar divide")
+    assert [str(w.message) for w in outside] == ["old API"]  # deprecations: Python's usual way
+
+
+# ---------------------------------------------------------------------------
+# C. nothing asked for is dropped in silence
+
+def test_delong_with_undefined_z_is_a_warning(tmp_path):
+    # both learners separate the classes perfectly: AUC 1 with no variance
+    csv = "id,y,a,b\n0,1,0.9,0.8\n1,1,0.8,0.7\n2,0,0.2,0.1\n3,0,0.1,0.3\n4,1,0.7,0.9\n5,0,0.3,0.2\n"
+    spec = _write(tmp_path, CJK_SPEC.replace("{模型: a, b: b}", "{a: a, b: b}"), **{"pred.csv": csv})
+    _, d, page = _run(spec)
+    (row,) = d["comparisons"]["delong"]
+    assert row["z"] is None and row["p_value"] == 1.0
+    reason = ("the two learners have identical structural components (for instance identical predictions): "
+              "the difference is 0 with no variance, p = 1")
+    assert f"DeLong's test of 'a' and 'b': z is undefined: {reason}" in d["warnings"]
+    assert reason in html.unescape(page.split('id="comparisons"')[1].split("</section>")[0])
+
+
+@pytest.mark.parametrize("e01, e10", [(0, 1), (3, 9), (5, 0), (7, 7), (2, 11), (12, 12)])
+def test_mcnemar_exact_p_value_matches_statsmodels(e01, e10):
+    from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
+
+    from evalreport.compare.stats import mcnemar
+
+    # e00 = 4 instances both right, then e01 where a is wrong, e10 where b is
+    y = np.ones(4 + e01 + e10, dtype=bool)
+    a = np.r_[np.ones(4), np.zeros(e01), np.ones(e10)].astype(bool)
+    b = np.r_[np.ones(4), np.ones(e01), np.zeros(e10)].astype(bool)
+    r = mcnemar(y, a, b)
+    assert (r.e01, r.e10) == (e01, e10)
+    expected = sm_mcnemar([[4, e10], [e01, 0]], exact=True).pvalue
+    assert r.p_value_exact == pytest.approx(expected, rel=1e-12)
+    assert f"only {e01 + e10} disagreement" in r.note
+
+
+def test_mcnemar_exact_only_below_25_disagreements():
+    from evalreport.compare.stats import mcnemar
+
+    y = np.ones(30, dtype=bool)
+    r = mcnemar(y, np.r_[np.zeros(10), np.ones(20)].astype(bool), np.r_[np.ones(10), np.zeros(20)].astype(bool))
+    assert r.e01 + r.e10 == 30 and r.p_value_exact is None and r.note is None
+
+
+def test_mcnemar_exact_p_value_in_json_report_and_warnings(tmp_path):
+    spec = _write(tmp_path, CJK_SPEC.replace("{模型: a, b: b}", "{a: a, b: b}"), **{"pred.csv": BINARY_CSV})
+    _, d, page = _run(spec)
+    (row,) = d["comparisons"]["mcnemar"]
+    n = row["e01"] + row["e10"]
+    assert 0 < n < 25 and row["p_value_exact"] is not None
+    assert any(w.startswith(f"McNemar's test of 'a' and 'b': only {n} disagreement") and "exact binomial test "
+               f"gives p = {row['p_value_exact']:.3g}" in w for w in d["warnings"])
+    comparisons = html.unescape(page.split('id="comparisons"')[1])
+    assert f"only {n} disagreement{'s' if n > 1 else ''}, exact binomial p = " in comparisons
+    # the stated assumptions are sentences apart
+    assert "rough when e01 + e10 is small: below 25 disagreements the exact binomial p-value is given" \
+        in comparisons
+    assert "0.95. McNemar: paired decisions" in comparisons
+
+
+MC_SPEC = """\
+version: 1
+date: 2026-11-22
+task: multiclass
+classes: [x, y, z]
+data:
+  - path: pred.csv
+    label: t
+    learners: {m: [px, py, pz], n: [qx, qy, qz]}
+costs: {matrix: [[0, 1, 4], [2, 0, 1], [1, 1, 0]]}
+report: {formats: [json], out: out}
+"""
+
+
+def _mc_csv(rows_m, rows_n, labels="xyzxyz") -> str:
+    lines = ["t,px,py,pz,qx,qy,qz"]
+    for t, m, n in zip(labels, rows_m, rows_n):
+        lines.append(",".join([t, *map(str, m), *map(str, n)]))
+    return "\n".join(lines) + "\n"
+
+
+EXACT = [(0.7, 0.2, 0.1), (0.1, 0.8, 0.1), (0.2, 0.2, 0.6), (0.3, 0.6, 0.1), (0.1, 0.5, 0.4), (0.5, 0.1, 0.4)]
+ROUNDED = [(0.33, 0.33, 0.33), (0.1, 0.8, 0.1), (0.2, 0.2, 0.61), (0.3, 0.6, 0.1), (0.1, 0.5, 0.4),
+           (0.5, 0.1, 0.4)]
+
+
+def test_multiclass_explicit_pair_tests_are_named(tmp_path):
+    spec = _write(tmp_path, MC_SPEC + "compare: [delong, mcnemar, auc, friedman]\n",
+                  **{"pred.csv": _mc_csv(EXACT, EXACT)})
+    _, d, _ = _run(spec, "json")
+    assert ("compare: delong and mcnemar apply to binary tasks and are not computed for a multi-class task "
+            "(its learners are ranked by accuracy, macro-F1, mean F1, macro AUC and cost, and compared across "
+            "data sets by Friedman's test)") in d["warnings"]
+    assert "delong" not in d["comparisons"] and "mcnemar" not in d["comparisons"]
+
+
+def test_multiclass_compare_all_means_all_that_apply(tmp_path):
+    spec = _write(tmp_path, MC_SPEC, **{"pred.csv": _mc_csv(EXACT, EXACT)})
+    _, d, _ = _run(spec, "json")
+    assert not any(w.startswith("compare:") for w in d["warnings"])
+
+
+def test_bayes_cost_of_rounded_probabilities_is_renormalised(tmp_path):
+    from evalreport.metrics.multiclass import multiclass_costs
+
+    spec = _write(tmp_path, MC_SPEC, **{"pred.csv": _mc_csv(ROUNDED, EXACT)})
+    _, d, _ = _run(spec, "json")
+    m = d["learners"]["m"]
+    scores = np.array(ROUNDED) / np.array(ROUNDED).sum(axis=1, keepdims=True)
+    y = np.array([0, 1, 2, 0, 1, 2])
+    expected = multiclass_costs(y, np.argmax(scores, axis=1), scores, [[0, 1, 4], [2, 0, 1], [1, 1, 0]],
+                                probabilities=True)[1]
+    assert m["bayes_decision_cost"] == pytest.approx(expected)
+    assert ("learner 'm': score rows sum to between 0.99 and 1.01 (rounded probabilities?): each row is "
+            "divided by its sum for the Bayes decision cost (largest deviation from 1: 0.01, row 1)"
+            ) in d["warnings"]
+    assert "bayes_decision_cost" in d["learners"]["n"]  # exact rows: as before, no word
+    assert not any(w.startswith("learner 'n'") for w in d["warnings"])
+
+
+def test_bayes_cost_of_scores_that_are_not_probabilities_is_named(tmp_path):
+    scores = [(3 * a, 3 * b, 3 * c) for a, b, c in EXACT[:1]] + [(2 * a, 2 * b, 2 * c) for a, b, c in EXACT[1:]]
+    spec = _write(tmp_path, MC_SPEC, **{"pred.csv": _mc_csv(scores, EXACT)})
+    _, d, _ = _run(spec, "json")
+    assert "bayes_decision_cost" not in d["learners"]["m"]
+    assert ("learner 'm': the Bayes decision cost is not computed: the scores are not probabilities (row 1 "
+            "sums to 3; rows within 0.02 of 1 would be renormalised)") in d["warnings"]
+
+
+def test_friedman_names_the_learner_it_leaves_out(tmp_path):
+    other = "id,y,a,b\n" + "".join(f"{i},{y},{a},{b}\n" for i, (y, a, b) in enumerate(
+        [(1, 0.9, 0.8), (0, 0.1, 0.2), (1, 0.8, 0.3), (0, 0.2, 0.1), (1, 0.6, 0.2), (0, 0.4, 0.5)]))
+    spec = _write(tmp_path, """\
+        version: 1
+        date: 2026-11-22
+        data:
+          - {path: one.csv, label: y, id: id, dataset: d1, learners: {a: a, b: b, c: b}}
+          - {path: two.csv, label: y, id: id, dataset: d2, learners: {a: a, b: b}}
+        confidence: {bootstrap: 0}
+        report: {formats: [json], out: out}
+        """, **{"one.csv": BINARY_CSV, "two.csv": other})
+    _, d, _ = _run(spec, "json")
+    assert d["comparisons"]["friedman"]["learners"] == ["a", "b"]
+    assert "Friedman's test across data sets leaves out learner 'c': it is not measured on d2" in d["warnings"]
+
+
+def test_explicit_tests_that_do_not_apply_are_named(tmp_path):
+    spec = _write(tmp_path, CJK_SPEC.replace("{模型: a, b: b}", "{a: a, b: b}")
+                  + "compare: [envelopment, paired_t, friedman]\n", **{"pred.csv": BINARY_CSV})
+    _, d, _ = _run(spec, "json")
+    assert "paired_t" not in d["comparisons"] and "friedman" not in d["comparisons"]
+    assert ("compare: the paired t-test is not computed: it needs a group column (folds), and data[0] has none"
+            in d["warnings"])
+    assert ("compare: Friedman's test is not computed: it needs learners measured on at least 2 data sets "
+            "(data[].dataset), and this spec has 1") in d["warnings"]
+    # compare: all asks for what applies: no word about what does not
+    spec.write_text(spec.read_text().replace("compare: [envelopment, paired_t, friedman]\n", ""))
+    _, d, _ = _run(spec, "json")
+    assert not any(w.startswith("compare:") for w in d["warnings"])
+
+
+def test_one_class_data_renders(tmp_path):
+    # no negatives: no ROC, P-R or cost figure to draw, and the report says why
+    csv = "id,y,a,b\n0,1,0.9,0.8\n1,1,0.1,0.2\n2,1,0.8,0.9\n3,1,0.2,0.1\n"
+    spec = _write(tmp_path, CJK_SPEC.replace("{模型: a, b: b}", "{a: a, b: b}"), **{"pred.csv": csv})
+    status, d, page = _run(spec)
+    assert status == 0 and d["learners"]["a"]["auc"] is None
+    assert "learner 'a': auc is undefined: there are no negatives (only one class in y_true)" in d["warnings"]
+    assert _report_warnings(page) == d["warnings"]
+
+
+def test_explicit_tests_on_weighted_data_are_named(tmp_path):
+    csv = "id,y,w,a,b\n" + "".join(f"{i},{y},{1 + i % 2},{a},{b}\n" for i, (y, a, b) in enumerate(
+        [(1, 0.9, 0.7), (0, 0.1, 0.3), (1, 0.8, 0.4), (0, 0.3, 0.6), (1, 0.45, 0.8), (0, 0.6, 0.2)]))
+    spec = _write(tmp_path, """\
+        version: 1
+        date: 2026-11-22
+        data:
+          - {path: pred.csv, label: y, id: id, weight: w, learners: {a: a, b: b}}
+        compare: [mcnemar, delong]
+        confidence: {bootstrap: 0}
+        report: {formats: [json], out: out}
+        """, **{"pred.csv": csv})
+    _, d, _ = _run(spec, "json")
+    assert "mcnemar" not in d["comparisons"]
+    assert [w for w in d["warnings"] if w.startswith("compare:")] == [
+        "compare: DeLong's test is not computed: the data is weighted, and the test assumes unit weights",
+        "compare: McNemar's test is not computed: the data is weighted, and the test assumes unit weights"]
