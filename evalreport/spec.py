@@ -11,12 +11,19 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
+import os
+import re
+import stat
+import types
+import typing
 from pathlib import Path
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 import yaml
 from pydantic import (
+    AllowInfNan,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     PrivateAttr,
@@ -62,6 +69,9 @@ GATE_METRICS = (
     "error_rate", "accuracy", "precision", "recall", "f1", "cost_sensitive_error", "auc",
     "rank_loss", "average_precision", "bep", "expected_total_cost", "partial_auc", "min_cost",
 )
+#: the largest cost: costs are relative (only their ratios matter), and a
+#: multi-class cost-sensitive error sums one cost per row, which must stay finite
+MAX_COST = 1e100
 #: the decision threshold of hard decisions (0/1), and of ``threshold: optimal``
 #: when there is no ROC hull to pick from (one class only)
 FALLBACK_THRESHOLD = 0.5
@@ -88,11 +98,27 @@ def data_suffix(path) -> tuple[str, str | None]:
 
 
 def _unknown_name(kind: str, name, valid) -> str:
-    return f"unknown {kind} '{name}'{suggest(name, valid)}; valid: {', '.join(valid)}"
+    return (f"unknown {kind} '{_cut(str(name))}'{suggest(name, valid)}; "
+            f"valid: {', '.join(_cut(str(v)) for v in valid)}")
 
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _not_bool(value):
+    # pydantic's lax mode takes true for 1 and 1.0; in a spec it is a slip
+    # (threshold: true, min: yes), never a number
+    if isinstance(value, bool):
+        raise ValueError(f"Input should be a number, not a boolean (got {value!r})")
+    return value
+
+
+#: a number of the spec: finite (.nan and .inf are refused: they make no
+#: threshold, bound, prior or cost, and results.json cannot hold them), not a boolean
+Number = Annotated[float, BeforeValidator(_not_bool), AllowInfNan(False)]
+#: a whole number of the spec (a count, a seed), not a boolean
+Count = Annotated[int, BeforeValidator(_not_bool)]
 
 
 class Learner(_Model):
@@ -103,7 +129,7 @@ class Learner(_Model):
         None, description="Multiclass: one score column per class, in `classes` order."
     )
     predicted: str | None = Field(None, description="Column of hard decisions (no curves).")
-    threshold: float | None = Field(None, description="Per-learner decision threshold.")
+    threshold: Number | None = Field(None, description="Per-learner decision threshold.")
 
     @model_validator(mode="before")
     @classmethod
@@ -144,7 +170,7 @@ class DataSource(_Model):
     weight: str | None = Field(None, description="Column of non-negative sample weights.")
     dataset: str | None = Field(None, description="Name of the data set (for comparisons across data sets).")
     engine: Literal["memory", "duckdb", "spark"] = Field("memory", description="Where the data is aggregated.")
-    resolution: Union[int, float, None] = Field(
+    resolution: Union[Count, Number, None] = Field(
         None, gt=0, description="duckdb/spark: a float is a rounding step of the scores, an integer a "
                                 "number of quantile bins; caps the count table and reports the bound it "
                                 "puts on AUC, AP and BEP.")
@@ -164,21 +190,21 @@ class DataSource(_Model):
 
 
 class PartialAuc(_Model):
-    max_fpr: float = Field(gt=0, le=1, description="AUC over FPR in [0, max_fpr].")
-    standardized: bool = Field(True, description="McClish standardisation (0.5 random, 1 perfect).")
+    max_fpr: Number = Field(gt=0, le=1, description="AUC over FPR in [0, max_fpr].")
+    standardized: StrictBool = Field(True, description="McClish standardisation (0.5 random, 1 perfect).")
 
 
 class Confidence(_Model):
-    level: float = Field(0.95, gt=0, lt=1)
-    bootstrap: int = Field(2000, ge=0, description="Bootstrap resamples (0: none).")
-    seed: int = 0
+    level: Number = Field(0.95, gt=0, lt=1)
+    bootstrap: Count = Field(2000, ge=0, description="Bootstrap resamples (0: none).")
+    seed: Count = Field(0, ge=0, description="Seed of the bootstrap's random numbers (NumPy's, >= 0).")
 
 
 class Gate(_Model):
     learner: str | None = Field(None, description="A learner name; omitted: every learner.")
     metric: str
-    min: float | None = None
-    max: float | None = None
+    min: Number | None = None
+    max: Number | None = None
 
     @model_validator(mode="after")
     def _bound(self):
@@ -191,9 +217,16 @@ class Report(_Model):
     formats: list[str] = Field(default_factory=lambda: list(FORMATS))
     out: str = Field("reports", description="Output folder, relative to the spec file.")
     template: str = Field("default", description="'default' or a folder of templates overriding the default ones.")
-    curve_points: Union[int, Literal["all"]] = Field(
+    curve_points: Union[Count, Literal["all"]] = Field(
         5000, description="Most points per curve kept in results.json, or 'all'."
     )
+
+    @field_validator("formats")
+    @classmethod
+    def _some_format(cls, value):
+        if not value:  # a run that writes nothing would still exit 0
+            raise ValueError(f"give at least one format: {', '.join(FORMATS)}")
+        return value
 
     @field_validator("curve_points")
     @classmethod
@@ -212,7 +245,8 @@ class Spark(_Model):
 class Spec(_Model):
     """An evalreport spec, version 1."""
 
-    version: Literal[1] = Field(description="Spec format version; must be 1.")
+    version: Annotated[Literal[1], BeforeValidator(_not_bool)] = Field(
+        description="Spec format version; must be 1.")
     title: str = "Evaluation report"
     description: str | None = Field(None, description="Shown under the title (Markdown).")
     date: _dt.date | None = Field(None, description="Report date. Default: SOURCE_DATE_EPOCH, else today.")
@@ -226,17 +260,17 @@ class Spec(_Model):
         None, description="Multiclass: the classes, in order.")
 
     data: list[DataSource] = Field(min_length=1)
-    threshold: Union[float, Literal["optimal"]] = Field(
+    threshold: Union[Number, Literal["optimal"]] = Field(
         0.5, description="Decision threshold, or 'optimal' (least cost at the operating point)."
     )
-    priors: dict[str, float] | None = Field(
+    priors: dict[str, Number] | None = Field(
         None, description="Class priors of the target population; binary: {positive: p}."
     )
     costs: dict[str, Any] | None = Field(
         None, description="Binary: {false_negative, false_positive}; multiclass: {matrix: [[...]]}."
     )
     metrics: Union[Literal["all"], list[str]] = "all"
-    fbeta: list[float] = Field(default_factory=lambda: [0.5, 2.0], description="Betas reported for F-beta.")
+    fbeta: list[Number] = Field(default_factory=lambda: [0.5, 2.0], description="Betas reported for F-beta.")
     partial_auc: PartialAuc | None = None
     compare: Union[Literal["all"], list[str]] = "all"
     confidence: Confidence = Field(default_factory=Confidence)
@@ -259,6 +293,21 @@ class Spec(_Model):
             return v.item() if type(v).__module__ == "numpy" and hasattr(v, "item") else v
 
         return [plain(v) for v in value] if isinstance(value, (list, tuple)) else plain(value)
+
+    @field_validator("date", mode="before")
+    @classmethod
+    def _iso_date(cls, value):
+        # a YAML date (2026-11-22) or that text quoted; pydantic's lax date
+        # would take 0 for 1970-01-01 and a date with a time of day
+        if value is None or (isinstance(value, _dt.date) and not isinstance(value, _dt.datetime)):
+            return value
+        if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            try:
+                return _dt.date.fromisoformat(value)
+            except ValueError as exc:
+                raise ValueError(f"{value!r} is not a valid date ({exc})") from None
+        got = "a date and time" if isinstance(value, _dt.datetime) else _short(value)
+        raise ValueError(f"give a date as YYYY-MM-DD (got {got})")
 
     @property
     def metric_set(self) -> frozenset[str]:
@@ -284,42 +333,187 @@ class Spec(_Model):
 KeyPath = tuple
 
 
+#: lists and mappings inside one another: a spec needs about seven levels; the
+#: cap keeps PyYAML's recursive composer far from Python's recursion limit
+MAX_DEPTH = 50
+_TAG = "tag:yaml.org,2002:"
+#: the scalar types a spec is written in; any other tag (!!python/..., !!binary,
+#: !!set, a local !tag) is refused before anything is built from it
+_SCALAR_KINDS = {_TAG + "str": "text", _TAG + "int": "integer", _TAG + "float": "number",
+                 _TAG + "bool": "boolean", _TAG + "null": "null", _TAG + "timestamp": "date"}
+_TAG_ADVICE = "is not allowed; a spec holds text, numbers, booleans, dates, lists and mappings"
+
+
+class _Alias(yaml.nodes.Node):
+    """An alias (*name) of a list or mapping, left unexpanded: expanding aliases
+    of aliases grows exponentially (a "billion laughs") and an alias inside its
+    own anchor is a cycle, so the walk reports it instead of following it."""
+
+    id = "alias"
+
+
+class _TooDeep(Exception):
+    def __init__(self, path, mark):
+        super().__init__(path, mark)
+        self.path, self.mark = path, mark
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader, composing only: aliases of lists and mappings come back
+    as :class:`_Alias` and nesting is capped at :data:`MAX_DEPTH`."""
+
+    def __init__(self, text):
+        super().__init__(text)
+        self._path: list = []
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            if isinstance(self.anchors.get(event.anchor), yaml.CollectionNode):
+                self.get_event()
+                return _Alias("alias", event.anchor, event.start_mark, event.end_mark)
+            return super().compose_node(parent, index)
+        # index: the position in a list, the key node of a mapping's value, None for a key
+        part = index.value if isinstance(index, yaml.ScalarNode) else index
+        self._path.append("?" if part is None and parent is not None else part)
+        if len(self._path) > MAX_DEPTH + 1:
+            raise _TooDeep(self._path[1:2], self.peek_event().start_mark)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._path.pop()
+
+
+def _yaml_problem(exc: yaml.YAMLError, text: str, source: str) -> str:
+    if isinstance(exc, yaml.reader.ReaderError):  # a control character: no mark, a position
+        line = text.count("\n", 0, exc.position) + 1
+        char = f"#x{exc.character:04x}" if isinstance(exc.character, int) else repr(exc.character)
+        return f"{source}:{line}: invalid YAML: unacceptable character {char}: {exc.reason}"
+    mark = getattr(exc, "problem_mark", None)
+    where = f"{source}:{mark.line + 1}" if mark is not None else source
+    context = getattr(exc, "context", None) or ""
+    what = getattr(exc, "problem", None) or context or "cannot be parsed"
+    if context.startswith("found duplicate anchor"):  # the problem alone reads "second occurrence"
+        what = f"{context.split(';')[0]} (first at line {exc.context_mark.line + 1})"
+    elif what.startswith("but "):  # "expected a single document in the stream, but found another document"
+        what = f"{context}, {what}"
+    return f"{where}: invalid YAML: {what}"
+
+
+def _tag_name(tag: str) -> str:
+    return "!!" + tag[len(_TAG):] if tag.startswith(_TAG) else tag if tag.startswith("!") else f"!<{tag}>"
+
+
+def _kind_of(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, _dt.date):
+        return "a date"
+    return "text"
+
+
 def _compose_lines(text: str, source: str):
-    """Parse YAML safely; return (data, {key path: line}, problems)."""
-    problems: list[str] = []
+    """Parse YAML safely, once; return (data, {key path: line}).
+
+    The data is built here from the composed nodes (not by a second
+    ``yaml.load``), so every problem is known with its node: tags other than
+    plain text, numbers, booleans, nulls and dates; scalars their tag cannot
+    read (``!!int abc``, ``date: 2026-13-45``); keys that are not text or that
+    repeat; aliases of lists and mappings. Each node is visited once. All of
+    them are raised together as a :class:`SpecError`.
+    """
+    loader = None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        loader = _Loader(text)  # the reader refuses control characters here
+        node = loader.get_single_node()
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{source}:{mark.line + 1}" if mark is not None else source
-        what = getattr(exc, "problem", None) or str(exc)
-        raise SpecError([f"{where}: invalid YAML: {what}"]) from None
+        raise SpecError([_yaml_problem(exc, text, source)]) from None
+    except _TooDeep as exc:
+        raise SpecError([f"{source}:{exc.mark.line + 1}: {format_path(exc.path)}: lists and mappings "
+                         f"nested more than {MAX_DEPTH} levels deep; a spec needs a few"]) from None
+    except RecursionError:  # only when called with little stack left
+        raise SpecError([f"{source}: invalid YAML: nested too deeply to be read"]) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
     if node is None:
         raise SpecError([f"{source}: the spec is empty"])
     lines: dict[tuple, int] = {(): node.start_mark.line + 1}
+    problems: list[str] = []
 
-    def walk(n, path):
-        if isinstance(n, yaml.MappingNode):
-            seen = {}
-            for k, v in n.value:
-                key = k.value if isinstance(k, yaml.ScalarNode) else str(k)
-                kp = path + (key,)
-                if key in seen:
-                    problems.append(
-                        f"{source}:{k.start_mark.line + 1}: {format_path(kp)}: duplicate key "
-                        f"(first at line {seen[key]})"
-                    )
-                seen[key] = k.start_mark.line + 1
-                lines[kp] = k.start_mark.line + 1
-                walk(v, kp)
-        elif isinstance(n, yaml.SequenceNode):
+    def problem(n, path, text):
+        problems.append(f"{source}:{n.start_mark.line + 1}: {format_path(path)}: {text}")
+
+    def scalar(n, path):
+        kind = _SCALAR_KINDS.get(n.tag)
+        if kind is None:
+            return problem(n, path, f"the YAML tag {_tag_name(n.tag)} {_TAG_ADVICE}")
+        try:
+            return loader.yaml_constructors[n.tag](loader, n)
+        except (ValueError, TypeError, AttributeError, LookupError, ArithmeticError) as exc:
+            # !!int abc, !!timestamp xyz, 2026-13-45 (a date's own message says which part)
+            why = f" ({exc})" if kind == "date" and isinstance(exc, ValueError) else ""
+            return problem(n, path, f"{_short(n.value)} is not a valid {kind}{why}")
+
+    aliased: set[str] = set()
+
+    def build(n, path):
+        if isinstance(n, _Alias):
+            if n.value not in aliased:  # once per anchor: a bomb repeats each many times
+                aliased.add(n.value)
+                problem(n, path, f"*{n.value} repeats a list or mapping (&{n.value}); only plain values "
+                                 "(text, numbers) may be repeated by an alias: write it out")
+            return None
+        if isinstance(n, yaml.ScalarNode):
+            return scalar(n, path)
+        if n.tag != _TAG + ("seq" if isinstance(n, yaml.SequenceNode) else "map"):
+            return problem(n, path, f"the YAML tag {_tag_name(n.tag)} {_TAG_ADVICE}")
+        if isinstance(n, yaml.SequenceNode):
+            out = []
             for i, item in enumerate(n.value):
                 lines[path + (i,)] = item.start_mark.line + 1
-                walk(item, path + (i,))
+                out.append(build(item, path + (i,)))
+            return out
+        mapping, first = {}, {}
+        for k, v in n.value:
+            if not isinstance(k, yaml.ScalarNode):  # a list, a mapping, an alias of one
+                problem(k, path, "a key must be text, not a list or mapping")
+                continue
+            if k.tag == _TAG + "merge":
+                problem(k, path + ("<<",), "merge keys (<<) are not supported; write the keys out")
+                continue
+            key = scalar(k, path + (k.value,))
+            if not isinstance(key, str):
+                if key is not None or k.tag == _TAG + "null":
+                    problem(k, path + (k.value,), f"a key must be text, and {_short(k.value)} reads as "
+                                                  f"{_kind_of(key)}; quote it")
+                continue
+            kp = path + (key,)
+            line = k.start_mark.line + 1
+            if key in first:
+                problem(k, kp, f"duplicate key (first at line {first[key]})")
+            first.setdefault(key, line)
+            lines[kp] = line
+            mapping[key] = build(v, kp)
+        return mapping
 
-    walk(node, ())
-    data = yaml.load(text, Loader=yaml.SafeLoader)  # noqa: S506 - SafeLoader
-    return data, lines, problems
+    data = build(node, ())
+    if problems:
+        raise SpecError(_by_line(problems))
+    return data, lines
+
+
+def _cut(text: str, most: int = 60) -> str:
+    """Text from the spec, cut short: a message names it, it need not hold 1 MB of it."""
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
+def _short(value) -> str:
+    return _cut(repr(value))
 
 
 def format_path(loc) -> str:
@@ -371,12 +565,53 @@ def _fields_at(loc) -> list[str]:
     return []
 
 
+def _members(tp) -> list:
+    """The types a value of type ``tp`` may take (one unless a union; None aside)."""
+    while typing.get_origin(tp) is Annotated:
+        tp = typing.get_args(tp)[0]
+    if typing.get_origin(tp) in (Union, types.UnionType):
+        return [m for m in typing.get_args(tp) if m is not type(None)]
+    return [tp]
+
+
+def _holds_keys(tp) -> bool:
+    """Whether a location can go on below a value of type ``tp``."""
+    tp = _members(tp)[0]
+    return typing.get_origin(tp) in (list, dict) or (isinstance(tp, type) and issubclass(tp, BaseModel))
+
+
 def _clean_loc(loc) -> tuple:
-    # pydantic inserts union / validator tags into locations; keep the real keys.
-    return tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in _UNION_TAGS)))
+    """pydantic's error location with only the spec's keys and indexes.
 
-
-_UNION_TAGS = {"int", "str", "bool", "float", "literal", "list", "dict", "none", "date"}
+    pydantic puts a tag after a union key, naming the member that failed
+    ('float', "literal['optimal']", 'function-after[...]'), and '[key]' after a
+    mapping key that fails. They are found by position, following the model's
+    types: a learner may be called 'str' or 'list', a key may be 'date'.
+    """
+    out, tp, i = [], Spec, 0
+    while i < len(loc):
+        members = _members(tp)
+        if len(members) > 1:  # loc[i] is the union's tag: skip it, follow the member
+            nested = [m for m in members if _holds_keys(m)]
+            tp = nested[0] if len(nested) == 1 else Any
+            i += 1
+            continue
+        tp, part = members[0], loc[i]
+        out.append(part)
+        i += 1
+        origin = typing.get_origin(tp)
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            field = tp.model_fields.get(part)
+            tp = field.annotation if field is not None else Any
+        elif origin is list:
+            tp = typing.get_args(tp)[0]
+        elif origin is dict:
+            tp = typing.get_args(tp)[1]
+            if i < len(loc) and loc[i] == "[key]":  # the key itself is wrong, not its value
+                i += 1
+        else:
+            tp = Any
+    return tuple(out)
 
 
 def _pydantic_problems(exc: ValidationError, where: _Locator) -> list[str]:
@@ -398,7 +633,7 @@ def _pydantic_problems(exc: ValidationError, where: _Locator) -> list[str]:
         else:
             text = err["msg"]
             if "input" in err and not isinstance(err["input"], (dict, list)):
-                text += f" (got {err['input']!r})"
+                text += f" (got {_short(err['input'])})"
         msg = where.message(loc, text)
         # A union reports once per member; keep the first message per location.
         if loc in seen and kind not in ("extra_forbidden",):
@@ -427,10 +662,8 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
             add(("positive",), "positive is for binary tasks; a multiclass task lists its classes")
 
     for i, b in enumerate(spec.fbeta):
-        if not (b > 0 and math.isfinite(b)):
-            add(("fbeta", i), f"beta must be a positive number, got {b!r}")
-    if isinstance(spec.threshold, float) and not math.isfinite(spec.threshold):
-        add(("threshold",), "threshold must be a finite number or 'optimal'")
+        if not (b > 0 and math.isfinite(b * b)):  # F-beta weighs by beta squared
+            add(("fbeta", i), f"beta must be a positive number (its square finite), got {b!r}")
 
     # priors and costs
     if spec.priors is not None:
@@ -446,9 +679,11 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
                 add(("priors", "positive"), f"the positive prior must be in (0, 1), got {p!r}")
         elif spec.classes is not None:
             names = [str(c) for c in spec.classes]
-            for key in spec.priors:
+            for key, p in spec.priors.items():
                 if key not in names:
                     add(("priors", key), _unknown_name("class", key, names))
+                elif not 0 <= p <= 1:
+                    add(("priors", key), f"a class prior must be in [0, 1], got {p!r}")
             total = sum(spec.priors.values())
             if set(spec.priors) == set(names) and abs(total - 1) > 1e-9:
                 add(("priors",), f"class priors must sum to 1 (they sum to {total:g})")
@@ -459,9 +694,8 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
                 if key not in names:
                     add(("costs", key), f"unknown cost '{key}'{suggest(key, names)}; "
                         "a binary task names false_negative and false_positive")
-                elif not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0 \
-                        or not math.isfinite(value):
-                    add(("costs", key), f"a cost must be a number >= 0, got {value!r}")
+                elif _cost_problem(value):
+                    add(("costs", key), f"a cost {_cost_problem(value)}, got {_short(value)}")
             if all(isinstance(spec.costs.get(k), (int, float)) for k in names):
                 if spec.costs["false_negative"] == 0 and spec.costs["false_positive"] == 0:
                     add(("costs",), "false_negative and false_positive cannot both be 0")
@@ -481,8 +715,8 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
             else:
                 for i, row in enumerate(matrix):
                     for j, c in enumerate(row):
-                        if not isinstance(c, (int, float)) or isinstance(c, bool) or c < 0:
-                            add(("costs", "matrix", i), f"cost [{i}][{j}] must be a number >= 0, got {c!r}")
+                        if _cost_problem(c):
+                            add(("costs", "matrix", i), f"cost [{i}][{j}] {_cost_problem(c)}, got {_short(c)}")
                         elif i == j and c != 0:
                             add(("costs", "matrix", i), f"the diagonal must be 0 (cost [{i}][{i}] is {c!r})")
 
@@ -538,7 +772,58 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
             add(("gates", i, "metric"), "gate on partial_auc needs partial_auc: {max_fpr: ..} in the spec")
         if gate.min is not None and gate.max is not None and gate.min > gate.max:
             add(("gates", i), f"min ({gate.min}) is above max ({gate.max})")
+    template = _template_problem(spec)
+    if template:
+        add(("report", "template"), template)
+    out_folder = _out_problem(spec)
+    if out_folder:
+        add(("report", "out"), out_folder)
     return out
+
+
+def _cost_problem(value) -> str | None:
+    """What is wrong with a cost ('must be ...'), or None."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value < math.inf:
+        return "must be a number >= 0"
+    if value > MAX_COST:
+        return f"must be at most {MAX_COST:g} (costs are relative: scale them down)"
+    return None
+
+
+def _out_problem(spec: Spec) -> str | None:
+    """Why report.out cannot be the output folder: a file, a name too long, a
+    parent that is a file (the writer would fail after the whole evaluation)."""
+    name = spec.report.out
+    try:
+        if not stat.S_ISDIR(spec.resolve(name).stat().st_mode):
+            return f"{_cut(name)} is a file; give a folder for the report"
+    except FileNotFoundError:  # written on the first run
+        return None
+    except (OSError, ValueError) as exc:
+        return f"cannot write the report to {_cut(name)}: {getattr(exc, 'strerror', None) or exc}"
+    return None
+
+
+def _template_problem(spec: Spec) -> str | None:
+    """Why report.template names no folder of templates (checked here, before any
+    evaluation, rather than when the report is rendered)."""
+    name = spec.report.template
+    if name == "default":  # the built-in templates
+        return None
+    folder = spec.resolve(name)
+    try:
+        if folder.is_dir():
+            return None
+        exists = folder.exists()
+    except (OSError, ValueError) as exc:  # a name too long, a NUL character
+        return f"cannot read the folder {_cut(name)}: {getattr(exc, 'strerror', None) or exc}"
+    if exists:
+        return f"{_cut(name)} is a file; give a folder of templates (or 'default')"
+    try:
+        near = sorted(p.name for p in folder.parent.iterdir() if p.is_dir())
+    except OSError:
+        near = []
+    return f"no such folder: {_cut(name)}{suggest(folder.name, near)}"
 
 
 def _name_problems(data: dict, where: _Locator) -> list[str]:
@@ -577,7 +862,8 @@ def _by_line(problems: list[str]) -> list[str]:
 
 def parse_spec(text: str, *, source: str = "<spec>", base_dir: Path | str = ".") -> Spec:
     """Validate spec text; raise :class:`SpecError` listing every problem."""
-    data, lines, problems = _compose_lines(text, source)
+    data, lines = _compose_lines(text, source)
+    problems: list[str] = []
     where = _Locator(source, lines)
     if not isinstance(data, dict):
         raise SpecError([f"{source}:1: the spec must be a mapping of keys (version, data, ...)"])
@@ -618,13 +904,30 @@ def load_spec(path) -> Spec:
         With one message per problem (file, line, key path).
     """
     path = Path(path)
+    return parse_spec(_read_spec(path), source=str(path), base_dir=path.resolve().parent)
+
+
+def _read_spec(path: Path) -> str:
+    """The text of a spec file: a regular file only. Opened without blocking and
+    checked before reading: a FIFO would block for ever, a device never end."""
     try:
-        text = path.read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise SpecError([f"{path}: no such spec file"]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError([f"{path}: cannot read the spec: {exc}"]) from None
-    return parse_spec(text, source=str(path), base_dir=path.resolve().parent)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
+        raise SpecError([f"{path}: cannot read the spec: {getattr(exc, 'strerror', None) or exc}"]) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = ("a folder" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+        raise SpecError([f"{path}: {kind}, not a spec file"])
+    with open(fd, encoding="utf-8") as f:  # universal newlines, as read_text
+        try:
+            return f.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SpecError([f"{path}: cannot read the spec: {exc}"]) from None
 
 
 def json_schema() -> dict:

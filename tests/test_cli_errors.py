@@ -203,6 +203,25 @@ CASES = [
      {"pred.csv": _csv(["1,1,0.2,0.3", "2,0,0.5,0.1"]), "pred_b.csv": _csv(["1,1,0.2,0.3", "3,0,0.5,0.1"])},
      ["error: spec.yaml:11: data[1].id: ids do not align across the files of one data set; ids in "
       "pred.csv but not in pred_b.csv: 2; ids in pred_b.csv but not in pred.csv: 3"]),
+    # issue 17: YAML tags, keys, dates, type-named learners, formats and templates (more in test_spec_corpus.py)
+    ("python tag", BASE.replace("title: t", "title: !!python/name:os.system"), None,
+     ["error: spec.yaml:2: title: the YAML tag !!python/name:os.system is not allowed; a spec holds text, "
+      "numbers, booleans, dates, lists and mappings"]),
+    ("list as a key", BASE + "? [a, b]\n: 1\n", None,
+     ["error: spec.yaml:11: (top level): a key must be text, not a list or mapping"]),
+    ("date out of range", BASE + "date: 2026-13-45\n", None,
+     ["error: spec.yaml:11: date: '2026-13-45' is not a valid date (month must be in 1..12)"]),
+    ("date at its line", BASE + "date: 0\n", None,
+     ["error: spec.yaml:11: date: give a date as YYYY-MM-DD (got 0)"]),
+    ("learner named str", BASE.replace("b: p_b", "str: {score: p_b, treshold: 0.3}"), None,
+     ["error: spec.yaml:9: data[0].learners.str.treshold: unknown key 'treshold' (did you mean "
+      "'threshold'?); valid keys here: score, scores, predicted, threshold"]),
+    ("boolean threshold", BASE + "threshold: true\n", None,
+     ["error: spec.yaml:11: threshold: Input should be a number, not a boolean (got True)"]),
+    ("no formats", BASE.replace("formats: [json]", "formats: []"), None,
+     ["error: spec.yaml:10: report.formats: give at least one format: html, pdf, json"]),
+    ("no template folder", BASE.replace("out: out}", "out: out, template: mytemplates}"), None,
+     ["error: spec.yaml:10: report.template: no such folder: mytemplates"]),
     ("bad decision", BASE.replace("b: p_b", "b: {predicted: yhat}"),
      {"pred.csv": _csv(["1,1,0.2,1", "2,0,0.5,7"], header="id,y,p_a,yhat")},
      ["error: spec.yaml:9: data[0].learners.b.predicted: pred.csv: column 'yhat', row 2: decision '7' "
