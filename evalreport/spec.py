@@ -384,6 +384,12 @@ class _Loader(yaml.SafeLoader):
             self._path.pop()
 
 
+# YAML 1.1 (PyYAML) reads 1e3 and 2E-5 as text, since its floats need a dot; YAML 1.2
+# and every other reader take them for numbers, and so does a user writing a cost.
+_Loader.add_implicit_resolver(
+    _TAG + "float", re.compile(r"^[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+$"), list("-+0123456789"))
+
+
 def _yaml_problem(exc: yaml.YAMLError, text: str, source: str) -> str:
     if isinstance(exc, yaml.reader.ReaderError):  # a control character: no mark, a position
         line = text.count("\n", 0, exc.position) + 1

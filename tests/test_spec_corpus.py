@@ -586,3 +586,16 @@ def test_yaml_bomb_in_a_bounded_process(tmp_path, name):
     assert "Traceback" not in proc.stderr
     assert proc.stderr.replace(str(tmp_path) + os.sep, "").splitlines() == expected
     assert (tmp_path / "out" / "results.json").read_text() == '{"previous": "report"}\n'
+
+
+def test_exponent_without_a_dot_is_a_number():
+    # PyYAML (YAML 1.1) reads 1e3 as text; a spec reads it as YAML 1.2 and people do
+    from evalreport.spec import parse_spec
+
+    spec = parse_spec("version: 1\n"
+                      "data: [{path: a.csv, label: y, learners: {a: p}}]\n"
+                      "costs: {false_negative: 1e3, false_positive: 2E-1}\n"
+                      "threshold: -5e-1\n"
+                      "title: 1e3x\n")
+    assert spec.costs == {"false_negative": 1000.0, "false_positive": 0.2}
+    assert spec.threshold == -0.5 and spec.title == "1e3x"
