@@ -8,8 +8,19 @@
 
 __version__ = "0.1.0"
 
-from .errors import DataError, EvalReportError, RenderError, SpecError  # noqa: E402
-from .spec import load_spec  # noqa: E402
+from .errors import DataError, EvalReportError, OutputError, RenderError, SpecError  # noqa: E402
+
+
+def __getattr__(name):
+    # load_spec comes from evalreport.spec, which imports NumPy and pydantic (a
+    # third of a second): only when asked, so that `python -m evalreport` handles
+    # Ctrl-C from its first moments (see evalreport.__main__).
+    if name == "load_spec":
+        from .spec import load_spec
+
+        globals()["load_spec"] = load_spec
+        return load_spec
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def evaluate(spec, *, progress=None):
@@ -26,11 +37,21 @@ def render(result, out=None, formats=None):
     return _render(result, out=out, formats=formats)
 
 
+def check_output(out=None, spec=None):
+    """Check, before evaluating, that the report can be written into folder ``out``
+    (default: the spec's report.out); raises OutputError (see :mod:`evalreport.report.output`)."""
+    from .report.output import check_output as _check_output
+
+    return _check_output(out, spec)
+
+
 __all__ = [
     "DataError",
     "EvalReportError",
+    "OutputError",
     "RenderError",
     "SpecError",
+    "check_output",
     "evaluate",
     "load_spec",
     "render",

@@ -1,22 +1,106 @@
 """The command line: a thin layer over the Python API.
 
-Exit status: 0 done; 2 a spec, data file or argument is wrong (messages on
-stderr, nothing written); 3 the report was written but a gate failed (or,
-with --strict, a warning was raised); 1 an internal error.
+Exit status: 0 done; 2 a spec, data file or argument is wrong, or the report
+cannot be written where it should go (messages on stderr, nothing written);
+3 the report was written but a gate failed (or, with --strict, a warning was
+raised); 1 an internal error; 130 / 143 interrupted by SIGINT (Ctrl-C) /
+SIGTERM (one line on stderr; the previous report intact unless the new one
+was complete).
+
+This module imports little before it handles signals (the spec, NumPy and the
+rest come inside the commands), so a Ctrl-C during start-up is handled too.
 """
 
 from __future__ import annotations
 
-import argparse
+import signal
 import sys
-import time
-from pathlib import Path
 
-from . import __version__
-from .errors import EvalReportError, SpecError
-from .spec import FORMATS, load_spec, schema_text, suggest
+
+class _Signals:
+    """SIGINT and SIGTERM: remember which came, and raise KeyboardInterrupt (or
+    Terminated) in the main thread, once armed.
+
+    The record matters because a library may swallow the exception (WeasyPrint's
+    SVG drawing catches everything): before the new report goes in, ``check``
+    raises again if a signal came. Before ``main`` is armed (during the imports,
+    when run as ``python -m evalreport``) a signal is only recorded.
+    """
+
+    def __init__(self):
+        self.received: int | None = None
+        self.armed = False
+        self.saved: dict[int, object] | None = None
+        self.saved_hook = None
+
+    def handler(self, signum, frame):
+        if self.received is None:
+            self.received = signum
+        if self.armed:
+            self.raise_it()
+
+    def raise_it(self):
+        raise Terminated() if self.received == signal.SIGTERM else KeyboardInterrupt()
+
+    def unraisable(self, unraisable) -> None:
+        """sys.unraisablehook: our KeyboardInterrupt, raised inside a finaliser or a
+        weakref callback (the garbage collector runs them anywhere), cannot propagate;
+        Python would print it with a traceback. Drop it quietly: the signal is recorded,
+        and ``check`` raises it again at the next progress step or before the report
+        is written."""
+        if isinstance(unraisable.exc_value, KeyboardInterrupt) and self.received is not None:
+            return
+        (self.saved_hook or sys.__unraisablehook__)(unraisable)
+
+    def check(self) -> None:
+        if self.received is not None:
+            self.raise_it()
+
+    def install(self) -> bool:
+        """Install the handlers (main thread only); True if this call did."""
+        if self.saved is not None:
+            return False
+        try:
+            self.saved = {}
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                # A signal ignored by whoever started us (a background job, nohup) stays so.
+                if signal.getsignal(signum) is not signal.SIG_IGN:
+                    self.saved[signum] = signal.signal(signum, self.handler)
+        except ValueError:  # not the main thread: leave the signals alone
+            self.saved = None
+            return False
+        self.saved_hook, sys.unraisablehook = sys.unraisablehook, self.unraisable
+        return True
+
+    def restore(self) -> None:
+        if self.saved is not None:
+            for signum, old in self.saved.items():
+                signal.signal(signum, old)
+            self.saved = None
+            sys.unraisablehook, self.saved_hook = self.saved_hook, None
+
+    def quiet(self) -> None:
+        """From now on only record: the message and the exit must not be cut short."""
+        self.armed = False
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that the same clean-up runs."""
+
+
+_SIGNALS = _Signals()
+if __name__ == "__main__":
+    _SIGNALS.install()  # before the imports below
+
+import argparse  # noqa: E402
+import os  # noqa: E402
+import time  # noqa: E402
+
+from . import __version__  # noqa: E402
+from .errors import EvalReportError, OutputError, SpecError, suggest  # noqa: E402
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT, EXIT_GATE = 0, 1, 2, 3
+EXIT_SIGNAL = 128  # + the signal's number: 130 SIGINT, 143 SIGTERM
 
 
 class Progress:
@@ -27,6 +111,7 @@ class Progress:
         self.start = time.perf_counter()
 
     def __call__(self, message: str) -> None:
+        _SIGNALS.check()  # each step is a point where a signal something swallowed surfaces
         if self.enabled:
             print(f"[{time.perf_counter() - self.start:6.1f}s] {message}", file=sys.stderr, flush=True)
 
@@ -60,6 +145,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _formats(arg: str | None):
+    from .spec import FORMATS
+
     if arg is None:
         return None
     formats = [f.strip() for f in arg.split(",") if f.strip()]
@@ -73,15 +160,22 @@ def _formats(arg: str | None):
 
 def cmd_run(args) -> int:
     from .pipeline import evaluate
-    from .report import render
+    from .report import check_output, render
+    from .spec import load_spec
 
     formats = _formats(args.format)
     spec = load_spec(args.spec)
     wanted = formats if formats is not None else spec.report.formats
+    out = check_output(args.out, spec)  # before the evaluation: fail in a second, not after it
     progress = Progress(args.quiet)
     result = evaluate(spec, progress=progress)
     progress("writing the report")
-    written = render(result, out=args.out, formats=wanted)
+
+    def checkpoint():  # the last moment to stop with the previous report intact
+        _SIGNALS.check()
+        args.committing = True
+
+    written = render(result, out=out, formats=wanted, progress=progress, checkpoint=checkpoint)
     if not args.quiet:
         for fmt, path in written.items():
             print(f"wrote {path}")
@@ -102,6 +196,7 @@ def cmd_run(args) -> int:
 
 def cmd_validate(args) -> int:
     from .data import load_sources
+    from .spec import load_spec
 
     spec = load_spec(args.spec)
     sources = load_sources(spec)
@@ -112,35 +207,90 @@ def cmd_validate(args) -> int:
 
 
 def cmd_init(args) -> int:
+    from .report.output import check_output
     from .resources import starter_spec
 
-    folder = Path(args.dir)
+    folder = check_output(args.dir)  # a file, /dev/null, a path under a file, no permission
     target = folder / "evalreport.yaml"
-    if target.exists():
-        raise SpecError([f"{target}: already exists; remove it or choose another folder"])
-    folder.mkdir(parents=True, exist_ok=True)
-    target.write_text(starter_spec(args.task), encoding="utf-8")
+    exists = SpecError([f"{target}: already exists; remove it or choose another folder"])
+    if os.path.lexists(target):
+        raise exists
+    created = False
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(target, "x", encoding="utf-8") as f:  # "x": never over a file made meanwhile
+            created = True
+            f.write(starter_spec(args.task))
+    except FileExistsError:
+        raise exists from None
+    except OSError as exc:
+        if created:  # no half-written starter spec
+            target.unlink(missing_ok=True)
+        raise OutputError([f"{target}: cannot write: {exc.strerror or exc}"]) from None
     print(f"wrote {target}")
     return EXIT_OK
 
 
+def _schema(args) -> int:
+    from .spec import schema_text
+
+    sys.stdout.write(schema_text())
+    return EXIT_OK
+
+
+def _interrupted(args) -> int:
+    """One line on stderr and 128 + the signal's number; nothing more may be raised."""
+    _SIGNALS.quiet()
+    # CPython quirk: a KeyboardInterrupt that left code run by exec() of a string (the
+    # dataclasses of a module being imported, say) marks the interpreter, and with
+    # `python -m` it then dies by SIGINT after main returns, whatever it returned.
+    # The next exec() of a string clears the mark.
+    exec("")
+    signum = _SIGNALS.received or signal.SIGINT
+    name = signal.Signals(signum).name
+    if getattr(args, "command", None) != "run":
+        print(f"interrupted ({name})", file=sys.stderr)
+    elif args.committing:
+        print(f"interrupted ({name}) after the report was written", file=sys.stderr)
+    else:
+        print(f"interrupted ({name}); nothing was written, the previous report is intact",
+              file=sys.stderr)
+    return EXIT_SIGNAL + signum
+
+
 def main(argv=None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help(sys.stderr)
-        return EXIT_INPUT
-    commands = {"run": cmd_run, "validate": cmd_validate, "init": cmd_init,
-                "schema": lambda a: (sys.stdout.write(schema_text()), EXIT_OK)[1]}
+    installed = _SIGNALS.install()
+    if installed:
+        _SIGNALS.received = None  # a new run (tests call main again and again)
+    args = None
     try:
-        return commands[args.command](args)
-    except EvalReportError as exc:
-        for problem in exc.problems:
-            print(f"error: {problem}", file=sys.stderr)
-        return exc.exit_status
+        _SIGNALS.armed = True
+        _SIGNALS.check()  # a signal during start-up
+        parser = _parser()
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return EXIT_INPUT
+        commands = {"run": cmd_run, "validate": cmd_validate, "init": cmd_init, "schema": _schema}
+        args.committing = False
+        try:
+            status = commands[args.command](args)
+        except EvalReportError as exc:
+            if _SIGNALS.received is not None:  # e.g. a render that failed because of it
+                raise KeyboardInterrupt from exc
+            _SIGNALS.quiet()
+            for problem in exc.problems:
+                print(f"error: {problem}", file=sys.stderr)
+            return exc.exit_status
+        _SIGNALS.check()  # a signal something swallowed
+        _SIGNALS.quiet()
+        return status
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+        return _interrupted(args)
+    finally:
+        _SIGNALS.quiet()
+        if installed:
+            _SIGNALS.restore()
 
 
 if __name__ == "__main__":

@@ -31,9 +31,17 @@ class DataError(EvalReportError):
 
 
 class RenderError(EvalReportError):
-    """The report could not be rendered or written."""
+    """The report could not be rendered (a template, WeasyPrint). Exit status 1."""
 
     exit_status = 1
+
+
+class OutputError(RenderError):
+    """The report cannot be written where it should go: the output folder is a file or
+    unwritable, the disk is full, another run holds the folder. Exit status 2, like
+    other problems of the input and the environment; nothing was replaced."""
+
+    exit_status = 2
 
 
 def closest(name, valid) -> str | None:

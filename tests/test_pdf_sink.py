@@ -308,3 +308,40 @@ def test_bad_date_is_render_error(bad, site):
         pdf_sink.html_to_pdf(
             "<p>x</p>", title="t", date=bad, attachments={}, template_dirs=[site[0]]
         )
+
+
+SVG_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head>
+<body><p>figure:</p>
+<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20"/></svg>
+</body></html>"""
+
+
+@pytest.mark.parametrize("raised", [KeyboardInterrupt, ValueError])
+def test_failed_svg_drawing_is_not_a_pdf_without_the_figure(monkeypatch, site, raised):
+    """WeasyPrint's SVG drawing catches every exception, KeyboardInterrupt included,
+    logs an error and leaves the figure out: an interrupt comes back, an error is a
+    RenderError."""
+    import weasyprint.svg
+
+    def draw(self, *args, **kwargs):
+        raise raised("drawing failed")
+
+    monkeypatch.setattr(weasyprint.svg.SVG, "draw", draw)
+    handlers = logging.getLogger("weasyprint").handlers[:]
+    expected = KeyboardInterrupt if raised is KeyboardInterrupt else RenderError
+    with pytest.raises(expected) as info:
+        pdf_sink.html_to_pdf(SVG_PAGE, title="t", date=DATE, attachments={}, template_dirs=[site[0]])
+    if expected is RenderError:
+        assert info.value.problems == [
+            f"PDF: WeasyPrint: Failed to render SVG image {site[0].resolve().as_uri()}/"]
+    assert logging.getLogger("weasyprint").handlers == handlers  # the collector went with the render
+
+
+def test_broken_image_in_the_templates_is_a_render_error(tmp_path):
+    (tmp_path / "broken.svg").write_text("<svg this is not XML")
+    html = '<!doctype html><html lang="en"><body><img src="broken.svg" alt="x"></body></html>'
+    with pytest.raises(RenderError) as info:
+        pdf_sink.html_to_pdf(html, title="t", date=DATE, attachments={}, template_dirs=[tmp_path])
+    assert len(info.value.problems) == 1
+    assert info.value.problems[0].startswith(
+        f"PDF: WeasyPrint: Failed to load image at '{(tmp_path / 'broken.svg').as_uri()}'")

@@ -1,18 +1,22 @@
-"""Sinks over one result: JSON now; HTML and PDF from the same templates."""
+"""Sinks over one result: JSON now; HTML and PDF from the same templates.
+
+Every file of the report is rendered in memory first; :mod:`.output` then replaces
+the report set in the output folder as a whole (see there).
+"""
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-from ..errors import RenderError
+from ..errors import OutputError, RenderError
 from ..pipeline import Result
 from ..results import InlineList, result_dict
 from ..spec import spec_text
+from .output import SET_FILES, check_output, write_atomically, write_report_set
 
-__all__ = ["render", "write_atomically", "json_text"]
+__all__ = ["render", "check_output", "write_atomically", "json_text", "OutputError"]
 
 AVAILABLE = ("html", "pdf", "json")
 
@@ -43,77 +47,47 @@ def json_text(result: Result) -> str:
     return text + "\n"
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def write_atomically(files: dict[Path, bytes]) -> None:
-    """Write every file to a temporary name beside it, then rename them all.
-
-    Nothing is renamed unless every file was written, so a failure leaves the
-    previous report intact.
-    """
-    staged = []
-    try:
-        for path, data in files.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            staged.append((tmp, path))
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-        mode = 0o666 & ~_umask()
-        for tmp, path in staged:
-            os.chmod(tmp, mode)  # mkstemp makes 0600; give the report the usual permissions
-            os.replace(tmp, path)
-        staged = []
-    finally:
-        for tmp, _ in staged:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-
-
-def render(result: Result, out=None, formats=None) -> dict[str, Path]:
-    """Write the report of ``result`` into folder ``out``.
+def render(
+    result: Result,
+    out=None,
+    formats=None,
+    *,
+    progress: Callable[[str], None] | None = None,
+    checkpoint: Callable[[], None] | None = None,
+) -> dict[str, Path]:
+    """Write the report of ``result`` into folder ``out``, replacing the previous set.
 
     ``out`` defaults to the spec's ``report.out``; ``formats`` to ``report.formats``.
-    Returns the written paths by format.
+    Returns the written paths by format. ``progress`` and ``checkpoint``: see
+    :func:`.output.write_report_set`. Call :func:`check_output` before evaluating to
+    learn early that the folder cannot be written; a failure to write raises
+    :class:`OutputError` (exit status 2), a failure to render :class:`RenderError`.
     """
     spec = result.spec
-    out = Path(out) if out is not None else spec.resolve(spec.report.out)
     formats = list(formats) if formats is not None else list(spec.report.formats)
     unknown = [f for f in formats if f not in AVAILABLE]
     if unknown:
         raise RenderError([f"unknown format {', '.join(unknown)}; valid: {', '.join(AVAILABLE)}"])
-    files: dict[Path, bytes] = {}
-    written = {}
+    out = check_output(out, spec)  # before rendering: a PDF takes seconds
+    files: dict[str, bytes] = {}
     results_json = json_text(result).encode("utf-8")
     if "json" in formats:
-        files[out / "results.json"] = results_json
-        written["json"] = out / "results.json"
+        files[SET_FILES["json"]] = results_json
     if "html" in formats:
         from .html import render_html
 
-        files[out / "report.html"] = render_html(result).encode("utf-8")
-        written["html"] = out / "report.html"
+        files[SET_FILES["html"]] = render_html(result).encode("utf-8")
     if "pdf" in formats:
         from .html import render_html, template_dirs
         from .pdf import html_to_pdf
 
-        spec = result.spec
         attached = {"results.json": results_json}
         if spec_text(spec):
             attached[Path(spec.source).name or "spec.yaml"] = spec_text(spec).encode("utf-8")
-        files[out / "report.pdf"] = html_to_pdf(
+        files[SET_FILES["pdf"]] = html_to_pdf(
             render_html(result, attachments=True), title=spec.title, date=result.date,
             attachments=attached, template_dirs=template_dirs(result),
             subject="Evaluation report", keywords=list(result.learners),
         )
-        written["pdf"] = out / "report.pdf"
-    write_atomically(files)
-    return {fmt: written[fmt] for fmt in formats if fmt in written}
+    write_report_set(out, files, progress=progress, checkpoint=checkpoint)
+    return {fmt: out / SET_FILES[fmt] for fmt in formats if SET_FILES[fmt] in files}

@@ -18,6 +18,13 @@ Rendering never touches the network: the URL fetcher allows ``data:`` URLs and
 ``file:`` URLs inside the template folders, and refuses everything else with a
 warning on the ``evalreport`` logger. WeasyPrint treats a refused URL as a
 resource that failed to load and renders on without it.
+
+WeasyPrint renders on after its own errors too: it logs them (an image or SVG
+figure that failed to load or draw, a stylesheet that failed to load, ...) and
+leaves the figure out. Those errors are collected and make the render a
+RenderError instead of a PDF without the figure; only the URLs this module
+refused are let go. WeasyPrint's SVG drawing catches every exception, even
+KeyboardInterrupt (Ctrl-C): an interrupt it swallowed is raised again.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import functools
 import logging
 import os
 import pathlib
+import sys
 import threading
 from collections.abc import Iterator, Sequence
 from urllib.parse import unquote, urlsplit
@@ -176,14 +184,51 @@ class _Forward(logging.Handler):
 # logs each table it subsets at INFO level.
 _NOISY_LOGGERS = ("weasyprint", "fontTools")
 
+class _Collect(logging.Handler):
+    """Keep WeasyPrint's ERROR records, each with the exception being handled when it
+    was logged (WeasyPrint logs from inside its ``except`` blocks)."""
+
+    def __init__(self):
+        super().__init__(logging.ERROR)
+        self.errors: list[tuple[logging.LogRecord, BaseException | None]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.errors.append((record, sys.exc_info()[1]))
+
+
+def _raise_swallowed(collected: _Collect) -> None:
+    """Raise again an interrupt (KeyboardInterrupt, SystemExit) WeasyPrint swallowed."""
+    for _, exc in collected.errors:
+        if exc is not None and not isinstance(exc, Exception):
+            raise exc
+
+
+def _check_errors(collected: _Collect, refused: list[str]) -> None:
+    """Turn WeasyPrint's errors into a RenderError, except those about a URL we
+    refused (the fetcher warned already)."""
+    problems = []
+    for record, _ in collected.errors:
+        try:
+            message = record.getMessage()
+        except Exception:
+            message = str(record.msg)
+        args = record.args if isinstance(record.args, tuple) else ()
+        if any(isinstance(a, str) and a in refused for a in args) or "RefusedURL: " in message:
+            continue
+        problems.append(f"PDF: WeasyPrint: {message}")
+    if problems:
+        raise RenderError(list(dict.fromkeys(problems)))
+
+
 # The render changes process-wide state (those loggers, SOURCE_DATE_EPOCH):
 # one render at a time.
 _RENDER_LOCK = threading.RLock()
 
 
 @contextlib.contextmanager
-def _render_context(when: _dt.datetime) -> Iterator[None]:
-    """Quiet the noisy loggers and pin the fonts' timestamps, for one render.
+def _render_context(when: _dt.datetime) -> Iterator[_Collect]:
+    """Quiet the noisy loggers and pin the fonts' timestamps, for one render;
+    yield the collector of WeasyPrint's errors.
 
     The noisy loggers' records still reach the ``evalreport`` logger at DEBUG
     level; the refusals that matter are logged by the fetcher as warnings.
@@ -195,26 +240,30 @@ def _render_context(when: _dt.datetime) -> Iterator[None]:
     """
     with _RENDER_LOCK:
         saved_loggers = []
-        handler = _Forward(logging.DEBUG)
-        # Only pay for the records someone may read.
+        handler, collect = _Forward(logging.DEBUG), _Collect()
+        # Only pay for the records someone may read (WeasyPrint's errors, always).
         level = logging.DEBUG if LOGGER.isEnabledFor(logging.DEBUG) else logging.CRITICAL + 1
         for name in _NOISY_LOGGERS:
             logger = logging.getLogger(name)
-            saved_loggers.append((logger, logger.propagate, logger.level))
+            saved_loggers.append((logger, logger.propagate, logger.level, logger.handlers[:]))
             logger.addHandler(handler)
             logger.propagate = False
-            logger.setLevel(level)
+            if name == "weasyprint":
+                logger.addHandler(collect)
+                logger.setLevel(min(level, logging.ERROR))
+            else:
+                logger.setLevel(level)
         saved_epoch = os.environ.get("SOURCE_DATE_EPOCH")
         os.environ["SOURCE_DATE_EPOCH"] = str(int(when.timestamp()))
         try:
-            yield
+            yield collect
         finally:
             if saved_epoch is None:
                 os.environ.pop("SOURCE_DATE_EPOCH", None)
             else:
                 os.environ["SOURCE_DATE_EPOCH"] = saved_epoch
-            for logger, propagate, old_level in saved_loggers:
-                logger.removeHandler(handler)
+            for logger, propagate, old_level, old_handlers in saved_loggers:
+                logger.handlers[:] = old_handlers
                 logger.propagate = propagate
                 logger.setLevel(old_level)
 
@@ -280,7 +329,7 @@ def html_to_pdf(
     template_dirs = [pathlib.Path(d) for d in template_dirs]
     base_url = str(_resolve(template_dirs[0])) + os.sep if template_dirs else None
 
-    with _render_context(when):
+    with _render_context(when) as collected:
         weasyprint, _ = _weasyprint()  # inside: importing parses WeasyPrint's own CSS, noisily
         fetcher = make_url_fetcher(template_dirs)
         try:
@@ -296,7 +345,7 @@ def html_to_pdf(
             meta.modified = stamp
             # Only the attachments we were given, none declared by the HTML.
             meta.attachments = []
-            return document.write_pdf(
+            pdf = document.write_pdf(
                 finisher=_dedupe_associated_files,
                 pdf_variant=PDF_VARIANT,
                 attachments=[
@@ -307,6 +356,10 @@ def html_to_pdf(
         except RenderError:
             raise
         except Exception as exc:
+            _raise_swallowed(collected)  # a swallowed Ctrl-C may be why it failed
             raise RenderError(
                 f"PDF: WeasyPrint could not render the report: {type(exc).__name__}: {exc}"
             ) from exc
+        _raise_swallowed(collected)
+        _check_errors(collected, fetcher.refused)
+        return pdf

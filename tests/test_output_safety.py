@@ -1,0 +1,623 @@
+"""Where the report goes, and how it gets there (issue 17).
+
+* The output folder is checked before the evaluation: a file, /dev/null, a path under a
+  file, no permission, a read-only file system give exit status 2 and a message naming
+  the path, and the evaluation does not run.
+* A failure while writing (a full disk) is exit status 2 naming the file, the previous
+  report intact, nothing left behind.
+* SIGINT and SIGTERM: one line, exit 130 / 143, the previous report intact (or, if the
+  run got that far, the whole new one), nothing left behind, also when WeasyPrint
+  swallows the interrupt while it draws a figure.
+* The report set is replaced as a whole: a folder swap (or, in a folder with other
+  files, file by file with a manifest written last); a run killed at any step leaves the
+  whole old or the whole new set, and the next run removes what it left; runs into one
+  folder take turns.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import evalreport
+from evalreport.__main__ import main
+from evalreport.report import output
+
+ROOT = Path(__file__).resolve().parents[1]
+WATERMELON = ROOT / "examples" / "watermelon"
+BREAST_CANCER = ROOT / "examples" / "breast_cancer"
+SET = ("report.html", "report.pdf", "results.json")
+
+
+def _env() -> dict:
+    env = dict(os.environ, MPLBACKEND="Agg")
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [env.get("PYTHONPATH")] if p])
+    return env
+
+
+@pytest.fixture
+def melon(tmp_path) -> Path:
+    """The watermelon example in tmp/proj (its report goes to tmp/proj/reports)."""
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    for name in ("spec.yaml", "predictions.csv"):
+        shutil.copy(WATERMELON / name, proj / name)
+    return proj
+
+
+@pytest.fixture
+def no_evaluation(monkeypatch):
+    import evalreport.pipeline
+
+    def evaluate(*args, **kwargs):
+        pytest.fail("the evaluation ran although the output folder cannot be written")
+
+    monkeypatch.setattr(evalreport.pipeline, "evaluate", evaluate)
+
+
+def _run(spec: Path, *args) -> int:
+    return main(["run", str(spec), "--quiet", *args])
+
+
+def _err(capsys) -> list[str]:
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err.splitlines()
+
+
+def _out_line(spec: Path) -> int:
+    return next(i for i, line in enumerate(spec.read_text().splitlines(), 1) if "out: reports" in line)
+
+
+def _tree(folder: Path) -> dict[str, bytes | None]:
+    """Every entry under ``folder`` (hidden ones too): files with their bytes."""
+    return {
+        str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else None)
+        for p in sorted(folder.rglob("*"))
+    }
+
+
+def _hidden(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith("."))
+
+
+def _title(text: str) -> str:
+    return re.search(r"<title>([^<]*)</title>", text).group(1)
+
+
+# ---------------------------------------------------------------------------
+# 1-2. The output folder, checked before the evaluation
+
+
+def test_out_is_a_file(melon, no_evaluation, capsys):
+    (melon / "taken").write_text("mine\n")
+    assert _run(melon / "spec.yaml", "--out", str(melon / "taken")) == 2
+    assert _err(capsys) == [f"error: {melon}/taken: is a file, not a folder"]
+    assert (melon / "taken").read_text() == "mine\n"
+
+
+def test_out_under_a_file(melon, no_evaluation, capsys):
+    (melon / "taken").write_text("mine\n")
+    assert _run(melon / "spec.yaml", "--out", str(melon / "taken" / "sub" / "x")) == 2
+    assert _err(capsys) == [
+        f"error: {melon}/taken/sub/x: cannot create the folder: {melon}/taken is a file, not a folder"
+    ]
+
+
+def test_out_is_dev_null(melon, no_evaluation, capsys):
+    assert _run(melon / "spec.yaml", "--out", "/dev/null") == 2
+    assert _err(capsys) == ["error: /dev/null: is a character device, not a folder"]
+
+
+def test_report_out_in_the_spec_gives_the_line(melon, no_evaluation, capsys):
+    (melon / "reports").write_text("a file where the folder goes\n")
+    assert _run(melon / "spec.yaml") == 2
+    assert _err(capsys) == [
+        f"error: {melon}/spec.yaml:{_out_line(melon / 'spec.yaml')}: report.out: "
+        f"{melon}/reports: is a file, not a folder"
+    ]
+
+
+def _refuse_under(monkeypatch, folder: Path, code: int):
+    """os.open refuses every path in (or equal to) ``folder`` with ``code``."""
+    real_open = os.open
+
+    def guarded(path, *args, **kwargs):
+        p = Path(os.fsdecode(path))
+        if p == folder or folder in p.parents:
+            raise OSError(code, os.strerror(code), str(p))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", guarded)
+
+
+def test_folder_without_permission(melon, no_evaluation, monkeypatch, capsys):
+    (melon / "reports").mkdir()
+    _refuse_under(monkeypatch, melon / "reports", errno.EACCES)
+    assert _run(melon / "spec.yaml") == 2
+    assert _err(capsys) == [
+        f"error: {melon}/spec.yaml:{_out_line(melon / 'spec.yaml')}: report.out: "
+        f"{melon}/reports: cannot write in this folder: Permission denied"
+    ]
+
+
+def test_read_only_file_system_for_a_new_folder(melon, no_evaluation, monkeypatch, capsys):
+    (melon / "ro").mkdir()
+    _refuse_under(monkeypatch, melon / "ro", errno.EROFS)
+    assert _run(melon / "spec.yaml", "--out", str(melon / "ro" / "new" / "reports")) == 2
+    assert _err(capsys) == [
+        f"error: {melon}/ro/new/reports: cannot create the folder in {melon}/ro: Read-only file system"
+    ]
+    assert list((melon / "ro").iterdir()) == []
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0,
+                    reason="root writes into a 0o500 folder (the test above simulates EACCES)")
+def test_read_only_folder(melon, no_evaluation, capsys):  # pragma: no cover - not as root
+    ro = melon / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    try:
+        assert _run(melon / "spec.yaml", "--out", str(ro)) == 2
+        assert _err(capsys) == [f"error: {ro}: cannot write in this folder: Permission denied"]
+    finally:
+        ro.chmod(0o700)
+
+
+def test_the_check_leaves_nothing(melon):
+    (melon / "reports").mkdir()
+    before = _tree(melon)
+    assert evalreport.check_output(melon / "reports") == melon / "reports"
+    assert evalreport.check_output(melon / "a" / "b") == melon / "a" / "b"  # not created
+    assert _tree(melon) == before
+
+
+def test_init_into_a_file(tmp_path, capsys):
+    (tmp_path / "taken").write_text("mine\n")
+    assert main(["init", str(tmp_path / "taken")]) == 2
+    assert main(["init", str(tmp_path / "taken" / "sub")]) == 2
+    assert _err(capsys) == [
+        f"error: {tmp_path}/taken: is a file, not a folder",
+        f"error: {tmp_path}/taken/sub: cannot create the folder: {tmp_path}/taken is a file, not a folder",
+    ]
+    assert (tmp_path / "taken").read_text() == "mine\n"
+    assert main(["init", str(tmp_path / "new" / "dir")]) == 0
+    assert (tmp_path / "new" / "dir" / "evalreport.yaml").is_file()
+
+
+# ---------------------------------------------------------------------------
+# 2. Write failures
+
+
+def _no_space(monkeypatch):
+    real_write = os.write
+
+    def write(fd, data):
+        if fd > 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", write)
+
+
+@pytest.mark.parametrize("where", ["reports", "spec folder"])
+def test_full_disk(melon, monkeypatch, capsys, where):
+    out = melon / "reports" if where == "reports" else melon
+    assert _run(melon / "spec.yaml", "--out", str(out), "--format", "json,html") == 0
+    capsys.readouterr()
+    before = _tree(melon)
+    _no_space(monkeypatch)
+    assert _run(melon / "spec.yaml", "--out", str(out), "--format", "json,html") == 2
+    assert _err(capsys) == [
+        f"error: {out}/results.json: cannot write the report: No space left on device; "
+        "the previous report is intact"
+    ]
+    assert _tree(melon) == before
+
+
+def test_write_failure_through_the_python_api(melon, monkeypatch):
+    result = evalreport.evaluate(evalreport.load_spec(melon / "spec.yaml"))
+    _no_space(monkeypatch)
+    with pytest.raises(evalreport.OutputError) as info:
+        evalreport.render(result, formats=["json"])
+    assert info.value.exit_status == 2
+    assert info.value.problems == [
+        f"{melon}/reports/results.json: cannot write the report: No space left on device; "
+        "the previous report is intact"
+    ]
+    assert not (melon / "reports").exists()
+    assert _hidden(melon) == []
+
+
+def test_a_template_error_is_still_an_internal_error():
+    assert evalreport.RenderError.exit_status == 1
+    assert issubclass(evalreport.OutputError, evalreport.RenderError)
+
+
+# ---------------------------------------------------------------------------
+# 4. The set is replaced as a whole
+
+
+def test_swap_replaces_the_folder_and_keeps_its_mode(melon):
+    out = melon / "reports"
+    assert _run(melon / "spec.yaml", "--format", "json,html") == 0
+    out.chmod(0o750)
+    first = os.stat(out).st_ino
+    (out / "report.pdf").write_bytes(b"a pdf of an earlier run\n")  # a format not written now
+    assert _run(melon / "spec.yaml", "--format", "json,html") == 0
+    assert os.stat(out).st_ino != first  # a new folder took the old one's place
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o750
+    assert sorted(p.name for p in out.iterdir()) == ["report.html", "results.json"]
+    assert _hidden(melon) == []
+
+
+def test_folder_with_other_files_is_never_swapped(melon, monkeypatch):
+    (melon / "reports").mkdir()
+    (melon / "reports" / "2026-11-01").mkdir()
+    (melon / "reports" / "2026-11-01" / "results.json").write_text("a dated report\n")
+    (melon / "reports" / "notes.txt").write_text("mine\n")
+    inode = os.stat(melon / "reports").st_ino
+    assert _run(melon / "spec.yaml", "--format", "json,html") == 0
+    assert os.stat(melon / "reports").st_ino == inode
+    assert (melon / "reports" / "notes.txt").read_text() == "mine\n"
+    assert (melon / "reports" / "2026-11-01" / "results.json").read_text() == "a dated report\n"
+    manifest = json.loads((melon / "reports" / output.MANIFEST).read_text())
+    assert manifest["files"] == {
+        name: hashlib.sha256((melon / "reports" / name).read_bytes()).hexdigest()
+        for name in ("results.json", "report.html")
+    }
+    # --out . in the spec's own folder: written file by file, the spec and data stay
+    monkeypatch.chdir(melon)
+    spec = (melon / "spec.yaml").read_bytes()
+    assert _run(melon / "spec.yaml", "--out", ".", "--format", "json") == 0
+    assert (melon / "spec.yaml").read_bytes() == spec
+    assert sorted(p.name for p in melon.iterdir()) == [
+        ".evalreport-set.json", "predictions.csv", "reports", "results.json", "spec.yaml"]
+
+
+def test_without_an_atomic_exchange(melon, monkeypatch):
+    def unsupported(a, b):
+        raise OSError(errno.EINVAL, "Invalid argument")
+
+    assert _run(melon / "spec.yaml", "--format", "json,html") == 0
+    old = _tree(melon / "reports")
+    monkeypatch.setattr(output, "exchange", unsupported)
+    _edit(melon / "spec.yaml", "Watermelons:", "Melons:")
+    assert _run(melon / "spec.yaml", "--format", "json") == 0
+    new = _tree(melon / "reports")
+    assert list(new) == ["results.json"] and new != {"results.json": old["results.json"]}
+    assert _hidden(melon) == []
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_leftovers_of_killed_runs_are_removed(melon):
+    out = melon / "reports"
+    assert _run(melon / "spec.yaml", "--format", "json") == 0
+    for name in (".report.html.k2j3h4g5.tmp", ".results.json.abcdefgh.tmp",
+                 ".evalreport-set.json.0123456789abcdef.tmp"):
+        (out / name).write_bytes(b"half")
+        (out / name).chmod(0o600)
+    staging = melon / ".reports.evalreport-new-0123456789abcdef"
+    staging.mkdir()
+    (staging / "results.json").write_text("{}")
+    # an old set whose folder had a user's file in it when it was swapped out
+    old = melon / ".reports.evalreport-old-fedcba9876543210"
+    old.mkdir()
+    (old / "report.pdf").write_text("old")
+    (old / "notes.txt").write_text("mine\n")
+    mine = melon / ".reports.evalreport-new-mine"  # not a name of ours: kept
+    mine.mkdir()
+    assert _run(melon / "spec.yaml", "--format", "json") == 0
+    # notes.txt went back into the folder, which now holds a user's file: file mode
+    assert sorted(p.name for p in out.iterdir()) == [output.MANIFEST, "notes.txt", "results.json"]
+    assert (out / "notes.txt").read_text() == "mine\n"
+    assert _hidden(melon) == [".reports.evalreport-new-mine"]
+
+
+# A child that runs the CLI and dies (os._exit: no clean-up, like SIGKILL) at one step.
+KILL_AT = textwrap.dedent("""\
+    import os, sys
+    from evalreport.report import output
+    step = sys.argv[1]
+    real_exchange, real_replace = output.exchange, os.replace
+    if step == "before exchange":
+        output.exchange = lambda a, b: os._exit(9)
+    elif step == "after exchange":
+        def exchange(a, b):
+            real_exchange(a, b)
+            os._exit(9)
+        output.exchange = exchange
+    elif step == "between renames":
+        def replace(a, b):
+            real_replace(a, b)
+            if os.path.basename(b) == "results.json":  # the first of the set
+                os._exit(9)
+        os.replace = replace
+    from evalreport.__main__ import main
+    sys.exit(main(sys.argv[2:]))
+""")
+
+
+@pytest.mark.parametrize("step", ["before exchange", "after exchange", "between renames"])
+def test_killed_while_replacing(melon, step):
+    out = melon if step == "between renames" else melon / "reports"
+    spec = melon / "spec.yaml"
+    args = ["run", str(spec), "--quiet", "--format", "json,html", "--out", str(out)]
+    assert main(args) == 0
+    old = {name: (out / name).read_bytes() for name in ("results.json", "report.html")}
+    _edit(spec, "Watermelons:", "Melons:")
+    proc = subprocess.run([sys.executable, "-c", KILL_AT, step, *args], env=_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 9, proc.stderr
+    now = {name: (out / name).read_bytes() for name in old}
+    titles = {json.loads(now["results.json"])["title"], _title(now["report.html"].decode())}
+    if step == "before exchange":
+        assert now == old
+    elif step == "after exchange":
+        assert titles == {"Melons: learner A against learner B"}
+    else:
+        # file by file: the first rename happened, the manifest is gone until the last
+        assert json.loads(now["results.json"])["title"] == "Melons: learner A against learner B"
+        assert _title(now["report.html"].decode()) == "Watermelons: learner A against learner B"
+        assert not (out / output.MANIFEST).exists()
+    assert main(args) == 0  # the next run completes the set and removes the leftovers
+    now = {name: (out / name).read_bytes() for name in old}
+    assert {json.loads(now["results.json"])["title"], _title(now["report.html"].decode())} == {
+        "Melons: learner A against learner B"}
+    assert _hidden(melon) == ([output.MANIFEST] if out == melon else [])
+    assert _hidden(out) == ([output.MANIFEST] if out == melon else [])
+
+
+def test_lock_timeout(melon, monkeypatch, capsys):
+    out = melon / "reports"
+    lock = melon / ".reports.evalreport.lock"
+    monkeypatch.setattr(output, "LOCK_TIMEOUT", 0.2)
+    with output._locked(lock, out, None):
+        assert _run(melon / "spec.yaml", "--format", "json") == 2
+    assert _err(capsys) == [
+        f"error: {out}: another evalreport run has been writing here for over 0.2 s "
+        f"(it holds the lock {lock}); try again when it is done"
+    ]
+    assert not out.exists()
+    assert not lock.exists()  # the lock file goes with its holder
+
+
+def test_lock_wait(melon):
+    out = melon / "reports"
+    result = evalreport.evaluate(evalreport.load_spec(melon / "spec.yaml"))
+    held, release = threading.Event(), threading.Event()
+
+    def holder():
+        with output._locked(melon / ".reports.evalreport.lock", out, None):
+            held.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    held.wait(10)
+    messages = []
+    threading.Timer(0.3, release.set).start()
+    evalreport.report.render(result, formats=["json"], progress=messages.append)
+    thread.join()
+    assert messages == [f"waiting for another run writing to {out}"]
+    assert (out / "results.json").is_file()
+    assert _hidden(melon) == []
+
+
+WRITER = textwrap.dedent("""\
+    import sys
+    from evalreport.report.output import write_report_set
+    out, tag, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    for i in range(rounds):
+        mark = f"{tag}-{i}".encode()
+        write_report_set(out, {"results.json": mark, "report.html": mark * 1000, "report.pdf": mark * 50000})
+""")
+
+
+def test_concurrent_writers_and_a_reader_never_see_a_mixed_set(tmp_path):
+    out = tmp_path / "reports"
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(out), f"w{k}", "15"], env=_env())
+               for k in range(3)]
+    seen, mixed = 0, []
+    while any(w.poll() is None for w in writers):
+        try:  # open the folder once, then its files: one set
+            fd = os.open(out, os.O_RDONLY)
+        except FileNotFoundError:
+            continue
+        time.sleep(0.002)  # leave the writers some CPU
+        try:
+            parts = []
+            for name in SET:
+                with open(os.open(name, os.O_RDONLY, dir_fd=fd), "rb") as f:
+                    parts.append(f.read())
+        except FileNotFoundError:  # the folder was swapped out and deleted meanwhile
+            continue
+        finally:
+            os.close(fd)
+        mark = parts[2]
+        seen += 1
+        if parts != [mark * 1000, mark * 50000, mark]:
+            mixed.append([p[:8] for p in parts])
+    assert [w.wait() for w in writers] == [0, 0, 0]
+    assert mixed == []
+    assert seen > 0
+    mark = (out / "results.json").read_bytes()
+    assert (out / "report.html").read_bytes() == mark * 1000
+    assert (out / "report.pdf").read_bytes() == mark * 50000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["reports"]
+    assert sorted(p.name for p in out.iterdir()) == sorted(SET)
+
+
+def test_two_runs_into_one_folder(tmp_path):
+    """Two whole CLI runs of different specs into one folder: one complete set."""
+    out = tmp_path / "shared"
+    specs = []
+    for name in ("first", "second"):
+        proj = tmp_path / name
+        proj.mkdir()
+        shutil.copy(WATERMELON / "predictions.csv", proj)
+        text = (WATERMELON / "spec.yaml").read_text().replace("Watermelons:", f"{name}:")
+        (proj / "spec.yaml").write_text(text)
+        specs.append(proj / "spec.yaml")
+    procs = [subprocess.Popen([sys.executable, "-m", "evalreport", "run", str(s), "--quiet",
+                               "--out", str(out)], env=_env(), stderr=subprocess.PIPE, text=True)
+             for s in specs]
+    assert [(p.wait(timeout=300), p.stderr.read()) for p in procs] == [(0, ""), (0, "")]
+    pypdf = pytest.importorskip("pypdf")
+    title = json.loads((out / "results.json").read_text())["title"]
+    assert title in ("first: learner A against learner B", "second: learner A against learner B")
+    assert _title((out / "report.html").read_text()) == title
+    assert pypdf.PdfReader(out / "report.pdf").metadata.title == title
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["first", "second", "shared"]
+    assert sorted(p.name for p in out.iterdir()) == sorted(SET)
+
+
+# ---------------------------------------------------------------------------
+# 3. Interrupts
+
+
+OLD_TITLE = "An older report"
+NEW_TITLE = "Breast cancer: four classifiers compared"
+ONE_LINE = {
+    "nothing": "interrupted ({}); nothing was written, the previous report is intact",
+    "written": "interrupted ({}) after the report was written",
+}
+
+
+@pytest.fixture(scope="module")
+def cancer(tmp_path_factory) -> Path:
+    """breast_cancer with a previous report (of another title) in reports/."""
+    base = tmp_path_factory.mktemp("cancer") / "proj"
+    shutil.copytree(BREAST_CANCER, base)
+    spec = base / "spec.yaml"
+    text = spec.read_text()
+    spec.write_text(text.replace(NEW_TITLE, OLD_TITLE))
+    proc = subprocess.run([sys.executable, "-m", "evalreport", "run", str(spec), "--quiet"],
+                          env=_env(), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    spec.write_text(text)
+    return base
+
+
+def _check_interrupted(proj: Path, before: dict, proc, code: int, name: str, err: str) -> None:
+    """Exit ``code`` with one line and the old set, or (finished first) 0 and the new set."""
+    assert "Traceback" not in err
+    reports = proj / "reports"
+    after = _tree(proj)
+    assert sorted(after) == sorted(before)  # nothing left behind, hidden or not
+    assert sorted(p.name for p in proj.parent.iterdir() if p.suffix != ".py") == ["proj"]
+    assert {k: v for k, v in after.items() if not k.startswith("reports")} == {
+        k: v for k, v in before.items() if not k.startswith("reports")}
+    now = {n: (reports / n).read_bytes() for n in SET}
+    if proc.returncode == code and err == ONE_LINE["nothing"].format(name) + "\n":
+        assert after == before  # the previous report, byte for byte
+        return
+    assert (proc.returncode, err) in ((0, ""), (code, ONE_LINE["written"].format(name) + "\n"))
+    pypdf = pytest.importorskip("pypdf")
+    assert json.loads(now["results.json"])["title"] == NEW_TITLE
+    assert _title(now["report.html"].decode()) == NEW_TITLE
+    assert pypdf.PdfReader(reports / "report.pdf").metadata.title == NEW_TITLE
+
+
+def _copy(cancer: Path, tmp_path: Path) -> tuple[Path, dict]:
+    proj = tmp_path / "proj"
+    shutil.copytree(cancer, proj)
+    return proj, _tree(proj)
+
+
+@pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
+                         ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("delay", [0.5, 1.0, 2.0, 3.0])
+def test_signal_mid_run(cancer, tmp_path, signum, code, delay):
+    proj, before = _copy(cancer, tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "evalreport", "run", str(proj / "spec.yaml"),
+                             "--quiet"], env=_env(), stderr=subprocess.PIPE, text=True)
+    time.sleep(delay)
+    proc.send_signal(signum)
+    err = proc.communicate(timeout=120)[1]
+    _check_interrupted(proj, before, proc, code, signal.Signals(signum).name, err)
+
+
+# Run with -m, as `python -m evalreport` is. The signal arrives inside code run by
+# exec() of a string (the dataclasses of a module being imported): CPython then dies by
+# SIGINT after main returned, whatever it returned, unless told otherwise; or inside a
+# finaliser (__del__, a weakref callback: the garbage
+# collector runs them anywhere), where Python prints a KeyboardInterrupt as "Exception
+# ignored" and drops it; or while WeasyPrint draws the first SVG figure of the PDF: its
+# SVG drawing catches every exception, KeyboardInterrupt included, and used to go on
+# (exit 0, a PDF without the figure). Or it arrives just before the folders are
+# exchanged: it is held back until the new set is in.
+SIGNAL_AT = textwrap.dedent("""\
+    import os, signal, sys
+    where, signum = sys.argv[1], getattr(signal, sys.argv[2])
+    if where == "svg":
+        import weasyprint.svg
+        real = weasyprint.svg.SVG.draw
+        def draw(self, *args, **kwargs):
+            os.kill(os.getpid(), signum)
+            return real(self, *args, **kwargs)
+        weasyprint.svg.SVG.draw = draw
+    elif where == "exec":
+        import evalreport.pipeline
+        real = evalreport.pipeline.evaluate
+        def evaluate(*args, **kwargs):
+            exec("os.kill(os.getpid(), signum)\\nfor _ in range(10**7): pass", dict(os=os, signum=signum))
+            return real(*args, **kwargs)
+        evalreport.pipeline.evaluate = evaluate
+    elif where == "finaliser":
+        import evalreport.pipeline
+        real = evalreport.pipeline.evaluate
+        class Finalised:
+            def __del__(self):
+                os.kill(os.getpid(), signum)
+        def evaluate(*args, **kwargs):
+            Finalised()
+            return real(*args, **kwargs)
+        evalreport.pipeline.evaluate = evaluate
+    else:
+        from evalreport.report import output
+        real = output.exchange
+        def exchange(a, b):
+            os.kill(os.getpid(), signum)
+            return real(a, b)
+        output.exchange = exchange
+    from evalreport.__main__ import main
+    sys.exit(main(sys.argv[3:]))
+""")
+
+
+@pytest.mark.parametrize("where", ["exec", "finaliser", "svg", "exchange"])
+@pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
+                         ids=["SIGINT", "SIGTERM"])
+def test_signal_at_a_chosen_moment(cancer, tmp_path, signum, code, where):
+    proj, before = _copy(cancer, tmp_path)
+    name = signal.Signals(signum).name
+    (tmp_path / "signal_at.py").write_text(SIGNAL_AT)
+    env = _env()
+    env["PYTHONPATH"] += os.pathsep + str(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "signal_at", where, name, "run",
+                           str(proj / "spec.yaml"), "--quiet"],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == code
+    expected = ONE_LINE["written" if where == "exchange" else "nothing"].format(name)
+    assert proc.stderr == expected + "\n"
+    _check_interrupted(proj, before, proc, code, name, proc.stderr)
