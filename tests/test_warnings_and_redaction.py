@@ -192,6 +192,29 @@ def test_no_secret_in_the_report(tmp_path):
     assert published_spec_text(load_spec(spec)) == SECRET_SPEC_PUBLISHED
 
 
+def test_no_secret_in_the_pdf(tmp_path):
+    pypdf = pytest.importorskip("pypdf")
+    spec = _write(tmp_path, SECRET_SPEC, **{"pred.csv": BINARY_CSV})
+    status, _, _ = _run(spec, "json,pdf")
+    assert status == 0
+    pdf = (tmp_path / "out" / "report.pdf").read_bytes()
+    attached = pypdf.PdfReader(tmp_path / "out" / "report.pdf").attachments
+    assert attached["spec.yaml"] == [SECRET_SPEC_PUBLISHED.encode()]
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(tmp_path / "out" / "report.pdf").pages)
+    for secret in ("TOKEN-1", "AKIA-ID-2", "SECRET-3", "SECRET-6", "SECRET-7", "PW-8"):
+        assert secret not in text and secret.encode() not in pdf
+
+
+def test_warnings_on_stderr_unless_quiet(tmp_path, capsys):
+    spec = _write(tmp_path, SECRET_SPEC, **{"pred.csv": BINARY_CSV})
+    main(["run", str(spec), "--out", str(tmp_path / "out"), "--format", "json"])
+    listed = json.loads((tmp_path / "out" / "results.json").read_text())["warnings"]
+    err = capsys.readouterr().err
+    assert listed and [f"warning: {w}" for w in listed] == err.splitlines()
+    main(["run", str(spec), "--out", str(tmp_path / "out"), "--format", "json", "--quiet"])
+    assert capsys.readouterr().err == ""
+
+
 def test_published_inputs_redact_url_credentials():
     from types import SimpleNamespace
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..errors import OutputError, RenderError
 from ..pipeline import Result
 from ..results import InlineList, result_dict
-from ..spec import spec_text
+from ..redact import published_spec_text
 from .output import SET_FILES, check_output, write_atomically, write_report_set
 
 __all__ = ["render", "check_output", "write_atomically", "json_text", "OutputError"]
@@ -82,8 +82,9 @@ def render(
         from .pdf import html_to_pdf
 
         attached = {"results.json": results_json}
-        if spec_text(spec):
-            attached[Path(spec.source).name or "spec.yaml"] = spec_text(spec).encode("utf-8")
+        published = published_spec_text(spec)  # credentials redacted, as in the HTML
+        if published:
+            attached[Path(spec.source).name or "spec.yaml"] = published.encode("utf-8")
         files[SET_FILES["pdf"]] = html_to_pdf(
             render_html(result, attachments=True), title=spec.title, date=result.date,
             attachments=attached, template_dirs=template_dirs(result),

@@ -1,4 +1,4 @@
-"""The operating point when no error costs anything: a clear error at the cost's key."""
+"""Edge cases of a run: costs that make every error free, a bad EVALREPORT_THREADS."""
 
 from __future__ import annotations
 
@@ -42,3 +42,15 @@ def test_only_positives_with_priors_runs(tmp_path, capsys):
     )
     assert main(["run", "--quiet", str(tmp_path / "spec.yaml")]) == 0
     assert (tmp_path / "out" / "results.json").is_file()
+
+
+def test_bad_thread_count_is_a_clear_error(tmp_path, capsys, monkeypatch):
+    (tmp_path / "d.csv").write_text("y,p\n1,0.2\n0,0.7\n1,0.9\n")
+    (tmp_path / "spec.yaml").write_text(
+        "version: 1\ndata:\n  - path: d.csv\n    label: y\n    learners: {a: p}\n"
+        "report: {formats: [json], out: out}\n")
+    monkeypatch.setenv("EVALREPORT_THREADS", "four")
+    for command in ("run", "validate"):
+        assert main([command, str(tmp_path / "spec.yaml")]) == 2
+        assert capsys.readouterr().err == "error: EVALREPORT_THREADS must be a whole number, got 'four'\n"
+    assert not (tmp_path / "out").exists()
