@@ -61,11 +61,14 @@ def looks_like_credential(name: str, *, words=_WORDS) -> bool:
     return any(p in words or _COMPOUNDS.fullmatch(p) for p in _word_parts(str(name)))
 
 
-# scheme://user:password@host -> the password
+# scheme://user:password@host -> the password. The scheme and the parameter names
+# are bounded in length: unbounded, a long run of letters without '://' or '='
+# (a 1 MB title) made the search quadratic.
 _URL_PASSWORD = re.compile(
-    r"(?P<head>[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@?#'\"]*:)(?P<secret>[^\s/@?#'\"]+)(?=@)")
+    r"(?P<head>(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,31}://[^\s:/@?#'\"]*:)"
+    r"(?P<secret>[^\s/@?#'\"]+)(?=@)")
 # ?name=value, &name=value, ;name=value -> the value when the name looks like a credential
-_PARAMETER = re.compile(r"(?P<head>[?&;](?P<name>[A-Za-z0-9_.\-]+)=)(?P<secret>[^&;#\s'\"]+)")
+_PARAMETER = re.compile(r"(?P<head>[?&;](?P<name>[A-Za-z0-9_.\-]{1,128})=)(?P<secret>[^&;#\s'\"]+)")
 
 
 def redact_url_credentials(text: str) -> tuple[str, bool]:
