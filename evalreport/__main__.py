@@ -134,7 +134,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="comma-separated: html,pdf,json (overrides report.formats)")
     run.add_argument("--strict", action="store_true",
                      help="treat warnings (undefined measures, ...) like a failed gate: exit 3")
-    run.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    run.add_argument("--quiet", action="store_true",
+                     help="print nothing but errors and failed gates (no progress, wrote lines or warnings)")
     val = sub.add_parser("validate", help="check the spec and its data; write nothing")
     val.add_argument("spec", metavar="SPEC.yaml")
     init = sub.add_parser("init", help="write a commented starter spec")
@@ -212,9 +213,11 @@ def cmd_run(args) -> int:
 
 def cmd_validate(args) -> int:
     from .data import load_sources
+    from .report import check_output
     from .spec import load_spec
 
     spec = load_spec(args.spec)
+    check_output(None, spec)  # report.out: a folder that can be written (nothing is left in it)
     _check_environment()
     sources = load_sources(spec)
     rows = sum(s.rows for s in sources)

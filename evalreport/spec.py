@@ -781,9 +781,6 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
     template = _template_problem(spec)
     if template:
         add(("report", "template"), template)
-    out_folder = _out_problem(spec)
-    if out_folder:
-        add(("report", "out"), out_folder)
     return out
 
 
@@ -793,20 +790,6 @@ def _cost_problem(value) -> str | None:
         return "must be a number >= 0"
     if value > MAX_COST:
         return f"must be at most {MAX_COST:g} (costs are relative: scale them down)"
-    return None
-
-
-def _out_problem(spec: Spec) -> str | None:
-    """Why report.out cannot be the output folder: a file, a name too long, a
-    parent that is a file (the writer would fail after the whole evaluation)."""
-    name = spec.report.out
-    try:
-        if not stat.S_ISDIR(spec.resolve(name).stat().st_mode):
-            return f"{_cut(name)} is a file; give a folder for the report"
-    except FileNotFoundError:  # written on the first run
-        return None
-    except (OSError, ValueError) as exc:
-        return f"cannot write the report to {_cut(name)}: {getattr(exc, 'strerror', None) or exc}"
     return None
 
 

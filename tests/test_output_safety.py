@@ -415,8 +415,12 @@ def test_lock_wait(melon):
     thread.start()
     held.wait(10)
     messages = []
-    threading.Timer(0.3, release.set).start()
-    evalreport.report.render(result, formats=["json"], progress=messages.append)
+
+    def progress(message):  # the holder lets go once this run says it waits
+        messages.append(message)
+        release.set()
+
+    evalreport.report.render(result, formats=["json"], progress=progress)
     thread.join()
     assert messages == [f"waiting for another run writing to {out}"]
     assert (out / "results.json").is_file()

@@ -439,7 +439,7 @@ EXPLICIT = [
          "a: p_a\n      b: p_b", "a: [p_b, p_a]") + "priors: {'0': 1.5}\n",
      ["error: spec.yaml:12: priors.0: a class prior must be in [0, 1], got 1.5"]),
     ("output folder is a file", BASE.replace("out: out}", "out: pred.csv}"),
-     ["error: spec.yaml:10: report.out: pred.csv is a file; give a folder for the report"]),
+     ["error: spec.yaml:10: report.out: pred.csv: is a file, not a folder"]),
     # 5. a template folder that does not exist: refused at validation, before any evaluation
     ("no template folder", BASE.replace("out: out}", "out: out, template: nowhere}"),
      ["error: spec.yaml:10: report.template: no such folder: nowhere"]),
