@@ -12,23 +12,12 @@ import numpy as np
 import pytest
 
 from evalreport.__main__ import main
+from specs import BASE
 
 GOOD_CSV = "id,y,p_a,p_b,w,fold,yhat\n" + "\n".join(
     f"{i},{i % 2},{(i * 7 % 10) / 10},{(i * 3 % 10) / 10},1,{i % 3},{(i + 1) % 2}" for i in range(1, 21)
 ) + "\n"
 
-BASE = """\
-version: 1
-title: t
-data:
-  - path: pred.csv
-    label: y
-    id: id
-    learners:
-      a: p_a
-      b: p_b
-report: {formats: [json], out: out}
-"""
 
 
 def _write(tmp: Path, spec: str, files: dict[str, str | bytes] | None = None) -> Path:

@@ -23,6 +23,7 @@ import pytest
 import yaml
 
 from evalreport.__main__ import main
+from specs import BASE
 
 BINARY_CSV = "id,y,p_a,p_b,yhat,w,fold\n" + "".join(
     f"{i},{i % 2},{(i * 7 % 10) / 10},{(i * 3 % 10) / 10},{(i + 1) % 2},1,{i % 3}\n" for i in range(1, 21))
@@ -279,18 +280,6 @@ def test_valid_list_names_real_cases():
 # ---------------------------------------------------------------------------
 # The explicit cases of issue 17, each with its exact message
 
-BASE = """\
-version: 1
-title: t
-data:
-  - path: pred.csv
-    label: y
-    id: id
-    learners:
-      a: p_a
-      b: p_b
-report: {formats: [json], out: out}
-"""
 TAG_ADVICE = "is not allowed; a spec holds text, numbers, booleans, dates, lists and mappings"
 ALIAS_ADVICE = "only plain values (text, numbers) may be repeated by an alias: write it out"
 NOT_BOOL = "Input should be a number, not a boolean (got True)"
