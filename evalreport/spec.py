@@ -336,6 +336,11 @@ KeyPath = tuple
 #: lists and mappings inside one another: a spec needs about seven levels; the
 #: cap keeps PyYAML's recursive composer far from Python's recursion limit
 MAX_DEPTH = 50
+#: values an alias may build, all aliases together: reusing a block of learners
+#: costs a few dozen, while aliases of aliases grow exponentially (nine lines of
+#: a "billion laughs" would build a billion values); each expansion counts its
+#: whole subtree again, so the work stays bounded whatever the spec
+MAX_EXPANDED = 100_000
 _TAG = "tag:yaml.org,2002:"
 #: the scalar types a spec is written in; any other tag (!!python/..., !!binary,
 #: !!set, a local !tag) is refused before anything is built from it
@@ -345,22 +350,34 @@ _TAG_ADVICE = "is not allowed; a spec holds text, numbers, booleans, dates, list
 
 
 class _Alias(yaml.nodes.Node):
-    """An alias (*name) of a list or mapping, left unexpanded: expanding aliases
-    of aliases grows exponentially (a "billion laughs") and an alias inside its
-    own anchor is a cycle, so the walk reports it instead of following it."""
+    """An alias (*name) as written, with the node of its anchor: PyYAML's
+    composer would hand back the anchor's node itself, losing where the alias
+    is (the line to report a problem at) and hiding the repetition that the
+    build counts (a "billion laughs") and the alias inside its own anchor (a
+    cycle) that the build refuses."""
 
     id = "alias"
 
+    def __init__(self, anchor: str, target: yaml.Node, start_mark, end_mark):
+        super().__init__(target.tag, anchor, start_mark, end_mark)
+        self.target = target
+
 
 class _TooDeep(Exception):
-    def __init__(self, path, mark):
-        super().__init__(path, mark)
-        self.path, self.mark = path, mark
+    def __init__(self, path, mark, through: str = ""):
+        super().__init__(path, mark, through)
+        self.path, self.mark, self.through = path, mark, through
+
+
+class _TooLarge(Exception):
+    def __init__(self, alias: _Alias, path):
+        super().__init__(alias, path)
+        self.alias, self.path = alias, path
 
 
 class _Loader(yaml.SafeLoader):
-    """The safe loader, composing only: aliases of lists and mappings come back
-    as :class:`_Alias` and nesting is capped at :data:`MAX_DEPTH`."""
+    """The safe loader, composing only: aliases come back as :class:`_Alias`
+    and nesting is capped at :data:`MAX_DEPTH`."""
 
     def __init__(self, text):
         super().__init__(text)
@@ -369,11 +386,13 @@ class _Loader(yaml.SafeLoader):
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
-            if isinstance(self.anchors.get(event.anchor), yaml.CollectionNode):
+            if event.anchor in self.anchors:
                 self.get_event()
-                return _Alias("alias", event.anchor, event.start_mark, event.end_mark)
-            return super().compose_node(parent, index)
+                return _Alias(event.anchor, self.anchors[event.anchor], event.start_mark, event.end_mark)
+            return super().compose_node(parent, index)  # found undefined alias
         # index: the position in a list, the key node of a mapping's value, None for a key
+        if isinstance(index, _Alias):
+            index = index.target
         part = index.value if isinstance(index, yaml.ScalarNode) else index
         self._path.append("?" if part is None and parent is not None else part)
         if len(self._path) > MAX_DEPTH + 1:
@@ -429,8 +448,16 @@ def _compose_lines(text: str, source: str):
     ``yaml.load``), so every problem is known with its node: tags other than
     plain text, numbers, booleans, nulls and dates; scalars their tag cannot
     read (``!!int abc``, ``date: 2026-13-45``); keys that are not text or that
-    repeat; aliases of lists and mappings. Each node is visited once. All of
-    them are raised together as a :class:`SpecError`.
+    repeat. All of them are raised together as a :class:`SpecError`.
+
+    Aliases are expanded and merge keys (``<<: *defaults``, ``<<: [*a, *b]``)
+    merged as ``yaml.safe_load`` does: the keys written in the mapping win,
+    then the earlier merged mapping. What an alias builds is counted, and the
+    spec refused past :data:`MAX_EXPANDED` values (a "billion laughs") or when
+    an alias is inside its own anchor (a cycle). A value reached through an
+    alias has the key path where it is used and the alias's line (the place
+    the user wrote it); a problem in the anchor's own text is reported once,
+    where it is written.
     """
     loader = None
     try:
@@ -439,8 +466,7 @@ def _compose_lines(text: str, source: str):
     except yaml.YAMLError as exc:
         raise SpecError([_yaml_problem(exc, text, source)]) from None
     except _TooDeep as exc:
-        raise SpecError([f"{source}:{exc.mark.line + 1}: {format_path(exc.path)}: lists and mappings "
-                         f"nested more than {MAX_DEPTH} levels deep; a spec needs a few"]) from None
+        raise SpecError([f"{source}:{exc.mark.line + 1}: {format_path(exc.path)}: {_too_deep()}"]) from None
     except RecursionError:  # only when called with little stack left
         raise SpecError([f"{source}: invalid YAML: nested too deeply to be read"]) from None
     finally:
@@ -450,67 +476,139 @@ def _compose_lines(text: str, source: str):
         raise SpecError([f"{source}: the spec is empty"])
     lines: dict[tuple, int] = {(): node.start_mark.line + 1}
     problems: list[str] = []
+    told: set[int] = set()  # nodes with a problem told: an alias reaching one again says nothing
+    active: set[int] = set()  # the lists and mappings being built: an alias of one is a cycle
+    expanded = 0  # values built through aliases
 
-    def problem(n, path, text):
-        problems.append(f"{source}:{n.start_mark.line + 1}: {format_path(path)}: {text}")
+    # `at` is (alias, key path) of the outermost alias being expanded, None in
+    # the text as written; `record` says whether key paths get their lines here
+    # (not below an alias, nor in a merged mapping: they keep the line above).
 
-    def scalar(n, path):
+    def problem(n, path, text, at):
+        if id(n) not in told:
+            told.add(id(n))
+            line = (at[0] if at else n).start_mark.line + 1
+            problems.append(f"{source}:{line}: {format_path(path)}: {text}")
+
+    def scalar(n, path, at):
         kind = _SCALAR_KINDS.get(n.tag)
         if kind is None:
-            return problem(n, path, f"the YAML tag {_tag_name(n.tag)} {_TAG_ADVICE}")
+            return problem(n, path, f"the YAML tag {_tag_name(n.tag)} {_TAG_ADVICE}", at)
         try:
             return loader.yaml_constructors[n.tag](loader, n)
         except (ValueError, TypeError, AttributeError, LookupError, ArithmeticError) as exc:
             # !!int abc, !!timestamp xyz, 2026-13-45 (a date's own message says which part)
             why = f" ({exc})" if kind == "date" and isinstance(exc, ValueError) else ""
-            return problem(n, path, f"{_short(n.value)} is not a valid {kind}{why}")
+            return problem(n, path, f"{_short(n.value)} is not a valid {kind}{why}", at)
 
-    aliased: set[str] = set()
+    def cycle(alias, path, at) -> bool:
+        if id(alias.target) not in active:
+            return False
+        problem(alias, path, f"*{alias.value} is inside &{alias.value} (line {alias.target.start_mark.line + 1}), "
+                             "the list or mapping it repeats: it would repeat for ever", at)
+        return True
 
-    def build(n, path):
+    def build(n, path, at, record):
+        nonlocal expanded
         if isinstance(n, _Alias):
-            if n.value not in aliased:  # once per anchor: a bomb repeats each many times
-                aliased.add(n.value)
-                problem(n, path, f"*{n.value} repeats a list or mapping (&{n.value}); only plain values "
-                                 "(text, numbers) may be repeated by an alias: write it out")
-            return None
+            if cycle(n, path, at):
+                return None
+            return build(n.target, path, at or (n, path), False)
+        if at is not None:
+            expanded += 1
+            if expanded > MAX_EXPANDED:
+                raise _TooLarge(*at)
+            if len(path) > MAX_DEPTH:  # the text is capped as composed; an alias can nest it deeper
+                raise _TooDeep(at[1], at[0].start_mark, at[0].value)
         if isinstance(n, yaml.ScalarNode):
-            return scalar(n, path)
+            return scalar(n, path, at)
         if n.tag != _TAG + ("seq" if isinstance(n, yaml.SequenceNode) else "map"):
-            return problem(n, path, f"the YAML tag {_tag_name(n.tag)} {_TAG_ADVICE}")
+            return problem(n, path, f"the YAML tag {_tag_name(n.tag)} {_TAG_ADVICE}", at)
+        active.add(id(n))
         if isinstance(n, yaml.SequenceNode):
             out = []
             for i, item in enumerate(n.value):
-                lines[path + (i,)] = item.start_mark.line + 1
-                out.append(build(item, path + (i,)))
-            return out
-        mapping, first = {}, {}
+                if record:
+                    lines[path + (i,)] = item.start_mark.line + 1
+                out.append(build(item, path + (i,), at, record))
+        else:
+            out = mapping(n, path, at, record)
+        active.discard(id(n))
+        return out
+
+    def mapping(n, path, at, record):
+        merged: list = []  # (key, value, line) from merge keys, in yaml.safe_load's order
+        written, first, merge_line = {}, {}, None
         for k, v in n.value:
-            if not isinstance(k, yaml.ScalarNode):  # a list, a mapping, an alias of one
-                problem(k, path, "a key must be text, not a list or mapping")
+            key_node = k.target if isinstance(k, _Alias) else k
+            if not isinstance(key_node, yaml.ScalarNode):  # a list, a mapping, an alias of one
+                problem(k, path, "a key must be text, not a list or mapping", at)
                 continue
-            if k.tag == _TAG + "merge":
-                problem(k, path + ("<<",), "merge keys (<<) are not supported; write the keys out")
+            if key_node.tag == _TAG + "merge":
+                if merge_line is not None:  # `<<` is a key like any other: once per mapping
+                    problem(k, path + ("<<",), f"duplicate key (first at line {merge_line})", at)
+                merge_line = merge_line or k.start_mark.line + 1
+                merged += merge(k, v, path, at)
                 continue
-            key = scalar(k, path + (k.value,))
+            key = scalar(key_node, path + (key_node.value,), at)
             if not isinstance(key, str):
-                if key is not None or k.tag == _TAG + "null":
-                    problem(k, path + (k.value,), f"a key must be text, and {_short(k.value)} reads as "
-                                                  f"{_kind_of(key)}; quote it")
+                if key is not None or key_node.tag == _TAG + "null":
+                    problem(k, path + (key_node.value,), f"a key must be text, and {_short(key_node.value)} "
+                                                         f"reads as {_kind_of(key)}; quote it", at)
                 continue
             kp = path + (key,)
             line = k.start_mark.line + 1
             if key in first:
-                problem(k, kp, f"duplicate key (first at line {first[key]})")
+                problem(k, kp, f"duplicate key (first at line {first[key]})", at)
             first.setdefault(key, line)
-            lines[kp] = line
-            mapping[key] = build(v, kp)
-        return mapping
+            if record:
+                lines[kp] = line
+            written[key] = build(v, kp, at, record)
+        out = {}
+        for key, value, line in merged:  # an earlier merged mapping comes later here, and wins
+            out[key] = value
+            if record and key not in written:
+                lines[path + (key,)] = line
+        out.update(written)
+        return out
 
-    data = build(node, ())
+    def merge(k, v, path, at):
+        """The (key, value, line) of the mappings merged by ``<<: v``: the
+        pairs of a list's last mapping first, so that the first one wins."""
+        kp, ref = path + ("<<",), v  # a merged key's line: the alias, else the mapping as written
+        if isinstance(v, _Alias):
+            if cycle(v, kp, at):
+                return []
+            at, v = at or (v, kp), v.target
+        items = v.value if isinstance(v, yaml.SequenceNode) else [v]
+        if not all(isinstance(m.target if isinstance(m, _Alias) else m, yaml.MappingNode) for m in items):
+            problem(k, kp, "a merge key (<<) takes a mapping (<<: *name) or a list of them (<<: [*a, *b])", at)
+            return []
+        pairs = []
+        for m in reversed(items):
+            line = (m if ref is v else ref).start_mark.line + 1
+            built = build(m, path, at or ((m, kp) if isinstance(m, _Alias) else None), False)
+            pairs += [(key, value, line) for key, value in (built or {}).items()]
+        return pairs
+
+    try:
+        data = build(node, (), None, True)
+    except _TooLarge as exc:
+        problems.append(f"{source}:{exc.alias.start_mark.line + 1}: {format_path(exc.path)}: the spec expands "
+                        f"to more than {MAX_EXPANDED:,} values through aliases (*{exc.alias.value} at line "
+                        f"{exc.alias.start_mark.line + 1}); a spec this large is refused")
+        raise SpecError(_by_line(problems)) from None
+    except _TooDeep as exc:
+        problems.append(f"{source}:{exc.mark.line + 1}: {format_path(exc.path)}: {_too_deep(exc.through)}")
+        raise SpecError(_by_line(problems)) from None
     if problems:
         raise SpecError(_by_line(problems))
     return data, lines
+
+
+def _too_deep(through: str = "") -> str:
+    via = f" through *{through}" if through else ""
+    return f"lists and mappings nested more than {MAX_DEPTH} levels deep{via}; a spec needs a few"
 
 
 def _cut(text: str, most: int = 60) -> str:

@@ -11,6 +11,7 @@ template folder that does not exist."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 import os
 import re
@@ -281,7 +282,18 @@ def test_valid_list_names_real_cases():
 # The explicit cases of issue 17, each with its exact message
 
 TAG_ADVICE = "is not allowed; a spec holds text, numbers, booleans, dates, lists and mappings"
-ALIAS_ADVICE = "only plain values (text, numbers) may be repeated by an alias: write it out"
+UNKNOWN_THRESOLD = ("unknown key 'thresold' (did you mean 'threshold'?); valid keys here: score, scores, "
+                    "predicted, threshold")
+MERGE_ADVICE = "a merge key (<<) takes a mapping (<<: *name) or a list of them (<<: [*a, *b])"
+
+
+def _cycle(name: str, line: int) -> str:
+    return f"*{name} is inside &{name} (line {line}), the list or mapping it repeats: it would repeat for ever"
+
+
+def _budget(name: str, line: int) -> str:
+    return (f"the spec expands to more than 100,000 values through aliases (*{name} at line {line}); "
+            "a spec this large is refused")
 NOT_BOOL = "Input should be a number, not a boolean (got True)"
 
 
@@ -324,8 +336,11 @@ EXPLICIT = [
      ["error: spec.yaml:11: yes: a key must be text, and 'yes' reads as a boolean; quote it",
       "error: spec.yaml:12: 1.5: a key must be text, and '1.5' reads as a number; quote it",
       "error: spec.yaml:13: ~: a key must be text, and '~' reads as null; quote it"]),
-    ("merge key", BASE + "<<: {description: d}\n",
-     ["error: spec.yaml:11: <<: merge keys (<<) are not supported; write the keys out"]),
+    ("merge key of text", BASE + "<<: [d]\n", [f"error: spec.yaml:11: <<: {MERGE_ADVICE}"]),
+    ("merge key of an alias of text", BASE.replace("title: t", "title: &t t") + "<<: *t\n",
+     [f"error: spec.yaml:11: <<: {MERGE_ADVICE}"]),
+    ("two merge keys", BASE + "<<: {description: d}\n<<: {description: e}\n",
+     ["error: spec.yaml:12: <<: duplicate key (first at line 11)"]),
     ("control character", BASE + "description: x\x00\n",
      ["error: spec.yaml:11: invalid YAML: unacceptable character #x0000: special characters are not allowed"]),
     ("duplicate anchor", BASE.replace("title: t", "title: &a t\ndescription: &a d"),
@@ -345,9 +360,35 @@ EXPLICIT = [
      ["error: spec.yaml:12: gates[0].min: duplicate key (first at line 12)"]),
     ("duplicate report key", BASE.replace("out: out}", "out: out, out: o2}"),
      ["error: spec.yaml:10: report.out: duplicate key (first at line 10)"]),
-    # 3. an alias of a mapping (the YAML bombs are below, in a process with bounded memory)
-    ("alias of a learner", BASE.replace("      a: p_a\n", "      a: &l {score: p_a}\n      c: *l\n"),
-     [f"error: spec.yaml:9: data[0].learners.c: *l repeats a list or mapping (&l); {ALIAS_ADVICE}"]),
+    # 3. a problem inside an aliased or merged mapping: where it is written, and where each alias
+    # uses it (the YAML bombs are below, in a process with bounded memory)
+    ("unknown key in an aliased learner",
+     BASE.replace("      a: p_a\n", "      a: &l {score: p_a, thresold: 1}\n      c: *l\n"),
+     [f"error: spec.yaml:8: data[0].learners.a.thresold: {UNKNOWN_THRESOLD}",
+      f"error: spec.yaml:9: data[0].learners.c.thresold: {UNKNOWN_THRESOLD}"]),
+    ("unknown key in a merged learner",
+     BASE.replace("      a: p_a\n", "      a: &l {score: p_a, thresold: 1}\n      c:\n        score: p_b\n"
+                                      "        <<: *l\n"),
+     [f"error: spec.yaml:8: data[0].learners.a.thresold: {UNKNOWN_THRESOLD}",
+      f"error: spec.yaml:11: data[0].learners.c.thresold: {UNKNOWN_THRESOLD}"]),
+    ("unknown key in an aliased data set",
+     BASE.replace("  - path: pred.csv\n", "  - &d\n    path: pred.csv\n    lable: z\n")
+         .replace("report:", "  - *d\nreport:"),
+     ["error: spec.yaml:6: data[0].lable: unknown key 'lable' (did you mean 'label'?); valid keys here: path, "
+      "label, id, group, weight, dataset, engine, resolution, kind, database, memory_limit, learners",
+      "error: spec.yaml:12: data[1].lable: unknown key 'lable' (did you mean 'label'?); valid keys here: path, "
+      "label, id, group, weight, dataset, engine, resolution, kind, database, memory_limit, learners"]),
+    # a YAML problem is told once, where it is written, not again at each alias
+    ("YAML tag in an aliased learner",
+     BASE.replace("      a: p_a\n", "      a: &l {score: !!binary aGk=}\n      c: *l\n"),
+     [f"error: spec.yaml:8: data[0].learners.a.score: the YAML tag !!binary {TAG_ADVICE}"]),
+    ("duplicate key in an aliased learner",
+     BASE.replace("      a: p_a\n", "      a: &l {score: p_a, score: p_b}\n      c: *l\n"),
+     ["error: spec.yaml:8: data[0].learners.a.score: duplicate key (first at line 8)"]),
+    ("mapping merged into itself", BASE + "gates:\n  - &g {metric: auc, <<: *g}\n",
+     [f"error: spec.yaml:12: gates[0].<<: {_cycle('g', 12)}"]),
+    ("list merged into its own mapping", BASE + "gates: &g\n  - {metric: auc, <<: *g}\n",
+     [f"error: spec.yaml:12: gates[0].<<: {_cycle('g', 11)}"]),
     # 4. values accepted, then crashing or misread
     ("negative seed", BASE + "confidence: {seed: -1}\n",
      ["error: spec.yaml:11: confidence.seed: Input should be greater than or equal to 0 (got -1)"]),
@@ -548,12 +589,31 @@ def _bounded_memory():  # pragma: no cover - runs in the child
 
 
 TOO_DEEP = "lists and mappings nested more than 50 levels deep; a spec needs a few"
+
+
+def _merged_laughs(levels: int = 9) -> str:
+    # each mapping merges the one before nine times: a tiny mapping, built 9**levels times
+    lines = ["m0: &m0 {lol: lol}"]
+    lines += [f"m{i}: &m{i} {{<<: [" + ", ".join([f"*m{i - 1}"] * 9) + "]}" for i in range(1, levels + 1)]
+    return "\n".join(lines) + "\n"
+
+
+def _deep_through_aliases(levels: int = 20) -> str:
+    # each line nests 40 deep, within the cap as written; through the aliases, 40 more each time
+    lines = ["d0: &d0 " + _nested("[", "]", 40)]
+    lines += [f"d{i}: &d{i} " + "[" * 40 + f"*d{i - 1}" + "]" * 40 for i in range(1, levels + 1)]
+    return "\n".join(lines) + "\n"
+
+
 BOMBS = {
-    "billion laughs": (BASE + _laughs(), [
-        f"error: spec.yaml:{12 + i}: lol{i + 1}[0]: *l{i} repeats a list or mapping (&l{i}); {ALIAS_ADVICE}"
-        for i in range(9)]),
+    # 100,000 values: lol0 to lol4 build 74,718 through aliases, lol5's first alias 66,430 more
+    "billion laughs": (BASE + _laughs(), [f"error: spec.yaml:16: lol5[0]: {_budget('l4', 16)}"]),
+    "billion laughs of merge keys": (BASE + _merged_laughs(), [f"error: spec.yaml:16: m5.<<: {_budget('m4', 16)}"]),
     "alias inside its own anchor": (BASE.replace("title: t", "title: &x [*x]"), [
-        f"error: spec.yaml:2: title[0]: *x repeats a list or mapping (&x); {ALIAS_ADVICE}"]),
+        f"error: spec.yaml:2: title[0]: {_cycle('x', 2)}"]),
+    "nested deeper through aliases": (BASE + _deep_through_aliases(), [
+        "error: spec.yaml:12: d1" + "[0]" * 40 + ": lists and mappings nested more than 50 levels deep through "
+        "*d0; a spec needs a few"]),
     "5,000 nested brackets": (BASE.replace("title: t", "title: " + _nested("[", "]", 5000)), [
         f"error: spec.yaml:2: title: {TOO_DEEP}"]),
     "5,000 nested flow mappings": (BASE.replace("title: t", "title: " + _nested("{a: ", "}", 5000)), [
@@ -575,6 +635,105 @@ def test_yaml_bomb_in_a_bounded_process(tmp_path, name):
     assert "Traceback" not in proc.stderr
     assert proc.stderr.replace(str(tmp_path) + os.sep, "").splitlines() == expected
     assert (tmp_path / "out" / "results.json").read_text() == '{"previous": "report"}\n'
+
+
+@pytest.mark.parametrize("name", list(BOMBS))
+def test_yaml_bomb_is_refused_quickly(name):
+    # the budget bounds the work, not only the memory: well under a second of CPU
+    import time
+
+    from evalreport.errors import SpecError
+    from evalreport.spec import parse_spec
+
+    start = time.process_time()
+    with pytest.raises(SpecError) as info:
+        parse_spec(BOMBS[name][0], source="spec.yaml")
+    assert time.process_time() - start < 1.0
+    assert ["error: " + p for p in info.value.problems] == BOMBS[name][1]
+
+
+# Aliases and merge keys: a block written once and used again, as YAML reads it
+
+REUSED_LEARNERS = """\
+version: 1
+data:
+  - path: pred.csv
+    label: y
+    dataset: one
+    learners: &L {a: p_a, b: {score: p_b, threshold: 0.4}}
+  - path: other.csv
+    label: y
+    dataset: two
+    learners: *L
+report: {formats: [json], out: out}
+"""
+
+
+def test_learners_block_reused_across_data_sets(tmp_path, capsys):
+    # the alias runs as the block written out twice: results for both data sets
+    outs = []
+    for name, text in [("aliased", REUSED_LEARNERS),
+                       ("written", REUSED_LEARNERS.replace("*L", "{a: p_a, b: {score: p_b, threshold: 0.4}}"))]:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "pred.csv").write_text(BINARY_CSV)
+        (folder / "other.csv").write_text("".join(BINARY_CSV.splitlines(keepends=True)[:11]))  # 10 rows
+        (folder / "spec.yaml").write_text(text)
+        assert main(["validate", str(folder / "spec.yaml")]) == 0
+        assert main(["run", str(folder / "spec.yaml"), "--quiet"]) == 0, capsys.readouterr().err
+        outs.append(json.loads((folder / "out" / "results.json").read_text()))
+    aliased, written = outs
+    assert list(aliased["learners"]) == ["a@one", "b@one", "a@two", "b@two"]
+    assert {k: v["dataset"] for k, v in aliased["learners"].items()} == {
+        "a@one": "one", "b@one": "one", "a@two": "two", "b@two": "two"}
+    assert aliased["learners"]["b@two"]["threshold"] == 0.4
+    assert [v["n"] for v in aliased["learners"].values()] == [20, 20, 10, 10]
+    assert aliased == written
+
+
+def test_merge_keys_with_overrides():
+    # explicit keys win over merged ones; of merged mappings, the earlier wins (as yaml.safe_load)
+    from evalreport.spec import _compose_lines, parse_spec
+
+    text = """\
+version: 1
+data:
+  - &first
+    path: pred.csv
+    label: y
+    dataset: one
+    learners: &L {a: p_a, b: p_b}
+  - <<: *first
+    dataset: two
+    learners: {<<: *L, b: {score: p_b, threshold: 0.3}, c: p_a}
+  - <<: [{dataset: three, label: z}, *first, {path: x.csv}]
+confidence: &c {level: 0.9}
+partial_auc: &p {max_fpr: 0.2}
+"""
+    spec = parse_spec(text, source="spec.yaml")
+    assert [(d.path, d.label, d.dataset) for d in spec.data] == [
+        ("pred.csv", "y", "one"), ("pred.csv", "y", "two"), ("pred.csv", "z", "three")]
+    assert {n: (lr.columns, lr.threshold) for n, lr in spec.data[1].learners.items()} == {
+        "a": (["p_a"], None), "b": (["p_b"], 0.3), "c": (["p_a"], None)}
+    data, lines = _compose_lines(text, "spec.yaml")
+    assert data == yaml.safe_load(text)
+    # a merged key's line is the alias's (the place written), an explicit key's its own
+    assert lines[("data", 1, "path")] == 8 and lines[("data", 1, "dataset")] == 9
+    assert lines[("data", 1, "learners", "a")] == 10 and lines[("data", 2, "path")] == 11
+    # below an alias, the line of the alias
+    assert spec._locator.line(("data", 2, "learners", "a")) == 11
+
+
+@pytest.mark.parametrize("text", [
+    "a: &x {k: [1, {j: 2}]}\nb: *x\nc: [*x, *x]\n",
+    "a: &x [1, 2]\nb: {<<: {k: 1}, k: 2}\nc: {<<: [{k: 1, l: 1}, {k: 2, m: 2}], l: 3}\n",
+    "a: &x {k: 1}\nb: &y {<<: *x, l: 2}\nc: {<<: [*y, *x], m: 3}\nd: &t text\n*t : *t\n",
+    "a: &x [{k: 1}, {k: 2, l: 2}]\nb: {<<: *x}\n",
+])
+def test_aliases_read_as_yaml_safe_load(text):
+    from evalreport.spec import _compose_lines
+
+    assert _compose_lines(text, "spec.yaml")[0] == yaml.safe_load(text)
 
 
 def test_exponent_without_a_dot_is_a_number():
