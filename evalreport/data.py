@@ -23,7 +23,7 @@ import numpy as np
 from .errors import DataError
 from .metrics.counts import SCALE_ADVICE, WeightScaleError, weight_scale_problem
 from .metrics.labels import label_key
-from .spec import FALLBACK_THRESHOLD, Spec, data_suffix, locate, suggest
+from .spec import FALLBACK_THRESHOLD, Spec, _cut, _short, data_suffix, locate, not_a_file, suggest
 
 __all__ = ["Source", "load_sources", "file_sha256", "read_columns", "arrow_to_numpy"]
 
@@ -945,17 +945,40 @@ def _first_duplicate(col, ids: np.ndarray):
     return tuple(sorted(int(r) for r in order[i: i + 2]))
 
 
+def _path_problem(file: Path, display: str) -> str | None:
+    """Why a data file cannot be read at all, None when it can: it is missing,
+    not a regular file (a folder; a FIFO, never opened: it would block), or the
+    system refuses it (no permission, a name too long, a NUL byte in it)."""
+    try:
+        mode = file.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        try:
+            hint = suggest(file.name, [p.name for p in file.parent.iterdir()])
+        except (OSError, ValueError):  # only a hint
+            hint = ""
+        return f"file not found: {display}{hint}"
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte
+        shown = _cut(display) if display.isprintable() else _short(display)
+        return f"cannot read {shown}: {getattr(exc, 'strerror', None) or exc}"
+    kind = not_a_file(mode)
+    if kind is not None:
+        return f"{display} is {kind}"
+    try:
+        with open(file, "rb"):  # a regular file: opening it does not block
+            pass
+    except OSError as exc:  # no permission to read it
+        return f"cannot read {_cut(display)}: {exc.strerror or exc}"
+    return None
+
+
 def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source | None:
     src = spec.data[i]
     base = ("data", i)
     file = spec.resolve(src.path)
     display = src.path
-    if not file.is_file():
-        hint = ""
-        if file.parent.is_dir():
-            names = [p.name for p in file.parent.iterdir()]
-            hint = suggest(file.name, names)
-        problems.add(base + ("path",), f"file not found: {display}{hint}")
+    problem = _path_problem(file, display)
+    if problem is not None:
+        problems.add(base + ("path",), problem)
         return None
     if progress:
         progress(f"reading {display}")

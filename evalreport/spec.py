@@ -323,7 +323,10 @@ class Spec(_Model):
 
     def resolve(self, path: str) -> Path:
         """A path from the spec, relative to the spec file's folder."""
-        p = Path(path).expanduser()
+        try:
+            p = Path(path).expanduser()
+        except RuntimeError:  # ~nobody/x.csv: no such user; the path is then not found as written
+            p = Path(path)
         return p if p.is_absolute() else self.base_dir / p
 
 
@@ -1003,18 +1006,27 @@ def _read_spec(path: Path) -> str:
         raise SpecError([f"{path}: no such spec file"]) from None
     except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
         raise SpecError([f"{path}: cannot read the spec: {getattr(exc, 'strerror', None) or exc}"]) from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
+    kind = not_a_file(os.fstat(fd).st_mode, "a spec file")
+    if kind is not None:
         os.close(fd)
-        kind = ("a folder" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
-                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-                else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
-        raise SpecError([f"{path}: {kind}, not a spec file"])
+        raise SpecError([f"{path}: {kind}"])
     with open(fd, encoding="utf-8") as f:  # universal newlines, as read_text
         try:
             return f.read()
         except (OSError, UnicodeDecodeError) as exc:
             raise SpecError([f"{path}: cannot read the spec: {exc}"]) from None
+
+
+def not_a_file(mode: int, what: str = "a file") -> str | None:
+    """What a file of this ``st_mode`` is when it is not a regular file ("a
+    folder, not a file"), None when it is one: the spec and the data files say
+    it alike, and a FIFO is named before anything opens it (it would block)."""
+    if stat.S_ISREG(mode):
+        return None
+    kind = ("a folder" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "a special file")
+    return f"{kind}, not {what}"
 
 
 def json_schema() -> dict:

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -286,6 +290,56 @@ BAD = [
 @pytest.mark.parametrize("name,spec,files,expected", BAD, ids=[c[0] for c in BAD])
 def test_bad_data(tmp_path, capsys, name, spec, files, expected):
     _refused(tmp_path, capsys, spec, files, expected)
+
+
+# A data path that cannot be examined or is no file: refused where the spec
+# names it, by run and validate alike (a traceback before, or "file not found:
+# predictions.csv (did you mean 'predictions.csv'?)" for a folder)
+PATHS = [
+    ("a folder", _spec("predictions.csv"), {"predictions.csv": lambda path: path.mkdir()},
+     ["error: spec.yaml:4: data[0].path: predictions.csv is a folder, not a file"]),
+    # never opened: a FIFO blocks its reader until a writer comes
+    ("a named pipe", _spec(), {"pred.csv": lambda path: os.mkfifo(path)},
+     ["error: spec.yaml:4: data[0].path: pred.csv is a named pipe (FIFO), not a file"]),
+    ("a name too long", _spec("r" * 300 + ".csv"), {},
+     ["error: spec.yaml:4: data[0].path: cannot read " + "r" * 57 + "...: File name too long"]),
+    ("a NUL byte", _spec('"pr\\0ed.csv"'), {},
+     ["error: spec.yaml:4: data[0].path: cannot read 'pr\\x00ed.csv': embedded null byte"]),
+    ("a symbolic link to itself", _spec(), {"pred.csv": lambda path: path.symlink_to(path.name)},
+     ["error: spec.yaml:4: data[0].path: cannot read pred.csv: Too many levels of symbolic links"]),
+    ("the home of no user", _spec("~evalreport-no-such-user/pred.csv"), {},
+     ["error: spec.yaml:4: data[0].path: file not found: ~evalreport-no-such-user/pred.csv"]),
+]
+
+
+@pytest.mark.parametrize("name,spec,files,expected", PATHS, ids=[c[0] for c in PATHS])
+def test_data_path_that_is_no_file(tmp_path, capsys, name, spec, files, expected):
+    _refused(tmp_path, capsys, spec, files, expected)
+    assert main(["validate", str(tmp_path / "spec.yaml")]) == 2
+    assert capsys.readouterr().err.replace(str(tmp_path) + "/", "").splitlines() == expected
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions")
+@pytest.mark.parametrize("path,locked,shown", [("locked/pred.csv", "locked", "locked/pred.csv"),
+                                               ("pred.csv", "pred.csv", "pred.csv")],
+                         ids=["in a folder without permission", "without permission to read"])
+def test_data_path_without_permission(tmp_path, capsys, path, locked, shown):
+    (tmp_path / "locked").mkdir()
+    _write(tmp_path, _spec(path), {path: GOOD})
+    (tmp_path / locked).chmod(0)
+    command = ["validate", str(tmp_path / "spec.yaml")]
+    try:
+        if os.geteuid() != 0:
+            status, err = main(command), capsys.readouterr().err
+        else:  # root reads everything: run without the capabilities that let it
+            setpriv = shutil.which("setpriv") or pytest.skip("running as root, and no setpriv to drop that")
+            proc = subprocess.run([setpriv, "--bounding-set=-dac_override,-dac_read_search", sys.executable,
+                                   "-m", "evalreport", *command], capture_output=True, text=True, timeout=60)
+            status, err = proc.returncode, proc.stderr
+    finally:
+        (tmp_path / locked).chmod(0o700)
+    assert (status, err.replace(str(tmp_path) + "/", "")) == (
+        2, f"error: spec.yaml:4: data[0].path: cannot read {shown}: Permission denied\n")
 
 
 # Legitimate inputs, each with the reason it is one: they run and give the
