@@ -102,6 +102,10 @@ def _unknown_name(kind: str, name, valid) -> str:
             f"valid: {', '.join(_cut(str(v)) for v in valid)}")
 
 
+#: a number with an exponent and no dot (1e3, -2E-5), which YAML 1.1 reads as text
+_EXPONENT_NUMBER = re.compile(r"[-+]?[0-9]+(\.[0-9]*)?[eE][-+]?[0-9]+")
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -284,6 +288,18 @@ class Spec(_Model):
     _locator: Any = PrivateAttr(None)
     _text: str = PrivateAttr("")
 
+    @field_validator("costs", mode="before")
+    @classmethod
+    def _numeric_costs(cls, value):
+        # YAML 1.1 (PyYAML) reads 1e3 as text (its floats need a dot); a number
+        # written so is a number here, as for every other numeric key
+        def number(v):
+            if isinstance(v, str) and _EXPONENT_NUMBER.fullmatch(v.strip()):
+                return float(v)
+            return [number(x) for x in v] if isinstance(v, list) else v
+
+        return {k: number(v) for k, v in value.items()} if isinstance(value, dict) else value
+
     @field_validator("positive", "classes", mode="before")
     @classmethod
     def _plain_labels(cls, value):
@@ -405,11 +421,6 @@ class _Loader(yaml.SafeLoader):
         finally:
             self._path.pop()
 
-
-# YAML 1.1 (PyYAML) reads 1e3 and 2E-5 as text, since its floats need a dot; YAML 1.2
-# and every other reader take them for numbers, and so does a user writing a cost.
-_Loader.add_implicit_resolver(
-    _TAG + "float", re.compile(r"^[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+$"), list("-+0123456789"))
 
 
 def _yaml_problem(exc: yaml.YAMLError, text: str, source: str) -> str:

@@ -736,14 +736,21 @@ def test_aliases_read_as_yaml_safe_load(text):
     assert _compose_lines(text, "spec.yaml")[0] == yaml.safe_load(text)
 
 
-def test_exponent_without_a_dot_is_a_number():
-    # PyYAML (YAML 1.1) reads 1e3 as text; a spec reads it as YAML 1.2 and people do
+def test_exponent_without_a_dot_is_a_number_where_a_number_goes():
+    # PyYAML (YAML 1.1) reads 1e3 as text: a numeric key takes it for the number it
+    # reads as, while a label or a text stays as written
     from evalreport.spec import parse_spec
 
     spec = parse_spec("version: 1\n"
                       "data: [{path: a.csv, label: y, learners: {a: p}}]\n"
                       "costs: {false_negative: 1e3, false_positive: 2E-1}\n"
                       "threshold: -5e-1\n"
-                      "title: 1e3x\n")
+                      "positive: 1e3\n"
+                      "title: 1e3\n")
     assert spec.costs == {"false_negative": 1000.0, "false_positive": 0.2}
-    assert spec.threshold == -0.5 and spec.title == "1e3x"
+    assert spec.threshold == -0.5
+    assert spec.positive == "1e3" and spec.title == "1e3"
+    matrix = parse_spec("version: 1\ntask: multiclass\nclasses: [a, b]\n"
+                        "data: [{path: a.csv, label: y, learners: {m: [p, q]}}]\n"
+                        "costs: {matrix: [[0, 1e2], [5E-1, 0]]}\n")
+    assert matrix.costs == {"matrix": [[0, 100.0], [0.5, 0]]}
