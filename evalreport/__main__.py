@@ -63,8 +63,10 @@ class _Signals:
         try:
             self.saved = {}
             for signum in (signal.SIGINT, signal.SIGTERM):
-                # A signal ignored by whoever started us (a background job, nohup) stays so.
-                if signal.getsignal(signum) is not signal.SIG_IGN:
+                # A signal ignored by whoever started us (a background job, nohup) stays
+                # so; one whose handler was not installed from Python (None: an embedding
+                # host's) too, since it could not be put back.
+                if signal.getsignal(signum) not in (signal.SIG_IGN, None):
                     self.saved[signum] = signal.signal(signum, self.handler)
         except ValueError:  # not the main thread: leave the signals alone
             self.saved = None
@@ -75,7 +77,8 @@ class _Signals:
     def restore(self) -> None:
         if self.saved is not None:
             for signum, old in self.saved.items():
-                signal.signal(signum, old)
+                if old is not None:  # None: not Python's (it changed meanwhile); signal() refuses it
+                    signal.signal(signum, old)
             self.saved = None
             sys.unraisablehook, self.saved_hook = self.saved_hook, None
 
@@ -188,10 +191,14 @@ def cmd_run(args) -> int:
         _SIGNALS.check()
         args.committing = True
 
-    written = render(result, out=out, formats=wanted, progress=progress, checkpoint=checkpoint)
+    left: list[str] = []  # report files in the folder that are not this run's, left in place
+    written = render(result, out=out, formats=wanted, progress=progress, checkpoint=checkpoint,
+                     warn=left.append)
     if not args.quiet:
         for fmt, path in written.items():
             print(f"wrote {path}")
+        for note in left:
+            print(f"warning: {note}", file=sys.stderr)
     status = EXIT_OK
     failed = [g for g in result.gates if not g["passed"]]
     for g in failed:

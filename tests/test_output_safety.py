@@ -12,6 +12,8 @@
   files, file by file with a manifest written last); a run killed at any step leaves the
   whole old or the whole new set, and the next run removes what it left; runs into one
   folder take turns.
+* A report file the run does not write goes as stale only when the previous set's
+  manifest proves it an earlier set's; a user's own report.pdf stays, with a warning.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import json
+import logging
 import os
 import re
 import shutil
@@ -41,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 WATERMELON = ROOT / "examples" / "watermelon"
 BREAST_CANCER = ROOT / "examples" / "breast_cancer"
 SET = ("report.html", "report.pdf", "results.json")
+WITH_MANIFEST = sorted((*SET, output.MANIFEST))
 
 
 def _env() -> dict:
@@ -130,6 +134,21 @@ def test_report_out_in_the_spec_gives_the_line(melon, no_evaluation, capsys):
         f"error: {melon}/spec.yaml:{_out_line(melon / 'spec.yaml')}: report.out: "
         f"{melon}/reports: is a file, not a folder"
     ]
+
+
+def test_report_out_with_a_nul_byte(melon, no_evaluation, capsys):
+    spec = melon / "spec.yaml"
+    line = _out_line(spec)
+    _edit(spec, "out: reports", 'out: "rep\\0orts"')  # YAML's escape for a NUL byte
+    expected = [f"error: {spec}:{line}: report.out: {melon}/rep\\0orts: not a valid path: it holds a NUL byte"]
+    assert _run(spec) == 2
+    assert _err(capsys) == expected
+    assert main(["validate", str(spec)]) == 2
+    assert _err(capsys) == expected
+    with pytest.raises(evalreport.OutputError) as info:  # the Python API, where --out can hold one
+        evalreport.check_output(f"{melon}/a\0b")
+    assert info.value.problems == [f"{melon}/a\\0b: not a valid path: it holds a NUL byte"]
+    assert sorted(p.name for p in melon.iterdir()) == ["predictions.csv", "spec.yaml"]
 
 
 def _refuse_under(monkeypatch, folder: Path, code: int):
@@ -254,15 +273,118 @@ def test_a_template_error_is_still_an_internal_error():
 
 def test_swap_replaces_the_folder_and_keeps_its_mode(melon):
     out = melon / "reports"
-    assert _run(melon / "spec.yaml", "--format", "json,html") == 0
+    # an earlier set with a format not written now: its manifest proves the PDF stale
+    output.write_report_set(out, {"results.json": b"{}\n", "report.html": b"<html>",
+                                  "report.pdf": b"a pdf of an earlier run\n"})
     out.chmod(0o750)
     first = os.stat(out).st_ino
-    (out / "report.pdf").write_bytes(b"a pdf of an earlier run\n")  # a format not written now
     assert _run(melon / "spec.yaml", "--format", "json,html") == 0
     assert os.stat(out).st_ino != first  # a new folder took the old one's place
     assert stat.S_IMODE(os.stat(out).st_mode) == 0o750
-    assert sorted(p.name for p in out.iterdir()) == ["report.html", "results.json"]
+    assert sorted(p.name for p in out.iterdir()) == [output.MANIFEST, "report.html", "results.json"]
+    assert json.loads((out / output.MANIFEST).read_text())["files"] == {
+        name: hashlib.sha256((out / name).read_bytes()).hexdigest() for name in ("results.json", "report.html")
+    }
     assert _hidden(melon) == []
+
+
+def _left(capsys) -> list[str]:
+    """The warnings about report files left in place (the evaluation's are not asked for)."""
+    return [line for line in _err(capsys) if "left in place" in line]
+
+
+def _not_listed(path) -> str:
+    return f"warning: {path}: not written by this run and left in place (not listed in .evalreport-set.json)"
+
+
+def test_swap_carries_a_users_report_file_over(melon, capsys):
+    """A folder holding only a report.pdf of the user's (not listed in a manifest):
+    the new set goes in beside it, and the PDF is neither deleted nor replaced."""
+    out = melon / "reports"
+    out.mkdir()
+    (out / "report.pdf").write_bytes(b"my own paper\n")
+    first = os.stat(out).st_ino
+    args = ["run", str(melon / "spec.yaml"), "--format", "json,html"]
+    assert main(args) == 0
+    assert _left(capsys) == [_not_listed(out / "report.pdf")]
+    assert os.stat(out).st_ino != first  # swapped all the same
+    assert sorted(p.name for p in out.iterdir()) == WITH_MANIFEST
+    assert (out / "report.pdf").read_bytes() == b"my own paper\n"
+    # html is now the earlier set's (proved by the manifest) and goes; the PDF stays
+    assert main([*args[:-1], "json"]) == 0
+    assert _left(capsys) == [_not_listed(out / "report.pdf")]
+    assert sorted(p.name for p in out.iterdir()) == [output.MANIFEST, "report.pdf", "results.json"]
+    assert (out / "report.pdf").read_bytes() == b"my own paper\n"
+    assert _run(melon / "spec.yaml", "--format", "json") == 0  # --quiet: no warning
+    assert capsys.readouterr().err == ""
+    assert (out / "report.pdf").read_bytes() == b"my own paper\n"
+    assert _hidden(melon) == []
+
+
+def test_swap_falling_back_to_file_mode_puts_the_carried_file_back(melon, monkeypatch, capsys):
+    def busy(a, b):  # the folders cannot be exchanged here: the run writes file by file
+        raise OSError(errno.EBUSY, os.strerror(errno.EBUSY))
+
+    out = melon / "reports"
+    out.mkdir()
+    (out / "report.pdf").write_bytes(b"my own paper\n")
+    inode = os.stat(out).st_ino
+    monkeypatch.setattr(output, "exchange", busy)
+    assert main(["run", str(melon / "spec.yaml"), "--format", "json"]) == 0
+    assert _left(capsys) == [_not_listed(out / "report.pdf")]
+    assert os.stat(out).st_ino == inode
+    assert sorted(p.name for p in out.iterdir()) == [output.MANIFEST, "report.pdf", "results.json"]
+    assert (out / "report.pdf").read_bytes() == b"my own paper\n"
+    assert _hidden(melon) == []
+
+
+def test_the_python_api_logs_what_it_left_in_place(tmp_path, caplog):
+    out = tmp_path / "reports"
+    out.mkdir()
+    (out / "report.pdf").write_bytes(b"my own paper\n")
+    with caplog.at_level(logging.WARNING, logger="evalreport"):
+        output.write_report_set(out, {"results.json": b"{}\n"})
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{out}/report.pdf: not written by this run and left in place (not listed in .evalreport-set.json)"]
+    assert sorted(p.name for p in out.iterdir()) == [output.MANIFEST, "report.pdf", "results.json"]
+    assert (out / "report.pdf").read_bytes() == b"my own paper\n"
+
+
+def test_file_mode_deletes_only_what_the_manifest_proves(melon, monkeypatch, capsys):
+    """--out . beside the spec, with a report.pdf and a report.html of the user's."""
+    monkeypatch.chdir(melon)
+    (melon / "report.pdf").write_bytes(b"my own paper\n")
+    (melon / "report.html").write_bytes(b"my notes\n")
+    spec = (melon / "spec.yaml").read_bytes()
+    run = ["run", "spec.yaml", "--out", "."]
+    assert main([*run, "--format", "json"]) == 0
+    assert _left(capsys) == [_not_listed("report.html"), _not_listed("report.pdf")]
+    assert (melon / "report.pdf").read_bytes() == b"my own paper\n"
+    assert (melon / "report.html").read_bytes() == b"my notes\n"
+    assert (melon / "spec.yaml").read_bytes() == spec
+    assert sorted(p.name for p in melon.iterdir()) == [
+        output.MANIFEST, "predictions.csv", "report.html", "report.pdf", "results.json", "spec.yaml"]
+    # report.html written by a run is the run's; the next run without html deletes it
+    assert main([*run, "--format", "json,html"]) == 0
+    assert _left(capsys) == [_not_listed("report.pdf")]
+    assert b"<html" in (melon / "report.html").read_bytes()
+    assert main([*run, "--format", "json"]) == 0
+    assert _left(capsys) == [_not_listed("report.pdf")]
+    assert not (melon / "report.html").exists()
+    # ... unless it was changed since the manifest listed it
+    assert main([*run, "--format", "json,html"]) == 0
+    capsys.readouterr()
+    with open(melon / "report.html", "a") as f:
+        f.write("<!-- my edit -->\n")
+    edited = (melon / "report.html").read_bytes()
+    assert main([*run, "--format", "json"]) == 0
+    assert _left(capsys) == [
+        "warning: report.html: not written by this run and left in place "
+        "(changed since .evalreport-set.json listed it)",
+        _not_listed("report.pdf"),
+    ]
+    assert (melon / "report.html").read_bytes() == edited
+    assert (melon / "report.pdf").read_bytes() == b"my own paper\n"
 
 
 def test_folder_with_other_files_is_never_swapped(melon, monkeypatch):
@@ -280,13 +402,22 @@ def test_folder_with_other_files_is_never_swapped(melon, monkeypatch):
         name: hashlib.sha256((melon / "reports" / name).read_bytes()).hexdigest()
         for name in ("results.json", "report.html")
     }
-    # --out . in the spec's own folder: written file by file, the spec and data stay
+    # a user's report.pdf among them stays (it is not listed in a manifest)
+    (melon / "reports" / "report.pdf").write_bytes(b"my own paper\n")
+    assert _run(melon / "spec.yaml", "--format", "json") == 0
+    assert sorted(p.name for p in (melon / "reports").iterdir()) == [
+        output.MANIFEST, "2026-11-01", "notes.txt", "report.pdf", "results.json"]
+    assert (melon / "reports" / "report.pdf").read_bytes() == b"my own paper\n"
+    # --out . in the spec's own folder, with a report.pdf of the user's: written file
+    # by file, the spec, the data and the PDF stay
     monkeypatch.chdir(melon)
+    (melon / "report.pdf").write_bytes(b"my own paper\n")
     spec = (melon / "spec.yaml").read_bytes()
     assert _run(melon / "spec.yaml", "--out", ".", "--format", "json") == 0
     assert (melon / "spec.yaml").read_bytes() == spec
+    assert (melon / "report.pdf").read_bytes() == b"my own paper\n"
     assert sorted(p.name for p in melon.iterdir()) == [
-        ".evalreport-set.json", "predictions.csv", "reports", "results.json", "spec.yaml"]
+        ".evalreport-set.json", "predictions.csv", "report.pdf", "reports", "results.json", "spec.yaml"]
 
 
 def test_without_an_atomic_exchange(melon, monkeypatch):
@@ -299,7 +430,7 @@ def test_without_an_atomic_exchange(melon, monkeypatch):
     _edit(melon / "spec.yaml", "Watermelons:", "Melons:")
     assert _run(melon / "spec.yaml", "--format", "json") == 0
     new = _tree(melon / "reports")
-    assert list(new) == ["results.json"] and new != {"results.json": old["results.json"]}
+    assert list(new) == [output.MANIFEST, "results.json"] and new["results.json"] != old["results.json"]
     assert _hidden(melon) == []
 
 
@@ -316,20 +447,27 @@ def test_leftovers_of_killed_runs_are_removed(melon):
                  ".evalreport-set.json.0123456789abcdef.tmp"):
         (out / name).write_bytes(b"half")
         (out / name).chmod(0o600)
+    # a staging folder without a manifest (an earlier version's): its results.json was
+    # replaced by the set now in the folder, which the folder's manifest proves
     staging = melon / ".reports.evalreport-new-0123456789abcdef"
     staging.mkdir()
     (staging / "results.json").write_text("{}")
-    # an old set whose folder had a user's file in it when it was swapped out
+    # an old set whose folder had a user's files in it when it was swapped out
     old = melon / ".reports.evalreport-old-fedcba9876543210"
     old.mkdir()
     (old / "report.pdf").write_text("old")
+    (old / output.MANIFEST).write_text(json.dumps(
+        {"files": {"report.pdf": hashlib.sha256(b"old").hexdigest()}}))
+    (old / "report.html").write_text("my notes\n")  # not listed: the user's
     (old / "notes.txt").write_text("mine\n")
     mine = melon / ".reports.evalreport-new-mine"  # not a name of ours: kept
     mine.mkdir()
     assert _run(melon / "spec.yaml", "--format", "json") == 0
-    # notes.txt went back into the folder, which now holds a user's file: file mode
-    assert sorted(p.name for p in out.iterdir()) == [output.MANIFEST, "notes.txt", "results.json"]
+    # notes.txt and report.html went back into the folder, which now holds a user's
+    # file: file mode; the PDF its manifest proved went
+    assert sorted(p.name for p in out.iterdir()) == [output.MANIFEST, "notes.txt", "report.html", "results.json"]
     assert (out / "notes.txt").read_text() == "mine\n"
+    assert (out / "report.html").read_text() == "my notes\n"
     assert _hidden(melon) == [".reports.evalreport-new-mine"]
 
 
@@ -364,6 +502,7 @@ def test_killed_while_replacing(melon, step):
     args = ["run", str(spec), "--quiet", "--format", "json,html", "--out", str(out)]
     assert main(args) == 0
     old = {name: (out / name).read_bytes() for name in ("results.json", "report.html")}
+    (out / "report.pdf").write_bytes(b"my own paper\n")  # carried over (swap) or left in place
     _edit(spec, "Watermelons:", "Melons:")
     proc = subprocess.run([sys.executable, "-c", KILL_AT, step, *args], env=_env(),
                           capture_output=True, text=True, timeout=120)
@@ -383,8 +522,9 @@ def test_killed_while_replacing(melon, step):
     now = {name: (out / name).read_bytes() for name in old}
     assert {json.loads(now["results.json"])["title"], _title(now["report.html"].decode())} == {
         "Melons: learner A against learner B"}
+    assert (out / "report.pdf").read_bytes() == b"my own paper\n"
     assert _hidden(melon) == ([output.MANIFEST] if out == melon else [])
-    assert _hidden(out) == ([output.MANIFEST] if out == melon else [])
+    assert _hidden(out) == [output.MANIFEST]
 
 
 def test_lock_timeout(melon, monkeypatch, capsys):
@@ -468,7 +608,7 @@ def test_concurrent_writers_and_a_reader_never_see_a_mixed_set(tmp_path):
     assert (out / "report.html").read_bytes() == mark * 1000
     assert (out / "report.pdf").read_bytes() == mark * 50000
     assert sorted(p.name for p in tmp_path.iterdir()) == ["reports"]
-    assert sorted(p.name for p in out.iterdir()) == sorted(SET)
+    assert sorted(p.name for p in out.iterdir()) == WITH_MANIFEST
 
 
 def test_two_runs_into_one_folder(tmp_path):
@@ -492,7 +632,7 @@ def test_two_runs_into_one_folder(tmp_path):
     assert _title((out / "report.html").read_text()) == title
     assert pypdf.PdfReader(out / "report.pdf").metadata.title == title
     assert sorted(p.name for p in tmp_path.iterdir()) == ["first", "second", "shared"]
-    assert sorted(p.name for p in out.iterdir()) == sorted(SET)
+    assert sorted(p.name for p in out.iterdir()) == WITH_MANIFEST
 
 
 # ---------------------------------------------------------------------------
@@ -625,3 +765,43 @@ def test_signal_at_a_chosen_moment(cancer, tmp_path, signum, code, where):
     expected = ONE_LINE["written" if where == "exchange" else "nothing"].format(name)
     assert proc.stderr == expected + "\n"
     _check_interrupted(proj, before, proc, code, name, proc.stderr)
+
+
+# An embedding host whose SIGINT / SIGTERM handlers were not installed from Python:
+# signal.getsignal() and signal.signal() give None for them, and signal.signal()
+# refuses None as a handler.
+
+
+def _host_signals(monkeypatch, current) -> list:
+    calls = []
+
+    def set_handler(signum, handler):
+        if handler is None:
+            raise TypeError("signal handler must be signal.SIG_IGN, signal.SIG_DFL, or a callable object")
+        calls.append((signum, handler))
+        return None  # the host's handler, unknown to Python
+
+    monkeypatch.setattr(signal, "getsignal", lambda signum: current)
+    monkeypatch.setattr(signal, "signal", set_handler)
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)  # put back whatever happens
+    return calls
+
+
+def test_a_hosts_signal_handlers_are_left_alone(monkeypatch, capsys):
+    calls = _host_signals(monkeypatch, None)
+    hook = sys.unraisablehook
+    assert main(["schema"]) == 0
+    assert calls == []  # not replaced: it could not be put back
+    assert sys.unraisablehook is hook
+    assert capsys.readouterr().err == ""
+
+
+def test_a_handler_python_cannot_put_back_is_skipped(monkeypatch):
+    from evalreport.__main__ import _Signals
+
+    calls = _host_signals(monkeypatch, signal.SIG_DFL)  # signal() answers None all the same
+    signals = _Signals()
+    assert signals.install()
+    signals.restore()
+    assert calls == [(signal.SIGINT, signals.handler), (signal.SIGTERM, signals.handler)]
+    assert signals.saved is None

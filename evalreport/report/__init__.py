@@ -54,14 +54,17 @@ def render(
     *,
     progress: Callable[[str], None] | None = None,
     checkpoint: Callable[[], None] | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> dict[str, Path]:
     """Write the report of ``result`` into folder ``out``, replacing the previous set.
 
     ``out`` defaults to the spec's ``report.out``; ``formats`` to ``report.formats``.
-    Returns the written paths by format. ``progress`` and ``checkpoint``: see
-    :func:`.output.write_report_set`. Call :func:`check_output` before evaluating to
-    learn early that the folder cannot be written; a failure to write raises
-    :class:`OutputError` (exit status 2), a failure to render :class:`RenderError`.
+    Returns the written paths by format. ``progress``, ``checkpoint`` and ``warn``
+    (which hears of a report file left in place, not this run's nor provably an
+    earlier set's): see :func:`.output.write_report_set`. Call :func:`check_output`
+    before evaluating to learn early that the folder cannot be written; a failure to
+    write raises :class:`OutputError` (exit status 2), a failure to render
+    :class:`RenderError`.
     """
     spec = result.spec
     formats = list(formats) if formats is not None else list(spec.report.formats)
@@ -90,5 +93,5 @@ def render(
             attachments=attached, template_dirs=template_dirs(result),
             subject="Evaluation report", keywords=list(result.learners),
         )
-    write_report_set(out, files, progress=progress, checkpoint=checkpoint)
+    write_report_set(out, files, progress=progress, checkpoint=checkpoint, warn=warn)
     return {fmt: out / SET_FILES[fmt] for fmt in formats if SET_FILES[fmt] in files}

@@ -1,40 +1,48 @@
 """Where the report goes: the check before a run, and replacing the report set as a whole.
 
 The report set is the files one run writes into its output folder (``results.json``,
-``report.html``, ``report.pdf``, as many as asked for). It is replaced as a whole, and a
-report file of a format this run did not write is removed with the old set (it would
-describe another run):
+``report.html``, ``report.pdf``, as many as asked for), and ``.evalreport-set.json``,
+its manifest: the set's files with their SHA-256. The set is replaced as a whole. A
+file of the folder is only ever deleted as stale when it provably belongs to an
+earlier set: the manifest found in the folder lists it and its SHA-256 still matches
+(a report file of a format this run did not write would describe another run). A
+report file that is not proved ours (the user's own ``report.pdf``, one edited since,
+one of a set whose manifest a hard kill removed) is left in place, and the run says so
+(``warn``). The files this run writes replace whatever had their names.
 
 * :func:`check_output` says, before anything is evaluated, whether the folder can be
-  written: not a file, ``/dev/null`` or a path under a file; a file is created in it
-  (or in the nearest folder that exists) and removed at once (an unnamed O_TMPFILE
-  where the file system has it), so a read-only file system or a missing permission
-  shows before the evaluation, as root too.
+  written: not a file, ``/dev/null``, a path under a file or a path with a NUL byte;
+  a file is created in it (or in the nearest folder that exists) and removed at once
+  (an unnamed O_TMPFILE where the file system has it), so a read-only file system or
+  a missing permission shows before the evaluation, as root too.
 * :func:`write_report_set` takes a lock, so runs into one folder take turns: an
   ``flock`` on ``.<name>.evalreport.lock`` beside the folder (the folder itself is
   swapped). It is held only while the rendered bytes are written and swapped in, not
   while evaluating or rendering; a run that cannot get it within :data:`LOCK_TIMEOUT`
   seconds fails with an :class:`OutputError` naming the lock file. The lock dies with
   its holder (a killed run leaves none held), and the file goes when it is released.
-* Swap mode, when the folder holds nothing but report files: the new set is written
-  into a fresh folder beside it (``.<name>.evalreport-new-<random>``), which takes the
-  old folder's permissions, then the two folders are exchanged in one step (Linux
-  ``renameat2(RENAME_EXCHANGE)``; elsewhere two renames, between which the folder is
-  briefly absent, never mixed), and the old set is deleted. A reader that opens the
-  folder once (``cd``, a directory descriptor) sees one whole set; a shell left in the
-  old folder sees it empty (``cd`` there again).
+* Swap mode, when the folder holds nothing but report files: the new set and its
+  manifest are written into a fresh folder beside it (``.<name>.evalreport-new-<random>``),
+  which takes the old folder's permissions; the report files of the old folder that
+  are not proved ours and that this run does not write are moved into it; then the
+  two folders are exchanged in one step (Linux ``renameat2(RENAME_EXCHANGE)``;
+  elsewhere two renames, between which the folder is briefly absent, never mixed), and
+  the old set is deleted. A reader that opens the folder once (``cd``, a directory
+  descriptor) sees one whole set; a shell left in the old folder sees it empty (``cd``
+  there again).
 * File mode, otherwise: a folder with anything else in it (the spec and its data with
   ``--out .``, dated sub-folders), the current directory, a mount point, another user's
   folder, or one whose parent cannot be written is never swapped away. Each
-  file is written to a temporary name beside it and renamed; ``.evalreport-set.json``
-  lists the set's files with their SHA-256 and is removed before the first rename and
-  written after the last, so a set without it, or whose files do not match it, was cut
-  short by a hard kill (SIGKILL, power loss).
+  file is written to a temporary name beside it and renamed; the manifest is removed
+  before the first rename and written after the last, so a set without it, or whose
+  files do not match it, was cut short by a hard kill (SIGKILL, power loss).
 
 Either way SIGINT and SIGTERM are held back while the set is swapped or renamed (they
 take effect right after), and each run first removes what killed runs left behind:
-their temporary files, staging folders and old sets. An entry that is not a report
-file is never deleted: found in an old set, it is moved back into the folder.
+their temporary files, staging folders and old sets. In those folders too a report
+file is deleted only when their own manifest proves it ours, or when the set now in
+the folder, proved by its manifest, has replaced it; anything else is moved back into
+the folder (or kept, with a warning, when its name is taken there).
 Any ``OSError`` while writing (a full disk, a lost permission) is an
 :class:`OutputError` (exit status 2) naming the file; the previous set stays whole.
 """
@@ -72,7 +80,8 @@ LOGGER = logging.getLogger("evalreport")
 
 #: Every file a run may write into its output folder, by format.
 SET_FILES = {"json": "results.json", "html": "report.html", "pdf": "report.pdf"}
-#: File mode only: the set's files and their SHA-256, written last.
+#: The set's files and their SHA-256 (file mode: written last). Only a report file it
+#: lists, unchanged, is ever deleted as another set's.
 MANIFEST = ".evalreport-set.json"
 #: Seconds to wait for another run writing into the same folder (it holds the lock
 #: only while its set is written and swapped in, normally well under a second).
@@ -80,7 +89,8 @@ LOCK_TIMEOUT = 60.0
 
 _PROBE = ".evalreport-probe-"
 _INNER_LOCK = ".evalreport.lock"  # the lock inside the folder, when its parent is read-only
-_OURS = frozenset(SET_FILES.values()) | {MANIFEST, _INNER_LOCK}
+_REPORT_NAMES = frozenset(SET_FILES.values())
+_OURS = _REPORT_NAMES | {MANIFEST, _INNER_LOCK}
 # A temporary file of ours: .results.json.<random>.tmp (this module, and mkstemp in
 # earlier versions), .evalreport-set.json.<random>.tmp, or a probe.
 _TEMP = re.compile(
@@ -181,6 +191,10 @@ def check_output(out=None, spec=None) -> Path:
     spec = spec if out is None else None  # the messages give the spec's line for report.out only
     try:
         where, st = _nearest_existing(path)
+    except ValueError as exc:  # no system call takes a NUL byte; a name the file system cannot encode
+        why = "it holds a NUL byte" if "\0" in str(path) else str(exc)
+        shown = str(path).replace("\0", "\\0")  # as YAML writes it, not a raw NUL on the terminal
+        raise OutputError([_locate(spec, f"{shown}: not a valid path: {why}")]) from None
     except OSError as exc:
         raise OutputError([_locate(spec, f"{path}: cannot reach the output folder: {_why(exc)}")]) from None
     if st is None:
@@ -386,37 +400,125 @@ def _locked(path: Path, shown: Path, progress) -> Iterator[None]:
 
 
 # ---------------------------------------------------------------------------
+# The manifest: which report files are provably an earlier set's
+
+
+def _manifest_bytes(files: dict[str, bytes]) -> bytes:
+    manifest = {
+        "evalreport_version": __version__,
+        "files": {name: hashlib.sha256(data).hexdigest() for name, data in files.items()},
+    }
+    return (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
+
+
+# O_NONBLOCK: a named pipe under a report's name opens at once (and is then refused)
+_READ_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+               | getattr(os, "O_CLOEXEC", 0))
+
+
+def _open_regular(path: Path) -> int | None:
+    """A descriptor for ``path`` if it is a regular file (not through a symbolic link), else None."""
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except OSError:
+        return None
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
+
+
+def _sha256(path: Path) -> str | None:
+    fd = _open_regular(path)
+    if fd is None:
+        return None
+    digest = hashlib.sha256()
+    try:
+        with open(fd, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                digest.update(chunk)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def _listed(folder: Path) -> dict[str, str]:
+    """The report files the manifest in ``folder`` lists, with their SHA-256 ({} when
+    there is none, or it cannot be read)."""
+    fd = _open_regular(folder / MANIFEST)
+    if fd is None:
+        return {}
+    try:
+        with open(fd, "rb") as f:
+            data = json.loads(f.read(1 << 20))
+    except (OSError, ValueError):
+        return {}
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, dict):
+        return {}
+    return {name: digest for name, digest in files.items()
+            if name in _REPORT_NAMES and isinstance(digest, str)}
+
+
+def _proved(folder: Path, listed: dict[str, str] | None = None) -> frozenset[str]:
+    """The report files in ``folder`` that provably belong to an earlier set: its
+    manifest lists them, and their SHA-256 still matches. Only these may go as stale."""
+    if listed is None:
+        listed = _listed(folder)
+    return frozenset(name for name, digest in listed.items() if _sha256(folder / name) == digest)
+
+
+def _left_in_place(shown: Path, listed: dict[str, str]) -> str:
+    why = f"changed since {MANIFEST} listed it" if shown.name in listed else f"not listed in {MANIFEST}"
+    return f"{shown}: not written by this run and left in place ({why})"
+
+
+# ---------------------------------------------------------------------------
 # Leftovers
 
 
-def _dispose(old: Path, home: Path | None) -> bool:
-    """Delete a staging folder or old set of ours: report files and temporary files go;
-    anything else is moved back into ``home`` (it was there when the folders were
-    swapped), or kept with a warning. True when the folder is gone."""
+def _dispose(old: Path, home: Path | None, replaced: frozenset[str], notes: list[str]) -> bool:
+    """Delete a staging folder or old set of ours: our temporary files and manifest go,
+    and the report files that its manifest proves ours or whose names are in
+    ``replaced`` (the set now in ``home`` took their place). Anything else (a user's
+    file that was in the folder when it was swapped out, a report file carried over
+    that a killed run left here) is moved back into ``home``, or kept with a note.
+    True when the folder is gone."""
     try:
         entries = list(os.scandir(old))
     except OSError:
         return False
+    proved = _proved(old)
     for entry in entries:
         try:
-            if _is_ours(entry.name) and not entry.is_dir(follow_symlinks=False):
+            if entry.is_dir(follow_symlinks=False):
+                ours = False
+            elif entry.name in _REPORT_NAMES:
+                ours = entry.name in proved or entry.name in replaced
+            else:
+                ours = _is_ours(entry.name)
+            if ours:
                 os.unlink(entry.path)
             elif home is not None:
                 _move_no_replace(Path(entry.path), home / entry.name)
         except OSError as exc:
-            LOGGER.warning("kept %s: %s", entry.path, _why(exc))
+            notes.append(f"kept {entry.path}: {_why(exc)}")
     try:
         os.rmdir(old)
         return True
     except OSError:
-        LOGGER.warning("kept %s: it holds files that are not evalreport's", old)
+        notes.append(f"kept {old}: it holds files that are not evalreport's")
         return False
 
 
-def _clean_leftovers(real: Path, beside: bool) -> None:
+def _clean_leftovers(real: Path, beside: bool, notes: list[str]) -> None:
     """Remove what killed runs left: our temporary files in the folder, and (when the
     lock lies beside it) the staging folders and old sets next to it. Called under the
-    lock, so none of them belongs to a live run."""
+    lock, so none of them belongs to a live run. A report file in those replaced by
+    the set now in the folder (proved by its manifest) goes too."""
     home = real if real.is_dir() else None
     if home is not None:
         with contextlib.suppress(OSError):
@@ -426,10 +528,13 @@ def _clean_leftovers(real: Path, beside: bool) -> None:
                         os.unlink(entry.path)
     if beside:
         pattern = _staging_pattern(real.name)
+        replaced = None  # read only when there are leftovers
         with contextlib.suppress(OSError):
             for entry in os.scandir(real.parent):
                 if pattern.match(entry.name) and entry.is_dir(follow_symlinks=False):
-                    _dispose(Path(entry.path), home)
+                    if replaced is None:
+                        replaced = _proved(real) if home is not None else frozenset()
+                    _dispose(Path(entry.path), home, replaced, notes)
 
 
 # ---------------------------------------------------------------------------
@@ -438,8 +543,9 @@ def _clean_leftovers(real: Path, beside: bool) -> None:
 
 def _swappable(real: Path) -> bool:
     """Whether the folder may be replaced by a new one: it holds nothing but report
-    files, is not the current directory, nor a mount point, nor (unless we are root,
-    who can give the new one away) another user's."""
+    files (those not proved ours are carried over into the new one), is not the
+    current directory, nor a mount point, nor (unless we are root, who can give the
+    new one away) another user's."""
     if not real.exists():
         return True
     if real.is_symlink() or not real.is_dir() or os.path.ismount(real):
@@ -492,7 +598,7 @@ def _adopt_folder(new: Path, old: Path) -> None:
                 os.chown(new, *owner)
 
 
-def _swap_in(real: Path, shown: Path, files: dict[str, bytes], checkpoint) -> bool:
+def _swap_in(real: Path, shown: Path, files: dict[str, bytes], checkpoint, notes: list[str]) -> bool:
     """Swap mode. False if the folders could not be exchanged here (another file
     system mounted on the folder, ...): nothing changed, use file mode."""
     parent = real.parent
@@ -500,16 +606,34 @@ def _swap_in(real: Path, shown: Path, files: dict[str, bytes], checkpoint) -> bo
     with _naming(parent):
         os.mkdir(staging, 0o700)
     committed = False
+    carried: list[str] = []
     try:
+        # The files under temporary names, the manifest, then the files under their
+        # names: in a staging folder a killed run left, the manifest proves every report
+        # file ours, so the next run deletes them (and moves back only what was carried).
+        temps = {name: _temp_beside(staging / name) for name in files}
         for name, data in files.items():
             with _naming(shown / name):
-                _write_new(staging / name, data)
+                _write_new(temps[name], data)
+        with _naming(shown / MANIFEST):
+            _write_new(staging / MANIFEST, _manifest_bytes(files))
+        for name, tmp in temps.items():
+            with _naming(shown / name):
+                os.rename(tmp, staging / name)
         with _naming(shown):
             _adopt_folder(staging, real)
             _fsync_dir(staging)
+        listed = _listed(real)
+        proved = _proved(real, listed)
+        carry = [name for name in sorted(_REPORT_NAMES - set(files))
+                 if os.path.lexists(real / name) and name not in proved]
         with _signals_held():
             if checkpoint is not None:
                 checkpoint()
+            for name in carry:  # not provably an earlier set's: it stays in the folder
+                with _naming(shown / name):
+                    _move_no_replace(real / name, staging / name)
+                carried.append(name)
             if not os.path.lexists(real):
                 with _naming(shown):
                     os.rename(staging, real)
@@ -533,22 +657,25 @@ def _swap_in(real: Path, shown: Path, files: dict[str, bytes], checkpoint) -> bo
                     committed, staging = True, old
             _fsync_dir(parent)
     finally:
-        with _signals_held():  # the old set (or the unused staging folder) goes
-            _dispose(staging, real if committed else None)
+        with _signals_held():
+            # The old set goes; or, not committed, the unused staging folder goes and
+            # what was carried into it moves back.
+            _dispose(staging, real, frozenset(files) if committed else frozenset(), notes)
+    notes.extend(_left_in_place(shown / name, listed) for name in carried)
     return True
 
 
-def _replace_files(real: Path, shown: Path, files: dict[str, bytes], checkpoint) -> None:
+def _replace_files(real: Path, shown: Path, files: dict[str, bytes], checkpoint, notes: list[str]) -> None:
     """File mode: each file to a temporary name beside it, then renamed; the manifest
-    goes first and comes back last."""
+    goes first and comes back last. A report file of a format not written now is
+    deleted only when the previous manifest proves it an earlier set's."""
     with _naming(shown):
         real.mkdir(parents=True, exist_ok=True)
-    manifest = {
-        "evalreport_version": __version__,
-        "files": {name: hashlib.sha256(data).hexdigest() for name, data in files.items()},
-    }
+    listed = _listed(real)
+    proved = _proved(real, listed)
+    others = [name for name in sorted(_REPORT_NAMES - set(files)) if os.path.lexists(real / name)]
     ordered = dict(files)
-    ordered[MANIFEST] = (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
+    ordered[MANIFEST] = _manifest_bytes(files)
     staged: list[tuple[Path, str]] = []
     try:
         for name, data in ordered.items():
@@ -567,9 +694,9 @@ def _replace_files(real: Path, shown: Path, files: dict[str, bytes], checkpoint)
                 with _naming(shown / name):
                     os.replace(tmp, real / name)
                 staged.pop(0)
-            for stale in sorted(set(SET_FILES.values()) - set(files)):  # another run's formats
-                with _naming(shown / stale), contextlib.suppress(FileNotFoundError):
-                    if not (real / stale).is_dir():
+            for stale in others:  # an earlier set's, of another format
+                if stale in proved:
+                    with _naming(shown / stale), contextlib.suppress(FileNotFoundError):
                         os.unlink(real / stale)
             tmp, name = staged[0]
             with _naming(shown / name):
@@ -580,6 +707,7 @@ def _replace_files(real: Path, shown: Path, files: dict[str, bytes], checkpoint)
         for tmp, _ in staged:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+    notes.extend(_left_in_place(shown / name, listed) for name in others if name not in proved)
 
 
 def write_report_set(
@@ -588,33 +716,44 @@ def write_report_set(
     *,
     progress: Callable[[str], None] | None = None,
     checkpoint: Callable[[], None] | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> None:
     """Replace the report set in folder ``out`` by ``files`` (names -> bytes) as a whole.
 
     ``progress`` hears about a wait for another run's lock. ``checkpoint`` is called
     just before the new set goes in, with SIGINT and SIGTERM held back: whatever it
     raises aborts the run with the previous set intact (the CLI raises there when a
-    signal came that something swallowed). Raises :class:`OutputError` when a file
+    signal came that something swallowed). ``warn`` (default: the ``evalreport``
+    logger) hears, once the lock is released, of each file left in place: a report
+    file this run did not write and cannot prove an earlier set's, a leftover of a
+    killed run that could not be put back. Raises :class:`OutputError` when a file
     cannot be written, naming it; the previous set is then intact.
     """
-    unknown = sorted(set(files) - set(SET_FILES.values()))
+    unknown = sorted(set(files) - _REPORT_NAMES)
     if unknown:
         raise ValueError(f"not report files: {', '.join(unknown)}")
     shown = Path(out)
     real = Path(os.path.realpath(shown))
+    notes: list[str] = []
     try:
         with _naming(shown):
             real.parent.mkdir(parents=True, exist_ok=True)
         lock, beside = _lock_path(real)
         with _locked(lock, shown, progress):
-            _clean_leftovers(real, beside)
-            if beside and _swappable(real) and _swap_in(real, shown, files, checkpoint):
+            _clean_leftovers(real, beside, notes)
+            if beside and _swappable(real) and _swap_in(real, shown, files, checkpoint, notes):
                 return
-            _replace_files(real, shown, files, checkpoint)
+            _replace_files(real, shown, files, checkpoint, notes)
     except _Failed as failed:
         raise OutputError([
             f"{failed.shown}: cannot write the report: {_why(failed.exc)}; the previous report is intact"
         ]) from None
+    finally:
+        for note in notes:
+            if warn is not None:
+                warn(note)
+            else:
+                LOGGER.warning("%s", note)
 
 
 def write_atomically(files: dict[Path, bytes]) -> None:
