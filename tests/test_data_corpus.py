@@ -418,7 +418,7 @@ def test_one_class_runs_with_undefined_measures(tmp_path, capsys, bootstrap):
     spec = _spec(top=top).replace("formats: [json]", "formats: [html, pdf, json]")
     status, lines, out = _run(tmp_path, capsys, spec, {"pred.csv": _one_class_csv()})
     assert (status, lines) == (0, [])
-    assert sorted(p.name for p in out.iterdir()) == ["report.html", "report.pdf", "results.json"]
+    assert sorted(p.name for p in out.iterdir()) == [".evalreport-set.json", "report.html", "report.pdf", "results.json"]
     d = json.loads((out / "results.json").read_text())
     a = d["learners"]["a"]
     assert (a["positives"], a["negatives"]) == (N, 0)
@@ -467,7 +467,7 @@ def test_multiclass_with_a_class_absent(tmp_path, capsys):
     csv = "y,pa,pb,pc\n" + "".join(f"{'ab'[i % 2]},{r[0]},{r[1]},{r[2]}\n" for i, r in enumerate(p))
     status, lines, out = _run(tmp_path, capsys, spec, {"pred.csv": csv})
     assert (status, lines) == (0, [])
-    assert sorted(x.name for x in out.iterdir()) == ["report.html", "report.pdf", "results.json"]
+    assert sorted(x.name for x in out.iterdir()) == [".evalreport-set.json", "report.html", "report.pdf", "results.json"]
     d = json.loads((out / "results.json").read_text())
     m = d["learners"]["m"]
     assert m["classes"]["c"]["recall"] is None and m["classes"]["c"]["auc"] is None
@@ -483,7 +483,7 @@ def _weighted(tmp_path, capsys, weights, *extra):
     spec = _spec(extra_keys="    weight: w\n").replace("formats: [json]", "formats: [html, pdf, json]")
     status, lines, out = _run(tmp_path, capsys, spec, {"pred.csv": csv}, *extra)
     assert (status, lines) == (0, [])
-    assert sorted(x.name for x in out.iterdir()) == ["report.html", "report.pdf", "results.json"]
+    assert sorted(x.name for x in out.iterdir()) == [".evalreport-set.json", "report.html", "report.pdf", "results.json"]
     return json.loads((out / "results.json").read_text())
 
 
