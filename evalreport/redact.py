@@ -1,31 +1,41 @@
-"""What the report publishes of the spec: its text with credentials redacted.
+"""What the report publishes of the spec: its texts with credentials redacted.
 
 The spec is copied verbatim into the HTML (provenance) and attached to the PDF,
 comments and layout included, so a secret written in it (``spark.conf``'s
 ``fs.s3a.secret.key``, a token in ``spark.remote``) would be published with the
 report. :func:`redact_spec_text` works on the YAML text itself: it replaces only
 the characters of each secret, so everything else (comments, order, quoting,
-blank lines) reads as written.
+blank lines) reads as written. The title, the description, the data files and
+the warnings are published too (results.json, the HTML, the PDF's metadata):
+:func:`published` gives every one of them, redacted, once per result, and
+every sink takes them from there.
 
 What counts as a credential:
 
 * the value of a key whose name looks like one (:func:`looks_like_credential`),
   and every value nested under such a key;
-* the password of a URL (``sc://user:pass@host``) and the value of a URL or
-  connection-string parameter whose name looks like one (``?token=...``,
-  ``;password=...``, ``&sig=...``), in any value;
-* the same in comments: a commented-out ``key: value`` line whose key looks
-  like a credential, and URL passwords and parameters.
+* inside any value (:func:`redact_text`): the password of a URL
+  (``sc://user:pass@host``); the value of a URL or connection-string parameter
+  (``?token=...``, ``;password=...``, ``&sig=...``), a shell assignment
+  (``export AWS_SECRET_ACCESS_KEY=...``), a JVM property (``-Dx.password=...``)
+  or an option (``--password=...``, ``--token ...``) whose name looks like one;
+  an HTTP credential (``Authorization: Bearer ...``);
+* the same in comments, and a commented-out ``key: value`` (or ``key:value``)
+  whose key looks like a credential.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
+import weakref
+from dataclasses import dataclass
 
 import yaml
 
-__all__ = ["REDACTED", "looks_like_credential", "redact_spec_text", "redact_url_credentials",
-           "published_spec_text", "redaction_note"]
+__all__ = ["REDACTED", "Published", "published", "published_spec", "published_spec_text",
+           "looks_like_credential", "redact_spec_text", "redact_text", "redact_url_credentials",
+           "redaction_note"]
 
 REDACTED = "<redacted>"
 
@@ -61,36 +71,102 @@ def looks_like_credential(name: str, *, words=_WORDS) -> bool:
     return any(p in words or _COMPOUNDS.fullmatch(p) for p in _word_parts(str(name)))
 
 
-# scheme://user:password@host -> the password. The scheme and the parameter names
-# are bounded in length: unbounded, a long run of letters without '://' or '='
-# (a 1 MB title) made the search quadratic.
+# scheme://user:password@host -> the password. The scheme and every name below
+# are bounded in length, and each may start only where no name character
+# precedes it: unbounded, a long run of letters without '://' or '=' (a 1 MB
+# title) made the search quadratic. With the lookbehind, the runs a pattern
+# scans are disjoint, so each search stays linear in the text's length.
 _URL_PASSWORD = re.compile(
     r"(?P<head>(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,31}://[^\s:/@?#'\"]*:)"
     r"(?P<secret>[^\s/@?#'\"]+)(?=@)")
-# ?name=value, &name=value, ;name=value -> the value when the name looks like a credential
-_PARAMETER = re.compile(r"(?P<head>[?&;](?P<name>[A-Za-z0-9_.\-]{1,128})=)(?P<secret>[^&;#\s'\"]+)")
+_NAME = r"[A-Za-z_][A-Za-z0-9_.\-]{0,127}"
+# The names before a value, matched without the value (a name that is no
+# credential must not swallow the pairs after it: "Server=h;Password=pw").
+# name= : a URL or connection-string parameter (?name=, &name=, ;name=), a shell
+# or .env assignment (export NAME=), a JVM system property (-Dname=), an option
+# (--name=).
+_ASSIGNMENT = re.compile(rf"(?:(?P<param>[?&;])|(?<![A-Za-z0-9_.\-])(?:-D|--?)?)(?P<name>{_NAME})=")
+# --name value (the value is no next option)
+_OPTION = re.compile(rf"(?<![A-Za-z0-9_.\-])--(?P<name>{_NAME})[ \t]{{1,16}}(?!-)")
+# The value of a parameter: up to the next parameter.
+_PARAMETER_VALUE = re.compile(r"[^&;#\s'\"]+")
+# Any other value: quoted ("...", '...', or \"...\" inside a YAML double-quoted
+# scalar) on one line, else up to a blank or a quote, a backslash escaping the
+# next character. (Not to the end of the line past a quote never closed: that
+# quote may be the one that closes the YAML scalar the value is in.)
+_VALUE = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|\\\"[^\"\\\n]*\\\"|(?:\\.|[^\s'\"\\])+")
+# an HTTP credential: "Authorization: Bearer xyz", "Authorization=Basic xyz", "Bearer xyz"
+# (the scheme is never the secret: "Authorization: Bearer <redacted>" stays)
+_SCHEMES = r"(?i:bearer|basic|digest|negotiate|token)[ \t]"
+_SCHEME = re.compile(_SCHEMES)
+_SCHEME_TOKEN = re.compile(
+    rf"(?P<head>(?<![A-Za-z0-9_])(?:(?i:authorization)[ \t]{{0,16}}[:=][ \t]{{0,16}}"
+    rf"(?:{_SCHEMES}[ \t]{{0,15}}|(?!{_SCHEMES}))|(?:Bearer|BEARER)[ \t]{{1,16}}))"
+    r"(?P<secret>[A-Za-z0-9\-._~+/]+=*)")
 
 
-def redact_url_credentials(text: str) -> tuple[str, bool]:
-    """``text`` with URL passwords and credential-like parameter values redacted;
-    also whether anything was."""
-    found = False
+def _redact_values(text: str, names: re.Pattern, kinds: set[str]) -> str:
+    """The value after each match of ``names`` whose name looks like a credential,
+    redacted. Names inside a value already redacted are skipped, so each
+    character is scanned a bounded number of times."""
+    out, last = [], 0
+    for m in names.finditer(text):
+        if m.start() < last:
+            continue
+        param = m.groupdict().get("param")
+        # a URL parameter may also be a signature (sig=, X-Amz-Signature=)
+        if not looks_like_credential(m.group("name"), words=_URL_WORDS if param else _WORDS):
+            continue
+        if m.group("name").lower() == "authorization" and _SCHEME.match(text, m.end()):
+            continue  # "Authorization=Bearer xyz": the token after the scheme is (_SCHEME_TOKEN)
+        value = (_PARAMETER_VALUE if param else _VALUE).match(text, m.end())
+        if value is None or value.end() == m.end() or value.group(0) == REDACTED:
+            continue  # nothing there, or redacted already: redacting twice changes nothing
+        out += [text[last:m.end()], REDACTED]
+        last = value.end()
+        kinds.add("url" if param else "text")
+    out.append(text[last:])
+    return "".join(out)
 
-    def password(m):
-        nonlocal found
-        found = True
-        return m.group("head") + REDACTED
 
-    def parameter(m):
-        nonlocal found
-        if not looks_like_credential(m.group("name"), words=_URL_WORDS):
+def _redact_text(text: str) -> tuple[str, set[str]]:
+    """``text`` with every credential it holds redacted (see :func:`redact_text`);
+    also what was: "url" for a URL's password or parameter, "text" for the rest."""
+    kinds: set[str] = set()
+
+    def replace(m, kind: str) -> str:
+        if m.group("secret") == REDACTED:
             return m.group(0)
-        found = True
+        kinds.add(kind)
         return m.group("head") + REDACTED
 
-    text = _URL_PASSWORD.sub(password, text)
-    text = _PARAMETER.sub(parameter, text)
-    return text, found
+    text = _URL_PASSWORD.sub(lambda m: replace(m, "url"), text)
+    # before the assignments: in "Authorization=Bearer xyz" the secret is xyz
+    text = _SCHEME_TOKEN.sub(lambda m: replace(m, "text"), text)
+    text = _redact_values(text, _OPTION, kinds)
+    text = _redact_values(text, _ASSIGNMENT, kinds)
+    return text, kinds
+
+
+def redact_text(text: str) -> tuple[str, bool]:
+    """``text`` (a value, a comment, a title) with what looks like a credential
+    redacted; also whether anything was. Redacted: a URL's password
+    (``sc://user:pw@host``); the value of a URL or connection-string parameter
+    (``?token=``, ``;password=``, ``&sig=``), a shell assignment
+    (``export AWS_SECRET_ACCESS_KEY=...``), a JVM property
+    (``-Djavax.net.ssl.trustStorePassword=...``) or an option (``--password=...``,
+    ``--token ...``) whose name looks like a credential; an HTTP credential
+    (``Authorization: Bearer ...``, ``Bearer ...``)."""
+    text, kinds = _redact_text(text)
+    return text, bool(kinds)
+
+
+#: the former name, from when only URLs were searched
+redact_url_credentials = redact_text
+
+
+def _kinds_text(kinds: set[str]) -> str:
+    return "URL credentials" if kinds == {"url"} else "credentials in the value"
 
 
 def _path_text(path: tuple) -> str:
@@ -100,9 +176,10 @@ def _path_text(path: tuple) -> str:
     return out
 
 
-# a commented-out YAML line: "# key: value" (also "# - key: value")
+# a commented-out YAML line: "# key: value" (also "# - key: value", and
+# "# key:value", which YAML would read as one word but a reader as a pair)
 _COMMENTED_PAIR = re.compile(
-    r"^(?P<head>#\s*(?:-\s+)?(?P<key>[^\s:#'\"{}\[\],]+)\s*:\s+)"
+    r"^(?P<head>#\s*(?:-\s+)?(?P<key>[^\s:#'\"{}\[\],]+)\s*:\s*)"
     r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s#,}]+)")
 
 
@@ -111,13 +188,14 @@ def redact_spec_text(text: str) -> tuple[str, list[str]]:
 
     Returns the text and where something was redacted, in order of appearance:
     the key path of each credential key (``spark.conf.fs.s3a.secret.key``),
-    ``<key path> (URL credentials)`` for a URL's password or parameter, and
-    ``comment on line N`` for comments. Only the characters of each secret are
+    ``<key path> (URL credentials)`` for a URL's password or parameter,
+    ``<key path> (credentials in the value)`` for other credentials inside a
+    value (see :func:`redact_text`), and ``comment on line N`` for comments. Only the characters of each secret are
     replaced (a quoted value by the plain ``<redacted>``; a multi-line or block
     value by ``<redacted>`` on one line), so the text stays valid YAML that
     loads to the same structure, and every other character is unchanged.
-    Text that is not valid YAML is returned with only URL credentials and
-    commented-out pairs redacted.
+    Text that is not valid YAML is returned with only the credentials inside
+    its text (:func:`redact_text`) and commented-out pairs redacted.
     """
     if not text:
         return text, []
@@ -128,9 +206,9 @@ def redact_spec_text(text: str) -> tuple[str, list[str]]:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:
         tokens, root = [], None
-        text, found = redact_url_credentials(text)  # no structure to follow: URLs anywhere
-        if found:
-            where.append((-1, "URL credentials"))
+        text, kinds = _redact_text(text)  # no structure to follow: the whole text
+        if kinds:
+            where.append((-1, _kinds_text(kinds)))
     scalars = {t.end_mark.index: t for t in tokens if isinstance(t, yaml.ScalarToken)}
 
     def span(node) -> tuple[int, int] | None:
@@ -179,28 +257,33 @@ def redact_spec_text(text: str) -> tuple[str, list[str]]:
             s = span(node)
             if s is None or s[0] in edits:
                 return
-            new, found = redact_url_credentials(text[s[0]:s[1]])
-            if found:
+            new, kinds = _redact_text(text[s[0]:s[1]])
+            if kinds:
                 edits[s[0]] = (s[1], new)
-                where.append((s[0], f"{_path_text(path) or '(top level)'} (URL credentials)"))
+                where.append((s[0], f"{_path_text(path) or '(top level)'} ({_kinds_text(kinds)})"))
 
     if root is not None:
         walk(root, (), set())
     # comments: a '#' at a line start or after a blank, outside every scalar
     inside = sorted((t.start_mark.index, t.end_mark.index) for t in scalars.values())
+    starts = [a for a, _ in inside]
+    line, counted = 1, 0  # comments come in order: count the lines once
     for m in re.finditer(r"(?:(?<=\s)|^)#[^\n]*", text, flags=re.M):
         start = m.start()
-        if any(a <= start < b for a, b in inside):
+        i = bisect.bisect_right(starts, start) - 1  # the scalar starting last before it (none overlap)
+        if i >= 0 and start < inside[i][1]:
             continue
+        line += text.count("\n", counted, start)
+        counted = start
         comment = m.group(0)
-        new = comment
+        # the text first: in "# Authorization: Bearer xyz" the pair's value is "Bearer"
+        new, _ = _redact_text(comment)
         pair = _COMMENTED_PAIR.match(new)
-        if pair and looks_like_credential(pair.group("key")):
+        if pair and looks_like_credential(pair.group("key")) and pair.group("secret") != REDACTED:
             new = pair.group("head") + REDACTED + new[pair.end():]
-        new, _ = redact_url_credentials(new)
         if new != comment:
             edits[start] = (m.end(), new)
-            where.append((start, f"comment on line {text.count(chr(10), 0, start) + 1}"))
+            where.append((start, f"comment on line {line}"))
     out, last = [], 0
     for start in sorted(edits):
         end, replacement = edits[start]
@@ -213,12 +296,66 @@ def redact_spec_text(text: str) -> tuple[str, list[str]]:
     return "".join(out), [w for _, w in sorted(where)]
 
 
+@dataclass(frozen=True)
+class Published:
+    """A run's free texts as its report publishes them, credentials redacted.
+
+    Every sink takes them from here (results.json, the HTML, the PDF's text,
+    metadata and attachments), so that none publishes one raw: redacting at
+    each place that prints a text is how a title once went out with its token.
+    """
+
+    title: str
+    description: str | None
+    spec_text: str  # '' for a spec built in Python
+    redacted: tuple[str, ...]  # where: key paths, "comment on line N" (see redact_spec_text)
+    inputs: tuple[dict, ...]  # the data files read: path (redacted), sha256, rows
+    sources: dict  # learner key -> its data file
+    warnings: tuple[str, ...]  # the evaluation's (a warning may name a data file)
+
+    @property
+    def note(self) -> str:
+        """The report's sentence about what was redacted ('' when nothing was)."""
+        return redaction_note(list(self.redacted))
+
+
+def published_spec(spec) -> tuple[str, str | None, str, tuple[str, ...]]:
+    """The published title, description, spec text and where something was redacted."""
+    from .spec import spec_text
+
+    text, redacted = redact_spec_text(spec_text(spec))
+    title, description = spec.title, spec.description
+    texts = []
+    for name, value in (("title", title), ("description", description)):
+        new, kinds = _redact_text(value) if value else (value, set())
+        texts.append(new)
+        # the spec's text names them already, unless the spec was built in Python
+        if kinds and not any(w.split(" ")[0] == name for w in redacted):
+            redacted.append(f"{name} ({_kinds_text(kinds)})")
+    return texts[0], texts[1], text, tuple(redacted)
+
+
+#: result -> its published texts, computed once for every sink
+_PUBLISHED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def published(result) -> Published:
+    """The free texts of ``result`` (a pipeline.Result) as its report publishes them."""
+    if result not in _PUBLISHED:
+        title, description, text, redacted = published_spec(result.spec)
+        _PUBLISHED[result] = Published(
+            title=title, description=description, spec_text=text, redacted=redacted,
+            inputs=tuple({**i, "path": redact_text(i["path"])[0]} for i in result.inputs),
+            sources={key: redact_text(lr.source)[0] for key, lr in result.learners.items()},
+            warnings=tuple(redact_text(w)[0] for w in result.warnings),
+        )
+    return _PUBLISHED[result]
+
+
 def published_spec_text(spec) -> str:
     """The spec's text as the report publishes it (HTML provenance, PDF attachment):
     credentials redacted ('' for a spec built in Python)."""
-    from .spec import spec_text
-
-    return redact_spec_text(spec_text(spec))[0]
+    return published_spec(spec)[2]
 
 
 def redaction_note(redacted: list[str]) -> str:

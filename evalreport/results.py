@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from .pipeline import LearnerResult, Result
-from .redact import redact_url_credentials
+from .redact import published
 
 __all__ = ["result_dict", "report_warnings", "published_inputs"]
 
@@ -20,15 +20,16 @@ def report_warnings(result: Result) -> list[str]:
     """Every warning of the run, as results.json and the report list them: the
     evaluation's (``result.warnings``), then those raised while drawing the
     report's figures (matplotlib, NumPy). The figures are drawn once per result,
-    whatever the formats, so results.json is the same with or without the HTML."""
+    whatever the formats, so results.json is the same with or without the HTML.
+    Credentials in them are redacted (a warning may name a data file's URL)."""
     from .report.context import figure_warnings
 
-    return list(result.warnings) + figure_warnings(result)
+    return list(published(result).warnings) + figure_warnings(result)
 
 
 def published_inputs(result: Result) -> list[dict]:
     """The inputs as the report publishes them: a URL's credentials redacted."""
-    return [{**i, "path": redact_url_credentials(i["path"])[0]} for i in result.inputs]
+    return [dict(i) for i in published(result).inputs]
 
 
 def _num(x):
@@ -123,7 +124,7 @@ def multiclass_learner_dict(lr, result: Result) -> dict:
             d["bayes_decision_cost"] = _num(e.bayes_cost)
         return d
 
-    d = {"dataset": lr.dataset, "source": redact_url_credentials(lr.source)[0], **block(ev)}
+    d = {"dataset": lr.dataset, "source": published(result).sources[lr.key], **block(ev)}
     if lr.class_curves and "roc" in metrics:
         d["curves"] = {name: {"roc": _curve_block(c.roc, "fpr", "tpr")}
                        for name, c in lr.class_curves.items() if c.roc is not None}
@@ -139,7 +140,7 @@ def learner_dict(lr: LearnerResult, result: Result) -> dict:
     ev, at = lr.summary, lr.at_threshold
     d: dict = {
         "dataset": lr.dataset,
-        "source": redact_url_credentials(lr.source)[0],
+        "source": published(result).sources[lr.key],
         "n": int(ev.n),
         "positives": _num(ev.positives),
         "negatives": _num(ev.negatives),
@@ -254,7 +255,7 @@ def result_dict(result: Result) -> dict:
         return {
             "evalreport_version": result.version,
             "spec_version": spec.version,
-            "title": spec.title,
+            "title": published(result).title,
             "date": result.date,
             "task": spec.task,
             "classes": [str(c) for c in spec.classes],
@@ -267,7 +268,7 @@ def result_dict(result: Result) -> dict:
     return {
         "evalreport_version": result.version,
         "spec_version": spec.version,
-        "title": spec.title,
+        "title": published(result).title,
         "date": result.date,
         "task": spec.task,
         "positive": spec.positive_label,

@@ -18,9 +18,10 @@ import pytest
 from evalreport.__main__ import main
 from evalreport.redact import (
     looks_like_credential,
+    published_spec,
     published_spec_text,
     redact_spec_text,
-    redact_url_credentials,
+    redact_text,
 )
 
 
@@ -81,7 +82,54 @@ def test_which_key_names_are_credentials(name, secret):
     ("https://example.com/?keys=1&monkey=2", "https://example.com/?keys=1&monkey=2"),
 ])
 def test_url_credentials(url, published):
-    assert redact_url_credentials(url) == (published, published != url)
+    assert redact_text(url) == (published, published != url)
+
+
+@pytest.mark.parametrize("text, published", [
+    # shell and .env assignments, JVM properties, options, HTTP credentials
+    ("export AWS_SECRET_ACCESS_KEY=PW", "export AWS_SECRET_ACCESS_KEY=<redacted>"),
+    ("DB_PASSWORD='p w' psql", "DB_PASSWORD=<redacted> psql"),
+    ("-Dspark.ui.port=4040 -Djavax.net.ssl.trustStorePassword=PW -Xmx2g",
+     "-Dspark.ui.port=4040 -Djavax.net.ssl.trustStorePassword=<redacted> -Xmx2g"),
+    ('"-Djavax.net.ssl.keyStorePassword=PW"', '"-Djavax.net.ssl.keyStorePassword=<redacted>"'),
+    (r'"-Dapi.token=\"P W\" -Dx=1"', r'"-Dapi.token=<redacted> -Dx=1"'),  # inside a YAML "..." scalar
+    ("--password=PW --verbose", "--password=<redacted> --verbose"),
+    ("--token PW --verbose", "--token <redacted> --verbose"),
+    ("--password --verbose", "--password --verbose"),  # no value: the next option is none
+    ("Authorization: Bearer abc.DEF-1", "Authorization: Bearer <redacted>"),
+    ("authorization=Basic dXNlcjpwdw==", "authorization=Basic <redacted>"),
+    ("curl -H 'Bearer abc123' x", "curl -H 'Bearer <redacted>' x"),
+    # a connection string: a name that is no credential does not swallow the pairs after it
+    ("Server=db;User Id=me;Password=PW;Encrypt=true", "Server=db;User Id=me;Password=<redacted>;Encrypt=true"),
+    ("user=me password=PW", "user=me password=<redacted>"),
+    # ordinary words and settings stay
+    ("keyword=AUC monkey=2 keys=3 max_tokens=5 author=me", "keyword=AUC monkey=2 keys=3 max_tokens=5 author=me"),
+    ("-Dspark.ui.port=4040 -Dlog4j.configuration=x", "-Dspark.ui.port=4040 -Dlog4j.configuration=x"),
+    ("--master local[2] --keys 3", "--master local[2] --keys 3"),
+    ("the bearer of good news; a token= left empty", "the bearer of good news; a token= left empty"),
+    ("password = PW", "password = PW"),  # prose, not an assignment
+])
+def test_credentials_inside_a_text(text, published):
+    assert redact_text(text) == (published, published != text)
+    assert redact_text(published) == (published, False)  # nothing left to redact
+
+
+# Each shape once: a previous unbounded pattern made redaction quadratic, and
+# 1 MB of letters in a title hung the test suite.
+@pytest.mark.parametrize("unit", ["a", "=", ":", "-D", "-Da=", "?a=", "--a ", "Bearer "])
+def test_redaction_is_linear_in_the_length(unit):
+    import subprocess
+    import sys
+
+    code = textwrap.dedent(f"""\
+        from evalreport.redact import redact_spec_text, redact_text
+        s = {unit!r} * (1_000_000 // {len(unit)})
+        redact_text(s)
+        redact_spec_text("title: x\\n# " + s + "\\n")
+        redact_spec_text("title: " + s + "\\n")
+        """)
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=20, env={
+        **__import__("os").environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
 
 
 SECRET_SPEC = """\
@@ -167,6 +215,24 @@ def test_redact_spec_text_changes_only_the_secrets():
     # not YAML: URLs and commented-out pairs still
     ("a: [b\nurl: sc://u:pw@h\n# token: t\n", "a: [b\nurl: sc://u:<redacted>@h\n# token: <redacted>\n",
      ["URL credentials", "comment on line 3"]),
+    ("a: [b\nopts: -Dx.password=pw\n", "a: [b\nopts: -Dx.password=<redacted>\n", ["credentials in the value"]),
+    # a commented-out pair without a blank after the colon; a commented-out shell assignment
+    ("# password:PW\n#token:'P W'\n# TODO:fix\n", "# password:<redacted>\n#token:<redacted>\n# TODO:fix\n",
+     ["comment on line 1", "comment on line 2"]),
+    ("a: 1\n# export AWS_SECRET_ACCESS_KEY=PW\n# keyword=AUC\n",
+     "a: 1\n# export AWS_SECRET_ACCESS_KEY=<redacted>\n# keyword=AUC\n", ["comment on line 2"]),
+    # in a commented-out header, the token, not the scheme
+    ("# Authorization: Bearer xyz\n", "# Authorization: <redacted> <redacted>\n", ["comment on line 1"]),
+    # credentials inside a value: a JVM option, a command line, an HTTP header; ordinary ones stay
+    ('spark:\n  conf:\n    spark.driver.extraJavaOptions: "-Dspark.ui.port=4040 '
+     '-Djavax.net.ssl.trustStorePassword=PW"\n    spark.executor.extraJavaOptions: -Dspark.ui.port=4040\n',
+     'spark:\n  conf:\n    spark.driver.extraJavaOptions: "-Dspark.ui.port=4040 '
+     '-Djavax.net.ssl.trustStorePassword=<redacted>"\n    spark.executor.extraJavaOptions: -Dspark.ui.port=4040\n',
+     ["spark.conf.spark.driver.extraJavaOptions (credentials in the value)"]),
+    ("note: 'run with --token PW'\nheaders: [\"Authorization: Bearer abc\"]\n",
+     "note: 'run with --token <redacted>'\nheaders: [\"Authorization: Bearer <redacted>\"]\n",
+     ["note (credentials in the value)", "headers[0] (credentials in the value)"]),
+    ("note: keyword=AUC monkey=2\n", "note: keyword=AUC monkey=2\n", []),
 ])
 def test_redaction_cases(text, published, where):
     assert redact_spec_text(text) == (published, where)
@@ -215,15 +281,105 @@ def test_warnings_on_stderr_unless_quiet(tmp_path, capsys):
     assert capsys.readouterr().err == ""
 
 
-def test_published_inputs_redact_url_credentials():
-    from types import SimpleNamespace
+EVERYWHERE_SPEC = """\
+version: 1
+title: "Audit from sc://alice:TITLEPW@host:15002/;token=TITLETOKEN"
+description: "Pulled with `Authorization: Bearer DESCBEARER` and --password DESCPW on Monday."
+date: 2026-11-22
+data:
+  - path: "pred.csv?sig=PATHSIG"
+    engine: duckdb
+    kind: csv
+    label: y
+    id: id
+    learners: {a: a, b: b}
+spark:
+  remote: "sc://spark.example.com:15002/;user_id=audit;token=REMOTETOKEN"
+  conf:
+    spark.driver.extraJavaOptions: "-Dspark.ui.port=4040 -Djavax.net.ssl.trustStorePassword=JAVAPW"
+    fs.s3a.secret.key: CONFSECRET
+# password:COMMENTPW
+# export AWS_SECRET_ACCESS_KEY=EXPORTPW
+report: {formats: [html, json, pdf], out: out}
+"""
+EVERYWHERE_SECRETS = ("TITLEPW", "TITLETOKEN", "DESCBEARER", "DESCPW", "PATHSIG", "REMOTETOKEN", "JAVAPW",
+                      "CONFSECRET", "COMMENTPW", "EXPORTPW")
+EVERYWHERE_TITLE = "Audit from sc://alice:<redacted>@host:15002/;token=<redacted>"
 
-    from evalreport.results import published_inputs
 
-    result = SimpleNamespace(inputs=[{"path": "https://u:pw@h/x.csv", "sha256": "0", "rows": 1},
-                                     {"path": "pred.csv", "sha256": "1", "rows": 2}])
-    assert published_inputs(result) == [{"path": "https://u:<redacted>@h/x.csv", "sha256": "0", "rows": 1},
-                                        {"path": "pred.csv", "sha256": "1", "rows": 2}]
+def test_no_secret_published_anywhere(tmp_path):
+    # a secret in the title, the description, spark.conf, spark.remote and a data path:
+    # in no file of the report, nor in the PDF's text, metadata or attachments
+    pytest.importorskip("duckdb")
+    pypdf = pytest.importorskip("pypdf")
+    spec = _write(tmp_path, EVERYWHERE_SPEC, **{"pred.csv?sig=PATHSIG": BINARY_CSV})
+    status, d, page = _run(spec, "json,html,pdf")
+    assert status == 0
+    out = tmp_path / "out"
+    reader = pypdf.PdfReader(out / "report.pdf")
+    published = {
+        "results.json": (out / "results.json").read_text(),
+        "report.html": page,
+        "the PDF's text": "".join(p.extract_text() for p in reader.pages),
+        "the PDF's metadata": json.dumps({k: str(v) for k, v in reader.metadata.items()}),
+        "the PDF's bytes": (out / "report.pdf").read_bytes().decode("latin-1"),
+        **{f"the PDF's {name}": b"".join(data).decode() for name, data in reader.attachments.items()},
+    }
+    assert set(reader.attachments) == {"results.json", "spec.yaml"}
+    for where, text in published.items():
+        assert [s for s in EVERYWHERE_SECRETS if s in text] == [], where
+    # the title as published, the same everywhere
+    assert d["title"] == reader.metadata["/Title"] == EVERYWHERE_TITLE
+    escaped = html.escape(EVERYWHERE_TITLE, quote=False)
+    assert f"<title>{escaped}</title>" in page and f"<h1>{escaped}</h1>" in page
+    assert f'content="Evaluation report: {html.escape(EVERYWHERE_TITLE)}"' in page
+    assert d["inputs"][0]["path"] == d["learners"]["a"]["source"] == "pred.csv?sig=<redacted>"
+    assert ("Pulled with <code>Authorization: Bearer &lt;redacted&gt;</code> and --password &lt;redacted&gt; "
+            "on Monday.") in page
+    assert ("8 values that look like credentials are redacted: title (URL credentials), description "
+            "(credentials in the value), data[0].path (URL credentials), spark.remote (URL credentials), "
+            "spark.conf.spark.driver.extraJavaOptions (credentials in the value), spark.conf.fs.s3a.secret.key, "
+            "comment on line 17, comment on line 18.") in html.unescape(page)
+
+
+def test_published_texts_of_a_result(tmp_path):
+    # every sink takes the texts from one view, the warnings included (one may name a data file)
+    from dataclasses import replace
+
+    from evalreport.pipeline import evaluate
+    from evalreport.redact import published
+    from evalreport.report.context import report_context
+    from evalreport.results import result_dict
+    from evalreport.spec import load_spec
+
+    spec = _write(tmp_path, CJK_SPEC.replace("version: 1", 'version: 1\ntitle: "From https://u:PW@h/x"')
+                  .replace("{模型: a, b: b}", "{a: a, b: b}"), **{"pred.csv": BINARY_CSV})
+    result = evaluate(load_spec(spec))
+    result = replace(result, warnings=["RuntimeWarning in f (x.py), while aggregating "
+                                       "https://h/x.csv?sig=SIG with duckdb: overflow"],
+                     inputs=[{**result.inputs[0], "path": "https://u:PW@h/x.csv"}])
+    view = published(result)
+    assert view is published(result)  # computed once
+    assert view.title == "From https://u:<redacted>@h/x"
+    assert view.redacted == ("title (URL credentials)",)
+    assert view.inputs == ({**result.inputs[0], "path": "https://u:<redacted>@h/x.csv"},)
+    assert view.warnings == ("RuntimeWarning in f (x.py), while aggregating https://h/x.csv?sig=<redacted> "
+                             "with duckdb: overflow",)
+    d, context = result_dict(result), report_context(result)
+    assert d["title"] == context["title"] == view.title
+    assert d["inputs"] == list(view.inputs) and context["inputs"][0]["path"] == view.inputs[0]["path"]
+    assert d["warnings"] == context["warnings"] and d["warnings"][0] == view.warnings[0]
+    assert context["spec_redacted"] == "1 value that looks like a credential is redacted: title (URL credentials)."
+
+
+def test_published_spec_built_in_python():
+    # no spec text to follow: the title and description are redacted all the same
+    from evalreport.spec import Spec
+
+    spec = Spec.model_validate({"version": 1, "title": "From https://u:PW@h/x", "description": "--token TK",
+                                "data": [{"path": "p.csv", "label": "y", "learners": {"a": "a"}}]})
+    assert published_spec(spec) == ("From https://u:<redacted>@h/x", "--token <redacted>", "",
+                                     ("title (URL credentials)", "description (credentials in the value)"))
 
 
 def test_no_redaction_note_without_credentials(tmp_path):

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..errors import OutputError, RenderError
 from ..pipeline import Result
 from ..results import InlineList, result_dict
-from ..redact import published_spec_text
+from ..redact import published as published_texts, published_spec_text
 from .output import SET_FILES, check_output, write_atomically, write_report_set
 
 __all__ = ["render", "check_output", "write_atomically", "json_text", "OutputError"]
@@ -89,7 +89,7 @@ def render(
         if published:
             attached[Path(spec.source).name or "spec.yaml"] = published.encode("utf-8")
         files[SET_FILES["pdf"]] = html_to_pdf(
-            render_html(result, attachments=True), title=spec.title, date=result.date,
+            render_html(result, attachments=True), title=published_texts(result).title, date=result.date,
             attachments=attached, template_dirs=template_dirs(result),
             subject="Evaluation report", keywords=list(result.learners),
         )

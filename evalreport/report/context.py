@@ -14,9 +14,7 @@ from markupsafe import Markup
 from ..capture import routed_warnings
 from ..figures import figures, learner_styles
 from ..pipeline import Result
-from ..results import published_inputs
-from ..redact import redact_spec_text, redact_url_credentials, redaction_note
-from ..spec import spec_text
+from ..redact import published, redact_text
 
 __all__ = ["report_context", "figure_warnings", "fmt", "UNDEFINED"]
 
@@ -211,8 +209,9 @@ def _drawn(result: Result) -> tuple[dict, list[str]]:
         # matplotlib's and NumPy's warnings go to the report's warnings, not stderr
         with routed_warnings("drawing the report's figures") as routed:
             context = _context(result)
-        drawn = [w for w in routed.lines() if w not in result.warnings]
-        context["warnings"] = list(result.warnings) + drawn
+        # redacted as the evaluation's are (published): a warning may quote a value
+        drawn = [redact_text(w)[0] for w in routed.lines() if w not in result.warnings]
+        context["warnings"] = list(published(result).warnings) + drawn
         _DRAWN[result] = (context, drawn)
     return _DRAWN[result]
 
@@ -278,7 +277,7 @@ def _context(result: Result) -> dict:
         boot = lr.bootstrap or {}
         learners.append({
             "key": key, "color": styles[key]["color"],
-            "source": redact_url_credentials(lr.source)[0],
+            "source": published(result).sources[key],
             "dataset": lr.dataset or "", "hard": lr.hard,
             "threshold_note": {"spec": "spec threshold", "learner": "learner's own threshold",
                                "optimal": "least-cost threshold at PC(+)",
@@ -489,10 +488,10 @@ def _shares(at) -> dict:
 def _common(result: Result) -> dict:
     """What binary and multi-class reports share."""
     spec = result.spec
-    published, redacted = redact_spec_text(spec_text(spec))
+    texts = published(result)  # every free text, credentials redacted (redact.py)
     return {
-        "title": spec.title,
-        "description": _markdown(spec.description and redact_url_credentials(spec.description)[0]),
+        "title": texts.title,
+        "description": _markdown(texts.description),
         "date": result.date,
         "version": result.version,
         "task": spec.task,
@@ -500,10 +499,10 @@ def _common(result: Result) -> dict:
         "verdict": _verdict(result, {}),
         "operating_point": None,
         "inputs": [{"path": i["path"], "sha256": i["sha256"], "rows": fmt(i["rows"])}
-                   for i in published_inputs(result)],
+                   for i in texts.inputs],
         "balance": [],
-        "spec_text": published,  # credentials redacted (redact.py)
-        "spec_redacted": redaction_note(redacted),
+        "spec_text": texts.spec_text,
+        "spec_redacted": texts.note,
         "matrix": [],
         "rankings": [],
         "rankings_disagree": False,
