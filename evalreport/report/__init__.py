@@ -13,7 +13,7 @@ from pathlib import Path
 from ..errors import OutputError, RenderError
 from ..pipeline import Result
 from ..results import InlineList, result_dict
-from ..redact import published as published_texts, published_spec_text
+from ..redact import published
 from .output import SET_FILES, check_output, write_atomically, write_report_set
 
 __all__ = ["render", "check_output", "write_atomically", "json_text", "OutputError"]
@@ -84,12 +84,12 @@ def render(
         from .html import render_html, template_dirs
         from .pdf import html_to_pdf
 
+        shown = published(result)  # credentials redacted, as in the HTML and results.json
         attached = {"results.json": results_json}
-        published = published_spec_text(spec)  # credentials redacted, as in the HTML
-        if published:
-            attached[Path(spec.source).name or "spec.yaml"] = published.encode("utf-8")
+        if shown.spec_text:
+            attached[Path(spec.source).name or "spec.yaml"] = shown.spec_text.encode("utf-8")
         files[SET_FILES["pdf"]] = html_to_pdf(
-            render_html(result, attachments=True), title=published_texts(result).title, date=result.date,
+            render_html(result, attachments=True), title=shown.title, date=result.date,
             attachments=attached, template_dirs=template_dirs(result),
             subject="Evaluation report", keywords=list(result.learners),
         )
