@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import yaml
 
 __all__ = ["REDACTED", "Published", "published", "published_spec", "published_spec_text",
-           "looks_like_credential", "redact_spec_text", "redact_text", "redact_url_credentials",
+           "looks_like_credential", "redact_spec_text", "redact_text",
            "redaction_note"]
 
 REDACTED = "<redacted>"
@@ -159,10 +159,6 @@ def redact_text(text: str) -> tuple[str, bool]:
     (``Authorization: Bearer ...``, ``Bearer ...``)."""
     text, kinds = _redact_text(text)
     return text, bool(kinds)
-
-
-#: the former name, from when only URLs were searched
-redact_url_credentials = redact_text
 
 
 def _kinds_text(kinds: set[str]) -> str:

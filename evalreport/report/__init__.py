@@ -14,9 +14,9 @@ from ..errors import OutputError, RenderError
 from ..pipeline import Result
 from ..results import InlineList, result_dict
 from ..redact import published
-from .output import SET_FILES, check_output, write_atomically, write_report_set
+from .output import SET_FILES, check_output, write_report_set
 
-__all__ = ["render", "check_output", "write_atomically", "json_text", "OutputError"]
+__all__ = ["render", "check_output", "json_text", "OutputError"]
 
 AVAILABLE = ("html", "pdf", "json")
 

@@ -73,7 +73,7 @@ try:  # POSIX; elsewhere runs into one folder are not serialised
 except ImportError:  # pragma: no cover
     fcntl = None
 
-__all__ = ["check_output", "write_report_set", "write_atomically", "OutputError",
+__all__ = ["check_output", "write_report_set", "OutputError",
            "SET_FILES", "MANIFEST", "LOCK_TIMEOUT"]
 
 LOGGER = logging.getLogger("evalreport")
@@ -754,34 +754,3 @@ def write_report_set(
                 warn(note)
             else:
                 LOGGER.warning("%s", note)
-
-
-def write_atomically(files: dict[Path, bytes]) -> None:
-    """Write every file to a temporary name beside it, then rename them all.
-
-    Nothing is renamed unless every file was written, so a failure leaves the previous
-    files intact; the renames run with SIGINT and SIGTERM held back. An OSError becomes
-    an :class:`OutputError` naming the file. (The report itself goes through
-    :func:`write_report_set`, which replaces the set as a whole.)
-    """
-    staged: list[tuple[Path, Path]] = []
-    try:
-        for path, data in files.items():
-            path = Path(path)
-            with _naming(path):
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = _temp_beside(path)
-                staged.append((tmp, path))
-                _write_new(tmp, data)
-        with _signals_held():
-            while staged:
-                tmp, path = staged[0]
-                with _naming(path):
-                    os.replace(tmp, path)
-                staged.pop(0)
-    except _Failed as failed:
-        raise OutputError([f"{failed.shown}: cannot write: {_why(failed.exc)}"]) from None
-    finally:
-        for tmp, _ in staged:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
