@@ -6,7 +6,7 @@
 >>> evalreport.render(result, out="reports/x", formats=["json"])   # doctest: +SKIP
 """
 
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: E402
 
 from .errors import DataError, EvalReportError, OutputError, RenderError, SpecError  # noqa: E402
 

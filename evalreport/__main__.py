@@ -99,7 +99,7 @@ import argparse  # noqa: E402
 import os  # noqa: E402
 import time  # noqa: E402
 
-from . import __version__  # noqa: E402
+from ._version import __version__  # noqa: E402
 from .errors import EvalReportError, OutputError, SpecError, suggest  # noqa: E402
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT, EXIT_GATE = 0, 1, 2, 3

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from . import __version__
+from ._version import __version__
 from .capture import routed_warnings
 from .data import Source, load_sources
 from .errors import SpecError

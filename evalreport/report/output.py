@@ -65,7 +65,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from .. import __version__
+from .._version import __version__
 from ..errors import OutputError
 
 try:  # POSIX; elsewhere runs into one folder are not serialised

@@ -1,0 +1,133 @@
+"""The package's shape: no import cycles, no module much over 500 lines.
+
+Both are read from the source (``ast``), so a cycle made by an import inside a
+function counts as much as one at the top of a module: a lazy import hides a
+cycle from Python, not from the reader. See docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "evalreport"
+
+#: the most lines a module may have
+MAX_LINES = 560
+#: modules allowed past it, each with the reason
+LONG_MODULES: dict[str, str] = {}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The evalreport modules ``name`` imports, wherever in the file the import is
+    (blocks under ``if TYPE_CHECKING:`` aside: they never run)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skipped.update(id(n) for n in ast.walk(node))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                origin = ".".join(base + ([node.module] if node.module else []))
+            else:
+                origin = node.module or ""
+            # `from pkg import mod` imports the module pkg.mod; `from mod import name`, mod
+            targets = [f"{origin}.{a.name}" if f"{origin}.{a.name}" in modules else origin
+                       for a in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in modules:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    # A package's own __init__ is run before any of its modules, so an import of the
+    # package from inside it (`from . import x` for a name defined in __init__) is an
+    # edge to the parent; it is kept, as it can close a cycle like any other.
+    return {name: _imports(name, path, modules) for name, path in modules.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycles():
+    assert _cycles(_graph()) == []
+
+
+def test_cycle_finder_finds_a_cycle():
+    """The check itself can fail: a two-module and a three-module cycle are found."""
+    graph = {"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"e"}, "e": {"c"}, "f": {"a"}}
+    assert sorted(_cycles(graph)) == [["a", "b"], ["c", "d", "e"]]
+
+
+def test_relative_imports_resolve(tmp_path):
+    """`from . import x`, `from .m import y` and `from ..p import z` reach the right modules."""
+    modules = {"evalreport": None, "evalreport.a": None, "evalreport.b": None,
+               "evalreport.sub": None, "evalreport.sub.c": None}
+    src = tmp_path / "c.py"
+    src.write_text("from . import helper\nfrom ..a import f\ndef g():\n    from .. import b\n"
+                   "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..b import T\n")
+    assert _imports("evalreport.sub.c", src, modules) == {"evalreport.sub", "evalreport.a", "evalreport.b"}
+
+
+def test_modules_are_short():
+    long = {name: n for name, path in _modules().items()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert set(long) <= set(LONG_MODULES), {k: v for k, v in long.items() if k not in LONG_MODULES}
