@@ -1,0 +1,87 @@
+"""A spec loaded: the file read (a regular file only, never blocking), its
+YAML composed with lines, validated by the model and the checks, every
+problem raised at once in a :class:`~evalreport.errors.SpecError`; and
+:func:`locate`, which tells a later problem (in the data, say) at the key and
+line of the spec that caused it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from ..errors import SpecError
+from .checks import _name_problems, _pydantic_problems, _semantic_problems
+from .files import not_a_file
+from .messages import _by_line, _Locator
+from .models import Spec
+from .yaml_lines import _compose_lines
+
+
+def parse_spec(text: str, *, source: str = "<spec>", base_dir: Path | str = ".") -> Spec:
+    """Validate spec text; raise :class:`SpecError` listing every problem."""
+    data, lines = _compose_lines(text, source)
+    problems: list[str] = []
+    where = _Locator(source, lines)
+    if not isinstance(data, dict):
+        raise SpecError([f"{source}:1: the spec must be a mapping of keys (version, data, ...)"])
+    if "base_dir" in data or "source" in data:
+        key = "base_dir" if "base_dir" in data else "source"
+        problems.append(where.message((key,), f"unknown key '{key}'"))
+        data = {k: v for k, v in data.items() if k not in ("base_dir", "source")}
+    problems += _name_problems(data, where)
+    try:
+        spec = Spec.model_validate({**data, "base_dir": Path(base_dir), "source": source})
+    except ValidationError as exc:
+        raise SpecError(_by_line(problems + _pydantic_problems(exc, where))) from None
+    problems += _semantic_problems(spec, where)
+    if problems:
+        raise SpecError(_by_line(problems))
+    spec._locator = where
+    spec._text = text
+    return spec
+
+
+def locate(spec: Spec, loc, text: str) -> str:
+    """A message for a problem at key path ``loc`` of ``spec``, with its YAML line."""
+    where = spec._locator or _Locator(spec.source, {})
+    return where.message(loc, text)
+
+
+def spec_text(spec: Spec) -> str:
+    """The YAML text the spec was loaded from ('' if built in Python)."""
+    return spec._text
+
+
+def load_spec(path) -> Spec:
+    """Load and validate a spec file.
+
+    Raises
+    ------
+    SpecError
+        With one message per problem (file, line, key path).
+    """
+    path = Path(path)
+    return parse_spec(_read_spec(path), source=str(path), base_dir=path.resolve().parent)
+
+
+def _read_spec(path: Path) -> str:
+    """The text of a spec file: a regular file only. Opened without blocking and
+    checked before reading: a FIFO would block for ever, a device never end."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise SpecError([f"{path}: no such spec file"]) from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
+        raise SpecError([f"{path}: cannot read the spec: {getattr(exc, 'strerror', None) or exc}"]) from None
+    kind = not_a_file(os.fstat(fd).st_mode, "a spec file")
+    if kind is not None:
+        os.close(fd)
+        raise SpecError([f"{path}: {kind}"])
+    with open(fd, encoding="utf-8") as f:  # universal newlines, as read_text
+        try:
+            return f.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SpecError([f"{path}: cannot read the spec: {exc}"]) from None

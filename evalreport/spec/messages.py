@@ -1,0 +1,60 @@
+"""How a problem in a spec is told: at its key path (``data[0].learners.a``),
+with the YAML line it was written on, values cut short, and the closest valid
+name suggested for an unknown one.
+"""
+
+from __future__ import annotations
+
+from ..errors import suggest
+
+#: a key path: keys and list indexes from the top (``("data", 0, "label")``)
+KeyPath = tuple
+
+
+def _cut(text: str, most: int = 60) -> str:
+    """Text from the spec, cut short: a message names it, it need not hold 1 MB of it."""
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
+def _short(value) -> str:
+    return _cut(repr(value))
+
+
+def format_path(loc) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "(top level)"
+
+
+def _unknown_name(kind: str, name, valid) -> str:
+    return (f"unknown {kind} '{_cut(str(name))}'{suggest(name, valid)}; "
+            f"valid: {', '.join(_cut(str(v)) for v in valid)}")
+
+
+class _Locator:
+    def __init__(self, source: str, lines: dict):
+        self.source = source
+        self.lines = lines
+
+    def line(self, loc) -> int | None:
+        loc = tuple(loc)
+        while loc not in self.lines and loc:
+            loc = loc[:-1]
+        return self.lines.get(loc)
+
+    def message(self, loc, text: str) -> str:
+        line = self.line(loc)
+        where = f"{self.source}:{line}" if line else self.source
+        return f"{where}: {format_path(loc)}: {text}"
+
+
+def _by_line(problems: list[str]) -> list[str]:
+    def key(msg):
+        head = msg.split(": ", 1)[0]
+        line = head.rsplit(":", 1)[-1]
+        return int(line) if line.isdigit() else 0
+    return sorted(problems, key=key)

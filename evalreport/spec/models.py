@@ -1,0 +1,276 @@
+"""The spec's typed model (pydantic): every key, its type, default and
+description, and the checks one key can make alone. Cross-key checks are in
+:mod:`evalreport.spec.checks`; the JSON schema is made from these models.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import (
+    AllowInfNan,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    field_validator,
+    model_validator,
+)
+
+from .messages import _short
+from .names import COMPARISONS, FORMATS, METRICS
+
+#: the decision threshold of hard decisions (0/1), and of ``threshold: optimal``
+#: when there is no ROC hull to pick from (one class only)
+FALLBACK_THRESHOLD = 0.5
+
+#: a number with an exponent and no dot (1e3, -2E-5), which YAML 1.1 reads as text
+_EXPONENT_NUMBER = re.compile(r"[-+]?[0-9]+(\.[0-9]*)?[eE][-+]?[0-9]+")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _not_bool(value):
+    # pydantic's lax mode takes true for 1 and 1.0; in a spec it is a slip
+    # (threshold: true, min: yes), never a number
+    if isinstance(value, bool):
+        raise ValueError(f"Input should be a number, not a boolean (got {value!r})")
+    return value
+
+
+#: a number of the spec: finite (.nan and .inf are refused: they make no
+#: threshold, bound, prior or cost, and results.json cannot hold them), not a boolean
+Number = Annotated[float, BeforeValidator(_not_bool), AllowInfNan(False)]
+#: a whole number of the spec (a count, a seed), not a boolean
+Count = Annotated[int, BeforeValidator(_not_bool)]
+
+
+class Learner(_Model):
+    """One learner's columns: a score column, hard decisions, or one score per class."""
+
+    score: str | None = Field(None, description="Score column, higher = more positive (binary).")
+    scores: list[str] | None = Field(
+        None, description="Multiclass: one score column per class, in `classes` order."
+    )
+    predicted: str | None = Field(None, description="Column of hard decisions (no curves).")
+    threshold: Number | None = Field(None, description="Per-learner decision threshold.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthand(cls, value):
+        # `name: column` and `name: [c1, c2, c3]` are shorthands.
+        if isinstance(value, str):
+            return {"score": value}
+        if isinstance(value, list):
+            return {"scores": value}
+        return value
+
+    @model_validator(mode="after")
+    def _one_kind(self):
+        given = [k for k in ("score", "scores", "predicted") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(
+                "give exactly one of score (a column), predicted (a column of decisions) "
+                "or a list of per-class score columns"
+                + (f"; got {', '.join(given)}" if given else "")
+            )
+        if self.threshold is not None and self.score is None:
+            raise ValueError("threshold applies only to a score column")
+        return self
+
+    @property
+    def columns(self) -> list[str]:
+        if self.scores is not None:
+            return list(self.scores)
+        return [self.score if self.score is not None else self.predicted]
+
+
+class DataSource(_Model):
+    path: str = Field(description="Prediction file, relative to the spec: .csv .tsv .parquet .jsonl .npz "
+                                  "(.csv .tsv .jsonl also compressed: .gz .bz2 .zst .lz4)")
+    label: str = Field(description="Column of true labels.")
+    id: str | None = Field(None, description="Column of instance ids; aligns learners across files.")
+    group: str | None = Field(None, description="Column of groups (folds, runs): one confusion matrix per group.")
+    weight: str | None = Field(None, description="Column of non-negative sample weights.")
+    dataset: str | None = Field(None, description="Name of the data set (for comparisons across data sets).")
+    engine: Literal["memory", "duckdb", "spark"] = Field("memory", description="Where the data is aggregated.")
+    resolution: Union[Count, Number, None] = Field(
+        None, gt=0, description="duckdb/spark: a float is a rounding step of the scores, an integer a "
+                                "number of quantile bins; caps the count table and reports the bound it "
+                                "puts on AUC, AP and BEP.")
+    kind: Literal["auto", "parquet", "csv", "json", "table", "sql"] = Field(
+        "auto", description="duckdb and spark: what `path` is (auto: by its suffix; parquet, csv or json "
+                            "files or a glob; a table; a SQL query).")
+    database: str | None = Field(None, description="duckdb: a database file for kind table or sql.")
+    memory_limit: str = Field("1GB", description="duckdb: memory budget of the aggregation (DuckDB's buffers get half of it and spill to disk past that).")
+    learners: dict[str, Learner] = Field(description="Learner name -> its column(s).")
+
+    @field_validator("learners")
+    @classmethod
+    def _some_learner(cls, value):
+        if not value:
+            raise ValueError("name at least one learner")
+        return value
+
+
+class PartialAuc(_Model):
+    max_fpr: Number = Field(gt=0, le=1, description="AUC over FPR in [0, max_fpr].")
+    standardized: StrictBool = Field(True, description="McClish standardisation (0.5 random, 1 perfect).")
+
+
+class Confidence(_Model):
+    level: Number = Field(0.95, gt=0, lt=1)
+    bootstrap: Count = Field(2000, ge=0, description="Bootstrap resamples (0: none).")
+    seed: Count = Field(0, ge=0, description="Seed of the bootstrap's random numbers (NumPy's, >= 0).")
+
+
+class Gate(_Model):
+    learner: str | None = Field(None, description="A learner name; omitted: every learner.")
+    metric: str
+    min: Number | None = None
+    max: Number | None = None
+
+    @model_validator(mode="after")
+    def _bound(self):
+        if self.min is None and self.max is None:
+            raise ValueError("a gate needs min or max")
+        return self
+
+
+class Report(_Model):
+    formats: list[str] = Field(default_factory=lambda: list(FORMATS))
+    out: str = Field("reports", description="Output folder, relative to the spec file.")
+    template: str = Field("default", description="'default' or a folder of templates overriding the default ones.")
+    curve_points: Union[Count, Literal["all"]] = Field(
+        5000, description="Most points per curve kept in results.json, or 'all'."
+    )
+
+    @field_validator("formats")
+    @classmethod
+    def _some_format(cls, value):
+        if not value:  # a run that writes nothing would still exit 0
+            raise ValueError(f"give at least one format: {', '.join(FORMATS)}")
+        return value
+
+    @field_validator("curve_points")
+    @classmethod
+    def _points(cls, value):
+        if value != "all" and value < 2:
+            raise ValueError("curve_points must be at least 2, or 'all'")
+        return value
+
+
+class Spark(_Model):
+    master: str | None = None
+    remote: str | None = None
+    conf: dict[str, str] = Field(default_factory=dict)
+
+
+class Spec(_Model):
+    """An evalreport spec, version 1."""
+
+    version: Annotated[Literal[1], BeforeValidator(_not_bool)] = Field(
+        description="Spec format version; must be 1.")
+    title: str = "Evaluation report"
+    description: str | None = Field(None, description="Shown under the title (Markdown).")
+    date: _dt.date | None = Field(None, description="Report date. Default: SOURCE_DATE_EPOCH, else today.")
+    task: Literal["binary", "multiclass"] = "binary"
+    # Strict: a label is taken as written (lax parsing made 1.0 the boolean True,
+    # refused 1.5, and turned classes [true, false] into 1 and 0).
+    positive: Union[StrictBool, StrictInt, StrictFloat, StrictStr, None] = Field(
+        None, description="Binary: the label of the positive class (default 1)."
+    )
+    classes: list[Union[StrictBool, StrictInt, StrictFloat, StrictStr]] | None = Field(
+        None, description="Multiclass: the classes, in order.")
+
+    data: list[DataSource] = Field(min_length=1)
+    threshold: Union[Number, Literal["optimal"]] = Field(
+        0.5, description="Decision threshold, or 'optimal' (least cost at the operating point)."
+    )
+    priors: dict[str, Number] | None = Field(
+        None, description="Class priors of the target population; binary: {positive: p}."
+    )
+    costs: dict[str, Any] | None = Field(
+        None, description="Binary: {false_negative, false_positive}; multiclass: {matrix: [[...]]}."
+    )
+    metrics: Union[Literal["all"], list[str]] = "all"
+    fbeta: list[Number] = Field(default_factory=lambda: [0.5, 2.0], description="Betas reported for F-beta.")
+    partial_auc: PartialAuc | None = None
+    compare: Union[Literal["all"], list[str]] = "all"
+    confidence: Confidence = Field(default_factory=Confidence)
+    gates: list[Gate] = Field(default_factory=list)
+    report: Report = Field(default_factory=Report)
+    spark: Spark | None = None
+
+    # Resolved on load, not part of the YAML.
+    base_dir: Path = Field(Path("."), exclude=True, json_schema_extra={"x-internal": True})
+    source: str = Field("<spec>", exclude=True)
+    _locator: Any = PrivateAttr(None)
+    _text: str = PrivateAttr("")
+
+    @field_validator("costs", mode="before")
+    @classmethod
+    def _numeric_costs(cls, value):
+        # YAML 1.1 (PyYAML) reads 1e3 as text (its floats need a dot); a number
+        # written so is a number here, as for every other numeric key
+        def number(v):
+            if isinstance(v, str) and _EXPONENT_NUMBER.fullmatch(v.strip()):
+                return float(v)
+            return [number(x) for x in v] if isinstance(v, list) else v
+
+        return {k: number(v) for k, v in value.items()} if isinstance(value, dict) else value
+
+    @field_validator("positive", "classes", mode="before")
+    @classmethod
+    def _plain_labels(cls, value):
+        # NumPy scalars (a spec built in Python) as the Python values they hold:
+        # the strict types would take np.True_ or np.int64(1) for a float
+        def plain(v):
+            return v.item() if type(v).__module__ == "numpy" and hasattr(v, "item") else v
+
+        return [plain(v) for v in value] if isinstance(value, (list, tuple)) else plain(value)
+
+    @field_validator("date", mode="before")
+    @classmethod
+    def _iso_date(cls, value):
+        # a YAML date (2026-11-22) or that text quoted; pydantic's lax date
+        # would take 0 for 1970-01-01 and a date with a time of day
+        if value is None or (isinstance(value, _dt.date) and not isinstance(value, _dt.datetime)):
+            return value
+        if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            try:
+                return _dt.date.fromisoformat(value)
+            except ValueError as exc:
+                raise ValueError(f"{value!r} is not a valid date ({exc})") from None
+        got = "a date and time" if isinstance(value, _dt.datetime) else _short(value)
+        raise ValueError(f"give a date as YYYY-MM-DD (got {got})")
+
+    @property
+    def metric_set(self) -> frozenset[str]:
+        return frozenset(METRICS if self.metrics == "all" else self.metrics)
+
+    @property
+    def compare_set(self) -> frozenset[str]:
+        return frozenset(COMPARISONS if self.compare == "all" else self.compare)
+
+    @property
+    def positive_label(self):
+        return 1 if self.positive is None else self.positive
+
+    def resolve(self, path: str) -> Path:
+        """A path from the spec, relative to the spec file's folder."""
+        try:
+            p = Path(path).expanduser()
+        except RuntimeError:  # ~nobody/x.csv: no such user; the path is then not found as written
+            p = Path(path)
+        return p if p.is_absolute() else self.base_dir / p

@@ -1,0 +1,289 @@
+"""YAML read safely, with the line of every key.
+
+The text is composed once into nodes and the data built from them here, so
+every problem is known with its line: tags other than plain scalars, scalars
+their tag cannot read, keys that are not text or that repeat, nesting past
+:data:`MAX_DEPTH`, and aliases past their budget (:data:`MAX_EXPANDED`, a
+"billion laughs") or inside their own anchor.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+import yaml
+
+from ..errors import SpecError
+from .messages import _by_line, _short, format_path
+
+
+#: lists and mappings inside one another: a spec needs about seven levels; the
+#: cap keeps PyYAML's recursive composer far from Python's recursion limit
+MAX_DEPTH = 50
+#: values an alias may build, all aliases together: reusing a block of learners
+#: costs a few dozen, while aliases of aliases grow exponentially (nine lines of
+#: a "billion laughs" would build a billion values); each expansion counts its
+#: whole subtree again, so the work stays bounded whatever the spec
+MAX_EXPANDED = 100_000
+_TAG = "tag:yaml.org,2002:"
+#: the scalar types a spec is written in; any other tag (!!python/..., !!binary,
+#: !!set, a local !tag) is refused before anything is built from it
+_SCALAR_KINDS = {_TAG + "str": "text", _TAG + "int": "integer", _TAG + "float": "number",
+                 _TAG + "bool": "boolean", _TAG + "null": "null", _TAG + "timestamp": "date"}
+_TAG_ADVICE = "is not allowed; a spec holds text, numbers, booleans, dates, lists and mappings"
+
+
+class _Alias(yaml.nodes.Node):
+    """An alias (*name) as written, with the node of its anchor: PyYAML's
+    composer would hand back the anchor's node itself, losing where the alias
+    is (the line to report a problem at) and hiding the repetition that the
+    build counts (a "billion laughs") and the alias inside its own anchor (a
+    cycle) that the build refuses."""
+
+    id = "alias"
+
+    def __init__(self, anchor: str, target: yaml.Node, start_mark, end_mark):
+        super().__init__(target.tag, anchor, start_mark, end_mark)
+        self.target = target
+
+
+class _TooDeep(Exception):
+    def __init__(self, path, mark, through: str = ""):
+        super().__init__(path, mark, through)
+        self.path, self.mark, self.through = path, mark, through
+
+
+class _TooLarge(Exception):
+    def __init__(self, alias: _Alias, path):
+        super().__init__(alias, path)
+        self.alias, self.path = alias, path
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader, composing only: aliases come back as :class:`_Alias`
+    and nesting is capped at :data:`MAX_DEPTH`."""
+
+    def __init__(self, text):
+        super().__init__(text)
+        self._path: list = []
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            if event.anchor in self.anchors:
+                self.get_event()
+                return _Alias(event.anchor, self.anchors[event.anchor], event.start_mark, event.end_mark)
+            return super().compose_node(parent, index)  # found undefined alias
+        # index: the position in a list, the key node of a mapping's value, None for a key
+        if isinstance(index, _Alias):
+            index = index.target
+        part = index.value if isinstance(index, yaml.ScalarNode) else index
+        self._path.append("?" if part is None and parent is not None else part)
+        if len(self._path) > MAX_DEPTH + 1:
+            raise _TooDeep(self._path[1:2], self.peek_event().start_mark)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._path.pop()
+
+
+def _yaml_problem(exc: yaml.YAMLError, text: str, source: str) -> str:
+    if isinstance(exc, yaml.reader.ReaderError):  # a control character: no mark, a position
+        line = text.count("\n", 0, exc.position) + 1
+        char = f"#x{exc.character:04x}" if isinstance(exc.character, int) else repr(exc.character)
+        return f"{source}:{line}: invalid YAML: unacceptable character {char}: {exc.reason}"
+    mark = getattr(exc, "problem_mark", None)
+    where = f"{source}:{mark.line + 1}" if mark is not None else source
+    context = getattr(exc, "context", None) or ""
+    what = getattr(exc, "problem", None) or context or "cannot be parsed"
+    if context.startswith("found duplicate anchor"):  # the problem alone reads "second occurrence"
+        what = f"{context.split(';')[0]} (first at line {exc.context_mark.line + 1})"
+    elif what.startswith("but "):  # "expected a single document in the stream, but found another document"
+        what = f"{context}, {what}"
+    return f"{where}: invalid YAML: {what}"
+
+
+def _tag_name(tag: str) -> str:
+    return "!!" + tag[len(_TAG):] if tag.startswith(_TAG) else tag if tag.startswith("!") else f"!<{tag}>"
+
+
+def _kind_of(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, _dt.date):
+        return "a date"
+    return "text"
+
+
+def _compose_lines(text: str, source: str):
+    """Parse YAML safely, once; return (data, {key path: line}).
+
+    The data is built here from the composed nodes (not by a second
+    ``yaml.load``), so every problem is known with its node: tags other than
+    plain text, numbers, booleans, nulls and dates; scalars their tag cannot
+    read (``!!int abc``, ``date: 2026-13-45``); keys that are not text or that
+    repeat. All of them are raised together as a :class:`SpecError`.
+
+    Aliases are expanded and merge keys (``<<: *defaults``, ``<<: [*a, *b]``)
+    merged as ``yaml.safe_load`` does: the keys written in the mapping win,
+    then the earlier merged mapping. What an alias builds is counted, and the
+    spec refused past :data:`MAX_EXPANDED` values (a "billion laughs") or when
+    an alias is inside its own anchor (a cycle). A value reached through an
+    alias has the key path where it is used and the alias's line (the place
+    the user wrote it); a problem in the anchor's own text is reported once,
+    where it is written.
+    """
+    loader = None
+    try:
+        loader = _Loader(text)  # the reader refuses control characters here
+        node = loader.get_single_node()
+    except yaml.YAMLError as exc:
+        raise SpecError([_yaml_problem(exc, text, source)]) from None
+    except _TooDeep as exc:
+        raise SpecError([f"{source}:{exc.mark.line + 1}: {format_path(exc.path)}: {_too_deep()}"]) from None
+    except RecursionError:  # only when called with little stack left
+        raise SpecError([f"{source}: invalid YAML: nested too deeply to be read"]) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    if node is None:
+        raise SpecError([f"{source}: the spec is empty"])
+    lines: dict[tuple, int] = {(): node.start_mark.line + 1}
+    problems: list[str] = []
+    told: set[int] = set()  # nodes with a problem told: an alias reaching one again says nothing
+    active: set[int] = set()  # the lists and mappings being built: an alias of one is a cycle
+    expanded = 0  # values built through aliases
+
+    # `at` is (alias, key path) of the outermost alias being expanded, None in
+    # the text as written; `record` says whether key paths get their lines here
+    # (not below an alias, nor in a merged mapping: they keep the line above).
+
+    def problem(n, path, text, at):
+        if id(n) not in told:
+            told.add(id(n))
+            line = (at[0] if at else n).start_mark.line + 1
+            problems.append(f"{source}:{line}: {format_path(path)}: {text}")
+
+    def scalar(n, path, at):
+        kind = _SCALAR_KINDS.get(n.tag)
+        if kind is None:
+            return problem(n, path, f"the YAML tag {_tag_name(n.tag)} {_TAG_ADVICE}", at)
+        try:
+            return loader.yaml_constructors[n.tag](loader, n)
+        except (ValueError, TypeError, AttributeError, LookupError, ArithmeticError) as exc:
+            # !!int abc, !!timestamp xyz, 2026-13-45 (a date's own message says which part)
+            why = f" ({exc})" if kind == "date" and isinstance(exc, ValueError) else ""
+            return problem(n, path, f"{_short(n.value)} is not a valid {kind}{why}", at)
+
+    def cycle(alias, path, at) -> bool:
+        if id(alias.target) not in active:
+            return False
+        problem(alias, path, f"*{alias.value} is inside &{alias.value} (line {alias.target.start_mark.line + 1}), "
+                             "the list or mapping it repeats: it would repeat for ever", at)
+        return True
+
+    def build(n, path, at, record):
+        nonlocal expanded
+        if isinstance(n, _Alias):
+            if cycle(n, path, at):
+                return None
+            return build(n.target, path, at or (n, path), False)
+        if at is not None:
+            expanded += 1
+            if expanded > MAX_EXPANDED:
+                raise _TooLarge(*at)
+            if len(path) > MAX_DEPTH:  # the text is capped as composed; an alias can nest it deeper
+                raise _TooDeep(at[1], at[0].start_mark, at[0].value)
+        if isinstance(n, yaml.ScalarNode):
+            return scalar(n, path, at)
+        if n.tag != _TAG + ("seq" if isinstance(n, yaml.SequenceNode) else "map"):
+            return problem(n, path, f"the YAML tag {_tag_name(n.tag)} {_TAG_ADVICE}", at)
+        active.add(id(n))
+        if isinstance(n, yaml.SequenceNode):
+            out = []
+            for i, item in enumerate(n.value):
+                if record:
+                    lines[path + (i,)] = item.start_mark.line + 1
+                out.append(build(item, path + (i,), at, record))
+        else:
+            out = mapping(n, path, at, record)
+        active.discard(id(n))
+        return out
+
+    def mapping(n, path, at, record):
+        merged: list = []  # (key, value, line) from merge keys, in yaml.safe_load's order
+        written, first, merge_line = {}, {}, None
+        for k, v in n.value:
+            key_node = k.target if isinstance(k, _Alias) else k
+            if not isinstance(key_node, yaml.ScalarNode):  # a list, a mapping, an alias of one
+                problem(k, path, "a key must be text, not a list or mapping", at)
+                continue
+            if key_node.tag == _TAG + "merge":
+                if merge_line is not None:  # `<<` is a key like any other: once per mapping
+                    problem(k, path + ("<<",), f"duplicate key (first at line {merge_line})", at)
+                merge_line = merge_line or k.start_mark.line + 1
+                merged += merge(k, v, path, at)
+                continue
+            key = scalar(key_node, path + (key_node.value,), at)
+            if not isinstance(key, str):
+                if key is not None or key_node.tag == _TAG + "null":
+                    problem(k, path + (key_node.value,), f"a key must be text, and {_short(key_node.value)} "
+                                                         f"reads as {_kind_of(key)}; quote it", at)
+                continue
+            kp = path + (key,)
+            line = k.start_mark.line + 1
+            if key in first:
+                problem(k, kp, f"duplicate key (first at line {first[key]})", at)
+            first.setdefault(key, line)
+            if record:
+                lines[kp] = line
+            written[key] = build(v, kp, at, record)
+        out = {}
+        for key, value, line in merged:  # an earlier merged mapping comes later here, and wins
+            out[key] = value
+            if record and key not in written:
+                lines[path + (key,)] = line
+        out.update(written)
+        return out
+
+    def merge(k, v, path, at):
+        """The (key, value, line) of the mappings merged by ``<<: v``: the
+        pairs of a list's last mapping first, so that the first one wins."""
+        kp, ref = path + ("<<",), v  # a merged key's line: the alias, else the mapping as written
+        if isinstance(v, _Alias):
+            if cycle(v, kp, at):
+                return []
+            at, v = at or (v, kp), v.target
+        items = v.value if isinstance(v, yaml.SequenceNode) else [v]
+        if not all(isinstance(m.target if isinstance(m, _Alias) else m, yaml.MappingNode) for m in items):
+            problem(k, kp, "a merge key (<<) takes a mapping (<<: *name) or a list of them (<<: [*a, *b])", at)
+            return []
+        pairs = []
+        for m in reversed(items):
+            line = (m if ref is v else ref).start_mark.line + 1
+            built = build(m, path, at or ((m, kp) if isinstance(m, _Alias) else None), False)
+            pairs += [(key, value, line) for key, value in (built or {}).items()]
+        return pairs
+
+    try:
+        data = build(node, (), None, True)
+    except _TooLarge as exc:
+        problems.append(f"{source}:{exc.alias.start_mark.line + 1}: {format_path(exc.path)}: the spec expands "
+                        f"to more than {MAX_EXPANDED:,} values through aliases (*{exc.alias.value} at line "
+                        f"{exc.alias.start_mark.line + 1}); a spec this large is refused")
+        raise SpecError(_by_line(problems)) from None
+    except _TooDeep as exc:
+        problems.append(f"{source}:{exc.mark.line + 1}: {format_path(exc.path)}: {_too_deep(exc.through)}")
+        raise SpecError(_by_line(problems)) from None
+    if problems:
+        raise SpecError(_by_line(problems))
+    return data, lines
+
+
+def _too_deep(through: str = "") -> str:
+    via = f" through *{through}" if through else ""
+    return f"lists and mappings nested more than {MAX_DEPTH} levels deep{via}; a spec needs a few"
