@@ -25,7 +25,7 @@ import pyarrow.parquet as pq
 import pytest
 from sklearn import metrics as skm
 
-from evalreport import data
+from evalreport.data import readers
 from evalreport.__main__ import main
 from evalreport.metrics import evaluate_binary
 
@@ -377,7 +377,7 @@ def _big(rows: int, last: str) -> str:
 @pytest.mark.parametrize("sliced", [False, True])
 def test_one_bad_row_at_the_end_of_a_large_file(tmp_path, capsys, monkeypatch, sliced):
     if sliced:  # the reader that reads large files a slice at a time
-        monkeypatch.setattr(data, "CSV_SLICE_BYTES", 1 << 16)
+        monkeypatch.setattr(readers, "CSV_SLICE_BYTES", 1 << 16)
     text = _big(200_000, "200000,0,abc")
     _refused(tmp_path, capsys, _spec(), {"pred.csv": text},
              ["error: spec.yaml:8: data[0].learners.a.score: pred.csv: column 'p', row 200000: score 'abc' is "
@@ -385,7 +385,7 @@ def test_one_bad_row_at_the_end_of_a_large_file(tmp_path, capsys, monkeypatch, s
 
 
 def test_ragged_row_at_the_end_of_a_large_file(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(data, "CSV_SLICE_BYTES", 1 << 16)
+    monkeypatch.setattr(readers, "CSV_SLICE_BYTES", 1 << 16)
     _refused(tmp_path, capsys, _spec(), {"pred.csv": _big(200_000, "200000,0")},
              ["error: spec.yaml:4: data[0].path: pred.csv: line 200001: 2 fields where the header has 3: "
               "'200000,0'"])
@@ -393,7 +393,7 @@ def test_ragged_row_at_the_end_of_a_large_file(tmp_path, capsys, monkeypatch):
 
 def test_byte_order_mark_and_crlf_on_the_sliced_reader(tmp_path, capsys, monkeypatch):
     # the first column, 'id', is found by its name: the mark is not part of it
-    monkeypatch.setattr(data, "CSV_SLICE_BYTES", 1 << 16)
+    monkeypatch.setattr(readers, "CSV_SLICE_BYTES", 1 << 16)
     text = _big(50_000, "50000,0,0.5")
     status, lines, out = _run(tmp_path, capsys, _spec(), {"pred.csv": "\ufeff" + text.replace("\n", "\r\n")})
     assert (status, lines) == (0, [])

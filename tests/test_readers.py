@@ -6,7 +6,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 import pytest
 
-from evalreport import data
+from evalreport.data import readers
 
 
 def _as_list(col):
@@ -25,12 +25,12 @@ def _frame(n, seed=0):
 
 @pytest.mark.parametrize("row_group_size", [7, 64, 1000])
 def test_parquet_in_pieces(tmp_path, monkeypatch, row_group_size):
-    monkeypatch.setattr(data, "PARQUET_PIECE_ROWS", 50)
+    monkeypatch.setattr(readers, "PARQUET_PIECE_ROWS", 50)
     cols = _frame(1000)
     cols["name"] = np.array([f"r{i}" for i in range(1000)])
     path = tmp_path / "p.parquet"
     pq.write_table(pa.table(cols), path, row_group_size=row_group_size)
-    got = data.read_columns(path, ["y", "p", "id", "name", "flag"])
+    got = readers.read_columns(path, ["y", "p", "id", "name", "flag"])
     assert list(got) == ["y", "p", "id", "name", "flag"]
     for c in ("y", "p", "id", "flag"):
         assert isinstance(got[c], np.ndarray) and got[c].dtype == cols[c].dtype
@@ -40,11 +40,11 @@ def test_parquet_in_pieces(tmp_path, monkeypatch, row_group_size):
 
 @pytest.mark.parametrize("at", [5, 95])  # in a piece before the last, and in the last
 def test_parquet_missing_values_stay_arrow(tmp_path, monkeypatch, at):
-    monkeypatch.setattr(data, "PARQUET_PIECE_ROWS", 10)
+    monkeypatch.setattr(readers, "PARQUET_PIECE_ROWS", 10)
     p = pa.array([0.5] * at + [None] + [0.25] * (99 - at))
     path = tmp_path / "p.parquet"
     pq.write_table(pa.table({"p": p, "y": np.zeros(100, np.int64)}), path, row_group_size=10)
-    got = data.read_columns(path, ["p", "y"])
+    got = readers.read_columns(path, ["p", "y"])
     assert isinstance(got["p"], pa.ChunkedArray) and got["p"].null_count == 1
     assert _as_list(got["p"]) == p.to_pylist()
     assert isinstance(got["y"], np.ndarray)
@@ -60,13 +60,13 @@ def _write_csv(path, cols, sep=","):
 
 @pytest.mark.parametrize("suffix", [".csv", ".tsv"])
 def test_csv_in_slices_equals_a_whole_read(tmp_path, monkeypatch, suffix):
-    monkeypatch.setattr(data, "CSV_SLICE_BYTES", 1000)  # many slices, cut mid-line
+    monkeypatch.setattr(readers, "CSV_SLICE_BYTES", 1000)  # many slices, cut mid-line
     cols = _frame(3000, seed=1)
     cols["p"] = np.round(cols["p"], 6)
     path = tmp_path / f"p{suffix}"
     _write_csv(path, {"id": cols["id"], "y": cols["y"], "p": cols["p"]}, "\t" if suffix == ".tsv" else ",")
-    got = data.read_columns(path, ["p", "y", "id"])
-    whole = pacsv.read_csv(path, parse_options=data._csv_parse(suffix))
+    got = readers.read_columns(path, ["p", "y", "id"])
+    whole = pacsv.read_csv(path, parse_options=readers._csv_parse(suffix))
     for c in ("p", "y", "id"):
         assert isinstance(got[c], np.ndarray), c
         np.testing.assert_array_equal(got[c], whole.column(c).to_numpy())
@@ -77,24 +77,24 @@ def test_csv_in_slices_equals_a_whole_read(tmp_path, monkeypatch, suffix):
 def test_csv_slices_fall_back_when_a_later_slice_differs(tmp_path, monkeypatch, tail):
     # integers first, then a float, a word or a missing value far down: the
     # first slice's types do not fit, so the file is read whole, as before
-    monkeypatch.setattr(data, "CSV_SLICE_BYTES", 500)
+    monkeypatch.setattr(readers, "CSV_SLICE_BYTES", 500)
     n = 2000
     score = [str(i % 7) for i in range(n)]
     score[-3] = tail
     path = tmp_path / "p.csv"
     _write_csv(path, {"y": [i % 2 for i in range(n)], "s": score})
-    got = data.read_columns(path, ["y", "s"])
+    got = readers.read_columns(path, ["y", "s"])
     whole = pacsv.read_csv(path)
     assert _as_list(got["s"]) == whole.column("s").to_pylist()
     assert _as_list(got["y"]) == whole.column("y").to_pylist()
 
 
 def test_csv_text_columns_read_whole(tmp_path, monkeypatch):
-    monkeypatch.setattr(data, "CSV_SLICE_BYTES", 300)
+    monkeypatch.setattr(readers, "CSV_SLICE_BYTES", 300)
     n = 500
     path = tmp_path / "p.csv"
     _write_csv(path, {"label": ["pos" if i % 3 else "neg" for i in range(n)], "s": [i / n for i in range(n)]})
-    got = data.read_columns(path, ["label", "s"])
+    got = readers.read_columns(path, ["label", "s"])
     assert isinstance(got["label"], pa.ChunkedArray)
     assert got["label"].to_pylist()[:3] == ["neg", "pos", "pos"]
 
@@ -104,14 +104,14 @@ def test_csv_text_columns_read_whole(tmp_path, monkeypatch):
                                                ("p.jsonl.lz4", "lz4")])
 def test_compressed_text_files_read_as_the_plain_ones(tmp_path, monkeypatch, name, compression):
     # compressed files are read whole (slices are cut at the plain text's byte offsets)
-    monkeypatch.setattr(data, "CSV_SLICE_BYTES", 1000)
-    sliced = data._read_csv_slices
+    monkeypatch.setattr(readers, "CSV_SLICE_BYTES", 1000)
+    sliced = readers._read_csv_slices
 
     def only_plain(file, *args):
-        assert data.data_suffix(file)[1] is None, "a compressed file was sliced"
+        assert readers.data_suffix(file)[1] is None, "a compressed file was sliced"
         return sliced(file, *args)
 
-    monkeypatch.setattr(data, "_read_csv_slices", only_plain)
+    monkeypatch.setattr(readers, "_read_csv_slices", only_plain)
     import json
 
     cols = _frame(3000, seed=2)
@@ -126,10 +126,10 @@ def test_compressed_text_files_read_as_the_plain_ones(tmp_path, monkeypatch, nam
     name = name.upper() if compression == "gzip" else name
     with pa.CompressedOutputStream(str(tmp_path / name), compression) as out:
         out.write(plain.read_bytes())
-    assert (tmp_path / name).stat().st_size > 2 * data.CSV_SLICE_BYTES  # (past the size that slices)
-    assert data._column_names(tmp_path / name) == ["id", "y", "p"]
-    got = data.read_columns(tmp_path / name, ["p", "y", "id"])
-    want = data.read_columns(plain, ["p", "y", "id"])
+    assert (tmp_path / name).stat().st_size > 2 * readers.CSV_SLICE_BYTES  # (past the size that slices)
+    assert readers._column_names(tmp_path / name) == ["id", "y", "p"]
+    got = readers.read_columns(tmp_path / name, ["p", "y", "id"])
+    want = readers.read_columns(plain, ["p", "y", "id"])
     for c in ("p", "y", "id"):
         assert _as_list(got[c]) == _as_list(want[c]), c
     np.testing.assert_array_equal(np.asarray(_as_list(got["p"])), cols["p"])

@@ -101,7 +101,7 @@ from urllib.parse import parse_qs, unquote
 
 import numpy as np
 
-from ..data import arrow_to_numpy
+from ..arrow import arrow_to_numpy
 from ..metrics import stream as _stream
 from ..spec import ENGINE_COMPRESSIONS
 from . import (

@@ -1,0 +1,241 @@
+"""Which road each prediction file takes, and the files taken together.
+
+:func:`load_sources` reads a file in memory (:mod:`evalreport.data.memory`)
+or has it aggregated where it lives (``engine: duckdb`` or ``spark``: count
+tables, no rows, the engines' errors told at the spec's key), then checks
+that the files of one data set pair up by id, and raises one
+:class:`~evalreport.errors.DataError` listing every problem.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import DataError
+from ..metrics.counts import WeightScaleError
+from ..spec import FALLBACK_THRESHOLD, Spec, data_suffix
+from .checks import _MEMORY_SCALES, _engine_weight_problem, _positive_loc, _Problems, _yaml_boolean_hint
+from .memory import _load_one
+from .source import Source, _BackgroundSha256, _combined_sha256
+
+
+def _check_pairing(spec: Spec, sources: list[Source], problems: _Problems) -> None:
+    """Learners of one data set are paired: several files must hold the same ids."""
+    by_dataset: dict[str | None, list[Source]] = {}
+    for s in sources:
+        if s.tables is None:  # aggregated sources have no rows to pair
+            by_dataset.setdefault(s.dataset, []).append(s)
+    for dataset, group in by_dataset.items():
+        if len(group) < 2:
+            continue
+        first = group[0]
+        for other in group[1:]:
+            loc = ("data", other.index, "id")
+            if first.ids is None or other.ids is None:
+                which = first if first.ids is None else other
+                problems.add(("data", which.index), f"learners of the same data set come from "
+                             f"{first.path} and {other.path}: give id: <column> in each so that "
+                             "their rows can be paired")
+                continue
+            a, b = set(first.ids.tolist()), set(other.ids.tolist())
+            if a != b:
+                only_a = sorted(a - b, key=str)[:3]
+                only_b = sorted(b - a, key=str)[:3]
+                parts = []
+                if only_a:
+                    parts.append(f"ids in {first.path} but not in {other.path}: "
+                                 + ", ".join(map(repr, only_a)) + (", ..." if len(a - b) > 3 else ""))
+                if only_b:
+                    parts.append(f"ids in {other.path} but not in {first.path}: "
+                                 + ", ".join(map(repr, only_b)) + (", ..." if len(b - a) > 3 else ""))
+                problems.add(loc, "ids do not align across the files of one data set; " + "; ".join(parts))
+
+
+def _engine_files(spec: Spec, src) -> list[Path]:
+    """The files behind an engine source (a path or glob), for their sha256."""
+    import glob
+
+    if src.kind in ("table", "sql"):
+        return []
+    pattern = str(spec.resolve(src.path))
+    return sorted(Path(p) for p in glob.glob(pattern, recursive=True) if Path(p).is_file())
+
+
+def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Source | None:
+    """Aggregate one source where it lives (DuckDB or Spark): count tables, no rows."""
+    src = spec.data[i]
+    base = ("data", i)
+    scores = {name: learner.score for name, learner in src.learners.items()}
+    if progress:
+        progress(f"aggregating {src.path} with {src.engine}")
+    files = _engine_files(spec, src)
+    if src.kind not in ("table", "sql") and not files:
+        problems.add(base + ("path",), f"no file matches {src.path}")
+        return None
+    if spec.task == "multiclass":
+        lists = {name: list(learner.scores) for name, learner in src.learners.items()}
+        try:
+            if src.engine == "duckdb":
+                from ..engines.duckdb import aggregate_duckdb_multiclass
+
+                rows, counts = aggregate_duckdb_multiclass(
+                    [str(f) for f in files] if files else src.path, label=src.label, classes=spec.classes,
+                    learners=lists, weight=src.weight, memory_limit=src.memory_limit, kind=src.kind,
+                    database=str(spec.resolve(src.database)) if src.database else None)
+            else:
+                from ..engines.spark import aggregate_spark_multiclass
+
+                session = spec.spark
+                rows, counts = aggregate_spark_multiclass(
+                    str(spec.resolve(src.path)), label=src.label, classes=spec.classes, learners=lists,
+                    weight=src.weight, master=session.master if session else None,
+                    conf=dict(session.conf) if session else None,
+                    remote=session.remote if session else None,
+                    **_spark_reader(src))
+        except WeightScaleError as exc:
+            problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{_MEMORY_SCALES}")
+            return None
+        except (ValueError, ImportError) as exc:
+            problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}")
+            return None
+        first = next(iter(counts.values()), None)
+        for table in first.tables if first is not None else ():  # (every learner has the same weights)
+            problem = _engine_weight_problem(src, table)
+            if problem is not None:
+                problems.add(base + ("weight",), problem)
+                return None
+        return Source(
+            index=i, path=src.path, file=files[0] if files else Path(src.path),
+            sha256=_combined_sha256(files) if files else None, rows=rows, dataset=src.dataset,
+            labels=None, ids=None, groups=None, weights=None, mc_counts=counts, engine=src.engine)
+    try:
+        if src.engine == "duckdb":
+            from ..engines.duckdb import aggregate_duckdb
+
+            source = [str(f) for f in files] if files else src.path
+            database = str(spec.resolve(src.database)) if src.database else None
+            # Exact tables are streamed and, when long, reduced: name in advance the
+            # thresholds and partial AUC the report will ask for, so they stay exact.
+            keep = [learner.threshold for learner in src.learners.values() if learner.threshold is not None]
+            # 'optimal' is a hull vertex (always kept), or the fallback when there is no hull
+            keep.append(FALLBACK_THRESHOLD if spec.threshold == "optimal" else float(spec.threshold))
+            fprs = [] if spec.partial_auc is None else [spec.partial_auc.max_fpr]
+            agg = aggregate_duckdb(source, label=src.label, positive=spec.positive_label, scores=scores,
+                                   weight=src.weight, resolution=src.resolution, by=src.group,
+                                   memory_limit=src.memory_limit, kind=src.kind, database=database,
+                                   keep_thresholds=keep, max_fprs=fprs, labels_as_text=True)
+        else:
+            from ..engines.spark import aggregate_spark
+
+            session = spec.spark
+            agg = aggregate_spark(str(spec.resolve(src.path)), label=src.label, positive=spec.positive_label,
+                                  scores=scores, weight=src.weight, resolution=src.resolution,
+                                  master=session.master if session else None,
+                                  conf=dict(session.conf) if session else None,
+                                  remote=session.remote if session else None, by=src.group,
+                                  labels_as_text=True, **_spark_reader(src))
+    except WeightScaleError as exc:  # (the streamed exact tables check the totals)
+        problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{_MEMORY_SCALES}")
+        return None
+    except (ValueError, ImportError, RuntimeError) as exc:
+        problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}")
+        return None
+    from ..engines import PositiveLabelMissing, check_labels
+
+    try:
+        check_labels(agg.labels_seen, spec.positive_label, truncated=agg.labels_truncated, where=src.path,
+                     as_text=True)
+    except PositiveLabelMissing as exc:
+        problems.add(_positive_loc(spec, base + ("label",)), str(exc) + _yaml_boolean_hint(spec))
+        return None
+    except ValueError as exc:
+        problems.add(base + ("label",), str(exc))
+        return None
+    problem = _engine_weight_problem(src, next(iter(agg.tables.values()))) if agg.tables else None
+    if problem is not None:
+        problems.add(base + ("weight",), problem)
+        return None
+    tables, group_tables, bounds = dict(agg.tables), None, agg.resolution_bound
+    if src.group is not None:
+        # one table per (learner, group): the learner's own table is their sum (exact)
+        group_tables = {}
+        for (name, g), table in agg.tables.items():
+            group_tables.setdefault(name, {})[str(g)] = table
+        if agg.learner_tables is not None:  # streamed: the learner's own table came with them
+            tables = dict(agg.learner_tables)
+        else:
+            tables = {name: _merge_tables(list(by_group.values())) for name, by_group in group_tables.items()}
+        if bounds is not None:  # the learner's bound: at most the sum of its groups' bounds
+            merged = {}
+            for (name, _), b in bounds.items():
+                acc = merged.setdefault(name, {})
+                for k, v in b.items():
+                    acc[k] = None if v is None or acc.get(k, 0.0) is None else acc.get(k, 0.0) + v
+            bounds = merged
+    return Source(
+        index=i, path=src.path, file=files[0] if files else Path(src.path),
+        sha256=_combined_sha256(files) if files else None, rows=agg.rows, dataset=src.dataset,
+        labels=None, ids=None, groups=None, weights=None, tables=tables, group_tables=group_tables,
+        resolution_bound=bounds, engine=src.engine, reductions=agg.reductions,
+    )
+
+
+def _merge_tables(tables: list):
+    """One count table from several (the rows of all of them)."""
+    from ..metrics import count_table_from_aggregates
+
+    score = np.concatenate([t.threshold for t in tables])
+    pos = np.concatenate([np.diff(t.tp) for t in tables])
+    neg = np.concatenate([np.diff(t.fp) for t in tables])
+    return count_table_from_aggregates(score, pos, neg, n_rows=sum(t.n_rows for t in tables))
+
+
+def _engine_key(exc, spec: Spec) -> tuple:
+    """The key of the data source an engine's error belongs to: the named
+    column's key for a column problem (a multi-class learner's key for one
+    of its score columns), else the path."""
+    from ..engines import ColumnError
+
+    if not isinstance(exc, ColumnError):
+        return ("path",)
+    if exc.role == "score":
+        return ("learners", exc.learner) + (("score",) if spec.task == "binary" else ())
+    return (exc.role,)
+
+
+#: Spark's reader and its options for each data file suffix (Spark's Hadoop
+#: codecs read the compressed text files too)
+_SPARK_READERS = {".csv": ("csv", {}), ".txt": ("csv", {}), ".tsv": ("csv", {"sep": "\t"}),
+                  ".jsonl": ("json", {}), ".ndjson": ("json", {}), ".json": ("json", {})}
+
+
+def _spark_reader(src) -> dict:
+    """``fmt`` (Spark's reader) and ``options`` for a source: the spec's kind,
+    else the path's suffix (a folder or any other name: Parquet)."""
+    fmt, options = _SPARK_READERS.get(data_suffix(src.path)[0], ("parquet", {}))
+    if src.kind != "auto":  # (a .tsv named kind: csv keeps its tab)
+        fmt, options = src.kind, (options if fmt == src.kind else {})
+    return {"fmt": fmt, "options": options}
+
+
+def load_sources(spec: Spec, progress=None) -> list[Source]:
+    """Read and check every prediction file; raise :class:`DataError` listing every problem."""
+    problems = _Problems(spec)
+    sources = []
+    for i in range(len(spec.data)):
+        if spec.data[i].engine != "memory":
+            s = _load_engine(spec, i, problems, progress)
+        else:
+            s = _load_one(spec, i, problems, progress)
+        if s is not None:
+            sources.append(s)
+    if not problems.items:
+        _check_pairing(spec, sources, problems)
+    if problems.items:
+        for s in sources:  # nothing will be written: stop hashing
+            if isinstance(s.sha256, _BackgroundSha256):
+                s.sha256.cancel()
+        raise DataError(problems.items)
+    return sources

@@ -1,0 +1,235 @@
+"""``engine: memory``: one prediction file read and checked into a
+:class:`~evalreport.data.source.Source` of NumPy arrays (the path, then the
+header and the columns the spec names, then their types and values), every
+problem recorded with its key rather than raised at the first.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..metrics.labels import label_key
+from ..spec import Spec, data_suffix, suggest
+from .checks import (
+    _binary_labels,
+    _binary_row,
+    _class_labels,
+    _class_weight_problem,
+    _decisions,
+    _distinct,
+    _empty_text_row,
+    _first_duplicate,
+    _null_row,
+    _numeric,
+    _Problems,
+    _scaled_weights,
+    _to_numpy,
+    _type_problem,
+)
+from .file_problems import (
+    _CUT,
+    _header_line,
+    _open_quote_at_end,
+    _other_separator,
+    _path_problem,
+    _read_problem,
+    _separator_problem,
+    _text_problem,
+)
+from .readers import _column_names, _MemberError, read_columns
+from .source import Source, _BackgroundSha256, _py, _shown
+
+
+def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source | None:
+    src = spec.data[i]
+    base = ("data", i)
+    file = spec.resolve(src.path)
+    display = src.path
+    problem = _path_problem(file, display)
+    if problem is not None:
+        problems.add(base + ("path",), problem)
+        return None
+    if progress:
+        progress(f"reading {display}")
+    text = data_suffix(file)[0] in (".csv", ".tsv", ".jsonl")
+    problem = _text_problem(file, display) if text else None
+    if problem is not None:
+        problems.add(base + ("path",), problem)
+        return None
+    wanted = _wanted(src, base)
+    try:
+        names = _column_names(file)
+    except Exception as exc:  # pyarrow / numpy parse errors: report, do not crash
+        # (a .csv saved with semicolons and decimal commas fails to parse at all)
+        header = _header_line(file) if data_suffix(file)[0] in (".csv", ".tsv") else ""
+        separator = _other_separator(file, [header]) if header else None
+        if separator is not None:
+            problems.add(base + ("path",), _separator_problem(display, file, header, separator))
+        else:
+            problems.add(base + ("path",), _read_problem(file, display, exc))
+        return None
+    separator = _other_separator(file, names) if any(col not in names for _, col, _ in wanted) else None
+    if separator is not None:  # one problem, not one per column
+        problems.add(base + ("path",), _separator_problem(display, file, names[0], separator))
+        return None
+    missing = False
+    shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
+    for loc, col, _ in wanted:
+        if col not in names:
+            problems.add(loc, f"column '{col}' is not in {display} (columns: {shown}){suggest(col, names)}")
+            missing = True
+        elif names.count(col) > 1:
+            # the readers would take one of them, silently
+            at = [str(j + 1) for j, n in enumerate(names) if n == col]
+            problems.add(loc, f"{display}: column '{col}' appears {len(at)} times in the header (columns "
+                         f"{', '.join(at[:-1])} and {at[-1]}): rename all but one")
+            missing = True
+    if missing:
+        return None
+    return _checked_source(spec, i, problems, file, wanted)
+
+
+def _wanted(src, base: tuple) -> list[tuple[tuple, str, str]]:
+    """(key, column, role) of each column data[i] names: its label, id, group,
+    weight, and each learner's score, scores or decisions."""
+    wanted = [(base + ("label",), src.label, "label")]
+    for key in ("id", "group", "weight"):
+        if getattr(src, key) is not None:
+            wanted.append((base + (key,), getattr(src, key), key))
+    for name, learner in src.learners.items():
+        kind = "scores" if learner.scores is not None else ("score" if learner.score else "predicted")
+        for j, col in enumerate(learner.columns):
+            loc = base + ("learners", name) + ((kind, j) if kind == "scores" else (kind,))
+            wanted.append((loc, col, "decision" if kind == "predicted" else "score"))
+    return wanted
+
+
+def _checked_source(spec: Spec, i: int, problems: _Problems, file: Path, wanted) -> Source | None:
+    """Read the columns of data[i] and check them (the second half of :func:`_load_one`)."""
+    src = spec.data[i]
+    base = ("data", i)
+    display = src.path
+    columns = list(dict.fromkeys(col for _, col, _ in wanted))
+    kind = "member" if data_suffix(file)[0] == ".npz" else "column"
+    try:
+        data = read_columns(file, columns)
+    except _MemberError as exc:
+        loc = next(loc for loc, col, _ in wanted if col == exc.column)
+        problems.add(loc, f"{display}: {kind} '{exc.column}' {exc.text}")
+        return None
+    except Exception as exc:
+        problems.add(base + ("path",), _read_problem(file, display, exc))
+        return None
+    from_text = data_suffix(file)[0] in (".csv", ".tsv", ".jsonl")  # (where bytes mean "not UTF-8")
+    bad = False
+    for loc, col, role in wanted:
+        why = _type_problem(data[col], role)
+        if why is not None:
+            problems.add(loc, f"{display}: {kind} '{col}' {why}")
+            bad = True
+            continue
+        found = _binary_row(data[col]) if from_text else None
+        if found is not None:
+            row, value = found
+            problems.add(loc, f"{display}: column '{col}', row {row}: {value!r} is not UTF-8 text; "
+                         "save the file as UTF-8")
+            bad = True
+    if bad:
+        return None
+    lengths = {c: len(v) for c, v in data.items()}
+    if len(set(lengths.values())) > 1:  # (NPZ members)
+        shown = ", ".join(f"'{c}' {n:,}" for c, n in lengths.items())
+        problems.add(base + ("path",), f"{display}: the {kind}s have different lengths ({shown})")
+        return None
+    rows = next(iter(lengths.values()), 0)
+    if data_suffix(file) in ((".csv", None), (".tsv", None)):
+        last = _open_quote_at_end(file)
+        if last is not None:
+            problems.add(base + ("path",), f"{display}: row {rows:,}, the last, ends inside a quoted field "
+                         f"that is not closed: {_shown(last)}{_CUT}")
+            return None
+    if rows == 0:
+        problems.add(base + ("path",), f"{display} has no rows")
+        return None
+
+    before = len(problems.items)
+    text = data_suffix(file)[0] in (".csv", ".tsv")  # an empty cell is '' there, not null
+    if spec.task == "binary":
+        labels = _binary_labels(data[src.label], spec, display, src.label, base + ("label",), problems,
+                                empty_is_missing=text)
+    else:
+        labels = _class_labels(data[src.label], spec, display, src.label, base + ("label",), problems,
+                               what="label", empty_is_missing=text)
+    weights, notes = None, []
+    if src.weight is not None:
+        weights = _numeric(data[src.weight], what="weight", display=display, column=src.weight,
+                           loc=base + ("weight",), problems=problems, allow_negative=False)
+        if weights is not None:
+            weights = _scaled_weights(weights, display, src.weight, base + ("weight",), problems, notes)
+    if weights is not None and labels is not None:
+        problem = _class_weight_problem(weights, labels, len(spec.classes or ()))
+        if problem is not None:
+            problems.add(base + ("weight",), f"{display}: column '{src.weight}': {problem}: one class weighs "
+                         "next to nothing against the other")
+    ids = None
+    if src.id is not None:
+        null = _null_row(data[src.id])
+        empty = _empty_text_row(data[src.id]) if null is None and text else None
+        if null is not None or empty is not None:
+            problems.add(base + ("id",), f"{display}: column '{src.id}', row {null or empty}: missing id"
+                         + (" (empty)" if empty else ""))
+        else:
+            ids = _to_numpy(data[src.id])
+            if ids.dtype.kind not in "biu":
+                ids = ids.astype(str)
+            dup = _first_duplicate(data[src.id], ids)
+            if dup is not None:
+                a, b = dup
+                problems.add(base + ("id",), f"{display}: column '{src.id}': id {_py(ids[a])!r} appears "
+                             f"twice (rows {a + 1} and {b + 1})")
+    groups = None
+    if src.group is not None:
+        null = _null_row(data[src.group])
+        # (an empty CSV cell would be a group named '')
+        empty = _empty_text_row(data[src.group]) if null is None and text else None
+        if null is not None or empty is not None:
+            problems.add(base + ("group",), f"{display}: column '{src.group}', row {null or empty}: "
+                         "missing group" + (" (empty)" if empty else ""))
+        else:
+            groups = _to_numpy(data[src.group])
+    learners: dict[str, np.ndarray] = {}
+    hard = set()
+    for name, learner in src.learners.items():
+        loc = base + ("learners", name)
+        if learner.score is not None:
+            arr = _numeric(data[learner.score], what="score", display=display, column=learner.score,
+                           loc=loc + ("score",), problems=problems)
+        elif learner.predicted is not None:
+            hard.add(name)
+            arr = None
+            if spec.task == "binary" and labels is not None:
+                keys = {label_key(v) for v in _distinct(data[src.label])[0]}
+                arr = _decisions(data[learner.predicted], keys, spec, display, learner.predicted,
+                                 loc + ("predicted",), problems)
+            elif spec.task != "binary":
+                arr = _class_labels(data[learner.predicted], spec, display, learner.predicted,
+                                    loc + ("predicted",), problems, what="decision", empty_is_missing=text)
+        else:
+            cols = [
+                _numeric(data[c], what="score", display=display, column=c,
+                         loc=loc + ("scores", j), problems=problems)
+                for j, c in enumerate(learner.scores)
+            ]
+            arr = None if any(c is None for c in cols) else np.column_stack(cols)
+        if arr is not None:
+            learners[name] = arr
+    if len(problems.items) != before:
+        return None
+    return Source(
+        # hashed in a thread while the learners are evaluated (on the other core)
+        index=i, path=display, file=file, sha256=_BackgroundSha256(file), rows=rows,
+        dataset=src.dataset, labels=labels, ids=ids, groups=groups, weights=weights,
+        learners=learners, hard=frozenset(hard), warnings=tuple(notes),
+    )
