@@ -38,7 +38,7 @@ class Caught:
     message: str
     stage: str  # "evaluating a (4 rows)", "drawing the report's figures"
     function: str  # the innermost public evalreport function that led to it
-    location: str  # "evalreport/engines/__init__.py:489", the innermost evalreport line
+    location: str  # "evalreport/engines/resolution.py:105", the innermost evalreport line
 
 
 def _where(filename: str, lineno: int) -> tuple[str, str]:
@@ -79,7 +79,7 @@ class Routed:
 
     def lines(self) -> list[str]:
         """One line per distinct (class, message), in order of first appearance:
-        ``RuntimeWarning in resolution_bounds (evalreport/engines/__init__.py:489),
+        ``RuntimeWarning in resolution_bounds (evalreport/engines/resolution.py:105),
         while aggregating p.csv with duckdb: overflow encountered in multiply``."""
         groups: dict[tuple, list[Caught]] = {}
         for c in self.caught:

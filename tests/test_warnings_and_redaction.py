@@ -462,7 +462,7 @@ def test_numpy_warning_while_evaluating(tmp_path, capfd):
     _, d, _ = _run(spec, "json")
     assert capfd.readouterr().err == ""
     caught = [w for w in d["warnings"] if w.startswith("RuntimeWarning")]
-    assert caught[0] == ("RuntimeWarning in resolution_bounds (evalreport/engines/__init__.py), while "
+    assert caught[0] == ("RuntimeWarning in resolution_bounds (evalreport/engines/resolution.py), while "
                          "aggregating pred.csv with duckdb: overflow encountered in multiply")
     assert d["learners"]["a"]["resolution_bound"]["average_precision"] is None
     assert ("learner 'a': scores binned at resolution 4: measures are exact to within auc ±0, "
