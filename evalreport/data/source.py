@@ -104,6 +104,9 @@ def _combined_sha256(files: list[Path]) -> str:
     return h.hexdigest()
 
 
+# Small helpers of the messages (the readers' problems and the checks say things alike)
+
+
 def _a(word: str) -> str:
     return ("an " if word[0] in "aeiou" else "a ") + word
 
