@@ -128,11 +128,11 @@ import numpy as np
 
 from .binary import BinaryEvaluation, _bep_between, _mcclish, _num, _trapezoids2, evaluate_counts
 from .cost import upper_hull_indices
-from .counts import (
+from .build import count_table_from_aggregates
+from .table import (
     CountTable,
     SCALE_ADVICE,
     WeightScaleError,
-    count_table_from_aggregates,
     pair_counts_leave_int64,
     weight_scale_problem,
 )

@@ -13,7 +13,7 @@ from typing import Callable, Mapping, NamedTuple
 import numpy as np
 
 from ...metrics.binary import BinaryEvaluation, evaluate_counts
-from ...metrics.counts import CountTable
+from ...metrics.table import CountTable
 from .core import _as_bool, _as_scores, _check_level
 
 __all__ = ["BootstrapInterval", "Statistic", "auc_score", "average_precision_score", "bep_score",
