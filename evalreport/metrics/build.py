@@ -58,6 +58,7 @@ def count_table(y_true, y_score, *, sample_weight=None, positive=1) -> CountTabl
         y_true, y_score, sample_weight=sample_weight, positive=positive
     )[0]
 
+
 def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positive=1, keep_keys=False,
                                   rates=False):
     """:func:`count_table`, and the rows where the positives enter when known.
@@ -94,6 +95,7 @@ def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positi
     return _table_from_keys(buf, int(np.count_nonzero(is_pos)), nonnegative=sign > 0, keep_keys=keep_keys,
                             rates=rates)
 
+
 def _runs(sorted_values: np.ndarray):
     """Distinct values of a sorted array and where each run ends (exclusive)."""
     if sorted_values.size == 0:
@@ -104,10 +106,12 @@ def _runs(sorted_values: np.ndarray):
     ends[-1] = sorted_values.size
     return sorted_values[ends - 1], ends
 
+
 def _class_blocks(sorted_values: np.ndarray):
     """Distinct values (ascending) of a sorted run and how many times each occurs."""
     values, ends = _runs(sorted_values)
     return values, np.diff(ends, prepend=0)
+
 
 def _class_blocks_weighted(values: np.ndarray, weights: np.ndarray):
     order = np.argsort(values)
@@ -118,6 +122,7 @@ def _class_blocks_weighted(values: np.ndarray, weights: np.ndarray):
         return distinct, np.zeros(0)
     sums = np.add.reduceat(w, np.concatenate(([0], ends[:-1])))
     return distinct, sums
+
 
 def _merge_blocks(vp, cp, vn, cn):
     """Merge two classes' (distinct value, weight) runs into one descending table."""
@@ -139,6 +144,7 @@ def _merge_blocks(vp, cp, vn, cn):
         pos_w = np.add.reduceat(pos_w, starts)
         neg_w = np.add.reduceat(neg_w, starts)
     return distinct, pos_w, neg_w
+
 
 def _table_by_class(s: np.ndarray, is_pos: np.ndarray) -> CountTable:
     """Count table of unweighted scores of any signs: gather, sort and merge each class."""
@@ -171,8 +177,10 @@ def _table_by_class(s: np.ndarray, is_pos: np.ndarray) -> CountTable:
     vn, cn = _class_blocks(buf[n_pos:])
     return _table_from_ascending(*_merge_blocks(vp, cp, vn, cn), n)
 
+
 def _has_ties(sorted_values: np.ndarray) -> bool:
     return sorted_values.size > 1 and bool(np.any(sorted_values[1:] == sorted_values[:-1]))
+
 
 def count_table_from_aggregates(score, positives, negatives, *, n_rows=None) -> CountTable:
     """Build the table from per-score aggregates (one row per distinct score).

@@ -15,12 +15,14 @@ from .table import SCALE_ADVICE, WeightScaleError, weight_scale_problem
 def _first_index(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
 
+
 def check_binary_inputs(y_true, y_score, sample_weight=None, positive=1):
     """Validate the engine's inputs; return (is_positive, scores, weights).
 
     Raises ``ValueError`` naming the problem and the first offending index.
     """
     return _checked_inputs(y_true, y_score, sample_weight, positive)[:3]
+
 
 def _checked_inputs(y_true, y_score, sample_weight, positive):
     """:func:`check_binary_inputs`, plus the scores' sign (see :func:`_score_sign`)."""
@@ -71,6 +73,7 @@ def _checked_inputs(y_true, y_score, sample_weight, positive):
     is_pos = _positive_mask(y, positive)
     return is_pos, s, w, sign
 
+
 def _score_sign(s: np.ndarray) -> int:
     """Check that the scores are finite; return their common sign bit.
 
@@ -87,6 +90,7 @@ def _score_sign(s: np.ndarray) -> int:
         kind = "NaN" if np.isnan(s[i]) else "infinite"
         raise ValueError(f"y_score has a {kind} value at index {i}")
     return -1 if bits.min() >= _TOP_BIT else 0
+
 
 def _positive_mask(y: np.ndarray, positive) -> np.ndarray:
     """Boolean mask of the positive class; the labels must be at most two values."""
@@ -128,6 +132,7 @@ def _positive_mask(y: np.ndarray, positive) -> np.ndarray:
     # need positives are undefined, with a reason, downstream).
     return is_pos
 
+
 def _equal_labels(y: np.ndarray, value) -> np.ndarray:
     """``y == value`` as a boolean mask of non-numeric labels: all False
     where the types cannot be compared; a missing label (pandas.NA makes
@@ -143,12 +148,14 @@ def _equal_labels(y: np.ndarray, value) -> np.ndarray:
         raise _missing_error(y, missing)
     return np.zeros(y.shape, dtype=bool)  # e.g. a comparison of incompatible types gave a scalar
 
+
 def _is_missing(v) -> bool:
     """NaN, None or pandas' NA (a label no class can be)."""
     try:
         return v is None or bool(v != v)  # NaN is the one value not equal to itself
     except TypeError:  # pandas.NA: its comparisons are NA, whose truth is undefined
         return True
+
 
 def _first_missing(y: np.ndarray) -> int | None:
     """Index of the first missing value, or None (on the error path only)."""
@@ -159,6 +166,7 @@ def _first_missing(y: np.ndarray) -> int | None:
         return None
     return next((i for i, v in enumerate(y.tolist()) if _is_missing(v)), None)
 
+
 def _missing_error(values: np.ndarray, i: int, *, name: str = "y_true") -> ValueError:
     """The error naming the missing value at index ``i`` of ``name``."""
     value = values[i]
@@ -166,9 +174,11 @@ def _missing_error(values: np.ndarray, i: int, *, name: str = "y_true") -> Value
     shown = "NaT" if isinstance(value, (np.datetime64, np.timedelta64)) else repr(_plain(value))
     return ValueError(f"{name} has a missing value ({shown}) at index {i}")
 
+
 def _plain(value):
     """A NumPy scalar as the Python value it holds (``0``, not ``np.int64(0)``, in messages)."""
     return value.item() if isinstance(value, np.generic) else value
+
 
 def _equal_in_parts(y: np.ndarray, value, *, keep: bool = False):
     """(mask or None, count) of numeric ``y == value``, compared in parts."""

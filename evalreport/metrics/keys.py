@@ -31,6 +31,7 @@ def _encode_keys(scores: np.ndarray, out: np.ndarray, *, invert: bool) -> None:
     else:
         np.left_shift(bits, _ONE, out=out)
 
+
 def _decode_keys(keys: np.ndarray, out: np.ndarray, *, invert: bool) -> np.ndarray:
     """The float64 scores of ``keys``, written into ``out`` (returned)."""
     bits = out.view(np.uint64)
@@ -38,6 +39,7 @@ def _decode_keys(keys: np.ndarray, out: np.ndarray, *, invert: bool) -> np.ndarr
     if invert:
         np.invert(bits, out=bits)
     return out
+
 
 def _checked_keys(y_true, y_score, positive):
     """The sort keys of :func:`_table_from_keys` for the common input, checked
@@ -96,6 +98,7 @@ def _checked_keys(y_true, y_score, positive):
     if not all(ok for ok, _, _ in parts) or len(others) > 1:
         return None
     return buf, sum(n_pos for _, n_pos, _ in parts)
+
 
 def _encoded_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool) -> np.ndarray:
     """The keys' buffer (n + 1; the keys in ``[:n]``) of checked scores of one sign."""

@@ -83,6 +83,7 @@ def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_key
     tp, rows = _cumulate_labels(keys, buf, n_pos, in_place=True)
     return _UnitStepTable(tp, ascending_with_inf=with_inf, invert=invert), rows
 
+
 def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
     """Sort the keys, and form the table of distinct keys of both classes
     with the ROC and P-R curves' rates, in one pass over the keys; None if
@@ -160,6 +161,7 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
                            curves=UnitCurves(*curves.rates()))
     return table, rows
 
+
 def _decode_finds_tie(keys: np.ndarray, out: np.ndarray, *, invert: bool) -> bool:
     """Decode ascending ``keys`` into ``out``; whether two scores are equal."""
 
@@ -173,6 +175,7 @@ def _decode_finds_tie(keys: np.ndarray, out: np.ndarray, *, invert: bool) -> boo
     edges = part_edges(keys.size)
     return any(run_parts(decode, edges)) or any(out[e - 1] == out[e] for e in edges[1:-1])
 
+
 def _positives_above(keys: np.ndarray, edges: list[int], n_pos: int) -> dict[int, int]:
     """For each part ``[lo, hi)`` of ascending ``keys``, keyed by ``lo``: the
     number of positives above it (at indices >= hi). With one part no keys
@@ -183,6 +186,7 @@ def _positives_above(keys: np.ndarray, edges: list[int], n_pos: int) -> dict[int
     counts = run_parts(count, edges) if len(edges) > 2 else [n_pos]
     return dict(zip(edges[:-1], (np.cumsum(counts[::-1])[::-1].tolist() + [0])[1:]))
 
+
 class _LabelScratch:
     """Reused per-part buffers of :func:`_block_positives` (a fresh
     temporary per block costs its page faults)."""
@@ -190,6 +194,7 @@ class _LabelScratch:
     def __init__(self, size: int):
         self.labels = np.empty(size, dtype=np.uint64)
         self.is_pos = np.empty(size, dtype=bool)
+
 
 def _block_positives(block, labels, scratch: _LabelScratch, top_row: int, rows, carry: int):
     """The labels of a block of ascending keys, written to ``labels``
@@ -203,6 +208,7 @@ def _block_positives(block, labels, scratch: _LabelScratch, top_row: int, rows, 
     at = np.flatnonzero(is_pos)  # far faster on bools than on ints
     np.subtract(top_row, at[::-1], out=rows[carry:carry + at.size])
     return at
+
 
 def _cumulate_labels(keys: np.ndarray, buf: np.ndarray, n_pos: int, *, in_place: bool):
     """``tp`` and the positives' rows of distinct ascending ``keys``.
@@ -247,6 +253,7 @@ def _cumulate_labels(keys: np.ndarray, buf: np.ndarray, n_pos: int, *, in_place:
     run_parts(label, edges)
     return (tp[::-1] if in_place else tp), rows
 
+
 def _keyed_distinct_table(keys: np.ndarray, n_pos: int, *, invert: bool):
     """The table of sorted keys kept undecoded (see ``keep_keys``), or the
     tied road when two keys share a score."""
@@ -269,6 +276,7 @@ def _keyed_distinct_table(keys: np.ndarray, n_pos: int, *, invert: bool):
     tp, rows = _cumulate_labels(keys, buf, n_pos, in_place=False)
     return _UnitStepTable(tp, keys=keys, invert=invert), rows
 
+
 def _ties_in_sample(sorted_keys: np.ndarray, windows: int = 16, width: int = 256) -> bool:
     """Whether a few windows of sorted keys hold a tied score (a cheap guess).
 
@@ -283,6 +291,7 @@ def _ties_in_sample(sorted_keys: np.ndarray, windows: int = 16, width: int = 256
     scores = sorted_keys[starts[:, None] + np.arange(width)] >> _ONE  # one row per window
     return bool(np.any(scores[:, 1:] == scores[:, :-1]))
 
+
 def _ties_in_spread_sample(keys: np.ndarray, size: int = 4096) -> bool:
     """Whether about ``size`` keys spread over the (unsorted) ``keys`` hold a
     tied score: a cheap guess made before the sort, like :func:`_ties_in_sample`
@@ -290,6 +299,7 @@ def _ties_in_spread_sample(keys: np.ndarray, size: int = 4096) -> bool:
     (rounded, binned) show many."""
     scores = np.sort(keys[::max(1, keys.size // size)] >> _ONE)
     return bool(np.any(scores[1:] == scores[:-1]))
+
 
 def _table_from_key_runs(sorted_keys: np.ndarray, *, invert: bool) -> CountTable:
     """Count table from ascending keys with ties: one row per run of equal scores.

@@ -96,6 +96,7 @@ class CountTable:
         """``tp[rows]`` (``rows`` an index or an index array)."""
         return self.tp[rows]
 
+
 class _UnitStepTable(CountTable):
     """A count table of distinct unweighted scores (one row per instance),
     read off their sorted keys.
@@ -210,6 +211,7 @@ class _UnitStepTable(CountTable):
                 hi = mid
         return lo
 
+
 @dataclass(frozen=True, eq=False)
 class UnitCurves:
     """FPR, TPR and precision at every row of a :class:`_UnitStepTable`
@@ -220,8 +222,10 @@ class UnitCurves:
     tpr: np.ndarray
     precision: np.ndarray
 
+
 class WeightScaleError(ValueError):
     """Weight totals of a scale that float64 cannot carry (:func:`weight_scale_problem`)."""
+
 
 #: the least product of the two classes' total weights (the weight of AUC's
 #: pairs): below it, it and its terms lose their precision to underflow
@@ -243,6 +247,7 @@ def weight_scale_problem(positives, negatives) -> str | None:
                     f"{'overflows' if math.isinf(pairs) else 'underflows'}")
     return None
 
+
 #: what mends a :class:`WeightScaleError`
 SCALE_ADVICE = "no measure depends on the weights' scale: divide or multiply them by a common factor"
 
@@ -251,6 +256,7 @@ def pair_counts_leave_int64(positives, negatives) -> bool:
     side: aggregated tables) that 2 m+ m-, the bound of the AUC's twice-area
     and of the hull's and the cost curve's products of counts, leaves int64."""
     return 2 * positives * negatives >= 1 << 63
+
 
 def _table_from_ascending(values, pos_w, neg_w, n_rows: int) -> CountTable:
     keep = (pos_w + neg_w) > 0  # a score that carries no weight is not a threshold

@@ -28,6 +28,7 @@ def _steps(size: int) -> np.ndarray:
         _steps_made = made
     return _steps_made[:size]
 
+
 class _UnitCurveBuffers:
     """FPR, TPR and precision of a table of n distinct unweighted scores,
     filled block by block from tp (:func:`_rated_distinct_table`, and
@@ -65,6 +66,7 @@ class _UnitCurveBuffers:
     def rates(self):
         """(fpr, tpr, precision) in row order: reversed views of the buffers."""
         return self.fpr[::-1], self.tpr[::-1], self.precision[::-1]
+
 
 def precision_sum(rows: np.ndarray, n: int) -> float:
     """Sum of the precision i / k_i at the rows ``rows`` = k_i (ascending)
