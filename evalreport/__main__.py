@@ -175,7 +175,7 @@ def _check_environment() -> None:
 def cmd_run(args) -> int:
     from .pipeline import evaluate
     from .report import check_output, render
-    from .results import report_warnings
+    from .report.results import report_warnings
     from .spec import load_spec
 
     formats = _formats(args.format)
