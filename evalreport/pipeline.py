@@ -31,12 +31,12 @@ from .capture import routed_warnings
 from .compare.stats import friedman_nemenyi
 from .data import Source, load_sources
 from .errors import SpecError
-from .result import AcrossDatasets, LearnerResult, OperatingPointSpec, Result, Warning
+from .result import AcrossDatasets, LearnerResult, OperatingPointSpec, Result, RunWarning
 from .spec import Spec
 from .tasks import task_of
 from .tasks.base import with_values
 
-__all__ = ["Result", "LearnerResult", "OperatingPointSpec", "Warning", "STAGES", "evaluate", "report_date",
+__all__ = ["Result", "LearnerResult", "OperatingPointSpec", "RunWarning", "STAGES", "evaluate", "report_date",
            "learner_keys", "check_gates", "across_datasets"]
 
 #: the stages of a run, in order (render is the report's: evalreport.report.render)
@@ -73,7 +73,7 @@ def learner_keys(sources: list[Source]) -> dict[tuple, str]:
 
 
 
-def check_gates(spec: Spec, learners: dict) -> tuple[list[dict], list[Warning]]:
+def check_gates(spec: Spec, learners: dict) -> tuple[list[dict], list[RunWarning]]:
     """Each gate of the spec on each learner it names: the registry's value of its
     metric (undefined: the gate fails, with a warning)."""
     rows, warnings = [], []
@@ -94,7 +94,7 @@ def check_gates(spec: Spec, learners: dict) -> tuple[list[dict], list[Warning]]:
             row["passed"] = bool(passed)
             rows.append(row)
             if value is None:
-                warnings.append(Warning(f"gate {gate.metric} of learner '{lr.key}' fails: the value is undefined",
+                warnings.append(RunWarning(f"gate {gate.metric} of learner '{lr.key}' fails: the value is undefined",
                                         learner=lr.key, measure=gate.metric))
     return rows, warnings
 
@@ -126,13 +126,13 @@ def _and(names) -> str:
 
 
 def friedman_warnings(spec: Spec, learners: dict, friedman: AcrossDatasets | None,
-                      measure: str) -> list[Warning]:
+                      measure: str) -> list[RunWarning]:
     """What Friedman's test across data sets leaves out, or why it is not computed."""
     if "friedman" not in spec.compare_set:
         return []
 
-    def said(text: str, learner: str | None = None) -> Warning:
-        return Warning(text, learner=learner, measure="friedman")
+    def said(text: str, learner: str | None = None) -> RunWarning:
+        return RunWarning(text, learner=learner, measure="friedman")
 
     datasets = list(dict.fromkeys(lr.dataset for lr in learners.values()))
     if len(datasets) < 2:
@@ -180,7 +180,7 @@ def evaluate(spec: Spec, *, progress=None) -> Result:
                 progress(message)
 
         result = _evaluate(spec, tracked, routed)
-    return replace(result, warnings=result.warnings + [Warning(w) for w in routed.lines()])
+    return replace(result, warnings=result.warnings + [RunWarning(w) for w in routed.lines()])
 
 
 
@@ -208,7 +208,7 @@ def _evaluate(spec: Spec, progress, routed) -> Result:
     return Result(
         spec=spec, version=__version__, date=date, inputs=inputs, operating_point=checked,
         learners=learners, gates=gates, comparisons=comparisons,
-        warnings=([Warning(w) for s in sources for w in s.warnings] + warnings + compare_warnings
+        warnings=([RunWarning(w) for s in sources for w in s.warnings] + warnings + compare_warnings
                   + friedman_warnings(spec, learners, friedman, task.across_measure) + gate_warnings),
         friedman=friedman, task=task,
     )

@@ -19,11 +19,11 @@ if TYPE_CHECKING:
     from .tasks.base import Task
 
 __all__ = ["Result", "LearnerResult", "MulticlassLearnerResult", "GroupResult", "OperatingPointSpec",
-           "AcrossDatasets", "Warning"]
+           "AcrossDatasets", "RunWarning"]
 
 
 @dataclass(frozen=True)
-class Warning:  # noqa: A001 (a record, not the builtin exception class)
+class RunWarning:
     """One warning of a run, with what it concerns: the learner (its results.json
     key) and the measure (its registry name), where it concerns one, so that the
     report can print it next to the number. ``str()`` is the message that
@@ -124,7 +124,7 @@ class Result:
     learners: dict  # key -> the task's learner result
     gates: list[dict]
     comparisons: list[Comparisons] = field(default_factory=list)
-    warnings: list[Warning] = field(default_factory=list)
+    warnings: list[RunWarning] = field(default_factory=list)
     friedman: AcrossDatasets | None = None  # across data sets
     task: Task | None = None  # what differs between binary and multi-class tasks
 

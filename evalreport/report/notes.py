@@ -1,7 +1,7 @@
 """Warnings beside the numbers they concern.
 
 Each warning of the run that names a learner and a measure (evalreport.result.
-Warning) marks that learner's cell of that measure in the report's tables, and
+RunWarning) marks that learner's cell of that measure in the report's tables, and
 is printed under the table with the same mark; the full list stays in the
 warnings section.
 """

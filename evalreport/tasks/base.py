@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import registry
 from ..compare import Ranking
-from ..result import Warning
+from ..result import RunWarning
 
 __all__ = ["Task", "with_values", "rankings", "learner_warning"]
 
@@ -26,11 +26,11 @@ class Task:
     #: check: the task's checks of the data against the spec, and what evaluation
     #: needs from all the data at once (binary: the operating point); None if nothing
     check: Callable[..., Any]
-    #: evaluate: (spec, sources, keys, checked, progress) -> ({key: learner result}, [Warning])
-    evaluate: Callable[..., tuple[dict, list[Warning]]]
-    #: compare: (spec, learners, sources) -> (learners, [Comparisons], [Warning]); may add
+    #: evaluate: (spec, sources, keys, checked, progress) -> ({key: learner result}, [RunWarning])
+    evaluate: Callable[..., tuple[dict, list[RunWarning]]]
+    #: compare: (spec, learners, sources) -> (learners, [Comparisons], [RunWarning]); may add
     #: intervals to the learners (DeLong's, from the components its paired tests share)
-    compare: Callable[..., tuple[dict, list, list[Warning]]]
+    compare: Callable[..., tuple[dict, list, list[RunWarning]]]
     #: the measure Friedman's test across data sets ranks by (a registry name)
     across_measure: str
     #: results.json's key for each data set's winner (compare: Comparisons.winner)
@@ -73,6 +73,6 @@ def rankings(task: str, learners: dict, wanted: frozenset[str], *, keep_empty: b
     return tuple(out)
 
 
-def learner_warning(key: str, text: str, measure: str | None = None) -> Warning:
+def learner_warning(key: str, text: str, measure: str | None = None) -> RunWarning:
     """A warning about learner ``key`` ("learner 'key': text"), and the measure it concerns."""
-    return Warning(f"learner '{key}': {text}", learner=key, measure=measure)
+    return RunWarning(f"learner '{key}': {text}", learner=key, measure=measure)

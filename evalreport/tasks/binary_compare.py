@@ -9,7 +9,7 @@ import numpy as np
 
 from ..compare import Comparisons, compare_learners, pair_tests, stats
 from ..data import Source
-from ..result import Warning
+from ..result import RunWarning
 from ..spec import Spec
 from .base import learner_warning, rankings
 
@@ -31,7 +31,7 @@ def _aligned(sources: list[Source], dataset) -> tuple:
     return first.labels, first.weights, values
 
 
-def delong_intervals(spec: Spec, learners: dict, sources: list[Source], warnings: list[Warning]) -> dict:
+def delong_intervals(spec: Spec, learners: dict, sources: list[Source], warnings: list[RunWarning]) -> dict:
     """DeLong's interval of each AUC, and each learner's structural components
     (one sort per learner, shared with the paired tests): {dataset: {key: components}}."""
     out: dict = {}
@@ -104,7 +104,7 @@ def compare_binary(spec: Spec, learners: dict, sources: list[Source]):
     structural components are shared with the paired tests), then each data set's
     comparisons, and what was asked and not computed."""
     learners = dict(learners)
-    warnings: list[Warning] = []
+    warnings: list[RunWarning] = []
     components = delong_intervals(spec, learners, sources, warnings)
     comparisons = compare_datasets(spec, learners, sources, components)
     del components
@@ -125,7 +125,7 @@ def _on(dataset) -> str:
     return f" on {dataset}" if dataset is not None else ""
 
 
-def unmet_comparisons(spec: Spec, learners: dict, sources: list[Source], comparisons) -> list[Warning]:
+def unmet_comparisons(spec: Spec, learners: dict, sources: list[Source], comparisons) -> list[RunWarning]:
     """A warning for each comparison named in ``compare:`` that the run does not
     compute, with the reason. ``compare: all`` means every comparison that applies
     to the task and the data: what does not apply is left out without a word."""
@@ -157,12 +157,12 @@ def unmet_comparisons(spec: Spec, learners: dict, sources: list[Source], compari
             else:
                 reason = ""
             count = "" if done == 0 else f" for {pairs - done} of {pairs} pairs"
-            out.append(Warning(f"compare: {_TEST_NAMES[name]} is not computed{where}{count}"
+            out.append(RunWarning(f"compare: {_TEST_NAMES[name]} is not computed{where}{count}"
                                + (f": {reason}" if reason else ""), measure=name))
     return out
 
 
-def test_warnings(comparisons) -> list[Warning]:
+def test_warnings(comparisons) -> list[RunWarning]:
     """A warning for each test whose statistic is undefined (null in results.json),
     and for McNemar's tests with few disagreements (its note: the exact p-value)."""
     out = []
@@ -172,15 +172,15 @@ def test_warnings(comparisons) -> list[Warning]:
             d = t.delong
             if d is not None and d.z is None:
                 what = "z is undefined" if d.p_value is not None else "z and the p-value are undefined"
-                out.append(Warning(f"DeLong's test of {pair}: {what}" + (f": {d.note}" if d.note else ""),
+                out.append(RunWarning(f"DeLong's test of {pair}: {what}" + (f": {d.note}" if d.note else ""),
                                    measure="delong"))
             m = t.mcnemar
             if m is not None and m.note:
                 what = "the statistic is undefined: " if m.statistic is None else ""
-                out.append(Warning(f"McNemar's test of {pair}: {what}{m.note}", measure="mcnemar"))
+                out.append(RunWarning(f"McNemar's test of {pair}: {what}{m.note}", measure="mcnemar"))
             pt = t.paired_t
             if pt is not None and pt.t is None:
-                out.append(Warning(f"the paired t-test of {pair}: t is undefined"
+                out.append(RunWarning(f"the paired t-test of {pair}: t is undefined"
                                    + (f": {pt.note}" if pt.note else ""), measure="paired_t"))
     return out
 

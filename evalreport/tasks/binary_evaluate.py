@@ -16,7 +16,7 @@ from ..metrics.binary import evaluate_binary_for_report
 from ..metrics.cost import probability_cost
 from ..metrics.groups import binary_group_matrices, group_codes
 from ..metrics.multiclass import average_matrices
-from ..result import GroupResult, LearnerResult, OperatingPointSpec, Warning
+from ..result import GroupResult, LearnerResult, OperatingPointSpec, RunWarning
 from ..spec import FALLBACK_THRESHOLD, Spec, locate
 from .base import learner_warning
 
@@ -71,10 +71,10 @@ def operating_point(spec: Spec, sources: list[Source]) -> OperatingPointSpec:
 
 
 def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: OperatingPointSpec,
-                      progress=None) -> tuple[dict[str, LearnerResult], list[Warning]]:
+                      progress=None) -> tuple[dict[str, LearnerResult], list[RunWarning]]:
     """Each learner of each source: its measures at its threshold, its curves, its
     groups and intervals. ``keys``: (dataset, learner name) -> results.json key."""
-    warnings: list[Warning] = []
+    warnings: list[RunWarning] = []
     results: dict[str, LearnerResult] = {}
     costs = Costs(false_negative=op.cost_fn, false_positive=op.cost_fp)
     betas = tuple(dict.fromkeys([1.0] + [float(b) for b in spec.fbeta]))
@@ -118,7 +118,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                 pauc = ev.partial_auc(spec.partial_auc.max_fpr, standardized=spec.partial_auc.standardized)
             who = f"learner '{key}'"
             if hard:
-                warnings.append(Warning(f"{who} gives hard decisions only: no curves, AUC, AP, BEP or cost "
+                warnings.append(RunWarning(f"{who} gives hard decisions only: no curves, AUC, AP, BEP or cost "
                                         "curve", learner=key))
             else:
                 for measure, reason in ev.undefined.items():

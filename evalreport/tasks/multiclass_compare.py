@@ -5,7 +5,7 @@ rankings); curves are compared per class in the report."""
 from __future__ import annotations
 
 from ..compare import Comparisons
-from ..result import Warning
+from ..result import RunWarning
 from ..spec import Spec
 from .base import rankings
 
@@ -37,12 +37,12 @@ def compare_multiclass(spec: Spec, learners: dict, sources=None):
         by_dataset.setdefault(lr.dataset, {})[key] = lr
     comparisons = [compare_dataset(group, spec.compare_set, dataset)
                    for dataset, group in by_dataset.items() if len(group) > 1]
-    warnings: list[Warning] = []
+    warnings: list[RunWarning] = []
     if spec.compare != "all":
         skipped = [c for c in dict.fromkeys(spec.compare) if c not in MULTICLASS_COMPARISONS]
         if skipped:
             one = len(skipped) == 1
-            warnings.append(Warning(
+            warnings.append(RunWarning(
                 f"compare: {_and(skipped)} {'applies' if one else 'apply'} to binary tasks and "
                 f"{'is' if one else 'are'} not computed for a multi-class task (its learners are ranked "
                 "by accuracy, macro-F1, mean F1, macro AUC and cost, and compared across data sets by "

@@ -18,7 +18,7 @@ from ..metrics.multiclass import (
     evaluate_multiclass_counts,
     multiclass_costs,
 )
-from ..result import MulticlassLearnerResult, Warning
+from ..result import MulticlassLearnerResult, RunWarning
 from ..spec import Spec
 from .base import learner_warning
 
@@ -94,7 +94,7 @@ def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, 
                 warnings.append(learner_warning(key, f"{measure} is undefined: {reason}", measure))
             if hard:
                 no_bayes = " and no Bayes decision cost (it needs scores)" if cost is not None else ""
-                warnings.append(Warning(f"learner '{key}' gives hard decisions only: no curves or "
+                warnings.append(RunWarning(f"learner '{key}' gives hard decisions only: no curves or "
                                         f"AUC{no_bayes}", learner=key))
             results[key] = MulticlassLearnerResult(
                 name=name, key=key, dataset=s.dataset, source=s.path, hard=hard, evaluation=ev,
@@ -110,7 +110,7 @@ PROBABILITY_TOLERANCE = 1e-3
 RENORMALISE_WITHIN = 0.02
 
 
-def _as_probabilities(values: np.ndarray, key: str, warnings: list[Warning]):
+def _as_probabilities(values: np.ndarray, key: str, warnings: list[RunWarning]):
     """Whether a learner's score rows are class probabilities, and the scores the
     Bayes decisions use: as given when every row sums to 1 within 1e-3; each row
     divided by its sum when every row is within 0.02 of 1 (said in a warning);
