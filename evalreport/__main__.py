@@ -145,6 +145,10 @@ def _parser() -> argparse.ArgumentParser:
     init.add_argument("dir", nargs="?", default=".", metavar="DIR")
     init.add_argument("--task", choices=("binary", "audit", "multiclass"), default="binary")
     sub.add_parser("schema", help="print the JSON Schema of the spec")
+    mea = sub.add_parser("measures", help="list every measure: name, tasks, direction, definition, reference")
+    mea.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                     help="text (default), json (a list of objects) or markdown (the README's table)")
+    mea.add_argument("--task", choices=("binary", "multiclass"), help="only the measures of this task")
     return p
 
 
@@ -175,7 +179,7 @@ def _check_environment() -> None:
 def cmd_run(args) -> int:
     from .pipeline import evaluate
     from .report import check_output, render
-    from .results import report_warnings
+    from .report.results import report_warnings
     from .spec import load_spec
 
     formats = _formats(args.format)
@@ -265,6 +269,32 @@ def _schema(args) -> int:
     return EXIT_OK
 
 
+def _measures(args) -> int:
+    """The registry of measures, for people (text), programs (json) or the README (markdown)."""
+    import json
+    import textwrap
+
+    from . import registry
+
+    records = [r for r in registry.as_records() if args.task is None or args.task in r["tasks"]]
+    if args.format == "json":
+        sys.stdout.write(json.dumps(records, indent=2, ensure_ascii=False) + "\n")
+    elif args.format == "markdown":
+        sys.stdout.write(registry.markdown_table())
+    else:
+        for r in records:
+            better = {"higher": "higher is better", "lower": "lower is better", "none": ""}[r["direction"]]
+            head = ", ".join(x for x in (r["kind"].replace("_", " "), "/".join(r["tasks"]), better) if x)
+            print(f"{r['name']}  ({r['label']}: {head})")
+            for line in textwrap.wrap(r["definition"], 88):
+                print(f"    {line}")
+            if r["undefined_when"]:
+                print(f"    undefined when: {r['undefined_when']}")
+            uses = ", ".join(r["spec"])
+            print(f"    reference: {r['reference']}" + (f"; spec: {uses}" if uses else ""))
+    return EXIT_OK
+
+
 def _interrupted(args) -> int:
     """One line on stderr and 128 + the signal's number; nothing more may be raised."""
     _SIGNALS.quiet()
@@ -298,7 +328,8 @@ def main(argv=None) -> int:
         if args.command is None:
             parser.print_help(sys.stderr)
             return EXIT_INPUT
-        commands = {"run": cmd_run, "validate": cmd_validate, "init": cmd_init, "schema": _schema}
+        commands = {"run": cmd_run, "validate": cmd_validate, "init": cmd_init, "schema": _schema,
+                    "measures": _measures}
         args.committing = False
         try:
             status = commands[args.command](args)

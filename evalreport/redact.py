@@ -343,7 +343,7 @@ def published(result) -> Published:
             title=title, description=description, spec_text=text, redacted=redacted,
             inputs=tuple({**i, "path": redact_text(i["path"])[0]} for i in result.inputs),
             sources={key: redact_text(lr.source)[0] for key, lr in result.learners.items()},
-            warnings=tuple(redact_text(w)[0] for w in result.warnings),
+            warnings=tuple(redact_text(str(w))[0] for w in result.warnings),
         )
     return _PUBLISHED[result]
 

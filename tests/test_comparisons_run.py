@@ -79,7 +79,7 @@ def test_friedman_across_data_sets(tmp_path):
 
 
 def test_p_values_under_the_float_resolution_never_read_p_0():
-    from evalreport.report.context import _p, _p_value
+    from evalreport.report.format import p_text as _p, p_value_text as _p_value
 
     assert _p(0.0) == "p < 1e-16" and _p_value(0.0, 2) == "< 1e-16"
     assert _p(3e-17) == "p < 1e-16"

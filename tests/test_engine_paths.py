@@ -24,6 +24,7 @@ from evalreport.metrics import count_table, count_table_from_aggregates, evaluat
 from evalreport.metrics import binary as B
 from evalreport.metrics import cost as C
 from evalreport.metrics import counts as K
+from evalreport.metrics import sorting
 
 
 def _scores(kind, n, y, rng):
@@ -283,8 +284,8 @@ def test_jitter_breaking_ties_matches_sklearn(seed, decimals, sign):
 def test_both_roads_of_the_key_table_agree_whatever_the_tie_guess(monkeypatch, guess, kind, rates):
     # the tie guesses only pick the faster road: forced either way, a tied input
     # must still fold its ties and an untied one still get one row per score.
-    monkeypatch.setattr(K, "_ties_in_sample", lambda keys: guess)
-    monkeypatch.setattr(K, "_ties_in_spread_sample", lambda keys: guess)
+    monkeypatch.setattr(sorting, "_ties_in_sample", lambda keys: guess)
+    monkeypatch.setattr(sorting, "_ties_in_spread_sample", lambda keys: guess)
     rng = np.random.default_rng(11)
     n = 5000
     y = _labels(n, rng, 0.3)

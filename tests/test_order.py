@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalreport.compare import stats
+from evalreport.compare.stats import components
 from evalreport.metrics import order as order_mod
 from evalreport.metrics.order import argsort_scores
 
@@ -23,7 +23,7 @@ def _check(s):
 def packed_always(monkeypatch):
     """Take the packed-key road whatever the size."""
     monkeypatch.setattr(order_mod, "SMALL", 0)
-    monkeypatch.setattr(stats, "SMALL", 0)
+    monkeypatch.setattr(components, "SMALL", 0)
 
 
 @pytest.mark.parametrize("kind", ["continuous", "rounded", "signed", "zeros", "low-bits", "constant"])
@@ -68,10 +68,10 @@ def test_delong_components_from_one_order_equal_the_searches(monkeypatch, decima
     if decimals is not None:
         s = np.round(s, decimals)
     m, k = int(y.sum()), int((~y).sum())
-    monkeypatch.setattr(stats, "SMALL", 0)
-    one = stats._components(y, s, m, k, aligned=True)
-    monkeypatch.setattr(stats, "SMALL", 10**12)
-    two = stats._components(y, s, m, k, aligned=True)
+    monkeypatch.setattr(components, "SMALL", 0)
+    one = components._components(y, s, m, k, aligned=True)
+    monkeypatch.setattr(components, "SMALL", 10**12)
+    two = components._components(y, s, m, k, aligned=True)
     assert one[0] == two[0]
     np.testing.assert_array_equal(one[1], two[1])
     np.testing.assert_array_equal(one[2], two[2])
@@ -87,10 +87,10 @@ def test_delong_components_from_one_order_by_brute_force(monkeypatch, decimals):
     s = rng.standard_normal(n) + 0.5 * y
     if decimals is not None:
         s = np.round(s, decimals)
-    monkeypatch.setattr(stats, "SMALL", 0)
+    monkeypatch.setattr(components, "SMALL", 0)
     x, z = s[y], s[~y]
     wins = (x[:, None] > z[None, :]) + 0.5 * (x[:, None] == z[None, :])
-    auc, v10, v01 = stats._components(y, s, x.size, z.size, aligned=True)
+    auc, v10, v01 = components._components(y, s, x.size, z.size, aligned=True)
     np.testing.assert_allclose(v10, wins.mean(axis=1), rtol=0, atol=1e-15)
     np.testing.assert_allclose(v01, wins.mean(axis=0), rtol=0, atol=1e-15)
     assert auc == pytest.approx(wins.mean(), abs=1e-15)

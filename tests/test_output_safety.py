@@ -38,7 +38,7 @@ import pytest
 
 import evalreport
 from evalreport.__main__ import main
-from evalreport.report import output
+from evalreport.report import output, output_lock
 
 ROOT = Path(__file__).resolve().parents[1]
 WATERMELON = ROOT / "examples" / "watermelon"
@@ -530,7 +530,7 @@ def test_killed_while_replacing(melon, step):
 def test_lock_timeout(melon, monkeypatch, capsys):
     out = melon / "reports"
     lock = melon / ".reports.evalreport.lock"
-    monkeypatch.setattr(output, "LOCK_TIMEOUT", 0.2)
+    monkeypatch.setattr(output_lock, "LOCK_TIMEOUT", 0.2)  # where _locked reads it
     with output._locked(lock, out, None):
         assert _run(melon / "spec.yaml", "--format", "json") == 2
     assert _err(capsys) == [

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from evalreport.metrics import evaluate_binary
+from evalreport.metrics import build, sorting
 from evalreport.metrics import counts as K
 from evalreport.metrics import parallel as P
 from evalreport.metrics.binary import evaluate_binary_for_report
@@ -196,8 +197,8 @@ def test_a_single_tie_is_found_at_every_block_and_part_boundary(monkeypatch, roa
     monkeypatch.setattr(P, "MIN_PART", 7)
     monkeypatch.setattr(P, "MIN_SORT_PART", 7)
     monkeypatch.setattr(P, "BLOCK", 61)
-    monkeypatch.setattr(K, "_ties_in_sample", lambda keys: False)
-    monkeypatch.setattr(K, "_ties_in_spread_sample", lambda keys: False)
+    monkeypatch.setattr(sorting, "_ties_in_sample", lambda keys: False)
+    monkeypatch.setattr(sorting, "_ties_in_spread_sample", lambda keys: False)
     n = 600
     edges = P.part_edges(n)
     places = sorted({0, n - 2, *(e - 1 for e in edges[1:-1]), *(e for e in edges[1:-1]),
@@ -222,7 +223,7 @@ def _aggregates(y, s):
 
 
 def _general_path_only(monkeypatch):
-    monkeypatch.setattr(K, "_checked_keys", lambda y, s, positive: None)
+    monkeypatch.setattr(build, "_checked_keys", lambda y, s, positive: None)
 
 
 _LABELS = [((0, 1), 1), ((0, 1), 0), ((3, 7), 7), ((5,), 5), ((5,), 2), ((-1, 1), -1)]

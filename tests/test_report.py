@@ -202,7 +202,7 @@ def test_note_on_curves_drawn_through_part_of_their_points():
     # The note names the ROC curve's points and bound and the P-R curve's
     # bound; with one class only (no ROC curve) the P-R curve's own.
     from evalreport.curves import CurveBlock, OutputCurves
-    from evalreport.report.context import _simplified_note
+    from evalreport.report.binary import simplified_note as _simplified_note
 
     def block(points, vertices, simplified, err):
         x = np.linspace(0, 1, points)

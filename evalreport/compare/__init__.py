@@ -19,18 +19,7 @@ from .curves import (
     roc_profile_counts,
 )
 
-__all__ = ["Comparisons", "PairTests", "PairVerdict", "Ranking", "compare_learners", "pair_tests",
-           "RANKED_BY"]
-
-#: measure -> (attribute path, higher is better)
-RANKED_BY = {
-    "auc": ("summary.auc", True),
-    "bep": ("summary.bep", True),
-    "f1": ("at_threshold.f1", True),
-    "expected_total_cost": ("summary.expected_total_cost", False),
-    "min_cost": ("operating.min_cost", False),
-}
-
+__all__ = ["Comparisons", "PairTests", "PairVerdict", "Ranking", "compare_learners", "pair_tests"]
 
 @dataclass(frozen=True)
 class PairVerdict:
@@ -71,15 +60,6 @@ class Comparisons:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def _value(lr, path: str):
-    obj = lr
-    for part in path.split("."):
-        obj = getattr(obj, part, None)
-        if obj is None:
-            return None
-    return obj
-
-
 def _envelopment_pairs(scoring: dict) -> list[PairVerdict]:
     """Envelopment of every pair, on the cheapest exact representation both have."""
     profiles = {k: lr.curves.profile for k, lr in scoring.items()}
@@ -105,21 +85,16 @@ def _envelopment_pairs(scoring: dict) -> list[PairVerdict]:
     return [PairVerdict(a, b, envelopment(*curves[a], *curves[b])) for a, b in combinations(scoring, 2)]
 
 
-def compare_learners(learners: dict, wanted: frozenset[str], dataset=None) -> Comparisons:
-    """Compare the learners (key -> LearnerResult) of one data set."""
+def compare_learners(learners: dict, wanted: frozenset[str], dataset=None,
+                     rankings: tuple[Ranking, ...] = ()) -> Comparisons:
+    """Compare the learners (key -> LearnerResult) of one data set; ``rankings`` by the
+    task's ranked measures (evalreport.tasks.base.rankings); the winner is the first of
+    the ranking by the least cost at the operating point."""
     scoring = {k: lr for k, lr in learners.items() if not lr.hard and lr.curves.roc is not None}
     keys = tuple(learners)
     pairs = []
     if "envelopment" in wanted:
         pairs = _envelopment_pairs(scoring)
-    rankings = []
-    for measure, (path, higher) in RANKED_BY.items():
-        if measure != "min_cost" and measure not in wanted:
-            continue
-        values = {k: _value(lr, path) for k, lr in learners.items()}
-        defined = [k for k in keys if values[k] is not None]
-        order = sorted(defined, key=lambda k: (-values[k] if higher else values[k], keys.index(k)))
-        rankings.append(Ranking(measure, tuple(order), values))
     envelope = ()
     if "cost_envelope" in wanted and scoring:
         envelope = tuple(cost_envelope({k: lr.summary.cost_curve for k, lr in scoring.items()

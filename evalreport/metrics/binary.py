@@ -22,16 +22,16 @@ from .cost import (
     operating_point,
     roc_hull,
 )
-from .counts import (
+from .build import count_table_and_positive_rows
+from .table import (
     CountTable,
     SCALE_ADVICE,
     WeightScaleError,
-    _UnitCurveBuffers,
-    count_table_and_positive_rows,
     pair_counts_leave_int64,
     weight_scale_problem,
 )
-from .counts import precision_sum as counts_precision_sum
+from .unit_rates import _UnitCurveBuffers
+from .unit_rates import precision_sum as counts_precision_sum
 from .frozen import FrozenMapping
 from .parallel import blocks, in_parts
 
@@ -284,7 +284,7 @@ def _rate(counts: np.ndarray, total) -> np.ndarray:
 def _unit_step_curves(tp: np.ndarray, pos: int):
     """(fpr, tpr, precision) when row j predicts exactly j samples positive
     (so there are ``tp.size - 1 - pos`` negatives), formed block by block as
-    the eager road forms them (:class:`~evalreport.metrics.counts._UnitCurveBuffers`):
+    the eager road forms them (:class:`~evalreport.metrics.unit_rates._UnitCurveBuffers`):
     the same floats as fp / neg, tp / pos and tp / (tp + fp), in reversed views.
     """
     n = tp.size - 1

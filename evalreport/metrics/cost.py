@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .counts import CountTable, pair_counts_leave_int64
+from .table import CountTable, pair_counts_leave_int64
 
 __all__ = [
     "UnitStepCorners",

@@ -112,7 +112,7 @@ def _column_pass(y: np.ndarray, column: np.ndarray, w: np.ndarray | None, i: int
     """One sort of class i's score column gives both its one-vs-rest count table
     and, for every class j, the weight of (class-i, class-j) pairs that column i
     ranks right (ties 1/2): row i of Hand & Till's pairwise matrix, unnormalised."""
-    from .counts import SCALE_ADVICE, CountTable, WeightScaleError, weight_scale_problem
+    from .table import SCALE_ADVICE, CountTable, WeightScaleError, weight_scale_problem
 
     if w is not None:
         with np.errstate(over="ignore"):

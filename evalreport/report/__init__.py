@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import OutputError, RenderError
-from ..pipeline import Result
-from ..results import InlineList, result_dict
+from ..result import Result
+from .results import InlineList, result_dict
 from ..redact import published
 from .output import SET_FILES, check_output, write_report_set
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import jinja2
 
 from ..errors import RenderError
-from ..pipeline import Result
+from ..result import Result
 from ..resources import templates_dir
 from .context import report_context
 

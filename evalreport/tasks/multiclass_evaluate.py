@@ -1,17 +1,16 @@
-"""The multi-class stage of the pipeline: each learner's k x k matrix, per-class
+"""The multi-class task's evaluation: each learner's k x k matrix, per-class
 one-vs-rest measures and curves, macro and micro averages, groups, costs."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-import numpy as np
 from dataclasses import replace
 
-from .curves import OutputCurves, output_curves
-from .data import Source
-from .metrics.groups import group_codes
-from .metrics.multiclass import (
+import numpy as np
+
+from ..curves import output_curves
+from ..data import Source
+from ..metrics.groups import group_codes
+from ..metrics.multiclass import (
     Averages,
     MulticlassEvaluation,
     average_matrices,
@@ -19,24 +18,11 @@ from .metrics.multiclass import (
     evaluate_multiclass_counts,
     multiclass_costs,
 )
-from .spec import Spec
+from ..result import MulticlassLearnerResult, RunWarning
+from ..spec import Spec
+from .base import learner_warning
 
-__all__ = ["MulticlassLearnerResult", "evaluate_multiclass_learners", "class_weights_for_priors"]
-
-
-@dataclass(frozen=True, eq=False)
-class MulticlassLearnerResult:
-    name: str
-    key: str
-    dataset: str | None
-    source: str
-    hard: bool
-    evaluation: MulticlassEvaluation
-    class_curves: dict[str, OutputCurves]  # one-vs-rest ROC and P-R per class (bounded)
-    groups: dict[str, MulticlassEvaluation] | None = None
-    group_averages: Averages | None = None  # macro / micro across the groups' one-vs-rest matrices
-    summary = None  # binary-only fields, absent here
-    operating = None
+__all__ = ["evaluate_multiclass_learners", "class_weights_for_priors"]
 
 
 def class_weights_for_priors(spec: Spec, labels: np.ndarray, weights) -> np.ndarray | None:
@@ -53,7 +39,9 @@ def class_weights_for_priors(spec: Spec, labels: np.ndarray, weights) -> np.ndar
     return w * factor[labels]
 
 
-def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, progress=None):
+def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, checked=None,
+                                 progress=None):
+    """Each learner of each source (``keys``: (dataset, name) -> results.json key)."""
     classes = list(spec.classes)
     cost = (spec.costs or {}).get("matrix")
     betas = tuple(dict.fromkeys([1.0] + [float(b) for b in spec.fbeta]))
@@ -102,12 +90,12 @@ def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, 
                         matrices.append((m.tp, m.fp, m.tn, m.fn))
                         labels.append(f"{gname}/{cname}")
                 group_avg = average_matrices(matrices, labels)
-            who = f"learner '{key}'"
             for measure, reason in ev.undefined.items():
-                warnings.append(f"{who}: {measure} is undefined: {reason}")
+                warnings.append(learner_warning(key, f"{measure} is undefined: {reason}", measure))
             if hard:
                 no_bayes = " and no Bayes decision cost (it needs scores)" if cost is not None else ""
-                warnings.append(f"{who} gives hard decisions only: no curves or AUC{no_bayes}")
+                warnings.append(RunWarning(f"learner '{key}' gives hard decisions only: no curves or "
+                                        f"AUC{no_bayes}", learner=key))
             results[key] = MulticlassLearnerResult(
                 name=name, key=key, dataset=s.dataset, source=s.path, hard=hard, evaluation=ev,
                 class_curves=curves, groups=groups, group_averages=group_avg,
@@ -122,18 +110,17 @@ PROBABILITY_TOLERANCE = 1e-3
 RENORMALISE_WITHIN = 0.02
 
 
-def _as_probabilities(values: np.ndarray, key: str, warnings: list[str]):
+def _as_probabilities(values: np.ndarray, key: str, warnings: list[RunWarning]):
     """Whether a learner's score rows are class probabilities, and the scores the
     Bayes decisions use: as given when every row sums to 1 within 1e-3; each row
     divided by its sum when every row is within 0.02 of 1 (said in a warning);
     otherwise none, with a warning that the Bayes decision cost is not computed."""
-    who = f"learner '{key}'"
     if values.size == 0:
         return False, None
     low = float(values.min())
     if low < 0:
-        warnings.append(f"{who}: the Bayes decision cost is not computed: the scores are not probabilities "
-                        f"(a score is negative: {low:g})")
+        warnings.append(learner_warning(key, "the Bayes decision cost is not computed: the scores are not "
+                                        f"probabilities (a score is negative: {low:g})", "bayes_decision_cost"))
         return False, None
     sums = values.sum(axis=1)
     if np.allclose(sums, 1.0, atol=PROBABILITY_TOLERANCE):
@@ -141,13 +128,15 @@ def _as_probabilities(values: np.ndarray, key: str, warnings: list[str]):
     worst = int(np.argmax(np.abs(sums - 1.0)))
     off = float(abs(sums[worst] - 1.0))
     if off <= RENORMALISE_WITHIN:
-        warnings.append(f"{who}: score rows sum to between {float(sums.min()):.4g} and "
-                        f"{float(sums.max()):.4g} (rounded probabilities?): each row is divided by its sum for the Bayes decision "
-                        f"cost (largest deviation from 1: {off:.3g}, row {worst + 1})")
+        warnings.append(learner_warning(
+            key, f"score rows sum to between {float(sums.min()):.4g} and {float(sums.max()):.4g} (rounded "
+            "probabilities?): each row is divided by its sum for the Bayes decision cost (largest deviation "
+            f"from 1: {off:.3g}, row {worst + 1})", "bayes_decision_cost"))
         return True, values / sums[:, None]
-    warnings.append(f"{who}: the Bayes decision cost is not computed: the scores are not probabilities "
-                    f"(row {worst + 1} sums to {float(sums[worst]):.4g}; rows within {RENORMALISE_WITHIN:g} "
-                    "of 1 would be renormalised)")
+    warnings.append(learner_warning(
+        key, "the Bayes decision cost is not computed: the scores are not probabilities "
+        f"(row {worst + 1} sums to {float(sums[worst]):.4g}; rows within {RENORMALISE_WITHIN:g} "
+        "of 1 would be renormalised)", "bayes_decision_cost"))
     return False, None
 
 
@@ -169,51 +158,11 @@ def _from_counts(spec, s, keys, classes, cost, betas, results, warnings):
             weighted = confusion * factor[:, None]
             cse = float((weighted * np.asarray(cost, dtype=float)).sum() / weighted.sum())
             ev = replace(ev, cost_sensitive_error=cse)
-            warnings.append(f"learner '{key}': aggregated by {s.engine}: the Bayes decision cost needs "
-                            "each instance's scores and is not computed")
+            warnings.append(learner_warning(key, f"aggregated by {s.engine}: the Bayes decision cost needs "
+                                            "each instance's scores and is not computed", "bayes_decision_cost"))
         curves = {cname: output_curves(b, spec.report.curve_points) for cname, b in per_class.items()}
         for measure, reason in ev.undefined.items():
-            warnings.append(f"learner '{key}': {measure} is undefined: {reason}")
+            warnings.append(learner_warning(key, f"{measure} is undefined: {reason}", measure))
         results[key] = MulticlassLearnerResult(
             name=name, key=key, dataset=s.dataset, source=s.path, hard=False, evaluation=ev,
             class_curves=curves)
-
-
-#: multi-class rankings: measure -> (value, higher is better)
-RANKED_BY = {
-    "accuracy": (lambda ev: ev.accuracy, True),
-    "macro_f1": (lambda ev: ev.averages.macro_f1, True),
-    "mean_f1": (lambda ev: ev.averages.mean_f1, True),
-    "macro_auc": (lambda ev: ev.macro_auc, True),
-    "cost_sensitive_error": (lambda ev: ev.cost_sensitive_error, False),
-}
-
-
-def compare_multiclass(learners: dict, dataset=None):
-    """Rankings of the learners of one data set (curves are compared per class in the report)."""
-    from .compare import Comparisons, Ranking
-
-    keys = tuple(learners)
-    rankings = []
-    for measure, (get, higher) in RANKED_BY.items():
-        values = {k: get(lr.evaluation) for k, lr in learners.items()}
-        defined = [k for k in keys if values[k] is not None]
-        if not defined:
-            continue
-        order = sorted(defined, key=lambda k: (-values[k] if higher else values[k], keys.index(k)))
-        rankings.append(Ranking(measure, tuple(order), values))
-    tops = {r.order[0] for r in rankings if r.order}
-    return Comparisons(dataset=dataset, learners=keys, rankings=tuple(rankings),
-                       winner=rankings[0].order[0] if rankings else None, rankings_agree=len(tops) <= 1)
-
-
-def multiclass_gate_value(lr: MulticlassLearnerResult, metric: str):
-    """Gates on a multi-class learner: precision, recall and F1 are Zhou's macro values,
-    AUC the one-vs-rest macro AUC."""
-    ev = lr.evaluation
-    return {
-        "accuracy": ev.accuracy, "error_rate": ev.error_rate,
-        "cost_sensitive_error": ev.cost_sensitive_error,
-        "precision": ev.averages.macro_precision, "recall": ev.averages.macro_recall,
-        "f1": ev.averages.macro_f1, "auc": ev.macro_auc,
-    }.get(metric)

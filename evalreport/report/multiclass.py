@@ -1,33 +1,34 @@
-"""The template values of a multi-class report (see context.py for binary tasks)."""
+"""The template values of a multi-class report (binary.py for binary tasks):
+the summary table (the task's columns, then any other registered scalar), the
+per-class tables, confusion matrices, one-vs-rest curves, rankings."""
 
 from __future__ import annotations
 
 from markupsafe import Markup
 
+from .. import registry
 from ..figures import class_roc_figure, class_scores_figure, confusion_figure, learner_styles, scalars_figure
-from .context import DEFINITIONS, UNDEFINED, Column, fmt
+from .format import UNDEFINED, Column, fmt
+from .notes import cells_with_notes
 
-_RANK_LABEL = {"accuracy": "accuracy", "macro_f1": "macro-F1 (Zhou)", "mean_f1": "mean F1",
-               "macro_auc": "macro AUC (one vs rest)", "cost_sensitive_error": "cost-sensitive error"}
+__all__ = ["multiclass_context"]
 
-MULTICLASS_DEFINITIONS = {
-    "macro-P, macro-R": "The means of the per-class (one-vs-rest) precision and recall; a class never "
-                        "predicted counts as precision 0 (with a warning).",
-    "macro-F1 (Zhou)": "2 macro-P macro-R / (macro-P + macro-R) (Zhou eq. 2.14), computed from the "
-                       "macro averages.",
-    "mean F1": "The mean of the per-class F1: scikit-learn's 'macro F1', a different number from "
-               "Zhou's macro-F1.",
-    "micro-P, micro-R, micro-F1": "From the per-class TP, FP, FN averaged first; for single-label "
-                                  "multi-class data micro-P = micro-R = accuracy.",
-    "macro AUC, weighted AUC": "The mean of the one-vs-rest AUCs, unweighted or weighted by class "
-                               "prevalence.",
-    "one-vs-one AUC": "Hand & Till (2001): the mean over class pairs of the two pairwise AUCs.",
-    "decision": "The class of highest score; a tie goes to the class listed first in the spec's classes.",
-    "cost-sensitive error": "(1/m) sum_i w_i cost[y_i][yhat_i], rows true class, columns predicted; "
-                            "with priors, instances are reweighted so the class shares match them.",
-    "Bayes decision cost": "The cost-sensitive error of the decisions that minimise the expected cost "
-                           "sum_i p_i cost[i][j] under the matrix, when the scores are probabilities.",
-}
+#: the summary table's own columns: (key, heading, better, value of an evaluation)
+SUMMARY = (
+    ("accuracy", "accuracy", "higher", lambda ev: ev.accuracy),
+    ("error_rate", "error rate", "lower", lambda ev: ev.error_rate),
+    ("precision", "macro-P", "higher", lambda ev: ev.averages.macro_precision),
+    ("recall", "macro-R", "higher", lambda ev: ev.averages.macro_recall),
+    ("macro_f1", "macro-F1 (Zhou)", "higher", lambda ev: ev.averages.macro_f1),
+    ("mean_f1", "mean F1", "higher", lambda ev: ev.averages.mean_f1),
+    ("micro_f1", "micro-F1", "higher", lambda ev: ev.averages.micro_f1),
+    ("macro_auc", "macro AUC", "higher", lambda ev: ev.macro_auc),
+    ("weighted_auc", "weighted AUC", "higher", lambda ev: ev.weighted_auc),
+    ("ovo_auc", "one-vs-one AUC", "higher", lambda ev: ev.ovo_auc),
+)
+#: registered multi-class scalars shown elsewhere (f1 and auc are the macro values
+#: gates read: macro-F1 and macro AUC, already columns)
+NOT_COLUMNS = frozenset({"f1", "auc"})
 
 
 def multiclass_context(result, base: dict) -> dict:
@@ -36,15 +37,15 @@ def multiclass_context(result, base: dict) -> dict:
     styles = learner_styles(result.learners)
     has_cost = any(lr.evaluation.cost_sensitive_error is not None for lr in result.learners.values())
     has_bayes = any(lr.evaluation.bayes_cost is not None for lr in result.learners.values())
-    cols = [Column("accuracy", "accuracy", "higher"), Column("error_rate", "error rate", "lower"),
-            Column("macro_p", "macro-P", "higher"), Column("macro_r", "macro-R", "higher"),
-            Column("macro_f1", "macro-F1 (Zhou)", "higher"), Column("mean_f1", "mean F1", "higher"),
-            Column("micro_f1", "micro-F1", "higher"), Column("macro_auc", "macro AUC", "higher"),
-            Column("weighted_auc", "weighted AUC", "higher"), Column("ovo_auc", "one-vs-one AUC", "higher")]
-    if has_cost:
-        cols.append(Column("cse", "cost-sensitive error", "lower"))
-    if has_bayes:
-        cols.append(Column("bayes", "Bayes decision cost", "lower"))
+    cols = [Column(key, label, better) for key, label, better, _ in SUMMARY]
+    own = {key for key, *_ in SUMMARY}
+    metrics = spec.metric_set
+    for m in registry.measures_for("multiclass", *registry.SCALAR_KINDS):
+        if m.name in own or m.name in NOT_COLUMNS or not (m.name in metrics or not m.metric):
+            continue
+        if m.name == "cost_sensitive_error" and not has_cost or m.name == "bayes_decision_cost" and not has_bayes:
+            continue  # no cost matrix, or no probabilities: nothing to show
+        cols.append(Column(m.name, m.label, "" if m.direction == "none" else m.direction))
     class_cols = [Column("precision", "precision", "higher"), Column("recall", "recall", "higher"),
                   Column("f1", "F1", "higher"), Column("support", "support", ""),
                   Column("auc", "AUC", "higher"), Column("ap", "average precision", "higher")]
@@ -52,10 +53,7 @@ def multiclass_context(result, base: dict) -> dict:
     f1_by_class, scalar_rows = {}, {"accuracy": {}, "macro-F1 (Zhou)": {}, "macro AUC": {}}
     for i, (key, lr) in enumerate(result.learners.items()):
         ev, a = lr.evaluation, lr.evaluation.averages
-        values = {"accuracy": ev.accuracy, "error_rate": ev.error_rate, "macro_p": a.macro_precision,
-                  "macro_r": a.macro_recall, "macro_f1": a.macro_f1, "mean_f1": a.mean_f1,
-                  "micro_f1": a.micro_f1, "macro_auc": ev.macro_auc, "weighted_auc": ev.weighted_auc,
-                  "ovo_auc": ev.ovo_auc, "cse": ev.cost_sensitive_error, "bayes": ev.bayes_cost}
+        values = {**lr.values, **{key: get(ev) for key, _, _, get in SUMMARY}}
         per_class = []
         for cname in classes:
             m = ev.per_class[cname]
@@ -87,13 +85,15 @@ def multiclass_context(result, base: dict) -> dict:
     scalar_rows = [(label, v) for label, v in scalar_rows.items() if any(x[0] is not None for x in v.values())]
     figs["scalars"] = Markup(scalars_figure(result, styles, scalar_rows))
     figs["class_scores"] = Markup(class_scores_figure(classes, f1_by_class, styles, "F1"))
+    label = {m.name: m.ranking_label for m in registry.ranked("multiclass")}
+    summary_notes = cells_with_notes(result, learners, "summary", cols)
     sentences = []
     for comp in result.comparisons:
         if comp.winner:
             sentences.append(f"{comp.winner} has the highest accuracy"
                              + (f" on {comp.dataset}" if comp.dataset else "") + ".")
         if not comp.rankings_agree:
-            tops = "; ".join(f"{_RANK_LABEL[r.measure]} ranks {r.order[0]} first"
+            tops = "; ".join(f"{label[r.measure]} ranks {r.order[0]} first"
                              for r in comp.rankings if r.order)
             sentences.append(f"The summaries disagree: {tops}.")
         else:
@@ -104,7 +104,7 @@ def multiclass_context(result, base: dict) -> dict:
         sentences.append(f"{key}: accuracy {fmt(lr.evaluation.accuracy)}, macro-F1 (Zhou) "
                          f"{fmt(lr.evaluation.averages.macro_f1)}.")
     base["verdict"]["sentences"] = sentences + base["verdict"]["sentences"]
-    rankings = [{"dataset": comp.dataset or "", "measure": _RANK_LABEL[r.measure],
+    rankings = [{"dataset": comp.dataset or "", "measure": label[r.measure],
                  "order": " > ".join(r.order) if r.order else UNDEFINED}
                 for comp in result.comparisons for r in comp.rankings]
     support = {}
@@ -122,9 +122,8 @@ def multiclass_context(result, base: dict) -> dict:
         figures=figs,
         class_balance=[{"name": c, "support": fmt(v), "share": fmt(v / total, 3) if total else UNDEFINED}
                        for c, v in support.items()],
-        definitions={**MULTICLASS_DEFINITIONS, **{k: v for k, v in DEFINITIONS.items()
-                                                  if k in ("precision", "recall", "F1", "F-beta",
-                                                           "ROC curve", "AUC", "average precision")}},
+        summary_notes=summary_notes,
+        definitions=registry.definitions("multiclass"),
     )
     return base
 

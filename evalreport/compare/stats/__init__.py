@@ -1,0 +1,73 @@
+"""Tests of significance for comparing learners (Zhou, section 2.4; pROC).
+
+Pure functions over arrays: no I/O, no spec objects. Each returns a frozen
+dataclass; a value that cannot be computed is ``None`` and ``note`` says why
+(never a silent 0 or NaN). SciPy is used for the reference distributions only
+(normal, t, chi-square, F, studentized range); every statistic is computed here.
+
+* :func:`delong_auc`: DeLong's standard error and interval of one AUC.
+* :func:`delong_paired`: DeLong's test of two AUCs on the same instances.
+* :func:`delong_unpaired`: the same for two learners on different data sets.
+* :func:`mcnemar`: McNemar's test on paired decisions (Zhou eq. 2.33).
+* :func:`paired_t_test`: the k-fold cross-validated paired t-test (Zhou 2.4.2).
+* :func:`friedman_nemenyi`: Friedman's test and the Nemenyi critical difference
+  over several data sets (Zhou 2.4.4, Demšar 2006).
+* :func:`bootstrap_intervals`: seeded, stratified percentile bootstrap of any
+  measure the engine computes (BEP, AP, expected total cost, F1 at a threshold).
+
+One module per test, beside a shared core (:mod:`.core`: input checks, the
+normal law): :mod:`.components` (DeLong's structural components, O(n log n)),
+:mod:`.delong`, :mod:`.mcnemar`, :mod:`.paired_t`, :mod:`.friedman` and
+:mod:`.bootstrap`. Every name is importable from here.
+"""
+
+from __future__ import annotations
+
+from .bootstrap import (
+    BootstrapInterval,
+    Statistic,
+    _resampled_evaluations,
+    auc_score,
+    average_precision_score,
+    bep_score,
+    bootstrap_intervals,
+    expected_total_cost,
+    f1_at,
+)
+from .components import StructuralComponents, structural_components
+from .delong import (
+    AucInterval,
+    DelongTest,
+    auc_interval,
+    delong_auc,
+    delong_paired,
+    delong_paired_components,
+    delong_unpaired,
+)
+from .friedman import Friedman, friedman_nemenyi, nemenyi_q
+from .mcnemar import EXACT_BELOW, McNemar, mcnemar
+from .paired_t import PairedT, paired_t_test
+
+__all__ = [
+    "AucInterval",
+    "BootstrapInterval",
+    "DelongTest",
+    "Friedman",
+    "McNemar",
+    "PairedT",
+    "StructuralComponents",
+    "auc_score",
+    "average_precision_score",
+    "bep_score",
+    "bootstrap_intervals",
+    "delong_auc",
+    "delong_paired",
+    "delong_unpaired",
+    "expected_total_cost",
+    "f1_at",
+    "friedman_nemenyi",
+    "mcnemar",
+    "nemenyi_q",
+    "paired_t_test",
+    "structural_components",
+]

@@ -1,0 +1,157 @@
+"""DeLong's structural components of one AUC, in O(n log n) (Sun & Xu 2014).
+
+With m positives (scores X_i) and n negatives (Y_j), let psi(x, y) = 1 if
+x > y, 1/2 if x == y, 0 otherwise. The structural components are
+
+    V10_i = (1/n) sum_j psi(X_i, Y_j)   (per positive),
+    V01_j = (1/m) sum_i psi(X_i, Y_j)   (per negative),
+
+the AUC is their common mean, and DeLong's variance
+(:mod:`~evalreport.compare.stats.delong`) is var(V10)/m + var(V01)/n (sample
+variances, ddof = 1, as in pROC). Sun & Xu
+obtain them from midranks: with T_Z the midrank of a score among all scores
+and T_X, T_Y its midrank within its own class, V10_i = (T_Z - T_X)/n and
+V01_j = 1 - (T_Z - T_Y)/m. T_Z - T_X is just "negatives below, ties counting
+1/2", so here it is read off one sort of the negatives by two binary searches
+(``side='left'`` and ``'right'``: (left + right)/2 = below + ties/2), and
+likewise for the negatives against the sorted positives. The queries are
+themselves sorted, which keeps the searches cache-friendly: about 0.15 s for
+10^6 scores for one AUC and 0.4 s for a paired test, where the components
+must be aligned per instance (from 2^15 scores, one packed sort of all the
+scores: :mod:`evalreport.metrics.order`; below that, an ``argsort``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...metrics.order import SMALL, argsort_scores, runs_of_pairs
+from .core import _classes
+
+__all__ = ["StructuralComponents", "structural_components"]
+
+
+@dataclass(frozen=True, eq=False)
+class StructuralComponents:
+    """DeLong's structural components of one AUC.
+
+    Attributes
+    ----------
+    auc : float
+        The AUC (Mann-Whitney, ties 1/2), the mean of ``v10`` and of ``v01``.
+    v10 : ndarray, shape (m,)
+        Per positive, in input order: share of negatives scoring lower, ties 1/2.
+    v01 : ndarray, shape (n,)
+        Per negative, in input order: share of positives scoring higher, ties 1/2.
+    """
+
+    auc: float
+    v10: np.ndarray
+    v01: np.ndarray
+
+
+def _half_counts_below(sorted_ref: np.ndarray, sorted_queries: np.ndarray) -> np.ndarray:
+    """2 x (reference values < q) + (reference values == q), for each query.
+
+    Doubled so that it stays an exact integer; queries sorted (cache-friendly).
+    """
+    below = np.searchsorted(sorted_ref, sorted_queries, side="left")
+    below += np.searchsorted(sorted_ref, sorted_queries, side="right")
+    return below
+
+
+def _components(y, s, m, n, *, aligned: bool):
+    """(auc, v10, v01); in input order when ``aligned``, else in sorted order."""
+    if aligned and s.size >= SMALL:
+        return _components_one_order(y, s, m, n)
+    x = np.compress(y, s)
+    z = np.compress(~y, s)
+    if aligned:
+        ox = np.argsort(x)  # tied scores get equal components: any order will do
+        oz = np.argsort(z)
+        xs, zs = x[ox], z[oz]
+    else:
+        xs, zs = np.sort(x), np.sort(z)
+    twice_x = _half_counts_below(zs, xs)  # 2 * (negatives below + ties / 2)
+    twice_z = _half_counts_below(xs, zs)  # 2 * (positives below + ties / 2)
+    auc = float(int(twice_x.sum(dtype=np.int64)) / (2.0 * m * n))
+    v10 = twice_x / (2.0 * n)
+    v01 = 1.0 - twice_z / (2.0 * m)
+    if aligned:
+        a = np.empty_like(v10)
+        a[ox] = v10
+        b = np.empty_like(v01)
+        b[oz] = v01
+        v10, v01 = a, b
+    return auc, v10, v01
+
+
+def _components_one_order(y, s, m, n):
+    """:func:`_components` in input order, from one ordering of all the scores.
+
+    With the instances in ascending score order (``argsort_scores``, a sort
+    of packed keys rather than NumPy's slower ``argsort``), the negatives
+    below each position are a running count; a positive's doubled component
+    is twice the negatives below it plus the negatives tied with it, and a
+    negative's is the same with the positives. One scatter puts them back in
+    input order. The same integers as the two-sorts-and-searches road.
+    """
+    order, ties = argsort_scores(s)
+    ys = y[order]
+    neg_upto = np.cumsum(~ys, dtype=np.int64)  # negatives at or before each position
+    twice = np.arange(1, s.size + 1, dtype=np.int64)
+    twice -= neg_upto  # positives at or before each position
+    np.copyto(twice, neg_upto, where=ys)  # a positive counts negatives, a negative positives
+    twice *= 2  # untied: twice the other class strictly below
+    if ties.size:
+        _tied_runs(twice, ys, neg_upto, ties)
+    del neg_upto
+    full = np.empty_like(twice)
+    full[order] = twice
+    del twice, order
+    twice_x = np.compress(y, full)
+    twice_z = np.compress(~y, full)
+    auc = float(int(twice_x.sum(dtype=np.int64)) / (2.0 * m * n))
+    return auc, twice_x / (2.0 * n), 1.0 - twice_z / (2.0 * m)
+
+
+def _tied_runs(twice, ys, neg_upto, ties) -> None:
+    """Within each run of tied scores: twice the other class below the run, plus
+    the other class inside it (each tie counts 1/2). In place."""
+    first, last, sizes, at = runs_of_pairs(ties)  # runs [first, last]
+    neg_below = np.where(first > 0, neg_upto[np.maximum(first - 1, 0)], 0)
+    neg_in = neg_upto[last] - neg_below
+    pos_below = first - neg_below
+    pos_in = sizes - neg_in
+    x = np.repeat(2 * neg_below + neg_in, sizes)  # for the run's positives
+    z = np.repeat(2 * pos_below + pos_in, sizes)  # for its negatives
+    twice[at] = np.where(ys[at], x, z)
+
+
+def structural_components(y_true_bool, scores) -> StructuralComponents:
+    """DeLong's structural components (placement values) of one AUC.
+
+    Parameters
+    ----------
+    y_true_bool : array-like of shape (N,)
+        True where the instance is positive (booleans or 0/1).
+    scores : array-like of shape (N,)
+        Finite scores, higher = more positive.
+
+    Returns
+    -------
+    StructuralComponents
+        ``v10`` for the positives and ``v01`` for the negatives, each in the
+        order the instances come in (pROC's ``placements``: X and Y).
+
+    Examples
+    --------
+    >>> c = structural_components([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])
+    >>> c.auc, c.v10.tolist(), c.v01.tolist()
+    (0.875, [1.0, 0.75], [0.75, 1.0])
+    """
+    y, s, m, n = _classes(y_true_bool, scores)
+    auc, v10, v01 = _components(y, s, m, n, aligned=True)
+    return StructuralComponents(auc=auc, v10=v10, v01=v01)

@@ -1,0 +1,302 @@
+"""DeLong's interval of one AUC and his tests of two (DeLong, DeLong &
+Clarke-Pearson 1988; pROC's ``ci.auc`` and ``roc.test``).
+
+The variance of an AUC is var(V10)/m + var(V01)/n over its structural
+components (:mod:`~evalreport.compare.stats.components`); the paired test takes
+the variance of the two learners' components' difference, instance by instance,
+the unpaired one the sum of the two variances.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .components import StructuralComponents, _components
+from .components import structural_components  # noqa: F401 (the examples use it)
+from .core import _as_scores, _check_level, _classes, _two_sided_normal, _z
+
+__all__ = ["AucInterval", "DelongTest", "auc_interval", "delong_auc", "delong_paired",
+           "delong_paired_components", "delong_unpaired"]
+
+
+def _variance(v10, v01, m, n):
+    """DeLong's variance var(V10)/m + var(V01)/n, or None with m or n < 2."""
+    if m < 2 or n < 2:
+        return None
+    return float(np.var(v10, ddof=1) / m + np.var(v01, ddof=1) / n)
+
+
+def _too_few(m, n) -> str:
+    return (
+        f"DeLong's variance needs at least 2 positives and 2 negatives "
+        f"(got {m} and {n})"
+    )
+
+
+@dataclass(frozen=True)
+class AucInterval:
+    """An AUC with DeLong's standard error and normal interval.
+
+    Attributes
+    ----------
+    auc : float
+    se : float or None
+        sqrt(var(V10)/m + var(V01)/n); None with fewer than 2 of a class.
+    ci : (float, float) or None
+        auc -/+ z * se, clipped to [0, 1].
+    level : float
+    note : str or None
+        Why ``se`` or ``ci`` is missing, or that the interval was clipped.
+    """
+
+    auc: float
+    se: float | None
+    ci: tuple[float, float] | None
+    level: float
+    note: str | None = None
+
+
+def delong_auc(y_true_bool, scores, *, level: float = 0.95) -> AucInterval:
+    """DeLong's confidence interval of one AUC (fast algorithm of Sun & Xu 2014).
+
+    Parameters
+    ----------
+    y_true_bool : array-like of shape (N,)
+        True where the instance is positive (booleans or 0/1).
+    scores : array-like of shape (N,)
+        Finite scores, higher = more positive. Ties count 1/2.
+    level : float, default 0.95
+        Confidence level of the two-sided interval.
+
+    Returns
+    -------
+    AucInterval
+        ``ci`` = AUC -/+ z_{(1+level)/2} * se, clipped to [0, 1] as pROC's
+        ``ci.auc`` does (the normal approximation can overshoot near 0 or 1);
+        ``note`` says when it was clipped.
+
+    Raises
+    ------
+    ValueError
+        One class missing, lengths differ, non-finite scores, labels not 0/1.
+
+    Notes
+    -----
+    O(N log N): one sort per class and binary searches (:mod:`.components`).
+    Sample weights are not supported.
+
+    Examples
+    --------
+    >>> r = delong_auc([0, 0, 1, 0, 1, 1], [0.1, 0.4, 0.35, 0.2, 0.8, 0.9])
+    >>> round(r.auc, 4), round(r.se, 4), tuple(round(v, 4) for v in r.ci)
+    (0.8889, 0.1571, (0.5809, 1.0))
+    """
+    level = _check_level(level)
+    y, s, m, n = _classes(y_true_bool, scores)
+    auc, v10, v01 = _components(y, s, m, n, aligned=False)
+    return _interval(auc, v10, v01, m, n, level)
+
+
+def auc_interval(components: StructuralComponents, *, level: float = 0.95) -> AucInterval:
+    """:func:`delong_auc` from a learner's structural components (computed once,
+    shared with the paired tests).
+
+    >>> c = structural_components([0, 0, 1, 0, 1, 1], [0.1, 0.4, 0.35, 0.2, 0.8, 0.9])
+    >>> tuple(round(v, 4) for v in auc_interval(c).ci)
+    (0.5809, 1.0)
+    """
+    level = _check_level(level)
+    return _interval(components.auc, components.v10, components.v01,
+                     components.v10.size, components.v01.size, level)
+
+
+def _interval(auc, v10, v01, m, n, level) -> AucInterval:
+    var = _variance(v10, v01, m, n)
+    if var is None:
+        return AucInterval(auc=auc, se=None, ci=None, level=level, note=_too_few(m, n))
+    se = math.sqrt(var)
+    half = _z(level) * se
+    lo, hi = auc - half, auc + half
+    note = None
+    if lo < 0.0 or hi > 1.0:
+        note = "the normal interval was clipped to [0, 1]"
+    return AucInterval(
+        auc=auc, se=se, ci=(max(lo, 0.0), min(hi, 1.0)), level=level, note=note
+    )
+
+
+@dataclass(frozen=True)
+class DelongTest:
+    """DeLong's test of H0: AUC_a == AUC_b (two-sided).
+
+    Attributes
+    ----------
+    auc_a, auc_b : float
+    difference : float
+        auc_a - auc_b.
+    se : float or None
+        Standard error of the difference.
+    z : float or None
+        difference / se; None when se is 0 or undefined (see ``note``).
+    p_value : float or None
+        Two-sided, from the standard normal.
+    ci : (float, float) or None
+        difference -/+ z_{(1+level)/2} * se (not clipped).
+    level : float
+    paired : bool
+    df : float or None
+        Unpaired test only: the Welch-Satterthwaite degrees of freedom pROC
+        uses for its p-value (``2 * t.sf(|z|, df)``); ``p_value`` here is the
+        normal one of DeLong et al.
+    note : str or None
+    """
+
+    auc_a: float
+    auc_b: float
+    difference: float
+    se: float | None
+    z: float | None
+    p_value: float | None
+    ci: tuple[float, float] | None
+    level: float
+    paired: bool
+    df: float | None = None
+    note: str | None = None
+
+
+def _test_result(auc_a, auc_b, var, level, *, paired, df=None, note=None) -> DelongTest:
+    d = auc_a - auc_b
+    if var is None:
+        return DelongTest(auc_a, auc_b, d, None, None, None, None, level, paired, df, note)
+    var = max(var, 0.0)  # a difference of nearly equal terms can round below 0
+    se = math.sqrt(var)
+    if se == 0.0:
+        if d == 0.0:
+            note = (
+                "the two learners have identical structural components (for instance "
+                "identical predictions): the difference is 0 with no variance, p = 1"
+            )
+            return DelongTest(auc_a, auc_b, d, 0.0, None, 1.0, (d, d), level, paired, df, note)
+        note = (
+            f"the AUCs differ by {d:g} but DeLong's variance of the difference is 0 "
+            "(each learner's structural components are constant): the normal "
+            "approximation does not apply"
+        )
+        return DelongTest(auc_a, auc_b, d, 0.0, None, None, (d, d), level, paired, df, note)
+    z = d / se
+    half = _z(level) * se
+    return DelongTest(
+        auc_a, auc_b, d, se, z, _two_sided_normal(z), (d - half, d + half), level, paired, df, note
+    )
+
+
+def delong_paired(y_true_bool, scores_a, scores_b, *, level: float = 0.95) -> DelongTest:
+    """DeLong's test between two learners scored on the same instances.
+
+    z = (A - B) / sqrt(var A + var B - 2 cov(A, B)), where the covariance is
+    that of the two learners' structural components, instance by instance
+    (DeLong, DeLong & Clarke-Pearson 1988; pROC's ``roc.test(paired=TRUE)``).
+
+    Parameters
+    ----------
+    y_true_bool : array-like of shape (N,)
+        True where the instance is positive.
+    scores_a, scores_b : array-like of shape (N,)
+        The two learners' scores for the same instances, in the same order.
+    level : float, default 0.95
+        Confidence level of the interval of the difference.
+
+    Returns
+    -------
+    DelongTest
+        With ``paired=True``. Identical predictions give z None, p 1 and a note.
+
+    Examples
+    --------
+    >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
+    >>> t = delong_paired(y, [.1, .4, .35, .2, .8, .9, .5, .7], [.2, .1, .3, .6, .5, .9, .4, .8])
+    >>> round(t.difference, 4), round(t.z, 3), round(t.p_value, 3)
+    (0.0625, 0.369, 0.712)
+    >>> delong_paired(y, [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8]).p_value
+    1.0
+    """
+    level = _check_level(level)
+    y, sa, m, n = _classes(y_true_bool, scores_a, "scores_a")
+    sb = _as_scores(scores_b, y.size, "scores_b")
+    auc_a, xa, ya = _components(y, sa, m, n, aligned=True)
+    auc_b, xb, yb = _components(y, sb, m, n, aligned=True)
+    if m < 2 or n < 2:
+        return _test_result(auc_a, auc_b, None, level, paired=True, note=_too_few(m, n))
+    # var(A - B) over the components directly: var A + var B - 2 cov(A, B)
+    var = float(np.var(xa - xb, ddof=1) / m + np.var(ya - yb, ddof=1) / n)
+    return _test_result(auc_a, auc_b, var, level, paired=True)
+
+
+def delong_paired_components(a: StructuralComponents, b: StructuralComponents, *,
+                              level: float = 0.95) -> DelongTest:
+    """:func:`delong_paired` from each learner's structural components, computed
+    once per learner (for many pairs: O(N) per pair instead of a sort).
+
+    >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
+    >>> a = structural_components(y, [.1, .4, .35, .2, .8, .9, .5, .7])
+    >>> b = structural_components(y, [.2, .1, .3, .6, .5, .9, .4, .8])
+    >>> round(delong_paired_components(a, b).z, 3)
+    0.369
+    """
+    level = _check_level(level)
+    m, n = a.v10.size, a.v01.size
+    if (m, n) != (b.v10.size, b.v01.size):
+        raise ValueError("the two learners' components come from different instances")
+    if m < 2 or n < 2:
+        return _test_result(a.auc, b.auc, None, level, paired=True, note=_too_few(m, n))
+    var = float(np.var(a.v10 - b.v10, ddof=1) / m + np.var(a.v01 - b.v01, ddof=1) / n)
+    return _test_result(a.auc, b.auc, var, level, paired=True)
+
+
+def delong_unpaired(
+    y_true_a, scores_a, y_true_b, scores_b, *, level: float = 0.95
+) -> DelongTest:
+    """DeLong's test between two learners scored on different data sets.
+
+    z = (A - B) / sqrt(var A + var B): the two AUCs are independent.
+
+    Parameters
+    ----------
+    y_true_a, scores_a : array-like
+        Labels (True = positive) and scores of learner A's data set.
+    y_true_b, scores_b : array-like
+        The same for learner B (any size).
+    level : float, default 0.95
+
+    Returns
+    -------
+    DelongTest
+        With ``paired=False``; ``p_value`` from the standard normal. ``df`` is
+        the Welch-Satterthwaite degrees of freedom with which pROC turns the
+        same statistic (its "D") into a t p-value.
+
+    Examples
+    --------
+    >>> t = delong_unpaired([0, 1, 0, 1, 1, 0], [.2, .9, .4, .6, .3, .1],
+    ...                     [1, 0, 0, 1, 0, 1, 0], [.7, .3, .6, .8, .2, .5, .4])
+    >>> round(t.difference, 4), round(t.z, 3), round(t.p_value, 3)
+    (-0.0278, -0.141, 0.888)
+    """
+    level = _check_level(level)
+    ya, sa, ma, na = _classes(y_true_a, scores_a, "scores_a")
+    yb, sb, mb, nb = _classes(y_true_b, scores_b, "scores_b")
+    auc_a, xa, za = _components(ya, sa, ma, na, aligned=False)
+    auc_b, xb, zb = _components(yb, sb, mb, nb, aligned=False)
+    var_a = _variance(xa, za, ma, na)
+    var_b = _variance(xb, zb, mb, nb)
+    if var_a is None or var_b is None:
+        note = _too_few(*((ma, na) if var_a is None else (mb, nb)))
+        return _test_result(auc_a, auc_b, None, level, paired=False, note=note)
+    total = var_a + var_b
+    df = None
+    if total > 0:
+        df = total**2 / (var_a**2 / (ma + na - 1) + var_b**2 / (mb + nb - 1))
+    return _test_result(auc_a, auc_b, total, level, paired=False, df=df)

@@ -1,0 +1,322 @@
+"""The fast road to the count table: one sort of 64-bit keys (:mod:`.keys`).
+
+Unweighted scores of one sign (all >= +0.0, or all <= -0.0: probabilities,
+log-probabilities) take this road, :func:`_table_from_keys`: the IEEE sign
+bit is then the same in every score, so it can be shifted out and the label
+stored in the freed lowest bit. One in-place sort of these 64-bit keys (split
+across threads by :func:`.parallel.sort_in_place` when large)
+orders the scores (ascending) and carries each row's label along, which
+replaces the two gathers, the two sorts and the merge of :mod:`.build`'s
+road. The table reads
+the sorted keys backwards (descending scores). Untied, the sorted labels are
+the table (a cumulative sum from the top gives tp, and fp = row - tp); tied,
+each run of equal keys is one (score, label) block, folded per score. Scores
+of both signs have no bit to spare and keep the general road. Either way the
+table is the same, bit for bit.
+
+Untied with both classes, :func:`evaluate_binary`'s table comes from one
+more pass (:func:`_rated_distinct_table`), made part by part by the thread
+that sorted the part (one part's pass overlaps another's sort). Block by
+block, each block's tp goes straight into the ROC and P-R rates, and the
+keys are decoded in place
+into the thresholds. So the curves cost three fresh arrays and no re-reads
+of tp, and tp itself is not kept: it is ``rint(tpr * m+)``, exact. (On a
+virtual machine a fresh array of n costs about as much in page faults as a
+pass over it, so fewer arrays matter as much as fewer passes.)
+
+The passes after the sort run block by block, and in parts on several
+threads for large inputs (:mod:`.parallel`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import parallel
+from .keys import _ONE, _decode_keys, _encode_keys
+from .parallel import blocks, in_parts, part_edges, run_parts
+from .table import CountTable, UnitCurves, _table_from_ascending, _UnitStepTable
+from .unit_rates import _UnitCurveBuffers
+
+def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_keys: bool = False,
+                     rates: bool = False):
+    """Count table of unweighted finite scores of one sign, from one sort of 64-bit keys.
+
+    key = (pattern << 1) | label, where pattern is the score's bit pattern,
+    inverted when the scores are <= -0.0 (their patterns fall as the score
+    rises). Either way ascending keys are the rows in ascending score order,
+    each with its label in the lowest bit: the shift drops the sign bit, the
+    same in every row. Decoding is exact: key >> 1, inverted again for
+    negative scores (which also puts the sign bit back).
+
+    The table's rows run the other way (descending scores), so it reads the
+    sorted keys backwards: the thresholds and the ROC curve's thresholds are
+    reversed views of one buffer, not copies. The passes before and after
+    the sort run in parts on every core (:mod:`.parallel`).
+
+    Returns (table, positive rows), the rows None when there are ties. With
+    every score distinct the table is a :class:`_UnitStepTable`.
+    """
+    # buf[:n] holds the keys; on the eager road buf becomes tp, read backwards
+    n = buf.size - 1
+    keys = buf[:n]
+    invert = not nonnegative
+    if rates and not keep_keys and 0 < n_pos < n and not _ties_in_spread_sample(keys):
+        table = _rated_distinct_table(buf, n_pos, invert=invert)  # (sorts the keys)
+        if table is None:  # tied scores (the keys are sorted, as they were)
+            return _table_from_key_runs(keys, invert=invert), None
+        return table
+    parallel.sort_in_place(keys)
+    if _ties_in_sample(keys):  # tied scores: skip the row-by-row work below
+        return _table_from_key_runs(keys, invert=invert), None
+
+    if keep_keys:
+        return _keyed_distinct_table(keys, n_pos, invert=invert)
+    # Thresholds ascending, then +inf: read backwards, the table's thresholds
+    # and the ROC curve's (+inf, then these) share this one buffer.
+    with_inf = np.empty(n + 1, dtype=np.float64)
+    if _decode_finds_tie(keys, with_inf[:n], invert=invert):  # ties the sample missed
+        del with_inf
+        return _table_from_key_runs(keys, invert=invert), None
+    with_inf[n] = np.inf
+    # Every score distinct: one row per score; the keys' buffer becomes tp.
+    tp, rows = _cumulate_labels(keys, buf, n_pos, in_place=True)
+    return _UnitStepTable(tp, ascending_with_inf=with_inf, invert=invert), rows
+
+
+def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
+    """Sort the keys, and form the table of distinct keys of both classes
+    with the ROC and P-R curves' rates, in one pass over the keys; None if
+    two keys share a score (the keys are then sorted, and undecoded).
+
+    The keys are sorted part by part (:func:`.parallel.sort_in_place`'s
+    parts: one ``np.partition`` at their edges), each part by the thread
+    that then makes the pass over it: the passes over one part overlap the
+    sort of another, and find its keys in cache. A part whose keys show a
+    tie in a sample (:func:`_ties_in_sample`) stops there.
+
+    Each block of keys, from the top, is checked for ties, gives its labels
+    (the positives' rows, and their sums from the top: tp, in a small
+    scratch buffer), the rates of its rows (:class:`_UnitCurveBuffers`) and
+    then its thresholds, decoded in place: the keys' buffer becomes the
+    thresholds ascending, then +inf (``buf[n]``). tp itself is not kept: it
+    is exactly ``rint(tpr * m+)`` (:class:`_UnitStepTable`).
+
+    Why one pass: each fresh array of n costs a page fault per page on first
+    touch (on a virtual machine about as much as a pass over it), and each
+    extra pass re-reads n from memory. This road writes three arrays of n
+    (fpr, tpr, precision) and no others besides the keys' own buffer.
+    """
+    n = buf.size - 1
+    keys = buf[:n]
+    size = parallel.BLOCK
+    edges = parallel.partition_into_parts(keys)
+
+    above = _positives_above(keys, edges, n_pos)  # (the labels' count does not need the order)
+    rows = np.empty(n_pos, dtype=np.int64)
+    curves = _UnitCurveBuffers(n, n_pos)
+
+    def part(lo, hi):
+        """Sort part [lo, hi) and fill it from its top; return (tied, lowest
+        index done, rows written)."""
+        carry = above[lo]
+        keys[lo:hi].sort()
+        if _ties_in_sample(keys[lo:hi]):
+            return True, hi, carry  # nothing decoded
+        scratch = _LabelScratch(min(size, hi - lo))
+        same = scratch.is_pos  # (free once a block's positives are found)
+        for start, stop in reversed(list(blocks(lo, hi))):
+            block = keys[start:stop]
+            m = stop - start
+            labels = scratch.labels[:m]
+            at = _block_positives(block, labels, scratch, n - start, rows, carry)
+            tp = labels.view(np.int64)
+            sums = tp[::-1]
+            sums[0] += carry  # the positives above stop, carried down by the sum
+            np.cumsum(sums, out=sums)  # tp of rows n - stop + 1 .. n - start, read backwards
+            curves.fill(tp, start, stop)
+            carry += at.size
+            # The thresholds, in place. A tie: two neighbouring equal scores
+            # (the same bits), here or across the block above.
+            bits = _decode_keys(block, block.view(np.float64), invert=invert).view(np.uint64)
+            if (np.equal(bits[1:], bits[:-1], out=same[:m - 1]).any()
+                    or (stop < hi and keys[stop] == bits[-1])):
+                return True, start, carry
+        return False, lo, carry
+
+    results = run_parts(part, edges)
+    with_inf = buf.view(np.float64)
+    tied = any(t for t, _, _ in results) or any(
+        with_inf[e - 1] == with_inf[e] for e in edges[1:-1])
+    if tied:
+        # Put back the keys of what was decoded: the score's bits, shifted,
+        # and the label bit of each positive (its row j is index n - j).
+        for lo, hi, (_, low, carry) in zip(edges[:-1], edges[1:], results):
+            if low < hi:
+                _encode_keys(with_inf[low:hi], keys[low:hi], invert=invert)
+                keys[n - rows[above[lo]:carry]] |= _ONE
+        return None
+    with_inf[n] = np.inf
+    table = _UnitStepTable(None, n_rows=n, n_pos=n_pos, ascending_with_inf=with_inf, invert=invert,
+                           curves=UnitCurves(*curves.rates()))
+    return table, rows
+
+
+def _decode_finds_tie(keys: np.ndarray, out: np.ndarray, *, invert: bool) -> bool:
+    """Decode ascending ``keys`` into ``out``; whether two scores are equal."""
+
+    def decode(lo, hi):
+        for start, stop in blocks(lo, hi):
+            block = _decode_keys(keys[start:stop], out[start:stop], invert=invert)
+            if np.any(block[1:] == block[:-1]) or (start > lo and out[start - 1] == block[0]):
+                return True
+        return False
+
+    edges = part_edges(keys.size)
+    return any(run_parts(decode, edges)) or any(out[e - 1] == out[e] for e in edges[1:-1])
+
+
+def _positives_above(keys: np.ndarray, edges: list[int], n_pos: int) -> dict[int, int]:
+    """For each part ``[lo, hi)`` of ascending ``keys``, keyed by ``lo``: the
+    number of positives above it (at indices >= hi). With one part no keys
+    are read."""
+    def count(lo, hi):
+        return sum(int(np.count_nonzero(keys[start:stop] & _ONE)) for start, stop in blocks(lo, hi))
+
+    counts = run_parts(count, edges) if len(edges) > 2 else [n_pos]
+    return dict(zip(edges[:-1], (np.cumsum(counts[::-1])[::-1].tolist() + [0])[1:]))
+
+
+class _LabelScratch:
+    """Reused per-part buffers of :func:`_block_positives` (a fresh
+    temporary per block costs its page faults)."""
+
+    def __init__(self, size: int):
+        self.labels = np.empty(size, dtype=np.uint64)
+        self.is_pos = np.empty(size, dtype=bool)
+
+
+def _block_positives(block, labels, scratch: _LabelScratch, top_row: int, rows, carry: int):
+    """The labels of a block of ascending keys, written to ``labels``
+    (0 or 1), and the rows of its positives, written to
+    ``rows[carry:carry + P]`` ascending; returns the positives' places in
+    the block. ``top_row`` is the row of the block's first key (row j is
+    index n - j)."""
+    np.bitwise_and(block, _ONE, out=labels)
+    is_pos = scratch.is_pos[:block.size]
+    np.not_equal(labels, 0, out=is_pos)
+    at = np.flatnonzero(is_pos)  # far faster on bools than on ints
+    np.subtract(top_row, at[::-1], out=rows[carry:carry + at.size])
+    return at
+
+
+def _cumulate_labels(keys: np.ndarray, buf: np.ndarray, n_pos: int, *, in_place: bool):
+    """``tp`` and the positives' rows of distinct ascending ``keys``.
+
+    ``buf`` holds n + 1 integers. ``in_place``: ``buf[:n]`` is the keys'
+    own buffer; it receives the labels, then their sums from the top, and
+    read backwards it is ``tp`` (``buf[n] = 0`` is ``tp[0]``): no new array
+    of n, but a reversed view. Otherwise ``buf`` is ``tp``, contiguous, and
+    each block's labels go through a small temporary (a report keeps the
+    keys, and hands ``tp`` to NumPy calls that copy a reversed view whole).
+    Returns (tp, rows): ``rows`` ascending, the rows where the positives
+    enter (row ``j`` is index ``n - j``).
+
+    With several parts, the positives of each part are counted first (a read
+    of the keys), so that each part knows how many lie above it; each part
+    sums its labels block by block from its top, carrying the sum down.
+    (Over a reversed view NumPy's cumulative sum also takes its plain
+    strided loop, several times faster than its contiguous one.)
+    """
+    n = keys.size
+    tp = buf.view(np.int64)
+    if in_place:
+        tp[n] = 0
+    else:
+        tp[0] = 0
+    edges = part_edges(n)
+    above = _positives_above(keys, edges, n_pos)
+    rows = np.empty(n_pos, dtype=np.int64)
+
+    def label(lo, hi):
+        carry = above[lo]
+        scratch = _LabelScratch(min(parallel.BLOCK, hi - lo))
+        for start, stop in reversed(list(blocks(lo, hi))):
+            labels = buf[start:stop] if in_place else scratch.labels[:stop - start]
+            at = _block_positives(keys[start:stop], labels, scratch, n - start, rows, carry)
+            sums = labels.view(np.int64)[::-1]
+            sums[0] += carry  # the positives above stop, carried down by the sum
+            # positives in [i, n): in place, or into tp's rows n - stop + 1 .. n - start
+            np.cumsum(sums, out=sums if in_place else tp[n - stop + 1:n - start + 1])
+            carry += at.size
+
+    run_parts(label, edges)
+    return (tp[::-1] if in_place else tp), rows
+
+
+def _keyed_distinct_table(keys: np.ndarray, n_pos: int, *, invert: bool):
+    """The table of sorted keys kept undecoded (see ``keep_keys``), or the
+    tied road when two keys share a score."""
+    n = keys.size
+    # A tie the sample missed: two neighbouring keys of one score differ at
+    # most in the label bit, so their exclusive or is 0 or 1. (Worked out in
+    # the buffer tp will use, rather than in one more fresh array.)
+    buf = np.empty(n + 1, dtype=np.uint64)
+
+    def tied(lo, hi):
+        hi = min(hi, n - 1)
+        differ = buf[lo:hi]
+        np.bitwise_xor(keys[lo + 1:hi + 1], keys[lo:hi], out=differ)
+        return bool(np.any(differ <= _ONE))
+
+    if any(in_parts(tied, n)):
+        del buf
+        return _table_from_key_runs(keys, invert=invert), None
+    # Every score distinct: one row per score; the keys stay, for the thresholds.
+    tp, rows = _cumulate_labels(keys, buf, n_pos, in_place=False)
+    return _UnitStepTable(tp, keys=keys, invert=invert), rows
+
+
+def _ties_in_sample(sorted_keys: np.ndarray, windows: int = 16, width: int = 256) -> bool:
+    """Whether a few windows of sorted keys hold a tied score (a cheap guess).
+
+    Only decides which road is faster: a wrong "no" is caught by the exact check
+    on the thresholds, and a wrong "yes" cannot happen (a tie seen is a tie).
+    """
+    n = sorted_keys.size
+    if n <= windows * width:
+        scores = sorted_keys >> _ONE
+        return bool(np.any(scores[1:] == scores[:-1]))
+    starts = np.linspace(0, n - width, windows).astype(np.int64)
+    scores = sorted_keys[starts[:, None] + np.arange(width)] >> _ONE  # one row per window
+    return bool(np.any(scores[:, 1:] == scores[:, :-1]))
+
+
+def _ties_in_spread_sample(keys: np.ndarray, size: int = 4096) -> bool:
+    """Whether about ``size`` keys spread over the (unsorted) ``keys`` hold a
+    tied score: a cheap guess made before the sort, like :func:`_ties_in_sample`
+    after it. Continuous scores show no tie; scores of a few thousand values
+    (rounded, binned) show many."""
+    scores = np.sort(keys[::max(1, keys.size // size)] >> _ONE)
+    return bool(np.any(scores[1:] == scores[:-1]))
+
+
+def _table_from_key_runs(sorted_keys: np.ndarray, *, invert: bool) -> CountTable:
+    """Count table from ascending keys with ties: one row per run of equal scores.
+
+    A run of equal keys is one (score, label) block; a score held by both
+    classes is two adjacent blocks, negatives first (label 0 sorts first).
+    """
+    n = sorted_keys.size
+    change = np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1])
+    ends = np.empty(change.size + 1, dtype=np.int64)  # end (exclusive) of each block
+    ends[:-1] = change + 1
+    ends[-1] = n
+    block_keys = sorted_keys[ends - 1]
+    sizes = np.diff(ends, prepend=0)
+    positive = (block_keys & _ONE).astype(bool)
+    scores = _decode_keys(block_keys, np.empty(block_keys.size), invert=invert)
+    starts = np.flatnonzero(np.concatenate(([True], scores[1:] != scores[:-1])))
+    pos_w = np.add.reduceat(np.where(positive, sizes, 0), starts)
+    neg_w = np.add.reduceat(np.where(positive, 0, sizes), starts)
+    return _table_from_ascending(scores[starts], pos_w, neg_w, n)

@@ -1,0 +1,55 @@
+"""Warnings beside the numbers they concern.
+
+Each warning of the run that names a learner and a measure (evalreport.result.
+RunWarning) marks that learner's cell of that measure in the report's tables, and
+is printed under the table with the same mark; the full list stays in the
+warnings section.
+"""
+
+from __future__ import annotations
+
+from ..redact import published
+from .format import Cell
+
+__all__ = ["cells_with_notes", "column_measure"]
+
+
+def column_measure(key: str) -> str:
+    """The registry measure a table column shows (F-beta columns are fbeta_<b>;
+    the least-cost threshold belongs to the least cost)."""
+    if key.startswith("fbeta_"):
+        return "fbeta"
+    return {"op_threshold": "min_cost"}.get(key, key)
+
+
+def _concerning(result) -> dict[tuple[str, str], list[str]]:
+    """(learner key, measure) -> the published (redacted) texts of its warnings."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for record, text in zip(result.warnings, published(result).warnings):
+        learner, measure = getattr(record, "learner", None), getattr(record, "measure", None)
+        if learner is not None and measure is not None:
+            out.setdefault((learner, measure), []).append(text)
+    return out
+
+
+def cells_with_notes(result, rows: list[dict], field: str, columns) -> list[dict]:
+    """Turn ``row[field]`` (one text per column) of each learner's row into cells,
+    marking those a warning concerns; returns the notes to print under the table
+    (``mark``, ``text``), in the order of the marks."""
+    concerning = _concerning(result)
+    notes: list[dict] = []
+    marks: dict[str, str] = {}
+    for row in rows:
+        cells = []
+        for column, text in zip(columns, row[field]):
+            said = concerning.get((row["key"], column_measure(column.key)), [])
+            if not said:
+                cells.append(Cell(text))
+                continue
+            note = "; ".join(said)
+            if note not in marks:
+                marks[note] = str(len(marks) + 1)
+                notes.append({"mark": marks[note], "text": note})
+            cells.append(Cell(text, note, marks[note]))
+        row[field] = cells
+    return notes

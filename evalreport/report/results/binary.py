@@ -1,0 +1,117 @@
+"""results.json for a binary task: the operating point and each learner's block.
+
+A learner's block follows the registry's order: each scalar under its name
+(when the spec's ``metrics:`` asks for it), and the measures with a shape of
+their own (the confusion counts, F-beta per beta, AUC with DeLong's interval,
+partial AUC, the operating point, the curves) written by :data:`SHAPED`.
+"""
+
+from __future__ import annotations
+
+from ... import registry
+from ...redact import published
+from .format import InlineList, curve_block, groups_dict, num, number_list
+
+__all__ = ["json_head", "json_after_inputs", "learner_json"]
+
+
+def json_head(result) -> dict:
+    return {"positive": result.spec.positive_label}
+
+
+def json_after_inputs(result) -> dict:
+    op = result.operating_point
+    return {"operating_point": {
+        "p_positive": num(op.p_positive),
+        "p_positive_source": op.p_positive_source,
+        "cost_fn": num(op.cost_fn),
+        "cost_fp": num(op.cost_fp),
+        "pc_positive": num(op.pc_positive),
+    }}
+
+
+def _confusion(d, lr, result, metrics):
+    if "confusion_matrix" in metrics:
+        at = lr.at_threshold
+        d["confusion"] = {"tp": num(at.tp), "fp": num(at.fp), "tn": num(at.tn), "fn": num(at.fn)}
+
+
+def _fbeta(d, lr, result, metrics):
+    if "fbeta" in metrics:
+        d["fbeta"] = {f"{b:g}": num(lr.at_threshold.fbeta[float(b)]) for b in result.spec.fbeta}
+
+
+def _auc(d, lr, result, metrics):
+    if "auc" in metrics:
+        d["auc"] = num(lr.values["auc"])
+    if lr.auc_ci is not None and lr.auc_ci.ci is not None:
+        d["auc_ci"] = InlineList(num(x) for x in lr.auc_ci.ci)
+
+
+def _partial_auc(d, lr, result, metrics):
+    p = result.spec.partial_auc
+    if p is not None:
+        d["partial_auc"] = {"max_fpr": p.max_fpr, "value": num(lr.partial_auc), "standardized": p.standardized}
+
+
+def _operating_point(d, lr, result, metrics):
+    if lr.operating is not None:
+        o = lr.operating
+        d["operating_point"] = {"min_cost": num(o.min_cost), "threshold": num(o.threshold),
+                                "fpr": num(o.fpr), "tpr": num(o.tpr)}
+
+
+def _curves(d, lr, result, metrics):
+    """The three curves in one block, written at the first of them."""
+    c = lr.curves
+    if lr.hard or not metrics & {"roc", "pr", "cost_curve"}:
+        return
+    out = {}
+    if "roc" in metrics and c.roc is not None:
+        out["roc"] = curve_block(c.roc, "fpr", "tpr")
+    if "pr" in metrics and c.pr is not None:
+        out["pr"] = curve_block(c.pr, "recall", "precision")
+    if "cost_curve" in metrics and c.cost is not None:
+        out["cost"] = {"pc": number_list(c.cost.pc), "cost": number_list(c.cost.cost)}
+    d["curves"] = out
+
+
+def _nothing(d, lr, result, metrics):
+    """Written with another measure's block (or, for the averages, with the groups)."""
+
+
+#: measures with a shape of their own: registry name -> writer(block, learner, result, metrics)
+SHAPED = {
+    "confusion_matrix": _confusion, "fbeta": _fbeta, "auc": _auc, "auc_ci": _nothing,
+    "partial_auc": _partial_auc, "min_cost": _operating_point,
+    "roc": _curves, "pr": _nothing, "cost_curve": _nothing,
+    "macro": _nothing, "micro": _nothing, "bootstrap": _nothing,
+}
+
+
+def learner_json(lr, result) -> dict:
+    spec = result.spec
+    metrics = spec.metric_set
+    sm = lr.summary
+    d: dict = {
+        "dataset": lr.dataset,
+        "source": published(result).sources[lr.key],
+        "n": int(sm.n),
+        "positives": num(sm.positives),
+        "negatives": num(sm.negatives),
+        "threshold": num(lr.threshold),
+        "threshold_source": lr.threshold_source,
+    }
+    for m in registry.measures_for("binary"):
+        if m.name in SHAPED:
+            SHAPED[m.name](d, lr, result, metrics)
+        elif m.scalar and (m.name in metrics or not m.metric):
+            d[m.name] = num(lr.values.get(m.name))
+    if lr.resolution_bound is not None:
+        d["resolution_bound"] = {k: num(v) for k, v in lr.resolution_bound.items()}
+    if lr.bootstrap:
+        d["bootstrap"] = {"level": spec.confidence.level, "resamples": spec.confidence.bootstrap,
+                          **{k: InlineList([num(v.low), num(v.high)]) for k, v in lr.bootstrap.items()}}
+    if lr.groups is not None:
+        d.update(groups_dict(lr.groups))
+    return d

@@ -1,0 +1,133 @@
+"""The typed result of a run: what the pipeline computes and every sink prints.
+
+Plain frozen dataclasses and nothing else, so that any layer (the tasks that
+fill them, the results.json writer, the report) can import them without
+importing each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .compare import Comparisons
+    from .curves import OutputCurves
+    from .metrics import BinarySummary, OperatingPoint, ThresholdMeasures
+    from .metrics.multiclass import Averages, MulticlassEvaluation
+    from .spec import Spec
+    from .tasks.base import Task
+
+__all__ = ["Result", "LearnerResult", "MulticlassLearnerResult", "GroupResult", "OperatingPointSpec",
+           "AcrossDatasets", "RunWarning"]
+
+
+@dataclass(frozen=True)
+class RunWarning:
+    """One warning of a run, with what it concerns: the learner (its results.json
+    key) and the measure (its registry name), where it concerns one, so that the
+    report can print it next to the number. ``str()`` is the message that
+    results.json lists."""
+
+    message: str
+    learner: str | None = None
+    measure: str | None = None
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class OperatingPointSpec:
+    """Where the learners are judged in cost space (binary tasks)."""
+
+    p_positive: float
+    p_positive_source: str  # "priors" or "observed"
+    cost_fn: float
+    cost_fp: float
+    pc_positive: float
+
+
+@dataclass(frozen=True, eq=False)
+class GroupResult:
+    """One confusion matrix per group (folds, runs) at the learner's threshold."""
+
+    names: list[str]
+    measures: list[dict]  # per group: tp, fp, tn, fn, accuracy, error_rate, precision, recall, f1
+    averages: Averages  # macro and micro across the groups
+
+
+@dataclass(frozen=True, eq=False)
+class LearnerResult:
+    """One learner of a binary task."""
+
+    name: str
+    key: str  # the learner's key in results.json
+    dataset: str | None
+    source: str  # prediction file (as in the spec)
+    hard: bool  # hard decisions only: no curves
+    threshold: float
+    threshold_source: str  # "spec", "learner", "optimal" or "decisions"
+    summary: BinarySummary  # scalars, hull and cost curve (computed on the full curves)
+    curves: OutputCurves  # ROC and P-R vertices, simplified to report.curve_points
+    at_threshold: ThresholdMeasures
+    operating: OperatingPoint | None
+    partial_auc: float | None
+    groups: GroupResult | None = None
+    auc_ci: Any = None  # DeLong's interval (compare.stats.AucInterval)
+    resolution_bound: dict | None = None  # engines with `resolution`: bounds on |exact - binned|
+    bootstrap: dict | None = None  # name -> (low, high) percentile-bootstrap interval
+    values: dict = field(default_factory=dict)  # registry name -> scalar (None: undefined)
+
+    @property
+    def roc_vertices(self):
+        """The full ROC curve (FPR, TPR) through every vertex: what comparisons use."""
+        return self.curves.exact_roc
+
+
+@dataclass(frozen=True, eq=False)
+class MulticlassLearnerResult:
+    """One learner of a multi-class task."""
+
+    name: str
+    key: str
+    dataset: str | None
+    source: str
+    hard: bool
+    evaluation: MulticlassEvaluation
+    class_curves: dict[str, OutputCurves]  # one-vs-rest ROC and P-R per class (bounded)
+    groups: dict[str, MulticlassEvaluation] | None = None
+    group_averages: Averages | None = None  # macro / micro across the groups' one-vs-rest matrices
+    values: dict = field(default_factory=dict)  # registry name -> scalar (None: undefined)
+
+
+@dataclass(frozen=True)
+class AcrossDatasets:
+    """Friedman's test and the Nemenyi critical difference over several data sets."""
+
+    measure: str
+    datasets: tuple[str, ...]
+    learners: tuple[str, ...]
+    values: tuple[tuple[float, ...], ...]  # data sets x learners
+    friedman: Any  # compare.stats.Friedman
+
+
+@dataclass(frozen=True, eq=False)
+class Result:
+    """Everything computed for a spec; every sink (JSON, HTML, PDF) prints this."""
+
+    spec: Spec
+    version: str
+    date: str
+    inputs: list[dict]
+    operating_point: OperatingPointSpec | None  # binary tasks only
+    learners: dict  # key -> the task's learner result
+    gates: list[dict]
+    comparisons: list[Comparisons] = field(default_factory=list)
+    warnings: list[RunWarning] = field(default_factory=list)
+    friedman: AcrossDatasets | None = None  # across data sets
+    task: Task | None = None  # what differs between binary and multi-class tasks
+
+    @property
+    def gates_passed(self) -> bool:
+        return all(g["passed"] for g in self.gates)

@@ -1,0 +1,78 @@
+"""What a task (binary, multi-class) supplies to the one pipeline.
+
+The pipeline (evalreport.pipeline) runs the same stages for every task: load,
+check, evaluate, compare, gates, render. What differs between tasks is in a
+:class:`Task`: how the data is checked against the task, how one learner is
+evaluated, how learners of one data set are compared, and how results.json and
+the report print a learner. Nothing else in the package asks which task it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .. import registry
+from ..compare import Ranking
+from ..result import RunWarning
+
+__all__ = ["Task", "with_values", "rankings", "learner_warning"]
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str  # "binary" or "multiclass": the spec's task, the registry's task names
+    #: check: the task's checks of the data against the spec, and what evaluation
+    #: needs from all the data at once (binary: the operating point); None if nothing
+    check: Callable[..., Any]
+    #: evaluate: (spec, sources, keys, checked, progress) -> ({key: learner result}, [RunWarning])
+    evaluate: Callable[..., tuple[dict, list[RunWarning]]]
+    #: compare: (spec, learners, sources) -> (learners, [Comparisons], [RunWarning]); may add
+    #: intervals to the learners (DeLong's, from the components its paired tests share)
+    compare: Callable[..., tuple[dict, list, list[RunWarning]]]
+    #: the measure Friedman's test across data sets ranks by (a registry name)
+    across_measure: str
+    #: results.json's key for each data set's winner (compare: Comparisons.winner)
+    winner_key: str
+    #: results.json: the task's keys before "inputs" and after them (both dicts)
+    json_head: Callable[..., dict]
+    json_after_inputs: Callable[..., dict]
+    #: results.json: one learner's block
+    learner_json: Callable[..., dict]
+    #: the report: (result, common context) -> the template values
+    report_context: Callable[..., dict]
+
+
+def with_values(task: str, learner):
+    """The learner with every scalar of the registry read off its evaluation
+    (``learner.values``: the one place gates, rankings, results.json and the
+    report take a scalar from)."""
+    values = {m.name: m.value(task, learner) for m in registry.measures_for(task, *registry.SCALAR_KINDS)}
+    return replace(learner, values=values)
+
+
+def rankings(task: str, learners: dict, wanted: frozenset[str], *, keep_empty: bool = True
+             ) -> tuple[Ranking, ...]:
+    """The learners of one data set ranked by each measure the task ranks by (those the
+    spec's ``compare:`` can name only when it names them); undefined values left out,
+    ties in the learners' order. ``keep_empty``: keep a ranking no learner has a value
+    of (binary tasks list it, empty; multi-class tasks leave it out)."""
+    keys = tuple(learners)
+    out = []
+    for m in registry.ranked(task):
+        if m.compare and m.name not in wanted:
+            continue
+        values = {k: lr.values.get(m.name) for k, lr in learners.items()}
+        defined = [k for k in keys if values[k] is not None]
+        if not defined and not keep_empty:
+            continue
+        higher = m.higher_is_better
+        order = sorted(defined, key=lambda k: (-values[k] if higher else values[k], keys.index(k)))
+        out.append(Ranking(m.name, tuple(order), values))
+    return tuple(out)
+
+
+def learner_warning(key: str, text: str, measure: str | None = None) -> RunWarning:
+    """A warning about learner ``key`` ("learner 'key': text"), and the measure it concerns."""
+    return RunWarning(f"learner '{key}': {text}", learner=key, measure=measure)

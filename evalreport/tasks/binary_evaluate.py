@@ -1,0 +1,226 @@
+"""The binary task's evaluation: the operating point, then each learner's
+measures at its threshold, curves, groups and intervals (one sort of its scores)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..compare import stats
+from ..curves import OutputCurves, output_curves
+from ..data import Source
+from ..errors import SpecError
+from ..metrics import Costs, evaluate_reduced
+from ..metrics.binary import evaluate_binary_for_report
+from ..metrics.cost import probability_cost
+from ..metrics.groups import binary_group_matrices, group_codes
+from ..metrics.multiclass import average_matrices
+from ..result import GroupResult, LearnerResult, OperatingPointSpec, RunWarning
+from ..spec import FALLBACK_THRESHOLD, Spec, locate
+from .base import learner_warning
+
+__all__ = ["operating_point", "evaluate_learners", "group_result", "BOOTSTRAP_BUDGET"]
+
+def group_result(names, matrices) -> GroupResult:
+    measures = []
+    for tp, fp, tn, fn in np.asarray(matrices, dtype=float):
+        m = tp + fp + tn + fn
+
+        def ratio(a, b):
+            return None if b == 0 else float(a / b)
+
+        measures.append({"tp": float(tp), "fp": float(fp), "tn": float(tn), "fn": float(fn),
+                         "accuracy": ratio(tp + tn, m), "error_rate": ratio(fp + fn, m),
+                         "precision": ratio(tp, tp + fp), "recall": ratio(tp, tp + fn),
+                         "f1": ratio(2 * tp, 2 * tp + fp + fn)})
+    return GroupResult(list(names), measures, average_matrices(matrices, names))
+
+
+
+
+def operating_point(spec: Spec, sources: list[Source]) -> OperatingPointSpec:
+    """PC(+) from the priors (default: the observed share) and the named costs."""
+    costs = spec.costs or {}
+    c_fn = float(costs.get("false_negative", 1.0))
+    c_fp = float(costs.get("false_positive", 1.0))
+    if spec.priors is not None and "positive" in spec.priors:
+        p, origin = float(spec.priors["positive"]), "priors"
+    else:
+        pos = tot = 0.0
+        for s in sources:
+            if s.tables is not None:  # aggregated: any learner's table has the class totals
+                table = next(iter(s.tables.values()))
+                pos += float(table.positives)
+                tot += float(table.positives + table.negatives)
+                continue
+            w = s.weights
+            pos += float(s.labels.sum() if w is None else w[s.labels].sum())
+            tot += float(s.labels.size if w is None else w.sum())
+        p, origin = (pos / tot if tot > 0 else 0.5), "observed"
+    if p * c_fn + (1.0 - p) * c_fp == 0:
+        # Every error costs nothing in this population: cost space has no x axis.
+        cls, cost = ("positives", "false_negative") if p == 1 else ("negatives", "false_positive")
+        raise SpecError([locate(spec, ("costs", cost), (
+            f"the data hold only {cls} (p(+) = {p:g}) and {cost.replace('_', ' ')}s cost 0, so no error "
+            "costs anything and the operating point PC(+) is undefined; give priors: {positive: p} "
+            f"with 0 < p < 1 or a {cost} cost above 0"))])
+    pc = probability_cost(p, Costs(false_negative=c_fn, false_positive=c_fp))
+    return OperatingPointSpec(p, origin, c_fn, c_fp, pc)
+
+
+
+def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: OperatingPointSpec,
+                      progress=None) -> tuple[dict[str, LearnerResult], list[RunWarning]]:
+    """Each learner of each source: its measures at its threshold, its curves, its
+    groups and intervals. ``keys``: (dataset, learner name) -> results.json key."""
+    warnings: list[RunWarning] = []
+    results: dict[str, LearnerResult] = {}
+    costs = Costs(false_negative=op.cost_fn, false_positive=op.cost_fp)
+    betas = tuple(dict.fromkeys([1.0] + [float(b) for b in spec.fbeta]))
+    for s in sources:
+        src_spec = spec.data[s.index]
+        learner_values = s.learners if s.tables is None else dict.fromkeys(s.tables)
+        for name, values in learner_values.items():
+            if progress:
+                progress(f"evaluating {name} ({s.rows:,} rows)")
+            learner = src_spec.learners[name]
+            key = keys[(s.dataset, name)]
+            hard = name in s.hard
+            if s.tables is not None:
+                scores = None
+                # streamed exact tables: the reducer's scalars over the kept rows' hull
+                # (evaluate_counts when there is no reduction or nothing was reduced)
+                reduction = None if s.reductions is None else s.reductions.get(name)
+                ev = evaluate_reduced(s.tables[name], reduction)
+                if reduction is not None and reduction.reduced:
+                    warnings.append(learner_warning(
+                        key, f"the exact count table ({reduction.rows:,} thresholds) was streamed "
+                        f"and {reduction.kept:,} of its rows kept: AUC, rank loss, AP, BEP, partial AUC, the ROC "
+                        "hull, cost curve, expected total cost and the measures at the threshold are the whole "
+                        "table's; the ROC and P-R curves (figures, results.json, envelopment comparisons) pass "
+                        f"through the kept rows, within {reduction.roc_error:.2g} of the exact ROC curve"))
+            else:
+                scores = values.astype(np.float64) if hard else values
+                ev = evaluate_binary_for_report(s.labels, scores, sample_weight=s.weights, positive=True)
+            operating = None if hard else ev.operating_point(op.pc_positive)
+            if hard:
+                threshold, origin = FALLBACK_THRESHOLD, "decisions"
+            elif learner.threshold is not None:
+                threshold, origin = learner.threshold, "learner"
+            elif spec.threshold == "optimal":
+                threshold, origin = (operating.threshold if operating else FALLBACK_THRESHOLD), "optimal"
+            else:
+                threshold, origin = float(spec.threshold), "spec"
+            at = ev.at_threshold(threshold, costs=costs, betas=betas)
+            pauc = None
+            if spec.partial_auc is not None and not hard:
+                pauc = ev.partial_auc(spec.partial_auc.max_fpr, standardized=spec.partial_auc.standardized)
+            who = f"learner '{key}'"
+            if hard:
+                warnings.append(RunWarning(f"{who} gives hard decisions only: no curves, AUC, AP, BEP or cost "
+                                        "curve", learner=key))
+            else:
+                for measure, reason in ev.undefined.items():
+                    if measure in ("roc_hull", "cost_curve"):
+                        continue
+                    warnings.append(learner_warning(key, f"{measure} is undefined: {reason}", measure))
+            for measure, reason in at.undefined.items():
+                warnings.append(learner_warning(key, f"{measure} at threshold {threshold:g} is undefined: "
+                                                f"{reason}", measure.split("[")[0]))
+            if origin == "optimal" and operating is None:  # one class only: no ROC hull
+                warnings.append(learner_warning(
+                    key, f"the least-cost threshold is undefined, as "
+                    f"{ev.undefined.get('roc_hull', 'there is no ROC hull')}: the measures at a "
+                    f"threshold are taken at {FALLBACK_THRESHOLD:g}", "min_cost"))
+            if origin == "optimal" and operating is not None and not np.isfinite(operating.threshold):
+                warnings.append(learner_warning(key, f"the least-cost decision at PC(+) = {op.pc_positive:.4g} "
+                                                "is to predict nothing positive", "min_cost"))
+            summary = ev.summary()
+            if hard:
+                # decisions only: no ranking, so no curves and no curve measures
+                curves = OutputCurves(roc=None, pr=None, cost=None)
+                summary = replace(summary, auc=None, rank_loss=None, average_precision=None,
+                                  bep=None, hull=None, cost_curve=None, expected_total_cost=None)
+            else:
+                curves = output_curves(ev, spec.report.curve_points)
+            groups = None
+            if s.group_tables is not None:
+                # aggregated per group where the data lives: each group's matrix at the threshold
+                names = sorted(s.group_tables[name])
+                matrices = []
+                for g in names:
+                    t = s.group_tables[name][g]
+                    r = t.rows_at(threshold)
+                    tp, fp = float(t.tp[r]), float(t.fp_at(r))
+                    matrices.append((tp, fp, float(t.negatives) - fp, float(t.positives) - tp))
+                groups = group_result(names, np.asarray(matrices))
+            elif s.groups is not None and scores is not None:
+                names, codes = group_codes(s.groups)
+                matrices = binary_group_matrices(s.labels, scores >= threshold, codes, len(names),
+                                                 s.weights)
+                groups = group_result(names, matrices)
+                for measure, reason in groups.averages.undefined.items():
+                    warnings.append(learner_warning(key, f"across groups, {reason}", "macro"))
+            if hard:
+                auc_ci, boot = None, None
+            elif s.tables is not None:
+                auc_ci = boot = None
+                if "delong" in spec.compare_set or spec.confidence.bootstrap:
+                    warnings.append(learner_warning(key, f"aggregated by {s.engine}: intervals and paired "
+                                                    "tests need the instances and are not computed"))
+                if s.resolution_bound is not None:
+                    bound = s.resolution_bound.get(name) or {}
+                    shown = ", ".join(f"{k} ±{v:.3g}" if np.isfinite(v) else f"{k} undefined (the bound "
+                                      "overflowed)" for k, v in bound.items() if v is not None)
+                    warnings.append(learner_warning(key, f"scores binned at resolution {src_spec.resolution}: "
+                                                    f"measures are exact to within {shown}"))
+            else:
+                auc_ci, boot = _intervals(spec, s, scores, threshold, key, warnings, progress)
+            results[key] = LearnerResult(
+                name=name, key=key, dataset=s.dataset, source=s.path, hard=hard,
+                threshold=threshold, threshold_source=origin, summary=summary, curves=curves,
+                at_threshold=at, operating=operating, partial_auc=pauc, groups=groups,
+                auc_ci=auc_ci, bootstrap=boot,
+                resolution_bound=None if s.resolution_bound is None else s.resolution_bound.get(name),
+            )
+            # The count table is no longer needed: only the summary and the
+            # bounded curves are kept, so memory does not grow with learners.
+            del ev
+    return results, warnings
+
+
+#: bootstrap only while resamples x rows stays below this (about 10 s a learner)
+BOOTSTRAP_BUDGET = 50_000_000
+
+
+def _intervals(spec: Spec, s: Source, scores, threshold, key, warnings, progress):
+    """The bootstrap intervals of one learner (DeLong's interval of its AUC comes with
+    the comparisons, which share its structural components)."""
+    level = spec.confidence.level
+    auc_ci = boot = None
+    if s.weights is not None:
+        if "delong" in spec.compare_set or spec.confidence.bootstrap:
+            warnings.append(learner_warning(key, "confidence intervals are not computed for weighted data "
+                                            "(DeLong's variance and the bootstrap here assume unit weights)"))
+        return None, None
+    # DeLong's interval comes with the comparisons (one set of components per learner)
+    b = spec.confidence.bootstrap
+    if b:
+        if s.rows * b > BOOTSTRAP_BUDGET:
+            most = BOOTSTRAP_BUDGET // s.rows
+            advice = (f"set confidence.bootstrap to at most {most:,}" if most >= 200 else
+                      "at this size the DeLong interval of the AUC is the practical one")
+            warnings.append(learner_warning(key, f"bootstrap intervals skipped: {b:,} resamples of "
+                                            f"{s.rows:,} rows is too much work; {advice} "
+                                            "(confidence.bootstrap: 0 silences this)", "bootstrap"))
+        else:
+            if progress:
+                progress(f"bootstrap: {b:,} resamples")
+            boot = stats.bootstrap_intervals(
+                s.labels, scores, n_resamples=b, seed=spec.confidence.seed, level=level,
+                statistics={"bep": stats.bep_score, "f1": stats.f1_at(threshold),
+                            "average_precision": stats.average_precision_score,
+                            "expected_total_cost": stats.expected_total_cost})
+    return auc_ci, boot
+

@@ -1,0 +1,50 @@
+"""The multi-class task's comparisons: the learners of one data set ranked by
+accuracy, macro-F1, mean F1, macro AUC and cost (the registry's multi-class
+rankings); curves are compared per class in the report."""
+
+from __future__ import annotations
+
+from ..compare import Comparisons
+from ..result import RunWarning
+from ..spec import Spec
+from .base import rankings
+
+__all__ = ["compare_multiclass", "MULTICLASS_COMPARISONS"]
+
+#: the comparisons a multi-class task computes (rankings by macro AUC and macro-F1,
+#: among others, and Friedman's test on accuracy); the others are binary notions
+MULTICLASS_COMPARISONS = frozenset({"auc", "f1", "friedman"})
+
+
+def _and(names) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def compare_dataset(learners: dict, wanted: frozenset[str], dataset=None) -> Comparisons:
+    """Rankings of the learners of one data set; the winner has the highest accuracy."""
+    ranks = rankings("multiclass", learners, wanted, keep_empty=False)
+    tops = {r.order[0] for r in ranks if r.order}
+    return Comparisons(dataset=dataset, learners=tuple(learners), rankings=ranks,
+                       winner=ranks[0].order[0] if ranks else None, rankings_agree=len(tops) <= 1)
+
+
+def compare_multiclass(spec: Spec, learners: dict, sources=None):
+    """The compare stage of a multi-class task: each data set's rankings, and a
+    warning for each binary comparison the spec's ``compare:`` names."""
+    by_dataset: dict = {}
+    for key, lr in learners.items():
+        by_dataset.setdefault(lr.dataset, {})[key] = lr
+    comparisons = [compare_dataset(group, spec.compare_set, dataset)
+                   for dataset, group in by_dataset.items() if len(group) > 1]
+    warnings: list[RunWarning] = []
+    if spec.compare != "all":
+        skipped = [c for c in dict.fromkeys(spec.compare) if c not in MULTICLASS_COMPARISONS]
+        if skipped:
+            one = len(skipped) == 1
+            warnings.append(RunWarning(
+                f"compare: {_and(skipped)} {'applies' if one else 'apply'} to binary tasks and "
+                f"{'is' if one else 'are'} not computed for a multi-class task (its learners are ranked "
+                "by accuracy, macro-F1, mean F1, macro AUC and cost, and compared across data sets by "
+                "Friedman's test)"))
+    return learners, comparisons, warnings
