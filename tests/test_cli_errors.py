@@ -61,11 +61,11 @@ CASES = [
       "column of decisions) or a list of per-class score columns; got score, predicted"]),
     ("unknown metric", BASE + "metrics: [auc, acuracy]\n", None,
      ["error: spec.yaml:11: metrics[1]: unknown metric 'acuracy' (did you mean 'accuracy'?); valid: "
-      "error_rate, accuracy, precision, recall, f1, fbeta, confusion_matrix, roc, auc, rank_loss, pr, "
-      "average_precision, bep, cost_sensitive_error, cost_curve, expected_total_cost, macro, micro"]),
+      "confusion_matrix, error_rate, accuracy, precision, recall, f1, fbeta, cost_sensitive_error, auc, "
+      "rank_loss, average_precision, bep, expected_total_cost, roc, pr, cost_curve, macro, micro"]),
     ("unknown comparison", BASE + "compare: [envelopment, delongg]\n", None,
      ["error: spec.yaml:11: compare[1]: unknown comparison 'delongg' (did you mean 'delong'?); valid: "
-      "envelopment, auc, bep, f1, expected_total_cost, cost_envelope, delong, mcnemar, paired_t, friedman"]),
+      "f1, auc, bep, expected_total_cost, envelopment, cost_envelope, delong, mcnemar, paired_t, friedman"]),
     ("unknown format", BASE.replace("formats: [json]", "formats: [jsn]"), None,
      ["error: spec.yaml:10: report.formats[0]: unknown format 'jsn' (did you mean 'json'?); valid: "
       "html, pdf, json"]),
@@ -89,7 +89,7 @@ CASES = [
     ("gate unknown metric", BASE + "gates:\n  - {metric: aucc, min: 0.8}\n", None,
      ["error: spec.yaml:12: gates[0].metric: unknown gate metric 'aucc' (did you mean 'auc'?); valid: "
       "error_rate, accuracy, precision, recall, f1, cost_sensitive_error, auc, rank_loss, "
-      "average_precision, bep, expected_total_cost, partial_auc, min_cost"]),
+      "average_precision, bep, partial_auc, expected_total_cost, min_cost"]),
     ("gate without bound", BASE + "gates:\n  - {metric: auc}\n", None,
      ["error: spec.yaml:12: gates[0]: a gate needs min or max"]),
     ("duplicate key", BASE.replace("      b: p_b\n", "      b: p_b\n      a: p_b\n"), None,

@@ -176,4 +176,8 @@ def test_schema_lists_every_key():
         "version", "title", "description", "date", "task", "positive", "classes", "data",
         "threshold", "priors", "costs", "metrics", "fbeta", "partial_auc", "compare",
         "confidence", "gates", "report", "spark"}
-    assert schema["$defs"]["MetricName"]["enum"][0] == "error_rate"
+    # the metric names are the registry's, in its order (results.json's)
+    from evalreport import registry
+
+    assert schema["$defs"]["MetricName"]["enum"] == list(registry.metric_names())
+    assert {"error_rate", "auc", "confusion_matrix", "macro"} <= set(schema["$defs"]["MetricName"]["enum"])

@@ -43,7 +43,7 @@ from .models import (  # noqa: F401
     Spark,
     Spec,
 )
-from .names import COMPARISONS, ENGINES, FORMATS, GATE_METRICS, METRICS  # noqa: F401
+from .names import ENGINES, FORMATS, comparison_names, gate_names, metric_names  # noqa: F401
 from .schema import json_schema, schema_text  # noqa: F401
 from .yaml_lines import MAX_DEPTH, MAX_EXPANDED, _compose_lines  # noqa: F401
 
@@ -60,3 +60,10 @@ __all__ = [
     "json_schema",
     "KeyPath",
 ]
+
+
+def __getattr__(name):
+    # METRICS, COMPARISONS, GATE_METRICS: the registry's names now (see .names)
+    from . import names
+
+    return getattr(names, name)

@@ -19,7 +19,7 @@ from ..metrics.labels import label_key
 from .files import COMPRESSED_SUFFIXES, DATA_SUFFIXES, ENGINE_COMPRESSIONS, data_suffix
 from .messages import _cut, _Locator, _short, _unknown_name
 from .models import Confidence, DataSource, Gate, Learner, PartialAuc, Report, Spark, Spec
-from .names import COMPARISONS, FORMATS, GATE_METRICS, METRICS
+from .names import FORMATS, comparison_names, gate_names, metric_names
 
 #: the largest cost: costs are relative (only their ratios matter), and a
 #: multi-class cost-sensitive error sums one cost per row, which must stay finite
@@ -303,8 +303,8 @@ def _name_problems(data: dict, where: _Locator) -> list[str]:
                 if isinstance(name, str) and name not in valid:
                     out.append(where.message(loc + (i,), _unknown_name(kind, name, valid)))
 
-    check(("metrics",), data.get("metrics"), "metric", METRICS)
-    check(("compare",), data.get("compare"), "comparison", COMPARISONS)
+    check(("metrics",), data.get("metrics"), "metric", metric_names())
+    check(("compare",), data.get("compare"), "comparison", comparison_names())
     report = data.get("report")
     if isinstance(report, dict):
         check(("report", "formats"), report.get("formats"), "format", FORMATS)
@@ -312,7 +312,7 @@ def _name_problems(data: dict, where: _Locator) -> list[str]:
     if isinstance(gates, list):
         for i, gate in enumerate(gates):
             metric = gate.get("metric") if isinstance(gate, dict) else None
-            if isinstance(metric, str) and metric not in GATE_METRICS:
+            if isinstance(metric, str) and metric not in gate_names():
                 out.append(where.message(("gates", i, "metric"),
-                                         _unknown_name("gate metric", metric, GATE_METRICS)))
+                                         _unknown_name("gate metric", metric, gate_names())))
     return out

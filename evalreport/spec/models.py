@@ -26,7 +26,7 @@ from pydantic import (
 )
 
 from .messages import _short
-from .names import COMPARISONS, FORMATS, METRICS
+from .names import FORMATS, comparison_names, metric_names
 
 #: the decision threshold of hard decisions (0/1), and of ``threshold: optimal``
 #: when there is no ROC hull to pick from (one class only)
@@ -257,11 +257,11 @@ class Spec(_Model):
 
     @property
     def metric_set(self) -> frozenset[str]:
-        return frozenset(METRICS if self.metrics == "all" else self.metrics)
+        return frozenset(metric_names() if self.metrics == "all" else self.metrics)
 
     @property
     def compare_set(self) -> frozenset[str]:
-        return frozenset(COMPARISONS if self.compare == "all" else self.compare)
+        return frozenset(comparison_names() if self.compare == "all" else self.compare)
 
     @property
     def positive_label(self):

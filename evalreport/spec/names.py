@@ -1,27 +1,32 @@
 """The names a spec may use: measures, comparisons, formats, engines, gate metrics.
 
-Plain tuples, read by the model (``Spec.metric_set``, ``Spec.compare_set``,
-the report's default formats), by the name checks (an unknown name, with the
-closest one suggested) and by the JSON schema (the enums editors complete).
+The measure names come from the registry of measures (evalreport/registry.py),
+read at each call so that a measure registered at run time is a name the spec
+accepts: :func:`metric_names` (``metrics:``), :func:`comparison_names`
+(``compare:``) and :func:`gate_names` (``gates[].metric``). ``METRICS``,
+``COMPARISONS`` and ``GATE_METRICS`` are the same lists as tuples, for those who
+imported them (read through the module's ``__getattr__``, so they follow the
+registry too).
 """
 
 from __future__ import annotations
 
-__all__ = ["METRICS", "COMPARISONS", "FORMATS", "ENGINES", "GATE_METRICS"]
+from .. import registry
 
-METRICS = (
-    "error_rate", "accuracy", "precision", "recall", "f1", "fbeta", "confusion_matrix",
-    "roc", "auc", "rank_loss", "pr", "average_precision", "bep", "cost_sensitive_error",
-    "cost_curve", "expected_total_cost", "macro", "micro",
-)
-COMPARISONS = (
-    "envelopment", "auc", "bep", "f1", "expected_total_cost", "cost_envelope",
-    "delong", "mcnemar", "paired_t", "friedman",
-)
+__all__ = ["METRICS", "COMPARISONS", "FORMATS", "ENGINES", "GATE_METRICS", "metric_names",
+           "comparison_names", "gate_names"]
+
 FORMATS = ("html", "pdf", "json")
 ENGINES = ("memory", "duckdb", "spark")
-#: scalars a gate can test, per learner
-GATE_METRICS = (
-    "error_rate", "accuracy", "precision", "recall", "f1", "cost_sensitive_error", "auc",
-    "rank_loss", "average_precision", "bep", "expected_total_cost", "partial_auc", "min_cost",
-)
+
+metric_names = registry.metric_names
+comparison_names = registry.comparison_names
+gate_names = registry.gate_names
+
+_DYNAMIC = {"METRICS": metric_names, "COMPARISONS": comparison_names, "GATE_METRICS": gate_names}
+
+
+def __getattr__(name):
+    if name in _DYNAMIC:
+        return _DYNAMIC[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

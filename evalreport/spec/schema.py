@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from .models import Spec
-from .names import COMPARISONS, FORMATS, GATE_METRICS, METRICS
+from .names import FORMATS, comparison_names, gate_names, metric_names
 
 
 def json_schema() -> dict:
@@ -21,8 +21,8 @@ def json_schema() -> dict:
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     # Name lists as enums so editors can complete them.
     defs = schema.setdefault("$defs", {})
-    defs["MetricName"] = {"enum": list(METRICS)}
-    defs["ComparisonName"] = {"enum": list(COMPARISONS)}
+    defs["MetricName"] = {"enum": list(metric_names())}
+    defs["ComparisonName"] = {"enum": list(comparison_names())}
     props["metrics"] = {"anyOf": [{"const": "all"}, {"type": "array", "items": {"$ref": "#/$defs/MetricName"}}],
                         "default": "all"}
     props["compare"] = {"anyOf": [{"const": "all"}, {"type": "array", "items": {"$ref": "#/$defs/ComparisonName"}}],
@@ -32,7 +32,7 @@ def json_schema() -> dict:
         report["formats"]["items"] = {"enum": list(FORMATS)}
     gate = defs.get("Gate", {}).get("properties", {})
     if "metric" in gate:
-        gate["metric"] = {"enum": list(GATE_METRICS), "title": "Metric"}
+        gate["metric"] = {"enum": list(gate_names()), "title": "Metric"}
     return schema
 
 

@@ -4,16 +4,13 @@ rankings); curves are compared per class in the report."""
 
 from __future__ import annotations
 
+from .. import registry
 from ..compare import Comparisons
 from ..result import RunWarning
 from ..spec import Spec
 from .base import rankings
 
-__all__ = ["compare_multiclass", "MULTICLASS_COMPARISONS"]
-
-#: the comparisons a multi-class task computes (rankings by macro AUC and macro-F1,
-#: among others, and Friedman's test on accuracy); the others are binary notions
-MULTICLASS_COMPARISONS = frozenset({"auc", "f1", "friedman"})
+__all__ = ["compare_multiclass"]
 
 
 def _and(names) -> str:
@@ -39,7 +36,10 @@ def compare_multiclass(spec: Spec, learners: dict, sources=None):
                    for dataset, group in by_dataset.items() if len(group) > 1]
     warnings: list[RunWarning] = []
     if spec.compare != "all":
-        skipped = [c for c in dict.fromkeys(spec.compare) if c not in MULTICLASS_COMPARISONS]
+        # the comparisons a multi-class task computes (rankings by macro AUC and macro-F1,
+        # among others, and Friedman's test on accuracy); the others are binary notions
+        applies = {m.name for m in registry.measures_for("multiclass") if m.compare}
+        skipped = [c for c in dict.fromkeys(spec.compare) if c not in applies]
         if skipped:
             one = len(skipped) == 1
             warnings.append(RunWarning(
