@@ -24,6 +24,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from .words import and_join
+
 __all__ = ["Caught", "Routed", "routed_warnings"]
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -93,16 +95,10 @@ class Routed:
             else:
                 functions = list(dict.fromkeys(f for f, _ in places if f))
                 files = list(dict.fromkeys(loc.rsplit(":", 1)[0] for _, loc in places))
-                where = f"{_and(functions)} ({', '.join(files)})" if functions else ", ".join(files)
-            stages = _and(list(dict.fromkeys(c.stage for c in found if c.stage)))
+                where = f"{and_join(functions)} ({', '.join(files)})" if functions else ", ".join(files)
+            stages = and_join(list(dict.fromkeys(c.stage for c in found if c.stage)))
             out.append(f"{category} in {where}" + (f", while {stages}" if stages else "") + f": {message}")
         return out
-
-
-def _and(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 @contextmanager

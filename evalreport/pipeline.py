@@ -35,6 +35,7 @@ from .result import AcrossDatasets, LearnerResult, OperatingPointSpec, Result, R
 from .spec import Spec
 from .tasks import task_of
 from .tasks.base import with_values
+from .words import and_join
 
 __all__ = ["Result", "LearnerResult", "OperatingPointSpec", "RunWarning", "STAGES", "evaluate", "report_date",
            "learner_keys", "check_gates", "across_datasets"]
@@ -120,11 +121,6 @@ def across_datasets(spec: Spec, learners: dict, measure: str) -> AcrossDatasets 
                           tuple(tuple(r) for r in table), result)
 
 
-def _and(names) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def friedman_warnings(spec: Spec, learners: dict, friedman: AcrossDatasets | None,
                       measure: str) -> list[RunWarning]:
     """What Friedman's test across data sets leaves out, or why it is not computed."""
@@ -148,14 +144,14 @@ def friedman_warnings(spec: Spec, learners: dict, friedman: AcrossDatasets | Non
         if spec.compare == "all":
             return []  # does not apply: the data sets do not share two learners
         return [said("compare: Friedman's test is not computed: fewer than 2 learners are measured on every "
-                     f"data set ({_and([str(d) for d in datasets])})")]
+                     f"data set ({and_join([str(d) for d in datasets])})")]
     out = [said(f"Friedman's test across data sets leaves out learner '{n}': it is not measured on "
-                f"{_and(ds)}") for n, ds in missing.items() if ds]
+                f"{and_join(ds)}") for n, ds in missing.items() if ds]
     if friedman is None:
         undefined = [f"'{lr.key}'" for lr in learners.values()
                      if lr.name in common and lr.values.get(measure) is None]
         out.append(said(f"Friedman's test is not computed: the {registry.get(measure).label} of "
-                        f"{_and(undefined)} is undefined"))
+                        f"{and_join(undefined)} is undefined"))
     elif friedman.friedman.note:
         out.append(said(f"Friedman's test: {friedman.friedman.note}"))
     return out

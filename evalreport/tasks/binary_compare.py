@@ -11,6 +11,7 @@ from ..compare import Comparisons, compare_learners, pair_tests, stats
 from ..data import Source
 from ..result import RunWarning
 from ..spec import Spec
+from ..words import and_join
 from .base import learner_warning, rankings
 
 __all__ = ["compare_binary", "delong_intervals", "compare_datasets", "unmet_comparisons", "test_warnings"]
@@ -116,11 +117,6 @@ def compare_binary(spec: Spec, learners: dict, sources: list[Source]):
 _TEST_NAMES = {"delong": "DeLong's test", "mcnemar": "McNemar's test", "paired_t": "the paired t-test"}
 
 
-def _and(names) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def _on(dataset) -> str:
     return f" on {dataset}" if dataset is not None else ""
 
@@ -152,7 +148,7 @@ def unmet_comparisons(spec: Spec, learners: dict, sources: list[Source], compari
             elif name == "delong":
                 lacking = [k for k in comp.learners
                            if learners[k].hard or learners[k].summary.auc is None]
-                reason = (f"it needs a defined AUC, and {_and([repr(k) for k in lacking])} "
+                reason = (f"it needs a defined AUC, and {and_join([repr(k) for k in lacking])} "
                           f"{'has' if len(lacking) == 1 else 'have'} none" if lacking else "")
             else:
                 reason = ""

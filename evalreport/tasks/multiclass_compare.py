@@ -8,14 +8,10 @@ from .. import registry
 from ..compare import Comparisons
 from ..result import RunWarning
 from ..spec import Spec
+from ..words import and_join
 from .base import rankings
 
 __all__ = ["compare_multiclass"]
-
-
-def _and(names) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def compare_dataset(learners: dict, wanted: frozenset[str], dataset=None) -> Comparisons:
@@ -43,7 +39,7 @@ def compare_multiclass(spec: Spec, learners: dict, sources=None):
         if skipped:
             one = len(skipped) == 1
             warnings.append(RunWarning(
-                f"compare: {_and(skipped)} {'applies' if one else 'apply'} to binary tasks and "
+                f"compare: {and_join(skipped)} {'applies' if one else 'apply'} to binary tasks and "
                 f"{'is' if one else 'are'} not computed for a multi-class task (its learners are ranked "
                 "by accuracy, macro-F1, mean F1, macro AUC and cost, and compared across data sets by "
                 "Friedman's test)"))
