@@ -9,9 +9,10 @@ from its :class:`~evalreport.tasks.base.Task` (evalreport.tasks):
    operating point, which needs every source's class totals);
 3. **evaluate**: each learner, by the task; then every scalar of the registry
    read off each learner once (``LearnerResult.values``);
-4. **compare**: each data set's learners, by the task; Friedman's test across
+4. **gates**: each gate of the spec on the registry's value (right after
+   evaluate: the comparisons change no value);
+5. **compare**: each data set's learners, by the task; Friedman's test across
    data sets on the task's measure;
-5. **gates**: each gate of the spec on the registry's value;
 6. **render**: results.json, HTML and PDF (evalreport.report, not here).
 
 :func:`evaluate` runs stages 1 to 5.
@@ -41,7 +42,7 @@ __all__ = ["Result", "LearnerResult", "OperatingPointSpec", "RunWarning", "STAGE
            "learner_keys", "check_gates", "across_datasets"]
 
 #: the stages of a run, in order (render is the report's: evalreport.report.render)
-STAGES = ("load", "check", "evaluate", "compare", "gates", "render")
+STAGES = ("load", "check", "evaluate", "gates", "compare", "render")
 
 
 def report_date(spec: Spec) -> str:

@@ -45,14 +45,6 @@ KINDS = {
 SCALAR_KINDS = ("at_threshold", "threshold_free")
 
 
-def default_format(value, digits: int = 4) -> str:
-    """Four significant digits; the report's own formatter (report.format.fmt) is
-    used by default, this one by ``evalreport measures`` examples and tests."""
-    if value is None:
-        return "undefined"
-    return f"{float(value):.{digits}g}"
-
-
 @dataclass(frozen=True)
 class Measure:
     """One measure. ``compute[task]`` reads the value off one learner's result for
@@ -69,19 +61,17 @@ class Measure:
     reference: str
     undefined: str = ""  # when the value is undefined ("" never, or not a scalar)
     compute: Mapping[str, Callable[[Any], float | None]] = field(default_factory=dict)
-    format: Callable[[Any], str] | None = None  # None: the report's fmt (4 significant digits)
+    #: how the report prints a defined value (None: report.format.fmt, 4 significant
+    #: digits); an undefined one is always "undefined"
+    format: Callable[[Any], str] | None = None
     metric: bool = True  # a name the spec's `metrics:` list accepts
     gate: bool = False  # gates may test it (a scalar)
     compare: bool = False  # a name the spec's `compare:` list accepts
     rank: Mapping[str, int] = field(default_factory=dict)  # task -> place among the rankings
     rank_label: str = ""  # how rankings and verdicts name it ("" : the label)
-    custom_json: bool = False  # written by the task's results writer in its own shape
     #: where results.json holds it, per task ("*": each learner, each class, each group);
     #: default: learners.*.<name> for every task
     json_path: Mapping[str, str] = field(default_factory=dict)
-    #: the learner's value of this measure is read by the task's report tables
-    #: (not by the generic column): a measure whose column needs more than its value
-    custom_column: bool = False
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -139,11 +129,12 @@ def _mc(get):
 
 ZHOU = "Zhou, Machine Learning (2016), section 2."
 DH = "Drummond & Holte, Cost curves (Machine Learning 65, 2006)"
+COST = ZHOU + "3.4, eqs. 2.24-2.25, figure 2.5; " + DH
 
 _ENTRIES = [
     Measure("confusion_matrix", "confusion matrix", "table", TASKS, "none",
             "TP, FP, TN, FN at the decision threshold (binary); the k x k matrix of weighted counts, rows "
-            "the true class, columns the decided one (multi-class).", ZHOU + "3.2, table 2.1", custom_json=True,
+            "the true class, columns the decided one (multi-class).", ZHOU + "3.2, table 2.1",
             json_path={"binary": "learners.*.confusion"}),
     Measure("error_rate", "error rate", "at_threshold", TASKS, "lower",
             "(FP + FN) / m: the share of instances misclassified (weights count).", ZHOU + "3.1, eq. 2.4",
@@ -173,7 +164,7 @@ _ENTRIES = [
     Measure("fbeta", "F-beta", "at_threshold", TASKS, "higher",
             "(1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP), one value per b of the spec's fbeta; b > 1 weighs "
             "recall more, b < 1 precision.", ZHOU + "3.2, eq. 2.11",
-            "no positives and nothing predicted positive", custom_json=True, custom_column=True,
+            "no positives and nothing predicted positive",
             json_path={"multiclass": "learners.*.classes.*.fbeta"}),
     Measure("cost_sensitive_error", "cost-sensitive error", "at_threshold", TASKS, "lower",
             "(FN c_FN + FP c_FP) / m with the spec's named costs; multi-class: (1/m) sum_i w_i "
@@ -185,7 +176,7 @@ _ENTRIES = [
             "Area under the ROC curve (trapezoids) = the share of (positive, negative) pairs ranked right, "
             "ties counting 1/2; multi-class: the mean of the one-vs-rest AUCs.", ZHOU + "3.3, eq. 2.20",
             "one class only", compute={"binary": _summary("auc"), "multiclass": _mc(lambda ev: ev.macro_auc)},
-            gate=True, compare=True, rank={"binary": 1}, custom_json=True,
+            gate=True, compare=True, rank={"binary": 1},
             json_path={"multiclass": "learners.*.macro.auc"}),
     Measure("rank_loss", "rank loss", "threshold_free", ("binary",), "lower",
             "The share of (positive, negative) pairs ranked wrong, ties counting 1/2; always 1 - AUC. "
@@ -205,76 +196,73 @@ _ENTRIES = [
             "The area under the ROC curve for FPR up to the spec's partial_auc.max_fpr; McClish's "
             "standardisation maps it to [0.5, 1] when asked.", "McClish, Medical Decision Making 9 (1989)",
             "one class only", compute={"binary": lambda lr: None if lr.hard else lr.partial_auc},
-            metric=False, gate=True, custom_json=True, custom_column=True,
+            metric=False, gate=True,
             json_path={"binary": "learners.*.partial_auc.value"}),
     Measure("expected_total_cost", "expected total cost", "threshold_free", ("binary",), "lower",
-            "The area under the cost curve for PC(+) in [0, 1]; lower is better.", DH + ", section 3",
+            "The area under the cost curve for PC(+) in [0, 1]; lower is better.", COST,
             "one class only", compute={"binary": _summary("expected_total_cost")}, gate=True, compare=True,
             rank={"binary": 4}),
     Measure("min_cost", "least cost at PC(+)", "threshold_free", ("binary",), "lower",
             "The least normalised expected cost at the operating point PC(+), over the ROC convex hull's "
-            "vertices; the learner with the least is the winner at the operating point.", DH + ", section 2",
+            "vertices; the learner with the least is the winner at the operating point.", COST,
             "one class only",
             compute={"binary": lambda lr: None if lr.operating is None else lr.operating.min_cost},
             metric=False, gate=True, rank={"binary": 5}, rank_label="cost at the operating point",
-            custom_json=True, custom_column=True,
             json_path={"binary": "learners.*.operating_point.min_cost"}),
     Measure("roc", "ROC curve", "curve", TASKS, "none",
             "TPR against FPR at every distinct threshold; a tied block of scores is one diagonal segment. "
             "Multi-class: one curve per class, one vs rest.", ZHOU + "3.3 (figure 2.4)", "one class only",
-            custom_json=True,
             json_path={"binary": "learners.*.curves.roc", "multiclass": "learners.*.curves.*.roc"}),
     Measure("pr", "P-R curve", "curve", ("binary",), "none",
             "Precision against recall; between points it follows straight lines in (FP, TP) count space "
             "(Davis & Goadrich 2006), which is curved in P-R space.", ZHOU + "3.2 (figure 2.3)", "no positives",
-            custom_json=True,
             json_path={"binary": "learners.*.curves.pr"}),
     Measure("cost_curve", "cost curve", "curve", ("binary",), "none",
             "The lower envelope of the cost lines FNR PC(+) + FPR (1 - PC(+)) of all ROC points, the trivial "
-            "classifiers included; it is made of the ROC convex hull's vertices.", DH + ", section 2",
-            "one class only", custom_json=True,
+            "classifiers included; it is made of the ROC convex hull's vertices.", COST,
+            "one class only",
             json_path={"binary": "learners.*.curves.cost"}),
     Measure("macro", "macro-P, macro-R, macro-F1", "average", TASKS, "higher",
             "The means of the per-matrix (per-class, one vs rest; or per-group) precision and recall; "
             "macro-F1 = 2 macro-P macro-R / (macro-P + macro-R) (Zhou eq. 2.14), and mean F1 the mean of "
             "the per-matrix F1 (scikit-learn's 'macro F1', another number).", ZHOU + "3.2, eqs. 2.12-2.14",
-            custom_json=True,
             json_path={"binary": "learners.*.groups_macro"}),
     Measure("micro", "micro-P, micro-R, micro-F1", "average", TASKS, "higher",
             "From the per-matrix TP, FP, FN averaged first; for single-label multi-class data micro-P = "
-            "micro-R = accuracy.", ZHOU + "3.2, eqs. 2.15-2.17", custom_json=True,
+            "micro-R = accuracy.", ZHOU + "3.2, eqs. 2.15-2.17",
             json_path={"binary": "learners.*.groups_micro"}),
     Measure("macro_f1", "macro-F1 (Zhou)", "at_threshold", ("multiclass",), "higher",
             "2 macro-P macro-R / (macro-P + macro-R), from the macro averages over the classes.",
             ZHOU + "3.2, eq. 2.14", compute={"multiclass": _mc(lambda ev: ev.averages.macro_f1)},
-            metric=False, rank={"multiclass": 2}, custom_json=True,
+            metric=False, rank={"multiclass": 2},
             json_path={"multiclass": "learners.*.macro.f1"}),
     Measure("mean_f1", "mean F1", "at_threshold", ("multiclass",), "higher",
             "The mean of the per-class F1: scikit-learn's 'macro F1', a different number from Zhou's "
             "macro-F1.", "scikit-learn f1_score(average='macro')",
             compute={"multiclass": _mc(lambda ev: ev.averages.mean_f1)}, metric=False,
-            rank={"multiclass": 3}, custom_json=True,
+            rank={"multiclass": 3},
             json_path={"multiclass": "learners.*.macro.mean_f1"}),
     Measure("macro_auc", "macro AUC", "threshold_free", ("multiclass",), "higher",
             "The mean of the one-vs-rest AUCs; weighted AUC weighs them by class prevalence.",
+            "one vs rest: Fawcett, Pattern Recognition Letters 27 (2006); weighted by prevalence: "
             "Provost & Domingos (2000)", compute={"multiclass": _mc(lambda ev: ev.macro_auc)}, metric=False,
-            rank={"multiclass": 4}, rank_label="macro AUC (one vs rest)", custom_json=True,
+            rank={"multiclass": 4}, rank_label="macro AUC (one vs rest)",
             json_path={"multiclass": "learners.*.macro.auc"}),
     Measure("ovo_auc", "one-vs-one AUC", "threshold_free", ("multiclass",), "higher",
             "Hand & Till (2001): the mean over class pairs of the two pairwise AUCs.",
             "Hand & Till, Machine Learning 45 (2001)", compute={"multiclass": _mc(lambda ev: ev.ovo_auc)},
-            metric=False, custom_json=True,
+            metric=False,
             json_path={"multiclass": "learners.*.macro.ovo_auc"}),
     Measure("bayes_decision_cost", "Bayes decision cost", "threshold_free", ("multiclass",), "lower",
             "The cost-sensitive error of the decisions that minimise the expected cost sum_i p_i cost[i][j] "
             "under the matrix, when the scores are probabilities.", "Elkan, IJCAI (2001)",
-            compute={"multiclass": _mc(lambda ev: ev.bayes_cost)}, metric=False, custom_json=True),
+            compute={"multiclass": _mc(lambda ev: ev.bayes_cost)}, metric=False),
     Measure("auc_ci", "AUC interval (DeLong)", "interval", ("binary",), "none",
             "DeLong's confidence interval of the AUC, from the structural components' variance.",
-            "DeLong, DeLong & Clarke-Pearson, Biometrics 44 (1988)", metric=False, custom_json=True),
+            "DeLong, DeLong & Clarke-Pearson, Biometrics 44 (1988)", metric=False),
     Measure("bootstrap", "bootstrap intervals", "interval", ("binary",), "none",
             "Percentile intervals of BEP, F1, average precision and expected total cost over stratified "
-            "resamples of the instances.", "Efron & Tibshirani (1993)", metric=False, custom_json=True),
+            "resamples of the instances.", "Efron & Tibshirani (1993)", metric=False),
     Measure("envelopment", "envelopment", "comparison", ("binary",), "none",
             "A envelops B when A's ROC curve is nowhere below B's and above somewhere (compared exactly at "
             "every breakpoint of both curves); then A's P-R curve envelops B's as well.", ZHOU + "3.3",
@@ -282,7 +270,7 @@ _ENTRIES = [
             json_path={"binary": "comparisons.envelopment"}),
     Measure("cost_envelope", "cost envelope", "comparison", ("binary",), "none",
             "The lower envelope of the learners' cost curves: which learner, at which threshold, is cheapest "
-            "at each PC(+), and the ROC hull across learners.", DH + ", section 4", metric=False, compare=True,
+            "at each PC(+), and the ROC hull across learners.", DH + "; Provost & Fawcett, Machine Learning 42 (2001)", metric=False, compare=True,
             json_path={"binary": "comparisons.cost_envelope"}),
     Measure("delong", "DeLong's test", "test", ("binary",), "none",
             "The paired test of two AUCs on the same instances, from their structural components.",
@@ -372,7 +360,10 @@ def ranked(task: str) -> list[Measure]:
 
 def definitions(task: str) -> dict[str, str]:
     """The appendix: label -> definition of every measure and term of ``task``."""
-    out = {m.label: m.definition for m in measures_for(task)}
+    out = {}
+    for m in measures_for(task):
+        undefined = f" Undefined when: {m.undefined}." if m.undefined else ""
+        out[m.label] = f"{m.definition}{undefined} ({m.reference})"
     out.update({t.name: t.definition for t in TERMS if task in t.tasks})
     return out
 
@@ -388,7 +379,7 @@ def as_records() -> list[dict]:
 
 
 def markdown_table() -> str:
-    """The README's measure table (tests/test_readme.py keeps the README in step)."""
+    """The README's measure table (tests/test_registry.py keeps the README in step)."""
     rows = ["| name | measure | tasks | better | definition | undefined when |", "|---|---|---|---|---|---|"]
     for m in MEASURES.values():
         better = {"higher": "higher", "lower": "lower", "none": ""}[m.direction]

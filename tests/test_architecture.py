@@ -131,3 +131,32 @@ def test_modules_are_short():
     long = {name: n for name, path in _modules().items()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert set(long) <= set(LONG_MODULES), {k: v for k, v in long.items() if k not in LONG_MODULES}
+
+
+#: where the task object, not a test of the result's type or the spec's task, decides
+TASK_BLIND = ["pipeline.py", "tasks/base.py", "report/context.py", "report/results/__init__.py",
+              "report/results/comparisons.py", "report/results/format.py", "report/notes.py",
+              "report/format.py", "report/significance.py"]
+
+
+def _task_tests(source: str) -> list[str]:
+    """isinstance tests on learner or result types, and comparisons with the spec's task."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance":
+            if any(n in ast.unparse(node.args[1]) for n in ("LearnerResult", "Result", "Evaluation")):
+                found.append(ast.unparse(node))
+        if isinstance(node, ast.Compare) and ".task" in ast.unparse(node.left) + ast.unparse(node.comparators[0]):
+            found.append(ast.unparse(node))
+    return found
+
+
+def test_the_pipeline_and_the_sinks_do_not_ask_which_task():
+    for name in TASK_BLIND:
+        assert _task_tests((PACKAGE / name).read_text(encoding="utf-8")) == [], name
+
+
+def test_task_test_finder_finds_them():
+    src = ("if isinstance(lr, LearnerResult):\n    pass\nif spec.task == 'multiclass':\n    pass\n"
+           "if isinstance(x, dict):\n    pass\n")
+    assert _task_tests(src) == ["isinstance(lr, LearnerResult)", "spec.task == 'multiclass'"]

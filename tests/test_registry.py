@@ -125,7 +125,7 @@ def youden():
         "TPR - FPR at the decision threshold.", "Youden, Cancer 3 (1950)", "one class only",
         compute={"binary": lambda lr: youden_j(lr.at_threshold.tp, lr.at_threshold.fp,
                                                lr.at_threshold.tn, lr.at_threshold.fn)},
-        gate=True, rank={"binary": 6}))
+        gate=True, rank={"binary": 6}, format=lambda v: f"J={v:+.3f}"))
     yield measure
     registry.unregister("youden_j")
 
@@ -178,15 +178,11 @@ def test_a_measure_added_through_the_registry_alone(tmp_path, youden, capsys):
     html = (tmp_path / "out" / "report.html").read_text()
     assert "Youden&#39;s J" in html or "Youden's J" in html
     appendix = html[html.index('id="appendix"'):]
-    assert "TPR - FPR at the decision threshold." in appendix
-
-
-def test_a_registered_measure_is_refused_where_it_does_not_apply(tmp_path, youden):
-    """A multi-class spec naming a binary-only measure still validates (metrics
-    name what to print), but gating on it fails: it has no value there."""
-    from evalreport import registry as r
-
-    assert r.get("youden_j").value("multiclass", object()) is None
+    assert "TPR - FPR at the decision threshold. Undefined when: one class only. (Youden, Cancer 3 (1950))" \
+        in appendix
+    # printed as the entry's format says, in its column
+    table = html[html.index("At the decision threshold"):html.index("Ranking and cost")]
+    assert f'J={data["learners"]["A"]["youden_j"]:+.3f}' in table
 
 
 def test_registry_refuses_inconsistent_entries():

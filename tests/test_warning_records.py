@@ -64,3 +64,33 @@ def test_report_marks_the_cell_and_json_keeps_messages(tmp_path):
     assert f'<li value="1">{escaped}; {gate}</li>' in table
     row_b = re.search(r'<tr><th scope="row">.*?<span class="learner">b</span></th>(.*?)</tr>', table, re.S)
     assert 'class="mark"' not in row_b.group(1)
+
+
+def test_multiclass_records_use_the_registry_names(tmp_path):
+    """A class never predicted: macro-P counts it as 0 and says so; the record names
+    the registry's precision (the table's macro-P column), and the cell is marked."""
+    (tmp_path / "p.csv").write_text("y,a_x,a_y,a_z\nx,0.8,0.1,0.1\ny,0.1,0.8,0.1\nz,0.6,0.3,0.1\n"
+                                    "x,0.7,0.2,0.1\ny,0.2,0.7,0.1\nz,0.2,0.6,0.2\n")
+    (tmp_path / "spec.yaml").write_text(textwrap.dedent("""\
+        version: 1
+        title: records
+        date: 2026-11-25
+        task: multiclass
+        classes: [x, y, z]
+        data:
+          - path: p.csv
+            label: y
+            learners:
+              a: [a_x, a_y, a_z]
+        report: {formats: [html, json], out: out}
+        """))
+    result = evalreport.evaluate(evalreport.load_spec(tmp_path / "spec.yaml"))
+    assert [(w.learner, w.measure, str(w)) for w in result.warnings] == [
+        ("a", None, "learner 'a': classes.z.precision is undefined: class z is never predicted"),
+        ("a", "precision", "learner 'a': macro_precision is undefined: precision is undefined for z "
+                           "(counted as 0 in the mean)")]
+    assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
+    html = (tmp_path / "out" / "report.html").read_text()
+    table = html[html.index('id="measures"'):]
+    table = table[:table.index("</table>") + 200]
+    assert '<sup class="mark">1</sup>' in table and '<ol class="cell-notes">' in table

@@ -9,7 +9,7 @@ from markupsafe import Markup
 from .. import registry
 from ..figures import figures, learner_styles
 from ..redact import published
-from .format import UNDEFINED, Column, and_join, fmt, with_interval
+from .format import UNDEFINED, Column, and_join, fmt, measure_text, with_interval
 from .notes import cells_with_notes
 
 __all__ = ["binary_context", "simplified_note"]
@@ -103,7 +103,7 @@ def _columns(result) -> tuple[list[Column], list[Column]]:
                                    + (", McClish)" if p.standardized else ")"), better))
         elif m.name == "min_cost":
             cols += [Column("min_cost", m.label, better), Column("op_threshold", "its threshold", "")]
-        elif m.name in metrics or not m.metric:
+        elif "binary" in m.compute and (m.name in metrics or not m.metric):
             cols.append(Column(m.name, m.label, better))
     return at_cols, rank_cols
 
@@ -126,14 +126,14 @@ def binary_context(result, base: dict) -> dict:
 
         def shown(name):
             interval = ci if name == "auc" else boot.get(name) if name in BOOTSTRAPPED else None
-            return with_interval(fmt(values.get(name)), interval)
+            return with_interval(measure_text(name, values.get(name)), interval)
 
         learners.append({
             "key": key, "color": styles[key]["color"],
             "source": published(result).sources[key],
             "dataset": lr.dataset or "", "hard": lr.hard,
             "threshold_note": THRESHOLD_NOTES[lr.threshold_source],
-            "at": [fmt(values.get(c.key)) for c in at_cols],
+            "at": [measure_text(c.key, values.get(c.key)) for c in at_cols],
             "rank": [shown(c.key) for c in rank_cols],
             "n": fmt(sm.n), "positives": fmt(sm.positives), "negatives": fmt(sm.negatives),
             "confusion": {k: fmt(getattr(at, k)) for k in ("tp", "fp", "tn", "fn")},

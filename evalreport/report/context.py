@@ -13,6 +13,7 @@ import weakref
 
 from markupsafe import Markup
 
+from .. import registry
 from ..capture import routed_warnings
 from ..redact import published, redact_text
 from ..result import Result
@@ -41,7 +42,7 @@ def _verdict(result: Result) -> dict:
         best = f.learners[int(min(range(len(f.learners)), key=lambda i: fr.average_ranks[i]))]
         sig = "significantly" if fr.p_value_chi2 is not None and fr.p_value_chi2 < fr.alpha else "not significantly"
         sentences.append(f"Across {len(f.datasets)} data sets, {best} has the best average rank by "
-                         f"{f.measure.upper() if f.measure == 'auc' else f.measure}; the learners differ "
+                         f"{registry.get(f.measure).label}; the learners differ "
                          f"{sig} (Friedman {p_text(fr.p_value_chi2)}).")
     gates = []
     for g in result.gates:

@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["UNDEFINED", "fmt", "Column", "Cell", "and_join", "p_text", "p_value_text", "with_interval"]
+from .. import registry
+from ..words import and_join
+
+__all__ = ["UNDEFINED", "fmt", "measure_text", "Column", "Cell", "and_join", "p_text", "p_value_text",
+           "with_interval"]
 
 UNDEFINED = "undefined"
 
@@ -31,15 +35,20 @@ def fmt(value, digits: int = 4) -> str:
     return f"{value:.{digits}g}"
 
 
+def measure_text(name: str, value) -> str:
+    """A value of the registry's measure ``name`` as the registry says to print it
+    (its ``format``), else as :func:`fmt`; undefined is always "undefined"."""
+    measure = registry.MEASURES.get(name)
+    if value is None or measure is None or measure.format is None:
+        return fmt(value)
+    return measure.format(value)
+
+
 @dataclass(frozen=True)
 class Column:
     key: str
     label: str
     better: str  # "higher", "lower" or ""
-
-
-def and_join(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from markupsafe import Markup
 
 from .. import registry
 from ..figures import class_roc_figure, class_scores_figure, confusion_figure, learner_styles, scalars_figure
-from .format import UNDEFINED, Column, fmt
+from .format import UNDEFINED, Column, fmt, measure_text
 from .notes import cells_with_notes
 
 __all__ = ["multiclass_context"]
@@ -41,10 +41,12 @@ def multiclass_context(result, base: dict) -> dict:
     own = {key for key, *_ in SUMMARY}
     metrics = spec.metric_set
     for m in registry.measures_for("multiclass", *registry.SCALAR_KINDS):
-        if m.name in own or m.name in NOT_COLUMNS or not (m.name in metrics or not m.metric):
-            continue
+        if m.name in own or m.name in NOT_COLUMNS or "multiclass" not in m.compute:
+            continue  # a column already, or no single value for the task (per class: below)
         if m.name == "cost_sensitive_error" and not has_cost or m.name == "bayes_decision_cost" and not has_bayes:
             continue  # no cost matrix, or no probabilities: nothing to show
+        if m.name not in ("cost_sensitive_error", "bayes_decision_cost") and m.metric and m.name not in metrics:
+            continue  # not asked for (the costs are shown whenever a cost matrix is given)
         cols.append(Column(m.name, m.label, "" if m.direction == "none" else m.direction))
     class_cols = [Column("precision", "precision", "higher"), Column("recall", "recall", "higher"),
                   Column("f1", "F1", "higher"), Column("support", "support", ""),
@@ -70,7 +72,7 @@ def multiclass_context(result, base: dict) -> dict:
                     g.n, g.accuracy, g.averages.macro_f1, g.averages.mean_f1, g.macro_auc)]})
         learners.append({
             "key": key, "color": styles[key]["color"], "hard": lr.hard,
-            "summary": [fmt(values[c.key]) for c in cols],
+            "summary": [measure_text(c.key, values.get(c.key)) for c in cols],
             "per_class": per_class,
             "confusion_svg": Markup(confusion_figure(key, classes, ev.confusion, f"confusion-{i}")),
             "roc_svg": Markup(class_roc_figure(key, lr.class_curves,
@@ -97,8 +99,8 @@ def multiclass_context(result, base: dict) -> dict:
                              for r in comp.rankings if r.order)
             sentences.append(f"The summaries disagree: {tops}.")
         else:
-            sentences.append("Every summary (accuracy, macro-F1, mean F1, macro AUC"
-                             + (", cost" if has_cost else "") + ") ranks the learners the same way.")
+            names = ", ".join(label[r.measure] for r in comp.rankings)
+            sentences.append(f"Every summary ({names}) ranks the learners the same way.")
     if len(result.learners) == 1:
         (key, lr), = result.learners.items()
         sentences.append(f"{key}: accuracy {fmt(lr.evaluation.accuracy)}, macro-F1 (Zhou) "

@@ -11,15 +11,20 @@ from __future__ import annotations
 from ..redact import published
 from .format import Cell
 
-__all__ = ["cells_with_notes", "column_measure"]
+__all__ = ["cells_with_notes", "column_measures"]
 
 
-def column_measure(key: str) -> str:
-    """The registry measure a table column shows (F-beta columns are fbeta_<b>;
-    the least-cost threshold belongs to the least cost)."""
+#: columns whose value is also what another registry name reads: the least-cost
+#: threshold belongs to the least cost; a multi-class task's gates on f1 and auc
+#: read macro-F1 and macro AUC
+ALSO = {"op_threshold": ("min_cost",), "macro_f1": ("macro_f1", "f1"), "macro_auc": ("macro_auc", "auc")}
+
+
+def column_measures(key: str) -> tuple[str, ...]:
+    """The registry measures a table column shows (F-beta columns are fbeta_<b>)."""
     if key.startswith("fbeta_"):
-        return "fbeta"
-    return {"op_threshold": "min_cost"}.get(key, key)
+        return ("fbeta",)
+    return ALSO.get(key, (key,))
 
 
 def _concerning(result) -> dict[tuple[str, str], list[str]]:
@@ -42,7 +47,7 @@ def cells_with_notes(result, rows: list[dict], field: str, columns) -> list[dict
     for row in rows:
         cells = []
         for column, text in zip(columns, row[field]):
-            said = concerning.get((row["key"], column_measure(column.key)), [])
+            said = [text for m in column_measures(column.key) for text in concerning.get((row["key"], m), [])]
             if not said:
                 cells.append(Cell(text))
                 continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from .. import registry
 from ..figures import critical_difference_figure
 from .format import UNDEFINED, fmt, p_text, p_value_text
 
@@ -74,7 +75,8 @@ def tests_section(result) -> dict:
         friedman = {
             "measure": f.measure, "datasets": ", ".join(f.datasets),
             "ranks": [{"learner": n, "rank": fmt(r, 3)} for n, r in zip(f.learners, fr.average_ranks)],
-            "text": (f"Friedman's test over {len(f.datasets)} data sets ({f.measure}): χ² = {fmt(fr.chi2, 4)}, "
+            "text": (f"Friedman's test over {len(f.datasets)} data sets ({registry.get(f.measure).label}): "
+                     f"χ² = {fmt(fr.chi2, 4)}, "
                      f"{p_text(fr.p_value_chi2)}; F = {fmt(fr.f_statistic, 4)}, {p_text(fr.p_value_f)}. "
                      f"Nemenyi's critical difference at α = {fmt(fr.alpha, 2)}: {fmt(fr.critical_difference, 4)}."),
             "svg": Markup(critical_difference_figure(list(f.learners), fr.average_ranks,

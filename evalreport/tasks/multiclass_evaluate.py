@@ -24,6 +24,11 @@ from .base import learner_warning
 
 __all__ = ["evaluate_multiclass_learners", "class_weights_for_priors"]
 
+#: the engine's names of undefined multi-class values -> the registry's measure
+#: (per-class values, "classes.<c>.<m>", concern no single registry measure)
+REGISTRY_NAME = {"macro_precision": "precision", "macro_recall": "recall", "macro_f1": "macro_f1",
+                 "macro.auc": "macro_auc"}
+
 
 def class_weights_for_priors(spec: Spec, labels: np.ndarray, weights) -> np.ndarray | None:
     """Instance weights that make the class shares equal the spec's priors (for costs)."""
@@ -91,7 +96,8 @@ def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, 
                         labels.append(f"{gname}/{cname}")
                 group_avg = average_matrices(matrices, labels)
             for measure, reason in ev.undefined.items():
-                warnings.append(learner_warning(key, f"{measure} is undefined: {reason}", measure))
+                warnings.append(learner_warning(key, f"{measure} is undefined: {reason}",
+                                                REGISTRY_NAME.get(measure)))
             if hard:
                 no_bayes = " and no Bayes decision cost (it needs scores)" if cost is not None else ""
                 warnings.append(RunWarning(f"learner '{key}' gives hard decisions only: no curves or "
@@ -162,7 +168,8 @@ def _from_counts(spec, s, keys, classes, cost, betas, results, warnings):
                                             "each instance's scores and is not computed", "bayes_decision_cost"))
         curves = {cname: output_curves(b, spec.report.curve_points) for cname, b in per_class.items()}
         for measure, reason in ev.undefined.items():
-            warnings.append(learner_warning(key, f"{measure} is undefined: {reason}", measure))
+            warnings.append(learner_warning(key, f"{measure} is undefined: {reason}",
+                                                REGISTRY_NAME.get(measure)))
         results[key] = MulticlassLearnerResult(
             name=name, key=key, dataset=s.dataset, source=s.path, hard=False, evaluation=ev,
             class_curves=curves)

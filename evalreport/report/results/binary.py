@@ -105,7 +105,7 @@ def learner_json(lr, result) -> dict:
     for m in registry.measures_for("binary"):
         if m.name in SHAPED:
             SHAPED[m.name](d, lr, result, metrics)
-        elif m.scalar and (m.name in metrics or not m.metric):
+        elif m.scalar and "binary" in m.compute and (m.name in metrics or not m.metric):
             d[m.name] = num(lr.values.get(m.name))
     if lr.resolution_bound is not None:
         d["resolution_bound"] = {k: num(v) for k, v in lr.resolution_bound.items()}

@@ -59,7 +59,7 @@ def learner_json(lr, result) -> dict:
     d = {"dataset": lr.dataset, "source": published(result).sources[lr.key],
          **_block(lr.evaluation, lr, result, metrics)}
     for m in registry.measures_for("multiclass", *registry.SCALAR_KINDS):
-        if m.name not in IN_BLOCK and (m.name in metrics or not m.metric):
+        if m.name not in IN_BLOCK and "multiclass" in m.compute and (m.name in metrics or not m.metric):
             d[m.name] = num(lr.values.get(m.name))
     if lr.class_curves and "roc" in metrics:
         d["curves"] = {name: {"roc": curve_block(c.roc, "fpr", "tpr")}
