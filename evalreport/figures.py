@@ -113,12 +113,19 @@ def _unit_axes(ax, xlabel, ylabel):
     ax.set_ylabel(ylabel)
 
 
+def _deployed(color: str, marked: bool) -> dict:
+    """The marker of a learner's own (deployed) threshold: a square, labelled once."""
+    return dict(marker="s", markersize=5.5, markerfacecolor=color, markeredgecolor="white",
+                markeredgewidth=0.8, linestyle="none", zorder=6,
+                label="_deployed" if marked else "deployed thresholds (squares)")
+
+
 def roc_figure(result, styles) -> str:
     plt = _pyplot()
     with plt.rc_context(_RC):
         fig, ax = plt.subplots(figsize=(4.6, 4.3))
         ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="_chance")
-        best = None
+        best, marked = None, False
         for key, lr in result.learners.items():
             roc = lr.curves.roc
             if roc is None:
@@ -131,6 +138,10 @@ def roc_figure(result, styles) -> str:
             if hull is not None:
                 ax.plot(hull.fpr, hull.tpr, color=st["color"], linestyle=(0, (3, 2)), linewidth=0.9,
                         alpha=0.8)
+            at = lr.at_threshold
+            if at.fpr is not None and at.recall is not None:  # the deployed threshold's point
+                ax.plot([at.fpr], [at.recall], **_deployed(st["color"], marked))
+                marked = True
             op = lr.operating
             if op is not None and (best is None or op.min_cost < best[1].min_cost):
                 best = (key, op)
@@ -180,6 +191,7 @@ def pr_figure(result, styles) -> str:
             ax.annotate(f"F1={f:.1f}", (1.0, f / (2 - f)), fontsize=6.5, color="#888888",
                         xytext=(2, 0), textcoords="offset points", va="center")
         ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":")
+        marked = False
         for key, lr in result.learners.items():
             pr = lr.curves.pr
             if pr is None:
@@ -188,11 +200,15 @@ def pr_figure(result, styles) -> str:
             x, y = _pr_path(pr, lr.summary.positives)
             ap, bep = lr.summary.average_precision, lr.summary.bep
             ax.plot(x, y, color=st["color"], linestyle=st["linestyle"], label=_label(f"{key} (AP {ap:.3f})"))
+            at = lr.at_threshold
+            if at.recall is not None and at.precision is not None:
+                ax.plot([at.recall], [at.precision], **_deployed(st["color"], marked))
+                marked = True
             if bep is not None:
                 ax.plot([bep], [bep], marker="D", markersize=5.5, color=st["color"], linestyle="none", zorder=5,
                         markeredgecolor="white", markeredgewidth=0.6, label=_label(f"{key} BEP {bep:.3f}"))
         _unit_axes(ax, "Recall (TPR)", "Precision")
-        ax.set_title("P-R curves (diamonds: break-even points)")
+        ax.set_title("P-R curves (diamonds: BEPs; squares: deployed)")
         _legend(ax, loc="lower left", frameon=True, framealpha=0.9)
         fig.tight_layout()
         return _svg(fig, "pr")
@@ -204,6 +220,7 @@ def cost_figure(result, styles) -> str:
         fig, ax = plt.subplots(figsize=(7.0, 4.0))
         pc_star = result.operating_point.pc_positive
         envelope = [iv for c in result.comparisons for iv in c.cost_envelope]
+        marked = False
         for key, lr in result.learners.items():
             roc = lr.curves.roc
             if roc is not None and not roc.simplified and roc.vertices <= 30:
@@ -225,6 +242,13 @@ def cost_figure(result, styles) -> str:
             st = styles[key]
             ax.plot(curve.pc, curve.cost, color=st["color"], linestyle=st["linestyle"],
                     label=_label(f"{key} (expected total cost {lr.summary.expected_total_cost:.3f})"), zorder=3)
+            at = lr.at_threshold
+            if at.fpr is not None and at.recall is not None:
+                # the deployed threshold's cost line, FPR at PC(+) = 0 to FNR at 1, and its cost at PC(+)
+                ax.plot([0, 1], [at.fpr, 1 - at.recall], color=st["color"], linewidth=0.9,
+                        linestyle=(0, (1, 1.2)), alpha=0.9, zorder=2)
+                ax.plot([pc_star], [at.fpr + (1 - at.recall - at.fpr) * pc_star], **_deployed(st["color"], marked))
+                marked = True
         ax.axvline(pc_star, color="#444444", linewidth=0.9, linestyle=(0, (4, 2)), zorder=2)
         ax.annotate(f"operating point\nPC(+) = {pc_star:.3g}", (pc_star, 0.02), xytext=(4, 0),
                     textcoords="offset points", fontsize=7.5, va="bottom", color="#444444",
@@ -233,7 +257,7 @@ def cost_figure(result, styles) -> str:
         ax.set_ylim(0, 0.55)
         ax.set_xlabel("Probability cost PC(+)")
         ax.set_ylabel("Normalised expected cost")
-        ax.set_title("Cost curves (shaded: which learner has the least cost at each PC(+))")
+        ax.set_title("Cost curves (shaded: least cost at each PC(+); dotted: deployed thresholds' cost lines)")
         _legend(ax, loc="upper right", frameon=True, framealpha=0.9)
         fig.tight_layout()
         return _svg(fig, "cost")

@@ -13,8 +13,9 @@ Adding a measure is one pure function (in :mod:`evalreport.metrics`), one entry
 here (with ``compute`` calling the function on the learner's evaluation) and its
 tests; see docs/architecture.md.
 
-This module imports nothing from the rest of the package, so every layer may
-read it.
+This module imports nothing from the rest of the package at import time (a
+measure's pure function is imported when it is first computed), so every layer
+may read it.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ KINDS = {
     "threshold_free": "scalar over every threshold",
     "table": "table of counts",
     "average": "average over several confusion matrices",
+    "population": "scalars at the decision threshold in the population of the priors",
     "curve": "curve",
     "interval": "confidence interval",
     "comparison": "comparison of learners",
@@ -121,6 +123,13 @@ def _at(name):
 def _summary(name):
     # hard decisions have no ranking: no curve measures
     return lambda lr: None if lr.hard else getattr(lr.summary, name)
+
+
+def _normalised_cost(lr):
+    from .metrics.population import normalised_cost
+
+    at = lr.at_threshold
+    return None if lr.pc_positive is None else normalised_cost(at.tp, at.fp, at.tn, at.fn, lr.pc_positive)
 
 
 def _mc(get):
@@ -209,6 +218,17 @@ _ENTRIES = [
             compute={"binary": lambda lr: None if lr.operating is None else lr.operating.min_cost},
             metric=False, gate=True, rank={"binary": 5}, rank_label="cost at the operating point",
             json_path={"binary": "learners.*.operating_point.min_cost"}),
+    Measure("cost_at_threshold", "cost of the threshold at PC(+)", "at_threshold", ("binary",), "lower",
+            "The normalised expected cost of the learner's own (deployed) threshold at the operating point: "
+            "FNR PC(+) + FPR (1 - PC(+)), the height of its cost line at PC(+), on the scale of the least "
+            "cost at PC(+) (which is over every threshold).", COST, "one class only",
+            compute={"binary": lambda lr: _normalised_cost(lr)}, gate=True),
+    Measure("population", "in the population of the priors", "population", ("binary",), "none",
+            "With priors, the measures at the threshold for a population with p(+) = the prior: the test "
+            "set's TPR and FPR, its cells reweighted to p TPR, p FNR, (1 - p) FPR, (1 - p) TNR; precision, "
+            "NPV, accuracy, error rate, F1 and the cost-sensitive error p c_FN FNR + (1 - p) c_FP FPR.",
+            DH + "; " + ZHOU + "3.4, eq. 2.23", "one class only",
+            json_path={"binary": "learners.*.population"}),
     Measure("roc", "ROC curve", "curve", TASKS, "none",
             "TPR against FPR at every distinct threshold; a tied block of scores is one diagonal segment. "
             "Multi-class: one curve per class, one vs rest.", ZHOU + "3.3 (figure 2.4)", "one class only",

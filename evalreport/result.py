@@ -78,6 +78,9 @@ class LearnerResult:
     resolution_bound: dict | None = None  # engines with `resolution`: bounds on |exact - binned|
     bootstrap: dict | None = None  # name -> (low, high) percentile-bootstrap interval
     values: dict = field(default_factory=dict)  # registry name -> scalar (None: undefined)
+    pc_positive: float | None = None  # the operating point PC(+) the learner is judged at
+    #: the measures at the threshold in the population of the priors (None without priors)
+    population: Any = None  # metrics.population.PopulationMeasures
 
     @property
     def roc_vertices(self):

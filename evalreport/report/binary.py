@@ -81,6 +81,23 @@ def _sentences(result) -> list[str]:
     return sentences
 
 
+def _deployed_sentences(result) -> list[str]:
+    """What the deployed thresholds cost at the operating point, beside the least cost
+    over every threshold, for the learners not judged at their least-cost threshold."""
+    parts = []
+    for key, lr in result.learners.items():
+        cost = lr.values.get("cost_at_threshold")
+        if lr.threshold_source == "optimal" or cost is None or lr.operating is None:
+            continue
+        parts.append(f"{key} at {fmt(lr.threshold)} costs {fmt(cost)} (its least: {fmt(lr.operating.min_cost)} "
+                     f"at {fmt(lr.operating.threshold)})")
+    if not parts:
+        return []
+    pc = fmt(result.operating_point.pc_positive)
+    return [f"At the operating point (PC(+) = {pc}), the deployed thresholds cost (normalised): "
+            + "; ".join(parts) + "."]
+
+
 def _columns(result) -> tuple[list[Column], list[Column]]:
     """The two tables' columns, from the registry: scalars at the threshold, then
     those over every threshold; each when the spec asks for it."""
@@ -148,6 +165,7 @@ def binary_context(result, base: dict) -> dict:
             scalar_rows[label][key] = (v, interval)
     scalar_rows = [(label, vals) for label, vals in scalar_rows.items()
                    if any(v[0] is not None for v in vals.values())]
+    population = _population_table(result, learners)
     at_notes = cells_with_notes(result, learners, "at", at_cols)
     rank_notes = cells_with_notes(result, learners, "rank", rank_cols)
 
@@ -161,7 +179,7 @@ def binary_context(result, base: dict) -> dict:
                 "share": fmt(lr.summary.positives / (lr.summary.positives + lr.summary.negatives), 3)
                 if (lr.summary.positives + lr.summary.negatives) else UNDEFINED}
                for lr_key, lr in result.learners.items()]
-    base["verdict"]["sentences"] += _sentences(result) + base["tests"]["sentences"]
+    base["verdict"]["sentences"] += _sentences(result) + _deployed_sentences(result) + base["tests"]["sentences"]
     return {
         **base,
         "positive": str(spec.positive_label),
@@ -173,6 +191,8 @@ def binary_context(result, base: dict) -> dict:
         "at_columns": at_cols,
         "rank_columns": rank_cols,
         "at_notes": at_notes,
+        "population": population,
+        "test_share": _test_share(result),
         "rank_notes": rank_notes,
         "learners": learners,
         # every name the templates ask for, "" where nothing is drawn (one-class data: no curves)
@@ -184,6 +204,35 @@ def binary_context(result, base: dict) -> dict:
         "envelope": _envelope_rows(result, styles),
         "definitions": registry.definitions("binary"),
     }
+
+
+#: the population table's columns: (key, heading, better)
+POPULATION_COLUMNS = (("precision", "precision", "higher"), ("npv", "NPV", "higher"),
+                      ("accuracy", "accuracy", "higher"), ("error_rate", "error rate", "lower"),
+                      ("f1", "F1", "higher"), ("cost_sensitive_error", "cost-sensitive error", "lower"))
+
+
+def _population_table(result, learners: list[dict]) -> dict | None:
+    """With priors: each learner's measures at its threshold in the population they
+    describe (None without priors, or when the spec's metrics leave it out)."""
+    op = result.operating_point
+    if op.p_positive_source != "priors" or "population" not in result.spec.metric_set:
+        return None
+    rows = []
+    for row, lr in zip(learners, result.learners.values()):
+        pop = lr.population
+        rows.append({**row, "population": [fmt(getattr(pop, k)) for k, _, _ in POPULATION_COLUMNS]})
+    return {"p": fmt(op.p_positive), "columns": [Column(k, label, b) for k, label, b in POPULATION_COLUMNS],
+            "rows": rows}
+
+
+def _test_share(result) -> str:
+    """The positive share of the test set(s) as sampled, when it is not the population's."""
+    if result.operating_point.p_positive_source != "priors":
+        return ""
+    pos = sum(lr.summary.positives for lr in result.learners.values())
+    tot = sum(lr.summary.positives + lr.summary.negatives for lr in result.learners.values())
+    return fmt(pos / tot, 3) if tot else UNDEFINED
 
 
 def _matrix(result) -> list[dict]:

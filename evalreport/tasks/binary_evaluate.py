@@ -16,6 +16,7 @@ from ..metrics.binary import evaluate_binary_for_report
 from ..metrics.cost import probability_cost
 from ..metrics.groups import binary_group_matrices, group_codes
 from ..metrics.multiclass import average_matrices
+from ..metrics.population import PopulationMeasures, population_at_threshold
 from ..result import GroupResult, LearnerResult, OperatingPointSpec, RunWarning
 from ..spec import FALLBACK_THRESHOLD, Spec, locate
 from .base import learner_warning
@@ -183,11 +184,24 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                 at_threshold=at, operating=operating, partial_auc=pauc, groups=groups,
                 auc_ci=auc_ci, bootstrap=boot,
                 resolution_bound=None if s.resolution_bound is None else s.resolution_bound.get(name),
+                pc_positive=op.pc_positive, population=_population(at, op, key, warnings),
             )
             # The count table is no longer needed: only the summary and the
             # bounded curves are kept, so memory does not grow with learners.
             del ev
     return results, warnings
+
+
+def _population(at, op: OperatingPointSpec, key: str, warnings: list) -> PopulationMeasures | None:
+    """The measures at the threshold in the population of the spec's priors (None
+    without priors: the test set's own mix is then the population)."""
+    if op.p_positive_source != "priors":
+        return None
+    pop = population_at_threshold(at.tp, at.fp, at.tn, at.fn, op.p_positive, op.cost_fn, op.cost_fp)
+    for measure, reason in pop.undefined.items():
+        warnings.append(learner_warning(key, f"{measure} in the population of the priors is undefined: "
+                                        f"{reason}", "population"))
+    return pop
 
 
 #: bootstrap only while resamples x rows stays below this (about 10 s a learner)

@@ -76,6 +76,16 @@ def _curves(d, lr, result, metrics):
     d["curves"] = out
 
 
+POPULATION = ("precision", "npv", "accuracy", "error_rate", "f1", "cost_sensitive_error")
+
+
+def _population(d, lr, result, metrics):
+    """With priors: the measures at the threshold in the population they describe."""
+    pop = lr.population
+    if pop is not None and "population" in metrics:
+        d["population"] = {"p_positive": num(pop.p_positive), **{k: num(getattr(pop, k)) for k in POPULATION}}
+
+
 def _nothing(d, lr, result, metrics):
     """Written with another measure's block (or, for the averages, with the groups)."""
 
@@ -83,7 +93,7 @@ def _nothing(d, lr, result, metrics):
 #: measures with a shape of their own: registry name -> writer(block, learner, result, metrics)
 SHAPED = {
     "confusion_matrix": _confusion, "fbeta": _fbeta, "auc": _auc, "auc_ci": _nothing,
-    "partial_auc": _partial_auc, "min_cost": _operating_point,
+    "partial_auc": _partial_auc, "min_cost": _operating_point, "population": _population,
     "roc": _curves, "pr": _nothing, "cost_curve": _nothing,
     "macro": _nothing, "micro": _nothing, "bootstrap": _nothing,
 }
