@@ -223,12 +223,14 @@ _ENTRIES = [
             "FNR PC(+) + FPR (1 - PC(+)), the height of its cost line at PC(+), on the scale of the least "
             "cost at PC(+) (which is over every threshold).", COST, "one class only",
             compute={"binary": lambda lr: _normalised_cost(lr)}, gate=True),
-    Measure("population", "in the population of the priors", "population", ("binary",), "none",
+    Measure("population", "in the population of the priors", "population", TASKS, "none",
             "With priors, the measures at the threshold for a population with p(+) = the prior: the test "
             "set's TPR and FPR, its cells reweighted to p TPR, p FNR, (1 - p) FPR, (1 - p) TNR; precision, "
-            "NPV, accuracy, error rate, F1 and the cost-sensitive error p c_FN FNR + (1 - p) c_FP FPR.",
+            "NPV, accuracy, error rate, F1 and the cost-sensitive error p c_FN FNR + (1 - p) c_FP FPR. "
+            "Multi-class: each true class's row of the confusion matrix reweighted to its prior; accuracy, "
+            "error rate, per-class precision, recall and F1, macro and micro averages.",
             DH + "; " + ZHOU + "3.4, eq. 2.23", "one class only",
-            json_path={"binary": "learners.*.population"}),
+            json_path={"binary": "learners.*.population", "multiclass": "learners.*.population"}),
     Measure("roc", "ROC curve", "curve", TASKS, "none",
             "TPR against FPR at every distinct threshold; a tied block of scores is one diagonal segment. "
             "Multi-class: one curve per class, one vs rest.", ZHOU + "3.3 (figure 2.4)", "one class only",

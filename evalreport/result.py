@@ -101,6 +101,8 @@ class MulticlassLearnerResult:
     class_curves: dict[str, OutputCurves]  # one-vs-rest ROC and P-R per class (bounded)
     groups: dict[str, MulticlassEvaluation] | None = None
     group_averages: Averages | None = None  # macro / micro across the groups' one-vs-rest matrices
+    #: with priors: the decisions' measures in the population of the priors (no AUC)
+    population: MulticlassEvaluation | None = None
     values: dict = field(default_factory=dict)  # registry name -> scalar (None: undefined)
 
 

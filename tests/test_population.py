@@ -121,3 +121,45 @@ def test_no_population_without_priors_and_a_gate_on_the_deployed_cost(tmp_path):
     assert a["cost_at_threshold"] == pytest.approx(1 / 3)
     assert data["gates"][0]["value"] == a["cost_at_threshold"] and data["gates"][0]["passed"] is False
     assert "At the decision threshold, in the population" not in (tmp_path / "out" / "report.html").read_text()
+
+
+def test_multiclass_population_is_scikit_learn_with_prior_weights(tmp_path):
+    """Multi-class priors: the decisions' accuracy, precision and recall per class,
+    weighted so each true class has its prior's share (scikit-learn as the oracle)."""
+    sklearn = pytest.importorskip("sklearn.metrics")
+    rng = np.random.default_rng(3)
+    n, classes = 300, ["x", "y", "z"]
+    y = rng.choice(3, n, p=[0.5, 0.3, 0.2])
+    scores = rng.random((n, 3)) + np.eye(3)[y] * 0.6
+    rows = ["y,s_x,s_y,s_z"] + [f"{classes[t]},{a:.4f},{b:.4f},{c:.4f}" for t, (a, b, c) in zip(y, scores)]
+    (tmp_path / "p.csv").write_text("\n".join(rows) + "\n")
+    priors = {"x": 0.2, "y": 0.3, "z": 0.5}
+    (tmp_path / "spec.yaml").write_text(textwrap.dedent(f"""\
+        version: 1
+        title: t
+        task: multiclass
+        classes: [x, y, z]
+        priors: {json.dumps(priors)}
+        data:
+          - path: p.csv
+            label: y
+            learners:
+              a: [s_x, s_y, s_z]
+        report: {{formats: [json, html], out: out}}
+        """))
+    assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
+    pop = json.loads((tmp_path / "out" / "results.json").read_text())["learners"]["a"]["population"]
+    decided = np.round(np.loadtxt(tmp_path / "p.csv", delimiter=",", skiprows=1, usecols=(1, 2, 3)), 4)
+    yhat = np.argmax(decided, axis=1)
+    share = np.bincount(y, minlength=3) / n
+    w = np.array([priors[c] for c in classes])[y] / share[y]
+    assert pop["accuracy"] == pytest.approx(sklearn.accuracy_score(y, yhat, sample_weight=w), rel=1e-12)
+    precision = sklearn.precision_score(y, yhat, average=None, sample_weight=w)
+    recall = sklearn.recall_score(y, yhat, average=None, sample_weight=w)
+    for i, c in enumerate(classes):
+        assert pop["classes"][c]["precision"] == pytest.approx(precision[i], rel=1e-12)
+        assert pop["classes"][c]["recall"] == pytest.approx(recall[i], rel=1e-12)
+    assert pop["macro"]["mean_f1"] == pytest.approx(
+        sklearn.f1_score(y, yhat, average="macro", sample_weight=w), rel=1e-12)
+    html = (tmp_path / "out" / "report.html").read_text()
+    assert "In the population of the priors (x: 0.2, y: 0.3, z: 0.5)" in html

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-__all__ = ["PopulationMeasures", "population_at_threshold", "normalised_cost"]
+__all__ = ["PopulationMeasures", "population_at_threshold", "normalised_cost", "population_confusion"]
 
 
 @dataclass(frozen=True)
@@ -92,3 +92,24 @@ def normalised_cost(tp, fp, tn, fn, pc_positive: float) -> float | None:
     if fnr is None or fpr is None:
         return None
     return float(fnr * pc_positive + fpr * (1.0 - pc_positive))
+
+
+def population_confusion(confusion, priors: dict, classes) -> "np.ndarray":
+    """A multi-class confusion matrix (rows true) in the population of the priors:
+    each true class's row scaled so that its share is the prior's (classes the
+    priors do not name keep their share of the test set). The decisions' rates per
+    true class are the test set's, as for binary tasks.
+
+    >>> population_confusion([[8, 2], [1, 9]], {"a": 0.9, "b": 0.1}, ["a", "b"]).tolist()
+    [[14.4, 3.6], [0.2, 1.8]]
+    """
+    import numpy as np
+
+    confusion = np.asarray(confusion, dtype=float)
+    rows = confusion.sum(axis=1)
+    total = rows.sum()
+    factor = np.ones(len(rows))
+    for i, c in enumerate(classes):
+        if str(c) in priors and rows[i] > 0:
+            factor[i] = priors[str(c)] / (rows[i] / total)
+    return confusion * factor[:, None]

@@ -125,9 +125,22 @@ def multiclass_context(result, base: dict) -> dict:
         class_balance=[{"name": c, "support": fmt(v), "share": fmt(v / total, 3) if total else UNDEFINED}
                        for c, v in support.items()],
         summary_notes=summary_notes,
+        population=_population_table(result, learners),
+        priors_text=", ".join(f"{c}: {fmt(p)}" for c, p in (spec.priors or {}).items()),
         definitions=registry.definitions("multiclass"),
     )
     return base
+
+
+def _population_table(result, rows: list[dict]) -> dict | None:
+    """With priors: each learner's decisions in the population they describe (the
+    summary's first columns: accuracy to mean F1; no AUC, which no mix changes)."""
+    if not result.spec.priors or "population" not in result.spec.metric_set:
+        return None
+    shown = SUMMARY[:6]
+    return {"columns": [Column(key, label, better) for key, label, better, _ in shown],
+            "rows": [{**row, "population": [fmt(get(lr.population)) for *_, get in shown]}
+                     for row, lr in zip(rows, result.learners.values())]}
 
 
 def _class_curves_note(class_curves) -> str:

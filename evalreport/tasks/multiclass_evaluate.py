@@ -18,6 +18,7 @@ from ..metrics.multiclass import (
     evaluate_multiclass_counts,
     multiclass_costs,
 )
+from ..metrics.population import population_confusion
 from ..result import MulticlassLearnerResult, RunWarning
 from ..spec import Spec
 from .base import learner_warning
@@ -28,6 +29,15 @@ __all__ = ["evaluate_multiclass_learners", "class_weights_for_priors"]
 #: (per-class values, "classes.<c>.<m>", concern no single registry measure)
 REGISTRY_NAME = {"macro_precision": "precision", "macro_recall": "recall", "macro_f1": "macro_f1",
                  "macro.auc": "macro_auc"}
+
+
+def _population(spec: Spec, ev, betas):
+    """With priors: the measures of the decisions in the population they describe
+    (the confusion matrix's rows reweighted to the priors), as for binary tasks."""
+    if not spec.priors:
+        return None
+    matrix = population_confusion(ev.confusion, spec.priors, spec.classes)
+    return evaluate_multiclass_counts(matrix, list(spec.classes), n=ev.n, betas=betas)
 
 
 def class_weights_for_priors(spec: Spec, labels: np.ndarray, weights) -> np.ndarray | None:
@@ -105,6 +115,7 @@ def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, 
             results[key] = MulticlassLearnerResult(
                 name=name, key=key, dataset=s.dataset, source=s.path, hard=hard, evaluation=ev,
                 class_curves=curves, groups=groups, group_averages=group_avg,
+                population=_population(spec, ev, betas),
             )
     return results, warnings
 
@@ -172,4 +183,4 @@ def _from_counts(spec, s, keys, classes, cost, betas, results, warnings):
                                                 REGISTRY_NAME.get(measure)))
         results[key] = MulticlassLearnerResult(
             name=name, key=key, dataset=s.dataset, source=s.path, hard=False, evaluation=ev,
-            class_curves=curves)
+            class_curves=curves, population=_population(spec, ev, betas))

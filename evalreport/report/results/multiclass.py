@@ -18,7 +18,7 @@ __all__ = ["json_head", "json_after_inputs", "learner_json"]
 IN_BLOCK = frozenset({
     "confusion_matrix", "error_rate", "accuracy", "precision", "recall", "f1", "fbeta",
     "cost_sensitive_error", "auc", "average_precision", "roc", "macro", "micro", "macro_f1", "mean_f1",
-    "macro_auc", "ovo_auc", "bayes_decision_cost", "friedman",
+    "macro_auc", "ovo_auc", "bayes_decision_cost", "friedman", "population",
 })
 
 
@@ -61,6 +61,14 @@ def learner_json(lr, result) -> dict:
     for m in registry.measures_for("multiclass", *registry.SCALAR_KINDS):
         if m.name not in IN_BLOCK and "multiclass" in m.compute and (m.name in metrics or not m.metric):
             d[m.name] = num(lr.values.get(m.name))
+    pop = lr.population
+    if pop is not None and "population" in metrics:
+        macro, micro = averages_dict(pop.averages)
+        d["population"] = {
+            "accuracy": num(pop.accuracy), "error_rate": num(pop.error_rate),
+            "classes": {name: {"precision": num(m.precision), "recall": num(m.recall), "f1": num(m.f1)}
+                        for name, m in pop.per_class.items()},
+            "macro": macro, "micro": micro}
     if lr.class_curves and "roc" in metrics:
         d["curves"] = {name: {"roc": curve_block(c.roc, "fpr", "tpr")}
                        for name, c in lr.class_curves.items() if c.roc is not None}
