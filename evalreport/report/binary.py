@@ -4,6 +4,7 @@ matrix, the cost envelope and the figures."""
 
 from __future__ import annotations
 
+import numpy as np
 from markupsafe import Markup
 
 from .. import registry
@@ -153,6 +154,7 @@ def binary_context(result, base: dict) -> dict:
             "confusion": {k: fmt(getattr(at, k)) for k in ("tp", "fp", "tn", "fn")},
             "confusion_share": _shares(at),
             "curves_note": simplified_note(lr.curves),
+            "groups": _groups(lr.groups),
         })
         for label, v, iv in (("AUC", sm.auc, ci), ("average precision", sm.average_precision,
                                                     boot.get("average_precision")),
@@ -225,6 +227,34 @@ def _matrix(result) -> list[dict]:
                 for a in names]
         out.append({"dataset": comp.dataset, "names": names, "rows": rows})
     return out
+
+
+#: the per-group table's columns: (key of GroupResult.measures, heading)
+GROUP_COLUMNS = (("tp", "TP"), ("fp", "FP"), ("tn", "TN"), ("fn", "FN"), ("accuracy", "accuracy"),
+                 ("precision", "precision"), ("recall", "recall"), ("f1", "F1"))
+
+
+def _groups(groups) -> dict | None:
+    """One row per group (its confusion matrix at the learner's threshold and the
+    measures read off it), then the mean and the standard deviation (n - 1) across
+    the groups where the value is defined, and the macro and micro averages
+    (Zhou 2.3.2: of the groups' P and R, and of their summed counts)."""
+    if groups is None:
+        return None
+    rows = [{"name": name, "cells": [fmt(m.get(k)) for k, _ in GROUP_COLUMNS]}
+            for name, m in zip(groups.names, groups.measures)]
+    mean, sd = [], []
+    for k, _ in GROUP_COLUMNS:
+        vals = np.array([m[k] for m in groups.measures if m.get(k) is not None], float)
+        mean.append(fmt(float(vals.mean())) if vals.size else UNDEFINED)
+        sd.append(fmt(float(vals.std(ddof=1))) if vals.size > 1 else UNDEFINED)
+    a = groups.averages
+    return {
+        "columns": [label for _, label in GROUP_COLUMNS], "rows": rows, "mean": mean, "sd": sd,
+        "averages": f"macro-P {fmt(a.macro_precision)}, macro-R {fmt(a.macro_recall)}, macro-F1 (Zhou) "
+                    f"{fmt(a.macro_f1)}, mean F1 {fmt(a.mean_f1)}; micro-P {fmt(a.micro_precision)}, "
+                    f"micro-R {fmt(a.micro_recall)}, micro-F1 {fmt(a.micro_f1)}",
+    }
 
 
 def _envelope_rows(result, styles) -> list[dict]:
