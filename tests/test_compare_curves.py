@@ -41,12 +41,56 @@ def _brute_verdict(fa, ta, fb, tb):
             else "b_envelops_a" if below else "identical")
 
 
+def _check_intervals(e, fa, ta, fb, tb):
+    """The intervals tile [0, 1], neighbours differ, and inside each (at its middle and
+    at points a third and two thirds along) the curves are as the label says."""
+    iv = e.intervals
+    assert iv[0].fpr_from == 0 and iv[-1].fpr_to == 1
+    assert all(p.fpr_to == q.fpr_from and p.above != q.above for p, q in zip(iv, iv[1:]))
+    assert all(i.fpr_from < i.fpr_to for i in iv)
+    for i in iv:
+        xs = i.fpr_from + (i.fpr_to - i.fpr_from) * np.array([1 / 3, 1 / 2, 2 / 3])
+        alo, ahi = _curve_values(np.asarray(fa), np.asarray(ta), xs)
+        blo, bhi = _curve_values(np.asarray(fb), np.asarray(tb), xs)
+        for d in (alo - blo, ahi - bhi):
+            want = np.where(np.abs(d) <= 1e-9, "equal", np.where(d > 0, "a", "b"))
+            assert set(want.tolist()) == {i.above}, (i, d)
+    # the verdict in words of the intervals
+    labels = {i.above for i in iv}
+    assert e.verdict == ("cross" if {"a", "b"} <= labels else "a_envelops_b" if "a" in labels
+                         else "b_envelops_a" if "b" in labels else "identical")
+
+
+def test_intervals_by_hand():
+    from evalreport.compare.curves import FprInterval as I
+
+    # they cross inside a segment: A above before 5/14, B after
+    e = envelopment([0, 0.1, 1], [0, 0.5, 1], [0, 0.5, 1], [0, 0.9, 1])
+    assert [i.above for i in e.intervals] == ["a", "b"]
+    assert [i[:2] for i in e.intervals] == [pytest.approx((0, 5 / 14)), pytest.approx((5 / 14, 1))]
+    # B above on (0, 0.2); A rises vertically at 0.2 to meet B; they coincide on
+    # [0.2, 0.4]; A above on (0.4, 0.6) alone; they coincide again from 0.6 (the
+    # breast_cancer shape: the curves touch on an interval, one is above just after it)
+    a = ([0, 0.2, 0.2, 0.4, 0.5, 0.6, 1], [0, 0.4, 0.5, 0.6, 0.8, 0.8, 1])
+    b = ([0, 0.2, 0.4, 0.6, 1], [0, 0.5, 0.6, 0.8, 1])
+    e = envelopment(*a, *b)
+    assert e.verdict == "cross" and e.crossings_fpr == (0.2,)
+    assert e.intervals == (I(0.0, 0.2, "b"), I(0.2, 0.4, "equal"), I(0.4, 0.6, "a"), I(0.6, 1.0, "equal"))
+    _check_intervals(e, *a, *b)
+    # swapping the curves swaps the labels
+    assert [i.above for i in envelopment(*b, *a).intervals] == ["a", "equal", "b", "equal"]
+    # a vertical run is no interval: A jumps at 0, B is the diagonal
+    assert envelopment([0, 0, 1], [0, 1, 1], [0, 1], [0, 1]).intervals == (I(0.0, 1.0, "a"),)
+    assert envelopment([0, 1], [0, 1], [0, 1], [0, 1]).intervals == (I(0.0, 1.0, "equal"),)
+
+
 @pytest.mark.parametrize("seed", range(25))
 def test_envelopment_matches_a_dense_grid(seed):
     a = _roc(seed, shift=0.6)
     b = _roc(seed + 100, shift=0.3)
     e = envelopment(a.roc.fpr, a.roc.tpr, b.roc.fpr, b.roc.tpr)
     assert e.verdict == _brute_verdict(a.roc.fpr, a.roc.tpr, b.roc.fpr, b.roc.tpr)
+    _check_intervals(e, a.roc.fpr, a.roc.tpr, b.roc.fpr, b.roc.tpr)
     if e.verdict == "cross":
         # at each reported crossing the curves meet
         for x in e.crossings_fpr:
@@ -132,6 +176,9 @@ def test_step_profiles_give_the_same_verdicts_and_crossings(seed):
     want = envelopment(a.roc.fpr, a.roc.tpr, b.roc.fpr, b.roc.tpr)
     assert got.verdict == want.verdict
     np.testing.assert_array_equal(got.crossings_fpr, want.crossings_fpr)
+    assert [i.above for i in got.intervals] == [i.above for i in want.intervals]
+    np.testing.assert_allclose([i[:2] for i in got.intervals], [i[:2] for i in want.intervals], rtol=0, atol=1e-12)
+    _check_intervals(got, a.roc.fpr, a.roc.tpr, b.roc.fpr, b.roc.tpr)
     assert envelopment_steps(pa.top, pa.top, pa.negatives).verdict == "identical"
 
 
@@ -181,9 +228,13 @@ def test_envelopment_roads_agree_for_four_learners(seed):
         want = envelopment_on_grid(grid, prof[a], prof[b])
         assert got[(a, b)].verdict == want.verdict
         np.testing.assert_allclose(got[(a, b)].crossings_fpr, want.crossings_fpr, rtol=0, atol=1e-12)
+        assert [i.above for i in got[(a, b)].intervals] == [i.above for i in want.intervals]
+        np.testing.assert_allclose([i[:2] for i in got[(a, b)].intervals],
+                                   [i[:2] for i in want.intervals], rtol=0, atol=1e-12)
         # and both against the brute force of the polylines themselves
         (fa, ta), (fb, tb) = learners[a].curves.exact_roc, learners[b].curves.exact_roc
         assert got[(a, b)].verdict == _brute_verdict(fa, ta, fb, tb)
+        _check_intervals(got[(a, b)], fa, ta, fb, tb)
         for x in got[(a, b)].crossings_fpr:
             lo1, hi1 = _curve_values(fa, ta, np.array([x]))
             lo2, hi2 = _curve_values(fb, tb, np.array([x]))

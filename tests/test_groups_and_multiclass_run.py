@@ -169,3 +169,27 @@ def test_boolean_classes_stay_booleans(tmp_path):
     d = json.loads((tmp_path / "out" / "results.json").read_text())["learners"]["m"]
     yhat = np.where(p >= 1 - p, True, False)  # (a tie goes to the first class, true)
     assert d["confusion_matrix"] == skm.confusion_matrix(y, yhat, labels=[True, False]).tolist()
+
+
+def test_binary_report_shows_each_group(tmp_path):
+    # the same folds as above: the report has a table per learner, a row per group,
+    # the mean and standard deviation across groups, and the macro/micro averages
+    (tmp_path / "p.csv").write_text("y,s,fold\n1,0.9,a\n0,0.8,a\n1,0.3,a\n1,0.7,b\n0,0.2,b\n0,0.6,b\n")
+    (tmp_path / "spec.yaml").write_text(textwrap.dedent("""\
+        version: 1
+        data:
+          - {path: p.csv, label: y, group: fold, learners: {s: s}}
+        report: {formats: [html], out: out}
+        """))
+    assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
+    html = (tmp_path / "out" / "report.html").read_text()
+    assert "<h3>Per group at the threshold</h3>" in html
+    cells = lambda row: "".join(f'<td class="num">{v}</td>' for v in row)  # noqa: E731
+    # fold a: TP 1, FP 1, TN 0, FN 1; fold b: TP 1, FP 1, TN 1, FN 0
+    assert f'<th scope="row">a</th>{cells(["1", "1", "0", "1", "0.3333", "0.5", "0.5", "0.5"])}' in html
+    assert f'<th scope="row">b</th>{cells(["1", "1", "1", "0", "0.6667", "0.5", "1", "0.6667"])}' in html
+    # mean of the two folds, and their standard deviation (n - 1): |x - y| / sqrt(2)
+    assert f'<th scope="row">mean</th>{cells(["1", "1", "0.5", "0.5", "0.5", "0.5", "0.75", "0.5833"])}' in html
+    assert (f'<th scope="row">standard deviation</th>'
+            f'{cells(["0", "0", "0.7071", "0.7071", "0.2357", "0", "0.3536", "0.1179"])}') in html
+    assert "s across groups: macro-P 0.5, macro-R 0.75, macro-F1 (Zhou) 0.6, mean F1 0.5833; micro-P 0.5" in html

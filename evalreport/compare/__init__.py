@@ -19,7 +19,8 @@ from .curves import (
     roc_profile_counts,
 )
 
-__all__ = ["Comparisons", "PairTests", "PairVerdict", "Ranking", "compare_learners", "pair_tests"]
+__all__ = ["Comparisons", "Disagreement", "PairTests", "PairVerdict", "Ranking", "compare_learners",
+           "pair_tests", "ranking_disagreements"]
 
 @dataclass(frozen=True)
 class PairVerdict:
@@ -33,6 +34,33 @@ class Ranking:
     measure: str
     order: tuple[str, ...]  # best first; learners whose value is undefined are left out
     values: dict
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """Two learners the rankings order differently: the measures that rank ``a``
+    above ``b`` and those that rank ``b`` above ``a`` (registry names)."""
+
+    a: str
+    b: str
+    prefer_a: tuple[str, ...]
+    prefer_b: tuple[str, ...]
+
+
+def ranking_disagreements(rankings, learners) -> tuple[Disagreement, ...]:
+    """Every pair of ``learners`` (in their order) that one ranking puts one way and
+    another the other way. A ranking says nothing about a pair where either value
+    is undefined (the learner is not in its order) or the two values are equal
+    (a tie: the order between them is only the learners' order)."""
+    out = []
+    for a, b in combinations(learners, 2):
+        prefer: dict[str, list[str]] = {a: [], b: []}
+        for r in rankings:
+            if a in r.order and b in r.order and r.values[a] != r.values[b]:
+                prefer[a if r.order.index(a) < r.order.index(b) else b].append(r.measure)
+        if prefer[a] and prefer[b]:
+            out.append(Disagreement(a, b, tuple(prefer[a]), tuple(prefer[b])))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -55,7 +83,9 @@ class Comparisons:
     cost_envelope: tuple[CostInterval, ...] = ()
     roc_hull: tuple[HullVertex, ...] = ()  # the hull across learners, each vertex's owner
     winner: str | None = None  # least cost at the operating point
+    #: whether the rankings order every pair of learners the same way (ranking_disagreements)
     rankings_agree: bool = True
+    disagreements: tuple[Disagreement, ...] = ()  # where they do not
     tests: tuple[PairTests, ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)
 
@@ -105,10 +135,11 @@ def compare_learners(learners: dict, wanted: frozenset[str], dataset=None,
                                     if lr.summary.hull is not None}))
     min_cost = next((r for r in rankings if r.measure == "min_cost"), None)
     winner = min_cost.order[0] if min_cost and min_cost.order else None
-    tops = {r.order[0] for r in rankings if r.order}
+    disagreements = ranking_disagreements(rankings, keys)
     return Comparisons(
         dataset=dataset, learners=keys, pairs=tuple(pairs), rankings=tuple(rankings),
-        cost_envelope=envelope, roc_hull=hull, winner=winner, rankings_agree=len(tops) <= 1,
+        cost_envelope=envelope, roc_hull=hull, winner=winner, rankings_agree=not disagreements,
+        disagreements=disagreements,
     )
 
 

@@ -8,20 +8,72 @@ block of positives, or a step) are compared at both their ends.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["Envelopment", "envelopment", "envelopment_steps", "CostInterval", "cost_envelope"]
+__all__ = ["Envelopment", "FprInterval", "envelopment", "envelopment_steps", "CostInterval", "cost_envelope"]
 
 #: differences smaller than this count as equal (rates are ratios of counts)
 TOLERANCE = 1e-12
+
+
+class FprInterval(NamedTuple):
+    """An interval of FPR on which one curve is above the other, or they coincide."""
+
+    fpr_from: float
+    fpr_to: float
+    above: str  # "a", "b" or "equal"
 
 
 @dataclass(frozen=True)
 class Envelopment:
     verdict: str  # "a_envelops_b", "b_envelops_a", "identical" or "cross"
     crossings_fpr: tuple[float, ...]
+    #: who is above on each interval of FPR, from 0 to 1 (adjacent intervals differ in
+    #: ``above``). A vertical run is a single FPR and has no interval of its own: there
+    #: the curves pass from the interval on its left to the one on its right.
+    intervals: tuple[FprInterval, ...] = ()
+
+
+_ABOVE = {1: "a", -1: "b", 0: "equal"}
+
+
+def _merged(starts, ends, signs) -> tuple[FprInterval, ...]:
+    """Consecutive pieces (``starts[i]`` to ``ends[i]``, sign of A - B) joined where
+    the sign stays the same."""
+    if not len(signs):
+        return ()
+    first = np.flatnonzero(np.concatenate(([True], signs[1:] != signs[:-1])))
+    last = np.append(first[1:] - 1, len(signs) - 1)
+    return tuple(FprInterval(float(starts[i]), float(ends[j]), _ABOVE[int(signs[i])])
+                 for i, j in zip(first.tolist(), last.tolist()))
+
+
+def _intervals_on_grid(xs, d_lo, d_hi, tol: float) -> tuple[FprInterval, ...]:
+    """Who is above between each two consecutive grid points, exactly.
+
+    Between two breakpoints both curves are straight, so A - B is linear there:
+    it leaves x0 at ``d_hi[x0]`` (the top of the vertical run at x0) and arrives
+    at x1 at ``d_lo[x1]`` (the bottom of the run at x1). One sign, or one sign and
+    zero at one end, holds on the whole open interval; opposite signs split it
+    where the difference is zero."""
+    def sign(d):
+        return np.where(np.abs(d) <= tol, 0, np.sign(d)).astype(int)
+
+    x0, x1 = xs[:-1], xs[1:]
+    d0, d1 = d_hi[:-1], d_lo[1:]
+    s0, s1 = sign(d0), sign(d1)
+    split = s0 * s1 < 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        xc = np.where(split, x0 + (x1 - x0) * d0 / np.where(split, d0 - d1, 1.0), x1)
+    # each segment as two pieces, x0 to xc and xc to x1 (empty unless split)
+    starts = np.column_stack((x0, xc)).ravel()
+    ends = np.column_stack((xc, x1)).ravel()
+    signs = np.column_stack((np.where(split, s0, np.sign(s0 + s1)), s1)).ravel()
+    keep = np.column_stack((np.ones_like(split), split)).ravel()
+    return _merged(starts[keep], ends[keep], signs[keep])
 
 
 def _at(fpr: np.ndarray, tpr: np.ndarray, x: np.ndarray):
@@ -113,13 +165,16 @@ def envelopment_steps(a_top, b_top, n_neg: int) -> Envelopment:
     reports). Exact integer arithmetic, O(m-), no search.
     """
     d = np.subtract(a_top, b_top, dtype=np.int64)
+    # the flat stretch FP = k to k + 1 (k < m-) has difference d[k] all along
+    k = np.arange(n_neg)
+    intervals = _merged(k / n_neg, (k + 1) / n_neg, np.sign(d[:n_neg]))
     verdict = _without_crossing(bool((d > 0).any()), bool((d < 0).any()))
     if verdict is not None:
-        return verdict
+        return replace(verdict, intervals=intervals)
     nz = np.flatnonzero(d)
     positive = d[nz] > 0
     change = np.flatnonzero(positive[1:] != positive[:-1])
-    return Envelopment("cross", tuple(((nz[change] + 1) / n_neg).tolist()))
+    return Envelopment("cross", tuple(((nz[change] + 1) / n_neg).tolist()), intervals)
 
 
 def envelopment_on_grid(xs, a: tuple, b: tuple, *, tol: float = TOLERANCE) -> Envelopment:
@@ -129,9 +184,10 @@ def envelopment_on_grid(xs, a: tuple, b: tuple, *, tol: float = TOLERANCE) -> En
     d_lo, d_hi = a_lo - b_lo, a_hi - b_hi
     above = bool((d_lo > tol).any() or (d_hi > tol).any())
     below = bool((d_lo < -tol).any() or (d_hi < -tol).any())
+    intervals = _intervals_on_grid(np.asarray(xs, float), d_lo, d_hi, tol)
     verdict = _without_crossing(above, below)
     if verdict is not None:
-        return verdict
+        return replace(verdict, intervals=intervals)
     # They cross. Walk along the curves: at each x the bottom of its vertical run, then its top.
     where = np.repeat(xs, 2)
     diff = np.column_stack((d_lo, d_hi)).ravel()
@@ -148,7 +204,7 @@ def envelopment_on_grid(xs, a: tuple, b: tuple, *, tol: float = TOLERANCE) -> En
         else:  # inside an open interval where both are straight
             x0, x1, d0, d1 = where[j0], where[j1], diff[j0], diff[j1]
             crossings.append(float(x0 + (x1 - x0) * d0 / (d0 - d1)))
-    return Envelopment("cross", tuple(crossings))
+    return Envelopment("cross", tuple(crossings), intervals)
 
 
 @dataclass(frozen=True)

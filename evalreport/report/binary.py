@@ -4,6 +4,7 @@ matrix, the cost envelope and the figures."""
 
 from __future__ import annotations
 
+import numpy as np
 from markupsafe import Markup
 
 from .. import registry
@@ -11,6 +12,7 @@ from ..figures import figures, learner_styles
 from ..redact import published
 from .format import UNDEFINED, Column, and_join, fmt, measure_text, with_interval
 from .notes import cells_with_notes
+from .verdicts import interval_phrases, ranking_sentence
 
 __all__ = ["binary_context", "simplified_note"]
 
@@ -20,9 +22,17 @@ THRESHOLD_NOTES = {"spec": "spec threshold", "learner": "learner's own threshold
 BOOTSTRAPPED = ("bep", "average_precision", "expected_total_cost")
 
 
+def _negatives(result, a: str, b: str):
+    """The negatives both learners were scored on when every FPR is a count over
+    them (unweighted, the same instances), else None."""
+    n = {result.learners[k].summary.negatives for k in (a, b)}
+    return n.pop() if len(n) == 1 else None
+
+
 def _sentences(result) -> list[str]:
     """The verdict on the comparisons: the winner at the operating point, which
-    curves envelop or cross, and what the summaries prefer where they cross."""
+    curves envelop, who is above on each interval of FPR where they cross, what
+    the summaries prefer there, and where the rankings disagree."""
     op = result.operating_point
     label = {m.name: m.ranking_label for m in registry.ranked("binary")}
     sentences = []
@@ -45,33 +55,38 @@ def _sentences(result) -> list[str]:
             elif v == "identical":
                 identical.append(f"{pair.a} and {pair.b}")
             else:
-                at = ", ".join(fmt(x, 3) for x in pair.envelopment.crossings_fpr[:3])
-                more = ", ..." if len(pair.envelopment.crossings_fpr) > 3 else ""
-                crosses.append(f"{pair.a} and {pair.b} (at FPR {at}{more})")
+                crosses.append(pair)
         for a, bs in envelops.items():
             whose = f"{bs[0]}'s" if len(bs) == 1 else f"those of {and_join(bs)}"
+            # thresholds mean nothing across learners (each has its own scores):
+            # the curves are compared at each false positive rate
             sentences.append(f"{a}'s ROC curve envelops {whose}: {a} is at least as good at every "
-                             "threshold (and so is its P-R curve).")
-        if crosses:
-            shown = crosses[:4] + ([f"{len(crosses) - 4} more pairs"] if len(crosses) > 4 else [])
-            sentences.append(f"ROC curves cross, so neither is better at every threshold: {'; '.join(shown)}.")
-        if identical:
-            sentences.append(f"Identical ROC curves: {'; '.join(identical)}.")
-        for pair in [p for p in comp.pairs if p.envelopment.verdict == "cross"][:4]:
-            prefer = {}
-            for r in comp.rankings:
-                if pair.a in r.order and pair.b in r.order:
-                    better = pair.a if r.order.index(pair.a) < r.order.index(pair.b) else pair.b
-                    prefer.setdefault(better, []).append(label[r.measure])
-            if len(prefer) == 1:
-                (better, _), = prefer.items()
+                             "false positive rate (and so is its P-R curve).")
+        disagree = {(d.a, d.b) for d in comp.disagreements}
+        for pair in crosses[:4]:
+            phrases = interval_phrases(pair.envelopment.intervals,
+                                       {"a": f"{pair.a} is above", "b": f"{pair.b} is above",
+                                        "equal": "they coincide on the rest"},
+                                       _negatives(result, pair.a, pair.b))
+            sentences.append(f"{pair.a}'s and {pair.b}'s ROC curves cross{where}, so neither is better at "
+                             f"every false positive rate. By FPR, {'; '.join(phrases)}.")
+            if (pair.a, pair.b) in disagree:
+                continue  # the rankings' sentence below names the measures
+            better = {pair.a if r.order.index(pair.a) < r.order.index(pair.b) else pair.b: r.measure
+                      for r in comp.rankings if pair.a in r.order and pair.b in r.order
+                      and r.values[pair.a] != r.values[pair.b]}
+            if len(better) == 1:
+                (who, _), = better.items()
                 names = ", ".join(label[r.measure] for r in comp.rankings)
                 sentences.append(f"Where {pair.a}'s and {pair.b}'s curves cross, every summary ({names}) "
-                                 f"prefers {better}.")
-            elif prefer:
-                parts = "; ".join(f"{', '.join(ms)} prefer{'s' if len(ms) == 1 else ''} {who}"
-                                  for who, ms in prefer.items())
-                sentences.append(f"The summaries disagree between {pair.a} and {pair.b}: {parts}.")
+                                 f"that orders them prefers {who}.")
+        if len(crosses) > 4:
+            sentences.append(f"{len(crosses) - 4} more pairs of ROC curves cross (the envelopment matrix "
+                             "below; results.json lists every interval).")
+        if identical:
+            sentences.append(f"Identical ROC curves: {'; '.join(identical)}.")
+        if len(comp.learners) > 1 and comp.rankings:
+            sentences.append(ranking_sentence(comp, label, where))
     if not result.comparisons and len(result.learners) == 1:
         (key, lr), = result.learners.items()
         if lr.operating is not None:
@@ -156,6 +171,7 @@ def binary_context(result, base: dict) -> dict:
             "confusion": {k: fmt(getattr(at, k)) for k in ("tp", "fp", "tn", "fn")},
             "confusion_share": _shares(at),
             "curves_note": simplified_note(lr.curves),
+            "groups": _groups(lr.groups),
         })
         for label, v, iv in (("AUC", sm.auc, ci), ("average precision", sm.average_precision,
                                                     boot.get("average_precision")),
@@ -245,18 +261,49 @@ def _matrix(result) -> list[dict]:
         cell = {}
         for p in comp.pairs:
             v = p.envelopment.verdict
-            x = ", ".join(fmt(c, 3) for c in p.envelopment.crossings_fpr[:2])
-            if len(p.envelopment.crossings_fpr) > 2:
-                x += ", ..."
+            if v == "cross":
+                # the row's learner above, below or equal on the first intervals of FPR
+                n_neg, intervals = _negatives(result, p.a, p.b), p.envelopment.intervals
+                for row, words in ((p.a, {"a": "above", "b": "below"}), (p.b, {"b": "above", "a": "below"})):
+                    other = p.b if row == p.a else p.a
+                    cell[(row, other)] = "crosses: " + "; ".join(interval_phrases(intervals, words, n_neg, limit=3))
+                continue
             text = {"a_envelops_b": ("envelops", "is enveloped by"),
                     "b_envelops_a": ("is enveloped by", "envelops"),
-                    "identical": ("identical", "identical"),
-                    "cross": (f"crosses at FPR {x}", f"crosses at FPR {x}")}[v]
+                    "identical": ("identical", "identical")}[v]
             cell[(p.a, p.b)], cell[(p.b, p.a)] = text
         rows = [{"name": a, "cells": ["—" if a == b else cell.get((a, b), "") for b in names]}
                 for a in names]
         out.append({"dataset": comp.dataset, "names": names, "rows": rows})
     return out
+
+
+#: the per-group table's columns: (key of GroupResult.measures, heading)
+GROUP_COLUMNS = (("tp", "TP"), ("fp", "FP"), ("tn", "TN"), ("fn", "FN"), ("accuracy", "accuracy"),
+                 ("precision", "precision"), ("recall", "recall"), ("f1", "F1"))
+
+
+def _groups(groups) -> dict | None:
+    """One row per group (its confusion matrix at the learner's threshold and the
+    measures read off it), then the mean and the standard deviation (n - 1) across
+    the groups where the value is defined, and the macro and micro averages
+    (Zhou 2.3.2: of the groups' P and R, and of their summed counts)."""
+    if groups is None:
+        return None
+    rows = [{"name": name, "cells": [fmt(m.get(k)) for k, _ in GROUP_COLUMNS]}
+            for name, m in zip(groups.names, groups.measures)]
+    mean, sd = [], []
+    for k, _ in GROUP_COLUMNS:
+        vals = np.array([m[k] for m in groups.measures if m.get(k) is not None], float)
+        mean.append(fmt(float(vals.mean())) if vals.size else UNDEFINED)
+        sd.append(fmt(float(vals.std(ddof=1))) if vals.size > 1 else UNDEFINED)
+    a = groups.averages
+    return {
+        "columns": [label for _, label in GROUP_COLUMNS], "rows": rows, "mean": mean, "sd": sd,
+        "averages": f"macro-P {fmt(a.macro_precision)}, macro-R {fmt(a.macro_recall)}, macro-F1 (Zhou) "
+                    f"{fmt(a.macro_f1)}, mean F1 {fmt(a.mean_f1)}; micro-P {fmt(a.micro_precision)}, "
+                    f"micro-R {fmt(a.micro_recall)}, micro-F1 {fmt(a.micro_f1)}",
+    }
 
 
 def _envelope_rows(result, styles) -> list[dict]:

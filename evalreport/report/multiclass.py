@@ -10,6 +10,7 @@ from .. import registry
 from ..figures import class_roc_figure, class_scores_figure, confusion_figure, learner_styles, scalars_figure
 from .format import UNDEFINED, Column, fmt, measure_text
 from .notes import cells_with_notes
+from .verdicts import ranking_sentence
 
 __all__ = ["multiclass_context"]
 
@@ -94,13 +95,9 @@ def multiclass_context(result, base: dict) -> dict:
         if comp.winner:
             sentences.append(f"{comp.winner} has the highest accuracy"
                              + (f" on {comp.dataset}" if comp.dataset else "") + ".")
-        if not comp.rankings_agree:
-            tops = "; ".join(f"{label[r.measure]} ranks {r.order[0]} first"
-                             for r in comp.rankings if r.order)
-            sentences.append(f"The summaries disagree: {tops}.")
-        else:
-            names = ", ".join(label[r.measure] for r in comp.rankings)
-            sentences.append(f"Every summary ({names}) ranks the learners the same way.")
+        sentence = ranking_sentence(comp, label, f" on {comp.dataset}" if comp.dataset else "")
+        if sentence:
+            sentences.append(sentence)
     if len(result.learners) == 1:
         (key, lr), = result.learners.items()
         sentences.append(f"{key}: accuracy {fmt(lr.evaluation.accuracy)}, macro-F1 (Zhou) "

@@ -5,7 +5,7 @@ rankings); curves are compared per class in the report."""
 from __future__ import annotations
 
 from .. import registry
-from ..compare import Comparisons
+from ..compare import Comparisons, ranking_disagreements
 from ..result import RunWarning
 from ..spec import Spec
 from ..words import and_join
@@ -17,9 +17,10 @@ __all__ = ["compare_multiclass"]
 def compare_dataset(learners: dict, wanted: frozenset[str], dataset=None) -> Comparisons:
     """Rankings of the learners of one data set; the winner has the highest accuracy."""
     ranks = rankings("multiclass", learners, wanted, keep_empty=False)
-    tops = {r.order[0] for r in ranks if r.order}
+    disagreements = ranking_disagreements(ranks, tuple(learners))
     return Comparisons(dataset=dataset, learners=tuple(learners), rankings=ranks,
-                       winner=ranks[0].order[0] if ranks else None, rankings_agree=len(tops) <= 1)
+                       winner=ranks[0].order[0] if ranks else None, rankings_agree=not disagreements,
+                       disagreements=disagreements)
 
 
 def compare_multiclass(spec: Spec, learners: dict, sources=None):

@@ -17,9 +17,13 @@ def comparisons_dict(result: Result) -> dict:
         tag = {"dataset": c.dataset} if several else {}
         for p in c.pairs:
             env.append({**tag, "a": p.a, "b": p.b, "verdict": p.envelopment.verdict,
-                        "crossings_fpr": InlineList(p.envelopment.crossings_fpr)})
+                        "crossings_fpr": InlineList(p.envelopment.crossings_fpr),
+                        "intervals": [{"from": i.fpr_from, "to": i.fpr_to, "above": i.above}
+                                      for i in p.envelopment.intervals]})
         block = {r.measure: InlineList(r.order) for r in c.rankings}
         block["agree"] = c.rankings_agree
+        block["disagreements"] = [{"a": d.a, "b": d.b, "prefer_a": InlineList(d.prefer_a),
+                                   "prefer_b": InlineList(d.prefer_b)} for d in c.disagreements]
         if several:
             rankings[str(c.dataset)] = block
         else:

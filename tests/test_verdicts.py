@@ -1,0 +1,110 @@
+"""The verdict in exact words: who is above on each interval of FPR where two
+ROC curves cross, and rankings that agree only when they order every pair alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from evalreport.compare import Comparisons, Disagreement, Ranking, ranking_disagreements
+from evalreport.compare.curves import FprInterval as I
+from evalreport.report.verdicts import fpr_bounds, interval_phrases, ranking_sentence
+
+ROOT = Path(__file__).resolve().parents[1]
+LABEL = {"accuracy": "accuracy", "macro_f1": "macro-F1", "macro_auc": "macro AUC"}
+
+
+def _ranking(measure, values, higher=True):
+    defined = [k for k, v in values.items() if v is not None]
+    order = sorted(defined, key=lambda k: (-values[k] if higher else values[k], list(values).index(k)))
+    return Ranking(measure, tuple(order), values)
+
+
+def test_rankings_with_the_same_top_but_different_orders_disagree():
+    # accuracy X > Z > Y, macro AUC X > Y > Z: the same first learner, not the same order
+    ranks = (_ranking("accuracy", {"X": 0.9, "Y": 0.7, "Z": 0.8}),
+             _ranking("macro_auc", {"X": 0.95, "Y": 0.9, "Z": 0.85}))
+    assert ranking_disagreements(ranks, ("X", "Y", "Z")) == (
+        Disagreement("Y", "Z", prefer_a=("macro_auc",), prefer_b=("accuracy",)),)
+
+
+def test_ties_and_undefined_values_are_no_disagreement():
+    # Y and Z tie on accuracy (listed in the learners' order) and Z has no macro AUC
+    ranks = (_ranking("accuracy", {"X": 0.9, "Y": 0.8, "Z": 0.8}),
+             _ranking("macro_f1", {"X": 0.9, "Y": 0.7, "Z": 0.8}),
+             _ranking("macro_auc", {"X": 0.9, "Y": 0.8, "Z": None}))
+    assert ranking_disagreements(ranks, ("X", "Y", "Z")) == ()
+
+
+def test_multiclass_compare_sets_rankings_agree_from_full_orders():
+    from evalreport.tasks.multiclass_compare import compare_dataset
+
+    learners = {k: SimpleNamespace(values=v) for k, v in {
+        "X": {"accuracy": 0.9, "macro_f1": 0.9, "mean_f1": 0.9, "macro_auc": 0.95},
+        "Y": {"accuracy": 0.7, "macro_f1": 0.7, "mean_f1": 0.7, "macro_auc": 0.9},
+        "Z": {"accuracy": 0.8, "macro_f1": 0.8, "mean_f1": 0.8, "macro_auc": 0.85}}.items()}
+    comp = compare_dataset(learners, frozenset())
+    assert not comp.rankings_agree
+    assert comp.disagreements == (Disagreement("Y", "Z", ("macro_auc",), ("accuracy", "macro_f1", "mean_f1")),)
+
+
+def test_ranking_sentences():
+    ranks = (_ranking("accuracy", {"X": 0.9, "Y": 0.7, "Z": 0.8}),
+             _ranking("macro_f1", {"X": 0.9, "Y": 0.7, "Z": 0.8}),
+             _ranking("macro_auc", {"X": 0.95, "Y": 0.9, "Z": 0.85}))
+    d = ranking_disagreements(ranks, ("X", "Y", "Z"))
+    comp = Comparisons(None, ("X", "Y", "Z"), rankings=ranks, rankings_agree=False, disagreements=d)
+    assert ranking_sentence(comp, LABEL) == (
+        "The rankings disagree: macro AUC ranks Y above Z, accuracy and macro-F1 rank Z above Y.")
+    same = Comparisons(None, ("X", "Y", "Z"), rankings=ranks[:2])
+    assert ranking_sentence(same, LABEL, " on d1") == (
+        "Every ranking on d1 (accuracy, macro-F1) orders the learners the same way.")
+
+
+def test_interval_phrases_and_bounds():
+    # 143 negatives: one negative is 1/143 of FPR
+    iv = (I(0, 13 / 143, "a"), I(13 / 143, 16 / 143, "equal"), I(16 / 143, 17 / 143, "b"),
+          I(17 / 143, 1, "equal"))
+    words = {"a": "a is above", "b": "b is above", "equal": "they coincide on the rest"}
+    assert interval_phrases(iv, words, 143) == [
+        "a is above on (0, 0.0909)", "b is above on (0.112, 0.119) (1 negative)", "they coincide on the rest"]
+    # more digits where three would print two ends alike
+    assert fpr_bounds([0.1, 0.10001, 0.2]) == ["0.1", "0.10001", "0.2"]
+    # at most `limit` intervals a side
+    many = tuple(I(k / 10, (k + 1) / 10, "ab"[k % 2]) for k in range(10))
+    assert interval_phrases(many, {"a": "A", "b": "B"}, limit=2) == [
+        "A on (0, 0.1), (0.2, 0.3), 3 more", "B on (0.1, 0.2), (0.3, 0.4), 3 more"]
+
+
+@pytest.fixture(scope="module")
+def breast_cancer():
+    import evalreport
+    from evalreport.spec import load_spec
+
+    return evalreport.evaluate(load_spec(ROOT / "examples/breast_cancer/spec.yaml"))
+
+
+def test_breast_cancer_verdict_says_who_is_above_where(breast_cancer):
+    from evalreport.report.binary import _matrix, _sentences
+
+    (comp,) = breast_cancer.comparisons
+    env = {(p.a, p.b): p.envelopment for p in comp.pairs}
+    # 143 negatives: every interval end is a count of negatives
+    got = [(round(i.fpr_from * 143), round(i.fpr_to * 143), i.above) for i in env[("logistic", "forest")].intervals]
+    assert got == [(0, 8, "a"), (8, 9, "equal"), (9, 13, "a"), (13, 16, "equal"), (16, 17, "b"),
+                   (17, 31, "equal"), (31, 141, "a"), (141, 143, "equal")]
+    sentences = _sentences(breast_cancer)
+    assert ("logistic's and forest's ROC curves cross, so neither is better at every false positive rate. "
+            "By FPR, logistic is above on (0, 0.0559), (0.0629, 0.0909), (0.217, 0.986); forest is above on "
+            "(0.112, 0.119) (1 negative); they coincide on the rest.") in sentences
+    assert ("logistic's ROC curve envelops those of tree and bayes: logistic is at least as good at every "
+            "false positive rate (and so is its P-R curve).") in sentences
+    assert ("The rankings disagree: BEP, F1, expected total cost and cost at the operating point rank tree "
+            "above bayes, AUC ranks bayes above tree.") in sentences
+    assert not any("every threshold" in s for s in sentences)
+    (matrix,) = _matrix(breast_cancer)
+    rows = {r["name"]: dict(zip(matrix["names"], r["cells"])) for r in matrix["rows"]}
+    assert rows["forest"]["logistic"] == ("crosses: above on (0.112, 0.119) (1 negative); below on (0, 0.0559), "
+                                          "(0.0629, 0.0909), (0.217, 0.986); equal on the rest")
