@@ -78,6 +78,19 @@ class LearnerResult:
     resolution_bound: dict | None = None  # engines with `resolution`: bounds on |exact - binned|
     bootstrap: dict | None = None  # name -> (low, high) percentile-bootstrap interval
     values: dict = field(default_factory=dict)  # registry name -> scalar (None: undefined)
+    #: how the report prints the threshold and the ROC hull's thresholds (the least-cost
+    #: one, the cost envelope's): decimals that make the same decisions on these data
+    #: (metrics.threshold_text), found while the count table is at hand
+    threshold_texts: dict = field(default_factory=dict)  # threshold -> text
+
+    def threshold_text(self, t: float) -> str:
+        """The text of threshold ``t`` (the learner's or a hull vertex's): one that
+        reproduces its decisions; ``repr`` (exact) for a threshold not recorded."""
+        t = float(t)
+        text = self.threshold_texts.get(t)
+        if text is not None:
+            return text
+        return ("+inf" if t > 0 else "-inf") if t in (float("inf"), float("-inf")) else repr(t)
 
     @property
     def roc_vertices(self):

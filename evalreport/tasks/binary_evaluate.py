@@ -16,6 +16,7 @@ from ..metrics.binary import evaluate_binary_for_report
 from ..metrics.cost import probability_cost
 from ..metrics.groups import binary_group_matrices, group_codes
 from ..metrics.multiclass import average_matrices
+from ..metrics.threshold_text import threshold_texts
 from ..result import GroupResult, LearnerResult, OperatingPointSpec, RunWarning
 from ..spec import FALLBACK_THRESHOLD, Spec, locate
 from .base import learner_warning
@@ -183,11 +184,25 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                 at_threshold=at, operating=operating, partial_auc=pauc, groups=groups,
                 auc_ci=auc_ci, bootstrap=boot,
                 resolution_bound=None if s.resolution_bound is None else s.resolution_bound.get(name),
+                threshold_texts=_threshold_texts(ev, threshold, exact=s.tables is None or reduction is None
+                                                 or not reduction.reduced),
             )
             # The count table is no longer needed: only the summary and the
             # bounded curves are kept, so memory does not grow with learners.
             del ev
     return results, warnings
+
+
+def _threshold_texts(ev, threshold: float, exact: bool) -> dict[float, str]:
+    """The texts of the learner's threshold and of its ROC hull's (the least-cost
+    threshold and the cost envelope's are among them), read off its count table
+    while it is at hand. A reduced streamed table lacks rows between those it kept,
+    so the neighbouring scores are unknown: there the exact ``repr``."""
+    wanted = [threshold] + ([] if ev.hull is None else list(ev.hull.threshold))
+    if not exact:
+        return {float(t): (repr(float(t)) if np.isfinite(t) else ("+inf" if t > 0 else "-inf"))
+                for t in wanted}
+    return threshold_texts(ev.counts, wanted)
 
 
 #: bootstrap only while resamples x rows stays below this (about 10 s a learner)
