@@ -67,7 +67,7 @@ class LearnerResult:
     source: str  # prediction file (as in the spec)
     hard: bool  # hard decisions only: no curves
     threshold: float
-    threshold_source: str  # "spec", "learner", "optimal" or "decisions"
+    threshold_source: str  # "spec", "learner", "optimal", "optimal_on:<data set>" or "decisions"
     summary: BinarySummary  # scalars, hull and cost curve (computed on the full curves)
     curves: OutputCurves  # ROC and P-R vertices, simplified to report.curve_points
     at_threshold: ThresholdMeasures

@@ -135,7 +135,8 @@ def binary_context(result, base: dict) -> dict:
             "key": key, "color": styles[key]["color"],
             "source": published(result).sources[key],
             "dataset": lr.dataset or "", "hard": lr.hard,
-            "threshold_note": THRESHOLD_NOTES[lr.threshold_source],
+            "threshold_note": THRESHOLD_NOTES.get(lr.threshold_source) or
+            f"least-cost threshold at PC(+) on {lr.threshold_source.partition(':')[2]}",
             "at": [texts.get(c.key) or measure_text(c.key, values.get(c.key)) for c in at_cols],
             "rank": [shown(c.key) for c in rank_cols],
             "n": fmt(sm.n), "positives": fmt(sm.positives), "negatives": fmt(sm.negatives),
