@@ -67,7 +67,7 @@ class LearnerResult:
     source: str  # prediction file (as in the spec)
     hard: bool  # hard decisions only: no curves
     threshold: float
-    threshold_source: str  # "spec", "learner", "optimal" or "decisions"
+    threshold_source: str  # "spec", "learner", "optimal", "optimal_on:<data set>" or "decisions"
     summary: BinarySummary  # scalars, hull and cost curve (computed on the full curves)
     curves: OutputCurves  # ROC and P-R vertices, simplified to report.curve_points
     at_threshold: ThresholdMeasures
@@ -81,6 +81,19 @@ class LearnerResult:
     pc_positive: float | None = None  # the operating point PC(+) the learner is judged at
     #: the measures at the threshold in the population of the priors (None without priors)
     population: Any = None  # metrics.population.PopulationMeasures
+    #: how the report prints the threshold and the ROC hull's thresholds (the least-cost
+    #: one, the cost envelope's): decimals that make the same decisions on these data
+    #: (metrics.threshold_text), found while the count table is at hand
+    threshold_texts: dict = field(default_factory=dict)  # threshold -> text
+
+    def threshold_text(self, t: float) -> str:
+        """The text of threshold ``t`` (the learner's or a hull vertex's): one that
+        reproduces its decisions; ``repr`` (exact) for a threshold not recorded."""
+        t = float(t)
+        text = self.threshold_texts.get(t)
+        if text is not None:
+            return text
+        return ("+inf" if t > 0 else "-inf") if t in (float("inf"), float("-inf")) else repr(t)
 
     @property
     def roc_vertices(self):

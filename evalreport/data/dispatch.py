@@ -120,7 +120,8 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
             # thresholds and partial AUC the report will ask for, so they stay exact.
             keep = [learner.threshold for learner in src.learners.values() if learner.threshold is not None]
             # 'optimal' is a hull vertex (always kept), or the fallback when there is no hull
-            keep.append(FALLBACK_THRESHOLD if spec.threshold == "optimal" else float(spec.threshold))
+            # ({optimal_on: ..}: chosen on another data set, not known yet: checked when applied)
+            keep.append(float(spec.threshold) if isinstance(spec.threshold, (int, float)) else FALLBACK_THRESHOLD)
             fprs = [] if spec.partial_auc is None else [spec.partial_auc.max_fpr]
             agg = aggregate_duckdb(source, label=src.label, positive=spec.positive_label, scores=scores,
                                    weight=src.weight, resolution=src.resolution, by=src.group,

@@ -43,7 +43,7 @@ def _sentences(result) -> list[str]:
             sentences.append(
                 f"At the operating point{where} (PC(+) = {fmt(op.pc_positive)}), {comp.winner} has the "
                 f"least expected cost: {fmt(lr.operating.min_cost)} (normalised), at threshold "
-                f"{fmt(lr.operating.threshold)}.")
+                f"{lr.threshold_text(lr.operating.threshold)}.")
         envelops: dict[str, list[str]] = {}
         crosses, identical = [], []
         for pair in comp.pairs:
@@ -92,7 +92,7 @@ def _sentences(result) -> list[str]:
         if lr.operating is not None:
             sentences.append(f"At the operating point (PC(+) = {fmt(op.pc_positive)}), {key}'s least "
                              f"expected cost is {fmt(lr.operating.min_cost)} (normalised), at threshold "
-                             f"{fmt(lr.operating.threshold)}.")
+                             f"{lr.threshold_text(lr.operating.threshold)}.")
     return sentences
 
 
@@ -104,8 +104,8 @@ def _deployed_sentences(result) -> list[str]:
         cost = lr.values.get("cost_at_threshold")
         if lr.threshold_source == "optimal" or cost is None or lr.operating is None:
             continue
-        parts.append(f"{key} at {fmt(lr.threshold)} costs {fmt(cost)} (its least: {fmt(lr.operating.min_cost)} "
-                     f"at {fmt(lr.operating.threshold)})")
+        parts.append(f"{key} at {lr.threshold_text(lr.threshold)} costs {fmt(cost)} (its least: "
+                     f"{fmt(lr.operating.min_cost)} at {lr.threshold_text(lr.operating.threshold)})")
     if not parts:
         return []
     pc = fmt(result.operating_point.pc_positive)
@@ -151,6 +151,9 @@ def binary_context(result, base: dict) -> dict:
         at, sm = lr.at_threshold, lr.summary
         values = {**lr.values, "threshold": lr.threshold,
                   "op_threshold": lr.operating.threshold if lr.operating else None}
+        # thresholds as decimals that make the decisions of the matrices they head
+        texts = {"threshold": lr.threshold_text(lr.threshold),
+                 "op_threshold": lr.threshold_text(lr.operating.threshold) if lr.operating else None}
         for b in spec.fbeta:
             values[f"fbeta_{b:g}"] = at.fbeta.get(float(b))
         ci = lr.auc_ci.ci if lr.auc_ci is not None else None
@@ -158,14 +161,15 @@ def binary_context(result, base: dict) -> dict:
 
         def shown(name):
             interval = ci if name == "auc" else boot.get(name) if name in BOOTSTRAPPED else None
-            return with_interval(measure_text(name, values.get(name)), interval)
+            return with_interval(texts.get(name) or measure_text(name, values.get(name)), interval)
 
         learners.append({
             "key": key, "color": styles[key]["color"],
             "source": published(result).sources[key],
             "dataset": lr.dataset or "", "hard": lr.hard,
-            "threshold_note": THRESHOLD_NOTES[lr.threshold_source],
-            "at": [measure_text(c.key, values.get(c.key)) for c in at_cols],
+            "threshold_note": THRESHOLD_NOTES.get(lr.threshold_source) or
+            f"least-cost threshold at PC(+) on {lr.threshold_source.partition(':')[2]}",
+            "at": [texts.get(c.key) or measure_text(c.key, values.get(c.key)) for c in at_cols],
             "rank": [shown(c.key) for c in rank_cols],
             "n": fmt(sm.n), "positives": fmt(sm.positives), "negatives": fmt(sm.negatives),
             "confusion": {k: fmt(getattr(at, k)) for k in ("tp", "fp", "tn", "fn")},
@@ -319,10 +323,11 @@ def _envelope_rows(result, styles) -> list[dict]:
             else:
                 runs.append([iv.learner, iv.pc_from, iv.pc_to, [iv.threshold]])
         for learner, lo, hi, thresholds in runs:
+            text = result.learners[learner].threshold_text  # decimals that keep the decisions
             if len(thresholds) == 1:
-                thr = fmt(thresholds[0])
+                thr = text(thresholds[0])
             else:
-                thr = f"{fmt(max(thresholds))} down to {fmt(min(thresholds))} ({len(thresholds)} thresholds)"
+                thr = f"{text(max(thresholds))} down to {text(min(thresholds))} ({len(thresholds)} thresholds)"
             rows.append({"learner": learner, "color": styles[learner]["color"], "threshold": thr,
                          "from": fmt(lo, 3), "to": fmt(hi, 3), "dataset": comp.dataset or ""})
     return rows

@@ -18,7 +18,7 @@ from ..errors import suggest
 from ..metrics.labels import label_key
 from .files import COMPRESSED_SUFFIXES, DATA_SUFFIXES, ENGINE_COMPRESSIONS, data_suffix
 from .messages import _cut, _Locator, _short, _unknown_name
-from .models import Confidence, DataSource, Gate, Learner, PartialAuc, Report, Spark, Spec
+from .models import Confidence, DataSource, Gate, Learner, OptimalOn, PartialAuc, Report, Spark, Spec
 from .names import FORMATS, comparison_names, gate_names, metric_names
 
 #: the largest cost: costs are relative (only their ratios matter), and a
@@ -31,6 +31,7 @@ _MODEL_FIELDS = {
     ("data", int): DataSource,
     ("data", int, "learners", str): Learner,
     ("partial_auc",): PartialAuc,
+    ("threshold",): OptimalOn,
     ("confidence",): Confidence,
     ("gates", int): Gate,
     ("report",): Report,
@@ -248,6 +249,8 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
                     and len(learner.scores) != len(spec.classes):
                 add(loc, f"{len(learner.scores)} score columns for {len(spec.classes)} classes")
     all_learners = sorted({n for d in by_dataset.values() for n in d})
+    if isinstance(spec.threshold, OptimalOn):
+        _optimal_on_problems(spec, by_dataset, add)
     for i, gate in enumerate(spec.gates):
         if gate.learner is not None and gate.learner not in all_learners:
             add(("gates", i, "learner"), _unknown_name("learner", gate.learner, all_learners))
@@ -259,6 +262,36 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
     if template:
         add(("report", "template"), template)
     return out
+
+
+def _optimal_on_problems(spec: Spec, by_dataset: dict, add) -> None:
+    """threshold: {optimal_on: name}: a binary task, a data set of that name, and
+    each learner of the other data sets among its learners (matched by name)."""
+    name = spec.threshold.optimal_on
+    loc = ("threshold", "optimal_on")
+    if spec.task != "binary":
+        add(loc, "optimal_on chooses a binary learner's threshold; a multiclass task has none")
+        return
+    names = [d for d in by_dataset if d is not None]
+    if name not in by_dataset:
+        add(loc, _unknown_name("data set", name, names) if names else
+            f"no data set is named '{name}': name the data sets (data[].dataset) and give the "
+            "validation one here")
+        return
+    if len(by_dataset) < 2:
+        add(loc, f"'{name}' is the only data set: optimal_on chooses the thresholds on one data set "
+            "and applies them to the others (threshold: optimal chooses them on the data measured)")
+        return
+    chosen = by_dataset[name]
+    for i, src in enumerate(spec.data):
+        if src.dataset == name:
+            continue
+        for learner, columns in src.learners.items():
+            if learner not in chosen and columns.threshold is None and columns.predicted is None:
+                add(("data", i, "learners", learner),
+                    f"learner '{learner}' is not in data set '{name}', where threshold: {{optimal_on: "
+                    f"{name}}} chooses each learner's threshold{suggest(learner, sorted(chosen))}; "
+                    "give it its own threshold or the same name there")
 
 
 def _cost_problem(value) -> str | None:

@@ -147,6 +147,13 @@ class Gate(_Model):
         return self
 
 
+class OptimalOn(_Model):
+    """``threshold: {optimal_on: <data set>}``: each learner's least-cost threshold
+    chosen on one data set (validation) and applied to the others (test)."""
+
+    optimal_on: str = Field(description="The data set (data[].dataset) whose learners choose the thresholds.")
+
+
 class Report(_Model):
     formats: list[str] = Field(default_factory=lambda: list(FORMATS))
     out: str = Field("reports", description="Output folder, relative to the spec file.")
@@ -194,8 +201,10 @@ class Spec(_Model):
         None, description="Multiclass: the classes, in order.")
 
     data: list[DataSource] = Field(min_length=1)
-    threshold: Union[Number, Literal["optimal"]] = Field(
-        0.5, description="Decision threshold, or 'optimal' (least cost at the operating point)."
+    threshold: Union[Number, Literal["optimal"], OptimalOn] = Field(
+        0.5, description="Decision threshold; 'optimal' (least cost at the operating point, chosen on the "
+        "data measured: optimistic); or {optimal_on: <data set>} (least cost on that data set, applied to "
+        "the others)."
     )
     priors: dict[str, Number] | None = Field(
         None, description="Class priors of the target population; binary: {positive: p}."

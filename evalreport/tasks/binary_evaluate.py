@@ -17,8 +17,10 @@ from ..metrics.cost import probability_cost
 from ..metrics.groups import binary_group_matrices, group_codes
 from ..metrics.multiclass import average_matrices
 from ..metrics.population import PopulationMeasures, population_at_threshold
+from ..metrics.threshold_text import threshold_texts
 from ..result import GroupResult, LearnerResult, OperatingPointSpec, RunWarning
 from ..spec import FALLBACK_THRESHOLD, Spec, locate
+from ..spec.models import OptimalOn
 from .base import learner_warning
 
 __all__ = ["operating_point", "evaluate_learners", "group_result", "BOOTSTRAP_BUDGET"]
@@ -75,11 +77,16 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                       progress=None) -> tuple[dict[str, LearnerResult], list[RunWarning]]:
     """Each learner of each source: its measures at its threshold, its curves, its
     groups and intervals. ``keys``: (dataset, learner name) -> results.json key."""
-    warnings: list[RunWarning] = []
-    results: dict[str, LearnerResult] = {}
     costs = Costs(false_negative=op.cost_fn, false_positive=op.cost_fp)
     betas = tuple(dict.fromkeys([1.0] + [float(b) for b in spec.fbeta]))
-    for s in sources:
+    # threshold: {optimal_on: name}: that data set's learners first, each choosing its
+    # least-cost threshold, which the learner of the same name applies elsewhere
+    chosen_on = spec.threshold.optimal_on if isinstance(spec.threshold, OptimalOn) else None
+    chosen: dict[str, float] = {}
+    order = sorted(sources, key=lambda s: s.dataset != chosen_on) if chosen_on else sources
+    by_source: dict[int, tuple[dict, list]] = {}
+    for s in order:
+        results, warnings = by_source[s.index] = ({}, [])
         src_spec = spec.data[s.index]
         learner_values = s.learners if s.tables is None else dict.fromkeys(s.tables)
         for name, values in learner_values.items():
@@ -105,12 +112,18 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                 scores = values.astype(np.float64) if hard else values
                 ev = evaluate_binary_for_report(s.labels, scores, sample_weight=s.weights, positive=True)
             operating = None if hard else ev.operating_point(op.pc_positive)
+            least_cost = None if hard else operating.threshold if operating else FALLBACK_THRESHOLD
+            chooses = chosen_on is not None and s.dataset == chosen_on
+            if chooses and not hard:
+                chosen[name] = least_cost
             if hard:
                 threshold, origin = FALLBACK_THRESHOLD, "decisions"
             elif learner.threshold is not None:
                 threshold, origin = learner.threshold, "learner"
-            elif spec.threshold == "optimal":
-                threshold, origin = (operating.threshold if operating else FALLBACK_THRESHOLD), "optimal"
+            elif spec.threshold == "optimal" or chooses:
+                threshold, origin = least_cost, "optimal" if chosen_on is None else f"optimal_on:{chosen_on}"
+            elif chosen_on is not None:
+                threshold, origin = _chosen(spec, chosen, chosen_on, s, name, ev), f"optimal_on:{chosen_on}"
             else:
                 threshold, origin = float(spec.threshold), "spec"
             at = ev.at_threshold(threshold, costs=costs, betas=betas)
@@ -129,12 +142,13 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
             for measure, reason in at.undefined.items():
                 warnings.append(learner_warning(key, f"{measure} at threshold {threshold:g} is undefined: "
                                                 f"{reason}", measure.split("[")[0]))
-            if origin == "optimal" and operating is None:  # one class only: no ROC hull
+            picked_here = origin == "optimal" or (chooses and origin.startswith("optimal_on:"))
+            if picked_here and operating is None:  # one class only: no ROC hull
                 warnings.append(learner_warning(
                     key, f"the least-cost threshold is undefined, as "
                     f"{ev.undefined.get('roc_hull', 'there is no ROC hull')}: the measures at a "
                     f"threshold are taken at {FALLBACK_THRESHOLD:g}", "min_cost"))
-            if origin == "optimal" and operating is not None and not np.isfinite(operating.threshold):
+            if picked_here and operating is not None and not np.isfinite(operating.threshold):
                 warnings.append(learner_warning(key, f"the least-cost decision at PC(+) = {op.pc_positive:.4g} "
                                                 "is to predict nothing positive", "min_cost"))
             summary = ev.summary()
@@ -185,11 +199,66 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                 auc_ci=auc_ci, bootstrap=boot,
                 resolution_bound=None if s.resolution_bound is None else s.resolution_bound.get(name),
                 pc_positive=op.pc_positive, population=_population(at, op, key, warnings),
+                threshold_texts=_threshold_texts(ev, threshold, exact=s.tables is None or reduction is None
+                                                 or not reduction.reduced),
             )
             # The count table is no longer needed: only the summary and the
             # bounded curves are kept, so memory does not grow with learners.
             del ev
-    return results, warnings
+    # in the spec's order whatever the order of evaluation
+    results = {k: v for s in sources for k, v in by_source[s.index][0].items()}
+    warnings = [w for s in sources for w in by_source[s.index][1]]
+    return results, warnings + _chosen_on_data_warnings(spec, results)
+
+
+def _chosen(spec: Spec, chosen: dict, chosen_on: str, s: Source, name: str, ev) -> float:
+    """The threshold learner ``name`` chose on data set ``chosen_on``, which must be
+    one its (possibly reduced) count table here can be read at."""
+    where = ("data", s.index, "learners", name)
+    if name not in chosen:  # the spec's checks leave only a learner of hard decisions there
+        raise SpecError([locate(spec, where, (
+            f"learner '{name}' gives hard decisions in data set '{chosen_on}', which chooses the "
+            "thresholds (threshold: {optimal_on: " f"{chosen_on}" "}): no least-cost threshold to apply here; "
+            "give it its own threshold"))])
+    t = chosen[name]
+    reduction = getattr(ev, "reduction", None)
+    if reduction is not None and np.isfinite(t) and not reduction.exact_row(ev.counts, t):
+        raise SpecError([locate(spec, ("threshold", "optimal_on"), (
+            f"learner '{name}''s threshold chosen on '{chosen_on}' ({t!r}) falls between the rows kept of "
+            f"the count table streamed for data[{s.index}] ({reduction.kept:,} of {reduction.rows:,}): "
+            "its measures there would be inexact; give that data set a resolution, or engine: memory"))])
+    return t
+
+
+def _chosen_on_data_warnings(spec: Spec, results: dict) -> list[RunWarning]:
+    """The measures at a threshold chosen on the data measured are optimistic: say so
+    (threshold: optimal, or the data set that chooses them under optimal_on)."""
+    if any(lr.threshold_source == "optimal" for lr in results.values()):
+        return [RunWarning(
+            "threshold: optimal chooses each learner's threshold on the data it then measures: the "
+            "measures at the threshold (precision, recall, F1, accuracy, cost) and the gates on them are "
+            "optimistic; threshold: {optimal_on: <data set>} chooses the thresholds on a validation data "
+            "set and measures the others at them")]
+    if isinstance(spec.threshold, OptimalOn):
+        name = spec.threshold.optimal_on
+        if any(lr.dataset == name and lr.threshold_source.startswith("optimal_on:") for lr in results.values()):
+            return [RunWarning(
+                f"the thresholds are chosen on data set '{name}' (threshold: {{optimal_on: {name}}}): its "
+                "own measures at the threshold and the gates on them are optimistic; those of the other data "
+                "sets are not")]
+    return []
+
+
+def _threshold_texts(ev, threshold: float, exact: bool) -> dict[float, str]:
+    """The texts of the learner's threshold and of its ROC hull's (the least-cost
+    threshold and the cost envelope's are among them), read off its count table
+    while it is at hand. A reduced streamed table lacks rows between those it kept,
+    so the neighbouring scores are unknown: there the exact ``repr``."""
+    wanted = [threshold] + ([] if ev.hull is None else list(ev.hull.threshold))
+    if not exact:
+        return {float(t): (repr(float(t)) if np.isfinite(t) else ("+inf" if t > 0 else "-inf"))
+                for t in wanted}
+    return threshold_texts(ev.counts, wanted)
 
 
 def _population(at, op: OperatingPointSpec, key: str, warnings: list) -> PopulationMeasures | None:
