@@ -278,9 +278,10 @@ def test_mcnemar_counts_follow_zhou_table_2_4():
     y = np.array([1, 1, 1, 1, 0, 0, 0, 0], bool)
     a = np.array([1, 0, 0, 0, 0, 1, 0, 1], bool)  # right on 0, 4, 6
     b = np.array([1, 1, 1, 0, 0, 0, 1, 1], bool)  # right on 0, 1, 2, 4, 5
-    r = mcnemar(y, a, b)
+    r = mcnemar(y, a, b, method="corrected")
     # e01: A wrong and B right (1, 2, 5); e10: A right and B wrong (6); e00 (0, 4); e11 (3, 7)
     assert (r.e00, r.e01, r.e10, r.e11) == (2, 3, 1, 2)
+    assert r.method == "corrected"
     assert r.statistic == pytest.approx((abs(3 - 1) - 1) ** 2 / 4)
     assert r.p_value == pytest.approx(st.chi2.sf(0.25, 1))
 
@@ -293,7 +294,7 @@ def test_mcnemar_equals_statsmodels(seed):
     y = rng.random(n) < 0.4
     a = np.where(rng.random(n) < 0.8, y, ~y)
     b = np.where(rng.random(n) < 0.7 + 0.04 * seed, y, ~y)
-    r = mcnemar(y, a, b)
+    r = mcnemar(y, a, b, method="corrected")
     ra, rb = a == y, b == y
     table = [[np.sum(ra & rb), np.sum(ra & ~rb)], [np.sum(~ra & rb), np.sum(~ra & ~rb)]]
     ref = sm.mcnemar(table, exact=False, correction=True)

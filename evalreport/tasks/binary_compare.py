@@ -78,7 +78,7 @@ def _pair_tests(spec: Spec, group: dict, sources: list[Source], dataset, compone
         if lr.groups is not None:
             errors[k] = [m["error_rate"] for m in lr.groups.measures]
     return pair_tests(binary, labels, scores, decisions, errors or None, wanted, spec.confidence.level,
-                      components=components)
+                      components=components, mcnemar_method=spec.confidence.mcnemar)
 
 
 def compare_datasets(spec: Spec, learners: dict, sources: list[Source] | None = None,
