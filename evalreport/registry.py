@@ -277,12 +277,13 @@ _ENTRIES = [
             "Holm's adjusted p-value over a data set's pairs.",
             "DeLong, DeLong & Clarke-Pearson, Biometrics 44 (1988)", metric=False, compare=True,
             json_path={"binary": "comparisons.delong"}),
-    Measure("mcnemar", "McNemar's test", "test", ("binary",), "none",
-            "The test of two learners' disagreements at their thresholds: the exact binomial test below 25 "
+    Measure("mcnemar", "McNemar's test", "test", TASKS, "none",
+            "The test of two learners' disagreements (binary: at their thresholds; multi-class: right or "
+            "wrong): the exact binomial test below 25 "
             "disagreements, the chi-squared with continuity correction from 25 (confidence.mcnemar); with "
             "Holm's adjusted p-value over a data set's pairs.", ZHOU + "4.3", metric=False,
             compare=True,
-            json_path={"binary": "comparisons.mcnemar"}),
+            json_path={"binary": "comparisons.mcnemar", "multiclass": "comparisons.mcnemar"}),
     Measure("paired_t", "paired t-test", "test", ("binary",), "none",
             "The paired t-test of two learners' error rates over the groups (folds).", ZHOU + "4.2",
             metric=False, compare=True,

@@ -181,3 +181,39 @@ def test_the_verdict_reads_holms_adjusted_p_values():
     assert s["sentences"] == ["DeLong's test finds a significantly higher AUC (at the 5% level) for "
                               "a over b (p = 0.03)."]
     assert not s["holm"] and s["rows"][0]["delong"].endswith("p = 0.03")
+
+
+def test_multiclass_mcnemar_on_right_and_wrong_decisions(tmp_path):
+    # multiclass_folds: 3 learners' class probabilities for 178 wines; a decision is the
+    # class of highest score (ties: the first class), right or wrong against the label
+    import csv
+
+    src = ROOT / "examples" / "multiclass_folds"
+    shutil.copytree(src, tmp_path / "mc", ignore=shutil.ignore_patterns("reports"))
+    out = tmp_path / "out"
+    assert main(["run", str(tmp_path / "mc" / "spec.yaml"), "--quiet", "--out", str(out),
+                 "--format", "json"]) in (0, 3)
+    d = json.loads((out / "results.json").read_text())
+    classes = ["barolo", "grignolino", "barbera"]
+    rows = list(csv.DictReader((src / "predictions.csv").open()))
+    right = {}
+    for name in ("logistic", "bayes", "knn"):
+        scores = np.array([[float(r[f"{name}_{c}"]) for c in classes] for r in rows])
+        right[name] = np.array([classes[i] for i in scores.argmax(axis=1)]) == [r["cultivar"] for r in rows]
+    got = d["comparisons"]["mcnemar"]
+    assert [(r["a"], r["b"]) for r in got] == list(combinations(right, 2))
+    ones = np.ones(len(rows), bool)
+    for r in got:
+        table = _table(ones, right[r["a"]], right[r["b"]])
+        assert (r["e01"], r["e10"]) == (table[1][0], table[0][1])
+        n = r["e01"] + r["e10"]
+        assert r["method"] == ("exact" if n < 25 else "corrected")
+        try:
+            from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
+        except ImportError:
+            ref = mcnemar(ones, right[r["a"]], right[r["b"]]).p_value
+        else:
+            ref = sm_mcnemar(table, exact=n < 25, correction=True).pvalue
+        assert r["p_value"] == pytest.approx(ref, rel=1e-12)
+    assert [r["p_holm"] for r in got] == pytest.approx(
+        list(_holm_reference(np.array([r["p_value"] for r in got]))), rel=1e-12)

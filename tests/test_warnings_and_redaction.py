@@ -597,10 +597,13 @@ def test_multiclass_explicit_pair_tests_are_named(tmp_path):
     spec = _write(tmp_path, MC_SPEC + "compare: [delong, mcnemar, auc, friedman]\n",
                   **{"pred.csv": _mc_csv(EXACT, EXACT)})
     _, d, _ = _run(spec, "json")
-    assert ("compare: delong and mcnemar apply to binary tasks and are not computed for a multi-class task "
-            "(its learners are ranked by accuracy, macro-F1, mean F1, macro AUC and cost, and compared across "
-            "data sets by Friedman's test)") in d["warnings"]
-    assert "delong" not in d["comparisons"] and "mcnemar" not in d["comparisons"]
+    assert ("compare: delong applies to binary tasks and is not computed for a multi-class task "
+            "(its learners are ranked by accuracy, macro-F1, mean F1, macro AUC and cost, compared pairwise "
+            "by McNemar's test, and across data sets by Friedman's test)") in d["warnings"]
+    assert "delong" not in d["comparisons"]
+    # McNemar's test applies: m and n are the same scores here, they never disagree
+    assert d["comparisons"]["mcnemar"] == [{"a": "m", "b": "n", "e01": 0, "e10": 0, "method": "exact",
+                                            "statistic": None, "p_value": 1.0, "p_holm": 1.0}]
 
 
 def test_multiclass_compare_all_means_all_that_apply(tmp_path):
