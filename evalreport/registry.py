@@ -295,14 +295,17 @@ _ENTRIES = [
             "at each PC(+), and the ROC hull across learners.", DH + "; Provost & Fawcett, Machine Learning 42 (2001)", metric=False, compare=True,
             json_path={"binary": "comparisons.cost_envelope"}),
     Measure("delong", "DeLong's test", "test", ("binary",), "none",
-            "The paired test of two AUCs on the same instances, from their structural components.",
+            "The paired test of two AUCs on the same instances, from their structural components; with "
+            "Holm's adjusted p-value over a data set's pairs.",
             "DeLong, DeLong & Clarke-Pearson, Biometrics 44 (1988)", metric=False, compare=True,
             json_path={"binary": "comparisons.delong"}),
-    Measure("mcnemar", "McNemar's test", "test", ("binary",), "none",
-            "The test of two learners' disagreements at their thresholds (chi-squared with continuity "
-            "correction; the exact binomial p-value with few disagreements).", ZHOU + "4.3", metric=False,
+    Measure("mcnemar", "McNemar's test", "test", TASKS, "none",
+            "The test of two learners' disagreements (binary: at their thresholds; multi-class: right or "
+            "wrong): the exact binomial test below 25 "
+            "disagreements, the chi-squared with continuity correction from 25 (confidence.mcnemar); with "
+            "Holm's adjusted p-value over a data set's pairs.", ZHOU + "4.3", metric=False,
             compare=True,
-            json_path={"binary": "comparisons.mcnemar"}),
+            json_path={"binary": "comparisons.mcnemar", "multiclass": "comparisons.mcnemar"}),
     Measure("paired_t", "paired t-test", "test", ("binary",), "none",
             "The paired t-test of two learners' error rates over the groups (folds).", ZHOU + "4.2",
             metric=False, compare=True,

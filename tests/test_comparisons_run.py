@@ -42,12 +42,12 @@ def test_mcnemar_counts_by_hand(tmp_path):
         version: 1
         data:
           - {path: p.csv, label: y, learners: {a: a, b: b}}
-        confidence: {bootstrap: 0}
+        confidence: {bootstrap: 0, mcnemar: corrected}
         report: {formats: [json], out: out}
         """))
     assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
     m = json.loads((tmp_path / "out" / "results.json").read_text())["comparisons"]["mcnemar"][0]
-    assert (m["e01"], m["e10"]) == (1, 2)
+    assert (m["e01"], m["e10"], m["method"]) == (1, 2, "corrected")
     assert m["statistic"] == pytest.approx((abs(1 - 2) - 1) ** 2 / 3)
 
 

@@ -57,11 +57,10 @@ def test_watermelon_numbers_from_the_notes(melon):
                                     "cost_fn": 1.0, "cost_fp": 1.0, "pc_positive": 0.5}
     assert d["inputs"][0]["rows"] == 10 and len(d["inputs"][0]["sha256"]) == 64
     assert d["date"] == "2026-11-22"
-    # A and B disagree on 2 melons: McNemar's chi-square is rough, the exact p is 2 * 1/4
-    assert d["comparisons"]["mcnemar"][0]["p_value_exact"] == 0.5
-    assert d["warnings"] == ["McNemar's test of 'A' and 'B': only 2 disagreements (e01 + e10): the "
-                             "chi-square approximation is rough; the exact binomial test gives p = 0.5 "
-                             "(p_value_exact)"]
+    # A and B disagree on 2 melons: McNemar's exact binomial test, p = 2 * 1/4
+    assert d["comparisons"]["mcnemar"] == [{"a": "A", "b": "B", "e01": 0, "e10": 2, "method": "exact",
+                                            "statistic": None, "p_value": 0.5, "p_holm": 0.5}]
+    assert d["warnings"] == []
     # ROC of A keeps only its vertices (points on straight runs dropped)
     assert a["curves"]["roc"]["fpr"] == pytest.approx([0, 0.2, 0.2, 0.6, 0.6, 1])
     assert a["curves"]["roc"]["tpr"] == pytest.approx([0, 0, 0.6, 0.6, 1, 1])

@@ -278,9 +278,10 @@ def test_mcnemar_counts_follow_zhou_table_2_4():
     y = np.array([1, 1, 1, 1, 0, 0, 0, 0], bool)
     a = np.array([1, 0, 0, 0, 0, 1, 0, 1], bool)  # right on 0, 4, 6
     b = np.array([1, 1, 1, 0, 0, 0, 1, 1], bool)  # right on 0, 1, 2, 4, 5
-    r = mcnemar(y, a, b)
+    r = mcnemar(y, a, b, method="corrected")
     # e01: A wrong and B right (1, 2, 5); e10: A right and B wrong (6); e00 (0, 4); e11 (3, 7)
     assert (r.e00, r.e01, r.e10, r.e11) == (2, 3, 1, 2)
+    assert r.method == "corrected"
     assert r.statistic == pytest.approx((abs(3 - 1) - 1) ** 2 / 4)
     assert r.p_value == pytest.approx(st.chi2.sf(0.25, 1))
 
@@ -293,7 +294,7 @@ def test_mcnemar_equals_statsmodels(seed):
     y = rng.random(n) < 0.4
     a = np.where(rng.random(n) < 0.8, y, ~y)
     b = np.where(rng.random(n) < 0.7 + 0.04 * seed, y, ~y)
-    r = mcnemar(y, a, b)
+    r = mcnemar(y, a, b, method="corrected")
     ra, rb = a == y, b == y
     table = [[np.sum(ra & rb), np.sum(ra & ~rb)], [np.sum(~ra & rb), np.sum(~ra & ~rb)]]
     ref = sm.mcnemar(table, exact=False, correction=True)
@@ -347,13 +348,17 @@ def test_paired_t_degenerate_folds():
 
 def test_zhou_table_2_5_worked_example():
     # Zhou, Table 2.5: ranks of A, B, C on D1..D4; average ranks 1, 2.125, 2.875;
-    # tau_F = 24.429; Nemenyi CD = 1.657 at alpha = 0.05 (the book's q_0.05 = 2.344).
+    # Nemenyi CD = 1.657 at alpha = 0.05 (the book's q_0.05 = 2.344). The book's
+    # tau_chi2 = 7.125 (12*4/(3*4) * (1 + 2.125^2 + 2.875^2 - 12)) and tau_F = 24.429
+    # leave out the correction for D2's tie (2.5, 2.5): C = 1 - (2^3 - 2)/(4 (3^3 - 3))
+    # = 0.9375, tau_chi2 = 7.125 / C = 7.6 (scipy's friedmanchisquare), tau_F = 57.
     ranks = [[1, 2, 3], [1, 2.5, 2.5], [1, 2, 3], [1, 2, 3]]
     r = friedman_nemenyi(ranks, higher_is_better=False)
     assert r.average_ranks == (1.0, 2.125, 2.875)
     assert r.ranks == tuple(tuple(map(float, row)) for row in ranks)
-    assert r.chi2 == pytest.approx(7.125)  # 12*4/(3*4) * (1 + 2.125^2 + 2.875^2 - 12)
-    assert round(r.f_statistic, 3) == 24.429
+    assert r.chi2 == pytest.approx(7.125 / 0.9375)
+    assert r.chi2 == pytest.approx(st.friedmanchisquare(*np.array(ranks).T).statistic, rel=1e-12)
+    assert r.f_statistic == pytest.approx(3 * 7.6 / (8 - 7.6))
     assert r.p_value_f == pytest.approx(st.f.sf(r.f_statistic, 2, 6))
     assert round(r.q_alpha, 3) == 2.344
     assert round(r.critical_difference, 3) == 1.657
@@ -379,6 +384,37 @@ def test_friedman_chi2_equals_scipy(seed):
     assert r.chi2 == pytest.approx(ref.statistic, rel=1e-12)
     assert r.p_value_chi2 == pytest.approx(ref.pvalue, rel=1e-12)
     assert r.f_statistic == pytest.approx((n - 1) * r.chi2 / (n * (k - 1) - r.chi2))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_friedman_chi2_with_ties_equals_scipy(seed):
+    # few distinct values: ties on most data sets, some rows tied throughout
+    rng = np.random.default_rng(100 + seed)
+    n, k = 5 + seed, 3 + seed % 3
+    table = rng.integers(0, 3, size=(n, k)).astype(float)
+    table[0] = 1.0  # one data set ties every learner
+    r = friedman_nemenyi(table, higher_is_better=False)  # ascending, as scipy ranks
+    ref = st.friedmanchisquare(*table.T)
+    assert r.chi2 == pytest.approx(ref.statistic, rel=1e-12)
+    assert r.p_value_chi2 == pytest.approx(ref.pvalue, rel=1e-12)
+    # tau_F from the corrected tau_chi2 is the two-way analysis of variance of the
+    # ranks (Iman & Davenport): between learners over the residual mean square
+    ranks = np.array(r.ranks)
+    grand = ranks.mean()
+    ss_learners = n * np.sum((ranks.mean(axis=0) - grand) ** 2)
+    ss_total = np.sum((ranks - grand) ** 2)
+    ss_datasets = k * np.sum((ranks.mean(axis=1) - grand) ** 2)
+    resid = ss_total - ss_learners - ss_datasets
+    f_anova = (ss_learners / (k - 1)) / (resid / ((k - 1) * (n - 1)))
+    assert r.f_statistic == pytest.approx(f_anova, rel=1e-10)
+    # the ranks with higher_is_better mirror; the statistic is the same
+    assert friedman_nemenyi(table).chi2 == pytest.approx(r.chi2, rel=1e-12)
+
+
+def test_friedman_with_every_learner_tied_everywhere():
+    r = friedman_nemenyi([[0.5, 0.5, 0.5], [0.7, 0.7, 0.7]])
+    assert (r.chi2, r.p_value_chi2, r.f_statistic, r.p_value_f) == (0.0, 1.0, 0.0, 1.0)
+    assert r.note == "every data set ties every learner: no evidence of a difference"
 
 
 def test_friedman_with_every_data_set_in_the_same_order():

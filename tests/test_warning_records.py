@@ -25,6 +25,7 @@ def _spec(tmp: Path) -> Path:
             label: y
             learners: {a: a, b: b}
         threshold: 0.5
+        confidence: {mcnemar: corrected}  # with few disagreements: a warning of no learner
         gates:
           - {learner: a, metric: precision, min: 0.5}
         report: {formats: [html, json], out: out}

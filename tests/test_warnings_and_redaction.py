@@ -272,7 +272,9 @@ def test_no_secret_in_the_pdf(tmp_path):
 
 
 def test_warnings_on_stderr_unless_quiet(tmp_path, capsys):
-    spec = _write(tmp_path, SECRET_SPEC, **{"pred.csv": BINARY_CSV})
+    # McNemar's chi-square asked for with few disagreements: a warning
+    spec = _write(tmp_path, SECRET_SPEC.replace("date: 2026-11-22\n", "date: 2026-11-22\n"
+                                                "confidence: {mcnemar: corrected}\n"), **{"pred.csv": BINARY_CSV})
     main(["run", str(spec), "--out", str(tmp_path / "out"), "--format", "json"])
     listed = json.loads((tmp_path / "out" / "results.json").read_text())["warnings"]
     err = capsys.readouterr().err
@@ -515,11 +517,14 @@ def test_mcnemar_exact_p_value_matches_statsmodels(e01, e10):
     y = np.ones(4 + e01 + e10, dtype=bool)
     a = np.r_[np.ones(4), np.zeros(e01), np.ones(e10)].astype(bool)
     b = np.r_[np.ones(4), np.ones(e01), np.zeros(e10)].astype(bool)
-    r = mcnemar(y, a, b)
+    r = mcnemar(y, a, b, method="corrected")  # the chi-square asked for: the exact p beside it
     assert (r.e01, r.e10) == (e01, e10)
     expected = sm_mcnemar([[4, e10], [e01, 0]], exact=True).pvalue
     assert r.p_value_exact == pytest.approx(expected, rel=1e-12)
     assert f"only {e01 + e10} disagreement" in r.note
+    auto = mcnemar(y, a, b)  # below 25 disagreements: the exact test is the one, and says nothing
+    assert (auto.method, auto.p_value_exact, auto.note) == ("exact", None, None)
+    assert auto.p_value == pytest.approx(expected, rel=1e-12)
 
 
 def test_mcnemar_exact_only_below_25_disagreements():
@@ -531,11 +536,13 @@ def test_mcnemar_exact_only_below_25_disagreements():
 
 
 def test_mcnemar_exact_p_value_in_json_report_and_warnings(tmp_path):
-    spec = _write(tmp_path, CJK_SPEC.replace("{模型: a, b: b}", "{a: a, b: b}"), **{"pred.csv": BINARY_CSV})
+    # the chi-square asked for (confidence.mcnemar: corrected) with few disagreements
+    spec = _write(tmp_path, CJK_SPEC.replace("{模型: a, b: b}", "{a: a, b: b}")
+                  .replace("{bootstrap: 0}", "{bootstrap: 0, mcnemar: corrected}"), **{"pred.csv": BINARY_CSV})
     _, d, page = _run(spec)
     (row,) = d["comparisons"]["mcnemar"]
     n = row["e01"] + row["e10"]
-    assert 0 < n < 25 and row["p_value_exact"] is not None
+    assert 0 < n < 25 and row["p_value_exact"] is not None and row["method"] == "corrected"
     assert any(w.startswith(f"McNemar's test of 'a' and 'b': only {n} disagreement") and "exact binomial test "
                f"gives p = {row['p_value_exact']:.3g}" in w for w in d["warnings"])
     comparisons = html.unescape(page.split('id="comparisons"')[1])
@@ -543,6 +550,20 @@ def test_mcnemar_exact_p_value_in_json_report_and_warnings(tmp_path):
     # the stated assumptions are sentences apart
     assert "rough when e01 + e10 is small: below 25 disagreements the exact binomial p-value is given" \
         in comparisons
+
+
+def test_mcnemar_auto_uses_the_exact_test_without_a_warning(tmp_path):
+    spec = _write(tmp_path, CJK_SPEC.replace("{模型: a, b: b}", "{a: a, b: b}"), **{"pred.csv": BINARY_CSV})
+    _, d, page = _run(spec)
+    (row,) = d["comparisons"]["mcnemar"]
+    n = row["e01"] + row["e10"]
+    assert 0 < n < 25 and (row["method"], row["statistic"]) == ("exact", None)
+    assert "p_value_exact" not in row and row["p_holm"] == row["p_value"]  # one pair: Holm's p is p
+    assert not any(w.startswith("McNemar's test") for w in d["warnings"])
+    comparisons = html.unescape(page.split('id="comparisons"')[1])
+    assert f"e01 = {row['e01']}, e10 = {row['e10']}, exact binomial p = " in comparisons
+    assert ("the exact binomial test of e01 among the e01 + e10 disagreements below 25 of them, the "
+            "continuity-corrected χ² with 1 degree of freedom from 25") in comparisons
     assert "0.95. McNemar: paired decisions" in comparisons
 
 
@@ -576,10 +597,13 @@ def test_multiclass_explicit_pair_tests_are_named(tmp_path):
     spec = _write(tmp_path, MC_SPEC + "compare: [delong, mcnemar, auc, friedman]\n",
                   **{"pred.csv": _mc_csv(EXACT, EXACT)})
     _, d, _ = _run(spec, "json")
-    assert ("compare: delong and mcnemar apply to binary tasks and are not computed for a multi-class task "
-            "(its learners are ranked by accuracy, macro-F1, mean F1, macro AUC and cost, and compared across "
-            "data sets by Friedman's test)") in d["warnings"]
-    assert "delong" not in d["comparisons"] and "mcnemar" not in d["comparisons"]
+    assert ("compare: delong applies to binary tasks and is not computed for a multi-class task "
+            "(its learners are ranked by accuracy, macro-F1, mean F1, macro AUC and cost, compared pairwise "
+            "by McNemar's test, and across data sets by Friedman's test)") in d["warnings"]
+    assert "delong" not in d["comparisons"]
+    # McNemar's test applies: m and n are the same scores here, they never disagree
+    assert d["comparisons"]["mcnemar"] == [{"a": "m", "b": "n", "e01": 0, "e10": 0, "method": "exact",
+                                            "statistic": None, "p_value": 1.0, "p_holm": 1.0}]
 
 
 def test_multiclass_compare_all_means_all_that_apply(tmp_path):

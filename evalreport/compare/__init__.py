@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 import numpy as np
@@ -144,13 +144,17 @@ def compare_learners(learners: dict, wanted: frozenset[str], dataset=None,
 
 
 def pair_tests(keys, labels, scores: dict, decisions: dict, group_errors: dict | None,
-               wanted: frozenset[str], level: float, components: dict | None = None) -> tuple[PairTests, ...]:
+               wanted: frozenset[str], level: float, components: dict | None = None,
+               mcnemar_method: str = "auto") -> tuple[PairTests, ...]:
     """DeLong's paired test, McNemar's test and the paired t-test for every pair.
 
     ``labels`` are the shared instances' classes (True = positive), ``scores``
     and ``decisions`` each learner's aligned scores (None for hard decisions)
     and decisions at its threshold; ``group_errors`` each learner's error rate
-    per group (folds), or None.
+    per group (folds), or None; ``mcnemar_method`` the spec's
+    ``confidence.mcnemar``. DeLong's and McNemar's tests of the pairs are each a
+    family of k(k - 1)/2 tests: each result carries Holm's adjusted p-value
+    over its family (``p_holm``).
     """
     from . import stats
 
@@ -164,8 +168,22 @@ def pair_tests(keys, labels, scores: dict, decisions: dict, group_errors: dict |
         if a in components and b in components:
             delong = stats.delong_paired_components(components[a], components[b], level=level)
         if "mcnemar" in wanted:
-            mcn = stats.mcnemar(labels, decisions[a], decisions[b])
+            mcn = stats.mcnemar(labels, decisions[a], decisions[b], method=mcnemar_method)
         if "paired_t" in wanted and group_errors and len(group_errors[a]) > 1:
             ttest = stats.paired_t_test(group_errors[a], group_errors[b], level=level)
         out.append(PairTests(a, b, delong, mcn, ttest))
+    for name in ("delong", "mcnemar"):
+        out = _with_holm(out, name)
     return tuple(out)
+
+
+def _with_holm(tests: list[PairTests], name: str) -> list[PairTests]:
+    """Each pair's ``name`` test with Holm's adjusted p-value over the pairs that have it."""
+    from .stats.holm import holm
+
+    rows = [i for i, t in enumerate(tests) if getattr(t, name) is not None]
+    adjusted = holm([getattr(tests[i], name).p_value for i in rows])
+    out = list(tests)
+    for i, p in zip(rows, adjusted):
+        out[i] = replace(out[i], **{name: replace(getattr(out[i], name), p_holm=p)})
+    return out

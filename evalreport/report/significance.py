@@ -12,13 +12,45 @@ from .format import UNDEFINED, fmt, p_text, p_value_text
 __all__ = ["tests_section"]
 
 
+_MCNEMAR_METHOD = {
+    "auto": "the exact binomial test of e01 among the e01 + e10 disagreements below 25 of them, the "
+            "continuity-corrected χ² with 1 degree of freedom from 25",
+    "exact": "the exact binomial test of e01 among the e01 + e10 disagreements",
+    "corrected": "continuity-corrected χ² with 1 degree of freedom, rough when e01 + e10 is small: below "
+                 "25 disagreements the exact binomial p-value is given beside it",
+}
+
+
+def _holm(p_value, p_holm, family: int) -> str:
+    """", Holm p = ..." when the test is one of several pairs (alone, Holm's p is p)."""
+    return f", Holm {p_text(p_holm)}" if family > 1 and p_holm is not None else ""
+
+
+def _mcnemar_cell(m, family: int) -> str:
+    counts = f"e01 = {fmt(m.e01)}, e10 = {fmt(m.e10)}, "
+    if m.method == "exact":
+        text = counts + f"exact binomial {p_text(m.p_value)}"
+    else:
+        text = counts + (f"χ² = {fmt(m.statistic, 3)}, " if m.statistic is not None else "") + p_text(m.p_value)
+    text += _holm(m.p_value, m.p_holm, family)
+    if m.p_value_exact is not None:
+        # the χ² asked for with few disagreements: it is rough, the exact one is beside it
+        text += f"; only {fmt(m.e01 + m.e10)} disagreements, exact binomial {p_text(m.p_value_exact)}"
+    return text
+
+
 def tests_section(result) -> dict:
-    """Tests of significance as sentences, a pairs table and a p-value matrix."""
+    """Tests of significance as sentences, a pairs table and a p-value matrix.
+
+    A difference is significant when its p-value adjusted by Holm's method over
+    the pairs of its data set (``p_holm``) is below 1 - level."""
     level = result.spec.confidence.level
     pct = f"{100 * (1 - level):g}%"
     rows, sentences = [], []
     significant, not_significant = [], 0
+    adjusted = False  # some family has more than one pair
     for comp in result.comparisons:
+        family = len(comp.tests)
         for t in comp.tests:
             row = {"dataset": comp.dataset or "", "a": t.a, "b": t.b,
                    "delong": "", "mcnemar": "", "paired_t": ""}
@@ -28,35 +60,34 @@ def tests_section(result) -> dict:
                     row["delong"] = d.note or UNDEFINED
                 else:
                     ci = f" [{fmt(d.ci[0], 3)}, {fmt(d.ci[1], 3)}]" if d.ci else ""
-                    row["delong"] = f"ΔAUC {d.difference:+.4f}{ci}, z = {fmt(d.z, 3)}, {p_text(d.p_value)}"
+                    row["delong"] = (f"ΔAUC {d.difference:+.4f}{ci}, z = {fmt(d.z, 3)}, {p_text(d.p_value)}"
+                                     + _holm(d.p_value, d.p_holm, family))
                     if d.z is None and d.note:  # why z is undefined (also in the warnings)
                         row["delong"] += f" ({d.note})"
-                    if d.p_value < 1 - level:
+                    adjusted = adjusted or family > 1
+                    p = d.p_holm if d.p_holm is not None else d.p_value
+                    if p < 1 - level:
                         better, worse = (t.a, t.b) if d.difference > 0 else (t.b, t.a)
-                        significant.append(f"{better} over {worse} ({p_text(d.p_value)})")
+                        said = f"Holm {p_text(p)}" if family > 1 else p_text(p)
+                        significant.append(f"{better} over {worse} ({said})")
                     else:
                         not_significant += 1
             if t.mcnemar is not None:
-                m = t.mcnemar
-                row["mcnemar"] = (f"e01 = {fmt(m.e01)}, e10 = {fmt(m.e10)}, "
-                                  + (f"χ² = {fmt(m.statistic, 3)}, " if m.statistic is not None else "")
-                                  + f"{p_text(m.p_value)}")
-                if m.p_value_exact is not None:
-                    # few disagreements: the χ² p-value is rough, the exact one is the one to read
-                    row["mcnemar"] += (f"; only {fmt(m.e01 + m.e10)} disagreements, exact binomial "
-                                       f"{p_text(m.p_value_exact)}")
+                row["mcnemar"] = _mcnemar_cell(t.mcnemar, family)
+                adjusted = adjusted or family > 1
             if t.paired_t is not None:
                 pt = t.paired_t
                 row["paired_t"] = (f"mean error difference {pt.mean_difference:+.4f}, t = {fmt(pt.t, 3)} "
                                    f"({pt.dof} dof), {p_text(pt.p_value)}")
             rows.append(row)
+    holm_words = " after Holm's adjustment over each data set's pairs" if adjusted else ""
     if significant:
-        sentences.append(f"DeLong's test finds a significantly higher AUC (at the {pct} level) for "
+        sentences.append(f"DeLong's test finds a significantly higher AUC (at the {pct} level{holm_words}) for "
                          + "; ".join(significant[:6]) + ("; ..." if len(significant) > 6 else "")
                          + (f"; the other {not_significant} difference{'s are' if not_significant > 1 else ' is'}"
                             " not significant." if not_significant else "."))
     elif not_significant:
-        sentences.append(f"DeLong's test finds no AUC difference significant at the {pct} level.")
+        sentences.append(f"DeLong's test finds no AUC difference significant at the {pct} level{holm_words}.")
     matrices = []
     for comp in result.comparisons:
         if len(comp.tests) <= 6:
@@ -64,8 +95,8 @@ def tests_section(result) -> dict:
         names = list(dict.fromkeys([t.a for t in comp.tests] + [t.b for t in comp.tests]))
         cell = {}
         for t in comp.tests:
-            if t.delong is not None and t.delong.p_value is not None:
-                cell[(t.a, t.b)] = cell[(t.b, t.a)] = p_value_text(t.delong.p_value, 2)
+            if t.delong is not None and t.delong.p_holm is not None:
+                cell[(t.a, t.b)] = cell[(t.b, t.a)] = p_value_text(t.delong.p_holm, 2)
         matrices.append({"dataset": comp.dataset or "", "names": names,
                          "rows": [{"name": a, "cells": ["—" if a == b else cell.get((a, b), "")
                                                         for b in names]} for a in names]})
@@ -84,5 +115,6 @@ def tests_section(result) -> dict:
         }
     ran = {name for r in rows for name in ("delong", "mcnemar", "paired_t") if r[name]}
     return {"rows": rows, "sentences": sentences, "matrices": matrices, "friedman": friedman,
-            "level": fmt(level), "ran": sorted(ran),
+            "level": fmt(level), "ran": sorted(ran), "holm": adjusted, "level_pct": pct,
+            "mcnemar_method": _MCNEMAR_METHOD[result.spec.confidence.mcnemar],
             "bootstrap": any(getattr(lr, "bootstrap", None) for lr in result.learners.values())}

@@ -132,6 +132,9 @@ class Confidence(_Model):
     level: Number = Field(0.95, gt=0, lt=1)
     bootstrap: Count = Field(2000, ge=0, description="Bootstrap resamples (0: none).")
     seed: Count = Field(0, ge=0, description="Seed of the bootstrap's random numbers (NumPy's, >= 0).")
+    mcnemar: Literal["auto", "exact", "corrected"] = Field(
+        "auto", description="McNemar's p-value: the exact binomial test, the continuity-corrected "
+        "chi-square, or auto (exact below 25 disagreements, corrected from 25).")
 
 
 class Gate(_Model):

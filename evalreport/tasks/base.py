@@ -13,11 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
 from .. import registry
 from ..compare import Ranking
 from ..result import RunWarning
 
-__all__ = ["Task", "with_values", "rankings", "learner_warning"]
+__all__ = ["Task", "with_values", "rankings", "learner_warning", "aligned"]
 
 
 @dataclass(frozen=True)
@@ -76,3 +78,19 @@ def rankings(task: str, learners: dict, wanted: frozenset[str], *, keep_empty: b
 def learner_warning(key: str, text: str, measure: str | None = None) -> RunWarning:
     """A warning about learner ``key`` ("learner 'key': text"), and the measure it concerns."""
     return RunWarning(f"learner '{key}': {text}", learner=key, measure=measure)
+
+
+def aligned(sources, dataset) -> tuple:
+    """The instances of one data set, aligned across its files by id (the paired tests).
+
+    Returns (labels, weights, {learner name: values}) in the first file's row order.
+    """
+    files = [s for s in sources if s.dataset == dataset]
+    first = files[0]
+    values = dict(first.learners)
+    for other in files[1:]:
+        order = np.argsort(other.ids, kind="stable")
+        perm = order[np.searchsorted(other.ids[order], first.ids)]
+        for name, v in other.learners.items():
+            values[name] = v[perm]
+    return first.labels, first.weights, values

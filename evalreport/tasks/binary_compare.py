@@ -5,32 +5,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
-
 from ..compare import Comparisons, compare_learners, pair_tests, stats
 from ..data import Source
 from ..result import RunWarning
 from ..spec import Spec
 from ..words import and_join
-from .base import learner_warning, rankings
+from .base import aligned, learner_warning, rankings
 
 __all__ = ["compare_binary", "delong_intervals", "compare_datasets", "unmet_comparisons", "test_warnings"]
-
-def _aligned(sources: list[Source], dataset) -> tuple:
-    """The instances of one data set, aligned across its files by id.
-
-    Returns (labels, weights, {learner name: values}) in the first file's row order.
-    """
-    files = [s for s in sources if s.dataset == dataset]
-    first = files[0]
-    values = dict(first.learners)
-    for other in files[1:]:
-        order = np.argsort(other.ids, kind="stable")
-        perm = order[np.searchsorted(other.ids[order], first.ids)]
-        for name, v in other.learners.items():
-            values[name] = v[perm]
-    return first.labels, first.weights, values
-
 
 def delong_intervals(spec: Spec, learners: dict, sources: list[Source], warnings: list[RunWarning]) -> dict:
     """DeLong's interval of each AUC, and each learner's structural components
@@ -42,7 +24,7 @@ def delong_intervals(spec: Spec, learners: dict, sources: list[Source], warnings
         files = [s for s in sources if s.dataset == dataset]
         if any(s.tables is not None or s.weights is not None for s in files):
             continue  # aggregated or weighted: said in the learners' warnings
-        labels, _, values = _aligned(sources, dataset)
+        labels, _, values = aligned(sources, dataset)
         comps = {}
         for key, lr in learners.items():
             if lr.dataset != dataset or lr.hard:
@@ -66,7 +48,7 @@ def _pair_tests(spec: Spec, group: dict, sources: list[Source], dataset, compone
         return ()
     if any(s.tables is not None for s in sources if s.dataset == dataset):
         return ()  # aggregated where the data lives: no instances to pair
-    labels, weights, values = _aligned(sources, dataset)
+    labels, weights, values = aligned(sources, dataset)
     if weights is not None:
         return ()  # the tests here assume unit weights (said in the learners' warnings)
     scores, decisions, errors = {}, {}, {}
@@ -78,7 +60,7 @@ def _pair_tests(spec: Spec, group: dict, sources: list[Source], dataset, compone
         if lr.groups is not None:
             errors[k] = [m["error_rate"] for m in lr.groups.measures]
     return pair_tests(binary, labels, scores, decisions, errors or None, wanted, spec.confidence.level,
-                      components=components)
+                      components=components, mcnemar_method=spec.confidence.mcnemar)
 
 
 def compare_datasets(spec: Spec, learners: dict, sources: list[Source] | None = None,

@@ -1,15 +1,21 @@
 """The multi-class task's comparisons: the learners of one data set ranked by
 accuracy, macro-F1, mean F1, macro AUC and cost (the registry's multi-class
-rankings); curves are compared per class in the report."""
+rankings), and McNemar's test on each pair's correct and wrong decisions; curves
+are compared per class in the report."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
+
 from .. import registry
-from ..compare import Comparisons, ranking_disagreements
+from ..compare import Comparisons, pair_tests, ranking_disagreements
 from ..result import RunWarning
 from ..spec import Spec
 from ..words import and_join
-from .base import rankings
+from .base import aligned, rankings
+from .binary_compare import test_warnings
 
 __all__ = ["compare_multiclass"]
 
@@ -23,15 +29,52 @@ def compare_dataset(learners: dict, wanted: frozenset[str], dataset=None) -> Com
                        disagreements=disagreements)
 
 
+def _unpairable(sources, dataset) -> str | None:
+    """Why the instances of a data set cannot be paired, or None."""
+    files = [s for s in sources if s.dataset == dataset]
+    if any(s.tables is not None or s.mc_counts is not None for s in files):
+        return f"the data is aggregated by {files[0].engine}, and the test needs the instances"
+    if any(s.weights is not None for s in files):
+        return "the data is weighted, and the test assumes unit weights"
+    return None
+
+
+def mcnemar_tests(spec: Spec, group: dict, sources, dataset) -> tuple:
+    """McNemar's test of each pair of one data set's learners on their correct and
+    wrong decisions (the class of highest score, or the hard decision), with Holm's
+    adjusted p-values over the pairs; () when the instances cannot be paired."""
+    if _unpairable(sources, dataset) is not None:
+        return ()
+    labels, _, values = aligned(sources, dataset)
+    right = {}
+    for key, lr in group.items():
+        v = values[lr.name]
+        decided = v if lr.hard else np.argmax(v, axis=1)  # ties: the first class, as the evaluation
+        right[key] = decided == labels
+    # McNemar's counts on correct (True) against wrong: the "labels" are all True
+    return pair_tests(list(group), np.ones(labels.size, dtype=bool), dict.fromkeys(group), right, None,
+                      frozenset({"mcnemar"}), spec.confidence.level, mcnemar_method=spec.confidence.mcnemar)
+
+
 def compare_multiclass(spec: Spec, learners: dict, sources=None):
-    """The compare stage of a multi-class task: each data set's rankings, and a
-    warning for each binary comparison the spec's ``compare:`` names."""
+    """The compare stage of a multi-class task: each data set's rankings and
+    McNemar's tests, and a warning for each binary comparison the spec's
+    ``compare:`` names."""
     by_dataset: dict = {}
     for key, lr in learners.items():
         by_dataset.setdefault(lr.dataset, {})[key] = lr
     comparisons = [compare_dataset(group, spec.compare_set, dataset)
                    for dataset, group in by_dataset.items() if len(group) > 1]
     warnings: list[RunWarning] = []
+    if "mcnemar" in spec.compare_set and sources is not None:
+        for i, comp in enumerate(comparisons):
+            tests = mcnemar_tests(spec, by_dataset[comp.dataset], sources, comp.dataset)
+            comparisons[i] = replace(comp, tests=tests)
+            reason = _unpairable(sources, comp.dataset)
+            if reason and spec.compare != "all":
+                where = f" on {comp.dataset}" if comp.dataset is not None else ""
+                warnings.append(RunWarning(f"compare: McNemar's test is not computed{where}: {reason}",
+                                           measure="mcnemar"))
     if spec.compare != "all":
         # the comparisons a multi-class task computes (rankings by macro AUC and macro-F1,
         # among others, and Friedman's test on accuracy); the others are binary notions
@@ -42,6 +85,7 @@ def compare_multiclass(spec: Spec, learners: dict, sources=None):
             warnings.append(RunWarning(
                 f"compare: {and_join(skipped)} {'applies' if one else 'apply'} to binary tasks and "
                 f"{'is' if one else 'are'} not computed for a multi-class task (its learners are ranked "
-                "by accuracy, macro-F1, mean F1, macro AUC and cost, and compared across data sets by "
-                "Friedman's test)"))
+                "by accuracy, macro-F1, mean F1, macro AUC and cost, compared pairwise by McNemar's test, "
+                "and across data sets by Friedman's test)"))
+    warnings += test_warnings(comparisons)
     return learners, comparisons, warnings

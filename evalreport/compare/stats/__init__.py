@@ -12,12 +12,14 @@ dataclass; a value that cannot be computed is ``None`` and ``note`` says why
 * :func:`paired_t_test`: the k-fold cross-validated paired t-test (Zhou 2.4.2).
 * :func:`friedman_nemenyi`: Friedman's test and the Nemenyi critical difference
   over several data sets (Zhou 2.4.4, Demšar 2006).
+* :func:`holm`: Holm's adjusted p-values of a family of tests (the pairs of
+  DeLong's and McNemar's tests).
 * :func:`bootstrap_intervals`: seeded, stratified percentile bootstrap of any
   measure the engine computes (BEP, AP, expected total cost, F1 at a threshold).
 
 One module per test, beside a shared core (:mod:`.core`: input checks, the
 normal law): :mod:`.components` (DeLong's structural components, O(n log n)),
-:mod:`.delong`, :mod:`.mcnemar`, :mod:`.paired_t`, :mod:`.friedman` and
+:mod:`.delong`, :mod:`.mcnemar`, :mod:`.paired_t`, :mod:`.friedman`, :mod:`.holm` and
 :mod:`.bootstrap`. Every name is importable from here.
 """
 
@@ -45,6 +47,7 @@ from .delong import (
     delong_unpaired,
 )
 from .friedman import Friedman, friedman_nemenyi, nemenyi_q
+from .holm import holm
 from .mcnemar import EXACT_BELOW, McNemar, mcnemar
 from .paired_t import PairedT, paired_t_test
 
@@ -66,6 +69,7 @@ __all__ = [
     "expected_total_cost",
     "f1_at",
     "friedman_nemenyi",
+    "holm",
     "mcnemar",
     "nemenyi_q",
     "paired_t_test",

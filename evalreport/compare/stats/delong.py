@@ -152,6 +152,9 @@ class DelongTest:
         uses for its p-value (``2 * t.sf(|z|, df)``); ``p_value`` here is the
         normal one of DeLong et al.
     note : str or None
+    p_holm : float or None
+        Holm's adjusted p-value over the pairs of one data set (set by
+        :func:`evalreport.compare.pair_tests`); None from this module.
     """
 
     auc_a: float
@@ -165,6 +168,7 @@ class DelongTest:
     paired: bool
     df: float | None = None
     note: str | None = None
+    p_holm: float | None = None
 
 
 def _test_result(auc_a, auc_b, var, level, *, paired, df=None, note=None) -> DelongTest:

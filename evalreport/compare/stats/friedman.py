@@ -41,17 +41,24 @@ class Friedman:
     average_ranks : tuple of float
         Per learner (columns of the table), 1 = best.
     chi2 : float
-        tau_chi2 = 12N/(k(k+1)) (sum r_i^2 - k(k+1)^2/4).
+        tau_chi2 = 12N/(k(k+1)) (sum r_i^2 - k(k+1)^2/4) / C, where
+        C = 1 - sum_ties (t^3 - t) / (N (k^3 - k)) corrects for the ties in
+        the ranks (each group of t tied learners on a data set; scipy's
+        ``friedmanchisquare``); C = 1 without ties (Zhou's eq. 2.34).
+        With ties, tau_chi2 is (k - 1) times the ranks' between-learner sum
+        of squares over their total one, so that tau_F below is exactly the
+        two-way analysis of variance of the ranks (Iman & Davenport).
     p_value_chi2 : float
         Upper tail of chi-square with k - 1 degrees of freedom.
     f_statistic : float or None
         tau_F = (N-1) tau_chi2 / (N(k-1) - tau_chi2) (Iman & Davenport);
         None when the denominator is 0 (every data set ranks the learners in
-        the same order, no ties) or N = 1.
+        the same order) or N = 1.
     p_value_f : float or None
         Upper tail of F(k-1, (k-1)(N-1)).
     critical_difference : float
-        CD = q_alpha sqrt(k(k+1)/(6N)).
+        CD = q_alpha sqrt(k(k+1)/(6N)), on the average ranks (ties averaged),
+        as in Demšar (2006); the tie correction does not enter it.
     q_alpha : float
     alpha : float
     n_datasets, n_learners : int
@@ -89,6 +96,15 @@ def _ranks_best_first(table: np.ndarray, higher_is_better: bool) -> np.ndarray:
     return better + (equal + 1) / 2.0
 
 
+def _tie_sum(ranks: np.ndarray) -> float:
+    """sum over data sets and groups of t tied ranks of t^3 - t (0 without ties)."""
+    total = 0
+    for row in ranks:
+        _, counts = np.unique(row, return_counts=True)
+        total += int(np.sum(counts ** 3 - counts))
+    return float(total)
+
+
 def friedman_nemenyi(
     ranks_table, *, alpha: float = 0.05, higher_is_better: bool = True
 ) -> Friedman:
@@ -115,8 +131,11 @@ def friedman_nemenyi(
 
     >>> r = friedman_nemenyi([[1, 2, 3], [1, 2.5, 2.5], [1, 2, 3], [1, 2, 3]],
     ...                      higher_is_better=False)
-    >>> r.average_ranks, round(r.f_statistic, 3), round(r.critical_difference, 3)
-    ((1.0, 2.125, 2.875), 24.429, 1.657)
+    >>> r.average_ranks, round(r.chi2, 3), round(r.critical_difference, 3)
+    ((1.0, 2.125, 2.875), 7.6, 1.657)
+
+    (the book's tau_F = 24.429 is from 7.125, the statistic without the
+    correction for D2's tie; corrected, tau_F = 3 * 7.6 / (8 - 7.6) = 57).
     >>> r.significant_pairs
     ((0, 2),)
     """
@@ -133,9 +152,16 @@ def friedman_nemenyi(
     r = ranks.mean(axis=0)
     chi2 = float(12.0 * N / (k * (k + 1)) * (np.sum(r * r) - k * (k + 1) ** 2 / 4.0))
     chi2 = max(chi2, 0.0)  # rounding when every average rank is (k + 1) / 2
+    correction = 1.0 - _tie_sum(ranks) / (N * (k ** 3 - k))
+    note = None
+    if correction <= 1e-12:
+        # every data set ties every learner: no evidence of a difference (0/0 otherwise)
+        chi2 = 0.0
+        note = "every data set ties every learner: no evidence of a difference"
+    else:
+        chi2 = chi2 / correction
     p_chi2 = float(_special().chdtrc(k - 1, chi2))
     den = N * (k - 1) - chi2
-    note = None
     if N < 2:
         f = p_f = None
         note = "tau_F needs at least 2 data sets"

@@ -8,11 +8,15 @@ import numpy as np
 
 from .core import _as_bool, _special
 
-__all__ = ["EXACT_BELOW", "McNemar", "mcnemar"]
+__all__ = ["EXACT_BELOW", "METHODS", "McNemar", "mcnemar"]
 
 
-#: McNemar: fewer disagreements than this get the exact binomial p-value as well
+#: McNemar, ``method="auto"``: fewer disagreements than this get the exact binomial
+#: test, where the chi-square approximation is rough; from this many, the chi-square
 EXACT_BELOW = 25
+
+#: the spec's ``confidence.mcnemar``
+METHODS = ("auto", "exact", "corrected")
 
 
 @dataclass(frozen=True)
@@ -33,18 +37,27 @@ class McNemar:
     ----------
     e01, e10 : int
     statistic : float or None
-        (|e01 - e10| - 1)^2 / (e01 + e10) (Zhou eq. 2.33, continuity
-        corrected); None when the learners never disagree.
+        The chi-square (|e01 - e10| - 1)^2 / (e01 + e10) (Zhou eq. 2.33,
+        continuity corrected) when ``method`` is "corrected"; None when the
+        learners never disagree, and with the exact test (whose statistic is
+        the count e01 itself, of e01 + e10 disagreements).
     p_value : float
-        Upper tail of chi-square with 1 degree of freedom (1.0 without
-        disagreements).
+        The method's two-sided p-value: "corrected", the upper tail of
+        chi-square with 1 degree of freedom (statsmodels' ``mcnemar(exact=False,
+        correction=True)``); "exact", twice the smaller tail of
+        Binomial(e01 + e10, 1/2), at most 1 (statsmodels' ``mcnemar(exact=True)``).
+        1.0 without disagreements.
     e00, e11 : int
     note : str or None
     p_value_exact : float or None
-        With fewer than 25 disagreements (where the chi-square approximation
-        is rough), the exact two-sided binomial p-value: twice the smaller
-        tail of Binomial(e01 + e10, 1/2), at most 1 (statsmodels'
-        ``mcnemar(exact=True)``); None otherwise.
+        Only when the chi-square was asked for (``method="corrected"``) with
+        fewer than 25 disagreements, where it is rough: the exact p-value
+        beside it; None otherwise (with the exact test it is ``p_value``).
+    method : str
+        "exact" or "corrected": the test ``p_value`` comes from.
+    p_holm : float or None
+        Holm's adjusted p-value over the pairs of one data set (set by
+        :func:`evalreport.compare.pair_tests`); None from this module.
     """
 
     e01: int
@@ -55,10 +68,20 @@ class McNemar:
     e11: int = 0
     note: str | None = None
     p_value_exact: float | None = None
+    method: str = "corrected"
+    p_holm: float | None = None
 
 
-def mcnemar(y_true_bool, pred_a_bool, pred_b_bool) -> McNemar:
-    """McNemar's test, continuity corrected (Zhou eq. 2.33).
+def _exact_p(e01: int, e10: int) -> float:
+    """The two-sided binomial test of e01 among e01 + e10 disagreements, Binomial(n, 1/2)."""
+    n = e01 + e10
+    if n == 0:
+        return 1.0
+    return min(1.0, 2.0 * float(_special().bdtr(min(e01, e10), n, 0.5)))
+
+
+def mcnemar(y_true_bool, pred_a_bool, pred_b_bool, *, method: str = "auto") -> McNemar:
+    """McNemar's test: exact binomial or continuity-corrected chi-square (Zhou eq. 2.33).
 
     Parameters
     ----------
@@ -67,6 +90,10 @@ def mcnemar(y_true_bool, pred_a_bool, pred_b_bool) -> McNemar:
     pred_a_bool, pred_b_bool : array-like of shape (N,)
         The two learners' decisions (True = predicted positive), e.g.
         ``scores >= threshold``.
+    method : {"auto", "exact", "corrected"}, default "auto"
+        "exact": the binomial test; "corrected": the chi-square with
+        continuity correction; "auto": exact below 25 disagreements
+        (``EXACT_BELOW``), corrected from 25.
 
     Returns
     -------
@@ -77,9 +104,15 @@ def mcnemar(y_true_bool, pred_a_bool, pred_b_bool) -> McNemar:
     --------
     >>> y = [1, 1, 1, 1, 0, 0, 0, 0, 1, 0]
     >>> r = mcnemar(y, [1, 1, 0, 0, 0, 1, 1, 0, 0, 1], [1, 1, 1, 1, 0, 0, 0, 0, 1, 1])
-    >>> r.e01, r.e10, round(r.statistic, 3), round(r.p_value, 4), r.p_value_exact  # 2 / 2**5
-    (5, 0, 3.2, 0.0736, 0.0625)
+    >>> r.e01, r.e10, r.method, r.statistic, r.p_value  # 5 disagreements: exact, 2 / 2**5
+    (5, 0, 'exact', None, 0.0625)
+    >>> r = mcnemar(y, [1, 1, 0, 0, 0, 1, 1, 0, 0, 1], [1, 1, 1, 1, 0, 0, 0, 0, 1, 1],
+    ...             method="corrected")
+    >>> r.method, round(r.statistic, 3), round(r.p_value, 4), r.p_value_exact
+    ('corrected', 3.2, 0.0736, 0.0625)
     """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
     y = _as_bool(y_true_bool)
     a = _as_bool(pred_a_bool, "pred_a_bool")
     b = _as_bool(pred_b_bool, "pred_b_bool")
@@ -94,18 +127,24 @@ def mcnemar(y_true_bool, pred_a_bool, pred_b_bool) -> McNemar:
     e10 = int(np.count_nonzero(right_a & ~right_b))
     e11 = y.size - e00 - e01 - e10
     disagree = e01 + e10
+    if method == "auto":
+        method = "exact" if disagree < EXACT_BELOW else "corrected"
     if disagree == 0:
         return McNemar(
             e01, e10, None, 1.0, e00, e11,
             note="the two learners never disagree (e01 + e10 = 0): no evidence of a difference",
+            method=method,
         )
+    if method == "exact":
+        return McNemar(e01, e10, None, _exact_p(e01, e10), e00, e11, method="exact")
     stat = (abs(e01 - e10) - 1) ** 2 / disagree
     note = exact = None
     if disagree < EXACT_BELOW:
-        # the binomial test of e01 among the disagreements, Binomial(n, 1/2)
-        exact = min(1.0, 2.0 * float(_special().bdtr(min(e01, e10), disagree, 0.5)))
+        # asked for the chi-square where it is rough: the exact p-value beside it
+        exact = _exact_p(e01, e10)
         note = (
             f"only {disagree} disagreement{'s' if disagree > 1 else ''} (e01 + e10): the chi-square "
             f"approximation is rough; the exact binomial test gives p = {exact:.3g} (p_value_exact)"
         )
-    return McNemar(e01, e10, float(stat), float(_special().chdtrc(1, stat)), e00, e11, note, exact)
+    return McNemar(e01, e10, float(stat), float(_special().chdtrc(1, stat)), e00, e11, note, exact,
+                   "corrected")

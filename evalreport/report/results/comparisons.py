@@ -32,13 +32,14 @@ def comparisons_dict(result: Result) -> dict:
             if t.delong is not None:
                 d = t.delong
                 delong.append({**tag, "a": t.a, "b": t.b, "auc_difference": num(d.difference),
-                               "z": num(d.z), "p_value": num(d.p_value),
+                               "z": num(d.z), "p_value": num(d.p_value), "p_holm": num(d.p_holm),
                                "ci": InlineList(num(x) for x in d.ci) if d.ci else None})
             if t.mcnemar is not None:
                 m = t.mcnemar
                 row = {**tag, "a": t.a, "b": t.b, "e01": num(m.e01), "e10": num(m.e10),
-                       "statistic": num(m.statistic), "p_value": num(m.p_value)}
-                if m.p_value_exact is not None:  # few disagreements: the exact binomial test
+                       "method": m.method, "statistic": num(m.statistic), "p_value": num(m.p_value),
+                       "p_holm": num(m.p_holm)}
+                if m.p_value_exact is not None:  # the chi-square asked for with few disagreements
                     row["p_value_exact"] = num(m.p_value_exact)
                 mcnemar.append(row)
             if t.paired_t is not None:
