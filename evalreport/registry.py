@@ -282,9 +282,10 @@ _ENTRIES = [
     Measure("auc_ci", "AUC interval (DeLong)", "interval", ("binary",), "none",
             "DeLong's confidence interval of the AUC, from the structural components' variance.",
             "DeLong, DeLong & Clarke-Pearson, Biometrics 44 (1988)", metric=False),
-    Measure("bootstrap", "bootstrap intervals", "interval", ("binary",), "none",
-            "Percentile intervals of BEP, F1, average precision and expected total cost over stratified "
-            "resamples of the instances.", "Efron & Tibshirani (1993)", metric=False),
+    Measure("bootstrap", "bootstrap intervals", "interval", TASKS, "none",
+            "Percentile intervals over stratified resamples of the instances: BEP, F1, average precision "
+            "and expected total cost (binary); accuracy and macro-F1 (multi-class).",
+            "Efron & Tibshirani (1993)", metric=False),
     Measure("envelopment", "envelopment", "comparison", ("binary",), "none",
             "A envelops B when A's ROC curve is nowhere below B's and above somewhere (compared exactly at "
             "every breakpoint of both curves); then A's P-R curve envelops B's as well.", ZHOU + "3.3",
@@ -306,10 +307,10 @@ _ENTRIES = [
             "Holm's adjusted p-value over a data set's pairs.", ZHOU + "4.3", metric=False,
             compare=True,
             json_path={"binary": "comparisons.mcnemar", "multiclass": "comparisons.mcnemar"}),
-    Measure("paired_t", "paired t-test", "test", ("binary",), "none",
+    Measure("paired_t", "paired t-test", "test", TASKS, "none",
             "The paired t-test of two learners' error rates over the groups (folds).", ZHOU + "4.2",
             metric=False, compare=True,
-            json_path={"binary": "comparisons.paired_t"}),
+            json_path={"binary": "comparisons.paired_t", "multiclass": "comparisons.paired_t"}),
     Measure("friedman", "Friedman's test", "test", TASKS, "none",
             "Friedman's test of the learners' ranks over several data sets (AUC; multi-class: accuracy), "
             "with Nemenyi's critical difference.", ZHOU + "4.4; Demsar, JMLR 7 (2006)", metric=False,

@@ -116,6 +116,7 @@ class MulticlassLearnerResult:
     group_averages: Averages | None = None  # macro / micro across the groups' one-vs-rest matrices
     #: with priors: the decisions' measures in the population of the priors (no AUC)
     population: MulticlassEvaluation | None = None
+    bootstrap: dict | None = None  # accuracy, macro_f1 -> (low, high) percentile-bootstrap interval
     values: dict = field(default_factory=dict)  # registry name -> scalar (None: undefined)
 
 

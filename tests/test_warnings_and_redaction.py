@@ -599,7 +599,8 @@ def test_multiclass_explicit_pair_tests_are_named(tmp_path):
     _, d, _ = _run(spec, "json")
     assert ("compare: delong applies to binary tasks and is not computed for a multi-class task "
             "(its learners are ranked by accuracy, macro-F1, mean F1, macro AUC and cost, compared pairwise "
-            "by McNemar's test, and across data sets by Friedman's test)") in d["warnings"]
+            "by McNemar's test and the paired t-test over groups, and across data sets by Friedman's test)"
+            ) in d["warnings"]
     assert "delong" not in d["comparisons"]
     # McNemar's test applies: m and n are the same scores here, they never disagree
     assert d["comparisons"]["mcnemar"] == [{"a": "m", "b": "n", "e01": 0, "e10": 0, "method": "exact",

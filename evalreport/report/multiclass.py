@@ -8,7 +8,7 @@ from markupsafe import Markup
 
 from .. import registry
 from ..figures import class_roc_figure, class_scores_figure, confusion_figure, learner_styles, scalars_figure
-from .format import UNDEFINED, Column, fmt, measure_text
+from .format import UNDEFINED, Column, fmt, measure_text, with_interval
 from .notes import cells_with_notes
 from .verdicts import ranking_sentence
 
@@ -73,7 +73,8 @@ def multiclass_context(result, base: dict) -> dict:
                     g.n, g.accuracy, g.averages.macro_f1, g.averages.mean_f1, g.macro_auc)]})
         learners.append({
             "key": key, "color": styles[key]["color"], "hard": lr.hard,
-            "summary": [measure_text(c.key, values.get(c.key)) for c in cols],
+            "summary": [with_interval(measure_text(c.key, values.get(c.key)), (lr.bootstrap or {}).get(c.key))
+                        for c in cols],
             "per_class": per_class,
             "confusion_svg": Markup(confusion_figure(key, classes, ev.confusion, f"confusion-{i}")),
             "roc_svg": Markup(class_roc_figure(key, lr.class_curves,

@@ -39,12 +39,23 @@ def _unpairable(sources, dataset) -> str | None:
     return None
 
 
+def _group_errors(group: dict) -> dict | None:
+    """Each learner's error rate per group (folds), in the groups' order; None
+    unless every learner has the same two or more groups."""
+    names = {tuple(lr.groups) if lr.groups is not None else None for lr in group.values()}
+    if len(names) != 1 or None in names or len(next(iter(names))) < 2:
+        return None
+    return {key: [g.error_rate for g in lr.groups.values()] for key, lr in group.items()}
+
+
 def mcnemar_tests(spec: Spec, group: dict, sources, dataset) -> tuple:
     """McNemar's test of each pair of one data set's learners on their correct and
     wrong decisions (the class of highest score, or the hard decision), with Holm's
-    adjusted p-values over the pairs; () when the instances cannot be paired."""
+    adjusted p-values over the pairs, and the paired t-test of their error rates over
+    the groups (folds) when there are groups; () when the instances cannot be paired."""
     if _unpairable(sources, dataset) is not None:
         return ()
+    wanted = spec.compare_set & {"mcnemar", "paired_t"}
     labels, _, values = aligned(sources, dataset)
     right = {}
     for key, lr in group.items():
@@ -52,8 +63,9 @@ def mcnemar_tests(spec: Spec, group: dict, sources, dataset) -> tuple:
         decided = v if lr.hard else np.argmax(v, axis=1)  # ties: the first class, as the evaluation
         right[key] = decided == labels
     # McNemar's counts on correct (True) against wrong: the "labels" are all True
-    return pair_tests(list(group), np.ones(labels.size, dtype=bool), dict.fromkeys(group), right, None,
-                      frozenset({"mcnemar"}), spec.confidence.level, mcnemar_method=spec.confidence.mcnemar)
+    return pair_tests(list(group), np.ones(labels.size, dtype=bool), dict.fromkeys(group), right,
+                      _group_errors(group), wanted, spec.confidence.level,
+                      mcnemar_method=spec.confidence.mcnemar)
 
 
 def compare_multiclass(spec: Spec, learners: dict, sources=None):
@@ -66,15 +78,22 @@ def compare_multiclass(spec: Spec, learners: dict, sources=None):
     comparisons = [compare_dataset(group, spec.compare_set, dataset)
                    for dataset, group in by_dataset.items() if len(group) > 1]
     warnings: list[RunWarning] = []
-    if "mcnemar" in spec.compare_set and sources is not None:
+    if spec.compare_set & {"mcnemar", "paired_t"} and sources is not None:
         for i, comp in enumerate(comparisons):
             tests = mcnemar_tests(spec, by_dataset[comp.dataset], sources, comp.dataset)
             comparisons[i] = replace(comp, tests=tests)
             reason = _unpairable(sources, comp.dataset)
             if reason and spec.compare != "all":
                 where = f" on {comp.dataset}" if comp.dataset is not None else ""
-                warnings.append(RunWarning(f"compare: McNemar's test is not computed{where}: {reason}",
-                                           measure="mcnemar"))
+                for name, said in (("mcnemar", "McNemar's test"), ("paired_t", "the paired t-test")):
+                    if name in spec.compare:
+                        warnings.append(RunWarning(f"compare: {said} is not computed{where}: {reason}",
+                                                   measure=name))
+            elif (not reason and "paired_t" in spec.compare and spec.compare != "all"
+                  and _group_errors(by_dataset[comp.dataset]) is None):
+                where = f" on {comp.dataset}" if comp.dataset is not None else ""
+                warnings.append(RunWarning(f"compare: the paired t-test is not computed{where}: it needs a "
+                                           "group column (folds) with at least 2 groups", measure="paired_t"))
     if spec.compare != "all":
         # the comparisons a multi-class task computes (rankings by macro AUC and macro-F1,
         # among others, and Friedman's test on accuracy); the others are binary notions
@@ -85,7 +104,7 @@ def compare_multiclass(spec: Spec, learners: dict, sources=None):
             warnings.append(RunWarning(
                 f"compare: {and_join(skipped)} {'applies' if one else 'apply'} to binary tasks and "
                 f"{'is' if one else 'are'} not computed for a multi-class task (its learners are ranked "
-                "by accuracy, macro-F1, mean F1, macro AUC and cost, compared pairwise by McNemar's test, "
-                "and across data sets by Friedman's test)"))
+                "by accuracy, macro-F1, mean F1, macro AUC and cost, compared pairwise by McNemar's test "
+                "and the paired t-test over groups, and across data sets by Friedman's test)"))
     warnings += test_warnings(comparisons)
     return learners, comparisons, warnings

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..compare.stats.bootstrap_confusion import accuracy_of, bootstrap_confusion_intervals, macro_f1_of
 from ..curves import output_curves
 from ..data import Source
 from ..metrics.groups import group_codes
@@ -38,6 +39,21 @@ def _population(spec: Spec, ev, betas):
         return None
     matrix = population_confusion(ev.confusion, spec.priors, spec.classes)
     return evaluate_multiclass_counts(matrix, list(spec.classes), n=ev.n, betas=betas)
+
+
+def _bootstrap(spec: Spec, ev, s: Source, key: str, warnings: list) -> dict | None:
+    """Percentile-bootstrap intervals of accuracy and macro-F1 (stratified by the
+    true class), from the learner's confusion matrix; unit weights only."""
+    b = spec.confidence.bootstrap
+    if not b:
+        return None
+    if s.weights is not None:
+        warnings.append(learner_warning(key, "bootstrap intervals are not computed for weighted data (the "
+                                        "bootstrap here assumes unit weights)", "bootstrap"))
+        return None
+    return bootstrap_confusion_intervals(ev.confusion, n_resamples=b,
+                                         seed=spec.confidence.seed, level=spec.confidence.level,
+                                         statistics={"accuracy": accuracy_of, "macro_f1": macro_f1_of})
 
 
 def class_weights_for_priors(spec: Spec, labels: np.ndarray, weights) -> np.ndarray | None:
@@ -116,6 +132,7 @@ def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, 
                 name=name, key=key, dataset=s.dataset, source=s.path, hard=hard, evaluation=ev,
                 class_curves=curves, groups=groups, group_averages=group_avg,
                 population=_population(spec, ev, betas),
+                bootstrap=_bootstrap(spec, ev, s, key, warnings),
             )
     return results, warnings
 

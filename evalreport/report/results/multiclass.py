@@ -61,6 +61,10 @@ def learner_json(lr, result) -> dict:
     for m in registry.measures_for("multiclass", *registry.SCALAR_KINDS):
         if m.name not in IN_BLOCK and "multiclass" in m.compute and (m.name in metrics or not m.metric):
             d[m.name] = num(lr.values.get(m.name))
+    if lr.bootstrap:
+        conf = result.spec.confidence
+        d["bootstrap"] = {"level": conf.level, "resamples": conf.bootstrap,
+                          **{k: InlineList([num(v.low), num(v.high)]) for k, v in lr.bootstrap.items()}}
     pop = lr.population
     if pop is not None and "population" in metrics:
         macro, micro = averages_dict(pop.averages)
