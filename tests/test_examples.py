@@ -35,6 +35,7 @@ RUN = {
     "breast_cancer": (0, "json,html"),
     "multiclass_folds": (0, "json,html"),
     "scheduled_audit": (0, "json,html,pdf"),  # the archived deliverable: the one PDF
+    "validated_threshold": (0, "json,html"),
 }
 #: every example folder (watermelon, older than this file, is covered by test_report.py)
 FOLDERS = [*RUN, "large_data"]
@@ -102,6 +103,29 @@ def test_make_predictions_reproduces_the_committed_csv(example):
     module = _module(EXAMPLES / example / "make_predictions.py")
     committed = (EXAMPLES / example / "predictions.csv").read_text(encoding="utf-8")
     assert module.predictions() == committed
+
+
+def test_validated_threshold_predictions_are_reproduced():
+    pytest.importorskip("sklearn")
+    folder = EXAMPLES / "validated_threshold"
+    module = _module(folder / "make_predictions.py")
+    for name, text in module.predictions().items():
+        assert text == (folder / name).read_text(encoding="utf-8"), name
+
+
+def test_validated_threshold_applies_the_validation_thresholds():
+    """Each learner's test threshold is its least-cost threshold on validation; the
+    test set pays more than its own least cost for it (forest: the best on validation,
+    the costlier on test)."""
+    got = json.loads((GOLDEN / "validated_threshold.json").read_text())["learners"]
+    for name in ("logistic", "forest"):
+        valid, test = got[f"{name}@validation"], got[f"{name}@test"]
+        assert valid["threshold"] == valid["operating_point"]["threshold"] == test["threshold"]
+        assert test["threshold_source"] == "optimal_on:validation"
+        assert test["cost_at_threshold"] > test["operating_point"]["min_cost"]
+        assert set(test["groups"]) == {"week 1", "week 2", "week 3", "week 4"}
+    assert got["forest@validation"]["cost_at_threshold"] < got["logistic@validation"]["cost_at_threshold"]
+    assert got["forest@test"]["cost_at_threshold"] > got["logistic@test"]["cost_at_threshold"]
 
 
 def test_large_data_spec_validates_on_a_small_file(tmp_path, capsys):

@@ -29,6 +29,7 @@ SPECS = {
     "breast_cancer": ROOT / "examples" / "breast_cancer" / "spec.yaml",
     "multiclass_folds": ROOT / "examples" / "multiclass_folds" / "spec.yaml",
     "scheduled_audit": ROOT / "examples" / "scheduled_audit" / "spec.yaml",
+    "validated_threshold": ROOT / "examples" / "validated_threshold" / "spec.yaml",
     "large_data": ROOT / "examples" / "large_data" / "spec.yaml",
     "large_data_duckdb": ROOT / "examples" / "large_data" / "spec_duckdb.yaml",
 }

@@ -102,8 +102,9 @@ def _deployed_sentences(result) -> list[str]:
     parts = []
     for key, lr in result.learners.items():
         cost = lr.values.get("cost_at_threshold")
-        if lr.threshold_source == "optimal" or cost is None or lr.operating is None:
-            continue
+        if lr.threshold_source == "optimal" or cost is None or lr.operating is None \
+                or lr.threshold == lr.operating.threshold:
+            continue  # judged at its least-cost threshold: the verdict's other sentence says it
         parts.append(f"{key} at {lr.threshold_text(lr.threshold)} costs {fmt(cost)} (its least: "
                      f"{fmt(lr.operating.min_cost)} at {lr.threshold_text(lr.operating.threshold)})")
     if not parts:
