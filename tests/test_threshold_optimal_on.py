@@ -72,3 +72,26 @@ def test_a_learner_missing_from_the_validation_set_is_a_clear_error(tmp_path, ca
     err = capsys.readouterr().err
     assert ("spec.yaml:7: data[0].learners.c: learner 'c' is not in data set 'valid', where threshold: "
             "{optimal_on: valid} chooses each learner's threshold") in err
+
+
+def test_only_one_data_set_is_a_clear_error(tmp_path, capsys):
+    (tmp_path / "v.csv").write_text("y,a\n1,0.9\n0,0.2\n1,0.6\n0,0.4\n")
+    (tmp_path / "spec.yaml").write_text(
+        "version: 1\ndata:\n  - path: v.csv\n    dataset: valid\n    label: y\n    learners: {a: a}\n"
+        "threshold: {optimal_on: valid}\nreport: {formats: [json], out: out}\n")
+    assert main(["validate", str(tmp_path / "spec.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert ("spec.yaml:7: threshold.optimal_on: 'valid' is the only data set: optimal_on chooses the "
+            "thresholds on one data set and applies them to the others") in err
+    assert "Traceback" not in err
+
+
+def test_a_multiclass_task_refuses_optimal_on(tmp_path, capsys):
+    (tmp_path / "v.csv").write_text("y,p,q\nx,0.9,0.1\nz,0.2,0.8\n")
+    (tmp_path / "spec.yaml").write_text(
+        "version: 1\ntask: multiclass\nclasses: [x, z]\ndata:\n  - path: v.csv\n    dataset: valid\n"
+        "    label: y\n    learners: {a: [p, q]}\nthreshold: {optimal_on: valid}\n"
+        "report: {formats: [json], out: out}\n")
+    assert main(["validate", str(tmp_path / "spec.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert "threshold.optimal_on: optimal_on chooses a binary learner's threshold; a multiclass task has none" in err
