@@ -212,6 +212,12 @@ def bootstrap_intervals(
             v = statistics[name](ev)
             if v is not None:
                 values[i, b] = v
+    return percentile_intervals(names, values, level)
+
+
+def percentile_intervals(names, values: np.ndarray, level: float) -> dict[str, BootstrapInterval]:
+    """Each name's (1-level)/2 and (1+level)/2 quantiles (linear interpolation) of its
+    row of resampled values, NaN (undefined) left out; (None, None) if all are."""
     lo_q, hi_q = (1.0 - level) / 2.0, (1.0 + level) / 2.0
     out: dict[str, BootstrapInterval] = {}
     for i, name in enumerate(names):

@@ -15,7 +15,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from .bootstrap import BootstrapInterval
+from .bootstrap import BootstrapInterval, percentile_intervals
 from .core import _check_level
 
 __all__ = ["bootstrap_confusion_intervals", "accuracy_of", "macro_f1_of"]
@@ -68,13 +68,4 @@ def bootstrap_confusion_intervals(confusion, *, statistics: Mapping[str, Confusi
             draws[:, i, :] = rng.multinomial(n, counts[i] / n, size=n_resamples)
     names = list(statistics)
     values = np.array([np.asarray(statistics[name](draws), dtype=float) for name in names])
-    lo_q, hi_q = (1.0 - level) / 2.0, (1.0 + level) / 2.0
-    out: dict[str, BootstrapInterval] = {}
-    for j, name in enumerate(names):
-        row = values[j][~np.isnan(values[j])]
-        if row.size == 0:
-            out[name] = BootstrapInterval(None, None)
-        else:
-            lo, hi = np.quantile(row, [lo_q, hi_q])
-            out[name] = BootstrapInterval(float(lo), float(hi))
-    return out
+    return percentile_intervals(names, values, level)
