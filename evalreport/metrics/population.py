@@ -17,7 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-__all__ = ["PopulationMeasures", "population_at_threshold", "normalised_cost", "population_confusion"]
+__all__ = ["PopulationMeasures", "MEASURES", "population_at_threshold", "normalised_cost",
+           "population_confusion"]
+
+#: the measures of a PopulationMeasures, in the order results.json and the report give them
+MEASURES = ("precision", "npv", "accuracy", "error_rate", "f1", "cost_sensitive_error")
 
 
 @dataclass(frozen=True)

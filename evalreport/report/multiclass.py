@@ -63,8 +63,9 @@ def multiclass_context(result, base: dict) -> dict:
             per_class.append({"name": cname, "cells": [fmt(v) for v in (
                 m.precision, m.recall, m.f1, m.support, m.auc, m.average_precision)]})
         f1_by_class[key] = {c: ev.per_class[c].f1 for c in classes}
-        scalar_rows["accuracy"][key] = (ev.accuracy, None)
-        scalar_rows["macro-F1 (Zhou)"][key] = (a.macro_f1, None)
+        boot = lr.bootstrap or {}
+        scalar_rows["accuracy"][key] = (ev.accuracy, _interval(boot.get("accuracy")))
+        scalar_rows["macro-F1 (Zhou)"][key] = (a.macro_f1, _interval(boot.get("macro_f1")))
         scalar_rows["macro AUC"][key] = (ev.macro_auc, None)
         groups = []
         if lr.groups is not None:
@@ -128,6 +129,11 @@ def multiclass_context(result, base: dict) -> dict:
         definitions=registry.definitions("multiclass"),
     )
     return base
+
+
+def _interval(iv):
+    """A bootstrap interval for the figure, or None when it is undefined."""
+    return None if iv is None or None in tuple(iv) else tuple(iv)
 
 
 def _population_table(result, rows: list[dict]) -> dict | None:

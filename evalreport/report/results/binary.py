@@ -9,6 +9,7 @@ partial AUC, the operating point, the curves) written by :data:`SHAPED`.
 from __future__ import annotations
 
 from ... import registry
+from ...metrics.population import MEASURES as POPULATION
 from ...redact import published
 from .format import InlineList, curve_block, groups_dict, num, number_list
 
@@ -74,9 +75,6 @@ def _curves(d, lr, result, metrics):
     if "cost_curve" in metrics and c.cost is not None:
         out["cost"] = {"pc": number_list(c.cost.pc), "cost": number_list(c.cost.cost)}
     d["curves"] = out
-
-
-POPULATION = ("precision", "npv", "accuracy", "error_rate", "f1", "cost_sensitive_error")
 
 
 def _population(d, lr, result, metrics):
