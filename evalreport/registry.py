@@ -74,6 +74,10 @@ class Measure:
     #: where results.json holds it, per task ("*": each learner, each class, each group);
     #: default: learners.*.<name> for every task
     json_path: Mapping[str, str] = field(default_factory=dict)
+    #: the report's table of its own that shows this scalar ("": the table of its kind,
+    #: at the threshold or over every threshold); e.g. "family" (the confusion-matrix
+    #: family at the threshold), "calibration"
+    section: str = ""
 
     def __post_init__(self):
         if self.kind not in KINDS:

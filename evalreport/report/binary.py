@@ -124,6 +124,8 @@ def _columns(result) -> tuple[list[Column], list[Column]]:
     at_cols = [Column("threshold", "threshold", "")]
     rank_cols = []
     for m in registry.measures_for("binary", *registry.SCALAR_KINDS):
+        if m.section:
+            continue  # shown in a table of its own
         better = "" if m.direction == "none" else m.direction
         cols = at_cols if m.kind == "at_threshold" else rank_cols
         if m.name == "fbeta":

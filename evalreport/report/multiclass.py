@@ -42,8 +42,8 @@ def multiclass_context(result, base: dict) -> dict:
     own = {key for key, *_ in SUMMARY}
     metrics = spec.metric_set
     for m in registry.measures_for("multiclass", *registry.SCALAR_KINDS):
-        if m.name in own or m.name in NOT_COLUMNS or "multiclass" not in m.compute:
-            continue  # a column already, or no single value for the task (per class: below)
+        if m.name in own or m.name in NOT_COLUMNS or "multiclass" not in m.compute or m.section:
+            continue  # a column already, no single value for the task (per class: below), or a table of its own
         if m.name == "cost_sensitive_error" and not has_cost or m.name == "bayes_decision_cost" and not has_bayes:
             continue  # no cost matrix, or no probabilities: nothing to show
         if m.name not in ("cost_sensitive_error", "bayes_decision_cost") and m.metric and m.name not in metrics:
