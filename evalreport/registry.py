@@ -140,9 +140,38 @@ def _mc(get):
     return lambda lr: get(lr.evaluation)
 
 
+def _family(name):
+    """A member of the confusion-matrix family (metrics.family): binary from the
+    counts at the threshold, multi-class from the k x k matrix of the decisions."""
+    def binary(lr):
+        from .metrics.family import family_at
+
+        at = lr.at_threshold
+        return family_at(at.tp, at.fp, at.tn, at.fn)[0][name]
+
+    def multiclass(lr):
+        from .metrics.family import family_matrix
+
+        return family_matrix(lr.evaluation.confusion)[0][name]
+
+    return {"binary": binary, "multiclass": multiclass}
+
+
+def _gini(lr):
+    from .metrics.ks import gini
+
+    return gini(_summary("auc")(lr))
+
+
+def _ks(lr):
+    return None if lr.hard or lr.ks is None else lr.ks.value
+
+
 ZHOU = "Zhou, Machine Learning (2016), section 2."
 DH = "Drummond & Holte, Cost curves (Machine Learning 65, 2006)"
 COST = ZHOU + "3.4, eqs. 2.24-2.25, figure 2.5; " + DH
+FAMILY_REF = "Fawcett, Pattern Recognition Letters 27 (2006); scikit-learn confusion_matrix"
+OVR = "multi-class: the mean over the classes (each one vs rest) where it is defined"
 
 _ENTRIES = [
     Measure("confusion_matrix", "confusion matrix", "table", TASKS, "none",
@@ -191,6 +220,16 @@ _ENTRIES = [
             "one class only", compute={"binary": _summary("auc"), "multiclass": _mc(lambda ev: ev.macro_auc)},
             gate=True, compare=True, rank={"binary": 1},
             json_path={"multiclass": "learners.*.macro.auc"}),
+    # credit scoring's summaries of the ranking (metrics.ks)
+    Measure("ks", "KS", "threshold_free", ("binary",), "higher",
+            "Kolmogorov-Smirnov: the largest TPR - FPR over the ROC curve's vertices = max_s (F_-(s) - F_+(s)) "
+            "of the classes' score distributions, and the threshold where it is reached (the highest on ties; "
+            "results.json ks_threshold).", "Kolmogorov-Smirnov two-sample statistic (scipy ks_2samp, one-sided)",
+            "one class only, or hard decisions", compute={"binary": _ks}, gate=True),
+    Measure("gini", "Gini", "threshold_free", ("binary",), "higher",
+            "2 AUC - 1 (the accuracy ratio of credit scoring; Somers' D of the score against the class).",
+            "Hand, Machine Learning 77 (2009)", "one class only, or hard decisions",
+            compute={"binary": _gini}, gate=True),
     Measure("rank_loss", "rank loss", "threshold_free", ("binary",), "lower",
             "The share of (positive, negative) pairs ranked wrong, ties counting 1/2; always 1 - AUC. "
             "(scikit-learn's label_ranking_loss counts ties as 1.)", ZHOU + "3.3, eq. 2.21", "one class only",
@@ -227,6 +266,46 @@ _ENTRIES = [
             "FNR PC(+) + FPR (1 - PC(+)), the height of its cost line at PC(+), on the scale of the least "
             "cost at PC(+) (which is over every threshold).", COST, "one class only",
             compute={"binary": lambda lr: _normalised_cost(lr)}, gate=True),
+    # the confusion-matrix family at the threshold (metrics.family): a table of its own
+    Measure("specificity", "specificity", "at_threshold", TASKS, "higher",
+            "TN / (TN + FP) = TNR = 1 - FPR; " + OVR + ".", FAMILY_REF,
+            "no negatives (multi-class: every class's instances are all there is)",
+            compute=_family("specificity"), gate=True, section="family"),
+    Measure("npv", "NPV", "at_threshold", TASKS, "higher",
+            "Negative predictive value TN / (TN + FN); " + OVR + ".", FAMILY_REF,
+            "nothing predicted negative (multi-class: every class is the only one decided)",
+            compute=_family("npv"), gate=True, section="family"),
+    Measure("fpr", "FPR", "at_threshold", TASKS, "lower",
+            "False positive rate FP / (FP + TN) = 1 - specificity; " + OVR + ".", ZHOU + "3.3, eq. 2.19",
+            "no negatives (multi-class: as specificity)", compute=_family("fpr"), gate=True, section="family"),
+    Measure("fnr", "FNR", "at_threshold", TASKS, "lower",
+            "False negative rate FN / (TP + FN) = 1 - recall; " + OVR + " (the classes with instances), "
+            "so 1 - balanced accuracy.", FAMILY_REF, "no positives (multi-class: no instances)",
+            compute=_family("fnr"), gate=True, section="family"),
+    Measure("balanced_accuracy", "balanced accuracy", "at_threshold", TASKS, "higher",
+            "(TPR + TNR) / 2; multi-class: the mean recall over the classes with instances (scikit-learn's "
+            "balanced_accuracy_score, not adjusted for chance).",
+            "Brodersen et al., ICPR (2010); scikit-learn balanced_accuracy_score",
+            "one class only (multi-class: no instances)", compute=_family("balanced_accuracy"), gate=True,
+            section="family"),
+    Measure("mcc", "MCC", "at_threshold", TASKS, "higher",
+            "Matthews' correlation (TP TN - FP FN) / sqrt((TP + FP)(TP + FN)(TN + FP)(TN + FN)), in [-1, 1]; "
+            "multi-class: Gorodkin's R_K (c s - sum_k p_k t_k) / sqrt((s^2 - sum_k p_k^2)(s^2 - sum_k t_k^2)) "
+            "with c the correct, s all, t_k and p_k the true and decided weights of class k. Undefined (not 0, "
+            "as scikit-learn returns) where a margin is 0.",
+            "Matthews, BBA 405 (1975); Gorodkin, Comput. Biol. Chem. 28 (2004); scikit-learn matthews_corrcoef",
+            "one class only, or one decision only", compute=_family("mcc"), gate=True, section="family"),
+    Measure("kappa", "Cohen's kappa", "at_threshold", TASKS, "higher",
+            "(p_o - p_e) / (1 - p_e): the agreement of the decisions with the truth beyond chance, p_o the "
+            "accuracy and p_e the chance agreement sum_k t_k p_k / s^2 of the margins (binary: 2 (TP TN - FP FN) "
+            "/ ((TP + FN)(FN + TN) + (TP + FP)(FP + TN))).",
+            "Cohen, Educ. Psychol. Meas. 20 (1960); scikit-learn cohen_kappa_score",
+            "chance agreement 1 (one class, all decided alike)", compute=_family("kappa"), gate=True,
+            section="family"),
+    Measure("youden", "Youden's J", "at_threshold", ("binary",), "higher",
+            "TPR - FPR = TPR + TNR - 1 = 2 balanced accuracy - 1, at the threshold (KS is its maximum over "
+            "thresholds). Binary only: it has no standard multi-class form.", "Youden, Cancer 3 (1950)",
+            "one class only", compute={"binary": _family("youden")["binary"]}, gate=True, section="family"),
     Measure("population", "in the population of the priors", "population", TASKS, "none",
             "With priors, the measures at the threshold for a population with p(+) = the prior: the test "
             "set's TPR and FPR, its cells reweighted to p TPR, p FNR, (1 - p) FPR, (1 - p) TNR; precision, "

@@ -62,8 +62,8 @@ CASES = [
     ("unknown metric", BASE + "metrics: [auc, acuracy]\n", None,
      ["error: spec.yaml:11: metrics[1]: unknown metric 'acuracy' (did you mean 'accuracy'?); valid: "
       "confusion_matrix, error_rate, accuracy, precision, recall, f1, fbeta, cost_sensitive_error, auc, "
-      "rank_loss, average_precision, bep, expected_total_cost, cost_at_threshold, population, roc, pr, "
-      "cost_curve, macro, micro"]),
+      "ks, gini, rank_loss, average_precision, bep, expected_total_cost, cost_at_threshold, specificity, npv, "
+      "fpr, fnr, balanced_accuracy, mcc, kappa, youden, population, roc, pr, cost_curve, macro, micro"]),
     ("unknown comparison", BASE + "compare: [envelopment, delongg]\n", None,
      ["error: spec.yaml:11: compare[1]: unknown comparison 'delongg' (did you mean 'delong'?); valid: "
       "f1, auc, bep, expected_total_cost, envelopment, cost_envelope, delong, mcnemar, paired_t, friedman"]),
@@ -89,8 +89,9 @@ CASES = [
      ["error: spec.yaml:12: gates[0].learner: unknown learner 'c'; valid: a, b"]),
     ("gate unknown metric", BASE + "gates:\n  - {metric: aucc, min: 0.8}\n", None,
      ["error: spec.yaml:12: gates[0].metric: unknown gate metric 'aucc' (did you mean 'auc'?); valid: "
-      "error_rate, accuracy, precision, recall, f1, cost_sensitive_error, auc, rank_loss, "
-      "average_precision, bep, partial_auc, expected_total_cost, min_cost, cost_at_threshold"]),
+      "error_rate, accuracy, precision, recall, f1, cost_sensitive_error, auc, ks, gini, rank_loss, "
+      "average_precision, bep, partial_auc, expected_total_cost, min_cost, cost_at_threshold, specificity, "
+      "npv, fpr, fnr, balanced_accuracy, mcc, kappa, youden"]),
     ("gate without bound", BASE + "gates:\n  - {metric: auc}\n", None,
      ["error: spec.yaml:12: gates[0]: a gate needs min or max"]),
     ("duplicate key", BASE.replace("      b: p_b\n", "      b: p_b\n      a: p_b\n"), None,

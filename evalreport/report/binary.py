@@ -10,6 +10,7 @@ from markupsafe import Markup
 from .. import registry
 from ..figures import figures, learner_styles
 from ..redact import published
+from .family import family_table
 from .format import UNDEFINED, Column, and_join, fmt, measure_text, with_interval
 from .notes import cells_with_notes
 from .verdicts import interval_phrases, ranking_sentence
@@ -136,6 +137,9 @@ def _columns(result) -> tuple[list[Column], list[Column]]:
             if p is not None:
                 cols.append(Column("partial_auc", f"partial AUC (FPR <= {fmt(p.max_fpr)}"
                                    + (", McClish)" if p.standardized else ")"), better))
+        elif m.name == "ks":
+            if "ks" in metrics:  # with its threshold in the same cell (one column fewer)
+                cols.append(Column("ks", "KS (at threshold)", better))
         elif m.name == "min_cost":
             cols += [Column("min_cost", m.label, better), Column("op_threshold", "its threshold", "")]
         elif "binary" in m.compute and (m.name in metrics or not m.metric):
@@ -156,7 +160,8 @@ def binary_context(result, base: dict) -> dict:
                   "op_threshold": lr.operating.threshold if lr.operating else None}
         # thresholds as decimals that make the decisions of the matrices they head
         texts = {"threshold": lr.threshold_text(lr.threshold),
-                 "op_threshold": lr.threshold_text(lr.operating.threshold) if lr.operating else None}
+                 "op_threshold": lr.threshold_text(lr.operating.threshold) if lr.operating else None,
+                 "ks": _ks_text(lr)}
         for b in spec.fbeta:
             values[f"fbeta_{b:g}"] = at.fbeta.get(float(b))
         ci = lr.auc_ci.ci if lr.auc_ci is not None else None
@@ -189,6 +194,7 @@ def binary_context(result, base: dict) -> dict:
     scalar_rows = [(label, vals) for label, vals in scalar_rows.items()
                    if any(v[0] is not None for v in vals.values())]
     population = _population_table(result, learners)
+    family = family_table(result, learners, "binary")
     at_notes = cells_with_notes(result, learners, "at", at_cols)
     rank_notes = cells_with_notes(result, learners, "rank", rank_cols)
 
@@ -214,6 +220,7 @@ def binary_context(result, base: dict) -> dict:
         "at_columns": at_cols,
         "rank_columns": rank_cols,
         "at_notes": at_notes,
+        "family": family,
         "population": population,
         "test_share": _test_share(result),
         "rank_notes": rank_notes,
@@ -227,6 +234,14 @@ def binary_context(result, base: dict) -> dict:
         "envelope": _envelope_rows(result, styles),
         "definitions": registry.definitions("binary"),
     }
+
+
+def _ks_text(lr) -> str | None:
+    """KS and the threshold where it is reached, in one cell (None: undefined)."""
+    ks = lr.values.get("ks")
+    if ks is None:
+        return None
+    return f"{measure_text('ks', ks)} at {lr.threshold_text(lr.ks.threshold)}"
 
 
 #: the population table's columns: (key, heading, better)

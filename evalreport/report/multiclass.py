@@ -8,6 +8,7 @@ from markupsafe import Markup
 
 from .. import registry
 from ..figures import class_roc_figure, class_scores_figure, confusion_figure, learner_styles, scalars_figure
+from .family import family_table
 from .format import UNDEFINED, Column, fmt, measure_text, with_interval
 from .notes import cells_with_notes
 from .verdicts import ranking_sentence
@@ -124,6 +125,7 @@ def multiclass_context(result, base: dict) -> dict:
         class_balance=[{"name": c, "support": fmt(v), "share": fmt(v / total, 3) if total else UNDEFINED}
                        for c, v in support.items()],
         summary_notes=summary_notes,
+        family=family_table(result, learners, "multiclass"),
         population=_population_table(result, learners),
         priors_text=", ".join(f"{c}: {fmt(p)}" for c, p in (spec.priors or {}).items()),
         definitions=registry.definitions("multiclass"),

@@ -22,6 +22,7 @@ from ..result import GroupResult, LearnerResult, OperatingPointSpec, RunWarning
 from ..spec import FALLBACK_THRESHOLD, Spec, locate
 from ..spec.models import OptimalOn
 from .base import learner_warning
+from .family import binary_family
 
 __all__ = ["operating_point", "evaluate_learners", "group_result", "BOOTSTRAP_BUDGET"]
 
@@ -132,8 +133,8 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                 pauc = ev.partial_auc(spec.partial_auc.max_fpr, standardized=spec.partial_auc.standardized)
             who = f"learner '{key}'"
             if hard:
-                warnings.append(RunWarning(f"{who} gives hard decisions only: no curves, AUC, AP, BEP or cost "
-                                        "curve", learner=key))
+                warnings.append(RunWarning(f"{who} gives hard decisions only: no curves, AUC, Gini, KS, AP, BEP or "
+                                        "cost curve", learner=key))
             else:
                 for measure, reason in ev.undefined.items():
                     if measure in ("roc_hull", "cost_curve"):
@@ -142,6 +143,8 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
             for measure, reason in at.undefined.items():
                 warnings.append(learner_warning(key, f"{measure} at threshold {threshold:g} is undefined: "
                                                 f"{reason}", measure.split("[")[0]))
+            ks, family_warnings = binary_family(spec.metric_set, key, ev, at, threshold, hard)
+            warnings += family_warnings
             picked_here = origin == "optimal" or (chooses and origin.startswith("optimal_on:"))
             if picked_here and operating is None:  # one class only: no ROC hull
                 warnings.append(learner_warning(
@@ -201,6 +204,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                 pc_positive=op.pc_positive, population=_population(at, op, key, warnings),
                 threshold_texts=_threshold_texts(ev, threshold, exact=s.tables is None or reduction is None
                                                  or not reduction.reduced),
+                ks=ks,
             )
             # The count table is no longer needed: only the summary and the
             # bounded curves are kept, so memory does not grow with learners.

@@ -23,6 +23,7 @@ from ..metrics.population import population_confusion
 from ..result import MulticlassLearnerResult, RunWarning
 from ..spec import Spec
 from .base import learner_warning
+from .family import multiclass_family_warnings
 
 __all__ = ["evaluate_multiclass_learners", "class_weights_for_priors"]
 
@@ -124,6 +125,7 @@ def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, 
             for measure, reason in ev.undefined.items():
                 warnings.append(learner_warning(key, f"{measure} is undefined: {reason}",
                                                 REGISTRY_NAME.get(measure)))
+            warnings += multiclass_family_warnings(spec.metric_set, key, ev)
             if hard:
                 no_bayes = " and no Bayes decision cost (it needs scores)" if cost is not None else ""
                 warnings.append(RunWarning(f"learner '{key}' gives hard decisions only: no curves or "
@@ -198,6 +200,7 @@ def _from_counts(spec, s, keys, classes, cost, betas, results, warnings):
         for measure, reason in ev.undefined.items():
             warnings.append(learner_warning(key, f"{measure} is undefined: {reason}",
                                                 REGISTRY_NAME.get(measure)))
+        warnings += multiclass_family_warnings(spec.metric_set, key, ev)
         results[key] = MulticlassLearnerResult(
             name=name, key=key, dataset=s.dataset, source=s.path, hard=False, evaluation=ev,
             class_curves=curves, population=_population(spec, ev, betas))

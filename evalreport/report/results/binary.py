@@ -49,6 +49,14 @@ def _auc(d, lr, result, metrics):
         d["auc_ci"] = InlineList(num(x) for x in lr.auc_ci.ci)
 
 
+def _ks(d, lr, result, metrics):
+    """KS and the threshold where it is reached (null: undefined, or +inf: no threshold
+    beats predicting nothing positive, as for the least-cost threshold)."""
+    if "ks" in metrics:
+        d["ks"] = num(lr.values.get("ks"))
+        d["ks_threshold"] = num(None if lr.ks is None else lr.ks.threshold)
+
+
 def _partial_auc(d, lr, result, metrics):
     p = result.spec.partial_auc
     if p is not None:
@@ -90,7 +98,7 @@ def _nothing(d, lr, result, metrics):
 
 #: measures with a shape of their own: registry name -> writer(block, learner, result, metrics)
 SHAPED = {
-    "confusion_matrix": _confusion, "fbeta": _fbeta, "auc": _auc, "auc_ci": _nothing,
+    "confusion_matrix": _confusion, "fbeta": _fbeta, "auc": _auc, "auc_ci": _nothing, "ks": _ks,
     "partial_auc": _partial_auc, "min_cost": _operating_point, "population": _population,
     "roc": _curves, "pr": _nothing, "cost_curve": _nothing,
     "macro": _nothing, "micro": _nothing, "bootstrap": _nothing,

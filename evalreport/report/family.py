@@ -1,0 +1,37 @@
+"""The report's table of the confusion-matrix family (metrics.family): its columns
+are the registry's scalars of section "family" the spec's metrics ask for, its
+cells marked by the warnings about them, as in the other measure tables."""
+
+from __future__ import annotations
+
+from .. import registry
+from .format import Column, measure_text
+from .notes import cells_with_notes
+
+__all__ = ["family_table"]
+
+
+def family_table(result, learners: list[dict], task: str) -> dict | None:
+    """``learners``: the report's rows (``key``, ``color``), in the order of
+    ``result.learners``. None when the spec's metrics leave the whole family out."""
+    metrics = result.spec.metric_set
+    columns = [Column(m.name, m.label, "" if m.direction == "none" else m.direction)
+               for m in registry.measures_for(task, *registry.SCALAR_KINDS)
+               if m.section == "family" and task in m.compute and m.name in metrics]
+    if not columns:
+        return None
+    rows = [{"key": row["key"], "color": row["color"],
+             "family": [measure_text(c.key, lr.values.get(c.key)) for c in columns]}
+            for row, lr in zip(learners, result.learners.values())]
+    notes = cells_with_notes(result, rows, "family", columns)
+    if task == "binary":
+        title = "The confusion-matrix family at the threshold"
+        note = ("From the counts at each learner's threshold (the confusion matrices below). "
+                "Youden's J = TPR − FPR = 2 balanced accuracy − 1; KS, below, is its largest value "
+                "over every threshold.")
+    else:
+        title = "The confusion-matrix family of the decisions"
+        note = ("Specificity, NPV, FPR and FNR are means over the classes, each one vs rest; balanced "
+                "accuracy is the mean recall; MCC and Cohen's kappa are those of the k × k matrix. "
+                "Youden's J is binary only.")
+    return {"title": title, "columns": columns, "rows": rows, "notes": notes, "note": note}
