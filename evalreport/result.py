@@ -85,6 +85,8 @@ class LearnerResult:
     #: one, the cost envelope's): decimals that make the same decisions on these data
     #: (metrics.threshold_text), found while the count table is at hand
     threshold_texts: dict = field(default_factory=dict)  # threshold -> text
+    #: data[].slices: column -> metrics.slices.SliceColumn (the learner on each subgroup)
+    slices: dict | None = None
 
     def threshold_text(self, t: float) -> str:
         """The text of threshold ``t`` (the learner's or a hull vertex's): one that

@@ -22,6 +22,7 @@ from ..result import GroupResult, LearnerResult, OperatingPointSpec, RunWarning
 from ..spec import FALLBACK_THRESHOLD, Spec, locate
 from ..spec.models import OptimalOn
 from .base import learner_warning
+from .slices import with_slices
 
 __all__ = ["operating_point", "evaluate_learners", "group_result", "BOOTSTRAP_BUDGET"]
 
@@ -202,6 +203,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                 threshold_texts=_threshold_texts(ev, threshold, exact=s.tables is None or reduction is None
                                                  or not reduction.reduced),
             )
+            results[key] = with_slices(spec, s, results[key], scores, costs, betas, warnings)
             # The count table is no longer needed: only the summary and the
             # bounded curves are kept, so memory does not grow with learners.
             del ev
