@@ -69,13 +69,13 @@ def with_slices(spec, source, lr, scores, costs, betas, warnings: list):
             intervals = bootstrap_parity(counts, n_resamples=resamples, seed=spec.confidence.seed, level=level)
             parity = {k: replace(p, interval=intervals[k]) if p.value is not None else p
                       for k, p in parity.items()}
+        undefined = {r: [n for n, x in zip(names, rate) if np.isnan(x)] for r, rate in rates_of(counts).items()}
         for k, p in parity.items():
             if p.left_out:
-                which = ", ".join(f"'{v}'" for v in p.left_out)
-                what = "undefined" if p.value is None else f"taken over the other values"
-                warnings.append(learner_warning(lr.key, f"slice {column}: {k} is {what}: the "
-                                                f"{' and '.join(_RATE_WORDS[r] for r in PARITY[k])} of "
-                                                f"{which} is undefined (no {_CLASS_OF[PARITY[k][0]]})", k))
+                why = "; ".join(f"the {_RATE_WORDS[r]} of {', '.join(repr(n) for n in undefined[r])} is "
+                                f"undefined (no {_CLASS_OF[r]})" for r in PARITY[k] if undefined[r])
+                what = "undefined" if p.value is None else "taken over the other values"
+                warnings.append(learner_warning(lr.key, f"slice {column}: {k} is {what}: {why}", k))
         out[column] = SliceColumn(column, values, parity, level, resamples)
     return replace(lr, slices=out)
 
@@ -109,7 +109,10 @@ def _undefined_warnings(key, column, value, sub, warnings):
                                if m not in ("roc_hull", "cost_curve")}
     why.update({m.split("[")[0]: r for m, r in sub.at_threshold.undefined.items()})
     if why:
-        said = "; ".join(f"{m} ({r})" for m, r in why.items())
+        by_reason: dict[str, list[str]] = {}
+        for m, r in why.items():
+            by_reason.setdefault(r, []).append(m)
+        said = "; ".join(f"{', '.join(ms)} ({r})" for r, ms in by_reason.items())
         warnings.append(learner_warning(key, f"slice {column} = '{value}': undefined: {said}", "slices"))
 
 
