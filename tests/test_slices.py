@@ -417,3 +417,28 @@ def test_no_slices_no_section(tmp_path):
     assert "Subgroup slices" not in html.split("Appendix")[0] and "6. Warnings" in html
     got = json.loads((tmp_path / "out" / "results.json").read_text())
     assert "slices" not in got["learners"]["a"]
+
+
+def test_a_slice_inherits_nothing_of_the_whole_population(tmp_path, monkeypatch):
+    """A slice's result is built afresh: every field it does not fill (intervals, groups,
+    the population of the priors, and any field a later measure adds) is at its default,
+    so a measure read off it is undefined in the slice, never the whole's value."""
+    import dataclasses
+
+    from evalreport import load_spec
+    from evalreport.pipeline import evaluate
+
+    text, _ = _data()
+    (tmp_path / "pred.csv").write_text(text)
+    (tmp_path / "spec.yaml").write_text(SPEC.format(extra="").replace("threshold: 0.5\n",
+                                                                     "threshold: 0.5\npriors: {positive: 0.2}\n"))
+    result = evaluate(load_spec(tmp_path / "spec.yaml"))
+    whole = result.learners["a"]
+    assert whole.population is not None and whole.bootstrap
+    sub = whole.slices["region"].values[0].learner
+    filled = {"name", "key", "dataset", "source", "hard", "threshold", "threshold_source", "summary", "curves",
+              "at_threshold", "operating", "partial_auc", "pc_positive", "values"}
+    for f in dataclasses.fields(sub):
+        if f.name not in filled:
+            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+            assert getattr(sub, f.name) == default, f.name

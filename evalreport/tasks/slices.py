@@ -24,7 +24,7 @@ from ..metrics.binary import evaluate_binary_for_report
 from ..metrics.groups import group_codes
 from ..metrics.slices import (PARITY, SliceColumn, SliceValue, bootstrap_parity, cell_counts, is_small, parity_of,
                               rates_of, wilson_interval)
-from ..result import RunWarning
+from ..result import LearnerResult, RunWarning
 from .base import learner_warning, with_values
 
 __all__ = ["with_slices", "slice_gate"]
@@ -96,10 +96,16 @@ def _subset(spec, lr, source, mask, scores, costs, betas):
     pauc = None
     if spec.partial_auc is not None and not lr.hard:
         pauc = ev.partial_auc(spec.partial_auc.max_fpr, standardized=spec.partial_auc.standardized)
-    sub = replace(lr, summary=summary, at_threshold=at, partial_auc=pauc,
-                  operating=None if lr.hard else ev.operating_point(lr.pc_positive),
-                  curves=OutputCurves(roc=None, pr=None, cost=None), groups=None, auc_ci=None,
-                  bootstrap=None, population=None, threshold_texts={}, values={}, slices=None)
+    # Built afresh, not copied from the whole population's result: a field this does not
+    # fill (one a measure added later reads) stays at its default, undefined in the
+    # slice, rather than the whole population's value shown as the slice's. A measure
+    # read off such a field comes into the slices by filling it here from ``ev``.
+    sub = LearnerResult(
+        name=lr.name, key=lr.key, dataset=lr.dataset, source=lr.source, hard=lr.hard,
+        threshold=lr.threshold, threshold_source=lr.threshold_source, summary=summary,
+        curves=OutputCurves(roc=None, pr=None, cost=None), at_threshold=at,
+        operating=None if lr.hard else ev.operating_point(lr.pc_positive), partial_auc=pauc,
+        pc_positive=lr.pc_positive)
     return with_values("binary", sub)
 
 
