@@ -442,3 +442,20 @@ def test_a_slice_inherits_nothing_of_the_whole_population(tmp_path, monkeypatch)
         if f.name not in filled:
             default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
             assert getattr(sub, f.name) == default, f.name
+
+
+def test_a_learner_of_hard_decisions_has_slices_without_curve_measures(tmp_path):
+    from sklearn.metrics import recall_score
+
+    text, c = _data()
+    lines = text.splitlines()
+    lines = [lines[0] + ",d"] + [f"{row},{int(float(row.split(',')[3]) >= 0.5)}" for row in lines[1:]]
+    spec = SPEC.format(extra="").replace("{a: p_a, b: p_b}", "{a: p_a, h: {predicted: d}}")
+    got, _ = _run(tmp_path, csv=("\n".join(lines) + "\n", c), spec=spec, status=0)
+    for value, v in got["learners"]["h"]["slices"]["region"]["values"].items():
+        m = c["region"] == value
+        assert v["auc"] is None and v["gap"]["auc"] is None and v["bep"] is None
+        assert v["recall"] == pytest.approx(recall_score(c["y"][m], c["p_a"][m] >= 0.5), abs=1e-12)
+        assert v == {**got["learners"]["a"]["slices"]["region"]["values"][value], **{
+            k: v[k] for k in ("auc", "rank_loss", "average_precision", "bep", "expected_total_cost", "min_cost",
+                              "cost_at_threshold", "gap")}}
