@@ -101,6 +101,7 @@ import time  # noqa: E402
 
 from ._version import __version__  # noqa: E402
 from .errors import EvalReportError, OutputError, SpecError, suggest  # noqa: E402
+from .words import gate_text  # noqa: E402
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT, EXIT_GATE = 0, 1, 2, 3
 EXIT_SIGNAL = 128  # + the signal's number: 130 SIGINT, 143 SIGTERM
@@ -206,9 +207,7 @@ def cmd_run(args) -> int:
     status = EXIT_OK
     failed = [g for g in result.gates if not g["passed"]]
     for g in failed:
-        bound = " and ".join(f"{k} {g[k]}" for k in ("min", "max") if k in g)
-        value = "undefined" if g["value"] is None else f"{g['value']:.6g}"
-        print(f"gate failed: {g['learner']}: {g['metric']} = {value} (needs {bound})", file=sys.stderr)
+        print(f"gate failed: {gate_text(g, lambda x: f'{x:.6g}')}", file=sys.stderr)
     if failed:
         status = EXIT_GATE
     # Every warning of the run (the evaluation's, and NumPy's or matplotlib's while

@@ -36,6 +36,7 @@ from .result import AcrossDatasets, LearnerResult, OperatingPointSpec, Result, R
 from .spec import Spec
 from .tasks import task_of
 from .tasks.base import with_values
+from .tasks.slices import slice_gate
 from .words import and_join
 
 __all__ = ["Result", "LearnerResult", "OperatingPointSpec", "RunWarning", "STAGES", "evaluate", "report_date",
@@ -81,6 +82,10 @@ def check_gates(spec: Spec, learners: dict) -> tuple[list[dict], list[RunWarning
     rows, warnings = [], []
     for gate in spec.gates:
         targets = [lr for lr in learners.values() if gate.learner in (None, lr.name)]
+        if gate.slice is not None:  # every value of a slice column, or a parity difference across it
+            more_rows, more_warnings = slice_gate(gate, targets)
+            rows, warnings = rows + more_rows, warnings + more_warnings
+            continue
         for lr in targets:
             value = lr.values.get(gate.metric)
             passed = value is not None

@@ -39,12 +39,15 @@ KINDS = {
     "table": "table of counts",
     "average": "average over several confusion matrices",
     "population": "scalars at the decision threshold in the population of the priors",
+    "slice": "per subgroup of the population (data[].slices), and parity across the subgroups",
     "curve": "curve",
     "interval": "confidence interval",
     "comparison": "comparison of learners",
     "test": "test of significance",
 }
 SCALAR_KINDS = ("at_threshold", "threshold_free")
+#: what gates may test: the scalars, and the parity differences across a slice column's values
+GATE_KINDS = SCALAR_KINDS + ("slice",)
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ class Measure:
             raise ValueError(f"measure {self.name!r}: direction must be higher, lower or none")
         if unknown := set(self.tasks) - set(TASKS):
             raise ValueError(f"measure {self.name!r}: unknown task {sorted(unknown)}")
-        if (self.gate or self.rank) and self.kind not in SCALAR_KINDS:
+        if (self.rank and self.kind not in SCALAR_KINDS) or (self.gate and self.kind not in GATE_KINDS):
             raise ValueError(f"measure {self.name!r}: only scalars can be gated or ranked")
         object.__setattr__(self, "compute", MappingProxyType(dict(self.compute)))
         object.__setattr__(self, "rank", MappingProxyType(dict(self.rank)))
@@ -314,6 +317,33 @@ _ENTRIES = [
             "error rate, per-class precision, recall and F1, macro and micro averages.",
             DH + "; " + ZHOU + "3.4, eq. 2.23", "one class only",
             json_path={"binary": "learners.*.population", "multiclass": "learners.*.population"}),
+    Measure("slices", "subgroup slices", "slice", ("binary",), "none",
+            "With data[].slices: each learner measured on each value of each slice column alone (every "
+            "scalar, at its threshold and over every threshold), its gap to the whole population (slice - "
+            "whole), and its selection rate (TP + FP) / m, TPR and FPR with Wilson intervals; a slice with "
+            "fewer than 30 instances or fewer than 5 of a class is marked small.",
+            "fairlearn MetricFrame (by_group, difference); Wilson, JASA 22 (1927)",
+            "measures undefined in a slice as in the whole (one class only, nothing predicted positive)",
+            metric=False, json_path={"binary": "learners.*.slices"}),
+    Measure("demographic_parity_difference", "demographic parity difference", "slice", ("binary",), "lower",
+            "Across the values of a slice column: the largest minus the smallest selection rate "
+            "(TP + FP) / m; with a percentile-bootstrap interval (resamples stratified by value and class).",
+            "fairlearn demographic_parity_difference", "fewer than two values",
+            metric=False, gate=True,
+            json_path={"binary": "learners.*.slices.*.parity.demographic_parity_difference"}),
+    Measure("equal_opportunity_difference", "equal opportunity difference", "slice", ("binary",), "lower",
+            "Across the values of a slice column: the largest minus the smallest TPR (values with no "
+            "positives left out); with a percentile-bootstrap interval.",
+            "fairlearn equal_opportunity_difference", "fewer than two values with positives",
+            metric=False, gate=True,
+            json_path={"binary": "learners.*.slices.*.parity.equal_opportunity_difference"}),
+    Measure("equalized_odds_difference", "equalized odds difference", "slice", ("binary",), "lower",
+            "Across the values of a slice column: the larger of the TPR difference and the FPR difference "
+            "(each the largest minus the smallest over the values where it is defined); with a "
+            "percentile-bootstrap interval.", "fairlearn equalized_odds_difference (agg='worst_case')",
+            "fewer than two values with positives and with negatives",
+            metric=False, gate=True,
+            json_path={"binary": "learners.*.slices.*.parity.equalized_odds_difference"}),
     Measure("roc", "ROC curve", "curve", TASKS, "none",
             "TPR against FPR at every distinct threshold; a tied block of scores is one diagonal segment. "
             "Multi-class: one curve per class, one vs rest.", ZHOU + "3.3 (figure 2.4)", "one class only",

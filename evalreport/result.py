@@ -88,6 +88,8 @@ class LearnerResult:
     #: the Kolmogorov-Smirnov statistic and its threshold (metrics.ks.KS), read off the
     #: count table while it is at hand; None for hard decisions
     ks: Any = None
+    #: data[].slices: column -> metrics.slices.SliceColumn (the learner on each subgroup)
+    slices: dict | None = None
 
     def threshold_text(self, t: float) -> str:
         """The text of threshold ``t`` (the learner's or a hull vertex's): one that

@@ -51,7 +51,7 @@ CASES = [
      ["error: spec.yaml:4: data[0].label: required key is missing"]),
     ("unknown data key", BASE.replace("    label: y\n", "    label: y\n    wieght: w\n"), None,
      ["error: spec.yaml:6: data[0].wieght: unknown key 'wieght' (did you mean 'weight'?); valid keys "
-      "here: path, label, id, group, weight, dataset, engine, resolution, kind, database, memory_limit, "
+      "here: path, label, id, group, slices, weight, dataset, engine, resolution, kind, database, memory_limit, "
       "learners"]),
     ("unknown learner key", BASE.replace("b: p_b", "b: {score: p_b, treshold: 0.3}"), None,
      ["error: spec.yaml:9: data[0].learners.b.treshold: unknown key 'treshold' (did you mean "
@@ -91,7 +91,8 @@ CASES = [
      ["error: spec.yaml:12: gates[0].metric: unknown gate metric 'aucc' (did you mean 'auc'?); valid: "
       "error_rate, accuracy, precision, recall, f1, cost_sensitive_error, auc, ks, gini, rank_loss, "
       "average_precision, bep, partial_auc, expected_total_cost, min_cost, cost_at_threshold, specificity, "
-      "npv, fpr, fnr, balanced_accuracy, mcc, kappa, youden"]),
+      "npv, fpr, fnr, balanced_accuracy, mcc, kappa, youden, "
+      "demographic_parity_difference, equal_opportunity_difference, equalized_odds_difference"]),
     ("gate without bound", BASE + "gates:\n  - {metric: auc}\n", None,
      ["error: spec.yaml:12: gates[0]: a gate needs min or max"]),
     ("duplicate key", BASE.replace("      b: p_b\n", "      b: p_b\n      a: p_b\n"), None,

@@ -30,6 +30,7 @@ SPECS = {
     "multiclass_folds": ROOT / "examples" / "multiclass_folds" / "spec.yaml",
     "scheduled_audit": ROOT / "examples" / "scheduled_audit" / "spec.yaml",
     "validated_threshold": ROOT / "examples" / "validated_threshold" / "spec.yaml",
+    "credit_audit": ROOT / "examples" / "credit_audit" / "spec.yaml",
     "large_data": ROOT / "examples" / "large_data" / "spec.yaml",
     "large_data_duckdb": ROOT / "examples" / "large_data" / "spec_duckdb.yaml",
 }

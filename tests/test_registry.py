@@ -90,7 +90,10 @@ def _paths(data, path: str) -> list:
 NOT_COMPUTED = {
     # binary, one data set, no groups: no averages over groups, no paired t-test,
     # no Friedman's test (it asks for partial AUC and the bootstrap)
-    "breast_cancer": {"macro", "micro", "paired_t", "friedman"},
+    "breast_cancer": {"macro", "micro", "paired_t", "friedman", "slices", "demographic_parity_difference",
+                      "equal_opportunity_difference", "equalized_odds_difference"},
+    # binary with slices (no groups, one data set, no partial AUC, no priors)
+    "credit_audit": {"macro", "micro", "paired_t", "friedman", "partial_auc", "population"},
     # multi-class: every measure of the task (Friedman's needs two data sets)
     "multiclass_folds": {"friedman"},
 }

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from ..metrics.labels import label_key
+from ..metrics.slices import small_slice_notes
 from ..spec import Spec, data_suffix, suggest
 from .checks import (
     _binary_labels,
@@ -98,6 +99,8 @@ def _wanted(src, base: tuple) -> list[tuple[tuple, str, str]]:
     for key in ("id", "group", "weight"):
         if getattr(src, key) is not None:
             wanted.append((base + (key,), getattr(src, key), key))
+    for j, col in enumerate(src.slices):
+        wanted.append((base + ("slices", j), col, "slice"))
     for name, learner in src.learners.items():
         kind = "scores" if learner.scores is not None else ("score" if learner.score else "predicted")
         for j, col in enumerate(learner.columns):
@@ -199,6 +202,19 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: Path, wanted)
                          "missing group" + (" (empty)" if empty else ""))
         else:
             groups = _to_numpy(data[src.group])
+    slices = {}
+    for j, col in enumerate(src.slices):
+        null = _null_row(data[col])
+        empty = _empty_text_row(data[col]) if null is None and text else None
+        if null is not None or empty is not None:
+            # a subgroup nobody named is not one: the file says which to call it
+            problems.add(base + ("slices", j), f"{display}: column '{col}', row {null or empty}: missing "
+                         "slice value" + (" (empty)" if empty else "") + "; fill the missing values (e.g. "
+                         "with 'unknown') to make them a slice of their own")
+        else:
+            slices[col] = _to_numpy(data[col])
+    if labels is not None and spec.task == "binary":
+        notes += small_slice_notes(display, slices, labels)
     learners: dict[str, np.ndarray] = {}
     hard = set()
     for name, learner in src.learners.items():
@@ -231,5 +247,5 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: Path, wanted)
         # hashed in a thread while the learners are evaluated (on the other core)
         index=i, path=display, file=file, sha256=_BackgroundSha256(file), rows=rows,
         dataset=src.dataset, labels=labels, ids=ids, groups=groups, weights=weights,
-        learners=learners, hard=frozenset(hard), warnings=tuple(notes),
+        learners=learners, hard=frozenset(hard), warnings=tuple(notes), slices=slices or None,
     )

@@ -37,6 +37,7 @@ class Source:
     engine: str = "memory"
     # engine duckdb, exact: learner -> metrics.Reduction (exact scalars; which rows the table kept)
     reductions: dict | None = None
+    slices: dict | None = None  # slice column -> its values (binary, engine memory)
     # what the report says about the input as read (weights rescaled, ...)
     warnings: tuple[str, ...] = ()
 

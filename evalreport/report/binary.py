@@ -13,6 +13,7 @@ from ..redact import published
 from .family import family_table
 from .format import UNDEFINED, Column, and_join, fmt, measure_text, with_interval
 from .notes import cells_with_notes
+from .slices import slices_section
 from .verdicts import interval_phrases, ranking_sentence
 
 __all__ = ["binary_context", "simplified_note"]
@@ -233,6 +234,7 @@ def binary_context(result, base: dict) -> dict:
         "rankings_disagree": any(not c.rankings_agree for c in result.comparisons),
         "envelope": _envelope_rows(result, styles),
         "definitions": registry.definitions("binary"),
+        **slices_section(result, styles),
     }
 
 

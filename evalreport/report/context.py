@@ -17,6 +17,7 @@ from .. import registry
 from ..capture import routed_warnings
 from ..redact import published, redact_text
 from ..result import Result
+from ..words import gate_text
 from .format import UNDEFINED, Column, fmt, p_text
 from .significance import tests_section
 
@@ -46,9 +47,7 @@ def _verdict(result: Result) -> dict:
                          f"{sig} (Friedman {p_text(fr.p_value_chi2)}).")
     gates = []
     for g in result.gates:
-        bound = " and ".join(f"{k} {fmt(g[k])}" for k in ("min", "max") if k in g)
-        gates.append({"passed": g["passed"],
-                      "text": f"{g['learner']}: {g['metric']} = {fmt(g['value'])} (needs {bound})"})
+        gates.append({"passed": g["passed"], "text": gate_text(g, fmt)})
     failed = sum(not g["passed"] for g in gates)
     if not gates:
         gate_summary = "No gates were set."

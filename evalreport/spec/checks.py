@@ -20,6 +20,7 @@ from .files import COMPRESSED_SUFFIXES, DATA_SUFFIXES, ENGINE_COMPRESSIONS, data
 from .messages import _cut, _Locator, _short, _unknown_name
 from .models import Confidence, DataSource, Gate, Learner, OptimalOn, PartialAuc, Report, Spark, Spec
 from .names import FORMATS, comparison_names, gate_names, metric_names
+from .slice_checks import slice_problems
 
 #: the largest cost: costs are relative (only their ratios matter), and a
 #: multi-class cost-sensitive error sums one cost per row, which must stay finite
@@ -258,6 +259,7 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
             add(("gates", i, "metric"), "gate on partial_auc needs partial_auc: {max_fpr: ..} in the spec")
         if gate.min is not None and gate.max is not None and gate.min > gate.max:
             add(("gates", i), f"min ({gate.min}) is above max ({gate.max})")
+    slice_problems(spec, add)
     template = _template_problem(spec)
     if template:
         add(("report", "template"), template)

@@ -101,6 +101,10 @@ class DataSource(_Model):
     label: str = Field(description="Column of true labels.")
     id: str | None = Field(None, description="Column of instance ids; aligns learners across files.")
     group: str | None = Field(None, description="Column of groups (folds, runs): one confusion matrix per group.")
+    slices: list[str] = Field(
+        default_factory=list, description="Binary, engine memory: columns of subgroups of the population "
+        "(region, sex, age band): every measure per value of each, its gap to the whole population, and "
+        "the parity differences across the values.")
     weight: str | None = Field(None, description="Column of non-negative sample weights.")
     dataset: str | None = Field(None, description="Name of the data set (for comparisons across data sets).")
     engine: Literal["memory", "duckdb", "spark"] = Field("memory", description="Where the data is aggregated.")
@@ -142,11 +146,15 @@ class Gate(_Model):
     metric: str
     min: Number | None = None
     max: Number | None = None
+    slice: str | None = Field(None, description="A slice column (data[].slices): the bounds hold for every "
+                                                "value of it; a parity difference across its values.")
+    max_gap: Number | None = Field(None, ge=0, description="With slice: the most |slice value - whole "
+                                                           "population| of the metric, for every value.")
 
     @model_validator(mode="after")
     def _bound(self):
-        if self.min is None and self.max is None:
-            raise ValueError("a gate needs min or max")
+        if self.min is None and self.max is None and self.max_gap is None:
+            raise ValueError("a gate needs min or max" + (" or max_gap" if self.slice is not None else ""))
         return self
 
 

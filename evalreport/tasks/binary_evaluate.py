@@ -23,6 +23,7 @@ from ..spec import FALLBACK_THRESHOLD, Spec, locate
 from ..spec.models import OptimalOn
 from .base import learner_warning
 from .family import binary_family
+from .slices import with_slices
 
 __all__ = ["operating_point", "evaluate_learners", "group_result", "BOOTSTRAP_BUDGET"]
 
@@ -206,6 +207,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                                                  or not reduction.reduced),
                 ks=ks,
             )
+            results[key] = with_slices(spec, s, results[key], scores, costs, betas, warnings)
             # The count table is no longer needed: only the summary and the
             # bounded curves are kept, so memory does not grow with learners.
             del ev

@@ -12,6 +12,7 @@ from ... import registry
 from ...metrics.population import MEASURES as POPULATION
 from ...redact import published
 from .format import InlineList, curve_block, groups_dict, num, number_list
+from .slices import slices_json
 
 __all__ = ["json_head", "json_after_inputs", "learner_json"]
 
@@ -101,7 +102,7 @@ SHAPED = {
     "confusion_matrix": _confusion, "fbeta": _fbeta, "auc": _auc, "auc_ci": _nothing, "ks": _ks,
     "partial_auc": _partial_auc, "min_cost": _operating_point, "population": _population,
     "roc": _curves, "pr": _nothing, "cost_curve": _nothing,
-    "macro": _nothing, "micro": _nothing, "bootstrap": _nothing,
+    "macro": _nothing, "micro": _nothing, "bootstrap": _nothing, "slices": slices_json,
 }
 
 

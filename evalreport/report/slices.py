@@ -1,0 +1,92 @@
+"""The report's section "Subgroup slices": per learner and slice column, a table
+of the column's values by a readable subset of the measures (each with its gap to
+the whole population), small slices marked, undefined values marked with the
+reason under the table; then the parity differences with their intervals.
+results.json holds every measure of every slice."""
+
+from __future__ import annotations
+
+from ..metrics.slices import SMALL_CLASS, SMALL_ROWS
+from .format import UNDEFINED, Column, fmt, measure_text
+
+__all__ = ["slices_section", "SLICE_COLUMNS"]
+
+#: the table's columns: (key, heading, better); keys are registry names, but
+#: fpr and selection_rate, read off the slice's rates
+SLICE_COLUMNS = (("auc", "AUC", "higher"), ("accuracy", "accuracy", "higher"),
+                 ("recall", "recall (TPR)", "higher"), ("fpr", "FPR", "lower"),
+                 ("selection_rate", "selection rate", ""), ("precision", "precision", "higher"))
+#: where a column's undefined value is explained (the engine's names of its reasons)
+_REASON_OF = {"auc": ("auc",), "accuracy": ("accuracy",), "recall": ("recall",), "fpr": ("fpr",),
+              "selection_rate": ("accuracy",), "precision": ("precision",)}
+
+
+def _gap(value) -> str:
+    if value is None:
+        return ""
+    text = fmt(abs(value), 2)
+    return ("±" if value == 0 else "+" if value > 0 else "−") + text
+
+
+def _reasons(sub) -> dict[str, str]:
+    why = {} if sub.hard else dict(sub.summary.undefined)
+    why.update({k.split("[")[0]: v for k, v in sub.at_threshold.undefined.items()})
+    if sub.hard:
+        why.setdefault("auc", "hard decisions only: no ranking")
+    return why
+
+
+def _table(column, marks: dict, notes: list) -> list[dict]:
+    rows = []
+    for v in column.values:
+        sub = v.learner
+        why = _reasons(sub)
+        cells = []
+        for key, _, _ in SLICE_COLUMNS:
+            if key in ("fpr", "selection_rate"):
+                value, _, gap = v.rates[key]
+            else:
+                value, gap = sub.values.get(key), v.gaps.get(key)
+            cell = {"text": measure_text(key, value), "gap": _gap(gap), "mark": "", "note": ""}
+            if value is None:
+                note = next((f"{v.value}: {why[r]}" for r in _REASON_OF[key] if r in why), "")
+                if note:
+                    if note not in marks:
+                        marks[note] = str(len(marks) + 1)
+                        notes.append({"mark": marks[note], "text": note})
+                    cell.update(note=note, mark=marks[note])
+            cells.append(cell)
+        rows.append({"name": v.value, "small": v.small, "n": fmt(int(sub.summary.n)),
+                     "positives": fmt(sub.summary.positives), "cells": cells})
+    return rows
+
+
+def _parity(column) -> list[dict]:
+    out = []
+    for name, p in column.parity.items():
+        interval = "" if p.interval is None or None in p.interval else \
+            f"[{fmt(p.interval[0], 3)}, {fmt(p.interval[1], 3)}]"
+        out.append({"label": name.replace("_", " "), "value": fmt(p.value, 3) if p.value is not None
+                    else UNDEFINED, "interval": interval,
+                    "between": "" if p.between is None else f"{p.between[0]} vs {p.between[1]}",
+                    "left_out": ", ".join(p.left_out)})
+    return out
+
+
+def slices_section(result, styles: dict) -> dict:
+    """The section's template values: ``slices`` (one entry per learner with slices,
+    one table per slice column; [] without slices: no section)."""
+    out = []
+    for key, lr in result.learners.items():
+        if not lr.slices:
+            continue
+        tables = []
+        for column in lr.slices.values():
+            marks: dict[str, str] = {}
+            notes: list[dict] = []
+            tables.append({"column": column.column, "rows": _table(column, marks, notes), "notes": notes,
+                           "parity": _parity(column), "level": fmt(column.level),
+                           "resamples": fmt(column.resamples)})
+        out.append({"key": key, "color": styles[key]["color"], "tables": tables})
+    return {"slices": out, "slice_columns": [Column(k, label, better) for k, label, better in SLICE_COLUMNS],
+            "slices_small": {"rows": SMALL_ROWS, "per_class": SMALL_CLASS}}

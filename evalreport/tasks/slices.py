@@ -1,0 +1,187 @@
+"""Subgroup slices of a binary learner, and the gates on them.
+
+``slices: [column, ...]`` on a data entry names columns of subgroups of one
+population (region, sex, age band). Unlike ``group`` (folds, runs: averaged,
+paired across), each value of a slice column is a population of its own: the
+learner is evaluated on that subset alone, exactly as on the whole (the engine's
+evaluation at the learner's threshold, with the spec's costs and betas, its
+summary, its operating point at the run's PC(+), its partial AUC), and every
+scalar of the registry is read off it, so any measure the registry gains comes
+into the slices by itself. Then each value's gap to the whole population, the
+Wilson intervals of its selection rate, TPR and FPR, and the parity differences
+across the values (evalreport.metrics.slices).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from .. import registry
+from ..curves import OutputCurves
+from ..metrics.binary import evaluate_binary_for_report
+from ..metrics.ks import ks_of
+from ..metrics.groups import group_codes
+from ..metrics.slices import (PARITY, SliceColumn, SliceValue, bootstrap_parity, cell_counts, is_small, parity_of,
+                              rates_of, wilson_interval)
+from ..result import LearnerResult, RunWarning
+from .base import learner_warning, with_values
+
+__all__ = ["with_slices", "slice_gate"]
+
+
+def with_slices(spec, source, lr, scores, costs, betas, warnings: list):
+    """``lr`` (a LearnerResult of the whole population) with its slices, when the
+    data entry names slice columns; the undefined measures of each slice value and
+    the intervals not computed are added to ``warnings``."""
+    if not source.slices or scores is None:
+        return lr
+    whole = with_values("binary", lr)
+    level, b = spec.confidence.level, spec.confidence.bootstrap
+    weighted = source.weights is not None
+    if weighted and b:
+        warnings.append(learner_warning(lr.key, "slices of weighted data: the measures, rates and parity "
+                                        "differences are weighted; their intervals (Wilson's, the "
+                                        "bootstrap's) assume unit weights and are not computed", "slices"))
+    predicted = scores >= lr.threshold
+    at = lr.at_threshold
+    whole_rates = {k: float(r) for k, r in rates_of(np.array([at.tp, at.fp, at.tn, at.fn], float)).items()}
+    out = {}
+    for column, raw in source.slices.items():
+        names, codes = group_codes(raw)
+        counts = cell_counts(source.labels, predicted, codes, len(names), source.weights)
+        values = []
+        for j, name in enumerate(names):
+            mask = codes == j
+            sub = _subset(spec, lr, source, mask, scores, costs, betas)
+            pos_rows = int(np.count_nonzero(source.labels[mask]))
+            rows = int(np.count_nonzero(mask))
+            _undefined_warnings(lr.key, column, name, sub, warnings)
+            values.append(SliceValue(
+                value=name, rows=rows, positive_rows=pos_rows, negative_rows=rows - pos_rows, learner=sub,
+                gaps={k: None if v is None or whole.values.get(k) is None else v - whole.values[k]
+                      for k, v in sub.values.items()},
+                rates=_rates(counts[j], whole_rates, level, with_intervals=not weighted),
+                small=is_small(rows, pos_rows, rows - pos_rows)))
+        parity = parity_of(counts, names)
+        resamples = 0 if weighted else b
+        if resamples:
+            intervals = bootstrap_parity(counts, n_resamples=resamples, seed=spec.confidence.seed, level=level)
+            parity = {k: replace(p, interval=intervals[k]) if p.value is not None else p
+                      for k, p in parity.items()}
+        undefined = {r: [n for n, x in zip(names, rate) if np.isnan(x)] for r, rate in rates_of(counts).items()}
+        for k, p in parity.items():
+            if p.left_out:
+                why = "; ".join(f"the {_RATE_WORDS[r]} of {', '.join(repr(n) for n in undefined[r])} is "
+                                f"undefined (no {_CLASS_OF[r]})" for r in PARITY[k] if undefined[r])
+                what = "undefined" if p.value is None else "taken over the other values"
+                warnings.append(learner_warning(lr.key, f"slice {column}: {k} is {what}: {why}", k))
+        out[column] = SliceColumn(column, values, parity, level, resamples)
+    return replace(lr, slices=out)
+
+
+_RATE_WORDS = {"selection_rate": "selection rate", "tpr": "TPR", "fpr": "FPR"}
+_CLASS_OF = {"selection_rate": "instances", "tpr": "positives", "fpr": "negatives"}
+
+
+def _subset(spec, lr, source, mask, scores, costs, betas):
+    """The LearnerResult of the learner on the rows of ``mask``, with its registry values."""
+    w = None if source.weights is None else source.weights[mask]
+    ev = evaluate_binary_for_report(source.labels[mask], scores[mask], sample_weight=w, positive=True)
+    at = ev.at_threshold(lr.threshold, costs=costs, betas=betas)
+    summary = ev.summary()
+    if lr.hard:  # decisions only: no ranking, as for the whole population
+        summary = replace(summary, auc=None, rank_loss=None, average_precision=None, bep=None, hull=None,
+                          cost_curve=None, expected_total_cost=None)
+    pauc = None
+    if spec.partial_auc is not None and not lr.hard:
+        pauc = ev.partial_auc(spec.partial_auc.max_fpr, standardized=spec.partial_auc.standardized)
+    # Built afresh, not copied from the whole population's result: a field this does not
+    # fill (one a measure added later reads) stays at its default, undefined in the
+    # slice, rather than the whole population's value shown as the slice's. A measure
+    # read off such a field comes into the slices by filling it here from ``ev``.
+    sub = LearnerResult(
+        name=lr.name, key=lr.key, dataset=lr.dataset, source=lr.source, hard=lr.hard,
+        threshold=lr.threshold, threshold_source=lr.threshold_source, summary=summary,
+        curves=OutputCurves(roc=None, pr=None, cost=None), at_threshold=at,
+        operating=None if lr.hard else ev.operating_point(lr.pc_positive), partial_auc=pauc,
+        pc_positive=lr.pc_positive, ks=None if lr.hard else ks_of(ev))
+    return with_values("binary", sub)
+
+
+def _undefined_warnings(key, column, value, sub, warnings):
+    """One warning per slice value naming its undefined measures and why."""
+    why = {} if sub.hard else {m: r for m, r in sub.summary.undefined.items()
+                               if m not in ("roc_hull", "cost_curve")}
+    why.update({m.split("[")[0]: r for m, r in sub.at_threshold.undefined.items()})
+    if why:
+        by_reason: dict[str, list[str]] = {}
+        for m, r in why.items():
+            by_reason.setdefault(r, []).append(m)
+        said = "; ".join(f"{', '.join(ms)} ({r})" for r, ms in by_reason.items())
+        warnings.append(learner_warning(key, f"slice {column} = '{value}': undefined: {said}", "slices"))
+
+
+def _rates(counts, whole: dict, level, *, with_intervals: bool) -> dict:
+    """Selection rate, TPR and FPR of one value's (TP, FP, TN, FN): each its value,
+    Wilson interval (of unweighted counts) and gap to the whole population's."""
+    tp, fp, tn, fn = (float(x) for x in counts)
+    rates = rates_of(np.asarray(counts, float))
+    k_n = {"selection_rate": (tp + fp, tp + fp + tn + fn), "tpr": (tp, tp + fn), "fpr": (fp, fp + tn)}
+    out = {}
+    for name, (k, n) in k_n.items():
+        v = None if np.isnan(rates[name]) else float(rates[name])
+        gap = None if v is None or np.isnan(whole[name]) else v - whole[name]
+        out[name] = (v, wilson_interval(k, n, level) if with_intervals else None, gap)
+    return out
+
+
+def slice_gate(gate, targets) -> tuple[list[dict], list[RunWarning]]:
+    """A gate on a slice column: for a parity difference, one row per learner; for
+    any other metric, one row per learner and value of the column (every value must
+    pass: ``min``/``max`` on its value, ``max_gap`` on |its gap to the whole|)."""
+    rows, warnings = [], []
+    for lr in targets:
+        column = (getattr(lr, "slices", None) or {}).get(gate.slice)
+        if column is None:  # the spec's checks name the data entries that lack it
+            continue
+        if gate.metric in PARITY:
+            p = column.parity[gate.metric]
+            row = {"learner": lr.key, "metric": gate.metric, "slice": gate.slice, "value": p.value}
+            if p.between is not None:
+                row["between"] = list(p.between)
+            rows.append(_bounded(row, gate, p.value, None))
+            if p.value is None:
+                warnings.append(RunWarning(f"gate {gate.metric} of learner '{lr.key}' across slice "
+                                           f"{gate.slice} fails: the value is undefined",
+                                           learner=lr.key, measure=gate.metric))
+            continue
+        for v in column.values:
+            value, gap = v.learner.values.get(gate.metric), v.gaps.get(gate.metric)
+            row = {"learner": lr.key, "metric": gate.metric, "slice": gate.slice, "slice_value": v.value,
+                   "value": value}
+            if gate.max_gap is not None:
+                row["gap"] = gap
+            rows.append(_bounded(row, gate, value, gap))
+            if value is None or (gate.max_gap is not None and gap is None):
+                warnings.append(RunWarning(
+                    f"gate {gate.metric} of learner '{lr.key}' on slice {gate.slice} = '{v.value}' fails: "
+                    f"the {'value' if value is None else 'gap'} is undefined", learner=lr.key,
+                    measure=gate.metric))
+    return rows, warnings
+
+
+def _bounded(row: dict, gate, value, gap) -> dict:
+    passed = value is not None
+    if gate.min is not None:
+        row["min"] = gate.min
+        passed = passed and value >= gate.min
+    if gate.max is not None:
+        row["max"] = gate.max
+        passed = passed and value <= gate.max
+    if gate.max_gap is not None:
+        row["max_gap"] = gate.max_gap
+        passed = passed and gap is not None and abs(gap) <= gate.max_gap
+    row["passed"] = bool(passed)
+    return row
