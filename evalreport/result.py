@@ -85,6 +85,8 @@ class LearnerResult:
     #: one, the cost envelope's): decimals that make the same decisions on these data
     #: (metrics.threshold_text), found while the count table is at hand
     threshold_texts: dict = field(default_factory=dict)  # threshold -> text
+    #: Brier score, log loss, ECE and the reliability bins (metrics.calibration.Calibration)
+    calibration: Any = None
 
     def threshold_text(self, t: float) -> str:
         """The text of threshold ``t`` (the learner's or a hull vertex's): one that
@@ -118,6 +120,8 @@ class MulticlassLearnerResult:
     population: MulticlassEvaluation | None = None
     bootstrap: dict | None = None  # accuracy, macro_f1 -> (low, high) percentile-bootstrap interval
     values: dict = field(default_factory=dict)  # registry name -> scalar (None: undefined)
+    #: multi-class Brier score and log loss, top-label ECE and bins (metrics.calibration.Calibration)
+    calibration: Any = None
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from ..result import GroupResult, LearnerResult, OperatingPointSpec, RunWarning
 from ..spec import FALLBACK_THRESHOLD, Spec, locate
 from ..spec.models import OptimalOn
 from .base import learner_warning
+from .calibration import binary_calibration
 
 __all__ = ["operating_point", "evaluate_learners", "group_result", "BOOTSTRAP_BUDGET"]
 
@@ -201,6 +202,10 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                 pc_positive=op.pc_positive, population=_population(at, op, key, warnings),
                 threshold_texts=_threshold_texts(ev, threshold, exact=s.tables is None or reduction is None
                                                  or not reduction.reduced),
+                calibration=binary_calibration(
+                    spec, key, ev, warnings, hard=hard,
+                    binned=None if s.resolution_bound is None else src_spec.resolution,
+                    reduced=s.tables is not None and reduction is not None and reduction.reduced),
             )
             # The count table is no longer needed: only the summary and the
             # bounded curves are kept, so memory does not grow with learners.

@@ -23,6 +23,7 @@ from ..metrics.population import population_confusion
 from ..result import MulticlassLearnerResult, RunWarning
 from ..spec import Spec
 from .base import learner_warning
+from .calibration import multiclass_learner_calibration
 
 __all__ = ["evaluate_multiclass_learners", "class_weights_for_priors"]
 
@@ -133,6 +134,7 @@ def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, 
                 class_curves=curves, groups=groups, group_averages=group_avg,
                 population=_population(spec, ev, betas),
                 bootstrap=_bootstrap(spec, ev, s, key, warnings),
+                calibration=multiclass_learner_calibration(spec, key, y, values, s.weights, warnings, hard=hard),
             )
     return results, warnings
 
@@ -200,4 +202,6 @@ def _from_counts(spec, s, keys, classes, cost, betas, results, warnings):
                                                 REGISTRY_NAME.get(measure)))
         results[key] = MulticlassLearnerResult(
             name=name, key=key, dataset=s.dataset, source=s.path, hard=False, evaluation=ev,
-            class_curves=curves, population=_population(spec, ev, betas))
+            class_curves=curves, population=_population(spec, ev, betas),
+            calibration=multiclass_learner_calibration(spec, key, None, None, None, warnings, hard=False,
+                                                       engine=s.engine))
