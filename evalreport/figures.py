@@ -355,6 +355,37 @@ def class_roc_figure(name: str, curves: dict, aucs: dict, fig_id: str) -> str:
         return _svg(fig, fig_id)
 
 
+def reliability_figure(name: str, bins, color: str, fig_id: str, *, top_label: bool = False) -> str:
+    """A learner's reliability diagram: the observed frequency of each bin against
+    its mean score, with Wilson's interval, beside the diagonal of perfect
+    calibration; underneath, each bin's weight as a histogram over its range."""
+    plt = _pyplot()
+    shown = [b for b in bins if b.n > 0]
+    with plt.rc_context(_RC):
+        fig, (ax, hist) = plt.subplots(2, 1, figsize=(3.6, 4.4), sharex=True,
+                                       gridspec_kw={"height_ratios": [3, 1]})
+        ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="perfect calibration")
+        x = np.array([b.mean_score for b in shown])
+        y = np.array([b.observed for b in shown])
+        low = np.array([b.interval[0] for b in shown])
+        high = np.array([b.interval[1] for b in shown])
+        # the interval holds the observed share; max(0, .) only absorbs rounding
+        yerr = np.maximum(np.vstack([y - low, high - y]), 0.0) if shown else None
+        ax.errorbar(x, y, yerr=yerr, color=color, marker="o",
+                    markersize=4, linewidth=1.2, elinewidth=0.8, capsize=2, label=_label(name))
+        ax.set_xlim(-0.01, 1.01)
+        ax.set_ylim(-0.01, 1.01)
+        ax.set_ylabel("share right" if top_label else "observed frequency of +")
+        ax.set_title(f"{name}: reliability" + (" (top label)" if top_label else ""))
+        hist.bar([b.lo for b in bins], [b.n for b in bins], width=[b.hi - b.lo for b in bins], align="edge",
+                 color=color, alpha=0.45, edgecolor="white", linewidth=0.5)
+        hist.set_xlabel("top score (confidence)" if top_label else "score")
+        hist.set_ylabel("weight" if any(not float(b.n).is_integer() for b in bins) else "instances")
+        hist.grid(axis="x", visible=False)
+        fig.tight_layout()
+        return _svg(fig, fig_id)
+
+
 def class_scores_figure(classes: list[str], values: dict[str, dict[str, float | None]], styles,
                         measure: str) -> str:
     """Dot chart of one per-class measure (e.g. F1), one colour per learner."""

@@ -139,6 +139,18 @@ def _normalised_cost(lr):
     return None if lr.pc_positive is None else normalised_cost(at.tp, at.fp, at.tn, at.fn, lr.pc_positive)
 
 
+#: when the calibration measures are undefined
+CALIBRATION_UNDEFINED = ("a score outside [0, 1] (multi-class: a row not in [0, 1] or not summing to 1 within "
+                         "0.001); hard decisions; an engine's binned or reduced table")
+
+
+def _calibration(name):
+    def get(lr):
+        cal = lr.calibration
+        return None if cal is None else getattr(cal, name)
+    return {"binary": get, "multiclass": get}
+
+
 def _mc(get):
     return lambda lr: get(lr.evaluation)
 
@@ -392,6 +404,29 @@ _ENTRIES = [
             "The cost-sensitive error of the decisions that minimise the expected cost sum_i p_i cost[i][j] "
             "under the matrix, when the scores are probabilities.", "Elkan, IJCAI (2001)",
             compute={"multiclass": _mc(lambda ev: ev.bayes_cost)}, metric=False),
+    # calibration: scores read as probabilities (metrics.calibration); a table and a
+    # reliability diagram of their own in the report (report.calibration)
+    Measure("brier", "Brier score", "threshold_free", TASKS, "lower",
+            "The weighted mean of (s - y)^2, y = 1 for a positive; multi-class the mean over instances of "
+            "sum_k (p_ik - y_ik)^2 (not halved: scikit-learn's convention for three classes or more).",
+            "Brier, Monthly Weather Review 78 (1950); scikit-learn brier_score_loss",
+            CALIBRATION_UNDEFINED, compute=_calibration("brier"), gate=True, section="calibration"),
+    Measure("log_loss", "log loss", "threshold_free", TASKS, "lower",
+            "The weighted mean of -log(s) over positives and -log(1 - s) over negatives (multi-class: "
+            "-log p_i,y_i), each probability first clipped to [eps, 1 - eps], eps = 2.22e-16 (float64 machine "
+            "epsilon), as scikit-learn clips.", "scikit-learn log_loss",
+            CALIBRATION_UNDEFINED, compute=_calibration("log_loss"), gate=True, section="calibration"),
+    Measure("ece", "ECE", "threshold_free", TASKS, "lower",
+            "Expected calibration error: sum over bins of (n_b / n) |observed_b - mean score_b| (calibration."
+            "bins bins, 10 by default, equal-width or of equal mass); multi-class top-label: the top score of "
+            "each row against whether the decision is right.",
+            "Naeini, Cooper & Hauskrecht, AAAI (2015); bins as scikit-learn calibration_curve",
+            CALIBRATION_UNDEFINED, compute=_calibration("ece"), gate=True, section="calibration"),
+    Measure("calibration", "reliability diagram", "curve", TASKS, "none",
+            "Per bin of the scores (multi-class: of the top score): its bounds lo and hi (a score on an inner "
+            "edge belongs to the bin below), its weight n, mean score and observed frequency of positives "
+            "(multi-class: of right decisions), with Wilson's interval at confidence.level.",
+            "scikit-learn calibration_curve; Wilson, JASA 22 (1927)", CALIBRATION_UNDEFINED),
     Measure("auc_ci", "AUC interval (DeLong)", "interval", ("binary",), "none",
             "DeLong's confidence interval of the AUC, from the structural components' variance.",
             "DeLong, DeLong & Clarke-Pearson, Biometrics 44 (1988)", metric=False),

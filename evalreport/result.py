@@ -90,6 +90,8 @@ class LearnerResult:
     ks: Any = None
     #: data[].slices: column -> metrics.slices.SliceColumn (the learner on each subgroup)
     slices: dict | None = None
+    #: Brier score, log loss, ECE and the reliability bins (metrics.calibration.Calibration)
+    calibration: Any = None
 
     def threshold_text(self, t: float) -> str:
         """The text of threshold ``t`` (the learner's or a hull vertex's): one that
@@ -123,6 +125,8 @@ class MulticlassLearnerResult:
     population: MulticlassEvaluation | None = None
     bootstrap: dict | None = None  # accuracy, macro_f1 -> (low, high) percentile-bootstrap interval
     values: dict = field(default_factory=dict)  # registry name -> scalar (None: undefined)
+    #: multi-class Brier score and log loss, top-label ECE and bins (metrics.calibration.Calibration)
+    calibration: Any = None
 
 
 @dataclass(frozen=True)

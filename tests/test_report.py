@@ -97,7 +97,7 @@ def test_pdf_structure(rendered):
     titles = [item.title for item in reader.outline if not isinstance(item, list)]
     assert titles[0].startswith("Audit")
     flat = " ".join(str(t) for t in reader.outline)
-    for heading in ("1. Verdict", "2. Data and provenance", "7. Appendix"):
+    for heading in ("1. Verdict", "2. Data and provenance", "5. Calibration", "8. Appendix"):
         assert heading in flat
     attachments = reader.attachments
     assert attachments["results.json"][0] == (tmp / "out" / "results.json").read_bytes()

@@ -402,7 +402,7 @@ def test_slices_in_a_multiclass_task_are_refused(tmp_path, monkeypatch, capsys):
 def test_the_report_shows_the_slices(tmp_path):
     _run(tmp_path, status=0)
     html = (tmp_path / "out" / "report.html").read_text()
-    assert "6. Subgroup slices" in html and "7. Warnings" in html and "8. Appendix" in html
+    assert "7. Subgroup slices" in html and "8. Warnings" in html and "9. Appendix" in html
     assert "<caption>" in html and "</span>a</span> by region</caption>" in html.replace(
         '<span class="learner">', "</span>")
     assert '<span class="small-tag">small</span>' in html
@@ -414,7 +414,7 @@ def test_no_slices_no_section(tmp_path):
     spec = SPEC.format(extra="").replace("    slices: [region, band]\n", "")
     _run(tmp_path, spec=spec, status=0)
     html = (tmp_path / "out" / "report.html").read_text()
-    assert "Subgroup slices" not in html.split("Appendix")[0] and "6. Warnings" in html
+    assert "Subgroup slices" not in html.split("Appendix")[0] and "7. Warnings" in html
     got = json.loads((tmp_path / "out" / "results.json").read_text())
     assert "slices" not in got["learners"]["a"]
 
@@ -437,7 +437,7 @@ def test_a_slice_inherits_nothing_of_the_whole_population(tmp_path, monkeypatch)
     assert whole.population is not None and whole.bootstrap
     sub = whole.slices["region"].values[0].learner
     filled = {"name", "key", "dataset", "source", "hard", "threshold", "threshold_source", "summary", "curves",
-              "at_threshold", "operating", "partial_auc", "pc_positive", "values", "ks"}
+              "at_threshold", "operating", "partial_auc", "pc_positive", "values", "ks", "calibration"}
     for f in dataclasses.fields(sub):
         if f.name not in filled:
             default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
@@ -457,5 +457,5 @@ def test_a_learner_of_hard_decisions_has_slices_without_curve_measures(tmp_path)
         assert v["auc"] is None and v["gap"]["auc"] is None and v["bep"] is None
         assert v["recall"] == pytest.approx(recall_score(c["y"][m], c["p_a"][m] >= 0.5), abs=1e-12)
         assert v == {**got["learners"]["a"]["slices"]["region"]["values"][value], **{
-            k: v[k] for k in ("auc", "ks", "gini", "rank_loss", "average_precision", "bep", "expected_total_cost", "min_cost",
+            k: v[k] for k in ("auc", "ks", "gini", "brier", "log_loss", "ece", "rank_loss", "average_precision", "bep", "expected_total_cost", "min_cost",
                               "cost_at_threshold", "gap")}}

@@ -11,6 +11,7 @@ from .. import registry
 from ..figures import figures, learner_styles
 from ..redact import published
 from .family import family_table
+from .calibration import calibration_section
 from .format import UNDEFINED, Column, and_join, fmt, measure_text, with_interval
 from .notes import cells_with_notes
 from .slices import slices_section
@@ -210,6 +211,7 @@ def binary_context(result, base: dict) -> dict:
                 if (lr.summary.positives + lr.summary.negatives) else UNDEFINED}
                for lr_key, lr in result.learners.items()]
     base["verdict"]["sentences"] += _sentences(result) + _deployed_sentences(result) + base["tests"]["sentences"]
+    calibration_section(result, base)  # base["calibration"], and the verdict's sentences on it
     return {
         **base,
         "positive": str(spec.positive_label),

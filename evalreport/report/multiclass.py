@@ -9,6 +9,7 @@ from markupsafe import Markup
 from .. import registry
 from ..figures import class_roc_figure, class_scores_figure, confusion_figure, learner_styles, scalars_figure
 from .family import family_table
+from .calibration import calibration_section
 from .format import UNDEFINED, Column, fmt, measure_text, with_interval
 from .notes import cells_with_notes
 from .verdicts import ranking_sentence
@@ -130,6 +131,7 @@ def multiclass_context(result, base: dict) -> dict:
         priors_text=", ".join(f"{c}: {fmt(p)}" for c, p in (spec.priors or {}).items()),
         definitions=registry.definitions("multiclass"),
     )
+    calibration_section(result, base)  # base["calibration"], and the verdict's sentences on it
     return base
 
 

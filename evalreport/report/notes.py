@@ -16,8 +16,10 @@ __all__ = ["cells_with_notes", "column_measures"]
 
 #: columns whose value is also what another registry name reads: the least-cost
 #: threshold belongs to the least cost; a multi-class task's gates on f1 and auc
-#: read macro-F1 and macro AUC
-ALSO = {"op_threshold": ("min_cost",), "macro_f1": ("macro_f1", "f1"), "macro_auc": ("macro_auc", "auc")}
+#: read macro-F1 and macro AUC; the calibration measures share their warnings
+ALSO = {"op_threshold": ("min_cost",), "macro_f1": ("macro_f1", "f1"), "macro_auc": ("macro_auc", "auc"),
+        # a warning on a learner's calibration concerns its three measures
+        **{k: (k, "calibration") for k in ("brier", "log_loss", "ece")}}
 
 
 def column_measures(key: str) -> tuple[str, ...]:

@@ -141,6 +141,15 @@ class Confidence(_Model):
         "chi-square, or auto (exact below 25 disagreements, corrected from 25).")
 
 
+class CalibrationOptions(_Model):
+    """``calibration:``: the bins of the reliability diagram and of the ECE."""
+
+    bins: Count = Field(10, ge=2, description="Number of bins of the reliability diagram and the ECE.")
+    strategy: Literal["uniform", "quantile"] = Field(
+        "uniform", description="uniform: equal-width bins over [0, 1]; quantile: bins of equal mass (edges at "
+        "the scores' quantiles).")
+
+
 class Gate(_Model):
     learner: str | None = Field(None, description="A learner name; omitted: every learner.")
     metric: str
@@ -228,6 +237,7 @@ class Spec(_Model):
     partial_auc: PartialAuc | None = None
     compare: Union[Literal["all"], list[str]] = "all"
     confidence: Confidence = Field(default_factory=Confidence)
+    calibration: CalibrationOptions = Field(default_factory=CalibrationOptions)
     gates: list[Gate] = Field(default_factory=list)
     report: Report = Field(default_factory=Report)
     spark: Spark | None = None

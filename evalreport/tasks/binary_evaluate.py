@@ -24,6 +24,7 @@ from ..spec.models import OptimalOn
 from .base import learner_warning
 from .family import binary_family
 from .slices import with_slices
+from .calibration import binary_calibration
 
 __all__ = ["operating_point", "evaluate_learners", "group_result", "BOOTSTRAP_BUDGET"]
 
@@ -206,6 +207,10 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                 threshold_texts=_threshold_texts(ev, threshold, exact=s.tables is None or reduction is None
                                                  or not reduction.reduced),
                 ks=ks,
+                calibration=binary_calibration(
+                    spec, key, ev, warnings, hard=hard,
+                    binned=None if s.resolution_bound is None else src_spec.resolution,
+                    reduced=s.tables is not None and reduction is not None and reduction.reduced),
             )
             results[key] = with_slices(spec, s, results[key], scores, costs, betas, warnings)
             # The count table is no longer needed: only the summary and the

@@ -24,6 +24,7 @@ from ..result import MulticlassLearnerResult, RunWarning
 from ..spec import Spec
 from .base import learner_warning
 from .family import multiclass_family_warnings
+from .calibration import multiclass_learner_calibration
 
 __all__ = ["evaluate_multiclass_learners", "class_weights_for_priors"]
 
@@ -135,6 +136,7 @@ def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, 
                 class_curves=curves, groups=groups, group_averages=group_avg,
                 population=_population(spec, ev, betas),
                 bootstrap=_bootstrap(spec, ev, s, key, warnings),
+                calibration=multiclass_learner_calibration(spec, key, y, values, s.weights, warnings, hard=hard),
             )
     return results, warnings
 
@@ -203,4 +205,6 @@ def _from_counts(spec, s, keys, classes, cost, betas, results, warnings):
         warnings += multiclass_family_warnings(spec.metric_set, key, ev)
         results[key] = MulticlassLearnerResult(
             name=name, key=key, dataset=s.dataset, source=s.path, hard=False, evaluation=ev,
-            class_curves=curves, population=_population(spec, ev, betas))
+            class_curves=curves, population=_population(spec, ev, betas),
+            calibration=multiclass_learner_calibration(spec, key, None, None, None, warnings, hard=False,
+                                                       engine=s.engine))

@@ -22,6 +22,7 @@ from .. import registry
 from ..curves import OutputCurves
 from ..metrics.binary import evaluate_binary_for_report
 from ..metrics.ks import ks_of
+from .calibration import binary_calibration
 from ..metrics.groups import group_codes
 from ..metrics.slices import (PARITY, SliceColumn, SliceValue, bootstrap_parity, cell_counts, is_small, parity_of,
                               rates_of, wilson_interval)
@@ -106,7 +107,9 @@ def _subset(spec, lr, source, mask, scores, costs, betas):
         threshold=lr.threshold, threshold_source=lr.threshold_source, summary=summary,
         curves=OutputCurves(roc=None, pr=None, cost=None), at_threshold=at,
         operating=None if lr.hard else ev.operating_point(lr.pc_positive), partial_auc=pauc,
-        pc_positive=lr.pc_positive, ks=None if lr.hard else ks_of(ev))
+        pc_positive=lr.pc_positive, ks=None if lr.hard else ks_of(ev),
+        # the whole population's warnings already say why calibration is undefined
+        calibration=binary_calibration(spec, lr.key, ev, [], hard=lr.hard, binned=None, reduced=False))
     return with_values("binary", sub)
 
 

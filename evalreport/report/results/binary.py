@@ -11,6 +11,7 @@ from __future__ import annotations
 from ... import registry
 from ...metrics.population import MEASURES as POPULATION
 from ...redact import published
+from .calibration import calibration_json
 from .format import InlineList, curve_block, groups_dict, num, number_list
 from .slices import slices_json
 
@@ -93,6 +94,11 @@ def _population(d, lr, result, metrics):
         d["population"] = {"p_positive": num(pop.p_positive), **{k: num(getattr(pop, k)) for k in POPULATION}}
 
 
+def _calibration(d, lr, result, metrics):
+    if "calibration" in metrics:
+        d["calibration"] = calibration_json(lr.calibration)
+
+
 def _nothing(d, lr, result, metrics):
     """Written with another measure's block (or, for the averages, with the groups)."""
 
@@ -102,7 +108,7 @@ SHAPED = {
     "confusion_matrix": _confusion, "fbeta": _fbeta, "auc": _auc, "auc_ci": _nothing, "ks": _ks,
     "partial_auc": _partial_auc, "min_cost": _operating_point, "population": _population,
     "roc": _curves, "pr": _nothing, "cost_curve": _nothing,
-    "macro": _nothing, "micro": _nothing, "bootstrap": _nothing, "slices": slices_json,
+    "macro": _nothing, "micro": _nothing, "bootstrap": _nothing, "slices": slices_json, "calibration": _calibration,
 }
 
 

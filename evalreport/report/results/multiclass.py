@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ... import registry
 from ...redact import published
+from .calibration import calibration_json
 from .format import InlineList, averages_dict, curve_block, num
 
 __all__ = ["json_head", "json_after_inputs", "learner_json"]
@@ -61,6 +62,8 @@ def learner_json(lr, result) -> dict:
     for m in registry.measures_for("multiclass", *registry.SCALAR_KINDS):
         if m.name not in IN_BLOCK and "multiclass" in m.compute and (m.name in metrics or not m.metric):
             d[m.name] = num(lr.values.get(m.name))
+    if "calibration" in metrics:
+        d["calibration"] = calibration_json(lr.calibration)  # top-label bins
     if lr.bootstrap:
         conf = result.spec.confidence
         d["bootstrap"] = {"level": conf.level, "resamples": conf.bootstrap,
