@@ -248,6 +248,19 @@ _ENTRIES = [
             "classifiers included; it is made of the ROC convex hull's vertices.", COST,
             "one class only",
             json_path={"binary": "learners.*.curves.cost"}),
+    Measure("threshold_table", "threshold table", "table", ("binary",), "none",
+            "The confusion-matrix family at the spec's operating points (thresholds: {at, top_fraction, "
+            "recall, fpr}): at a threshold t; at the highest threshold flagging at least a share q of the "
+            "(weighted) instances, a tied block flagged whole; at the highest threshold reaching recall r; "
+            "at the lowest threshold with FPR <= f. Each row: the threshold found, the share flagged, TP, FP, "
+            "TN, FN, accuracy, error rate, precision, recall, F1 and the family.",
+            "Evidently's precision/recall table by threshold; " + ZHOU + "3.2",
+            "a recall target with no positives, an FPR target with no negatives"),
+    Measure("gains", "cumulative gains and lift", "table", ("binary",), "none",
+            "Flagging the top q = 0.1, ..., 1 of the (weighted) instances by score: the share of the positives "
+            "captured, the lift (captured / q) and the decile's own response rate; a tied block straddling a "
+            "decile's boundary counts with its expected share (linear inside the block).",
+            "the credit-scoring gains table (Siddiqi, Credit Risk Scorecards, Wiley 2006)", "captured and lift: no positives"),
     Measure("macro", "macro-P, macro-R, macro-F1", "average", TASKS, "higher",
             "The means of the per-matrix (per-class, one vs rest; or per-group) precision and recall; "
             "macro-F1 = 2 macro-P macro-R / (macro-P + macro-R) (Zhou eq. 2.14), and mean F1 the mean of "

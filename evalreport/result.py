@@ -85,6 +85,9 @@ class LearnerResult:
     #: one, the cost envelope's): decimals that make the same decisions on these data
     #: (metrics.threshold_text), found while the count table is at hand
     threshold_texts: dict = field(default_factory=dict)  # threshold -> text
+    #: the threshold table of the spec's operating points and the cumulative gains by
+    #: decile (None: hard decisions); metrics.operating_table.OperatingTable
+    operating_table: Any = None
 
     def threshold_text(self, t: float) -> str:
         """The text of threshold ``t`` (the learner's or a hull vertex's): one that
