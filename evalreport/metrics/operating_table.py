@@ -105,9 +105,10 @@ def row_note(row: OperatingRow) -> str:
         return f"threshold table, {row.label}: undefined: {row.undefined['row']}"
     if not row.undefined:
         return ""
-    at = f"threshold {row.threshold:g}" if row.threshold != float("inf") else "nothing flagged"
+    at = "" if row.kind == "at" else (
+        f" (threshold {row.threshold:g})" if row.threshold != float("inf") else " (nothing flagged)")
     parts = "; ".join(f"{k} ({why})" for k, why in row.undefined.items())
-    return f"threshold table, {row.label} ({at}): undefined: {parts}"
+    return f"threshold table, {row.label}{at}: undefined: {parts}"
 
 
 def gains_note(table: OperatingTable) -> str:
