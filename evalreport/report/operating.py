@@ -21,8 +21,8 @@ ROW_COLUMNS = (("threshold", "threshold", ""), ("flagged", "flagged", ""), ("pre
                ("balanced_accuracy", "balanced accuracy", "higher"))
 #: each learner's columns in the gains table: (key, heading)
 GAINS_COLUMNS = (("captured", "captured"), ("lift", "lift"), ("response_rate", "decile response"))
-#: learners side by side in one gains table (three columns each: a page's width)
-LEARNERS_PER_TABLE = 3
+#: the most learners side by side in one gains table (three columns each: a page's width)
+LEARNERS_PER_TABLE = 4
 
 
 class _Marks:
@@ -77,8 +77,10 @@ def _threshold_rows(result, learners, styles, notes) -> tuple[list[dict], list[d
 def _gains_tables(learners, styles, notes) -> tuple[list[dict], list[dict]]:
     marks, tables = _Marks(), []
     keys = list(learners)
-    for start in range(0, len(keys), LEARNERS_PER_TABLE):
-        chunk = keys[start:start + LEARNERS_PER_TABLE]
+    n_tables = -(-len(keys) // LEARNERS_PER_TABLE)
+    per_table = -(-len(keys) // n_tables)  # balanced: 5 learners are 3 and 2, not 4 and 1
+    for start in range(0, len(keys), per_table):
+        chunk = keys[start:start + per_table]
         rows = []
         for d in range(len(learners[chunk[0]].operating_table.gains)):
             cells = []
