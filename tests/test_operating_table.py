@@ -10,6 +10,8 @@ import textwrap
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.metrics import balanced_accuracy_score, cohen_kappa_score, matthews_corrcoef
 
 from evalreport.__main__ import main
@@ -76,6 +78,33 @@ def test_each_kind_of_row_against_brute_force(ties, weighted, seed):
                 balanced_accuracy_score(y, pred, sample_weight=w), abs=1e-12)
         assert row.values["recall"] == pytest.approx(tp / pos, abs=1e-15)
         assert row.values["fpr"] == pytest.approx(fp / neg, abs=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 6), st.integers(1, 3)), min_size=2, max_size=40),
+       st.floats(0.01, 1), st.floats(0, 1))
+def test_each_point_is_the_extreme_row_meeting_its_target(rows, q, r):
+    """top_fraction and recall: the first row meeting the target, the one before it
+    short of it; fpr: the last row within the budget, the next one over it."""
+    y = np.array([a for a, _, _ in rows])
+    s = np.array([b for _, b, _ in rows], float)
+    w = np.array([c for _, _, c in rows], float)
+    t = evaluate_binary(y, s, sample_weight=w).counts
+    table = operating_table(t, {"top_fraction": [q], "recall": [r], "fpr": [r]})
+    m, pos, neg = t.positives + t.negatives, t.positives, t.negatives
+    share = (t.tp + t.fp) / m
+    top, recall, fpr = table.rows
+    k = t.rows_at(top.threshold)
+    assert share[k] >= q and share[k - 1] < q
+    if pos:
+        k = t.rows_at(recall.threshold)
+        assert t.tp[k] / pos >= r and (k == 0 or t.tp[k - 1] / pos < r)
+    if neg:
+        k = t.rows_at(fpr.threshold)
+        assert t.fp[k] / neg <= r and (k == len(t) or t.fp[k + 1] / neg > r)
+    captured = [g.captured for g in table.gains]
+    if pos:
+        assert all(0 <= a <= b <= 1 for a, b in zip([0] + captured, captured)) and captured[-1] == 1
 
 
 def test_rows_by_hand_with_a_tied_block():
@@ -275,13 +304,13 @@ thresholds:
 
 def test_results_json_and_report(tmp_path):
     spec = SPEC.replace("    id: id\n", "    id: id\n    weight: w\n").replace("[json]", "[json, html]")
-    assert _run(tmp_path, "thresholds: {at: [0.5], top_fraction: [0.25], recall: [1], fpr: [0]}\n",
+    assert _run(tmp_path, "thresholds: {at: [0.5], top_fraction: [0.25], recall: [0], fpr: [0]}\n",
                 spec=spec) == 0
     data = json.loads((tmp_path / "out" / "results.json").read_text())
     for key in ("a", "b"):
         lr = data["learners"][key]
         rows = lr["threshold_table"]
-        assert [(r["kind"], r["target"]) for r in rows] == [("at", 0.5), ("top_fraction", 0.25), ("recall", 1),
+        assert [(r["kind"], r["target"]) for r in rows] == [("at", 0.5), ("top_fraction", 0.25), ("recall", 0),
                                                            ("fpr", 0)]
         assert list(rows[0]) == ["kind", "target", "threshold", "flagged", "tp", "fp", "tn", "fn",
                                  *ROW_MEASURES]
@@ -298,7 +327,12 @@ def test_results_json_and_report(tmp_path):
     html = (tmp_path / "out" / "report.html").read_text()
     assert "Threshold table: the spec's operating points" in html
     assert "Cumulative gains and lift by decile" in html and 'aria-label="gains figure"' in html
-    assert "top 25% flagged" in html and "recall &gt;= 1" in html
+    assert "top 25% flagged" in html and "FPR &lt;= 0" in html
+    # recall >= 0 flags nothing: precision undefined, marked, and the warning under the table
+    section = html[html.index('<section id="operating">'):html.index("Cumulative gains and lift by decile")]
+    assert data["learners"]["a"]["threshold_table"][2]["precision"] is None
+    assert '<td class="num undefined" title="learner &#39;a&#39;: threshold table, recall &gt;= 0 (nothing flagged)' \
+        in section and '<ol class="cell-notes"><li value="1">learner &#39;a&#39;: threshold table, recall' in section
 
 
 def test_without_thresholds_only_the_gains(tmp_path):
