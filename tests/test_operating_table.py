@@ -354,3 +354,15 @@ def test_duckdb_gives_the_same_table_as_memory(tmp_path):
     for key in ("a", "b"):
         assert duck[key]["threshold_table"] == memory[key]["threshold_table"]
         assert duck[key]["gains"] == memory[key]["gains"]
+
+
+def test_a_reduced_table_of_one_class_keeps_its_gains_exact():
+    # between two kept rows the dropped ones hold positives only: TP is linear in the weight
+    s = np.random.default_rng(2).random(2000)
+    order = np.argsort(-s)
+    result = reduce_count_stream(iter([(s[order], np.ones(2000, np.int64), np.zeros(2000, np.int64))]),
+                                 positives=2000, negatives=0, n_rows=2000, cap=16)
+    assert result.reduced
+    gains = operating_table(result.table, None, result.reduction).gains
+    assert [g.captured for g in gains] == pytest.approx([d / 10 for d in range(1, 11)], abs=1e-12)
+    assert all(g.response_rate == pytest.approx(1.0) for g in gains)

@@ -250,12 +250,14 @@ def _gains(reader: _Reader) -> tuple[tuple[GainsRow, ...], str]:
         target = q * m  # q = 1.0 exactly at the last decile: target = m
         k = _first(lambda k: reader.flagged(k) >= target, 1, reader.rows)
         k = min(k, reader.rows)  # (float sums: the last row holds m)
-        if not reader.adjacent(k - 1, k):
+        n0, n1 = reader.flagged(k - 1), reader.flagged(k)
+        t0, t1 = reader.tp(k - 1), reader.tp(k)
+        # between two rows kept apart the rows dropped are unknown, unless the step holds
+        # one class only: then TP is linear in the weight flagged whatever they were
+        if not reader.adjacent(k - 1, k) and t1 != t0 and n1 - t1 != n0 - t0:
             captured_weight.append(None)
             inexact = True
             continue
-        n0, n1 = reader.flagged(k - 1), reader.flagged(k)
-        t0, t1 = reader.tp(k - 1), reader.tp(k)
         # the tied block of row k enters in part: its expected positives, linear in its weight
         share = 1.0 if n1 <= n0 else min(1.0, max(0.0, (target - n0) / (n1 - n0)))
         captured_weight.append(float(t0 + (t1 - t0) * share))
