@@ -14,7 +14,7 @@ import re
 
 import numpy as np
 
-__all__ = ["PALETTE", "learner_styles", "figures"]
+__all__ = ["PALETTE", "learner_styles", "figures", "gains_figure"]
 
 #: Okabe & Ito's colour-blind-safe palette (yellow last: weak on white)
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
@@ -291,6 +291,38 @@ def scalars_figure(result, styles, rows) -> str:
                 handletextpad=0.2, columnspacing=1.2)
         fig.tight_layout()
         return _svg(fig, "scalars")
+
+
+def gains_figure(result, styles) -> str:
+    """Cumulative gains (left: the share of the positives captured against the share
+    flagged, the diagonal a random ranking) and lift by decile (right), per learner."""
+    plt = _pyplot()
+    with plt.rc_context(_RC):
+        fig, (left, right) = plt.subplots(1, 2, figsize=(7.0, 3.3))
+        left.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="random")
+        right.axhline(1.0, color="#999999", linewidth=0.8, linestyle=":")
+        for key, lr in result.learners.items():
+            table = lr.operating_table
+            if table is None:
+                continue
+            st = styles[key]
+            line = dict(color=st["color"], linestyle=st["linestyle"], marker="o", markersize=3.2)
+            points = [(0.0, 0.0)] + [(g.flagged, g.captured) for g in table.gains if g.captured is not None]
+            if len(points) > 1:
+                left.plot(*zip(*points), label=_label(key), **line)
+            lifts = [(g.flagged, g.lift) for g in table.gains if g.lift is not None]
+            if lifts:
+                right.plot(*zip(*lifts), **line)
+        _unit_axes(left, "Share flagged (top by score)", "Share of positives captured")
+        left.set_title("Cumulative gains")
+        _legend(left, loc="lower right", frameon=True, framealpha=0.9)
+        right.set_xlim(0, 1.02)
+        right.set_ylim(bottom=0)
+        right.set_xlabel("Share flagged (top by score)")
+        right.set_ylabel("Lift (captured / flagged)")
+        right.set_title("Cumulative lift by decile")
+        fig.tight_layout()
+        return _svg(fig, "gains")
 
 
 def figures(result, scalar_rows) -> dict[str, str]:

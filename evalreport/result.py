@@ -92,6 +92,9 @@ class LearnerResult:
     slices: dict | None = None
     #: Brier score, log loss, ECE and the reliability bins (metrics.calibration.Calibration)
     calibration: Any = None
+    #: the threshold table of the spec's operating points and the cumulative gains by
+    #: decile (None: hard decisions); metrics.operating_table.OperatingTable
+    operating_table: Any = None
 
     def threshold_text(self, t: float) -> str:
         """The text of threshold ``t`` (the learner's or a hull vertex's): one that

@@ -42,7 +42,7 @@ CASES = [
     ("unknown top key", BASE + "tresh: 0.3\n", None,
      ["error: spec.yaml:11: tresh: unknown key 'tresh' (did you mean 'threshold'?); valid keys here: "
       "version, title, description, date, task, positive, classes, data, threshold, priors, costs, "
-      "metrics, fbeta, partial_auc, compare, confidence, calibration, gates, report, spark"]),
+      "metrics, fbeta, partial_auc, thresholds, compare, confidence, calibration, gates, report, spark"]),
     ("missing version", BASE.replace("version: 1\n", ""), None,
      ["error: spec.yaml:1: version: required key is missing"]),
     ("wrong version", BASE.replace("version: 1", "version: 2"), None,
@@ -63,8 +63,8 @@ CASES = [
      ["error: spec.yaml:11: metrics[1]: unknown metric 'acuracy' (did you mean 'accuracy'?); valid: "
       "confusion_matrix, error_rate, accuracy, precision, recall, f1, fbeta, cost_sensitive_error, auc, "
       "ks, gini, rank_loss, average_precision, bep, expected_total_cost, cost_at_threshold, specificity, npv, "
-      "fpr, fnr, balanced_accuracy, mcc, kappa, youden, population, roc, pr, cost_curve, macro, micro, brier, "
-      "log_loss, ece, calibration"]),
+      "fpr, fnr, balanced_accuracy, mcc, kappa, youden, population, roc, pr, cost_curve, threshold_table, "
+      "gains, macro, micro, brier, log_loss, ece, calibration"]),
     ("unknown comparison", BASE + "compare: [envelopment, delongg]\n", None,
      ["error: spec.yaml:11: compare[1]: unknown comparison 'delongg' (did you mean 'delong'?); valid: "
       "f1, auc, bep, expected_total_cost, envelopment, cost_envelope, delong, mcnemar, paired_t, friedman"]),

@@ -398,7 +398,7 @@ def test_the_family_is_left_out_when_the_metrics_leave_it_out(tmp_path):
     assert "MCC" in family and "kappa" not in family
     assert "KS (at" not in html
     code, data, html = _run(tmp_path, csv, "metrics: [accuracy, auc]\n")
-    assert "The confusion-matrix family" not in html
+    assert "<h3>The confusion-matrix family" not in html
 
 
 @pytest.mark.parametrize("bound, code", [("min: -1", 0), ("min: 0.99", 3), ("max: 0.99", 0)])

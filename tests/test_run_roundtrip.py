@@ -173,7 +173,7 @@ def test_schema_lists_every_key():
     schema = json_schema()
     assert set(schema["properties"]) == {
         "version", "title", "description", "date", "task", "positive", "classes", "data",
-        "threshold", "priors", "costs", "metrics", "fbeta", "partial_auc", "compare",
+        "threshold", "priors", "costs", "metrics", "fbeta", "partial_auc", "thresholds", "compare",
         "confidence", "calibration", "gates", "report", "spark"}
     # the metric names are the registry's, in its order (results.json's)
     from evalreport import registry

@@ -79,6 +79,14 @@ def test_ties_go_to_the_number_nearest_the_threshold():
     assert threshold_text(evaluate_binary([0, 1], [0.2, 0.8]).counts, math.inf) == "+inf"
 
 
+def test_a_threshold_whose_double_is_below_its_decimal_is_printed_as_written():
+    # the double 0.3 is 0.2999999999999999889: the decimal 0.3 lies above it, but
+    # reads back as it ("0.29" was printed for a spec threshold of 0.3)
+    assert shortest_between(0.2, 0.3, 0.3) == "0.3"
+    assert shortest_between(0.1, 0.7) == "0.7"
+    assert threshold_text(evaluate_binary([0, 1, 1], [0.2, 0.3, 0.9]).counts, 0.3) == "0.3"
+
+
 def _near_one_spec(tmp, threshold="optimal"):
     # a's least-cost threshold is 1 - 2**-45 (0.99999999999997...): "1" would flag
     # only the scores of exactly 1, not the matrix's two positives below it

@@ -122,6 +122,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
             # 'optimal' is a hull vertex (always kept), or the fallback when there is no hull
             # ({optimal_on: ..}: chosen on another data set, not known yet: checked when applied)
             keep.append(float(spec.threshold) if isinstance(spec.threshold, (int, float)) else FALLBACK_THRESHOLD)
+            keep += [] if spec.thresholds is None else spec.thresholds.at  # the threshold table's
             fprs = [] if spec.partial_auc is None else [spec.partial_auc.max_fpr]
             agg = aggregate_duckdb(source, label=src.label, positive=spec.positive_label, scores=scores,
                                    weight=src.weight, resolution=src.resolution, by=src.group,

@@ -78,8 +78,9 @@ def shortest_between(lower: float, upper: float, near: float | None = None) -> s
         if k_max is not None:
             ks.add(k_max)
         for k in ks:
-            if (k_min is not None and k < k_min) or (k_max is not None and k > k_max):
-                continue
+            # no filter on k_min <= k <= k_max: those bound the exact decimals, and a
+            # decimal just past a bound can still read as a double inside (0.3 reads as
+            # the double 0.29999999999999998890 = upper, above the decimals' k_max = 2)
             text = _text(k, e)
             value = float(text)
             if not lower < value <= upper:  # the decimal is inside, its double is not

@@ -15,6 +15,7 @@ from .calibration import calibration_section
 from .format import UNDEFINED, Column, and_join, fmt, measure_text, with_interval
 from .notes import cells_with_notes
 from .slices import slices_section
+from .operating import operating_context
 from .verdicts import interval_phrases, ranking_sentence
 
 __all__ = ["binary_context", "simplified_note"]
@@ -235,6 +236,7 @@ def binary_context(result, base: dict) -> dict:
         "rankings": rankings,
         "rankings_disagree": any(not c.rankings_agree for c in result.comparisons),
         "envelope": _envelope_rows(result, styles),
+        "operating": operating_context(result, styles),
         "definitions": registry.definitions("binary"),
         **slices_section(result, styles),
     }

@@ -18,7 +18,8 @@ from ..errors import suggest
 from ..metrics.labels import label_key
 from .files import COMPRESSED_SUFFIXES, DATA_SUFFIXES, ENGINE_COMPRESSIONS, data_suffix
 from .messages import _cut, _Locator, _short, _unknown_name
-from .models import Confidence, DataSource, Gate, Learner, OptimalOn, PartialAuc, Report, Spark, Spec
+from .models import (Confidence, DataSource, Gate, Learner, OptimalOn, PartialAuc, Report, Spark, Spec,
+                     ThresholdTable)
 from .names import FORMATS, comparison_names, gate_names, metric_names
 from .slice_checks import slice_problems
 
@@ -32,6 +33,7 @@ _MODEL_FIELDS = {
     ("data", int): DataSource,
     ("data", int, "learners", str): Learner,
     ("partial_auc",): PartialAuc,
+    ("thresholds",): ThresholdTable,
     ("threshold",): OptimalOn,
     ("confidence",): Confidence,
     ("gates", int): Gate,
@@ -145,6 +147,14 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
             add(("classes",), "classes must be at least two distinct labels")
         if spec.positive is not None:
             add(("positive",), "positive is for binary tasks; a multiclass task lists its classes")
+
+    if spec.thresholds is not None:
+        if spec.task != "binary":
+            add(("thresholds",), "thresholds (a threshold table) is for binary tasks; a multiclass task decides "
+                "by the class of highest score")
+        elif "threshold_table" not in spec.metric_set:
+            add(("thresholds",), "thresholds asks for a threshold table, which the spec's metrics leave out: "
+                "add threshold_table to metrics")
 
     for i, b in enumerate(spec.fbeta):
         if not (b > 0 and math.isfinite(b * b)):  # F-beta weighs by beta squared

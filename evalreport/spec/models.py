@@ -132,6 +132,37 @@ class PartialAuc(_Model):
     standardized: StrictBool = Field(True, description="McClish standardisation (0.5 random, 1 perfect).")
 
 
+#: a share of the instances flagged, in (0, 1]
+_Fraction = Annotated[Number, Field(gt=0, le=1)]
+#: a rate (recall, FPR), in [0, 1]
+_Rate = Annotated[Number, Field(ge=0, le=1)]
+
+
+class ThresholdTable(_Model):
+    """``thresholds:``: the operating points of the threshold table (binary); each
+    row gives the threshold found and the confusion-matrix family there."""
+
+    at: list[Number] = Field(default_factory=list, description="Thresholds: positive iff score >= t.")
+    top_fraction: list[_Fraction] = Field(
+        default_factory=list, description="Shares in (0, 1]: the highest threshold flagging at least that "
+        "(weighted) share; a tied block is flagged whole.")
+    recall: list[_Rate] = Field(default_factory=list,
+                                description="Recalls in [0, 1]: the highest threshold reaching at least it.")
+    fpr: list[_Rate] = Field(default_factory=list,
+                             description="FPRs in [0, 1]: the lowest threshold whose FPR is at most it.")
+
+    @model_validator(mode="after")
+    def _something(self):
+        if not (self.at or self.top_fraction or self.recall or self.fpr):
+            raise ValueError("give at least one operating point: at, top_fraction, recall or fpr")
+        return self
+
+    def asked(self) -> dict[str, list[float]]:
+        """kind -> targets, in metrics.operating_table.KINDS's order."""
+        return {"at": list(self.at), "top_fraction": list(self.top_fraction), "recall": list(self.recall),
+                "fpr": list(self.fpr)}
+
+
 class Confidence(_Model):
     level: Number = Field(0.95, gt=0, lt=1)
     bootstrap: Count = Field(2000, ge=0, description="Bootstrap resamples (0: none).")
@@ -235,6 +266,8 @@ class Spec(_Model):
     metrics: Union[Literal["all"], list[str]] = "all"
     fbeta: list[Number] = Field(default_factory=lambda: [0.5, 2.0], description="Betas reported for F-beta.")
     partial_auc: PartialAuc | None = None
+    thresholds: ThresholdTable | None = Field(
+        None, description="Binary: the threshold table's operating points {at, top_fraction, recall, fpr}.")
     compare: Union[Literal["all"], list[str]] = "all"
     confidence: Confidence = Field(default_factory=Confidence)
     calibration: CalibrationOptions = Field(default_factory=CalibrationOptions)

@@ -16,6 +16,7 @@ from ..metrics.binary import evaluate_binary_for_report
 from ..metrics.cost import probability_cost
 from ..metrics.groups import binary_group_matrices, group_codes
 from ..metrics.multiclass import average_matrices
+from ..metrics.operating_table import operating_table
 from ..metrics.population import PopulationMeasures, population_at_threshold
 from ..metrics.threshold_text import threshold_texts
 from ..result import GroupResult, LearnerResult, OperatingPointSpec, RunWarning
@@ -197,6 +198,10 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                                                     f"measures are exact to within {shown}"))
             else:
                 auc_ci, boot = _intervals(spec, s, scores, threshold, key, warnings, progress)
+            # the threshold table and the gains, read off the count table while it is at hand
+            optable = None if hard else operating_table(
+                ev.counts, spec.thresholds.asked() if spec.thresholds else None, getattr(ev, "reduction", None))
+            warnings.extend(learner_warning(key, text, m) for m, text in (optable.notes() if optable else ()))
             results[key] = LearnerResult(
                 name=name, key=key, dataset=s.dataset, source=s.path, hard=hard,
                 threshold=threshold, threshold_source=origin, summary=summary, curves=curves,
@@ -205,7 +210,8 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                 resolution_bound=None if s.resolution_bound is None else s.resolution_bound.get(name),
                 pc_positive=op.pc_positive, population=_population(at, op, key, warnings),
                 threshold_texts=_threshold_texts(ev, threshold, exact=s.tables is None or reduction is None
-                                                 or not reduction.reduced),
+                                                 or not reduction.reduced, more=optable),
+                operating_table=optable,
                 ks=ks,
                 calibration=binary_calibration(
                     spec, key, ev, warnings, hard=hard,
@@ -260,12 +266,14 @@ def _chosen_on_data_warnings(spec: Spec, results: dict) -> list[RunWarning]:
     return []
 
 
-def _threshold_texts(ev, threshold: float, exact: bool) -> dict[float, str]:
-    """The texts of the learner's threshold and of its ROC hull's (the least-cost
-    threshold and the cost envelope's are among them), read off its count table
+def _threshold_texts(ev, threshold: float, exact: bool, more=None) -> dict[float, str]:
+    """The texts of the learner's threshold, of its ROC hull's (the least-cost
+    threshold and the cost envelope's are among them) and of its threshold table's
+    rows (``more``, an OperatingTable or None), read off its count table
     while it is at hand. A reduced streamed table lacks rows between those it kept,
     so the neighbouring scores are unknown: there the exact ``repr``."""
     wanted = [threshold] + ([] if ev.hull is None else list(ev.hull.threshold))
+    wanted += [] if more is None else [r.threshold for r in more.rows if r.threshold is not None]
     if not exact:
         return {float(t): (repr(float(t)) if np.isfinite(t) else ("+inf" if t > 0 else "-inf"))
                 for t in wanted}

@@ -99,6 +99,29 @@ def _calibration(d, lr, result, metrics):
         d["calibration"] = calibration_json(lr.calibration)
 
 
+def _threshold_table(d, lr, result, metrics):
+    """The spec's operating points (thresholds:), one row each."""
+    table = lr.operating_table
+    if table is None or result.spec.thresholds is None or "threshold_table" not in metrics:
+        return
+    rows = []
+    for r in table.rows:
+        row = {"kind": r.kind, "target": num(r.target), "threshold": num(r.threshold), "flagged": num(r.flagged),
+               **{k: num(getattr(r, k)) for k in ("tp", "fp", "tn", "fn")},
+               **{k: num(v) for k, v in r.values.items()}}
+        if "row" in r.undefined:
+            row["undefined"] = r.undefined["row"]
+        rows.append(row)
+    d["threshold_table"] = rows
+
+
+def _gains(d, lr, result, metrics):
+    """The cumulative gains and lift by decile."""
+    if lr.operating_table is not None and "gains" in metrics:
+        d["gains"] = [{"flagged": num(g.flagged), "captured": num(g.captured), "lift": num(g.lift),
+                       "response_rate": num(g.response_rate)} for g in lr.operating_table.gains]
+
+
 def _nothing(d, lr, result, metrics):
     """Written with another measure's block (or, for the averages, with the groups)."""
 
@@ -108,6 +131,7 @@ SHAPED = {
     "confusion_matrix": _confusion, "fbeta": _fbeta, "auc": _auc, "auc_ci": _nothing, "ks": _ks,
     "partial_auc": _partial_auc, "min_cost": _operating_point, "population": _population,
     "roc": _curves, "pr": _nothing, "cost_curve": _nothing,
+    "threshold_table": _threshold_table, "gains": _gains,
     "macro": _nothing, "micro": _nothing, "bootstrap": _nothing, "slices": slices_json, "calibration": _calibration,
 }
 

@@ -1,0 +1,115 @@
+"""The report's values for the operating points: the threshold table of the spec's
+``thresholds:`` (one row per learner and operating point), the cumulative gains and
+lift by decile, and their figure. Every number is in results.json; the tables show
+a subset that fits a page."""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from ..figures import gains_figure
+from ..metrics.operating_table import gains_note, row_note
+from ..redact import published
+from .format import UNDEFINED, Cell, Column, fmt
+
+__all__ = ["operating_context", "ROW_COLUMNS", "GAINS_COLUMNS"]
+
+#: the threshold table's columns after the operating point: (key, heading, better)
+ROW_COLUMNS = (("threshold", "threshold", ""), ("flagged", "flagged", ""), ("precision", "precision", "higher"),
+               ("recall", "recall", "higher"), ("fpr", "FPR", "lower"), ("npv", "NPV", "higher"),
+               ("f1", "F1", "higher"), ("mcc", "MCC", "higher"),
+               ("balanced_accuracy", "balanced accuracy", "higher"))
+#: each learner's columns in the gains table: (key, heading)
+GAINS_COLUMNS = (("captured", "captured"), ("lift", "lift"), ("response_rate", "decile response"))
+#: the most learners side by side in one gains table (three columns each: a page's width)
+LEARNERS_PER_TABLE = 4
+
+
+class _Marks:
+    """Notes under a table, numbered in the order their cells are marked."""
+
+    def __init__(self):
+        self.notes: list[dict] = []
+        self._marks: dict[str, str] = {}
+
+    def cell(self, text: str, note: str) -> Cell:
+        """The cell, marked with ``note`` when its value is undefined."""
+        if text != UNDEFINED or not note:
+            return Cell(text)
+        if note not in self._marks:
+            self._marks[note] = str(len(self._marks) + 1)
+            self.notes.append({"mark": self._marks[note], "text": note})
+        return Cell(text, note, self._marks[note])
+
+
+def _published_notes(result) -> dict[tuple[str, str], str]:
+    """(learner key, the note of metrics.operating_table) -> the published (redacted)
+    text of the warning that says it ("learner 'key': note")."""
+    return {(w.learner, w.message.removeprefix(f"learner '{w.learner}': ")): text
+            for w, text in zip(result.warnings, published(result).warnings)
+            if getattr(w, "measure", None) in ("threshold_table", "gains")}
+
+
+def _share(value) -> str:
+    return UNDEFINED if value is None else f"{fmt(100 * value, 3)}%"
+
+
+def _row_cells(lr, row, note: str, marks: _Marks) -> list[Cell]:
+    texts = {
+        "threshold": UNDEFINED if row.threshold is None else lr.threshold_text(row.threshold),
+        "flagged": _share(row.flagged),
+        **{k: fmt(row.values.get(k)) for k, _, _ in ROW_COLUMNS[2:]},
+    }
+    return [marks.cell(texts[k], note) for k, _, _ in ROW_COLUMNS]
+
+
+def _threshold_rows(result, learners, styles, notes) -> tuple[list[dict], list[dict]]:
+    marks, rows = _Marks(), []
+    for key, lr in learners.items():
+        table = lr.operating_table.rows
+        for i, row in enumerate(table):
+            note = notes.get((key, row_note(row)), "")
+            rows.append({"key": key, "color": styles[key]["color"], "first": i == 0, "span": len(table),
+                         "label": row.label, "cells": _row_cells(lr, row, note, marks)})
+    return rows, marks.notes
+
+
+def _gains_tables(learners, styles, notes) -> tuple[list[dict], list[dict]]:
+    marks, tables = _Marks(), []
+    keys = list(learners)
+    n_tables = -(-len(keys) // LEARNERS_PER_TABLE)
+    per_table = -(-len(keys) // n_tables)  # balanced: 5 learners are 3 and 2, not 4 and 1
+    for start in range(0, len(keys), per_table):
+        chunk = keys[start:start + per_table]
+        rows = []
+        for d in range(len(learners[chunk[0]].operating_table.gains)):
+            cells = []
+            for key in chunk:
+                table = learners[key].operating_table
+                g = table.gains[d]
+                note = notes.get((key, gains_note(table)), "")
+                cells += [marks.cell(fmt(getattr(g, k), 3), note) for k, _ in GAINS_COLUMNS]
+            rows.append({"label": _share(learners[chunk[0]].operating_table.gains[d].flagged), "cells": cells})
+        tables.append({"learners": [{"key": k, "color": styles[k]["color"]} for k in chunk], "rows": rows})
+    return tables, marks.notes
+
+
+def operating_context(result, styles) -> dict | None:
+    """The section's values (None when no learner has a ranking or the spec's
+    metrics ask for neither table)."""
+    metrics = result.spec.metric_set
+    learners = {k: lr for k, lr in result.learners.items() if lr.operating_table is not None}
+    with_table = result.spec.thresholds is not None and "threshold_table" in metrics
+    with_gains = "gains" in metrics
+    if not learners or not (with_table or with_gains):
+        return None
+    notes = _published_notes(result)
+    rows, row_notes = _threshold_rows(result, learners, styles, notes) if with_table else ([], [])
+    gains, gains_notes = _gains_tables(learners, styles, notes) if with_gains else ([], [])
+    return {
+        "columns": [Column(k, label, better) for k, label, better in ROW_COLUMNS],
+        "rows": rows, "row_notes": row_notes,
+        "gains_columns": [label for _, label in GAINS_COLUMNS],
+        "gains": gains, "gains_notes": gains_notes,
+        "figure": Markup(gains_figure(result, styles)) if with_gains else "",
+    }
