@@ -38,9 +38,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
+
+from .proportion import wilson_interval
 
 __all__ = ["EPS", "STRATEGIES", "POOR_ECE", "CalibrationBin", "Calibration", "not_probabilities",
            "brier_score", "log_loss", "bin_edges", "reliability_bins", "expected_calibration_error",
@@ -158,21 +159,6 @@ def bin_edges(scores, weights, bins: int, strategy: str, *, counts: bool) -> np.
         prev = math.floor(virtual)
         out[k] = _lerp(value(prev), value(prev + 1), virtual - prev)
     return out
-
-
-def wilson_interval(successes: float, n: float, level: float) -> tuple[float, float] | None:
-    """Wilson's score interval of the proportion successes / n (None when n = 0)."""
-    if n <= 0:
-        return None
-    z = NormalDist().inv_cdf(1 - (1 - level) / 2)
-    p = successes / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * math.sqrt(max(p * (1 - p) / n + z2 / (4 * n * n), 0.0))
-    # the ends are exact when nothing or everything succeeds (as scipy's binomtest says)
-    low = 0.0 if successes <= 0 else max(0.0, centre - half)
-    high = 1.0 if successes >= n else min(1.0, centre + half)
-    return low, high
 
 
 def reliability_bins(scores, pos, neg, edges, level: float) -> tuple[CalibrationBin, ...]:

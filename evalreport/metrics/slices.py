@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 
 from ..compare.stats.bootstrap import percentile_intervals
-from ..compare.stats.core import _check_level, _z
+from ..compare.stats.core import _check_level
+from .proportion import wilson_interval
 
 __all__ = ["PARITY", "RATES", "SMALL_ROWS", "SMALL_CLASS", "SliceValue", "SliceColumn", "Parity",
            "wilson_interval", "cell_counts", "rates_of", "parity_of", "bootstrap_parity", "is_small",
@@ -109,23 +110,6 @@ def small_slice_notes(display: str, slices: dict, is_pos: np.ndarray) -> list[st
                            f"instances or fewer than {SMALL_CLASS} of a class); its measures are shown, "
                            "marked small")
     return out
-
-
-def wilson_interval(k: float, n: float, level: float = 0.95) -> tuple[float, float] | None:
-    """Wilson's score interval of a proportion k / n (None when n = 0).
-
-    >>> [round(x, 4) for x in wilson_interval(3, 10)]
-    [0.1078, 0.6032]
-    """
-    level = _check_level(level)
-    if n <= 0:
-        return None
-    z = _z(level)
-    p = k / n
-    z2n = z * z / n
-    centre = (p + z2n / 2) / (1 + z2n)
-    half = z / (1 + z2n) * np.sqrt(p * (1 - p) / n + z2n / (4 * n))
-    return max(0.0, float(centre - half)), min(1.0, float(centre + half))
 
 
 def cell_counts(is_pos: np.ndarray, predicted: np.ndarray, codes: np.ndarray, n_values: int,

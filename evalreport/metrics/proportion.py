@@ -1,0 +1,31 @@
+"""Wilson's score interval of a proportion: the one interval of a share that the
+reliability bins (metrics.calibration) and the slices' rates (metrics.slices) give."""
+
+from __future__ import annotations
+
+import math
+
+from ..compare.stats.core import _check_level, _z
+
+__all__ = ["wilson_interval"]
+
+
+def wilson_interval(successes: float, n: float, level: float = 0.95) -> tuple[float, float] | None:
+    """Wilson's score interval of the proportion successes / n (None when n = 0);
+    the ends are exactly 0 and 1 when nothing or everything succeeds, as scipy's
+    ``binomtest(...).proportion_ci(method="wilson")`` gives them.
+
+    >>> [round(x, 4) for x in wilson_interval(3, 10)]
+    [0.1078, 0.6032]
+    """
+    level = _check_level(level)
+    if n <= 0:
+        return None
+    z = _z(level)
+    p = successes / n
+    z2n = z * z / n
+    centre = (p + z2n / 2) / (1 + z2n)
+    half = z / (1 + z2n) * math.sqrt(max(p * (1 - p) / n + z2n / (4 * n), 0.0))
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return float(low), float(high)
