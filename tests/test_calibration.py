@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binomtest
 from sklearn.calibration import calibration_curve
@@ -392,3 +392,32 @@ def test_duckdb_aggregation_gives_the_in_memory_calibration(tmp_path):
         assert d.brier == pytest.approx(m.brier, rel=1e-12) and d.log_loss == pytest.approx(m.log_loss, rel=1e-12)
         assert d.ece == pytest.approx(m.ece, rel=1e-12)
         assert [b.n for b in d.bins] == [b.n for b in m.bins]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 3), st.integers(0, 3)), min_size=1, max_size=60),
+       st.integers(2, 12), st.sampled_from(["uniform", "quantile"]), st.booleans())
+def test_the_count_tables_runs_give_the_searched_bins(rows, bins, strategy, weighted):
+    """A count table's scores are sorted descending: each bin is a run of them
+    (reliability_bins(descending=True)), the same bins as a search per score."""
+    from evalreport.metrics.calibration import bin_edges, reliability_bins
+
+    by_score = {}
+    for k, a, b in rows:
+        pa, pb = by_score.get(k, (0.0, 0.0))
+        by_score[k] = (pa + a * (0.37 if weighted else 1), pb + b)
+    keys = sorted(by_score, reverse=True)
+    s = np.array([k / 40 for k in keys])
+    p = np.array([by_score[k][0] for k in keys])
+    q = np.array([by_score[k][1] for k in keys])
+    if not (p + q).sum() > 0:
+        return
+    edges = bin_edges(s, p + q, bins, strategy, counts=False)
+    searched = reliability_bins(s, p, q, edges, 0.95)
+    runs = reliability_bins(s, p, q, edges, 0.95, descending=True)
+    for a, b in zip(searched, runs):
+        assert (a.lo, a.hi) == (b.lo, b.hi) and b.n == pytest.approx(a.n, rel=1e-12)
+        if a.n > 0:
+            assert (b.mean_score, b.observed) == pytest.approx((a.mean_score, a.observed), rel=1e-12)
+        else:
+            assert b.mean_score is None and b.observed is None

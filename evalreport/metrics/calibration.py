@@ -113,9 +113,14 @@ def log_loss(scores, pos, neg) -> float | None:
     total = float(p.sum() + q.sum())
     if total <= 0:
         return None
-    lose_pos = -np.log(np.clip(s, EPS, 1.0 - EPS))
-    lose_neg = -np.log(np.clip(1.0 - s, EPS, 1.0 - EPS))
-    return float((np.dot(p, lose_pos) + np.dot(q, lose_neg)) / total)
+    return float(-(np.dot(p, _log_clipped(s.copy())) + np.dot(q, _log_clipped(1.0 - s))) / total)
+
+
+def _log_clipped(x: np.ndarray) -> np.ndarray:
+    """log(clip(x, EPS, 1 - EPS)), in place (np.clip is several times slower)."""
+    np.maximum(x, EPS, out=x)
+    np.minimum(x, 1.0 - EPS, out=x)
+    return np.log(x, out=x)
 
 
 def _lerp(a: float, b: float, t: float) -> float:
@@ -161,16 +166,23 @@ def bin_edges(scores, weights, bins: int, strategy: str, *, counts: bool) -> np.
     return out
 
 
-def reliability_bins(scores, pos, neg, edges, level: float) -> tuple[CalibrationBin, ...]:
-    """Each bin's weight, mean score, observed share of positives and its interval."""
+def reliability_bins(scores, pos, neg, edges, level: float, *, descending: bool = False
+                     ) -> tuple[CalibrationBin, ...]:
+    """Each bin's weight, mean score, observed share of positives and its interval.
+    ``descending``: the scores are sorted descending (a count table's), so each bin
+    is one run of them, summed (pairwise, by np.add.reduceat) in place of a search
+    per score: equal to the searched bins' sums to rounding."""
     s, p, q = _floats(scores, pos, neg)
     edges = np.asarray(edges, dtype=np.float64)
     k = edges.size - 1
-    ids = np.searchsorted(edges[1:-1], s, side="left")
     w = p + q
-    total = np.bincount(ids, weights=w, minlength=k)
-    score_sum = np.bincount(ids, weights=s * w, minlength=k)
-    positives = np.bincount(ids, weights=p, minlength=k)
+    if descending:
+        total, score_sum, positives = _run_sums(s, (w, s * w, p), edges)
+    else:
+        ids = np.searchsorted(edges[1:-1], s, side="left")
+        total = np.bincount(ids, weights=w, minlength=k)
+        score_sum = np.bincount(ids, weights=s * w, minlength=k)
+        positives = np.bincount(ids, weights=p, minlength=k)
     out = []
     for b in range(k):
         n = float(total[b])
@@ -183,6 +195,28 @@ def reliability_bins(scores, pos, neg, edges, level: float) -> tuple[Calibration
     return tuple(out)
 
 
+def _run_sums(s, columns, edges) -> list[np.ndarray]:
+    """Per bin, the sum of each column over the scores in it, for scores sorted
+    descending: bin b holds edges[b] < s <= edges[b + 1] (the first bin also what
+    lies at or below edges[1]), a run of the sorted scores."""
+    k = edges.size - 1
+    # the run of bin b (counted from the top bin down) starts after the scores above edges[b + 1]
+    ascending = s[::-1]
+    above = s.size - np.searchsorted(ascending, edges[1:-1], side="right")  # scores > each inner edge
+    starts = np.concatenate(([0], above[::-1]))  # top bin first: [0, #>e_{k-1}, ..., #>e_1]
+    ends = np.concatenate((starts[1:], [s.size]))
+    out = []
+    for col in columns:
+        sums = np.zeros(k)
+        filled = starts < ends
+        if filled.any():
+            sums_top_first = np.zeros(k)
+            sums_top_first[filled] = np.add.reduceat(col, starts[filled])
+            sums = sums_top_first[::-1]
+        out.append(sums)
+    return out
+
+
 def expected_calibration_error(bins) -> float | None:
     """sum_b (n_b / n) |observed_b - mean_score_b| (None when no bin has weight)."""
     total = sum(b.n for b in bins)
@@ -192,18 +226,18 @@ def expected_calibration_error(bins) -> float | None:
 
 
 def calibration_of(scores, pos, neg, *, bins: int = 10, strategy: str = "uniform", level: float = 0.95,
-                   counts: bool = False) -> Calibration:
+                   counts: bool = False, descending: bool = False) -> Calibration:
     """Brier score, log loss, ECE and the bins of one binary learner. Scores outside
     [0, 1] (margins, logits) are not probabilities: every value is then undefined,
     with the reason (never computed on them). ``counts``: see :func:`bin_edges`."""
     s, p, q = _floats(scores, pos, neg)
-    why = not_probabilities(s)
+    why = not_probabilities(s[[0, -1]] if descending and s.size else s)  # sorted: its ends
     if why is None and not float(p.sum() + q.sum()) > 0:
         why = "no instance carries weight"
     if why is not None:
         return Calibration(strategy, undefined=why)
     edges = bin_edges(s, p + q, bins, strategy, counts=counts)
-    shown = reliability_bins(s, p, q, edges, level)
+    shown = reliability_bins(s, p, q, edges, level, descending=descending)
     return Calibration(strategy, brier_score(s, p, q), log_loss(s, p, q), expected_calibration_error(shown),
                        shown)
 
@@ -212,9 +246,11 @@ def table_outcomes(table):
     """(scores, positives' weight, negatives' weight) per distinct score of a binary
     count table (the differences of its cumulative columns), and whether those
     weights are instance counts. Reads the columns whole: O(rows)."""
-    tp = np.asarray(table.tp, dtype=np.float64)
-    fp = np.asarray(table.fp, dtype=np.float64)
-    return np.asarray(table.threshold, dtype=np.float64), np.diff(tp), np.diff(fp), not table.weighted
+    scores = np.asarray(table.threshold, dtype=np.float64)
+    pos = np.diff(np.asarray(table.tp, dtype=np.float64))
+    if table.unit_steps:  # one unweighted instance a row: a negative wherever not a positive
+        return scores, pos, 1.0 - pos, True
+    return scores, pos, np.diff(np.asarray(table.fp, dtype=np.float64)), not table.weighted
 
 
 def multiclass_calibration(labels, scores, weights=None, *, bins: int = 10, strategy: str = "uniform",

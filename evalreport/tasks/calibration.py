@@ -36,7 +36,7 @@ def binary_calibration(spec, key: str, ev, warnings: list, *, hard: bool, binned
     scores, pos, neg, counts = table_outcomes(ev.counts)
     options = spec.calibration
     cal = calibration_of(scores, pos, neg, bins=options.bins, strategy=options.strategy,
-                         level=spec.confidence.level, counts=counts)
+                         level=spec.confidence.level, counts=counts, descending=True)
     if cal.undefined:
         warnings.append(learner_warning(key, f"{WHAT}: {cal.undefined}", "calibration"))
     return cal
