@@ -87,7 +87,7 @@ def ranking_sentence(comp, label: dict, where: str = "") -> str:
 #: past this many gate rows, page one lists only the failed ones (and counts the rest)
 GATES_LISTED = 6
 
-_NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
+_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
             10: "ten"}
 
 
