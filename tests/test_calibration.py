@@ -299,7 +299,7 @@ def test_report_section_table_diagrams_and_verdict(tmp_path):
     assert "they range over [-8.109, 5.879], outside [0, 1]" in section
     # b ranks first by some measure and its ECE is above 0.05: the verdict says so
     verdict = html[html.index('id="verdict"'):html.index('id="provenance"')]
-    assert "b ranks first by" in verdict and "but its calibration is poor: ECE 0.2103 (above 0.05)" in verdict
+    assert "b ranks first by" in verdict and "but its calibration is poor: ECE 0.210 (above 0.05)" in verdict
 
 
 def test_verdict_names_a_first_ranked_poorly_calibrated_learner(tmp_path):
@@ -326,7 +326,7 @@ def test_verdict_names_a_first_ranked_poorly_calibrated_learner(tmp_path):
     assert ece_b > 0.05 and ece_a < ece_b
     (sentence,) = poor_calibration_sentences(result)
     assert sentence.startswith("b ranks first by AUC")
-    assert f"but its calibration is poor: ECE {ece_b:.4g} (above 0.05); a ({ece_a:.4g}) calibrated better." \
+    assert f"but its calibration is poor: ECE {ece_b:.3f} (above 0.05); a ({ece_a:.3f}) calibrated better." \
         in sentence
     assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
     assert "b ranks first by AUC" in (tmp_path / "out" / "report.html").read_text()

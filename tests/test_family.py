@@ -383,7 +383,7 @@ def test_binary_run_writes_the_family_ks_and_gini(tmp_path):
     ranking = html[html.index("Ranking and cost"):html.index("Confusion matrices at the threshold")]
     assert "KS (at threshold)" in ranking and "Gini" in ranking
     ks = data["learners"]["a"]["ks"]
-    assert f"{ks:.4g} at " in ranking
+    assert f"{ks:.3f} at " in ranking  # a rate: 3 decimals
     appendix = html[html.index('id="appendix"'):]
     assert "Matthews&#39; correlation" in appendix and "Kolmogorov-Smirnov" in appendix
 

@@ -87,7 +87,7 @@ def breast_cancer():
 
 
 def test_breast_cancer_verdict_says_who_is_above_where(breast_cancer):
-    from evalreport.report.binary import _matrix, _sentences
+    from evalreport.report.binary import _details, _matrix, _sentences
 
     (comp,) = breast_cancer.comparisons
     env = {(p.a, p.b): p.envelopment for p in comp.pairs}
@@ -95,16 +95,70 @@ def test_breast_cancer_verdict_says_who_is_above_where(breast_cancer):
     got = [(round(i.fpr_from * 143), round(i.fpr_to * 143), i.above) for i in env[("logistic", "forest")].intervals]
     assert got == [(0, 8, "a"), (8, 9, "equal"), (9, 13, "a"), (13, 16, "equal"), (16, 17, "b"),
                    (17, 31, "equal"), (31, 141, "a"), (141, 143, "equal")]
-    sentences = _sentences(breast_cancer)
+    sentences = _details(breast_cancer)  # the comparisons section's, not page one's
     assert ("logistic's and forest's ROC curves cross, so neither is better at every false positive rate. "
             "By FPR, logistic is above on (0, 0.0559), (0.0629, 0.0909), (0.217, 0.986); forest is above on "
             "(0.112, 0.119) (1 negative); they coincide on the rest.") in sentences
     assert ("logistic's ROC curve envelops those of tree and bayes: logistic is at least as good at every "
             "false positive rate (and so is its P-R curve).") in sentences
-    assert ("The rankings disagree: BEP, F1, expected total cost and cost at the operating point rank tree "
-            "above bayes, AUC ranks bayes above tree.") in sentences
+    assert _sentences(breast_cancer) == [
+        "The rankings disagree: BEP, F1, expected total cost and cost at the operating point rank tree "
+        "above bayes, AUC ranks bayes above tree."]
     assert not any("every threshold" in s for s in sentences)
     (matrix,) = _matrix(breast_cancer)
     rows = {r["name"]: dict(zip(matrix["names"], r["cells"])) for r in matrix["rows"]}
     assert rows["forest"]["logistic"] == ("crosses: above on (0.112, 0.119) (1 negative); below on (0, 0.0559), "
                                           "(0.0629, 0.0909), (0.217, 0.986); equal on the rest")
+
+
+def test_recommendation_names_the_least_cost_learner_and_its_threshold(breast_cancer):
+    from evalreport.report.verdicts import recommendation
+
+    assert recommendation(breast_cancer) == (
+        "At the stated priors and costs, deploy logistic at threshold 0.375: expected cost 0.0439 (normalised, "
+        "PC(+) = 0.690), the lowest of four; its ROC curve envelops two of the other three.")
+
+
+def _with_gates(result, gates):
+    import dataclasses
+
+    return dataclasses.replace(result, gates=gates)
+
+
+def test_recommendation_says_failed_gates_first(breast_cancer):
+    from evalreport.report.verdicts import recommendation
+
+    gates = [{"learner": "logistic", "metric": "auc", "value": 0.99, "min": 0.999, "passed": False},
+             {"learner": "forest", "metric": "auc", "value": 0.98, "min": 0.9, "passed": True}]
+    # logistic fails: forest, the least cost of those that pass, is recommended
+    assert recommendation(_with_gates(breast_cancer, gates)) == (
+        "Gates failed: 1 of 2, by logistic; among the others: at the stated priors and costs, deploy forest at "
+        "threshold 0.48: expected cost 0.0498 (normalised, PC(+) = 0.690), the lowest of those that pass every "
+        "gate; its ROC curve envelops one of the other three.")
+    every = [{**g, "learner": k, "passed": False} for k in breast_cancer.learners for g in gates[:1]]
+    assert recommendation(_with_gates(breast_cancer, every)).startswith(
+        "No learner passes every gate (4 of 4 gates failed, by logistic, tree, bayes and forest). Setting the "
+        "gates aside: at the stated priors and costs, deploy logistic at threshold 0.375")
+
+
+def test_recommendation_multiclass_names_the_runner_up():
+    import evalreport
+    from evalreport.report.verdicts import recommendation
+    from evalreport.spec import load_spec
+
+    result = evalreport.evaluate(load_spec(ROOT / "examples/multiclass_folds/spec.yaml"))
+    assert recommendation(result) == "By accuracy, logistic is best: 0.994, 0.022 ahead of bayes (0.972)."
+
+
+def test_gates_summary_lists_only_the_failed_past_a_few():
+    from evalreport.report.verdicts import GATES_LISTED, gates_summary
+
+    rows = [{"passed": i not in (3, 7, 20), "text": f"g{i}"} for i in range(36)]
+    summary, listed = gates_summary(rows)
+    assert summary == "33 of 36 gates passed; failed:"
+    assert [g["text"] for g in listed] == ["g3", "g7", "g20"]
+    few = rows[:GATES_LISTED]
+    assert gates_summary(few) == ("1 of 6 gates FAILED.", few)
+    assert gates_summary([{"passed": True, "text": "x"}] * 40) == ("All 40 gates passed.", [])
+    assert gates_summary(few[:2]) == ("All 2 gates passed.", few[:2])
+    assert gates_summary([]) == ("No gates were set.", [])

@@ -12,7 +12,8 @@ from ..figures import figures, learner_styles
 from ..redact import published
 from .family import family_table
 from .calibration import calibration_section
-from .format import UNDEFINED, Column, and_join, fmt, measure_text, with_interval
+from .format import UNDEFINED, Column, and_join, fmt, measure_interval_text, measure_text
+from .format import cost as cost_text
 from .notes import cells_with_notes
 from .slices import slices_section
 from .operating import operating_context
@@ -34,20 +35,26 @@ def _negatives(result, a: str, b: str):
 
 
 def _sentences(result) -> list[str]:
-    """The verdict on the comparisons: the winner at the operating point, which
-    curves envelop, who is above on each interval of FPR where they cross, what
-    the summaries prefer there, and where the rankings disagree."""
-    op = result.operating_point
+    """Page one's sentences on the comparisons beside the recommendation (which
+    names the least-cost learner, verdicts.recommendation): where the rankings
+    disagree. The details are in :func:`_details`."""
     label = {m.name: m.ranking_label for m in registry.ranked("binary")}
     sentences = []
     for comp in result.comparisons:
         where = f" on {comp.dataset}" if comp.dataset else ""
-        if comp.winner:
-            lr = result.learners[comp.winner]
-            sentences.append(
-                f"At the operating point{where} (PC(+) = {fmt(op.pc_positive)}), {comp.winner} has the "
-                f"least expected cost: {fmt(lr.operating.min_cost)} (normalised), at threshold "
-                f"{lr.threshold_text(lr.operating.threshold)}.")
+        if len(comp.learners) > 1 and comp.rankings:
+            sentences.append(ranking_sentence(comp, label, where))
+    return sentences
+
+
+def _details(result) -> list[str]:
+    """The comparisons' sentences for the comparisons section: which curves
+    envelop, who is above on each interval of FPR where they cross, and what the
+    summaries prefer there."""
+    label = {m.name: m.ranking_label for m in registry.ranked("binary")}
+    sentences = []
+    for comp in result.comparisons:
+        where = f" on {comp.dataset}" if comp.dataset else ""
         envelops: dict[str, list[str]] = {}
         crosses, identical = [], []
         for pair in comp.pairs:
@@ -89,14 +96,6 @@ def _sentences(result) -> list[str]:
                              "below; results.json lists every interval).")
         if identical:
             sentences.append(f"Identical ROC curves: {'; '.join(identical)}.")
-        if len(comp.learners) > 1 and comp.rankings:
-            sentences.append(ranking_sentence(comp, label, where))
-    if not result.comparisons and len(result.learners) == 1:
-        (key, lr), = result.learners.items()
-        if lr.operating is not None:
-            sentences.append(f"At the operating point (PC(+) = {fmt(op.pc_positive)}), {key}'s least "
-                             f"expected cost is {fmt(lr.operating.min_cost)} (normalised), at threshold "
-                             f"{lr.threshold_text(lr.operating.threshold)}.")
     return sentences
 
 
@@ -109,8 +108,8 @@ def _deployed_sentences(result) -> list[str]:
         if lr.threshold_source == "optimal" or cost is None or lr.operating is None \
                 or lr.threshold == lr.operating.threshold:
             continue  # judged at its least-cost threshold: the verdict's other sentence says it
-        parts.append(f"{key} at {lr.threshold_text(lr.threshold)} costs {fmt(cost)} (its least: "
-                     f"{fmt(lr.operating.min_cost)} at {lr.threshold_text(lr.operating.threshold)})")
+        parts.append(f"{key} at {lr.threshold_text(lr.threshold)} costs {cost_text(cost)} (its least: "
+                     f"{cost_text(lr.operating.min_cost)} at {lr.threshold_text(lr.operating.threshold)})")
     if not parts:
         return []
     pc = fmt(result.operating_point.pc_positive)
@@ -172,7 +171,9 @@ def binary_context(result, base: dict) -> dict:
 
         def shown(name):
             interval = ci if name == "auc" else boot.get(name) if name in BOOTSTRAPPED else None
-            return with_interval(texts.get(name) or measure_text(name, values.get(name)), interval)
+            if name in texts:
+                return texts[name] or measure_text(name, None)
+            return measure_interval_text(name, values.get(name), interval)
 
         learners.append({
             "key": key, "color": styles[key]["color"],
@@ -212,13 +213,16 @@ def binary_context(result, base: dict) -> dict:
                 if (lr.summary.positives + lr.summary.negatives) else UNDEFINED}
                for lr_key, lr in result.learners.items()]
     base["verdict"]["sentences"] += _sentences(result) + _deployed_sentences(result) + base["tests"]["sentences"]
+    base["verdict"]["details"] = _details(result)
+    base["verdict"]["headline"] = _headline(result, styles)
     calibration_section(result, base)  # base["calibration"], and the verdict's sentences on it
     return {
         **base,
         "positive": str(spec.positive_label),
         "operating_point": {
-            "p": fmt(op.p_positive), "p_source": "spec priors" if op.p_positive_source == "priors"
-            else "the data's own share", "cost_fn": fmt(op.cost_fn), "cost_fp": fmt(op.cost_fp),
+            # the spec's own numbers, echoed as given (not measured values)
+            "p": fmt(op.p_positive, 6), "p_source": "spec priors" if op.p_positive_source == "priors"
+            else "the data's own share", "cost_fn": fmt(op.cost_fn, 6), "cost_fp": fmt(op.cost_fp, 6),
             "pc": fmt(op.pc_positive)},
         "balance": balance,
         "at_columns": at_cols,
@@ -240,6 +244,39 @@ def binary_context(result, base: dict) -> dict:
         "definitions": registry.definitions("binary"),
         **slices_section(result, styles),
     }
+
+
+def _headline(result, styles) -> dict | None:
+    """Page one's table: per learner the headline measures with their intervals
+    (AUC with DeLong's or the bootstrap interval, the least cost at PC(+) and its
+    threshold, F1 at the decision threshold, ECE when computed); columns where
+    no learner has a value are left out."""
+    rows = []
+    for key, lr in result.learners.items():
+        boot = lr.bootstrap or {}
+        auc_ci = lr.auc_ci.ci if lr.auc_ci is not None else boot.get("auc")
+        op = lr.operating
+        rows.append({"key": key, "color": styles[key]["color"], "cells": {
+            "auc": (lr.summary.auc, measure_interval_text("auc", lr.summary.auc, auc_ci)),
+            "min_cost": (op.min_cost if op else None, measure_text("min_cost", op.min_cost if op else None)),
+            "op_threshold": (op.threshold if op else None,
+                             lr.threshold_text(op.threshold) if op and not lr.hard else "—"),
+            "f1": (lr.at_threshold.f1, measure_interval_text("f1", lr.at_threshold.f1, boot.get("f1"))),
+            "ece": (lr.values.get("ece"), measure_text("ece", lr.values.get("ece"))),
+        }})
+    pc = fmt(result.operating_point.pc_positive)
+    columns = [Column("auc", "AUC", "higher"), Column("min_cost", f"least cost at PC(+) = {pc}", "lower"),
+               Column("op_threshold", "at threshold", ""), Column("f1", "F1 at the threshold", "higher"),
+               Column("ece", "ECE", "lower")]
+    return _headline_table(columns, rows)
+
+
+def _headline_table(columns, rows) -> dict | None:
+    keep = [c for c in columns if any(r["cells"][c.key][0] is not None for r in rows)]
+    if not keep:
+        return None
+    return {"columns": keep, "rows": [{"key": r["key"], "color": r["color"],
+                                       "cells": [r["cells"][c.key][1] for c in keep]} for r in rows]}
 
 
 def _ks_text(lr) -> str | None:

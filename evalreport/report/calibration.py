@@ -48,7 +48,7 @@ def calibration_section(result, base: dict) -> None:
     base["calibration"] = {
         "columns": cols, "rows": rows, "notes": notes, "diagrams": [r for r in rows if r["svg"]],
         "bins": options.bins, "strategy": "equal-width" if options.strategy == "uniform" else "equal-mass",
-        "top_label": top_label, "poor": fmt(POOR_ECE),
+        "top_label": top_label, "poor": fmt(POOR_ECE, 6),
     }
     base["verdict"]["sentences"] += poor_calibration_sentences(result)
 
@@ -76,6 +76,6 @@ def poor_calibration_sentences(result) -> list[str]:
             named = and_join([f"{k} ({fmt(others[k])})" for k in better])
             also = f"; {named} calibrated better" if better else ""
             out.append(f"{key} ranks first{where} by {and_join(measures)}, but its calibration is poor: ECE "
-                       f"{fmt(ece)} (above {fmt(POOR_ECE)}){also}. Its scores should not be read as "
+                       f"{fmt(ece)} (above {fmt(POOR_ECE, 6)}){also}. Its scores should not be read as "
                        "probabilities without recalibration.")
     return out

@@ -20,6 +20,7 @@ from ..result import Result
 from ..words import gate_text
 from .format import UNDEFINED, Column, fmt, p_text
 from .significance import tests_section
+from .verdicts import gates_summary, recommendation
 
 __all__ = ["report_context", "figure_warnings", "fmt", "UNDEFINED", "Column"]
 
@@ -45,18 +46,12 @@ def _verdict(result: Result) -> dict:
         sentences.append(f"Across {len(f.datasets)} data sets, {best} has the best average rank by "
                          f"{registry.get(f.measure).label}; the learners differ "
                          f"{sig} (Friedman {p_text(fr.p_value_chi2)}).")
-    gates = []
-    for g in result.gates:
-        gates.append({"passed": g["passed"], "text": gate_text(g, fmt)})
-    failed = sum(not g["passed"] for g in gates)
-    if not gates:
-        gate_summary = "No gates were set."
-    elif failed:
-        gate_summary = f"{failed} of {len(gates)} gates FAILED."
-    else:
-        gate_summary = f"All {len(gates)} gates passed."
-    return {"sentences": sentences, "gates": gates, "gate_summary": gate_summary,
-            "gates_failed": failed > 0}
+    gates = [{"passed": g["passed"], "text": gate_text(g, fmt)} for g in result.gates]
+    summary, listed = gates_summary(gates)
+    return {"recommendation": recommendation(result), "sentences": sentences, "gates": listed,
+            "gate_summary": summary, "gates_failed": any(not g["passed"] for g in gates),
+            # the technical sentences (envelopment, crossings): the comparisons section prints them
+            "details": [], "headline": None}
 
 
 #: result -> (its report context, the warnings raised while drawing its figures):

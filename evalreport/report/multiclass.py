@@ -10,7 +10,7 @@ from .. import registry
 from ..figures import class_roc_figure, class_scores_figure, confusion_figure, learner_styles, scalars_figure
 from .family import family_table
 from .calibration import calibration_section
-from .format import UNDEFINED, Column, fmt, measure_text, with_interval
+from .format import UNDEFINED, Column, fmt, measure_interval_text, measure_text
 from .notes import cells_with_notes
 from .verdicts import ranking_sentence
 
@@ -27,7 +27,8 @@ SUMMARY = (
     ("micro_f1", "micro-F1", "higher", lambda ev: ev.averages.micro_f1),
     ("macro_auc", "macro AUC", "higher", lambda ev: ev.macro_auc),
     ("weighted_auc", "weighted AUC", "higher", lambda ev: ev.weighted_auc),
-    ("ovo_auc", "one-vs-one AUC", "higher", lambda ev: ev.ovo_auc),
+    # short headings: a ten-column table must not wrap them into four lines (the appendix defines each)
+    ("ovo_auc", "OvO AUC", "higher", lambda ev: ev.ovo_auc),
 )
 #: registered multi-class scalars shown elsewhere (f1 and auc are the macro values
 #: gates read: macro-F1 and macro AUC, already columns)
@@ -76,7 +77,7 @@ def multiclass_context(result, base: dict) -> dict:
                     g.n, g.accuracy, g.averages.macro_f1, g.averages.mean_f1, g.macro_auc)]})
         learners.append({
             "key": key, "color": styles[key]["color"], "hard": lr.hard,
-            "summary": [with_interval(measure_text(c.key, values.get(c.key)), (lr.bootstrap or {}).get(c.key))
+            "summary": [measure_interval_text(c.key, values.get(c.key), (lr.bootstrap or {}).get(c.key))
                         for c in cols],
             "per_class": per_class,
             "confusion_svg": Markup(confusion_figure(key, classes, ev.confusion, f"confusion-{i}")),
@@ -96,9 +97,7 @@ def multiclass_context(result, base: dict) -> dict:
     summary_notes = cells_with_notes(result, learners, "summary", cols)
     sentences = []
     for comp in result.comparisons:
-        if comp.winner:
-            sentences.append(f"{comp.winner} has the highest accuracy"
-                             + (f" on {comp.dataset}" if comp.dataset else "") + ".")
+        # the best learner opens the verdict (verdicts.recommendation)
         sentence = ranking_sentence(comp, label, f" on {comp.dataset}" if comp.dataset else "")
         if sentence:
             sentences.append(sentence)
@@ -107,6 +106,7 @@ def multiclass_context(result, base: dict) -> dict:
         sentences.append(f"{key}: accuracy {fmt(lr.evaluation.accuracy)}, macro-F1 (Zhou) "
                          f"{fmt(lr.evaluation.averages.macro_f1)}.")
     base["verdict"]["sentences"] = sentences + base["verdict"]["sentences"]
+    base["verdict"]["headline"] = _headline(result, styles)
     rankings = [{"dataset": comp.dataset or "", "measure": label[r.measure],
                  "order": " > ".join(r.order) if r.order else UNDEFINED}
                 for comp in result.comparisons for r in comp.rankings]
@@ -133,6 +133,27 @@ def multiclass_context(result, base: dict) -> dict:
     )
     calibration_section(result, base)  # base["calibration"], and the verdict's sentences on it
     return base
+
+
+def _headline(result, styles) -> dict | None:
+    """Page one's table: per learner accuracy and macro-F1 (Zhou) with their
+    bootstrap intervals, macro AUC, and ECE when computed; columns where no
+    learner has a value are left out."""
+    from .binary import _headline_table
+
+    rows = []
+    for key, lr in result.learners.items():
+        ev, boot = lr.evaluation, lr.bootstrap or {}
+        rows.append({"key": key, "color": styles[key]["color"], "cells": {
+            "accuracy": (ev.accuracy, measure_interval_text("accuracy", ev.accuracy, boot.get("accuracy"))),
+            "macro_f1": (ev.averages.macro_f1,
+                         measure_interval_text("macro_f1", ev.averages.macro_f1, boot.get("macro_f1"))),
+            "macro_auc": (ev.macro_auc, measure_interval_text("macro_auc", ev.macro_auc, boot.get("macro_auc"))),
+            "ece": (lr.values.get("ece"), measure_text("ece", lr.values.get("ece"))),
+        }})
+    columns = [Column("accuracy", "accuracy", "higher"), Column("macro_f1", "macro-F1", "higher"),
+               Column("macro_auc", "macro AUC", "higher"), Column("ece", "ECE", "lower")]
+    return _headline_table(columns, rows)
 
 
 def _interval(iv):

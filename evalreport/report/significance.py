@@ -7,7 +7,7 @@ from markupsafe import Markup
 
 from .. import registry
 from ..figures import critical_difference_figure
-from .format import UNDEFINED, fmt, p_text, p_value_text
+from .format import UNDEFINED, fmt, interval_text, p_text, p_value_text
 
 __all__ = ["tests_section"]
 
@@ -59,8 +59,10 @@ def tests_section(result) -> dict:
                 if d.p_value is None:
                     row["delong"] = d.note or UNDEFINED
                 else:
-                    ci = f" [{fmt(d.ci[0], 3)}, {fmt(d.ci[1], 3)}]" if d.ci else ""
-                    row["delong"] = (f"ΔAUC {d.difference:+.4f}{ci}, z = {fmt(d.z, 3)}, {p_text(d.p_value)}"
+                    # the difference and its interval under the policy of rates (3 decimals)
+                    diff = interval_text(d.difference, tuple(d.ci) if d.ci else None)
+                    sign = "+" if d.difference > 0 else ""
+                    row["delong"] = (f"ΔAUC {sign}{diff}, z = {fmt(d.z, 3)}, {p_text(d.p_value)}"
                                      + _holm(d.p_value, d.p_holm, family))
                     if d.z is None and d.note:  # why z is undefined (also in the warnings)
                         row["delong"] += f" ({d.note})"
@@ -77,7 +79,7 @@ def tests_section(result) -> dict:
                 adjusted = adjusted or family > 1
             if t.paired_t is not None:
                 pt = t.paired_t
-                row["paired_t"] = (f"mean error difference {pt.mean_difference:+.4f}, t = {fmt(pt.t, 3)} "
+                row["paired_t"] = (f"mean error difference {'+' if pt.mean_difference > 0 else ''}{fmt(pt.mean_difference)}, t = {fmt(pt.t, 3)} "
                                    f"({pt.dof} dof), {p_text(pt.p_value)}")
             rows.append(row)
     holm_words = " after Holm's adjustment over each data set's pairs" if adjusted else ""
@@ -115,6 +117,6 @@ def tests_section(result) -> dict:
         }
     ran = {name for r in rows for name in ("delong", "mcnemar", "paired_t") if r[name]}
     return {"rows": rows, "sentences": sentences, "matrices": matrices, "friedman": friedman,
-            "level": fmt(level), "ran": sorted(ran), "holm": adjusted, "level_pct": pct,
+            "level": fmt(level, 6), "ran": sorted(ran), "holm": adjusted, "level_pct": pct,
             "mcnemar_method": _MCNEMAR_METHOD[result.spec.confidence.mcnemar],
             "bootstrap": any(getattr(lr, "bootstrap", None) for lr in result.learners.values())}

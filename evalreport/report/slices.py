@@ -65,8 +65,8 @@ def _parity(column) -> list[dict]:
     out = []
     for name, p in column.parity.items():
         interval = "" if p.interval is None or None in p.interval else \
-            f"[{fmt(p.interval[0], 3)}, {fmt(p.interval[1], 3)}]"
-        out.append({"label": name.replace("_", " "), "value": fmt(p.value, 3) if p.value is not None
+            f"[{fmt(p.interval[0])}, {fmt(p.interval[1])}]"
+        out.append({"label": name.replace("_", " "), "value": fmt(p.value) if p.value is not None
                     else UNDEFINED, "interval": interval,
                     "between": "" if p.between is None else f"{p.between[0]} vs {p.between[1]}",
                     "left_out": ", ".join(p.left_out)})
@@ -85,7 +85,7 @@ def slices_section(result, styles: dict) -> dict:
             marks: dict[str, str] = {}
             notes: list[dict] = []
             tables.append({"column": column.column, "rows": _table(column, marks, notes), "notes": notes,
-                           "parity": _parity(column), "level": fmt(column.level),
+                           "parity": _parity(column), "level": fmt(column.level, 6),  # the spec's own number
                            "resamples": fmt(column.resamples)})
         out.append({"key": key, "color": styles[key]["color"], "tables": tables})
     return {"slices": out, "slice_columns": [Column(k, label, better) for k, label, better in SLICE_COLUMNS],
