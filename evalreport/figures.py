@@ -29,13 +29,24 @@ def learner_styles(keys) -> dict[str, dict]:
     }
 
 
-def _pyplot():
+def _rc(extra: dict | None = None):
+    """matplotlib's settings for drawing one figure (read when artists are made
+    and when the SVG is written, so the whole drawing runs inside)."""
     import matplotlib
 
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
+    return matplotlib.rc_context({**_RC, **(extra or {})})
 
-    return plt
+
+def _figure(figsize, **kwargs):
+    """A Figure on the SVG backend's canvas, made without pyplot: no global
+    figure manager, no GUI backend chosen, and pyplot's import (about a third
+    of matplotlib's) is never paid."""
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=figsize, **kwargs)
+    FigureCanvasSVG(fig)
+    return fig
 
 
 _RC = {
@@ -72,11 +83,11 @@ def _legend(ax, **kwargs) -> None:
 
 
 def _svg(fig, name: str) -> str:
-    plt = _pyplot()
+    import matplotlib
+
     buf = io.StringIO()
-    with plt.rc_context({"svg.hashsalt": f"evalreport-{name}"}):
+    with matplotlib.rc_context({"svg.hashsalt": f"evalreport-{name}"}):
         fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
-    plt.close(fig)
     text = buf.getvalue()
     text = text[text.index("<svg"):]
     # matplotlib's comments repeat each label (escaped); they only add bytes
@@ -121,9 +132,9 @@ def _deployed(color: str, marked: bool) -> dict:
 
 
 def roc_figure(result, styles) -> str:
-    plt = _pyplot()
-    with plt.rc_context(_RC):
-        fig, ax = plt.subplots(figsize=(4.6, 4.3))
+    with _rc():
+        fig = _figure((4.6, 4.3))
+        ax = fig.subplots()
         ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="_chance")
         best, marked = None, False
         for key, lr in result.learners.items():
@@ -181,9 +192,9 @@ def _pr_path(block, positives: float):
 
 
 def pr_figure(result, styles) -> str:
-    plt = _pyplot()
-    with plt.rc_context(_RC):
-        fig, ax = plt.subplots(figsize=(4.6, 4.3))
+    with _rc():
+        fig = _figure((4.6, 4.3))
+        ax = fig.subplots()
         r = np.linspace(0.001, 1, 400)
         for f in (0.2, 0.4, 0.6, 0.8):
             rr = r[2 * r > f]
@@ -215,9 +226,9 @@ def pr_figure(result, styles) -> str:
 
 
 def cost_figure(result, styles) -> str:
-    plt = _pyplot()
-    with plt.rc_context(_RC):
-        fig, ax = plt.subplots(figsize=(7.0, 4.0))
+    with _rc():
+        fig = _figure((7.0, 4.0))
+        ax = fig.subplots()
         pc_star = result.operating_point.pc_positive
         envelope = [iv for c in result.comparisons for iv in c.cost_envelope]
         marked = False
@@ -265,10 +276,10 @@ def cost_figure(result, styles) -> str:
 
 def scalars_figure(result, styles, rows) -> str:
     """Dot chart of the headline scalars; ``rows`` = [(label, {learner: (value, (lo, hi) | None)})]."""
-    plt = _pyplot()
     keys = list(result.learners)
-    with plt.rc_context(_RC):
-        fig, ax = plt.subplots(figsize=(7.0, 0.45 * len(rows) * max(1, len(keys) / 3) + 0.9))
+    with _rc():
+        fig = _figure((7.0, 0.45 * len(rows) * max(1, len(keys) / 3) + 0.9))
+        ax = fig.subplots()
         step = 0.7 / max(1, len(keys))
         for i, (label, values) in enumerate(rows):
             for j, key in enumerate(keys):
@@ -296,9 +307,9 @@ def scalars_figure(result, styles, rows) -> str:
 def gains_figure(result, styles) -> str:
     """Cumulative gains (left: the share of the positives captured against the share
     flagged, the diagonal a random ranking) and lift by decile (right), per learner."""
-    plt = _pyplot()
-    with plt.rc_context(_RC):
-        fig, (left, right) = plt.subplots(1, 2, figsize=(7.0, 3.3))
+    with _rc():
+        fig = _figure((7.0, 3.3))
+        (left, right) = fig.subplots(1, 2)
         left.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="random")
         right.axhline(1.0, color="#999999", linewidth=0.8, linestyle=":")
         for key, lr in result.learners.items():
@@ -342,11 +353,11 @@ def figures(result, scalar_rows) -> dict[str, str]:
 
 def confusion_figure(name: str, classes: list[str], confusion: np.ndarray, fig_id: str) -> str:
     """k x k heatmap: counts (left) and row-normalised shares (right)."""
-    plt = _pyplot()
     k = len(classes)
-    with plt.rc_context({**_RC, "axes.grid": False}):
+    with _rc({"axes.grid": False}):
         size = min(7.0, 2.2 + 0.45 * k)
-        fig, axes = plt.subplots(1, 2, figsize=(2 * size, size * 0.85))
+        fig = _figure((2 * size, size * 0.85))
+        axes = fig.subplots(1, 2)
         rows = confusion.sum(axis=1, keepdims=True)
         shares = np.divide(confusion, rows, out=np.zeros_like(confusion), where=rows > 0)
         for ax, values, title, fmt in ((axes[0], confusion, "counts", "{:,.0f}"),
@@ -369,9 +380,9 @@ def confusion_figure(name: str, classes: list[str], confusion: np.ndarray, fig_i
 
 def class_roc_figure(name: str, curves: dict, aucs: dict, fig_id: str) -> str:
     """One-vs-rest ROC curves of one learner, one colour per class."""
-    plt = _pyplot()
-    with plt.rc_context(_RC):
-        fig, ax = plt.subplots(figsize=(4.6, 4.3))
+    with _rc():
+        fig = _figure((4.6, 4.3))
+        ax = fig.subplots()
         ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":")
         for i, (cname, c) in enumerate(curves.items()):
             if c.roc is None:
@@ -391,10 +402,10 @@ def reliability_figure(name: str, bins, color: str, fig_id: str, *, top_label: b
     """A learner's reliability diagram: the observed frequency of each bin against
     its mean score, with Wilson's interval, beside the diagonal of perfect
     calibration; underneath, each bin's weight as a histogram over its range."""
-    plt = _pyplot()
     shown = [b for b in bins if b.n > 0]
-    with plt.rc_context(_RC):
-        fig, (ax, hist) = plt.subplots(2, 1, figsize=(3.6, 4.4), sharex=True,
+    with _rc():
+        fig = _figure((3.6, 4.4))
+        (ax, hist) = fig.subplots(2, 1, sharex=True,
                                        gridspec_kw={"height_ratios": [3, 1]})
         ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="perfect calibration")
         x = np.array([b.mean_score for b in shown])
@@ -421,10 +432,10 @@ def reliability_figure(name: str, bins, color: str, fig_id: str, *, top_label: b
 def class_scores_figure(classes: list[str], values: dict[str, dict[str, float | None]], styles,
                         measure: str) -> str:
     """Dot chart of one per-class measure (e.g. F1), one colour per learner."""
-    plt = _pyplot()
     keys = list(values)
-    with plt.rc_context(_RC):
-        fig, ax = plt.subplots(figsize=(7.0, 0.32 * len(classes) * max(1, len(keys) / 2) + 1.0))
+    with _rc():
+        fig = _figure((7.0, 0.32 * len(classes) * max(1, len(keys) / 2) + 1.0))
+        ax = fig.subplots()
         step = 0.7 / max(1, len(keys))
         for j, key in enumerate(keys):
             for i, cname in enumerate(classes):
@@ -447,12 +458,12 @@ def class_scores_figure(classes: list[str], values: dict[str, dict[str, float | 
 def critical_difference_figure(learners, average_ranks, cd: float, significant_pairs) -> str:
     """Demšar's critical-difference diagram: average ranks on an axis (1 = best),
     learners joined by a bar when their ranks differ by less than the CD."""
-    plt = _pyplot()
     k = len(learners)
     ranks = np.asarray(average_ranks, dtype=float)
     order = np.argsort(ranks)
-    with plt.rc_context({**_RC, "axes.grid": False, "axes.spines.left": False}):
-        fig, ax = plt.subplots(figsize=(7.0, 1.2 + 0.28 * k))
+    with _rc({"axes.grid": False, "axes.spines.left": False}):
+        fig = _figure((7.0, 1.2 + 0.28 * k))
+        ax = fig.subplots()
         ax.set_xlim(k + 0.3, 0.7)  # rank 1 on the right, as in Demšar's diagrams
         ax.set_ylim(-k - 1, 1.6)
         ax.set_yticks([])
