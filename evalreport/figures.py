@@ -42,8 +42,10 @@ def _rc(extra: dict | None = None):
 
 def _figure(figsize, **kwargs):
     """A Figure on the SVG backend's canvas, made without pyplot: no global
-    figure manager, no GUI backend chosen, and pyplot's import (about a third
-    of matplotlib's) is never paid."""
+    figure registry to close figures from (a figure left open by an exception
+    lived on), no process-wide backend switch (``matplotlib.use``) under the
+    caller, and the Agg backend is never loaded. (pyplot's own import is small
+    once matplotlib.figure is loaded: about 15 ms.)"""
     from matplotlib.backends.backend_svg import FigureCanvasSVG
     from matplotlib.figure import Figure
 
@@ -623,6 +625,9 @@ def reliability_figure(name: str, bins, color: str, fig_id: str, *, top_label: b
     shown = [b for b in bins if b.n > 0]
     with _rc():
         fig = _figure((HALF_WIDTH, 4.4))
+        # fixed margins (the labels are known): a layout engine measures every
+        # text of the figure again, a third of its drawing time
+        fig.subplots_adjust(left=0.17, right=0.96, top=0.94, bottom=0.1, hspace=0.08)
         (ax, hist) = fig.subplots(2, 1, sharex=True,
                                        gridspec_kw={"height_ratios": [3, 1]})
         ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="perfect calibration")
@@ -643,7 +648,6 @@ def reliability_figure(name: str, bins, color: str, fig_id: str, *, top_label: b
         hist.set_xlabel("top score (confidence)" if top_label else "score")
         hist.set_ylabel("weight" if any(not float(b.n).is_integer() for b in bins) else "instances")
         hist.grid(axis="x", visible=False)
-        fig.tight_layout()
         return _svg(fig, fig_id, reliability_alt(name, bins, top_label))
 
 

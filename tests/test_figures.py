@@ -19,8 +19,8 @@ def _python(code: str) -> str:
 
 
 def test_drawing_never_imports_pyplot():
-    # pyplot costs a third of matplotlib's import and picks a GUI backend; the
-    # figures are drawn on Figure objects with the SVG backend's canvas
+    # pyplot holds a global figure registry and switches the process's backend;
+    # the figures are drawn on Figure objects with the SVG backend's canvas
     out = _python(
         "import sys\n"
         "import evalreport.figures as f\n"
