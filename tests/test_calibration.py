@@ -291,7 +291,7 @@ def test_report_section_table_diagrams_and_verdict(tmp_path):
     assert "<h2>5. Calibration</h2>" in section
     assert "Brier score" in section and "log loss" in section and "ECE" in section
     # a diagram for each learner with probabilities, none for the margins or the decisions
-    assert section.count('aria-label="reliability-') == 2
+    assert section.count('data-figure="reliability-') == 2
     # the margin's cells are undefined and marked; the note under the table says why
     row = section[section.index(">margin<"):]
     row = row[:row.index("</tr>")]

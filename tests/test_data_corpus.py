@@ -543,7 +543,7 @@ ODD = [r"$\frac{$", r"$\undefinedmacro$", "$", "_hidden", "<b>x</b> & y"]
 
 
 def _svg_texts(html: str, figure: str) -> list[str]:
-    svg = re.search(rf'<svg[^>]*aria-label="{figure} figure".*?</svg>', html, flags=re.S).group(0)
+    svg = re.search(rf'<svg[^>]*data-figure="{figure}".*?</svg>', html, flags=re.S).group(0)
     return re.findall(r"<text[^>]*>([^<]*)</text>", svg)
 
 

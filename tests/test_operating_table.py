@@ -326,7 +326,7 @@ def test_results_json_and_report(tmp_path):
         assert [g["lift"] for g in lr["gains"]] == [g.lift for g in want.gains]
     html = (tmp_path / "out" / "report.html").read_text()
     assert "Threshold table: the spec's operating points" in html
-    assert "Cumulative gains and lift by decile" in html and 'aria-label="gains figure"' in html
+    assert "Cumulative gains and lift by decile" in html and 'data-figure="gains"' in html
     assert "top 25% flagged" in html and "FPR &lt;= 0" in html
     # recall >= 0 flags nothing: precision undefined, marked, and the warning under the table
     section = html[html.index('<section id="operating">'):html.index("Cumulative gains and lift by decile")]

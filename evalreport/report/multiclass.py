@@ -82,7 +82,8 @@ def multiclass_context(result, base: dict) -> dict:
             "per_class": per_class,
             "confusion_svg": Markup(confusion_figure(key, classes, ev.confusion, f"confusion-{i}")),
             "roc_svg": Markup(class_roc_figure(key, lr.class_curves,
-                                               {c: ev.per_class[c].auc for c in classes}, f"roc-{i}"))
+                                               {c: ev.per_class[c].auc for c in classes}, f"roc-{i}",
+                                               styles[key]["color"]))
             if lr.class_curves else "",
             "curves_note": _class_curves_note(lr.class_curves) if lr.class_curves else "",
             "groups": groups,

@@ -1,0 +1,162 @@
+"""The figures (evalreport/figures.py): drawn without pyplot, axes fitted to
+what they show, alt text that says what a figure shows."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _python(code: str) -> str:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("MPLBACKEND", None)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          check=True, cwd=ROOT).stdout
+
+
+def test_drawing_never_imports_pyplot():
+    # pyplot holds a global figure registry and switches the process's backend;
+    # the figures are drawn on Figure objects with the SVG backend's canvas
+    out = _python(
+        "import sys\n"
+        "import evalreport.figures as f\n"
+        "assert 'matplotlib.pyplot' not in sys.modules\n"
+        "svg = f.critical_difference_figure(['a', 'b', 'c'], [1.2, 2.0, 2.8], 1.1, [(0, 2)])\n"
+        "assert svg.startswith('<svg')\n"
+        "print('matplotlib.pyplot' in sys.modules)\n")
+    assert out == "False\n"
+
+
+import re
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from evalreport import figures as F
+
+HIGH_AUCS = [
+    ("AUC", {"logistic": (0.992, (0.981, 1.0)), "tree": (0.947, (0.915, 0.978)), "hard": (None, None)}),
+    ("F1", {"logistic": (0.93, (0.89, 0.966)), "tree": (0.86, (0.815, 0.90)), "hard": (0.88, None)}),
+]
+
+
+def test_headline_limits_hold_every_value_and_interval_and_no_more():
+    lo, hi = F.scalar_limits(HIGH_AUCS)
+    ends = [x for _, row in HIGH_AUCS for v, iv in row.values() for x in (v, *(iv or ())) if x is not None]
+    assert lo < min(ends) and hi > max(ends)  # a margin: no dot is cut at the edge
+    assert hi - lo < 0.25 and lo > 0.75  # not 0 to 1 when every value is above 0.8
+    # nothing to draw: the unit range
+    assert F.scalar_limits([("AUC", {"a": (None, None)})]) == (0.0, 1.0)
+
+
+def _texts(svg: str) -> list[str]:
+    return re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+
+
+def test_headline_chart_axis_and_legend():
+    result = SimpleNamespace(learners=dict.fromkeys(["logistic", "tree", "hard"]))
+    svg = F.scalars_figure(result, F.learner_styles(result.learners), HIGH_AUCS)
+    ticks = [float(t) for t in _texts(svg) if re.fullmatch(r"\d\.\d+", t)]
+    assert ticks and min(ticks) >= 0.8 and max(ticks) <= 1.0
+    # every learner in the legend: 'hard' has no AUC (the first row) but is named
+    assert {"logistic", "tree", "hard"} <= set(_texts(svg))
+    assert 'aria-label="Headline measures with their confidence intervals: AUC 0.947 to 0.992 ' \
+           '(highest: logistic); F1 0.86 to 0.93 (highest: logistic)."' in svg
+
+
+def test_roc_crowded():
+    def curve(x, y):
+        return SimpleNamespace(x=np.array(x, float), y=np.array(y, float))
+
+    good = curve([0, 0, 0.05, 1], [0, 0.7, 0.9, 1])
+    fair = curve([0, 0.1, 0.5, 1], [0, 0.6, 0.9, 1])
+    assert F.roc_crowded([good])
+    assert not F.roc_crowded([good, fair])  # one curve far from the corner: no log panel
+    assert not F.roc_crowded([])
+
+
+def test_confusion_alt_names_the_most_frequent_confusion():
+    m = np.array([[5, 0, 1], [3, 7, 0], [0, 0, 4]])
+    assert F.confusion_alt("knn", ["x", "y", "z"], m) == (
+        "Confusion matrix of knn over 3 classes: 80.0% on the diagonal; the most frequent confusion: "
+        "y predicted as x (3).")
+
+
+@pytest.fixture(scope="module")
+def breast_cancer():
+    from evalreport.pipeline import evaluate
+    from evalreport.spec import load_spec
+
+    return evaluate(load_spec(ROOT / "examples" / "breast_cancer" / "spec.yaml"))
+
+
+def test_alt_texts_say_what_the_figures_show(breast_cancer):
+    styles = F.learner_styles(breast_cancer.learners)
+    roc = F.roc_figure(breast_cancer, styles)
+    alt = re.search(r'aria-label="([^"]*)"', roc).group(1)
+    assert alt.startswith("ROC curves of logistic (AUC 0.992), tree (AUC 0.947), bayes (AUC 0.958) and "
+                          "forest (AUC 0.982); logistic&#x27;s envelops tree&#x27;s and bayes&#x27;s; ")
+    # the spec's partial AUC (max_fpr 0.1) is shaded, and the curves crowd the corner: a log-FPR panel
+    assert alt.endswith("shaded: the partial-AUC region, FPR up to 0.1; below, the same curves with FPR "
+                        "on a log scale.")
+    assert "partial-AUC region (FPR \u2264 0.1)" in _texts(roc)
+    assert "deployed thresholds (squares)" in _texts(roc)
+    cost = F.cost_alt(breast_cancer)
+    assert "At the operating point, PC(+) = 0.69, logistic has the least cost" in cost
+
+
+def test_cost_range_fits_the_envelopes(breast_cancer):
+    lo, hi = F.cost_limits(breast_cancer)
+    tops = [float(lr.summary.cost_curve.cost.max()) for lr in breast_cancer.learners.values()]
+    assert lo == 0 and max(tops) < hi < 0.2  # the curves reach about 0.11, not 0.55
+
+
+#: the width each figure is printed at (templates: beside another, or across the page)
+def _print_width(name: str) -> float:
+    return F.HALF_WIDTH if name in ("roc", "pr") or name.startswith(("reliability-", "roc-")) else F.FULL_WIDTH
+
+
+def test_no_text_under_7pt_at_print_size(breast_cancer):
+    from evalreport.report.context import report_context
+
+    def strings(value):
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, (list, tuple)):
+            return "".join(strings(v) for v in value)
+        return str(value) if isinstance(value, str) else ""
+
+    svgs = re.findall(r"<svg[^>]*>.*?</svg>", strings(report_context(breast_cancer)), flags=re.S)
+    names = {re.search(r'data-figure="([^"]+)"', svg).group(1) for svg in svgs}
+    assert {"roc", "pr", "cost", "scalars", "gains", "reliability-0"} <= names
+    for svg in svgs:
+        name = re.search(r'data-figure="([^"]+)"', svg).group(1)
+        width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1)) / 72  # points
+        sizes = [float(s) for s in re.findall(r"font-size: ([\d.]+)px", svg)]
+        assert sizes and min(sizes) * _print_width(name) / width >= F.MIN_TEXT - 1e-9, name
+
+
+def _min_print_size(svg: str, print_width: float) -> float:
+    width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1)) / 72
+    return min(float(s) for s in re.findall(r"font-size: ([\d.]+)px", svg)) * print_width / width
+
+
+def test_ten_classes_legible_at_print_size():
+    classes = [f"class {i}" for i in range(10)]
+    rng = np.random.default_rng(0)
+    confusion = rng.integers(0, 2000, (10, 10)).astype(float)
+    svg = F.confusion_figure("knn", classes, confusion, "confusion-0")
+    assert _min_print_size(svg, F.FULL_WIDTH) >= F.MIN_TEXT
+    assert "% of each true class" in svg  # whole percentages, not 0.00 in a small cell
+    roc = SimpleNamespace(x=np.array([0, 0.1, 1.0]), y=np.array([0, 0.8, 1.0]))
+    curves = {c: SimpleNamespace(roc=roc) for c in classes}
+    svg = F.class_roc_figure("knn", curves, dict.fromkeys(classes, 0.9), "roc-0", "#D55E00")
+    assert _min_print_size(svg, F.HALF_WIDTH) >= F.MIN_TEXT
+    # one small panel per class, each titled with its AUC; the curves in the learner's colour
+    assert sum(t.startswith("class ") and t.endswith(" 0.90") for t in _texts(svg)) == 10
+    assert "stroke: #d55e00" in svg
