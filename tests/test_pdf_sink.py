@@ -191,6 +191,28 @@ def test_attachments_embedded_with_exact_bytes(rendered):
     assert params["/ModDate"] == "D:20261122000000Z"
 
 
+def test_tagged_pdf_a_3b(rendered):
+    """Tagged (a structure tree, marked content, the language) and still PDF/A-3b
+    with its attachments (test_xmp_declares_pdfa_3b, test_attachments_...)."""
+    catalog = rendered["reader"].trailer["/Root"]
+    assert catalog["/MarkInfo"]["/Marked"] == True  # noqa: E712 (a pypdf BooleanObject)
+    tree = catalog["/StructTreeRoot"].get_object()
+    assert tree["/Type"] == "/StructTreeRoot"
+    assert "/Lang" in catalog
+
+    def kinds(node, seen):
+        node = node.get_object()
+        if hasattr(node, "get") and node.get("/S") is not None:
+            seen.add(str(node["/S"]))
+        kids = node.get("/K") if hasattr(node, "get") else None
+        for kid in (kids if isinstance(kids, list) else [kids] if kids is not None else []):
+            if hasattr(kid, "get_object") and hasattr(kid.get_object(), "get"):
+                kinds(kid, seen)
+        return seen
+
+    assert {"/H2", "/P"} <= kinds(tree, set())
+
+
 def test_xmp_declares_pdfa_3b(rendered):
     catalog = rendered["reader"].trailer["/Root"]
     xmp = ET.fromstring(catalog["/Metadata"].get_object().get_data())

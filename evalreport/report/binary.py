@@ -9,7 +9,7 @@ from markupsafe import Markup
 
 from .. import registry
 from ..figures import figures, learner_styles
-from ..redact import published
+from ..redact import published, redact_text
 from .family import family_table
 from .calibration import calibration_section
 from .format import UNDEFINED, Column, and_join, fmt, measure_interval_text, measure_text
@@ -208,7 +208,7 @@ def binary_context(result, base: dict) -> dict:
         for r in comp.rankings:
             rankings.append({"dataset": comp.dataset or "", "measure": label[r.measure],
                              "order": " > ".join(r.order) if r.order else UNDEFINED})
-    balance = [{"key": lr_key, "positives": fmt(lr.summary.positives), "negatives": fmt(lr.summary.negatives),
+    balance = [{"key": lr_key, "file": redact_text(lr.source)[0], "positives": fmt(lr.summary.positives), "negatives": fmt(lr.summary.negatives),
                 "share": fmt(lr.summary.positives / (lr.summary.positives + lr.summary.negatives), 3)
                 if (lr.summary.positives + lr.summary.negatives) else UNDEFINED}
                for lr_key, lr in result.learners.items()]
@@ -390,7 +390,8 @@ def _envelope_rows(result, styles) -> list[dict]:
             else:
                 thr = f"{text(max(thresholds))} down to {text(min(thresholds))} ({len(thresholds)} thresholds)"
             rows.append({"learner": learner, "color": styles[learner]["color"], "threshold": thr,
-                         "from": fmt(lo, 3), "to": fmt(hi, 3), "dataset": comp.dataset or ""})
+                         "from": fmt(lo, 3), "to": fmt(hi, 3), "dataset": comp.dataset or "",
+                         "infinite": any(t == float("inf") for t in thresholds)})  # the +inf note
     return rows
 
 

@@ -7,7 +7,9 @@ header and the "page X of Y" footer) and writes a PDF/A-3b file with:
   an ``/AFRelationship`` of ``/Data`` or ``/Source`` and a MIME subtype);
 * the document information and XMP metadata (title, author, subject, keywords,
   creation and modification dates) taken from the arguments, not the clock;
-* an outline built from the headings (WeasyPrint's default for h1-h6).
+* an outline built from the headings (WeasyPrint's default for h1-h6);
+* tags: a structure tree of the headings, paragraphs, lists, tables and figures
+  (``PDF_TAGS``), for screen readers and reflow.
 
 The same arguments give byte-identical PDF bytes: every date comes from
 ``date`` (at 00:00:00 UTC) and the file identifier ``/ID`` is the MD5 of the
@@ -44,11 +46,16 @@ from urllib.request import url2pathname
 
 from ..errors import RenderError
 
-__all__ = ["html_to_pdf", "RefusedURL", "make_url_fetcher", "PDF_VARIANT", "attachment_kind"]
+__all__ = ["html_to_pdf", "RefusedURL", "make_url_fetcher", "PDF_VARIANT", "PDF_TAGS", "attachment_kind"]
 
 LOGGER = logging.getLogger("evalreport")
 
 PDF_VARIANT = "pdf/a-3b"
+#: Tagged PDF (a structure tree, /MarkInfo /Marked true, the document's language):
+#: WeasyPrint 70 adds the tags to a PDF/A-3b file when asked. The "pdf/ua-1" variant
+#: would declare PDF/UA instead, but a file has one variant: PDF/A-3b is kept (it
+#: carries the attachments), tagged, without the PDF/UA identification.
+PDF_TAGS = True
 
 # name suffix -> (MIME type, PDF/A-3 AFRelationship)
 _ATTACHMENT_KINDS = {
@@ -335,7 +342,7 @@ def html_to_pdf(
         try:
             document = weasyprint.HTML(
                 string=html, base_url=base_url, url_fetcher=fetcher
-            ).render(pdf_variant=PDF_VARIANT)
+            ).render(pdf_variant=PDF_VARIANT, pdf_tags=PDF_TAGS)
             meta = document.metadata
             meta.title = title
             meta.authors = [author] if author else []
@@ -348,6 +355,7 @@ def html_to_pdf(
             pdf = document.write_pdf(
                 finisher=_dedupe_associated_files,
                 pdf_variant=PDF_VARIANT,
+                pdf_tags=PDF_TAGS,
                 attachments=[
                     _attachment(weasyprint, fetcher, name, data, when)
                     for name, data in sorted(attachments.items())
