@@ -81,16 +81,17 @@ def test_friedman_across_data_sets(tmp_path):
 def test_p_values_under_the_float_resolution_never_read_p_0():
     from evalreport.report.format import p_text as _p, p_value_text as _p_value
 
-    assert _p(0.0) == "p < 1e-16" and _p_value(0.0, 2) == "< 1e-16"
-    assert _p(3e-17) == "p < 1e-16"
-    assert _p(0.02718) == "p = 0.0272" and _p_value(0.02718, 2) == "0.027"
+    # the report's policy: below 0.001, "< 0.001" (never "p = 0"); else 2 significant digits
+    assert _p(0.0) == "p < 0.001" and _p_value(0.0, 2) == "< 0.001"
+    assert _p(3e-17) == "p < 0.001"
+    assert _p(0.02718) == "p = 0.027" and _p_value(0.02718, 2) == "0.027"
     assert _p(None) == "p = undefined" and _p_value(None) == "undefined"
 
 
 def test_delong_p_value_matrix_prints_p_under_1e_16(tmp_path):
     # Five learners (ten pairs: the report prints a matrix), 4000 rows, AUCs
     # from about 1.0 down to 0.5: DeLong's p for the far pairs is 0.0 in
-    # float64, and the matrix says "< 1e-16", never "0".
+    # float64, and the matrix says "< 0.001", never "0".
     rng = np.random.default_rng(3)
     n = 4000
     y = rng.random(n) < 0.5
@@ -112,5 +113,5 @@ def test_delong_p_value_matrix_prints_p_under_1e_16(tmp_path):
     matrix = matrix[:matrix.index("</table>")]
     cells = re.findall(r'<td class="num">([^<]*)</td>', matrix)
     assert len(cells) == 25
-    assert "&lt; 1e-16" in cells  # a vs e: z far past 8
+    assert "&lt; 0.001" in cells  # a vs e: z far past 8
     assert "0" not in cells and not re.search(r"p = 0(?![.\d])", html)

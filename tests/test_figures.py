@@ -1,4 +1,4 @@
-"""The figures (evalreport/figures.py): drawn without pyplot, axes fitted to
+"""The figures (evalreport/figures.py, class_figures.py, figure_text.py): drawn without pyplot, axes fitted to
 what they show, alt text that says what a figure shows."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def test_drawing_never_imports_pyplot():
     # the figures are drawn on Figure objects with the SVG backend's canvas
     out = _python(
         "import sys\n"
-        "import evalreport.figures as f\n"
+        "import evalreport.class_figures as f\n"
         "assert 'matplotlib.pyplot' not in sys.modules\n"
         "svg = f.critical_difference_figure(['a', 'b', 'c'], [1.2, 2.0, 2.8], 1.1, [(0, 2)])\n"
         "assert svg.startswith('<svg')\n"
@@ -37,6 +37,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from evalreport import class_figures as C
+from evalreport import figure_text as T
 from evalreport import figures as F
 
 HIGH_AUCS = [
@@ -82,7 +84,7 @@ def test_roc_crowded():
 
 def test_confusion_alt_names_the_most_frequent_confusion():
     m = np.array([[5, 0, 1], [3, 7, 0], [0, 0, 4]])
-    assert F.confusion_alt("knn", ["x", "y", "z"], m) == (
+    assert T.confusion_alt("knn", ["x", "y", "z"], m) == (
         "Confusion matrix of knn over 3 classes: 80.0% on the diagonal; the most frequent confusion: "
         "y predicted as x (3).")
 
@@ -150,12 +152,12 @@ def test_ten_classes_legible_at_print_size():
     classes = [f"class {i}" for i in range(10)]
     rng = np.random.default_rng(0)
     confusion = rng.integers(0, 2000, (10, 10)).astype(float)
-    svg = F.confusion_figure("knn", classes, confusion, "confusion-0")
+    svg = C.confusion_figure("knn", classes, confusion, "confusion-0")
     assert _min_print_size(svg, F.FULL_WIDTH) >= F.MIN_TEXT
     assert "% of each true class" in svg  # whole percentages, not 0.00 in a small cell
     roc = SimpleNamespace(x=np.array([0, 0.1, 1.0]), y=np.array([0, 0.8, 1.0]))
     curves = {c: SimpleNamespace(roc=roc) for c in classes}
-    svg = F.class_roc_figure("knn", curves, dict.fromkeys(classes, 0.9), "roc-0", "#D55E00")
+    svg = C.class_roc_figure("knn", curves, dict.fromkeys(classes, 0.9), "roc-0", "#D55E00")
     assert _min_print_size(svg, F.HALF_WIDTH) >= F.MIN_TEXT
     # one small panel per class, each titled with its AUC; the curves in the learner's colour
     assert sum(t.startswith("class ") and t.endswith(" 0.90") for t in _texts(svg)) == 10

@@ -1,8 +1,8 @@
 """Page counts of the examples' PDFs against issue 21's targets: watermelon in at
 most four pages, breast_cancer (four learners) in at most six. Not reached yet
-(10 and 14 pages after the print-CSS work, from 13 and 19): the targets stay
-stated here as expected failures until the verdict, figure and appendix work
-lands; a floor keeps what was gained."""
+(10 and 14 pages after the print-CSS work, from 13 and 19; breast_cancer 15 once
+its ROC figure gained the log-FPR panel): the targets stay stated here as expected
+failures until the page work is done; a ceiling keeps what was gained."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from evalreport.__main__ import main
 ROOT = Path(__file__).resolve().parents[1]
 
 # example -> (the target, the count reached so far: it must not grow back)
-PAGES = {"watermelon": (4, 10), "breast_cancer": (6, 14)}
+PAGES = {"watermelon": (4, 10), "breast_cancer": (6, 15)}
 
 
 @pytest.fixture(scope="module", params=sorted(PAGES))

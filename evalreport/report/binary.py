@@ -14,6 +14,7 @@ from .family import family_table
 from .calibration import calibration_section
 from .format import UNDEFINED, Column, and_join, fmt, measure_interval_text, measure_text
 from .format import cost as cost_text
+from .format import rate
 from .notes import cells_with_notes
 from .slices import slices_section
 from .operating import operating_context
@@ -303,7 +304,7 @@ def _population_table(result, learners: list[dict]) -> dict | None:
     for row, lr in zip(learners, result.learners.values()):
         pop = lr.population
         rows.append({**row, "population": [fmt(getattr(pop, k)) for k, _, _ in POPULATION_COLUMNS]})
-    return {"p": fmt(op.p_positive), "columns": [Column(k, label, b) for k, label, b in POPULATION_COLUMNS],
+    return {"p": fmt(op.p_positive, 6), "columns": [Column(k, label, b) for k, label, b in POPULATION_COLUMNS],
             "rows": rows}
 
 
@@ -355,19 +356,20 @@ def _groups(groups) -> dict | None:
     (Zhou 2.3.2: of the groups' P and R, and of their summed counts)."""
     if groups is None:
         return None
-    rows = [{"name": name, "cells": [fmt(m.get(k)) for k, _ in GROUP_COLUMNS]}
+    rows = [{"name": name, "cells": [measure_text(k, m.get(k)) for k, _ in GROUP_COLUMNS]}
             for name, m in zip(groups.names, groups.measures)]
     mean, sd = [], []
     for k, _ in GROUP_COLUMNS:
         vals = np.array([m[k] for m in groups.measures if m.get(k) is not None], float)
-        mean.append(fmt(float(vals.mean())) if vals.size else UNDEFINED)
-        sd.append(fmt(float(vals.std(ddof=1))) if vals.size > 1 else UNDEFINED)
+        # a mean of counts is a weighted count's text; of rates, a rate's
+        mean.append(measure_text(k, float(vals.mean())) if vals.size else UNDEFINED)
+        sd.append(measure_text(k, float(vals.std(ddof=1))) if vals.size > 1 else UNDEFINED)
     a = groups.averages
     return {
         "columns": [label for _, label in GROUP_COLUMNS], "rows": rows, "mean": mean, "sd": sd,
-        "averages": f"macro-P {fmt(a.macro_precision)}, macro-R {fmt(a.macro_recall)}, macro-F1 (Zhou) "
-                    f"{fmt(a.macro_f1)}, mean F1 {fmt(a.mean_f1)}; micro-P {fmt(a.micro_precision)}, "
-                    f"micro-R {fmt(a.micro_recall)}, micro-F1 {fmt(a.micro_f1)}",
+        "averages": f"macro-P {rate(a.macro_precision)}, macro-R {rate(a.macro_recall)}, macro-F1 (Zhou) "
+                    f"{rate(a.macro_f1)}, mean F1 {rate(a.mean_f1)}; micro-P {rate(a.micro_precision)}, "
+                    f"micro-R {rate(a.micro_recall)}, micro-F1 {rate(a.micro_f1)}",
     }
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from .. import registry
-from ..figures import class_roc_figure, class_scores_figure, confusion_figure, learner_styles, scalars_figure
+from ..class_figures import class_roc_figure, class_scores_figure, confusion_figure
+from ..figures import learner_styles, scalars_figure
 from .family import family_table
 from .calibration import calibration_section
 from .format import UNDEFINED, Column, fmt, measure_interval_text, measure_text
@@ -129,7 +130,7 @@ def multiclass_context(result, base: dict) -> dict:
         summary_notes=summary_notes,
         family=family_table(result, learners, "multiclass"),
         population=_population_table(result, learners),
-        priors_text=", ".join(f"{c}: {fmt(p)}" for c, p in (spec.priors or {}).items()),
+        priors_text=", ".join(f"{c}: {fmt(p, 6)}" for c, p in (spec.priors or {}).items()),
         definitions=registry.definitions("multiclass"),
     )
     calibration_section(result, base)  # base["calibration"], and the verdict's sentences on it

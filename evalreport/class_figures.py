@@ -1,0 +1,175 @@
+"""Figures of classes and ranks: the multi-class confusion heatmaps, one-vs-rest ROC
+curves (small multiples past a few classes) and per-class scores, and the critical
+difference diagram of Friedman's test; drawn as evalreport.figures draws (its
+figure, SVG and style helpers)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .figure_text import cd_alt, class_roc_alt, class_scores_alt, confusion_alt
+from .figure_text import _label
+from .figures import (FULL_WIDTH, HALF_WIDTH, MIN_TEXT, PALETTE, _figure, _legend_below, _proxy, _rc, _svg,
+                      _thin, _unit_axes, scalar_limits)
+
+def _cell_text_size(k: int, panel_width: float, chars: int) -> float:
+    """The largest size (at most 8.5 pt) at which ``chars`` characters fit a cell
+    of a k x k heatmap ``panel_width`` inches across (a digit is about 0.6 em)."""
+    cell = panel_width * 72 / k
+    return min(8.5, 0.85 * cell / (0.62 * max(chars, 1)))
+
+
+def confusion_figure(name: str, classes: list[str], confusion: np.ndarray, fig_id: str) -> str:
+    """k x k heatmap: counts (left) and row-normalised shares (right), drawn at
+    print width; the two side by side while their cell text fits at 7 pt or more,
+    else one above the other; the shares as whole percentages past 6 classes."""
+    k = len(classes)
+    rows = confusion.sum(axis=1, keepdims=True)
+    shares = np.divide(confusion, rows, out=np.zeros_like(confusion, dtype=float), where=rows > 0)
+    counts = [[f"{v:,.0f}" for v in row] for row in confusion]
+    percent = k > 6
+    share_text = [[f"{100 * v:.0f}" if percent else f"{v:.2f}" for v in row] for row in shares]
+    chars = max(len(t) for row in counts + share_text for t in row) if k else 1
+    label_room = min(1.6, 0.4 + 0.065 * max((len(c) for c in classes), default=1))
+    side = (FULL_WIDTH - 2 * label_room - 0.3) / 2
+    stacked = _cell_text_size(k, side, chars) < MIN_TEXT
+    panel = min(FULL_WIDTH - label_room - 0.2, 0.5 * k + 0.6) if stacked else side
+    size = max(MIN_TEXT, _cell_text_size(k, panel, chars))
+    with _rc({"axes.grid": False}):
+        height = (2 * (panel + 1.0) if stacked else min(panel + 1.3, 4.8)) + 0.2
+        fig = _figure((FULL_WIDTH, height), layout="constrained")
+        axes = fig.subplots(2, 1) if stacked else fig.subplots(1, 2)
+        share_title = "% of each true class" if percent else "share of each true class"
+        for ax, texts, title in ((axes[0], counts, "counts"), (axes[1], share_text, share_title)):
+            ax.imshow(shares, cmap="Blues", vmin=0, vmax=1)
+            for i in range(k):
+                for j in range(k):
+                    ax.text(j, i, texts[i][j], ha="center", va="center", fontsize=size,
+                            color="white" if shares[i, j] > 0.6 else "#1d1d1f")
+            ax.set_xticks(range(k))
+            ax.set_xticklabels(classes, rotation=45 if k > 4 else 0, ha="right" if k > 4 else "center")
+            ax.set_yticks(range(k))
+            ax.set_yticklabels(classes)
+            ax.set_xlabel("predicted")
+            ax.set_ylabel("true")
+            ax.set_title(_label(f"{name}: {title}"))
+        return _svg(fig, fig_id, confusion_alt(name, classes, confusion))
+
+
+#: past this many classes, one-vs-rest ROC curves are drawn one small panel per class
+SMALL_MULTIPLES = 4
+
+
+def class_roc_figure(name: str, curves: dict, aucs: dict, fig_id: str, color: str | None = None) -> str:
+    """One-vs-rest ROC curves of one learner: one colour per class in one panel
+    up to four classes; past that, one small panel per class in the learner's
+    colour (ten colours, or colours with dashes, cannot be told apart)."""
+    drawn = {c: v.roc for c, v in curves.items() if v.roc is not None}
+    if len(curves) > SMALL_MULTIPLES:
+        return _class_roc_grid(name, curves, aucs, fig_id, color or PALETTE[0])
+    with _rc():
+        fig = _figure((HALF_WIDTH, 4.3), layout="constrained")
+        ax = fig.subplots()
+        ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":")
+        for i, (cname, roc) in enumerate(drawn.items()):
+            i = list(curves).index(cname)
+            auc = aucs.get(cname)
+            label = _label(f"{cname} (AUC {auc:.3f})" if auc is not None else cname)
+            ax.plot(*_thin(roc.x, roc.y), color=PALETTE[i % len(PALETTE)], label=label)
+        _unit_axes(ax, "False positive rate (one vs rest)", "True positive rate")
+        ax.set_title(_label(f"{name}: one-vs-rest ROC curves"))
+        _legend_below(fig, [ax])
+        return _svg(fig, fig_id, class_roc_alt(name, aucs))
+
+
+def _class_roc_grid(name: str, curves: dict, aucs: dict, fig_id: str, color: str) -> str:
+    k = len(curves)
+    ncols = 3 if k <= 9 else 4
+    nrows = -(-k // ncols)
+    with _rc({"axes.titlesize": 7.5, "xtick.labelsize": 7, "ytick.labelsize": 7}):
+        fig = _figure((HALF_WIDTH, 0.2 + nrows * HALF_WIDTH / ncols * 1.08 + 0.35), layout="constrained")
+        axes = np.atleast_1d(fig.subplots(nrows, ncols, sharex=True, sharey=True)).ravel()
+        for ax, (cname, c) in zip(axes, curves.items()):
+            ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.6, linestyle=":")
+            if c.roc is not None:
+                ax.plot(*_thin(c.roc.x, c.roc.y), color=color, linewidth=1.1)
+            auc = aucs.get(cname)
+            ax.set_title(_label(f"{cname}" + (f" {auc:.2f}" if auc is not None else "")), pad=2)
+            ax.set_xlim(0, 1)
+            ax.set_ylim(0, 1.02)
+            ax.set_aspect("equal")
+            ax.set_xticks([0, 1])
+            ax.set_yticks([0, 1])
+        for ax in axes[k:]:
+            ax.set_visible(False)
+        fig.supxlabel("FPR (one vs rest)", fontsize=7.5)
+        fig.supylabel("TPR", fontsize=7.5)
+        fig.suptitle(_label(f"{name}: one-vs-rest ROC per class (AUC in titles)"), fontsize=8)
+        return _svg(fig, fig_id, class_roc_alt(name, aucs))
+
+
+def class_scores_figure(classes: list[str], values: dict[str, dict[str, float | None]], styles,
+                        measure: str) -> str:
+    """Dot chart of one per-class measure (e.g. F1), one colour per learner; the
+    x axis fitted to the values (as the headline chart's), every learner in the legend."""
+    keys = list(values)
+    with _rc():
+        fig = _figure((FULL_WIDTH, 0.3 * len(classes) * max(1, len(keys) / 2) + 1.0), layout="constrained")
+        ax = fig.subplots()
+        step = 0.7 / max(1, len(keys))
+        for j, key in enumerate(keys):
+            for i, cname in enumerate(classes):
+                v = values[key].get(cname)
+                if v is None:
+                    continue
+                ax.plot([v], [i + (j - (len(keys) - 1) / 2) * step], marker="o", markersize=5,
+                        color=styles[key]["color"], linestyle="none", clip_on=False)
+        ax.set_yticks(range(len(classes)))
+        ax.set_yticklabels(classes)
+        ax.set_ylim(len(classes) - 0.5, -0.5)
+        ax.set_xlim(*scalar_limits([(c, {k: (values[k].get(c), None) for k in keys}) for c in classes]))
+        ax.grid(axis="y", visible=False)
+        ax.set_xlabel(f"{measure} per class (one vs rest)")
+        handles = [_proxy(_label(k), color=styles[k]["color"], marker="o", markersize=5, linestyle="none")
+                   for k in keys]
+        fig.legend(handles, [h.get_label() for h in handles], loc="outside upper center",
+                   ncol=min(len(keys), 6), frameon=False, handletextpad=0.2, columnspacing=1.2)
+        return _svg(fig, "class-scores", class_scores_alt(classes, values, measure))
+
+
+def critical_difference_figure(learners, average_ranks, cd: float, significant_pairs) -> str:
+    """Demšar's critical-difference diagram: average ranks on an axis (1 = best),
+    learners joined by a bar when their ranks differ by less than the CD."""
+    k = len(learners)
+    ranks = np.asarray(average_ranks, dtype=float)
+    order = np.argsort(ranks)
+    with _rc({"axes.grid": False, "axes.spines.left": False}):
+        fig = _figure((7.0, 1.2 + 0.28 * k))
+        ax = fig.subplots()
+        ax.set_xlim(k + 0.3, 0.7)  # rank 1 on the right, as in Demšar's diagrams
+        ax.set_ylim(-k - 1, 1.6)
+        ax.set_yticks([])
+        ax.xaxis.set_ticks_position("top")
+        ax.set_xticks(range(1, k + 1))
+        ax.spines["bottom"].set_visible(False)
+        ax.plot([1, 1 + cd], [1.1, 1.1], color="#1d1d1f", linewidth=2)
+        ax.text(1 + cd / 2, 1.25, f"CD = {cd:.2f}", ha="center", fontsize=8)
+        for row, i in enumerate(order):
+            y = -row - 0.5
+            ax.plot([ranks[i], ranks[i]], [0, y], color="#555555", linewidth=0.8)
+            ax.plot([ranks[i]], [0], marker="o", markersize=4, color="#1d1d1f")
+            ax.text(ranks[i] - 0.05 if ranks[i] < (k + 1) / 2 else ranks[i] + 0.05, y,
+                    f"{learners[i]} ({ranks[i]:.2f})", va="center", fontsize=8,
+                    ha="right" if ranks[i] < (k + 1) / 2 else "left")
+        # groups of learners that are not significantly different
+        sig = {tuple(sorted(p)) for p in significant_pairs}
+        level = -0.25
+        for a in range(k):
+            members = [order[b] for b in range(a, k)
+                       if all(tuple(sorted((order[a], order[c]))) not in sig for c in range(a, b + 1))]
+            if len(members) > 1:
+                lo, hi = ranks[members].min(), ranks[members].max()
+                ax.plot([lo - 0.03, hi + 0.03], [level, level], color="#D55E00", linewidth=3, alpha=0.8)
+                level -= 0.22
+        fig.tight_layout()
+        return _svg(fig, "cd", cd_alt(learners, average_ranks, cd, significant_pairs))
