@@ -33,16 +33,8 @@ def _envelopment(result) -> list[str]:
     """Which ROC curves envelop which, and which cross, per data set."""
     out = []
     for comp in result.comparisons:
-        envelops: dict[str, list[str]] = {}
-        crosses = []
-        for pair in comp.pairs:
-            v = pair.envelopment.verdict
-            if v == "a_envelops_b":
-                envelops.setdefault(pair.a, []).append(pair.b)
-            elif v == "b_envelops_a":
-                envelops.setdefault(pair.b, []).append(pair.a)
-            elif v == "cross":
-                crosses.append(f"{pair.a}'s and {pair.b}'s")
+        envelops = comp.envelops()
+        crosses = [f"{pair.a}'s and {pair.b}'s" for pair in comp.pairs if pair.envelopment.verdict == "cross"]
         where = f"on {comp.dataset}, " if comp.dataset and len(result.comparisons) > 1 else ""
         for a, bs in envelops.items():
             out.append(f"{where}{a}'s envelops {and_join([b + chr(39) + 's' for b in bs])}")

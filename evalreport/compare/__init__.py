@@ -89,6 +89,17 @@ class Comparisons:
     tests: tuple[PairTests, ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)
 
+    def envelops(self) -> dict[str, list[str]]:
+        """Learner -> the learners whose ROC curves its own envelops (in the pairs' order);
+        what the verdict, the comparisons and the figures' alt texts say of them."""
+        out: dict[str, list[str]] = {}
+        for pair in self.pairs:
+            if pair.envelopment.verdict == "a_envelops_b":
+                out.setdefault(pair.a, []).append(pair.b)
+            elif pair.envelopment.verdict == "b_envelops_a":
+                out.setdefault(pair.b, []).append(pair.a)
+        return out
+
 
 def _envelopment_pairs(scoring: dict) -> list[PairVerdict]:
     """Envelopment of every pair, on the cheapest exact representation both have."""

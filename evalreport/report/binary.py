@@ -56,18 +56,10 @@ def _details(result) -> list[str]:
     sentences = []
     for comp in result.comparisons:
         where = f" on {comp.dataset}" if comp.dataset else ""
-        envelops: dict[str, list[str]] = {}
-        crosses, identical = [], []
-        for pair in comp.pairs:
-            v = pair.envelopment.verdict
-            if v == "a_envelops_b":
-                envelops.setdefault(pair.a, []).append(pair.b)
-            elif v == "b_envelops_a":
-                envelops.setdefault(pair.b, []).append(pair.a)
-            elif v == "identical":
-                identical.append(f"{pair.a} and {pair.b}")
-            else:
-                crosses.append(pair)
+        envelops = comp.envelops()
+        identical = [f"{p.a} and {p.b}" for p in comp.pairs if p.envelopment.verdict == "identical"]
+        crosses = [p for p in comp.pairs if p.envelopment.verdict not in ("a_envelops_b", "b_envelops_a",
+                                                                          "identical")]
         for a, bs in envelops.items():
             whose = f"{bs[0]}'s" if len(bs) == 1 else f"those of {and_join(bs)}"
             # thresholds mean nothing across learners (each has its own scores):

@@ -135,8 +135,7 @@ def _envelopment_clause(comp, key: str) -> str:
     others = [k for k in comp.learners if k != key]
     if not others or not comp.pairs:
         return ""
-    won = sum(1 for p in comp.pairs if (p.a == key and p.envelopment.verdict == "a_envelops_b")
-              or (p.b == key and p.envelopment.verdict == "b_envelops_a"))
+    won = len(comp.envelops().get(key, ()))
     if won == 0:
         return ("; its ROC curve crosses the other's" if len(others) == 1 else
                 "; its ROC curve envelops none of the others'") + " (the comparisons say where)"
