@@ -14,6 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import balanced_accuracy_score, cohen_kappa_score, matthews_corrcoef
 
+from specs import BASE
+
 from evalreport.__main__ import main
 from evalreport.metrics import evaluate_binary, evaluate_reduced, reduce_count_stream
 from evalreport.metrics.binary import evaluate_binary_for_report
@@ -237,18 +239,7 @@ def test_a_reduced_streamed_table_is_exact_or_undefined():
 CSV = "id,y,p_a,p_b,w\n" + "\n".join(
     f"{i},{i % 2},{(i * 7 % 10) / 10},{(i * 3 % 10) / 10},{1 + i % 3}" for i in range(1, 41)) + "\n"
 
-SPEC = """\
-version: 1
-title: t
-data:
-  - path: pred.csv
-    label: y
-    id: id
-    learners:
-      a: p_a
-      b: p_b
-report: {formats: [json], out: out}
-"""
+SPEC = BASE  # the small valid binary spec of the error corpora, over pred.csv
 
 
 def _run(tmp_path, extra: str, *, command="run", csv=CSV, spec=SPEC):
