@@ -57,7 +57,7 @@ def _figure(figsize, **kwargs):
 #: Figures are drawn at the size they are printed (A4 less the margins: 7.0 in
 #: across, 3.45 in for a figure beside another), so a point here is a point on
 #: paper: no text is set under 7 pt.
-FULL_WIDTH, HALF_WIDTH = 7.0, 3.45
+FULL_WIDTH, HALF_WIDTH, QUARTER_WIDTH = 7.0, 3.45, 1.68
 MIN_TEXT = 7.0
 
 _RC = {
@@ -199,9 +199,10 @@ def roc_figure(result, styles) -> str:
     crowded = roc_crowded(list(curves.values()))
     max_fpr = _partial_auc(result)
     with _rc():
-        fig = _figure((HALF_WIDTH, 6.9 if crowded else 4.6), layout="constrained")
+        # crowded: the whole curve and its top-left corner side by side, across the page
+        fig = _figure((FULL_WIDTH, 3.2) if crowded else (HALF_WIDTH, 4.2), layout="constrained")
         if crowded:
-            ax, zoom = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1, 0.8]})
+            ax, zoom = fig.subplots(1, 2)
         else:
             ax, zoom = fig.subplots(), None
         ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":")
@@ -249,7 +250,8 @@ def roc_figure(result, styles) -> str:
         ax.set_title("ROC curves")
         if zoom is not None:
             _roc_log_panel(zoom, result, styles, curves, max_fpr, best)
-        _legend_below(fig, [ax], handles, [h.get_label() for h in handles])
+        _legend_below(fig, [ax], handles, [h.get_label() for h in handles],
+                      width=FULL_WIDTH if crowded else HALF_WIDTH)
         return _svg(fig, "roc", roc_alt(result, crowded))
 
 
@@ -307,7 +309,7 @@ def _pr_path(block, positives: float):
 
 def pr_figure(result, styles) -> str:
     with _rc():
-        fig = _figure((HALF_WIDTH, 4.6), layout="constrained")
+        fig = _figure((HALF_WIDTH, 3.7), layout="constrained")
         ax = fig.subplots()
         r = np.linspace(0.001, 1, 400)
         for f in (0.2, 0.4, 0.6, 0.8):
@@ -360,7 +362,7 @@ def cost_limits(result) -> tuple[float, float]:
 
 def cost_figure(result, styles) -> str:
     with _rc():
-        fig = _figure((FULL_WIDTH, 4.1), layout="constrained")
+        fig = _figure((HALF_WIDTH, 3.7), layout="constrained")
         ax = fig.subplots()
         pc_star = result.operating_point.pc_positive
         envelope = [iv for c in result.comparisons for iv in c.cost_envelope]
@@ -405,7 +407,7 @@ def cost_figure(result, styles) -> str:
         ax.set_xlabel("Probability cost PC(+)")
         ax.set_ylabel("Normalised expected cost")
         ax.set_title("Cost curves (shaded: the least cost at each PC(+))")
-        _legend_below(fig, [ax], handles, [h.get_label() for h in handles], width=FULL_WIDTH)
+        _legend_below(fig, [ax], handles, [h.get_label() for h in handles])
         return _svg(fig, "cost", cost_alt(result))
 
 
@@ -432,7 +434,7 @@ def scalars_figure(result, styles, rows) -> str:
     """Dot chart of the headline scalars; ``rows`` = [(label, {learner: (value, (lo, hi) | None)})]."""
     keys = list(result.learners)
     with _rc():
-        fig = _figure((FULL_WIDTH, 0.34 * len(rows) * max(1, len(keys) / 3) + 1.0), layout="constrained")
+        fig = _figure((FULL_WIDTH, 0.26 * len(rows) * max(1, len(keys) / 4) + 0.9), layout="constrained")
         ax = fig.subplots()
         step = 0.7 / max(1, len(keys))
         for i, (label, values) in enumerate(rows):
@@ -463,7 +465,7 @@ def gains_figure(result, styles) -> str:
     """Cumulative gains (left: the share of the positives captured against the share
     flagged, the diagonal a random ranking) and lift by decile (right), per learner."""
     with _rc():
-        fig = _figure((FULL_WIDTH, 3.6), layout="constrained")
+        fig = _figure((FULL_WIDTH, 2.5), layout="constrained")
         (left, right) = fig.subplots(1, 2)
         left.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="random")
         right.axhline(1.0, color="#999999", linewidth=0.8, linestyle=":")
@@ -497,6 +499,8 @@ def figures(result, scalar_rows) -> dict[str, str]:
     styles = learner_styles(result.learners)
     learners = result.learners.values()
     return {
+        # the ROC figure takes the page's width when it adds its log-FPR panel
+        "roc_wide": "wide" if roc_crowded([lr.curves.roc for lr in learners if lr.curves.roc is not None]) else "",
         "roc": roc_figure(result, styles) if any(lr.curves.roc is not None for lr in learners) else "",
         "pr": pr_figure(result, styles) if any(lr.curves.pr is not None for lr in learners) else "",
         "cost": cost_figure(result, styles) if any(lr.summary.cost_curve is not None for lr in learners)
@@ -511,10 +515,10 @@ def reliability_figure(name: str, bins, color: str, fig_id: str, *, top_label: b
     calibration; underneath, each bin's weight as a histogram over its range."""
     shown = [b for b in bins if b.n > 0]
     with _rc():
-        fig = _figure((HALF_WIDTH, 4.4))
-        # fixed margins (the labels are known): a layout engine measures every
-        # text of the figure again, a third of its drawing time
-        fig.subplots_adjust(left=0.17, right=0.96, top=0.94, bottom=0.1, hspace=0.08)
+        # four across the page (QUARTER_WIDTH) with fixed margins (the labels are
+        # known): a layout engine measures every text again, a third of the drawing
+        fig = _figure((QUARTER_WIDTH, 2.9))
+        fig.subplots_adjust(left=0.3, right=0.95, top=0.92, bottom=0.14, hspace=0.1)
         (ax, hist) = fig.subplots(2, 1, sharex=True,
                                        gridspec_kw={"height_ratios": [3, 1]})
         ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="perfect calibration")
@@ -529,7 +533,9 @@ def reliability_figure(name: str, bins, color: str, fig_id: str, *, top_label: b
         ax.set_xlim(-0.01, 1.01)
         ax.set_ylim(-0.01, 1.01)
         ax.set_ylabel("share right" if top_label else "observed frequency of +")
-        ax.set_title(f"{name}: reliability" + (" (top label)" if top_label else ""))
+        ax.set_title(_label(name) + (" (top label)" if top_label else ""))
+        ax.set_yticks([0, 0.5, 1])
+        hist.set_xticks([0, 0.5, 1])
         hist.bar([b.lo for b in bins], [b.n for b in bins], width=[b.hi - b.lo for b in bins], align="edge",
                  color=color, alpha=0.45, edgecolor="white", linewidth=0.5)
         hist.set_xlabel("top score (confidence)" if top_label else "score")

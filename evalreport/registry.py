@@ -21,6 +21,8 @@ may read it.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from .measure import GATE_KINDS, KINDS, SCALAR_KINDS, TASKS, Measure, Term
 from .registry_entries import ENTRIES, TERMS
 
@@ -85,10 +87,13 @@ def ranked(task: str) -> list[Measure]:
     return sorted((m for m in MEASURES.values() if task in m.rank), key=lambda m: m.rank[task])
 
 
-def definitions(task: str) -> dict[str, str]:
-    """The appendix: label -> definition of every measure and term of ``task``."""
+def definitions(task: str, names: Collection[str] | None = None) -> dict[str, str]:
+    """The appendix: label -> definition of every measure of ``task`` (of those named
+    in ``names``, when given) and of the terms."""
     out = {}
     for m in measures_for(task):
+        if names is not None and m.name not in names:
+            continue
         undefined = f" Undefined when: {m.undefined}." if m.undefined else ""
         out[m.label] = f"{m.definition}{undefined} ({m.reference})"
     out.update({t.name: t.definition for t in TERMS if task in t.tasks})

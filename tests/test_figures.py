@@ -118,9 +118,14 @@ def test_cost_range_fits_the_envelopes(breast_cancer):
     assert lo == 0 and max(tops) < hi < 0.2  # the curves reach about 0.11, not 0.55
 
 
-#: the width each figure is printed at (templates: beside another, or across the page)
-def _print_width(name: str) -> float:
-    return F.HALF_WIDTH if name in ("roc", "pr") or name.startswith(("reliability-", "roc-")) else F.FULL_WIDTH
+#: the width each figure is printed at (templates: four across, beside another, or
+#: across the page); the ROC figure takes the page's width when it adds its log-FPR panel
+def _print_width(name: str, drawn: float = 0.0) -> float:
+    if name.startswith("reliability-"):
+        return F.QUARTER_WIDTH
+    if name == "roc":
+        return F.FULL_WIDTH if drawn > F.HALF_WIDTH else F.HALF_WIDTH
+    return F.HALF_WIDTH if name in ("pr", "cost") or name.startswith("roc-") else F.FULL_WIDTH
 
 
 def test_no_text_under_7pt_at_print_size(breast_cancer):
@@ -140,7 +145,7 @@ def test_no_text_under_7pt_at_print_size(breast_cancer):
         name = re.search(r'data-figure="([^"]+)"', svg).group(1)
         width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1)) / 72  # points
         sizes = [float(s) for s in re.findall(r"font-size: ([\d.]+)px", svg)]
-        assert sizes and min(sizes) * _print_width(name) / width >= F.MIN_TEXT - 1e-9, name
+        assert sizes and min(sizes) * _print_width(name, width) / width >= F.MIN_TEXT - 1e-9, name
 
 
 def _min_print_size(svg: str, print_width: float) -> float:

@@ -10,6 +10,7 @@ from markupsafe import Markup
 from .. import registry
 from ..figures import figures, learner_styles
 from ..redact import published, redact_text
+from .appendix import definitions as appendix_definitions
 from .family import family_table
 from .calibration import calibration_section
 from .format import UNDEFINED, Column, and_join, fmt, measure_interval_text, measure_text
@@ -234,7 +235,7 @@ def binary_context(result, base: dict) -> dict:
         "rankings_disagree": any(not c.rankings_agree for c in result.comparisons),
         "envelope": _envelope_rows(result, styles),
         "operating": operating_context(result, styles),
-        "definitions": registry.definitions("binary"),
+        "definitions": appendix_definitions(result),
         **slices_section(result, styles),
     }
 
@@ -320,11 +321,9 @@ def _matrix(result) -> list[dict]:
         for p in comp.pairs:
             v = p.envelopment.verdict
             if v == "cross":
-                # the row's learner above, below or equal on the first intervals of FPR
-                n_neg, intervals = _negatives(result, p.a, p.b), p.envelopment.intervals
-                for row, words in ((p.a, {"a": "above", "b": "below"}), (p.b, {"b": "above", "a": "below"})):
-                    other = p.b if row == p.a else p.a
-                    cell[(row, other)] = "crosses: " + "; ".join(interval_phrases(intervals, words, n_neg, limit=3))
+                # where they cross (who is above on which FPR intervals): the section's
+                # sentences say it; a cell holding the intervals took a page of four learners
+                cell[(p.a, p.b)] = cell[(p.b, p.a)] = "crosses"
                 continue
             text = {"a_envelops_b": ("envelops", "is enveloped by"),
                     "b_envelops_a": ("is enveloped by", "envelops"),

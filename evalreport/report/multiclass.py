@@ -9,6 +9,7 @@ from markupsafe import Markup
 from .. import registry
 from ..class_figures import class_roc_figure, class_scores_figure, confusion_figure
 from ..figures import learner_styles, scalars_figure
+from .appendix import definitions as appendix_definitions
 from .family import family_table
 from .calibration import calibration_section
 from .format import UNDEFINED, Column, fmt, measure_interval_text, measure_text
@@ -131,7 +132,7 @@ def multiclass_context(result, base: dict) -> dict:
         family=family_table(result, learners, "multiclass"),
         population=_population_table(result, learners),
         priors_text=", ".join(f"{c}: {fmt(p, 6)}" for c, p in (spec.priors or {}).items()),
-        definitions=registry.definitions("multiclass"),
+        definitions=appendix_definitions(result),
     )
     calibration_section(result, base)  # base["calibration"], and the verdict's sentences on it
     return base

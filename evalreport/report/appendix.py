@@ -1,0 +1,55 @@
+"""The appendix of definitions: the measures the report shows, not every measure
+of the task. A spec with ``metrics: all`` computes measures that a report may
+have no place for (subgroup parity without ``data[].slices``, macro and micro
+averages without groups, the population's measures without priors...): their
+definitions would be pages of text about numbers the reader never sees."""
+
+from __future__ import annotations
+
+from .. import registry
+from ..result import Result
+
+__all__ = ["shown_measures", "definitions"]
+
+
+def shown_measures(result: Result) -> frozenset[str]:
+    """The registry names whose values (or tables, curves, tests) the report of
+    ``result`` prints."""
+    spec = result.spec
+    learners = list(result.learners.values())
+    # the spec's metrics and comparisons; the measures no list names (partial AUC,
+    # the intervals...) by the rules below
+    names = {m.name for m in registry.measures_for(spec.task)
+             if (m.metric and m.name in spec.metric_set) or (m.compare and m.name in spec.compare_set)
+             or not (m.metric or m.compare)}
+    grouped = any(lr.groups for lr in learners)
+    absent = {
+        # subgroup tables and parity: only with data[].slices
+        "slice": not any(getattr(lr, "slices", None) for lr in learners),
+        # binary macro and micro: over the groups' confusion matrices (multi-class
+        # reports average over the classes, always)
+        "average": spec.task == "binary" and not grouped,
+        # the population of the priors: only with priors
+        "population": not spec.priors,
+    }
+    names = {n for n in names if not absent.get(registry.get(n).kind, False)}
+    if not grouped:
+        names.discard("paired_t")
+    if result.friedman is None and not grouped:
+        names.discard("friedman")
+    if spec.thresholds is None:
+        names.discard("threshold_table")
+    if spec.partial_auc is None:
+        names.discard("partial_auc")
+    if not any(getattr(lr, "bootstrap", None) for lr in learners):
+        names.discard("bootstrap")
+    if not any(getattr(lr, "auc_ci", None) for lr in learners):
+        names.discard("auc_ci")
+    if len(learners) < 2:  # nothing is compared
+        names -= {m.name for m in registry.MEASURES.values() if m.kind in ("comparison", "test")}
+    return frozenset(names)
+
+
+def definitions(result: Result) -> dict[str, str]:
+    """label -> definition of each measure the report shows, and the terms."""
+    return registry.definitions(result.spec.task, shown_measures(result))
