@@ -8,7 +8,7 @@ import numpy as np
 from markupsafe import Markup
 
 from .. import registry
-from ..figures import figures, learner_styles
+from ..figures import figures
 from ..redact import published, redact_text
 from .family import family_table
 from .calibration import calibration_section
@@ -18,6 +18,7 @@ from .format import rate
 from .notes import cells_with_notes
 from .slices import slices_section
 from .operating import operating_context
+from .summary import ShownResult, pair_heatmaps, shown_learners, shown_styles, summary_note
 from .verdicts import interval_phrases, ranking_sentence
 
 __all__ = ["binary_context", "simplified_note"]
@@ -145,7 +146,11 @@ def _columns(result) -> tuple[list[Column], list[Column]]:
 def binary_context(result, base: dict) -> dict:
     spec = result.spec
     op = result.operating_point
-    styles = learner_styles(result.learners)
+    # past a handful of learners, the figures and per-learner details show the top
+    # ones (``view``); the tables keep every learner (report/summary.py)
+    drawn = shown_learners(result)
+    view = ShownResult(result, drawn) if drawn else result
+    styles = shown_styles(result, drawn)
     at_cols, rank_cols = _columns(result)
     learners = []
     scalar_rows = {"AUC": {}, "average precision": {}, "break-even point": {}, "F1": {}, "accuracy": {}}
@@ -180,7 +185,8 @@ def binary_context(result, base: dict) -> dict:
             "confusion": {k: fmt(getattr(at, k)) for k in ("tp", "fp", "tn", "fn")},
             "confusion_share": _shares(at),
             "curves_note": simplified_note(lr.curves),
-            "groups": _groups(lr.groups),
+            "groups": _groups(lr.groups) if key in view.learners else None,
+            "detail": key in view.learners,  # its confusion matrix is drawn
         })
         for label, v, iv in (("AUC", sm.auc, ci), ("average precision", sm.average_precision,
                                                     boot.get("average_precision")),
@@ -206,9 +212,11 @@ def binary_context(result, base: dict) -> dict:
                 if (lr.summary.positives + lr.summary.negatives) else UNDEFINED}
                for lr_key, lr in result.learners.items()]
     base["verdict"]["sentences"] += _sentences(result) + _deployed_sentences(result) + base["tests"]["sentences"]
-    base["verdict"]["details"] = _details(result)
-    base["verdict"]["headline"] = _headline(result, styles)
-    calibration_section(result, base)  # base["calibration"], and the verdict's sentences on it
+    base["verdict"]["details"] = _details(view)
+    base["verdict"]["headline"] = _headline(view, styles)
+    if drawn:
+        base["verdict"]["sentences"].append(summary_note(result, drawn))
+    calibration_section(result, base, shown=view.learners)  # base["calibration"], and the verdict's sentences on it
     return {
         **base,
         "positive": str(spec.positive_label),
@@ -228,14 +236,17 @@ def binary_context(result, base: dict) -> dict:
         "learners": learners,
         # every name the templates ask for, "" where nothing is drawn (one-class data: no curves)
         "figures": {"roc": "", "pr": "", "cost": "", "scalars": "",
-                    **{k: Markup(v) for k, v in figures(result, scalar_rows).items()}},
-        "matrix": _matrix(result),
+                    **{k: Markup(v) for k, v in figures(view, [
+                        (label, {k: v for k, v in vals.items() if k in view.learners})
+                        for label, vals in scalar_rows]).items()}},
+        "matrix": _matrix(result) if not drawn else [],
+        "pair_heatmaps": pair_heatmaps(result, drawn),
         "rankings": rankings,
         "rankings_disagree": any(not c.rankings_agree for c in result.comparisons),
         "envelope": _envelope_rows(result, styles),
-        "operating": operating_context(result, styles),
+        "operating": operating_context(view, styles),
         "definitions": registry.definitions("binary"),
-        **slices_section(result, styles),
+        **slices_section(view, styles),
     }
 
 

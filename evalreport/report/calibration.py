@@ -24,9 +24,11 @@ def _columns(result) -> list[Column]:
             if m.section == "calibration" and (m.name in metrics or not m.metric)]
 
 
-def calibration_section(result, base: dict) -> None:
+def calibration_section(result, base: dict, shown=None) -> None:
     """Put the section's values in ``base["calibration"]`` (None when the spec's
-    metrics ask for none of it) and add the verdict's sentences on calibration."""
+    metrics ask for none of it) and add the verdict's sentences on calibration.
+    ``shown``: the learners whose reliability diagrams are drawn (None: every one;
+    the report summarises past a handful, report/summary.py); the table has all."""
     cols = _columns(result)
     diagrams = "calibration" in result.spec.metric_set
     if not cols and not diagrams:
@@ -37,7 +39,7 @@ def calibration_section(result, base: dict) -> None:
     for i, (key, lr) in enumerate(result.learners.items()):
         cal = lr.calibration
         svg = ""
-        if diagrams and cal is not None and cal.bins is not None:
+        if diagrams and cal is not None and cal.bins is not None and (shown is None or key in shown):
             svg = Markup(reliability_figure(key, cal.bins, styles[key]["color"], f"reliability-{i}",
                                             top_label=cal.top_label))
         rows.append({"key": key, "color": styles[key]["color"], "svg": svg,
