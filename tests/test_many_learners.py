@@ -143,3 +143,32 @@ def test_a_small_report_is_unchanged(tmp_path):
     assert '<table class="matrix">' in html and "heatmap" not in html
     confusions = set(re.findall(r'<table class="confusion">\s*<caption>.*?(m\d{3})', html, flags=re.S))
     assert confusions == everyone
+
+
+def test_vectorised_pair_tests_give_the_same_numbers():
+    """pair_tests runs DeLong's and McNemar's tests a learner against all after it
+    in one call; every pair's result equals the one-pair functions' exactly."""
+    from itertools import combinations
+
+    from evalreport.compare import pair_tests
+    from evalreport.compare import stats
+
+    rng = np.random.default_rng(3)
+    n = 700
+    y = rng.random(n) < 0.3
+    scores = {f"s{i}": np.round(rng.normal(size=n) + rng.random() * 2 * y, i % 3 + 1) for i in range(12)}
+    scores["hard"] = None
+    decisions = {k: (s >= 0.5 if s is not None else rng.random(n) < 0.4) for k, s in scores.items()}
+    keys = list(scores)
+    tests = pair_tests(keys, y, scores, decisions, None, frozenset({"delong", "mcnemar"}), 0.9,
+                       mcnemar_method="auto")
+    components = {k: stats.structural_components(y, s) for k, s in scores.items() if s is not None}
+    assert [(t.a, t.b) for t in tests] == list(combinations(keys, 2))
+    for t in tests:
+        mc = stats.mcnemar(y, decisions[t.a], decisions[t.b], method="auto")
+        assert t.mcnemar == mc.__class__(**{**mc.__dict__, "p_holm": t.mcnemar.p_holm})
+        if "hard" in (t.a, t.b):
+            assert t.delong is None
+            continue
+        one = stats.delong_paired_components(components[t.a], components[t.b], level=0.9)
+        assert t.delong == one.__class__(**{**one.__dict__, "p_holm": t.delong.p_holm})
