@@ -16,6 +16,9 @@ from .notes import cells_with_notes
 
 __all__ = ["calibration_section", "poor_calibration_sentences"]
 
+#: the better-calibrated learners named in the verdict's sentence, best first; the rest counted
+NAMED = 4
+
 
 def _columns(result) -> list[Column]:
     task = result.task.name if result.task is not None else "binary"
@@ -75,7 +78,13 @@ def poor_calibration_sentences(result) -> list[str]:
             others = {k: result.learners[k].values.get("ece") for k in comp.learners if k != key}
             better = [k for k, v in others.items() if v is not None and v < ece]
             where = f" on {comp.dataset}" if comp.dataset else ""
-            named = and_join([f"{k} ({fmt(others[k])})" for k in better])
+            if len(better) > NAMED:
+                # among many learners, the best-calibrated few by name: a list of all says nothing
+                better.sort(key=lambda k: others[k])
+            named = [f"{k} ({fmt(others[k])})" for k in better[:NAMED]]
+            if len(better) > NAMED:
+                named.append(f"{len(better) - NAMED} others")
+            named = and_join(named)
             also = f"; {named} calibrated better" if better else ""
             out.append(f"{key} ranks first{where} by {and_join(measures)}, but its calibration is poor: ECE "
                        f"{fmt(ece)} (above {fmt(POOR_ECE, 6)}){also}. Its scores should not be read as "
