@@ -12,6 +12,7 @@ written, its pages and size.
     python3 bench/many_learners.py                         # N = 5, 50, 200; json, html, pdf, all three
     python3 bench/many_learners.py --learners 200 --formats json --profile
     python3 bench/many_learners.py --learners 50 --keep /tmp/many50   # keep the data, spec and report
+    python3 bench/many_learners.py --learners 200 --stages            # CPU of each step, in process
 
 Run it from the repository root; the checkout's ``evalreport`` is put first on
 ``PYTHONPATH``. ``--profile`` runs each case under cProfile instead and prints the
@@ -132,6 +133,39 @@ def timed_case(spec: Path, out: Path, formats: str, profile: bool) -> dict:
     return row
 
 
+def stages(spec: Path) -> dict:
+    """CPU seconds (this process) of each step of one in-process run of every format:
+    evaluating, the report's context and figures, results.json, the HTML, and the PDF
+    (WeasyPrint's layout and writing, results.json attached as a real run does)."""
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    from evalreport.pipeline import evaluate
+    from evalreport.report import json_text
+    from evalreport.report.context import report_context
+    from evalreport.report.html import render_html, template_dirs
+    from evalreport.report.pdf import html_to_pdf
+    from evalreport.spec import load_spec
+
+    out = {}
+    t = time.process_time()
+    result = evaluate(load_spec(str(spec)))
+    out["evaluate"] = time.process_time() - t
+    t = time.process_time()
+    report_context(result)
+    out["figures"] = time.process_time() - t
+    t = time.process_time()
+    results_json = json_text(result).encode()
+    out["json"] = time.process_time() - t
+    t = time.process_time()
+    html = render_html(result, attachments=True)
+    out["html"] = time.process_time() - t
+    t = time.process_time()
+    html_to_pdf(html, title="t", date=result.date, attachments={"results.json": results_json},
+                template_dirs=template_dirs(result))
+    out["pdf"] = time.process_time() - t
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--learners", default="5,50,200", help="numbers of learners, comma-separated")
@@ -141,6 +175,8 @@ def main(argv=None) -> int:
     ap.add_argument("--bootstrap", type=int, default=200, help="confidence.bootstrap of the spec")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--profile", action="store_true", help="run under cProfile; print the top 40 lines")
+    ap.add_argument("--stages", action="store_true",
+                    help="instead: CPU seconds of each step of one in-process run per N")
     ap.add_argument("--keep", type=Path, help="write the cases here (kept) instead of a temporary folder")
     args = ap.parse_args(argv)
     ns = [int(x) for x in args.learners.split(",")]
@@ -151,6 +187,14 @@ def main(argv=None) -> int:
     if base is None:
         tmp = tempfile.TemporaryDirectory(prefix="evalreport-many-")
         base = Path(tmp.name)
+    if args.stages:
+        print(f"{'learners':>8} {'evaluate':>9} {'figures':>8} {'json':>6} {'html':>6} {'pdf':>6}  (CPU s)")
+        with tempfile.TemporaryDirectory(prefix="evalreport-many-") as folder:
+            for n in ns:
+                r = stages(write_case(Path(folder) / f"n{n}", n, args.rows, args.seed, args.bootstrap))
+                print(f"{n:>8} {r['evaluate']:>9.1f} {r['figures']:>8.1f} {r['json']:>6.1f} {r['html']:>6.1f} "
+                      f"{r['pdf']:>6.1f}", flush=True)
+        return 0
     print(f"{'learners':>8} {'formats':<14} {'wall s':>8} {'CPU s':>8} {'peak GB':>8} {'pages':>6} {'PDF MB':>7} {'HTML MB':>8}")
     try:
         for n in ns:

@@ -184,3 +184,41 @@ def test_poor_calibration_names_the_best_calibrated_few(many):
     assert len(better) > 4  # the test means something
     assert f"; {better[0]} (" in sentence.group(0)
     assert f"and {len(better) - 4} others calibrated better." in sentence.group(0)
+
+
+def test_multiclass_summarises_too(tmp_path):
+    rng = np.random.default_rng(5)
+    n, k = 300, 12
+    y = rng.integers(0, 3, n)
+    cols, learners = {"id": np.arange(n), "y": y}, []
+    for i in range(k):
+        logits = rng.normal(size=(n, 3)) + (0.3 + 2.5 * rng.random()) * np.eye(3)[y]
+        p = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+        names = [f"m{i:03d}_{c}" for c in "abc"]
+        cols.update(zip(names, p.T))
+        learners.append(f"      m{i:03d}: [{', '.join(names)}]")
+    lines = [",".join(cols)] + [",".join(f"{cols[c][r]:.6g}" for c in cols) for r in range(n)]
+    (tmp_path / "pred.csv").write_text("\n".join(lines) + "\n")
+    (tmp_path / "spec.yaml").write_text(
+        "version: 1\ntitle: t\ndate: 2026-11-22\ntask: multiclass\nclasses: [0, 1, 2]\ndata:\n"
+        "  - path: pred.csv\n    label: y\n    id: id\n    learners:\n" + "\n".join(learners)
+        + "\nconfidence: {bootstrap: 0}\nreport: {formats: [html, json], out: out}\n")
+    assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) in (0, 3)
+    html = (tmp_path / "out" / "report.html").read_text()
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert len(results["learners"]) == k
+    note = re.search(r"12 learners: past 8, the report summarises\..*?show the top 8 by ([^,]+), always with "
+                     r"the deployed one: ([^.]+)\.", html)
+    assert note is not None
+    shown = set(note.group(2).split(", "))
+    (measure, order), *_ = results["comparisons"]["rankings"].items()
+    assert measure in ("accuracy", "macro_f1", "macro_auc") and note.group(1) != "the result's order"
+    assert shown == set(order[:SHOWN_LEARNERS])  # no gates: the deployed one is the first
+    assert _names(_svg(html, "scalars")) == shown
+    blocks = set(re.findall(r'<div class="learner-block">\s*<h3>.*?(m\d{3})', html, flags=re.S))
+    assert blocks == shown
+    roc = set(re.findall(r'data-figure="roc-\d+"[^>]*aria-label="[^"]*?(m\d{3})', html))
+    assert roc == shown
+    start = html.index('<section id="measures">')
+    table = html[start:html.index("</table>", start)]
+    assert _names(table) == {f"m{i:03d}" for i in range(k)}

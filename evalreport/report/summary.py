@@ -96,8 +96,13 @@ def summary_note(result, shown: list[str] | None, limit: int = SHOWN_LEARNERS) -
     if shown is None:
         return ""
     n = len(result.learners)
-    by = "least expected cost at the operating point" if (result.task is None or result.task.name == "binary") \
-        else "the first ranking"
+    by = "least expected cost at the operating point"
+    if result.task is not None and result.task.name != "binary":
+        from .. import registry
+
+        label = {m.name: m.ranking_label for m in registry.ranked(result.task.name)}
+        first = next((r.measure for c in result.comparisons for r in c.rankings if r.order), None)
+        by = label.get(first, first) if first else "the result's order"
     return (f"{n} learners: past {limit}, the report summarises. The figures and the per-learner details "
             f"(confusion matrices, per-group tables, reliability diagrams, tests of pairs) show the top "
             f"{len(shown)} by {by}, always with the deployed one: {', '.join(shown)}. The tables of measures "
