@@ -222,3 +222,19 @@ def test_multiclass_summarises_too(tmp_path):
     start = html.index('<section id="measures">')
     table = html[start:html.index("</table>", start)]
     assert _names(table) == {f"m{i:03d}" for i in range(k)}
+
+
+def test_thresholds_said_by_kind(many):
+    _, html, _ = many
+    assert "Thresholds: every learner: least-cost threshold at PC(+). Predicted positive" in html
+    assert "m001: least-cost threshold" not in html
+
+
+def test_threshold_notes_of_mixed_kinds():
+    from evalreport.report.binary import _threshold_notes
+
+    rows = [{"key": k, "threshold_note": n} for k, n in
+            (("a", "spec threshold"), ("b", "learner's own threshold"), ("c", "spec threshold"),
+             ("d", "learner's own threshold"), ("e", "spec threshold"), ("f", "hard decisions"))]
+    assert _threshold_notes(rows) == ("b, d: learner's own threshold; f: hard decisions; "
+                                      "every other learner: spec threshold")

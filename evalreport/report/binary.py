@@ -234,6 +234,8 @@ def binary_context(result, base: dict) -> dict:
         "test_share": _test_share(result),
         "rank_notes": rank_notes,
         "learners": learners,
+        # many learners: their thresholds' notes by kind, not one per learner
+        "threshold_notes": _threshold_notes(learners) if drawn else "",
         # every name the templates ask for, "" where nothing is drawn (one-class data: no curves)
         "figures": {"roc": "", "pr": "", "cost": "", "scalars": "",
                     **{k: Markup(v) for k, v in figures(view, [
@@ -248,6 +250,19 @@ def binary_context(result, base: dict) -> dict:
         "definitions": registry.definitions("binary"),
         **slices_section(view, styles),
     }
+
+
+def _threshold_notes(learners: list[dict]) -> str:
+    """Where each learner's threshold comes from, learners of one kind together:
+    "m003, m017: learner's own threshold; every other learner: least-cost threshold
+    at PC(+)" (the largest kind said last, without its names)."""
+    kinds: dict[str, list[str]] = {}
+    for row in learners:
+        kinds.setdefault(row["threshold_note"], []).append(row["key"])
+    largest = max(kinds, key=lambda note: len(kinds[note]))
+    parts = [f"{', '.join(keys)}: {note}" for note, keys in kinds.items() if note != largest]
+    every = "every other learner" if parts else "every learner"
+    return "; ".join(parts + [f"{every}: {largest}"])
 
 
 def _headline(result, styles) -> dict | None:
