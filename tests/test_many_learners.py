@@ -96,7 +96,8 @@ def test_every_learner_in_the_tables_and_results_json(many):
 def test_the_summary_note_and_heatmaps(many):
     _, html, results = many
     shown = [k for k in results["learners"] if k in set(_expected_shown(results))]
-    note = (f"{N} learners: past {SHOWN_LEARNERS}, the report summarises. The figures and the per-learner "
+    note = (f"{N} learners: past {SHOWN_LEARNERS}, the report summarises (a figure of {N} curves cannot be "
+            f"read, nor {N} sets of per-learner details). The figures and the per-learner "
             f"details (confusion matrices, per-group tables, reliability diagrams, tests of pairs) show the top "
             f"{SHOWN_LEARNERS} by least expected cost at the operating point, always with the deployed one: "
             f"{', '.join(shown)}.")
@@ -207,7 +208,7 @@ def test_multiclass_summarises_too(tmp_path):
     html = (tmp_path / "out" / "report.html").read_text()
     results = json.loads((tmp_path / "out" / "results.json").read_text())
     assert len(results["learners"]) == k
-    note = re.search(r"12 learners: past 8, the report summarises\..*?show the top 8 by ([^,]+), always with "
+    note = re.search(r"12 learners: past 8, the report summarises \(.*?show the top 8 by ([^,]+), always with "
                      r"the deployed one: ([^.]+)\.", html)
     assert note is not None
     shown = set(note.group(2).split(", "))
