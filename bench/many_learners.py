@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -195,7 +194,8 @@ def main(argv=None) -> int:
                 print(f"{n:>8} {r['evaluate']:>9.1f} {r['figures']:>8.1f} {r['json']:>6.1f} {r['html']:>6.1f} "
                       f"{r['pdf']:>6.1f}", flush=True)
         return 0
-    print(f"{'learners':>8} {'formats':<14} {'wall s':>8} {'CPU s':>8} {'peak GB':>8} {'pages':>6} {'PDF MB':>7} {'HTML MB':>8}")
+    print(f"{'learners':>8} {'formats':<14} {'wall s':>8} {'CPU s':>8} {'peak GB':>8} {'pages':>6} "
+          f"{'PDF MB':>7} {'HTML MB':>8}")
     try:
         for n in ns:
             spec = write_case(base / f"n{n}", n, args.rows, args.seed, args.bootstrap)

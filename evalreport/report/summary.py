@@ -104,7 +104,7 @@ def summary_note(result, shown: list[str] | None, limit: int = SHOWN_LEARNERS) -
         first = next((r.measure for c in result.comparisons for r in c.rankings if r.order), None)
         by = label.get(first, first) if first else "the result's order"
     return (f"{n} learners: past {limit}, the report summarises (a figure of {n} curves cannot be read, "
-            f"nor {n} sets of per-learner details). The figures and the per-learner details "
+            f"nor {n} sets of per-learner details). The figures, the headline table and the per-learner details "
             f"(confusion matrices, per-group tables, reliability diagrams, tests of pairs) show the top "
             f"{len(shown)} by {by}, always with the deployed one: {', '.join(shown)}. The tables of measures "
             f"list every learner; the pairwise comparisons of all {n} are drawn as heatmaps. results.json holds "
