@@ -25,7 +25,7 @@ _TEST = (("row better, p < 0.001", "#08306b"), ("row better, p < 0.01", "#2171b5
          ("column better, p < 0.001", "#8c2d04"), ("not tested / undefined", "#ffffff"))
 
 
-def _heatmap(codes: np.ndarray, legend, names: list[str], title: str, fig_id: str, alt: str) -> str:
+def _heatmap(codes: np.ndarray, legend, names: list[str], title: str, fig_id: str, alt: str, by: str) -> str:
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
 
@@ -42,8 +42,8 @@ def _heatmap(codes: np.ndarray, legend, names: list[str], title: str, fig_id: st
             ticks = [0] + list(range(9, n, 10 if n <= 100 else 20))
             ax.set_xticks(ticks, [str(t + 1) for t in ticks])
             ax.set_yticks(ticks, [str(t + 1) for t in ticks])
-            ax.set_xlabel("learner's rank (column)")
-            ax.set_ylabel("learner's rank (row)")
+            ax.set_xlabel(f"column: learner's rank by {by}")
+            ax.set_ylabel(f"row: learner's rank by {by}")
         ax.tick_params(length=2)
         ax.set_title(title)
         used = set(np.unique(codes[codes < len(legend)]).tolist())
@@ -55,7 +55,7 @@ def _heatmap(codes: np.ndarray, legend, names: list[str], title: str, fig_id: st
         return _svg(fig, fig_id, alt)
 
 
-def envelopment_heatmap(names: list[str], pairs, fig_id: str) -> str:
+def envelopment_heatmap(names: list[str], pairs, fig_id: str, by: str = "the ranking") -> str:
     """Row vs column: envelops, is enveloped, crosses or is identical
     (``pairs``: PairVerdicts; learners in ``names``' order, best first)."""
     index = {k: i for i, k in enumerate(names)}
@@ -70,7 +70,7 @@ def envelopment_heatmap(names: list[str], pairs, fig_id: str) -> str:
     won = int((codes == 0).sum())
     alt = (f"Heatmap of ROC envelopment among {n} learners, best first: {won} of the "
            f"{n * (n - 1) // 2} pairs have one curve enveloping the other; the rest cross or coincide.")
-    return _heatmap(codes, _ENVELOPMENT, names, "ROC envelopment (row vs column)", fig_id, alt)
+    return _heatmap(codes, _ENVELOPMENT, names, "ROC envelopment (row vs column)", fig_id, alt, by)
 
 
 def _test_code(p: float | None, row_better: bool, alpha: float) -> int:
@@ -82,7 +82,8 @@ def _test_code(p: float | None, row_better: bool, alpha: float) -> int:
     return strength if row_better else 6 - strength
 
 
-def test_heatmap(names: list[str], cells: dict, alpha: float, title: str, fig_id: str, what: str) -> str:
+def test_heatmap(names: list[str], cells: dict, alpha: float, title: str, fig_id: str, what: str,
+                 by: str = "the ranking") -> str:
     """``cells``: (a, b) -> (Holm-adjusted p-value or None, whether a is the better);
     each pair once, drawn in both triangles."""
     index = {k: i for i, k in enumerate(names)}
@@ -98,4 +99,4 @@ def test_heatmap(names: list[str], cells: dict, alpha: float, title: str, fig_id
     alt = (f"Heatmap of {what} among {n} learners, best first: {significant} of the {len(cells)} pairs "
            f"differ significantly after Holm's adjustment.")
     legend = [(label.replace("level", f"{alpha:g}"), color) for label, color in _TEST]
-    return _heatmap(codes, legend, names, title, fig_id, alt)
+    return _heatmap(codes, legend, names, title, fig_id, alt, by)

@@ -91,18 +91,29 @@ class ShownResult:
         return getattr(self._result, name)
 
 
+def _ranking_label(result, short: bool = False) -> str:
+    """The ranking the report's summary orders the learners by (:func:`_ranked`), in
+    words: as the rankings table names it when ``short``."""
+    from .. import registry
+
+    binary = result.task is None or result.task.name == "binary"
+    if binary and not short:
+        return "least expected cost at the operating point"
+    rankings = [r for c in result.comparisons for r in c.rankings if r.order]
+    measure = next((r.measure for r in rankings if r.measure == "min_cost"), None) if binary else None
+    measure = measure or next((r.measure for r in rankings), None)
+    if measure is None:
+        return "the result's order"
+    label = {m.name: m.ranking_label for m in registry.ranked(result.task.name if result.task else "binary")}
+    return label.get(measure, measure)
+
+
 def summary_note(result, shown: list[str] | None, limit: int = SHOWN_LEARNERS) -> str:
     """The report's note on what it summarised ("" when it shows every learner)."""
     if shown is None:
         return ""
     n = len(result.learners)
-    by = "least expected cost at the operating point"
-    if result.task is not None and result.task.name != "binary":
-        from .. import registry
-
-        label = {m.name: m.ranking_label for m in registry.ranked(result.task.name)}
-        first = next((r.measure for c in result.comparisons for r in c.rankings if r.order), None)
-        by = label.get(first, first) if first else "the result's order"
+    by = _ranking_label(result)
     return (f"{n} learners: past {limit}, the report summarises (a figure of {n} curves cannot be read, "
             f"nor {n} sets of per-learner details). The figures, the headline table and the per-learner details "
             f"(confusion matrices, per-group tables, reliability diagrams, tests of pairs) show the top "
@@ -139,6 +150,7 @@ def pair_heatmaps(result, shown: list[str] | None) -> list[dict]:
     if shown is None:
         return []
     ranked = _ranked(result)
+    by = _ranking_label(result, short=True)
     alpha = 1 - result.spec.confidence.level
     out = []
     for i, comp in enumerate(result.comparisons):
@@ -147,16 +159,17 @@ def pair_heatmaps(result, shown: list[str] | None) -> list[dict]:
         if comp.pairs:
             curved = [k for k in names if not result.learners[k].hard]
             out.append({"dataset": comp.dataset or "", "svg": Markup(envelopment_heatmap(
-                curved, comp.pairs, f"envelopment-map-{i}")),
+                curved, comp.pairs, f"envelopment-map-{i}", by)),
                 "caption": f"ROC envelopment of every pair{where}: the row's learner envelops the column's "
                            "(blue) or is enveloped by it (orange); grey: the curves cross. Learners in the "
-                           "ranking's order, best first."})
+                           f"order of the ranking by {by} (the rankings table below), best first."})
         delong = {(t.a, t.b): (t.delong.p_holm if t.delong.p_holm is not None else t.delong.p_value,
                                (t.delong.difference or 0) > 0)
                   for t in comp.tests if t.delong is not None and t.delong.p_value is not None}
         if delong:
             out.append({"dataset": comp.dataset or "", "svg": Markup(test_heatmap(
-                names, delong, alpha, "DeLong's test of AUC (Holm)", f"delong-map-{i}", "DeLong's test of AUC")),
+                names, delong, alpha, "DeLong's test of AUC (Holm)", f"delong-map-{i}", "DeLong's test of AUC",
+                by)),
                 "caption": f"DeLong's paired test of AUC for every pair{where}, Holm-adjusted p-values: blue where "
                            "the row's learner has the significantly higher AUC, orange where the column's has."})
         mcnemar = {(t.a, t.b): (t.mcnemar.p_holm if t.mcnemar.p_holm is not None else t.mcnemar.p_value,
@@ -165,7 +178,7 @@ def pair_heatmaps(result, shown: list[str] | None) -> list[dict]:
         if mcnemar:
             out.append({"dataset": comp.dataset or "", "svg": Markup(test_heatmap(
                 names, mcnemar, alpha, "McNemar's test of decisions (Holm)", f"mcnemar-map-{i}",
-                "McNemar's test of decisions")),
+                "McNemar's test of decisions", by)),
                 "caption": f"McNemar's test of the paired decisions for every pair{where}, Holm-adjusted "
                            "p-values: blue where the row's learner is right significantly more often, orange "
                            "where the column's is."})
