@@ -98,7 +98,8 @@ def test_the_summary_note_and_heatmaps(many):
     shown = [k for k in results["learners"] if k in set(_expected_shown(results))]
     note = (f"{N} learners: past {SHOWN_LEARNERS}, the report summarises (a figure of {N} curves cannot be "
             f"read, nor {N} sets of per-learner details). The figures, the headline table and the per-learner "
-            f"details (confusion matrices, per-group tables, reliability diagrams, tests of pairs) show the top "
+            f"details (confusion matrices, per-group tables, threshold and gains tables, reliability diagrams, "
+            f"tests of pairs) show the top "
             f"{SHOWN_LEARNERS} by least expected cost at the operating point, always with the deployed one: "
             f"{', '.join(shown)}.")
     assert note in html

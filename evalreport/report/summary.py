@@ -8,7 +8,7 @@ per-learner detail (confusion matrices, reliability diagrams, fold tables), only
 the top learners by the verdict's ranking (least cost at the operating point for
 a binary task, the first ranking for a multi-class one), always with the deployed
 one; its tables of measures keep every learner; the pairwise matrices become a
-heatmap (report/pair_heatmaps.py). A note in the report says what was summarised
+heatmap (evalreport/pair_figures.py). A note in the report says what was summarised
 and why; results.json keeps every number of every learner and pair.
 """
 
@@ -116,8 +116,8 @@ def summary_note(result, shown: list[str] | None, limit: int = SHOWN_LEARNERS) -
     by = _ranking_label(result)
     return (f"{n} learners: past {limit}, the report summarises (a figure of {n} curves cannot be read, "
             f"nor {n} sets of per-learner details). The figures, the headline table and the per-learner details "
-            f"(confusion matrices, per-group tables, reliability diagrams, tests of pairs) show the top "
-            f"{len(shown)} by {by}, always with the deployed one: {', '.join(shown)}. The tables of measures "
+            "(confusion matrices, per-group tables, threshold and gains tables, reliability diagrams, tests of "
+            f"pairs) show the top {len(shown)} by {by}, always with the deployed one: {', '.join(shown)}. The tables of measures "
             f"list every learner; the pairwise comparisons of all {n} are drawn as heatmaps. results.json holds "
             "every number of every learner and pair.")
 
