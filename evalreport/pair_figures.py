@@ -11,7 +11,7 @@ import numpy as np
 
 from .figures import HALF_WIDTH, _figure, _rc, _svg
 
-__all__ = ["envelopment_heatmap", "test_heatmap", "NAMED_TICKS"]
+__all__ = ["envelopment_heatmap", "significance_heatmap", "NAMED_TICKS"]
 
 #: up to this many learners the axes name each one; past it they give ranks
 NAMED_TICKS = 40
@@ -82,7 +82,7 @@ def _test_code(p: float | None, row_better: bool, alpha: float) -> int:
     return strength if row_better else 6 - strength
 
 
-def test_heatmap(names: list[str], cells: dict, alpha: float, title: str, fig_id: str, what: str,
+def significance_heatmap(names: list[str], cells: dict, alpha: float, title: str, fig_id: str, what: str,
                  by: str = "the ranking") -> str:
     """``cells``: (a, b) -> (Holm-adjusted p-value or None, whether a is the better);
     each pair once, drawn in both triangles."""

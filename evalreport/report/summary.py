@@ -145,7 +145,7 @@ def pair_heatmaps(result, shown: list[str] | None) -> list[dict]:
     ranking's order. Each: {"dataset", "svg", "caption"}."""
     from markupsafe import Markup
 
-    from ..pair_figures import envelopment_heatmap, test_heatmap
+    from ..pair_figures import envelopment_heatmap, significance_heatmap
 
     if shown is None:
         return []
@@ -167,7 +167,7 @@ def pair_heatmaps(result, shown: list[str] | None) -> list[dict]:
                                (t.delong.difference or 0) > 0)
                   for t in comp.tests if t.delong is not None and t.delong.p_value is not None}
         if delong:
-            out.append({"dataset": comp.dataset or "", "svg": Markup(test_heatmap(
+            out.append({"dataset": comp.dataset or "", "svg": Markup(significance_heatmap(
                 names, delong, alpha, "DeLong's test of AUC (Holm)", f"delong-map-{i}", "DeLong's test of AUC",
                 by)),
                 "caption": f"DeLong's paired test of AUC for every pair{where}, Holm-adjusted p-values: blue where "
@@ -176,7 +176,7 @@ def pair_heatmaps(result, shown: list[str] | None) -> list[dict]:
                                 t.mcnemar.e10 > t.mcnemar.e01)
                    for t in comp.tests if t.mcnemar is not None}
         if mcnemar:
-            out.append({"dataset": comp.dataset or "", "svg": Markup(test_heatmap(
+            out.append({"dataset": comp.dataset or "", "svg": Markup(significance_heatmap(
                 names, mcnemar, alpha, "McNemar's test of decisions (Holm)", f"mcnemar-map-{i}",
                 "McNemar's test of decisions", by)),
                 "caption": f"McNemar's test of the paired decisions for every pair{where}, Holm-adjusted "
