@@ -117,8 +117,8 @@ def summary_note(result, shown: list[str] | None, limit: int = SHOWN_LEARNERS) -
     return (f"{n} learners: past {limit}, the report summarises (a figure of {n} curves cannot be read, "
             f"nor {n} sets of per-learner details). The figures, the headline table and the per-learner details "
             "(confusion matrices, per-group tables, threshold and gains tables, reliability diagrams, tests of "
-            f"pairs) show the top {len(shown)} by {by}, always with the deployed one: {', '.join(shown)}. The tables of measures "
-            f"list every learner; the pairwise comparisons of all {n} are drawn as heatmaps. results.json holds "
+            f"pairs) show the top {len(shown)} by {by}, always with the deployed one: {', '.join(shown)}. "
+            f"The tables of measures list every learner; the pairwise comparisons of all {n} are drawn as heatmaps. results.json holds "
             "every number of every learner and pair.")
 
 
