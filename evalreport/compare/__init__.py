@@ -174,15 +174,22 @@ def pair_tests(keys, labels, scores: dict, decisions: dict, group_errors: dict |
         # one sort per learner; each pair is then O(N)
         components = {k: stats.structural_components(labels, s) for k, s in scores.items() if s is not None}
     components = components or {}
-    for a, b in combinations(keys, 2):
-        delong = mcn = ttest = None
-        if a in components and b in components:
-            delong = stats.delong_paired_components(components[a], components[b], level=level)
-        if "mcnemar" in wanted:
-            mcn = stats.mcnemar(labels, decisions[a], decisions[b], method=mcnemar_method)
-        if "paired_t" in wanted and group_errors and len(group_errors[a]) > 1:
-            ttest = stats.paired_t_test(group_errors[a], group_errors[b], level=level)
-        out.append(PairTests(a, b, delong, mcn, ttest))
+    keys = list(keys)
+    # the pairs in combinations(keys, 2)'s order; each learner against the ones
+    # after it in one call per test (vectorised: 200 learners are 19,900 pairs)
+    for i, a in enumerate(keys):
+        rest = keys[i + 1:]
+        scored = [b for b in rest if a in components and b in components]
+        delongs = dict(zip(scored, stats.delong_paired_many(components[a], [components[b] for b in scored],
+                                                            level=level))) if scored else {}
+        mcnemars = dict(zip(rest, stats.mcnemar_many(labels, decisions[a], [decisions[b] for b in rest],
+                                                     method=mcnemar_method))) \
+            if "mcnemar" in wanted and rest else {}
+        for b in rest:
+            ttest = None
+            if "paired_t" in wanted and group_errors and len(group_errors[a]) > 1:
+                ttest = stats.paired_t_test(group_errors[a], group_errors[b], level=level)
+            out.append(PairTests(a, b, delongs.get(b), mcnemars.get(b), ttest))
     for name in ("delong", "mcnemar"):
         out = _with_holm(out, name)
     return tuple(out)

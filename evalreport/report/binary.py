@@ -8,7 +8,7 @@ import numpy as np
 from markupsafe import Markup
 
 from .. import registry
-from ..figures import figures, learner_styles
+from ..figures import figures
 from ..redact import published, redact_text
 from .appendix import definitions as appendix_definitions
 from .family import family_table
@@ -19,6 +19,7 @@ from .format import rate
 from .notes import cells_with_notes
 from .slices import slices_section
 from .operating import operating_context
+from .summary import ShownResult, pair_heatmaps, shown_learners, shown_styles, summary_note
 from .verdicts import interval_phrases, ranking_sentence
 
 __all__ = ["binary_context", "simplified_note"]
@@ -146,7 +147,11 @@ def _columns(result) -> tuple[list[Column], list[Column]]:
 def binary_context(result, base: dict) -> dict:
     spec = result.spec
     op = result.operating_point
-    styles = learner_styles(result.learners)
+    # past a handful of learners, the figures and per-learner details show the top
+    # ones (``view``); the tables keep every learner (report/summary.py)
+    drawn = shown_learners(result)
+    view = ShownResult(result, drawn) if drawn else result
+    styles = shown_styles(result, drawn)
     at_cols, rank_cols = _columns(result)
     learners = []
     scalar_rows = {"AUC": {}, "average precision": {}, "break-even point": {}, "F1": {}, "accuracy": {}}
@@ -181,7 +186,8 @@ def binary_context(result, base: dict) -> dict:
             "confusion": {k: fmt(getattr(at, k)) for k in ("tp", "fp", "tn", "fn")},
             "confusion_share": _shares(at),
             "curves_note": simplified_note(lr.curves),
-            "groups": _groups(lr.groups),
+            "groups": _groups(lr.groups) if key in view.learners else None,
+            "detail": key in view.learners,  # its confusion matrix is drawn
         })
         for label, v, iv in (("AUC", sm.auc, ci), ("average precision", sm.average_precision,
                                                     boot.get("average_precision")),
@@ -207,9 +213,11 @@ def binary_context(result, base: dict) -> dict:
                 if (lr.summary.positives + lr.summary.negatives) else UNDEFINED}
                for lr_key, lr in result.learners.items()]
     base["verdict"]["sentences"] += _sentences(result) + _deployed_sentences(result) + base["tests"]["sentences"]
-    base["verdict"]["details"] = _details(result)
-    base["verdict"]["headline"] = _headline(result, styles)
-    calibration_section(result, base)  # base["calibration"], and the verdict's sentences on it
+    base["verdict"]["details"] = _details(view)
+    base["verdict"]["headline"] = _headline(view, styles)
+    if drawn:
+        base["verdict"]["sentences"].append(summary_note(result, drawn))
+    calibration_section(result, base, shown=view.learners)  # base["calibration"], and the verdict's sentences on it
     return {
         **base,
         "positive": str(spec.positive_label),
@@ -227,17 +235,35 @@ def binary_context(result, base: dict) -> dict:
         "test_share": _test_share(result),
         "rank_notes": rank_notes,
         "learners": learners,
+        # many learners: their thresholds' notes by kind, not one per learner
+        "threshold_notes": _threshold_notes(learners) if drawn else "",
         # every name the templates ask for, "" where nothing is drawn (one-class data: no curves)
         "figures": {"roc": "", "pr": "", "cost": "", "scalars": "",
-                    **{k: Markup(v) for k, v in figures(result, scalar_rows).items()}},
-        "matrix": _matrix(result),
+                    **{k: Markup(v) for k, v in figures(view, [
+                        (label, {k: v for k, v in vals.items() if k in view.learners})
+                        for label, vals in scalar_rows]).items()}},
+        "matrix": _matrix(result) if not drawn else [],
+        "pair_heatmaps": pair_heatmaps(result, drawn),
         "rankings": rankings,
         "rankings_disagree": any(not c.rankings_agree for c in result.comparisons),
         "envelope": _envelope_rows(result, styles),
-        "operating": operating_context(result, styles),
+        "operating": operating_context(view, styles),
         "definitions": appendix_definitions(result),
-        **slices_section(result, styles),
+        **slices_section(view, styles),
     }
+
+
+def _threshold_notes(learners: list[dict]) -> str:
+    """Where each learner's threshold comes from, learners of one kind together:
+    "m003, m017: learner's own threshold; every other learner: least-cost threshold
+    at PC(+)" (the largest kind said last, without its names)."""
+    kinds: dict[str, list[str]] = {}
+    for row in learners:
+        kinds.setdefault(row["threshold_note"], []).append(row["key"])
+    largest = max(kinds, key=lambda note: len(kinds[note]))
+    parts = [f"{', '.join(keys)}: {note}" for note, keys in kinds.items() if note != largest]
+    every = "every other learner" if parts else "every learner"
+    return "; ".join(parts + [f"{every}: {largest}"])
 
 
 def _headline(result, styles) -> dict | None:

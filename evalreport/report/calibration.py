@@ -16,6 +16,9 @@ from .notes import cells_with_notes
 
 __all__ = ["calibration_section", "poor_calibration_sentences"]
 
+#: the better-calibrated learners named in the verdict's sentence, best first; the rest counted
+NAMED = 4
+
 
 def _columns(result) -> list[Column]:
     task = result.task.name if result.task is not None else "binary"
@@ -24,9 +27,11 @@ def _columns(result) -> list[Column]:
             if m.section == "calibration" and (m.name in metrics or not m.metric)]
 
 
-def calibration_section(result, base: dict) -> None:
+def calibration_section(result, base: dict, shown=None) -> None:
     """Put the section's values in ``base["calibration"]`` (None when the spec's
-    metrics ask for none of it) and add the verdict's sentences on calibration."""
+    metrics ask for none of it) and add the verdict's sentences on calibration.
+    ``shown``: the learners whose reliability diagrams are drawn (None: every one;
+    the report summarises past a handful, report/summary.py); the table has all."""
     cols = _columns(result)
     diagrams = "calibration" in result.spec.metric_set
     if not cols and not diagrams:
@@ -37,7 +42,7 @@ def calibration_section(result, base: dict) -> None:
     for i, (key, lr) in enumerate(result.learners.items()):
         cal = lr.calibration
         svg = ""
-        if diagrams and cal is not None and cal.bins is not None:
+        if diagrams and cal is not None and cal.bins is not None and (shown is None or key in shown):
             svg = Markup(reliability_figure(key, cal.bins, styles[key]["color"], f"reliability-{i}",
                                             top_label=cal.top_label))
         rows.append({"key": key, "color": styles[key]["color"], "svg": svg,
@@ -73,7 +78,13 @@ def poor_calibration_sentences(result) -> list[str]:
             others = {k: result.learners[k].values.get("ece") for k in comp.learners if k != key}
             better = [k for k, v in others.items() if v is not None and v < ece]
             where = f" on {comp.dataset}" if comp.dataset else ""
-            named = and_join([f"{k} ({fmt(others[k])})" for k in better])
+            if len(better) > NAMED:
+                # among many learners, the best-calibrated few by name: a list of all says nothing
+                better.sort(key=lambda k: others[k])
+            named = [f"{k} ({fmt(others[k])})" for k in better[:NAMED]]
+            if len(better) > NAMED:
+                named.append(f"{len(better) - NAMED} others")
+            named = and_join(named)
             also = f"; {named} calibrated better" if better else ""
             out.append(f"{key} ranks first{where} by {and_join(measures)}, but its calibration is poor: ECE "
                        f"{fmt(ece)} (above {fmt(POOR_ECE, 6)}){also}. Its scores should not be read as "

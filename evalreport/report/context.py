@@ -20,6 +20,7 @@ from ..result import Result
 from ..words import gate_text
 from .format import UNDEFINED, Column, fmt, p_text
 from .significance import tests_section
+from .summary import shown_learners
 from .verdicts import gates_summary, recommendation
 
 __all__ = ["report_context", "figure_warnings", "fmt", "UNDEFINED", "Column"]
@@ -111,6 +112,7 @@ def _common(result: Result) -> dict:
         "warnings": list(texts.warnings),
         "gates": result.gates,
         "learners": [],
-        "tests": tests_section(result),
+        "learner_count": len(result.learners),
+        "tests": tests_section(result, shown_learners(result)),
         "at_notes": [], "rank_notes": [], "summary_notes": [],
     }

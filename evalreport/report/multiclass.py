@@ -8,12 +8,13 @@ from markupsafe import Markup
 
 from .. import registry
 from ..class_figures import class_roc_figure, class_scores_figure, confusion_figure
-from ..figures import learner_styles, scalars_figure
+from ..figures import scalars_figure
 from .appendix import definitions as appendix_definitions
 from .family import family_table
 from .calibration import calibration_section
 from .format import UNDEFINED, Column, fmt, measure_interval_text, measure_text
 from .notes import cells_with_notes
+from .summary import ShownResult, pair_heatmaps, shown_learners, shown_styles, summary_note
 from .verdicts import ranking_sentence
 
 __all__ = ["multiclass_context"]
@@ -40,7 +41,11 @@ NOT_COLUMNS = frozenset({"f1", "auc"})
 def multiclass_context(result, base: dict) -> dict:
     spec = result.spec
     classes = [str(c) for c in spec.classes]
-    styles = learner_styles(result.learners)
+    # past a handful of learners, the figures and per-learner blocks show the top
+    # ones (``view``); the tables keep every learner (report/summary.py)
+    drawn = shown_learners(result)
+    view = ShownResult(result, drawn) if drawn else result
+    styles = shown_styles(result, drawn)
     has_cost = any(lr.evaluation.cost_sensitive_error is not None for lr in result.learners.values())
     has_bayes = any(lr.evaluation.bayes_cost is not None for lr in result.learners.values())
     cols = [Column(key, label, better) for key, label, better, _ in SUMMARY]
@@ -82,11 +87,13 @@ def multiclass_context(result, base: dict) -> dict:
             "summary": [measure_interval_text(c.key, values.get(c.key), (lr.bootstrap or {}).get(c.key))
                         for c in cols],
             "per_class": per_class,
-            "confusion_svg": Markup(confusion_figure(key, classes, ev.confusion, f"confusion-{i}")),
+            "detail": key in view.learners,  # its per-class block and figures are drawn
+            "confusion_svg": Markup(confusion_figure(key, classes, ev.confusion, f"confusion-{i}"))
+            if key in view.learners else "",
             "roc_svg": Markup(class_roc_figure(key, lr.class_curves,
                                                {c: ev.per_class[c].auc for c in classes}, f"roc-{i}",
                                                styles[key]["color"]))
-            if lr.class_curves else "",
+            if lr.class_curves and key in view.learners else "",
             "curves_note": _class_curves_note(lr.class_curves) if lr.class_curves else "",
             "groups": groups,
             "groups_macro": "" if lr.group_averages is None else
@@ -94,8 +101,10 @@ def multiclass_context(result, base: dict) -> dict:
             f"{fmt(lr.group_averages.mean_f1)}, micro-F1 {fmt(lr.group_averages.micro_f1)}",
         })
     scalar_rows = [(label, v) for label, v in scalar_rows.items() if any(x[0] is not None for x in v.values())]
-    figs["scalars"] = Markup(scalars_figure(result, styles, scalar_rows))
-    figs["class_scores"] = Markup(class_scores_figure(classes, f1_by_class, styles, "F1"))
+    figs["scalars"] = Markup(scalars_figure(view, styles, [
+        (label, {k: v for k, v in vals.items() if k in view.learners}) for label, vals in scalar_rows]))
+    figs["class_scores"] = Markup(class_scores_figure(
+        classes, {k: v for k, v in f1_by_class.items() if k in view.learners}, styles, "F1"))
     label = {m.name: m.ranking_label for m in registry.ranked("multiclass")}
     summary_notes = cells_with_notes(result, learners, "summary", cols)
     sentences = []
@@ -109,7 +118,9 @@ def multiclass_context(result, base: dict) -> dict:
         sentences.append(f"{key}: accuracy {fmt(lr.evaluation.accuracy)}, macro-F1 (Zhou) "
                          f"{fmt(lr.evaluation.averages.macro_f1)}.")
     base["verdict"]["sentences"] = sentences + base["verdict"]["sentences"]
-    base["verdict"]["headline"] = _headline(result, styles)
+    base["verdict"]["headline"] = _headline(view, styles)
+    if drawn:
+        base["verdict"]["sentences"].append(summary_note(result, drawn))
     rankings = [{"dataset": comp.dataset or "", "measure": label[r.measure],
                  "order": " > ".join(r.order) if r.order else UNDEFINED}
                 for comp in result.comparisons for r in comp.rankings]
@@ -133,8 +144,9 @@ def multiclass_context(result, base: dict) -> dict:
         population=_population_table(result, learners),
         priors_text=", ".join(f"{c}: {fmt(p, 6)}" for c, p in (spec.priors or {}).items()),
         definitions=appendix_definitions(result),
+        pair_heatmaps=pair_heatmaps(result, drawn),
     )
-    calibration_section(result, base)  # base["calibration"], and the verdict's sentences on it
+    calibration_section(result, base, shown=view.learners)  # base["calibration"], and the verdict's sentences on it
     return base
 
 

@@ -39,11 +39,13 @@ def _mcnemar_cell(m, family: int) -> str:
     return text
 
 
-def tests_section(result) -> dict:
+def tests_section(result, shown: list[str] | None = None) -> dict:
     """Tests of significance as sentences, a pairs table and a p-value matrix.
 
     A difference is significant when its p-value adjusted by Holm's method over
-    the pairs of its data set (``p_holm``) is below 1 - level."""
+    the pairs of its data set (``p_holm``) is below 1 - level. ``shown``: when the
+    report summarises (report/summary.py), the learners whose pairs the table
+    lists; every pair is in the sentences, the heatmaps and results.json."""
     level = result.spec.confidence.level
     pct = f"{100 * (1 - level):g}%"
     rows, sentences = [], []
@@ -81,7 +83,8 @@ def tests_section(result) -> dict:
                 pt = t.paired_t
                 row["paired_t"] = (f"mean error difference {'+' if pt.mean_difference > 0 else ''}{fmt(pt.mean_difference)}, t = {fmt(pt.t, 3)} "
                                    f"({pt.dof} dof), {p_text(pt.p_value)}")
-            rows.append(row)
+            if shown is None or (t.a in shown and t.b in shown):
+                rows.append(row)
     holm_words = " after Holm's adjustment over each data set's pairs" if adjusted else ""
     if significant:
         sentences.append(f"DeLong's test finds a significantly higher AUC (at the {pct} level{holm_words}) for "
@@ -92,8 +95,8 @@ def tests_section(result) -> dict:
         sentences.append(f"DeLong's test finds no AUC difference significant at the {pct} level{holm_words}.")
     matrices = []
     for comp in result.comparisons:
-        if len(comp.tests) <= 6:
-            continue  # a table of pairs is clearer
+        if len(comp.tests) <= 6 or shown is not None:
+            continue  # a table of pairs is clearer; past a handful of learners, a heatmap (summary.py)
         names = list(dict.fromkeys([t.a for t in comp.tests] + [t.b for t in comp.tests]))
         cell = {}
         for t in comp.tests:
@@ -117,6 +120,7 @@ def tests_section(result) -> dict:
         }
     ran = {name for r in rows for name in ("delong", "mcnemar", "paired_t") if r[name]}
     return {"rows": rows, "sentences": sentences, "matrices": matrices, "friedman": friedman,
-            "level": fmt(level, 6), "ran": sorted(ran), "holm": adjusted, "level_pct": pct,
+            "level": fmt(level, 6), "ran": sorted(ran), "summarised": shown is not None,
+            "pairs": sum(len(c.tests) for c in result.comparisons), "holm": adjusted, "level_pct": pct,
             "mcnemar_method": _MCNEMAR_METHOD[result.spec.confidence.mcnemar],
             "bootstrap": any(getattr(lr, "bootstrap", None) for lr in result.learners.values())}

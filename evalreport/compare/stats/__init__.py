@@ -44,11 +44,12 @@ from .delong import (
     delong_auc,
     delong_paired,
     delong_paired_components,
+    delong_paired_many,
     delong_unpaired,
 )
 from .friedman import Friedman, friedman_nemenyi, nemenyi_q
 from .holm import holm
-from .mcnemar import EXACT_BELOW, McNemar, mcnemar
+from .mcnemar import EXACT_BELOW, McNemar, mcnemar, mcnemar_many
 from .paired_t import PairedT, paired_t_test
 
 __all__ = [
@@ -65,12 +66,14 @@ __all__ = [
     "bootstrap_intervals",
     "delong_auc",
     "delong_paired",
+    "delong_paired_many",
     "delong_unpaired",
     "expected_total_cost",
     "f1_at",
     "friedman_nemenyi",
     "holm",
     "mcnemar",
+    "mcnemar_many",
     "nemenyi_q",
     "paired_t_test",
     "structural_components",

@@ -8,7 +8,7 @@ import numpy as np
 
 from .core import _as_bool, _special
 
-__all__ = ["EXACT_BELOW", "METHODS", "McNemar", "mcnemar"]
+__all__ = ["EXACT_BELOW", "METHODS", "McNemar", "mcnemar", "mcnemar_many"]
 
 
 #: McNemar, ``method="auto"``: fewer disagreements than this get the exact binomial
@@ -125,7 +125,41 @@ def mcnemar(y_true_bool, pred_a_bool, pred_b_bool, *, method: str = "auto") -> M
     e00 = int(np.count_nonzero(right_a & right_b))
     e01 = int(np.count_nonzero(~right_a & right_b))
     e10 = int(np.count_nonzero(right_a & ~right_b))
-    e11 = y.size - e00 - e01 - e10
+    return _from_counts(e00, e01, e10, y.size - e00 - e01 - e10, method)
+
+
+def mcnemar_many(y_true_bool, pred_a_bool, others, *, method: str = "auto") -> list[McNemar]:
+    """:func:`mcnemar` of learner A's decisions against each of ``others`` (a
+    sequence of decision arrays), the counts of a block of pairs in one NumPy
+    call (many learners: k(k - 1)/2 pairs).
+
+    >>> y = [1, 1, 1, 1, 0, 0, 0, 0, 1, 0]
+    >>> a, b = [1, 1, 0, 0, 0, 1, 1, 0, 0, 1], [1, 1, 1, 1, 0, 0, 0, 0, 1, 1]
+    >>> mcnemar_many(y, a, [b, a]) == [mcnemar(y, a, b), mcnemar(y, a, a)]
+    True
+    """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+    y = _as_bool(y_true_bool)
+    a = _as_bool(pred_a_bool, "pred_a_bool")
+    others = [_as_bool(b, "pred_b_bool") for b in others]
+    if a.shape != y.shape or any(b.shape != y.shape for b in others):
+        return [mcnemar(y, a, b, method=method) for b in others]
+    right_a = a == y
+    out = []
+    chunk = max(1, 8_000_000 // max(y.size, 1))  # pairs per block
+    for start in range(0, len(others), chunk):
+        right_b = np.stack(others[start:start + chunk]) == y
+        e00 = np.count_nonzero(right_a & right_b, axis=1)
+        e01 = np.count_nonzero(~right_a & right_b, axis=1)
+        e10 = np.count_nonzero(right_a & ~right_b, axis=1)
+        out += [_from_counts(int(p), int(q), int(r), y.size - int(p) - int(q) - int(r), method)
+                for p, q, r in zip(e00, e01, e10)]
+    return out
+
+
+def _from_counts(e00: int, e01: int, e10: int, e11: int, method: str) -> McNemar:
+    """The test from the pair's counts (``method`` as :func:`mcnemar` takes it)."""
     disagree = e01 + e10
     if method == "auto":
         method = "exact" if disagree < EXACT_BELOW else "corrected"

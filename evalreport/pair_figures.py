@@ -1,0 +1,102 @@
+"""Pairwise comparisons of many learners as heatmaps (inline SVG, the matrix a
+raster image inside it): the ROC envelopment, and DeLong's and McNemar's tests
+adjusted by Holm's method. Past a handful of learners an N x N table of text
+neither fits a page nor can be read; a heatmap in the ranking's order (best
+first) shows at a glance who dominates whom. Plots take results and never
+compute a measure: every cell is a verdict or p-value the engine computed."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .figures import HALF_WIDTH, _figure, _rc, _svg
+
+__all__ = ["envelopment_heatmap", "significance_heatmap", "NAMED_TICKS"]
+
+#: up to this many learners the axes name each one; past it they give ranks
+NAMED_TICKS = 40
+
+_ENVELOPMENT = (("row envelops column", "#0072B2"), ("row enveloped by column", "#D55E00"),
+                ("the curves cross", "#e6e6e6"), ("identical curves", "#009E73"))
+#: a test's cell: the better learner's side and how small the adjusted p-value is
+_TEST = (("row better, p < 0.001", "#08306b"), ("row better, p < 0.01", "#2171b5"),
+         ("row better, p < level", "#9ecae1"), ("not significant", "#eeeeee"),
+         ("column better, p < level", "#fdbe85"), ("column better, p < 0.01", "#e6550d"),
+         ("column better, p < 0.001", "#8c2d04"), ("not tested / undefined", "#ffffff"))
+
+
+def _heatmap(codes: np.ndarray, legend, names: list[str], title: str, fig_id: str, alt: str, by: str) -> str:
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    n = len(names)
+    with _rc({"axes.grid": False}):
+        fig = _figure((HALF_WIDTH, HALF_WIDTH + 0.35 + 0.16 * len(legend)), layout="constrained")
+        ax = fig.subplots()
+        cmap = ListedColormap([c for _, c in legend] + ["#bdbdbd"])  # last: the diagonal
+        ax.imshow(codes, cmap=cmap, vmin=-0.5, vmax=len(legend) + 0.5, interpolation="nearest", aspect="equal")
+        if n <= NAMED_TICKS:
+            ax.set_xticks(range(n), names, rotation=90, fontsize=7)
+            ax.set_yticks(range(n), names, fontsize=7)
+        else:
+            ticks = [0] + list(range(9, n, 10 if n <= 100 else 20))
+            ax.set_xticks(ticks, [str(t + 1) for t in ticks])
+            ax.set_yticks(ticks, [str(t + 1) for t in ticks])
+            ax.set_xlabel(f"column: learner's rank by {by}")
+            ax.set_ylabel(f"row: learner's rank by {by}")
+        ax.tick_params(length=2)
+        ax.set_title(title)
+        used = set(np.unique(codes[codes < len(legend)]).tolist())
+        handles = [Patch(facecolor=c, edgecolor="#999999", linewidth=0.4, label=lab)
+                   for i, (lab, c) in enumerate(legend) if i in used]
+        if handles:
+            fig.legend(handles, [h.get_label() for h in handles], loc="outside lower center", ncol=2,
+                       frameon=False, handlelength=1.2, columnspacing=1.0, handletextpad=0.4)
+        return _svg(fig, fig_id, alt)
+
+
+def envelopment_heatmap(names: list[str], pairs, fig_id: str, by: str = "the ranking") -> str:
+    """Row vs column: envelops, is enveloped, crosses or is identical
+    (``pairs``: PairVerdicts; learners in ``names``' order, best first)."""
+    index = {k: i for i, k in enumerate(names)}
+    n = len(names)
+    codes = np.full((n, n), len(_ENVELOPMENT), dtype=float)  # the diagonal
+    code = {"a_envelops_b": (0, 1), "b_envelops_a": (1, 0), "identical": (3, 3)}
+    for p in pairs:
+        if p.a not in index or p.b not in index:
+            continue
+        ab, ba = code.get(p.envelopment.verdict, (2, 2))
+        codes[index[p.a], index[p.b]], codes[index[p.b], index[p.a]] = ab, ba
+    won = int((codes == 0).sum())
+    alt = (f"Heatmap of ROC envelopment among {n} learners, best first: {won} of the "
+           f"{n * (n - 1) // 2} pairs have one curve enveloping the other; the rest cross or coincide.")
+    return _heatmap(codes, _ENVELOPMENT, names, "ROC envelopment (row vs column)", fig_id, alt, by)
+
+
+def _test_code(p: float | None, row_better: bool, alpha: float) -> int:
+    if p is None:
+        return 7
+    if p >= alpha:
+        return 3
+    strength = 0 if p < 0.001 else 1 if p < 0.01 else 2
+    return strength if row_better else 6 - strength
+
+
+def significance_heatmap(names: list[str], cells: dict, alpha: float, title: str, fig_id: str, what: str,
+                 by: str = "the ranking") -> str:
+    """``cells``: (a, b) -> (Holm-adjusted p-value or None, whether a is the better);
+    each pair once, drawn in both triangles."""
+    index = {k: i for i, k in enumerate(names)}
+    n = len(names)
+    codes = np.full((n, n), len(_TEST), dtype=float)
+    significant = 0
+    for (a, b), (p, a_better) in cells.items():
+        if a not in index or b not in index:
+            continue
+        codes[index[a], index[b]] = _test_code(p, a_better, alpha)
+        codes[index[b], index[a]] = _test_code(p, not a_better, alpha)
+        significant += p is not None and p < alpha
+    alt = (f"Heatmap of {what} among {n} learners, best first: {significant} of the {len(cells)} pairs "
+           f"differ significantly after Holm's adjustment.")
+    legend = [(label.replace("level", f"{alpha:g}"), color) for label, color in _TEST]
+    return _heatmap(codes, legend, names, title, fig_id, alt, by)

@@ -1,0 +1,185 @@
+"""Past a handful of learners the report summarises: figures draw the top
+learners, tables keep every one.
+
+A figure with two hundred curves says nothing and costs minutes in the PDF (and
+gigabytes); a per-learner section two hundred times over is a book. So past
+:data:`SHOWN_LEARNERS` learners the report shows, in its figures and its
+per-learner detail (confusion matrices, reliability diagrams, fold tables), only
+the top learners by the verdict's ranking (least cost at the operating point for
+a binary task, the first ranking for a multi-class one), always with the deployed
+one; its tables of measures keep every learner; the pairwise matrices become a
+heatmap (evalreport/pair_figures.py). A note in the report says what was summarised
+and why; results.json keeps every number of every learner and pair.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+__all__ = ["SHOWN_LEARNERS", "shown_learners", "shown_styles", "ShownResult", "summary_note", "pair_heatmaps"]
+
+#: the most learners drawn in a figure and given per-learner detail; past it the
+#: report summarises. Eight: the colour-blind-safe palette's colours, one each
+SHOWN_LEARNERS = 8
+
+
+def _ranked(result) -> list[str]:
+    """Every learner, best first by the verdict's ranking: per data set the
+    ranking of least cost (binary) or the task's first ranking (multi-class),
+    the data sets' orders interleaved; learners no ranking orders come last in
+    the result's order."""
+    orders = []
+    for comp in result.comparisons:
+        ranking = next((r for r in comp.rankings if r.measure == "min_cost" and r.order), None) \
+            or next((r for r in comp.rankings if r.order), None)
+        if ranking is not None:
+            orders.append(list(ranking.order))
+    out: list[str] = []
+    for i in range(max((len(o) for o in orders), default=0)):
+        out += [o[i] for o in orders if i < len(o) and o[i] not in out]
+    return out + [k for k in result.learners if k not in out]
+
+
+def _deployed(result, ranked: list[str]) -> list[str]:
+    """The learners page one recommends (verdicts.recommendation): per data set the
+    best by the ranking among those that pass every gate of theirs."""
+    failed = {g.get("learner") for g in result.gates if not g.get("passed")}
+    out = []
+    for comp in result.comparisons:
+        mine = [k for k in ranked if k in comp.learners]
+        best = next((k for k in mine if k not in failed), mine[0] if mine else None)
+        if best is not None and best not in out:
+            out.append(best)
+    return out
+
+
+def shown_learners(result, limit: int = SHOWN_LEARNERS) -> list[str] | None:
+    """The learners the figures and the detail sections show, in the result's
+    order; None when there are at most ``limit`` (every one is shown). The
+    deployed learners first, then those that are least cost somewhere on the
+    cost envelope (the cost figure shades their stretch), then the ranking's."""
+    if len(result.learners) <= limit:
+        return None
+    ranked = _ranked(result)
+    envelope = [iv.learner for c in result.comparisons for iv in c.cost_envelope]
+    picked: list[str] = []
+    for key in _deployed(result, ranked) + sorted(set(envelope), key=ranked.index) + ranked:
+        if key not in picked and len(picked) < limit:
+            picked.append(key)
+    return [k for k in result.learners if k in picked]
+
+
+class ShownResult:
+    """The result as the figures and detail sections see it when the report
+    summarises: ``learners`` holds only the shown ones, and the comparisons only
+    their pairs, tests and stretches of the cost envelope. Everything else is the
+    result's own."""
+
+    def __init__(self, result, keys: list[str]):
+        self._result = result
+        keep = set(keys)
+        self.learners = {k: result.learners[k] for k in result.learners if k in keep}
+        self.comparisons = tuple(dataclasses.replace(
+            c, learners=tuple(k for k in c.learners if k in keep),
+            pairs=tuple(p for p in c.pairs if p.a in keep and p.b in keep),
+            tests=tuple(t for t in c.tests if t.a in keep and t.b in keep),
+            cost_envelope=tuple(iv for iv in c.cost_envelope if iv.learner in keep),
+            roc_hull=tuple(v for v in c.roc_hull if v.learner is None or v.learner in keep))
+            for c in result.comparisons)
+
+    def __getattr__(self, name):
+        return getattr(self._result, name)
+
+
+def _ranking_label(result, short: bool = False) -> str:
+    """The ranking the report's summary orders the learners by (:func:`_ranked`), in
+    words: as the rankings table names it when ``short``."""
+    from .. import registry
+
+    binary = result.task is None or result.task.name == "binary"
+    if binary and not short:
+        return "least expected cost at the operating point"
+    rankings = [r for c in result.comparisons for r in c.rankings if r.order]
+    measure = next((r.measure for r in rankings if r.measure == "min_cost"), None) if binary else None
+    measure = measure or next((r.measure for r in rankings), None)
+    if measure is None:
+        return "the result's order"
+    label = {m.name: m.ranking_label for m in registry.ranked(result.task.name if result.task else "binary")}
+    return label.get(measure, measure)
+
+
+def summary_note(result, shown: list[str] | None, limit: int = SHOWN_LEARNERS) -> str:
+    """The report's note on what it summarised ("" when it shows every learner)."""
+    if shown is None:
+        return ""
+    n = len(result.learners)
+    by = _ranking_label(result)
+    return (f"{n} learners: past {limit}, the report summarises (a figure of {n} curves cannot be read, "
+            f"nor {n} sets of per-learner details). The figures, the headline table and the per-learner details "
+            "(confusion matrices, per-group tables, threshold and gains tables, reliability diagrams, tests of "
+            f"pairs) show the top {len(shown)} by {by}, always with the deployed one: {', '.join(shown)}. "
+            f"The tables of measures list every learner; the pairwise comparisons of all {n} are drawn as heatmaps. results.json holds "
+            "every number of every learner and pair.")
+
+
+#: the swatch of a learner the figures do not draw: no colour of the palette
+#: (those are the drawn learners', one each)
+UNDRAWN = {"color": "#b0b0b0", "linestyle": "-"}
+
+
+def shown_styles(result, shown: list[str] | None) -> dict[str, dict]:
+    """Each learner's colour: the drawn ones as the figures draw them (the palette
+    in the result's order of the drawn learners), the others grey."""
+    from ..figures import learner_styles
+
+    if shown is None:
+        return learner_styles(result.learners)
+    styles = learner_styles(shown)
+    return {k: styles.get(k, UNDRAWN) for k in result.learners}
+
+
+def pair_heatmaps(result, shown: list[str] | None) -> list[dict]:
+    """The pairwise comparisons of every learner as heatmaps, per data set, when
+    the report summarises ([] otherwise: the tables are drawn): the ROC
+    envelopment and DeLong's and McNemar's Holm-adjusted p-values, in the
+    ranking's order. Each: {"dataset", "svg", "caption"}."""
+    from markupsafe import Markup
+
+    from ..pair_figures import envelopment_heatmap, significance_heatmap
+
+    if shown is None:
+        return []
+    ranked = _ranked(result)
+    by = _ranking_label(result, short=True)
+    alpha = 1 - result.spec.confidence.level
+    out = []
+    for i, comp in enumerate(result.comparisons):
+        names = [k for k in ranked if k in comp.learners]
+        where = f" on {comp.dataset}" if comp.dataset else ""
+        if comp.pairs:
+            curved = [k for k in names if not result.learners[k].hard]
+            out.append({"dataset": comp.dataset or "", "svg": Markup(envelopment_heatmap(
+                curved, comp.pairs, f"envelopment-map-{i}", by)),
+                "caption": f"ROC envelopment of every pair{where}: the row's learner envelops the column's "
+                           "(blue) or is enveloped by it (orange); grey: the curves cross. Learners in the "
+                           f"order of the ranking by {by} (the rankings table below), best first."})
+        delong = {(t.a, t.b): (t.delong.p_holm if t.delong.p_holm is not None else t.delong.p_value,
+                               (t.delong.difference or 0) > 0)
+                  for t in comp.tests if t.delong is not None and t.delong.p_value is not None}
+        if delong:
+            out.append({"dataset": comp.dataset or "", "svg": Markup(significance_heatmap(
+                names, delong, alpha, "DeLong's test of AUC (Holm)", f"delong-map-{i}", "DeLong's test of AUC",
+                by)),
+                "caption": f"DeLong's paired test of AUC for every pair{where}, Holm-adjusted p-values: blue where "
+                           "the row's learner has the significantly higher AUC, orange where the column's has."})
+        mcnemar = {(t.a, t.b): (t.mcnemar.p_holm if t.mcnemar.p_holm is not None else t.mcnemar.p_value,
+                                t.mcnemar.e10 > t.mcnemar.e01)
+                   for t in comp.tests if t.mcnemar is not None}
+        if mcnemar:
+            out.append({"dataset": comp.dataset or "", "svg": Markup(significance_heatmap(
+                names, mcnemar, alpha, "McNemar's test of decisions (Holm)", f"mcnemar-map-{i}",
+                "McNemar's test of decisions", by)),
+                "caption": f"McNemar's test of the paired decisions for every pair{where}, Holm-adjusted "
+                           "p-values: blue where the row's learner is right significantly more often, orange "
+                           "where the column's is."})
+    return out

@@ -1,0 +1,242 @@
+"""Past a handful of learners the report summarises (report/summary.py): the
+figures and the per-learner details show the top learners by least cost, always
+with the deployed one; the tables of measures and results.json keep every
+learner; the pairwise matrices become heatmaps; a note says so."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evalreport.__main__ import main
+from evalreport.report.summary import SHOWN_LEARNERS
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from many_learners import write_case  # noqa: E402  (the benchmark's data and spec)
+
+N = 30
+NAME = re.compile(r"\bm\d{3}\b")
+
+
+def _svg(html: str, name: str) -> str:
+    start = html.index(f'data-figure="{name}"')
+    return html[start:html.index("</svg>", start)]
+
+
+def _names(text: str) -> set[str]:
+    return set(NAME.findall(text))
+
+
+def _run(folder: Path, n: int, formats: str, extra: str = "") -> Path:
+    spec = write_case(folder, n, rows=400, seed=0, bootstrap=0)
+    if extra:
+        spec.write_text(spec.read_text() + extra)
+    assert main(["run", str(spec), "--out", str(folder / "out"), "--format", formats, "--quiet"]) in (0, 3)
+    return folder / "out"
+
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory):
+    out = _run(tmp_path_factory.mktemp("many"), N, "html,pdf,json")
+    results = json.loads((out / "results.json").read_text())
+    return out, (out / "report.html").read_text(), results
+
+
+def _expected_shown(results) -> list[str]:
+    """The deployed learner, those on the cost envelope, then the least-cost ranking's."""
+    c = results["comparisons"]
+    order = c["rankings"]["min_cost"]
+    picked = [c["winner_at_operating_point"]]
+    for key in sorted({iv["learner"] for iv in c["cost_envelope"]}, key=order.index) + order:
+        if key not in picked and len(picked) < SHOWN_LEARNERS:
+            picked.append(key)
+    return picked
+
+
+def test_figures_draw_only_the_top_learners(many):
+    _, html, results = many
+    shown = set(_expected_shown(results))
+    assert len(shown) == SHOWN_LEARNERS
+    for figure in ("roc", "pr", "cost", "scalars"):
+        assert _names(_svg(html, figure)) == shown, figure
+    # the reliability diagrams and confusion matrices: the same learners only
+    diagrams = set(re.findall(r'data-figure="reliability-\d+"[^>]*aria-label="[^"]*?(m\d{3})', html))
+    assert diagrams == shown
+    confusions = set(re.findall(r'<table class="confusion">\s*<caption>.*?(m\d{3})', html, flags=re.S))
+    assert confusions == shown
+
+
+def test_pdf_figures_hold_only_the_top_learners_legends(many):
+    out, _, results = many
+    shown = set(_expected_shown(results))
+    text = subprocess.run(["pdftotext", "-layout", str(out / "report.pdf"), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    # the ROC legend's entries: "name (AUC 0.xxx)"
+    legend = set(re.findall(r"\b(m\d{3}) \(AUC \d\.\d{3}\)", text))
+    assert legend == shown
+
+
+def test_every_learner_in_the_tables_and_results_json(many):
+    _, html, results = many
+    assert len(results["learners"]) == N
+    assert len(results["comparisons"]["delong"]) == N * (N - 1) // 2
+    assert len(results["comparisons"]["envelopment"]) == N * (N - 1) // 2
+    start = html.index("<h3>Ranking and cost (every threshold)</h3>")
+    table = html[start:html.index("</table>", start)]
+    assert _names(table) == {f"m{i:03d}" for i in range(N)}
+
+
+def test_the_summary_note_and_heatmaps(many):
+    _, html, results = many
+    shown = [k for k in results["learners"] if k in set(_expected_shown(results))]
+    note = (f"{N} learners: past {SHOWN_LEARNERS}, the report summarises (a figure of {N} curves cannot be "
+            f"read, nor {N} sets of per-learner details). The figures, the headline table and the per-learner "
+            f"details (confusion matrices, per-group tables, threshold and gains tables, reliability diagrams, "
+            f"tests of pairs) show the top "
+            f"{SHOWN_LEARNERS} by least expected cost at the operating point, always with the deployed one: "
+            f"{', '.join(shown)}.")
+    assert note in html
+    for fig in ("envelopment-map-0", "delong-map-0", "mcnemar-map-0"):
+        assert f'data-figure="{fig}"' in html
+    assert '<table class="matrix">' not in html  # no N x N table
+    # the tests table: the pairs among the shown learners only
+    start = html.index("<h3>Tests of significance</h3>")
+    rows = html[start:html.index("</table>", start)].count("<tr>") - 1
+    assert rows == SHOWN_LEARNERS * (SHOWN_LEARNERS - 1) // 2
+    assert f"({rows} of {N * (N - 1) // 2})" in html
+
+
+def test_pdf_stays_small(many):
+    out, _, _ = many
+    pages = subprocess.run(["pdfinfo", str(out / "report.pdf")], capture_output=True, text=True,
+                           check=True).stdout
+    n_pages = int(re.search(r"Pages:\s+(\d+)", pages).group(1))
+    assert n_pages <= 30  # 156 pages at 50 learners before summarising
+
+
+def test_the_deployed_learner_is_shown_even_when_ranked_low(tmp_path):
+    # only weak learners pass the gate: the deployed one ranks far down by cost
+    out = _run(tmp_path, 20, "html,json", "gates:\n  - {metric: auc, max: 0.7}\n")
+    results = json.loads((out / "results.json").read_text())
+    html = (out / "report.html").read_text()
+    order = results["comparisons"]["rankings"]["min_cost"]
+    aucs = {k: v["auc"] for k, v in results["learners"].items()}
+    passing = [k for k in order if aucs[k] is not None and aucs[k] <= 0.7]
+    deployed = passing[0]
+    assert order.index(deployed) >= SHOWN_LEARNERS  # the test means something
+    assert f"deploy {deployed} at threshold" in html
+    assert deployed in _names(_svg(html, "roc"))
+    assert len(_names(_svg(html, "roc"))) == SHOWN_LEARNERS
+
+
+def test_a_small_report_is_unchanged(tmp_path):
+    out = _run(tmp_path, SHOWN_LEARNERS, "html,json")
+    html = (out / "report.html").read_text()
+    everyone = {f"m{i:03d}" for i in range(SHOWN_LEARNERS)}
+    assert "the report summarises" not in html
+    assert _names(_svg(html, "roc")) == everyone
+    assert '<table class="matrix">' in html and "heatmap" not in html
+    confusions = set(re.findall(r'<table class="confusion">\s*<caption>.*?(m\d{3})', html, flags=re.S))
+    assert confusions == everyone
+
+
+def test_vectorised_pair_tests_give_the_same_numbers():
+    """pair_tests runs DeLong's and McNemar's tests a learner against all after it
+    in one call; every pair's result equals the one-pair functions' exactly."""
+    from itertools import combinations
+
+    from evalreport.compare import pair_tests
+    from evalreport.compare import stats
+
+    rng = np.random.default_rng(3)
+    n = 700
+    y = rng.random(n) < 0.3
+    scores = {f"s{i}": np.round(rng.normal(size=n) + rng.random() * 2 * y, i % 3 + 1) for i in range(12)}
+    scores["hard"] = None
+    decisions = {k: (s >= 0.5 if s is not None else rng.random(n) < 0.4) for k, s in scores.items()}
+    keys = list(scores)
+    tests = pair_tests(keys, y, scores, decisions, None, frozenset({"delong", "mcnemar"}), 0.9,
+                       mcnemar_method="auto")
+    components = {k: stats.structural_components(y, s) for k, s in scores.items() if s is not None}
+    assert [(t.a, t.b) for t in tests] == list(combinations(keys, 2))
+    for t in tests:
+        mc = stats.mcnemar(y, decisions[t.a], decisions[t.b], method="auto")
+        assert t.mcnemar == mc.__class__(**{**mc.__dict__, "p_holm": t.mcnemar.p_holm})
+        if "hard" in (t.a, t.b):
+            assert t.delong is None
+            continue
+        one = stats.delong_paired_components(components[t.a], components[t.b], level=0.9)
+        assert t.delong == one.__class__(**{**one.__dict__, "p_holm": t.delong.p_holm})
+
+
+def test_poor_calibration_names_the_best_calibrated_few(many):
+    _, html, results = many
+    ece = {k: v["ece"] for k, v in results["learners"].items()}
+    sentence = re.search(r"<li>(m\d{3}) ranks first[^<]*?calibrated better\.", html)
+    assert sentence is not None
+    first = sentence.group(1)
+    better = sorted((k for k in ece if k != first and ece[k] < ece[first]), key=ece.get)
+    assert len(better) > 4  # the test means something
+    assert f"; {better[0]} (" in sentence.group(0)
+    assert f"and {len(better) - 4} others calibrated better." in sentence.group(0)
+
+
+def test_multiclass_summarises_too(tmp_path):
+    rng = np.random.default_rng(5)
+    n, k = 300, 12
+    y = rng.integers(0, 3, n)
+    cols, learners = {"id": np.arange(n), "y": y}, []
+    for i in range(k):
+        logits = rng.normal(size=(n, 3)) + (0.3 + 2.5 * rng.random()) * np.eye(3)[y]
+        p = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+        names = [f"m{i:03d}_{c}" for c in "abc"]
+        cols.update(zip(names, p.T))
+        learners.append(f"      m{i:03d}: [{', '.join(names)}]")
+    lines = [",".join(cols)] + [",".join(f"{cols[c][r]:.6g}" for c in cols) for r in range(n)]
+    (tmp_path / "pred.csv").write_text("\n".join(lines) + "\n")
+    (tmp_path / "spec.yaml").write_text(
+        "version: 1\ntitle: t\ndate: 2026-11-22\ntask: multiclass\nclasses: [0, 1, 2]\ndata:\n"
+        "  - path: pred.csv\n    label: y\n    id: id\n    learners:\n" + "\n".join(learners)
+        + "\nconfidence: {bootstrap: 0}\nreport: {formats: [html, json], out: out}\n")
+    assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) in (0, 3)
+    html = (tmp_path / "out" / "report.html").read_text()
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert len(results["learners"]) == k
+    note = re.search(r"12 learners: past 8, the report summarises \(.*?show the top 8 by ([^,]+), always with "
+                     r"the deployed one: ([^.]+)\.", html)
+    assert note is not None
+    shown = set(note.group(2).split(", "))
+    (measure, order), *_ = results["comparisons"]["rankings"].items()
+    assert measure in ("accuracy", "macro_f1", "macro_auc") and note.group(1) != "the result's order"
+    assert shown == set(order[:SHOWN_LEARNERS])  # no gates: the deployed one is the first
+    assert _names(_svg(html, "scalars")) == shown
+    blocks = set(re.findall(r'<div class="learner-block">\s*<h3>.*?(m\d{3})', html, flags=re.S))
+    assert blocks == shown
+    roc = set(re.findall(r'data-figure="roc-\d+"[^>]*aria-label="[^"]*?(m\d{3})', html))
+    assert roc == shown
+    start = html.index('<section id="measures">')
+    table = html[start:html.index("</table>", start)]
+    assert _names(table) == {f"m{i:03d}" for i in range(k)}
+
+
+def test_thresholds_said_by_kind(many):
+    _, html, _ = many
+    assert "Thresholds: every learner: least-cost threshold at PC(+). Predicted positive" in html
+    assert "m001: least-cost threshold" not in html
+
+
+def test_threshold_notes_of_mixed_kinds():
+    from evalreport.report.binary import _threshold_notes
+
+    rows = [{"key": k, "threshold_note": n} for k, n in
+            (("a", "spec threshold"), ("b", "learner's own threshold"), ("c", "spec threshold"),
+             ("d", "learner's own threshold"), ("e", "spec threshold"), ("f", "hard decisions"))]
+    assert _threshold_notes(rows) == ("b, d: learner's own threshold; f: hard decisions; "
+                                      "every other learner: spec threshold")
