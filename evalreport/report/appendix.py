@@ -9,7 +9,19 @@ from __future__ import annotations
 from .. import registry
 from ..result import Result
 
-__all__ = ["shown_measures", "definitions"]
+__all__ = ["shown_measures", "definitions", "works_cited", "WORKS"]
+
+#: the works most definitions cite, cited short in the appendix and listed once
+#: under it: (the registry's long form, the short form, the full reference)
+WORKS = (
+    ("Zhou, Machine Learning (2016), section ", "Zhou §",
+     "Zhou: Zhou Zhihua, Machine Learning, Tsinghua University Press, 2016, chapter 2."),
+    ("Drummond & Holte, Cost curves (Machine Learning 65, 2006)", "Drummond & Holte",
+     "Drummond & Holte: C. Drummond and R. C. Holte, Cost curves: an improved method for visualizing "
+     "classifier performance, Machine Learning 65 (2006)."),
+    ("Fawcett, Pattern Recognition Letters 27 (2006)", "Fawcett",
+     "Fawcett: T. Fawcett, An introduction to ROC analysis, Pattern Recognition Letters 27 (2006)."),
+)
 
 
 def shown_measures(result: Result) -> frozenset[str]:
@@ -51,5 +63,17 @@ def shown_measures(result: Result) -> frozenset[str]:
 
 
 def definitions(result: Result) -> dict[str, str]:
-    """label -> definition of each measure the report shows, and the terms."""
-    return registry.definitions(result.spec.task, shown_measures(result))
+    """label -> definition of each measure the report shows, and the terms; the
+    works of :data:`WORKS` cited short (the appendix lists them once)."""
+    out = {}
+    for label, text in registry.definitions(result.spec.task, shown_measures(result)).items():
+        for long, short, _ in WORKS:
+            text = text.replace(long, short)
+        out[label] = text
+    return out
+
+
+def works_cited(definitions: dict[str, str]) -> list[str]:
+    """The full references of the works the definitions cite short."""
+    texts = " ".join(definitions.values())
+    return [full for _, short, full in WORKS if short in texts]

@@ -10,7 +10,7 @@ from markupsafe import Markup
 from .. import registry
 from ..figures import figures
 from ..redact import published, redact_text
-from .appendix import definitions as appendix_definitions
+from .appendix import definitions as appendix_definitions, works_cited
 from .family import family_table
 from .calibration import calibration_section
 from .format import UNDEFINED, Column, and_join, fmt, measure_interval_text, measure_text
@@ -138,7 +138,9 @@ def _columns(result) -> tuple[list[Column], list[Column]]:
             if "ks" in metrics:  # with its threshold in the same cell (one column fewer)
                 cols.append(Column("ks", "KS (at threshold)", better))
         elif m.name == "min_cost":
-            cols += [Column("min_cost", m.label, better), Column("op_threshold", "its threshold", "")]
+            cols += [Column("min_cost", m.label, better, "cost"), Column("op_threshold", "its threshold", "", "cost")]
+        elif m.name == "expected_total_cost" and m.name in metrics:
+            cols.append(Column(m.name, m.label, better, "cost"))
         elif "binary" in m.compute and (m.name in metrics or not m.metric):
             cols.append(Column(m.name, m.label, better))
     return at_cols, rank_cols
@@ -248,7 +250,8 @@ def binary_context(result, base: dict) -> dict:
         "rankings_disagree": any(not c.rankings_agree for c in result.comparisons),
         "envelope": _envelope_rows(result, styles),
         "operating": operating_context(view, styles),
-        "definitions": appendix_definitions(result),
+        "definitions": (definitions := appendix_definitions(result)),
+        "works": works_cited(definitions),
         **slices_section(view, styles),
     }
 

@@ -165,6 +165,8 @@ class Column:
     key: str
     label: str
     better: str  # "higher", "lower" or ""
+    #: a table split in two prints its "cost" columns in the second (a page's width)
+    group: str = ""
 
 
 @dataclass(frozen=True)
