@@ -374,13 +374,13 @@ def test_binary_run_writes_the_family_ks_and_gini(tmp_path):
         at = keys.index("cost_at_threshold")
         assert keys[at + 1:at + 9] == list(FAMILY)
     # the report: a table of its own, and KS with its threshold over every threshold
-    family = html[html.index("The confusion-matrix family at the threshold"):html.index("Ranking and cost")]
+    family = html[html.index("The confusion-matrix family at the threshold"):html.index("Ranking (every threshold)")]
     for label in ("specificity", "NPV", "FPR", "FNR", "balanced accuracy", "MCC", "Cohen&#39;s kappa",
                   "Youden&#39;s J"):
         assert f"{label} " in family, label
     first = html[html.index("At the decision threshold"):html.index("The confusion-matrix family")]
     assert "MCC" not in first and "specificity" not in first
-    ranking = html[html.index("Ranking and cost"):html.index("Confusion matrices at the threshold")]
+    ranking = html[html.index("Ranking (every threshold)"):html.index("Confusion matrices at the threshold")]
     assert "KS (at threshold)" in ranking and "Gini" in ranking
     ks = data["learners"]["a"]["ks"]
     assert f"{ks:.3f} at " in ranking  # a rate: 3 decimals
@@ -394,7 +394,7 @@ def test_the_family_is_left_out_when_the_metrics_leave_it_out(tmp_path):
     assert code == 0
     lr = data["learners"]["a"]
     assert "mcc" in lr and not {"ks", "ks_threshold", "gini", "kappa", "youden"} & set(lr)
-    family = html[html.index("The confusion-matrix family at the threshold"):html.index("Ranking and cost")]
+    family = html[html.index("The confusion-matrix family at the threshold"):html.index("Ranking (every threshold)")]
     assert "MCC" in family and "kappa" not in family
     assert "KS (at" not in html
     code, data, html = _run(tmp_path, csv, "metrics: [accuracy, auc]\n")
@@ -438,7 +438,7 @@ def test_undefined_members_are_null_with_a_warning_and_marked(tmp_path):
         assert text in warnings, text
     # specificity and FPR are said once (the threshold's own measures say them)
     assert sum("fpr at threshold" in w and "'a'" in w for w in warnings) == 1
-    family = html[html.index("The confusion-matrix family at the threshold"):html.index("Ranking and cost")]
+    family = html[html.index("The confusion-matrix family at the threshold"):html.index("Ranking (every threshold)")]
     assert 'undefined<sup class="mark">' in family
     assert "mcc at threshold 0.5 is undefined: there are no negatives" in family
 

@@ -88,7 +88,7 @@ def test_every_learner_in_the_tables_and_results_json(many):
     assert len(results["learners"]) == N
     assert len(results["comparisons"]["delong"]) == N * (N - 1) // 2
     assert len(results["comparisons"]["envelopment"]) == N * (N - 1) // 2
-    start = html.index("<h3>Ranking and cost (every threshold)</h3>")
+    start = html.index("<h3>Ranking (every threshold)</h3>")
     table = html[start:html.index("</table>", start)]
     assert _names(table) == {f"m{i:03d}" for i in range(N)}
 

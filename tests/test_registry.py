@@ -184,7 +184,7 @@ def test_a_measure_added_through_the_registry_alone(tmp_path, youden, capsys):
     assert "TPR - FPR at the decision threshold. Undefined when: one class only. (Youden, Cancer 3 (1950))" \
         in appendix
     # printed as the entry's format says, in its column
-    table = html[html.index("At the decision threshold"):html.index("Ranking and cost")]
+    table = html[html.index("At the decision threshold"):html.index("Ranking (every threshold)")]
     assert f'J={data["learners"]["A"]["youden_j"]:+.3f}' in table
 
 

@@ -56,7 +56,7 @@ def test_report_marks_the_cell_and_json_keeps_messages(tmp_path):
                "at threshold 0.5")
     assert message in data["warnings"]
     html = (tmp_path / "out" / "report.html").read_text()
-    table = html[html.index("At the decision threshold"):html.index("Ranking and cost")]
+    table = html[html.index("At the decision threshold"):html.index("Ranking (every threshold)")]
     # a's precision cell carries mark 1, and note 1 under the table says why
     row_a = re.search(r'<tr><th scope="row">.*?<span class="learner">a</span></th>(.*?)</tr>', table, re.S)
     assert re.search(r'undefined<sup class="mark">1</sup>', row_a.group(1))
