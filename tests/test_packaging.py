@@ -102,7 +102,7 @@ def _installed_run(tmp_path: Path, import_path: Path) -> None:
     reports = work / "watermelon" / "reports"
     assert json.loads((reports / "results.json").read_text())["learners"]["A"]["auc"] == pytest.approx(0.64)
     html = (reports / "report.html").read_text()
-    assert "<svg" in html and "Appendix: definitions" in html
+    assert "<svg" in html and "Appendix: the spec and the definitions" in html
     assert (reports / "report.pdf").read_bytes().startswith(b"%PDF-")
     assert "Traceback" not in done.stderr
 

@@ -143,7 +143,7 @@ def test_template_override_by_file_name(tmp_path):
     spec.write_text(text)
     assert main(["run", str(spec), "--quiet"]) in (0, 3)
     html = (tmp_path / "out" / "report.html").read_text()
-    assert "Company appendix" in html and "Appendix: definitions" not in html
+    assert "Company appendix" in html and "Appendix: the spec and the definitions" not in html
     assert '<section id="verdict"' in html  # the rest from the defaults
 
 
