@@ -412,6 +412,18 @@ def test_ks_from_quantiles_within_a_thousandth():
         assert psi(qa, qb)["psi"] == pytest.approx(exact["psi"], abs=0.01)
 
 
+def test_ks_from_quantiles_with_an_atom():
+    # half the scores tied at 0.5 (a clipped model), 2,000 distinct others: the quantiles
+    # repeat 0.5 some 500 times, F(0.5) is the last of them
+    rng = np.random.default_rng(9)
+    a = np.r_[np.full(2000, 0.5), rng.uniform(0, 1, 2000)]
+    b = np.r_[np.full(1000, 0.5), rng.uniform(0, 1, 3000)]
+    qa, qb = summary(a), summary(b)
+    assert qa["values"].count(0.5) > 400
+    assert abs(ks_distance(qa, qb) - st.ks_2samp(a, b).statistic) <= 1e-3
+    assert abs(ks_distance(qa, summary(np.linspace(0, 1, 10))) - st.ks_2samp(a, np.linspace(0, 1, 10)).statistic) <= 1e-3
+
+
 def test_ks_weighted_values():
     # weights count as repetitions
     a, wa = [0.1, 0.5, 0.9], [3, 1, 2]
