@@ -331,6 +331,27 @@ def test_results_json_without_the_new_keys():
     json.dumps(result, allow_nan=False)
 
 
+def test_multiclass_accuracy_and_macro_f1():
+    sm = pytest.importorskip("statsmodels.stats.proportion")
+    old = json.loads((GOLDEN / "multiclass_folds.results.json").read_text())
+    new = json.loads(json.dumps(old))
+    lr = new["learners"]["logistic"]
+    lr["confusion_matrix"] = [[50.0, 5.0, 4.0], [3.0, 60.0, 8.0], [1.0, 2.0, 45.0]]  # 155 / 178 right
+    lr["accuracy"] = 155 / 178
+    lr["macro"]["f1"] -= 0.1
+    lr["bootstrap"]["macro_f1"] = [x - 0.12 for x in lr["bootstrap"]["macro_f1"]]
+    result = changes(old, new)
+    assert [r["measure"] for r in rows(result, "logistic")] == ["accuracy", "macro_f1"]
+    acc, f1 = rows(result, "logistic")
+    assert (acc["previous"], acc["current"], acc["method"]) == (177 / 178, 155 / 178, "two_proportion_z")
+    ref = sm.test_proportions_2indep(155, 178, 177, 178, method="score", correction=False)
+    assert acc["p_value"] == pytest.approx(ref.pvalue, rel=1e-10)
+    assert f1["method"] == "intervals" and f1["change"] == pytest.approx(-0.1)
+    assert f1["interval"][1] < 0
+    assert result["balance"]["note"] == "a multi-class task: the class balance is not compared"
+    json.dumps(result, allow_nan=False)
+
+
 def test_not_a_results_json():
     with pytest.raises(DataError, match="^the previous results.json has no 'learners' object$"):
         changes({"title": "x"}, {"learners": {}})

@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..compare.stats.core import _check_level, _two_sided_normal
 from ..compare.stats.delong import delong_unpaired_summary
 from ..errors import DataError
@@ -57,10 +59,14 @@ PROPORTIONS = {
 }
 
 #: Measures with a bootstrap interval in results.json (``learners.<l>.bootstrap``).
-BOOTSTRAPPED = ("f1", "expected_total_cost")
+BOOTSTRAPPED = ("f1", "expected_total_cost", "macro_f1")
 
 #: The measures compared, in the order of the table.
 MEASURES = ("auc", *PROPORTIONS, "f1", "expected_total_cost", "min_cost")
+
+#: A multi-class task's: accuracy (the diagonal of the confusion matrix, a proportion)
+#: and macro-F1 (``macro.f1``; its bootstrap interval is ``bootstrap.macro_f1``).
+MULTICLASS_MEASURES = ("accuracy", "macro_f1")
 
 
 def drift_label(psi_value: float | None) -> str:
@@ -202,6 +208,11 @@ def _row(learner, measure, prev, cur, *, p_value=None, interval=None, method="no
 
 def _value(block: dict, measure: str):
     """(present, value) of a measure in a learner's block."""
+    if measure == "macro_f1":
+        macro = block.get("macro")
+        if isinstance(macro, dict) and "f1" in macro:
+            return True, macro["f1"]
+        return False, None
     if measure == "min_cost":
         op = block.get("operating_point")
         if isinstance(op, dict) and "min_cost" in op:
@@ -211,6 +222,10 @@ def _value(block: dict, measure: str):
 
 
 def _counts(block: dict, measure: str):
+    matrix = block.get("confusion_matrix")  # multi-class: accuracy = trace / total
+    if measure == "accuracy" and isinstance(matrix, list) and matrix:
+        cells = np.asarray(matrix, dtype=float)
+        return float(np.trace(cells)), float(cells.sum())
     c = block.get("confusion")
     if not isinstance(c, dict) or any(c.get(k) is None for k in ("tp", "fp", "tn", "fn")):
         return None
@@ -386,7 +401,7 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
             {"date", "title"} of the previous run.
         ``changes``
             One row per learner and measure (:data:`MEASURES` present in
-            either run): {"learner", "measure", "previous", "current",
+            either run; a multi-class task: :data:`MULTICLASS_MEASURES`): {"learner", "measure", "previous", "current",
             "change" (current - previous), "p_value", "interval" (of the
             change, [lo, hi]), "method", "note"}. ``method`` is
             "delong_unpaired" (AUC: z = (A2 - A1) / sqrt(V1 + V2), normal
@@ -434,6 +449,8 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
     """
     level = _check_level(level)
     prev_l, cur_l = _learners(previous, "previous"), _learners(current, "current")
+    multiclass = "multiclass" in (previous.get("task"), current.get("task"))
+    measures = MULTICLASS_MEASURES if multiclass else MEASURES
     names = [*cur_l, *(k for k in prev_l if k not in cur_l)]
     common = [k for k in cur_l if k in prev_l]
     rows, drift = [], []
@@ -443,14 +460,14 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
             only = "current" if a is None else "previous"
             note = f"learner '{name}' is in the {only} run only"
             blk = b if a is None else a
-            for m in MEASURES:
+            for m in measures:
                 present, v = _value(blk, m)
                 if present:
                     rows.append(_row(name, m, None if a is None else v, v if a is None else None, note=note))
             drift.append({"learner": name, "psi": None, "psi_bins": None, "ks": None, "method": None,
                           "label": "undefined", "by_class": None, "note": note})
             continue
-        for m in MEASURES:
+        for m in measures:
             pa, pb = _value(a, m)[0], _value(b, m)[0]
             if pa and pb:
                 rows.append(_measure_row(name, m, a, b, level))
@@ -463,5 +480,7 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
         "previous": {"date": previous.get("date"), "title": previous.get("title")},
         "changes": rows,
         "drift": drift,
-        "balance": _balance(prev_l, cur_l, common, level),
+        "balance": _balance(prev_l, cur_l, common, level) if not multiclass else {
+            "previous": None, "current": None, "change": None, "p_value": None, "interval": None,
+            "method": None, "learner": None, "note": "a multi-class task: the class balance is not compared"},
     }
