@@ -7,7 +7,8 @@ dataclass; a value that cannot be computed is ``None`` and ``note`` says why
 
 * :func:`delong_auc`: DeLong's standard error and interval of one AUC.
 * :func:`delong_paired`: DeLong's test of two AUCs on the same instances.
-* :func:`delong_unpaired`: the same for two learners on different data sets.
+* :func:`delong_unpaired`: the same for two learners on different data sets
+  (:func:`delong_unpaired_summary`: from each one's AUC and variance alone).
 * :func:`mcnemar`: McNemar's test on paired decisions (Zhou eq. 2.33).
 * :func:`paired_t_test`: the k-fold cross-validated paired t-test (Zhou 2.4.2).
 * :func:`friedman_nemenyi`: Friedman's test and the Nemenyi critical difference
@@ -46,6 +47,7 @@ from .delong import (
     delong_paired_components,
     delong_paired_many,
     delong_unpaired,
+    delong_unpaired_summary,
 )
 from .friedman import Friedman, friedman_nemenyi, nemenyi_q
 from .holm import holm
@@ -68,6 +70,7 @@ __all__ = [
     "delong_paired",
     "delong_paired_many",
     "delong_unpaired",
+    "delong_unpaired_summary",
     "expected_total_cost",
     "f1_at",
     "friedman_nemenyi",

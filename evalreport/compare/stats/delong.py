@@ -19,7 +19,7 @@ from .components import structural_components  # noqa: F401 (the examples use it
 from .core import _as_scores, _check_level, _classes, _two_sided_normal, _z
 
 __all__ = ["AucInterval", "DelongTest", "auc_interval", "delong_auc", "delong_paired", "delong_paired_many",
-           "delong_paired_components", "delong_unpaired"]
+           "delong_paired_components", "delong_unpaired", "delong_unpaired_summary"]
 
 
 def _variance(v10, v01, m, n):
@@ -330,4 +330,63 @@ def delong_unpaired(
     df = None
     if total > 0:
         df = total**2 / (var_a**2 / (ma + na - 1) + var_b**2 / (mb + nb - 1))
+    return _test_result(auc_a, auc_b, total, level, paired=False, df=df)
+
+
+def delong_unpaired_summary(auc_a: float, var_a: float | None, auc_b: float, var_b: float | None, *,
+                            n_a: float | None = None, n_b: float | None = None,
+                            level: float = 0.95) -> DelongTest:
+    """:func:`delong_unpaired` from each data set's AUC and DeLong variance alone
+    (two runs' results.json: ``auc`` and ``auc_variance``, no per-row data).
+
+    z = (A - B) / sqrt(var A + var B), the statistic "D" of pROC's
+    ``roc.test(paired = FALSE, method = "delong")``.
+
+    Parameters
+    ----------
+    auc_a, var_a : float, float or None
+        Learner A's AUC and DeLong's variance of it (``AucInterval.se ** 2``);
+        None where it was undefined (fewer than 2 of a class).
+    auc_b, var_b : float, float or None
+        The same for B, on an independent data set.
+    n_a, n_b : float, optional
+        The data sets' sizes (positives + negatives), for the Welch-Satterthwaite
+        ``df`` only; without them ``df`` is None.
+    level : float, default 0.95
+        Confidence level of the interval of the difference.
+
+    Returns
+    -------
+    DelongTest
+        With ``paired=False``: the same numbers as :func:`delong_unpaired` on
+        the raw data, ``p_value`` from the standard normal (pROC turns the same
+        statistic into a t p-value with ``df``). A variance None gives z and
+        p None and a note; both variances 0 give the notes of
+        :func:`delong_unpaired`.
+
+    Raises
+    ------
+    ValueError
+        A variance below 0, or a level outside (0, 1).
+
+    Examples
+    --------
+    >>> a = delong_auc([0, 1, 0, 1, 1, 0], [.2, .9, .4, .6, .3, .1])
+    >>> b = delong_auc([1, 0, 0, 1, 0, 1, 0], [.7, .3, .6, .8, .2, .5, .4])
+    >>> u = delong_unpaired_summary(a.auc, a.se ** 2, b.auc, b.se ** 2, n_a=6, n_b=7)
+    >>> round(u.difference, 4), round(u.z, 3), round(u.p_value, 3), round(u.df, 2)
+    (-0.0278, -0.141, 0.888, 9.66)
+    """
+    level = _check_level(level)
+    for name, v in (("var_a", var_a), ("var_b", var_b)):
+        if v is not None and not (math.isfinite(v) and v >= 0):
+            raise ValueError(f"{name} must be a finite variance >= 0, got {v!r}")
+    if var_a is None or var_b is None:
+        which = "A" if var_a is None else "B"
+        note = f"DeLong's variance of {which}'s AUC is undefined (fewer than 2 positives or 2 negatives)"
+        return _test_result(auc_a, auc_b, None, level, paired=False, note=note)
+    total = var_a + var_b
+    df = None
+    if total > 0 and n_a is not None and n_b is not None and n_a > 1 and n_b > 1:
+        df = total**2 / (var_a**2 / (n_a - 1) + var_b**2 / (n_b - 1))
     return _test_result(auc_a, auc_b, total, level, paired=False, df=df)

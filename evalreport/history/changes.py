@@ -1,0 +1,486 @@
+"""What changed since the previous run: pure functions over two results.json dicts.
+
+:func:`changes` compares each learner's headline measures in two runs made on
+independent data (last week's test set and this week's), tests whether each
+change is more than noise, and measures the drift of the score distributions
+and of the class balance. Nothing here reads a file or per-row data: the runs'
+results.json hold what the comparison needs (``auc_variance``, ``class_counts``
+and ``score_summary`` of each learner).
+
+* AUC: DeLong's unpaired test, z = (A2 - A1) / sqrt(V1 + V2) from the two runs'
+  AUCs and DeLong variances (DeLong, DeLong & Clarke-Pearson 1988; the
+  statistic "D" of pROC's ``roc.test(paired = FALSE, method = "delong")``).
+  The p-value is the standard normal one (pROC reads the same statistic
+  against a t law with Welch-Satterthwaite degrees of freedom, which for test
+  sets of hundreds of rows differs in the third decimal).
+* Proportions at the threshold (accuracy, precision, recall, specificity): the
+  two-proportion z test with the pooled proportion, from the confusion counts,
+  and Newcombe's hybrid score interval of the difference (Newcombe 1998,
+  method 10: Wilson's interval of each run, :mod:`evalreport.metrics.proportion`).
+* Expected total cost and F1: the change, and where both runs hold a bootstrap
+  interval at the same level, the interval of the difference recovered from
+  them (MOVER, Zou & Donner 2008: the same construction as Newcombe's from two
+  independent intervals), method ``"intervals"``, no p-value; otherwise and for
+  min_cost, ``"no test"``.
+* Drift: the population stability index (PSI) of the scores over the previous
+  run's deciles, and the two-sample Kolmogorov-Smirnov distance, both classes
+  pooled and per class; the change in the share of positives, with the
+  two-proportion test.
+
+Undefined is explicit: a value that cannot be computed is None and the row's
+``note`` says why (a learner in one run only, one class only, no variance).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..compare.stats.core import _check_level, _two_sided_normal
+from ..compare.stats.delong import delong_unpaired_summary
+from ..errors import DataError
+from ..metrics.proportion import wilson_interval
+from .drift import PSI_BINS, PSI_FLOOR, _as_distribution, ks_distance, psi
+
+__all__ = ["CONVENTIONS", "PSI_BINS", "PSI_FLOOR", "changes", "drift_label", "ks_distance",
+           "newcombe_interval", "psi", "two_proportion_test"]
+
+#: PSI below 0.1: no significant shift; 0.1 to 0.25: moderate; above 0.25: major.
+#: Industry conventions (credit scoring), not a test: the report states them as such.
+CONVENTIONS = {"psi": (0.1, 0.25)}
+
+#: Proportions at the threshold: (successes, trials) from the confusion counts.
+PROPORTIONS = {
+    "accuracy": (("tp", "tn"), ("tp", "tn", "fp", "fn")),
+    "precision": (("tp",), ("tp", "fp")),
+    "recall": (("tp",), ("tp", "fn")),
+    "specificity": (("tn",), ("tn", "fp")),
+}
+
+#: Measures with a bootstrap interval in results.json (``learners.<l>.bootstrap``).
+BOOTSTRAPPED = ("f1", "expected_total_cost", "macro_f1")
+
+#: The measures compared, in the order of the table.
+MEASURES = ("auc", *PROPORTIONS, "f1", "expected_total_cost", "min_cost")
+
+#: A multi-class task's: accuracy (the diagonal of the confusion matrix, a proportion)
+#: and macro-F1 (``macro.f1``; its bootstrap interval is ``bootstrap.macro_f1``).
+MULTICLASS_MEASURES = ("accuracy", "macro_f1")
+
+
+def drift_label(psi_value: float | None) -> str:
+    """The PSI's conventional reading (:data:`CONVENTIONS`).
+
+    Parameters
+    ----------
+    psi_value : float or None
+
+    Returns
+    -------
+    str
+        "no significant shift" below 0.1, "moderate shift" up to 0.25, "major
+        shift" above, "undefined" for None.
+
+    Examples
+    --------
+    >>> drift_label(0.02), drift_label(0.1), drift_label(0.3), drift_label(None)
+    ('no significant shift', 'moderate shift', 'major shift', 'undefined')
+    """
+    if psi_value is None:
+        return "undefined"
+    low, high = CONVENTIONS["psi"]
+    if psi_value < low:
+        return "no significant shift"
+    if psi_value <= high:
+        return "moderate shift"
+    return "major shift"
+
+
+def _num(x) -> float | None:
+    """A JSON-ready float: None for None and NaN."""
+    if x is None:
+        return None
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+# ----------------------------------------------------------------- two proportions
+
+def newcombe_interval(x1: float, n1: float, x2: float, n2: float, *,
+                      level: float = 0.95) -> tuple[float, float] | None:
+    """Newcombe's hybrid score interval of p2 - p1 (two independent samples).
+
+    Parameters
+    ----------
+    x1, n1 : float
+        Successes and trials of the first (previous) sample.
+    x2, n2 : float
+        The same for the second (current) sample.
+    level : float, default 0.95
+
+    Returns
+    -------
+    (float, float) or None
+        (p2 - p1 - sqrt((p2 - l2)^2 + (u1 - p1)^2), p2 - p1 + sqrt((u2 - p2)^2 +
+        (p1 - l1)^2)) with (l, u) Wilson's interval of each proportion (Newcombe
+        1998, method 10); None when a sample is empty.
+
+    Examples
+    --------
+    >>> [round(v, 4) for v in newcombe_interval(30, 100, 45, 100)]
+    [0.0159, 0.2768]
+    """
+    a, b = wilson_interval(x1, n1, level), wilson_interval(x2, n2, level)
+    if a is None or b is None:
+        return None
+    p1, p2 = x1 / n1, x2 / n2
+    d = p2 - p1
+    return (float(d - math.hypot(p2 - b[0], a[1] - p1)), float(d + math.hypot(b[1] - p2, p1 - a[0])))
+
+
+def two_proportion_test(x1: float, n1: float, x2: float, n2: float, *, level: float = 0.95) -> dict:
+    """The two-proportion z test of p1 == p2 and Newcombe's interval of p2 - p1.
+
+    z = (p2 - p1) / sqrt(p (1 - p) (1/n1 + 1/n2)) with the pooled proportion
+    p = (x1 + x2) / (n1 + n2); the p-value is two-sided, from the normal law.
+    Weighted counts are used as counts.
+
+    Parameters
+    ----------
+    x1, n1 : float
+        Successes and trials of the previous run.
+    x2, n2 : float
+        The same for the current run.
+    level : float, default 0.95
+        Level of the interval.
+
+    Returns
+    -------
+    dict
+        ``previous``, ``current``, ``change`` (p2 - p1), ``z``, ``p_value``,
+        ``interval`` (Newcombe's, a list) and ``note``: None where undefined
+        (an empty sample; both proportions 0 or both 1, which leaves no
+        variance), with ``note`` saying why.
+
+    Examples
+    --------
+    >>> t = two_proportion_test(30, 100, 45, 100)
+    >>> round(t["change"], 2), round(t["z"], 3), round(t["p_value"], 4)
+    (0.15, 2.191, 0.0285)
+    >>> two_proportion_test(0, 10, 0, 12)["note"]
+    'both runs have the proportion 0: no variance, no test'
+    """
+    level = _check_level(level)
+    out = {"previous": None, "current": None, "change": None, "z": None, "p_value": None,
+           "interval": None, "note": None}
+    if n1 <= 0 or n2 <= 0:
+        which = "previous" if n1 <= 0 else "current"
+        out["note"] = f"the proportion is undefined in the {which} run (no trials: 0 / 0)"
+        if n1 > 0:
+            out["previous"] = x1 / n1
+        if n2 > 0:
+            out["current"] = x2 / n2
+        return out
+    p1, p2 = x1 / n1, x2 / n2
+    out.update(previous=float(p1), current=float(p2), change=float(p2 - p1))
+    ci = newcombe_interval(x1, n1, x2, n2, level=level)
+    out["interval"] = [ci[0], ci[1]]
+    pooled = (x1 + x2) / (n1 + n2)
+    var = pooled * (1 - pooled) * (1 / n1 + 1 / n2)
+    if var <= 0:
+        out["note"] = f"both runs have the proportion {pooled:g}: no variance, no test"
+        return out
+    z = (p2 - p1) / math.sqrt(var)
+    out.update(z=float(z), p_value=_two_sided_normal(z))
+    return out
+
+
+# ----------------------------------------------------------------- the comparison
+
+def _row(learner, measure, prev, cur, *, p_value=None, interval=None, method="no test", note=None) -> dict:
+    prev, cur = _num(prev), _num(cur)
+    return {"learner": learner, "measure": measure, "previous": prev, "current": cur,
+            "change": None if prev is None or cur is None else cur - prev,
+            "p_value": _num(p_value), "interval": None if interval is None else [_num(v) for v in interval],
+            "method": method, "note": note}
+
+
+def _value(block: dict, measure: str):
+    """(present, value) of a measure in a learner's block."""
+    if measure == "macro_f1":
+        macro = block.get("macro")
+        if isinstance(macro, dict) and "f1" in macro:
+            return True, macro["f1"]
+        return False, None
+    if measure == "min_cost":
+        op = block.get("operating_point")
+        if isinstance(op, dict) and "min_cost" in op:
+            return True, op["min_cost"]
+        return False, None
+    return measure in block, block.get(measure)
+
+
+def _counts(block: dict, measure: str):
+    matrix = block.get("confusion_matrix")  # multi-class: accuracy = trace / total
+    if measure == "accuracy" and isinstance(matrix, list) and matrix:
+        cells = np.asarray(matrix, dtype=float)
+        return float(np.trace(cells)), float(cells.sum())
+    c = block.get("confusion")
+    if not isinstance(c, dict) or any(c.get(k) is None for k in ("tp", "fp", "tn", "fn")):
+        return None
+    succ, trials = PROPORTIONS[measure]
+    return float(sum(c[k] for k in succ)), float(sum(c[k] for k in trials))
+
+
+def _auc_row(learner, a, b, level) -> dict:
+    pa, va = a.get("auc"), a.get("auc_variance")
+    pb, vb = b.get("auc"), b.get("auc_variance")
+    method = "delong_unpaired"
+    if pa is None or pb is None:
+        which = "previous" if pa is None else "current"
+        return _row(learner, "auc", pa, pb, method=method,
+                    note=f"the AUC is undefined in the {which} run (hard decisions, or one class only)")
+    for which, blk in (("previous", a), ("current", b)):
+        if "auc_variance" not in blk:
+            return _row(learner, "auc", pa, pb, method=method,
+                        note=f"the {which} run's results.json has no auc_variance (an older evalreport)")
+    t = delong_unpaired_summary(pb, vb, pa, va, n_a=_size(b), n_b=_size(a), level=level)
+    note = t.note
+    if vb is None or va is None:
+        which = "current" if vb is None else "previous"
+        note = f"DeLong's variance of the AUC is undefined in the {which} run (fewer than 2 of a class)"
+    return _row(learner, "auc", pa, pb, p_value=t.p_value, interval=t.ci, method=method, note=note)
+
+
+def _size(block: dict):
+    c = block.get("class_counts") or {}
+    try:
+        return float(c["positive"]) + float(c["negative"])
+    except (KeyError, TypeError):
+        return None
+
+
+def _proportion_row(learner, measure, a, b, level) -> dict:
+    ca, cb = _counts(a, measure), _counts(b, measure)
+    if ca is None or cb is None:
+        which = "previous" if ca is None else "current"
+        return _row(learner, measure, a.get(measure), b.get(measure),
+                    note=f"the {which} run has no confusion counts")
+    t = two_proportion_test(*ca, *cb, level=level)
+    note = t["note"]
+    ta, tb = a.get("threshold"), b.get("threshold")
+    if ta != tb:
+        extra = f"the thresholds differ ({_fmt(ta)} then {_fmt(tb)})"
+        note = extra if note is None else f"{note}; {extra}"
+    return _row(learner, measure, t["previous"], t["current"], p_value=t["p_value"],
+                interval=t["interval"], method="two_proportion_z", note=note)
+
+
+def _fmt(x) -> str:
+    return "none" if x is None else f"{x:g}" if isinstance(x, (int, float)) else str(x)
+
+
+def _mover(pa, ia, pb, ib) -> tuple[float, float]:
+    """The interval of pb - pa from each one's interval (Zou & Donner 2008)."""
+    d = pb - pa
+    return (d - math.hypot(pb - ib[0], ia[1] - pa), d + math.hypot(ib[1] - pb, pa - ia[0]))
+
+
+def _interval_row(learner, measure, a, b, level) -> dict:
+    pa, pb = _value(a, measure)[1], _value(b, measure)[1]
+    if pa is None or pb is None:
+        which = "previous" if pa is None else "current"
+        return _row(learner, measure, pa, pb, note=f"{measure} is undefined in the {which} run")
+    if measure not in BOOTSTRAPPED:
+        return _row(learner, measure, pa, pb, note=f"results.json holds no interval of {measure}")
+    ia, ib = (blk.get("bootstrap") or {} for blk in (a, b))
+    for which, bs in (("previous", ia), ("current", ib)):
+        if not isinstance(bs.get(measure), (list, tuple)) or None in bs[measure]:
+            return _row(learner, measure, pa, pb, note=f"the {which} run has no bootstrap interval of {measure}")
+        if bs.get("level") is None or abs(float(bs["level"]) - level) > 1e-12:
+            return _row(learner, measure, pa, pb,
+                        note=f"the {which} run's bootstrap level is {bs.get('level')}, not {level:g}")
+    return _row(learner, measure, pa, pb, interval=_mover(pa, ia[measure], pb, ib[measure]), method="intervals")
+
+
+def _measure_row(learner, measure, a, b, level) -> dict:
+    if measure == "auc":
+        return _auc_row(learner, a, b, level)
+    if measure in PROPORTIONS:
+        return _proportion_row(learner, measure, a, b, level)
+    return _interval_row(learner, measure, a, b, level)
+
+
+def _drift_row(learner, a, b) -> dict:
+    sa, sb = a.get("score_summary"), b.get("score_summary")
+    row = {"learner": learner, "psi": None, "psi_bins": None, "ks": None, "method": None,
+           "label": "undefined", "by_class": None, "note": None}
+    if sa is None or sb is None:
+        for which, blk, s in (("previous", a, sa), ("current", b, sb)):
+            if s is None:
+                row["note"] = (f"the {which} run's results.json has no score_summary" if "score_summary" not in blk
+                               else f"no score distribution in the {which} run (hard decisions)")
+                return row
+    pooled = psi(sa, sb)
+    fa, fb = _as_distribution(sa), _as_distribution(sb)
+    exact = fa.exact and fb.exact
+    row.update(psi=pooled["psi"], psi_bins=pooled["bins"], ks=ks_distance(fa, fb), label=drift_label(pooled["psi"]),
+               note=pooled["note"])
+    row["method"] = (f"PSI over the previous run's deciles ({PSI_BINS} bins, shares floored at {PSI_FLOOR:g}); "
+                     + ("KS exact from the score values" if exact
+                        else "from 1,001 score quantiles: KS within 0.001, the bins' shares within 0.001"))
+    by_class = {}
+    for cls in ("positive", "negative"):
+        ca, cb = sa.get(cls), sb.get(cls)
+        if ca is None or cb is None:
+            by_class[cls] = {"psi": None, "psi_bins": None, "ks": None, "note": f"no {cls} scores in a run"}
+            continue
+        p = psi(ca, cb)
+        by_class[cls] = {"psi": p["psi"], "psi_bins": p["bins"], "ks": ks_distance(ca, cb), "note": p["note"]}
+    row["by_class"] = by_class
+    return row
+
+
+def _class_counts(block: dict):
+    c = block.get("class_counts")
+    if isinstance(c, dict) and c.get("positive") is not None and c.get("negative") is not None:
+        return float(c["positive"]), float(c["negative"])
+    if block.get("positives") is not None and block.get("negatives") is not None:
+        return float(block["positives"]), float(block["negatives"])
+    return None
+
+
+def _balance(prev_l: dict, cur_l: dict, common: list, level: float) -> dict:
+    out = {"previous": None, "current": None, "change": None, "p_value": None, "interval": None,
+           "method": "two_proportion_z", "learner": None, "note": None}
+    for name in common:
+        ca, cb = _class_counts(prev_l[name]), _class_counts(cur_l[name])
+        if ca is None or cb is None:
+            continue
+        t = two_proportion_test(ca[0], sum(ca), cb[0], sum(cb), level=level)
+        out.update(previous=t["previous"], current=t["current"], change=t["change"], p_value=t["p_value"],
+                   interval=t["interval"], learner=name, note=t["note"])
+        # learners on other data sets (several data sets in one spec) may hold other counts
+        if any(len({_class_counts(blk) for blk in run.values()} - {None}) > 1 for run in (prev_l, cur_l)):
+            extra = f"the learners' data sets differ: the balance is that of {name}'s"
+            out["note"] = extra if out["note"] is None else f"{out['note']}; {extra}"
+        return out
+    out["note"] = "no learner with class counts in both runs"
+    return out
+
+
+def _learners(results: dict, which: str) -> dict:
+    if not isinstance(results, dict):
+        raise DataError(f"the {which} results.json must be an object, got {type(results).__name__}")
+    learners = results.get("learners")
+    if not isinstance(learners, dict):
+        raise DataError(f"the {which} results.json has no 'learners' object")
+    return learners
+
+
+def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
+    """Each learner's headline measures now and at the previous run, the
+    changes tested, and the drift of the scores and of the class balance.
+
+    Parameters
+    ----------
+    previous, current : dict
+        Two runs' results.json (binary task), parsed. Learners are matched by
+        their key in ``learners``; a learner in one run only is listed with
+        None for the other run and a note, not an error.
+    level : float, default 0.95
+        Level of the intervals of the changes.
+
+    Returns
+    -------
+    dict
+        JSON-ready (floats, str or None):
+
+        ``previous``
+            {"date", "title"} of the previous run.
+        ``changes``
+            One row per learner and measure (:data:`MEASURES` present in
+            either run; a multi-class task: :data:`MULTICLASS_MEASURES`): {"learner", "measure", "previous", "current",
+            "change" (current - previous), "p_value", "interval" (of the
+            change, [lo, hi]), "method", "note"}. ``method`` is
+            "delong_unpaired" (AUC: z = (A2 - A1) / sqrt(V1 + V2), normal
+            p-value; pROC's t p-value with Welch's df differs slightly),
+            "two_proportion_z" (pooled z test, Newcombe's hybrid score
+            interval), "intervals" (the bootstrap intervals of the two runs
+            combined, no p-value) or "no test".
+        ``drift``
+            One row per learner: {"learner", "psi", "psi_bins", "ks",
+            "method", "label" (:func:`drift_label`), "by_class" ({"positive":
+            {"psi", "psi_bins", "ks", "note"}, "negative": ...}), "note"}:
+            both classes pooled; the bins as :func:`psi` states them.
+        ``balance``
+            {"previous", "current" (shares of positives), "change",
+            "p_value", "interval", "method", "learner" (whose counts), "note"}.
+
+    Raises
+    ------
+    DataError
+        A run is not a results.json object (no ``learners``).
+
+    Examples
+    --------
+    >>> def run(date, auc, var, tp, fn, tn, fp):
+    ...     summary = {"positive": {"kind": "values", "values": [0.2, 0.8], "weights": [fn, tp]},
+    ...                "negative": {"kind": "values", "values": [0.2, 0.8], "weights": [tn, fp]}}
+    ...     return {"date": date, "title": "audit", "learners": {"lr": {
+    ...         "threshold": 0.5, "confusion": {"tp": tp, "fp": fp, "tn": tn, "fn": fn},
+    ...         "recall": tp / (tp + fn), "auc": auc, "auc_variance": var,
+    ...         "class_counts": {"positive": tp + fn, "negative": tn + fp},
+    ...         "score_summary": summary}}}
+    >>> c = changes(run("2026-01-05", 0.90, 0.0004, 80, 20, 90, 10),
+    ...             run("2026-01-12", 0.84, 0.0005, 70, 30, 88, 12))
+    >>> c["previous"]
+    {'date': '2026-01-05', 'title': 'audit'}
+    >>> [(r["measure"], round(r["change"], 2), round(r["p_value"], 4), r["method"]) for r in c["changes"]]
+    [('auc', -0.06, 0.0455, 'delong_unpaired'), ('recall', -0.1, 0.1025, 'two_proportion_z')]
+    >>> c["balance"]["change"], c["balance"]["p_value"]
+    (0.0, 1.0)
+    >>> d = c["drift"][0]
+    >>> round(d["psi"], 4), round(d["ks"], 2), d["label"], len(d["psi_bins"])
+    (0.0065, 0.04, 'no significant shift', 3)
+    >>> d["note"]
+    "the previous run's scores are tied at some deciles: 3 bins instead of 10"
+    """
+    level = _check_level(level)
+    prev_l, cur_l = _learners(previous, "previous"), _learners(current, "current")
+    multiclass = "multiclass" in (previous.get("task"), current.get("task"))
+    measures = MULTICLASS_MEASURES if multiclass else MEASURES
+    names = [*cur_l, *(k for k in prev_l if k not in cur_l)]
+    common = [k for k in cur_l if k in prev_l]
+    rows, drift = [], []
+    for name in names:
+        a, b = prev_l.get(name), cur_l.get(name)
+        if a is None or b is None:
+            only = "current" if a is None else "previous"
+            note = f"learner '{name}' is in the {only} run only"
+            blk = b if a is None else a
+            for m in measures:
+                present, v = _value(blk, m)
+                if present:
+                    rows.append(_row(name, m, None if a is None else v, v if a is None else None, note=note))
+            drift.append({"learner": name, "psi": None, "psi_bins": None, "ks": None, "method": None,
+                          "label": "undefined", "by_class": None, "note": note})
+            continue
+        for m in measures:
+            pa, pb = _value(a, m)[0], _value(b, m)[0]
+            if pa and pb:
+                rows.append(_measure_row(name, m, a, b, level))
+            elif pa or pb:
+                which = "current" if pa else "previous"
+                rows.append(_row(name, m, _value(a, m)[1], _value(b, m)[1],
+                                 note=f"{m} is not in the {which} run's results.json"))
+        drift.append(_drift_row(name, a, b))
+    return {
+        "previous": {"date": previous.get("date"), "title": previous.get("title")},
+        "changes": rows,
+        "drift": drift,
+        "balance": _balance(prev_l, cur_l, common, level) if not multiclass else {
+            "previous": None, "current": None, "change": None, "p_value": None, "interval": None,
+            "method": None, "learner": None, "note": "a multi-class task: the class balance is not compared"},
+    }
