@@ -75,3 +75,17 @@ def test_delong_variance_undefined_with_weights():
     y = np.array([True, False, True, False])
     table = count_table_and_positive_rows(y, np.array([0.9, 0.1, 0.4, 0.5]), sample_weight=np.ones(4) * 2)[0]
     assert delong_variance(table) is None
+
+
+def test_delong_variance_in_chunks(monkeypatch):
+    """Summed chunk by chunk (a chunk far smaller than the table): the same variance."""
+    import evalreport.metrics.score_summary as module
+
+    rng = np.random.default_rng(4)
+    y = rng.random(3000) < 0.3
+    s = np.round(rng.normal(size=3000) + y, 2)
+    table = count_table_and_positive_rows(y, s)[0]
+    whole = delong_variance(table)
+    monkeypatch.setattr(module, "_CHUNK", 7)
+    assert delong_variance(table) == pytest.approx(whole, rel=1e-12)
+    assert whole == pytest.approx(delong_auc(y, s).se ** 2, rel=1e-12)

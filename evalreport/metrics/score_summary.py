@@ -137,12 +137,22 @@ def delong_variance(table: CountTable) -> float | None:
     m, n = int(table.positives), int(table.negatives)
     if m < 2 or n < 2:
         return None
-    tp = np.asarray(table.tp, dtype=np.float64)
-    fp = np.asarray(table.fp, dtype=np.float64)
-    dtp, dfp = np.diff(tp), np.diff(fp)
-    v10 = (n - (fp[1:] + fp[:-1]) / 2) / n
-    v01 = (tp[1:] + tp[:-1]) / 2 / m
-    auc = float(np.dot(dtp, v10)) / m
-    var10 = float(np.dot(dtp, (v10 - auc) ** 2)) / (m - 1)
-    var01 = float(np.dot(dfp, (v01 - auc) ** 2)) / (n - 1)
-    return var10 / m + var01 / n
+    tp, fp = table.tp, table.fp
+
+    def rows(lo, hi):
+        """The components and class counts of rows lo+1..hi (float64, one chunk)."""
+        t, f = tp[lo:hi + 1].astype(np.float64), fp[lo:hi + 1].astype(np.float64)
+        return np.diff(t), np.diff(f), (n - (f[1:] + f[:-1]) / 2) / n, (t[1:] + t[:-1]) / 2 / m
+
+    # in chunks: a table of ten million rows needs no ten-million-row temporaries
+    chunks = [(lo, min(lo + _CHUNK, len(table))) for lo in range(0, len(table), _CHUNK)]
+    auc = sum(float(np.dot(dtp, v10)) for dtp, _, v10, _ in (rows(lo, hi) for lo, hi in chunks)) / m
+    var10 = var01 = 0.0
+    for lo, hi in chunks:
+        dtp, dfp, v10, v01 = rows(lo, hi)
+        var10 += float(np.dot(dtp, (v10 - auc) ** 2))
+        var01 += float(np.dot(dfp, (v01 - auc) ** 2))
+    return var10 / (m - 1) / m + var01 / (n - 1) / n
+
+
+_CHUNK = 1 << 20
