@@ -1,0 +1,1 @@
+from .archive import Runs, previous, runs, store  # noqa: F401
