@@ -94,3 +94,62 @@ def test_date_must_name_a_folder(tmp_path, date):
 def test_keep_at_least_one(tmp_path):
     with pytest.raises(ValueError, match="keep must be at least 1"):
         store(tmp_path, "2026-01-01", _results(0.8), keep=0)
+
+
+# --- the spec's history: {dir, keep} ---------------------------------------
+
+SPEC = """\
+version: 1
+data:
+  - path: pred.csv
+    label: y
+    learners: {a: p_a}
+report: {formats: [json], out: out}
+"""
+
+
+def _validate(tmp_path, capsys, history: str):
+    from evalreport.__main__ import main
+
+    (tmp_path / "pred.csv").write_text("y,p_a\n1,0.9\n0,0.2\n1,0.6\n0,0.4\n")
+    path = tmp_path / "spec.yaml"
+    path.write_text(SPEC + history)
+    status = main(["validate", str(path)])
+    err = capsys.readouterr().err
+    return status, [line.replace(str(tmp_path) + "/", "") for line in err.splitlines()]
+
+
+def test_spec_history_defaults(tmp_path):
+    from evalreport.spec import parse_spec
+
+    spec = parse_spec(SPEC + "history: {dir: archive}\n", base_dir=tmp_path)
+    assert (spec.history.dir, spec.history.keep) == ("archive", 52)
+    assert spec.resolve(spec.history.dir) == tmp_path / "archive"
+    assert parse_spec(SPEC).history is None
+
+
+@pytest.mark.parametrize("history, expected", [
+    ("history:\n  dir: archive\n  kep: 4\n",
+     "error: spec.yaml:9: history.kep: unknown key 'kep' (did you mean 'keep'?); valid keys here: dir, keep"),
+    ("history:\n  dir: archive\n  keep: 0\n",
+     "error: spec.yaml:9: history.keep: Input should be greater than or equal to 1 (got 0)"),
+    ("history:\n  dir: archive\n  keep: true\n",
+     "error: spec.yaml:9: history.keep: Input should be a number, not a boolean (got True)"),
+    ("history: {keep: 3}\n", "error: spec.yaml:7: history.dir: required key is missing"),
+    ("history: {dir: ' '}\n", "error: spec.yaml:7: history.dir: give the archive's folder (relative to the spec file)"),
+])
+def test_spec_history_errors(tmp_path, capsys, history, expected):
+    status, lines = _validate(tmp_path, capsys, history)
+    assert status == 2
+    assert lines == [expected]
+
+
+def test_spec_history_in_schema():
+    from evalreport.spec import schema_text
+
+    schema = json.loads(schema_text())
+    history = schema["$defs"]["History"]
+    assert history["additionalProperties"] is False
+    assert history["required"] == ["dir"]
+    assert history["properties"]["keep"]["default"] == 52
+    assert "relative to the spec file" in history["properties"]["dir"]["description"]
