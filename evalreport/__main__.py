@@ -150,6 +150,20 @@ def _parser() -> argparse.ArgumentParser:
     mea.add_argument("--format", choices=("text", "json", "markdown"), default="text",
                      help="text (default), json (a list of objects) or markdown (the README's table)")
     mea.add_argument("--task", choices=("binary", "multiclass"), help="only the measures of this task")
+    diff = sub.add_parser(
+        "diff", help="compare two runs' results.json: the changes, whether each is more than noise, and the drift",
+        description="Compare two results.json files (two runs made without an archive): each headline measure "
+        "before and now, the change and its test (unpaired DeLong for the AUC, two proportions at the "
+        "threshold), and the drift of the scores (PSI over the previous run's deciles, with the 0.1 / 0.25 "
+        "conventions; KS). Exit status 3 when a --gate fails, 2 on an unreadable file or a bad gate.")
+    diff.add_argument("old", metavar="OLD/results.json", help="the previous run's results.json")
+    diff.add_argument("new", metavar="NEW/results.json", help="the current run's results.json")
+    diff.add_argument("--gate", action="append", default=[], metavar="GATE",
+                      help="a gate on change, repeatable: [LEARNER/]MEASURE:max_drop=X (e.g. auc:max_drop=0.02), "
+                      "[LEARNER/]MEASURE:significant_drop (a drop that is more than noise at --level), "
+                      "[LEARNER/]psi:max=X (e.g. psi:max=0.25); without LEARNER, every learner")
+    diff.add_argument("--level", type=float, default=0.95, metavar="LEVEL",
+                      help="confidence level of the tests and intervals (default 0.95)")
     return p
 
 
@@ -294,6 +308,29 @@ def _measures(args) -> int:
     return EXIT_OK
 
 
+def cmd_diff(args) -> int:
+    from . import history
+    from .history.diff import check_gates, parse_gate, read_results, table_text
+
+    if not 0 < args.level < 1:
+        raise SpecError([f"--level {args.level:g}: give a level between 0 and 1 (e.g. 0.95)"])
+    gates = [parse_gate(g) for g in args.gate]  # before reading: a bad gate is said first
+    previous, current = read_results(args.old), read_results(args.new)
+    # history.changes comes from history/changes.py (imported here, as the rest, when used)
+    diff = history.changes(previous, current, level=args.level)
+    try:  # the PSI conventions' words (0.1 / 0.25)
+        from .history.changes import drift_label as label
+    except ImportError:
+        label = None
+    checked = check_gates(gates, diff, level=args.level)  # a gate matching nothing: exit 2 before the table
+    print(table_text(diff, label))
+    failed = [g for g in checked if not g["passed"]]
+    for g in failed:
+        value = "undefined" if g["value"] is None else f"{g['value']:.6g}"
+        print(f"gate failed: {g['gate']} (learner {g['learner']}: {value})", file=sys.stderr)
+    return EXIT_GATE if failed else EXIT_OK
+
+
 def _interrupted(args) -> int:
     """One line on stderr and 128 + the signal's number; nothing more may be raised."""
     _SIGNALS.quiet()
@@ -328,7 +365,7 @@ def main(argv=None) -> int:
             parser.print_help(sys.stderr)
             return EXIT_INPUT
         commands = {"run": cmd_run, "validate": cmd_validate, "init": cmd_init, "schema": _schema,
-                    "measures": _measures}
+                    "measures": _measures, "diff": cmd_diff}
         args.committing = False
         try:
             status = commands[args.command](args)

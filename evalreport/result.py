@@ -95,6 +95,12 @@ class LearnerResult:
     #: the threshold table of the spec's operating points and the cumulative gains by
     #: decile (None: hard decisions); metrics.operating_table.OperatingTable
     operating_table: Any = None
+    #: what a later run compares with (history): each class's scores, compactly
+    #: ({"positive"|"negative": metrics.score_summary.ClassScores or None}), and DeLong's
+    #: variance of the AUC, read off the count table; None for hard decisions, a reduced
+    #: streamed table (its rows are not all kept) and, the variance, weighted data
+    score_summary: dict | None = None
+    auc_variance: float | None = None
 
     def threshold_text(self, t: float) -> str:
         """The text of threshold ``t`` (the learner's or a hull vertex's): one that

@@ -42,7 +42,7 @@ CASES = [
     ("unknown top key", BASE + "tresh: 0.3\n", None,
      ["error: spec.yaml:11: tresh: unknown key 'tresh' (did you mean 'threshold'?); valid keys here: "
       "version, title, description, date, task, positive, classes, data, threshold, priors, costs, "
-      "metrics, fbeta, partial_auc, thresholds, compare, confidence, calibration, gates, report, spark"]),
+      "metrics, fbeta, partial_auc, thresholds, compare, confidence, calibration, gates, report, history, spark"]),
     ("missing version", BASE.replace("version: 1\n", ""), None,
      ["error: spec.yaml:1: version: required key is missing"]),
     ("wrong version", BASE.replace("version: 1", "version: 2"), None,

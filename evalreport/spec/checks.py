@@ -18,7 +18,7 @@ from ..errors import suggest
 from ..metrics.labels import label_key
 from .files import COMPRESSED_SUFFIXES, DATA_SUFFIXES, ENGINE_COMPRESSIONS, data_suffix
 from .messages import _cut, _Locator, _short, _unknown_name
-from .models import (Confidence, DataSource, Gate, Learner, OptimalOn, PartialAuc, Report, Spark, Spec,
+from .models import (Confidence, DataSource, Gate, History, Learner, OptimalOn, PartialAuc, Report, Spark, Spec,
                      ThresholdTable)
 from .names import FORMATS, comparison_names, gate_names, metric_names
 from .slice_checks import slice_problems
@@ -39,6 +39,7 @@ _MODEL_FIELDS = {
     ("gates", int): Gate,
     ("report",): Report,
     ("spark",): Spark,
+    ("history",): History,
 }
 
 

@@ -228,6 +228,23 @@ class Report(_Model):
         return value
 
 
+class History(_Model):
+    """``history:``: an archive of the runs (evalreport.history.archive), so that
+    each scheduled run is compared with the one before it."""
+
+    dir: str = Field(description="The archive's folder, relative to the spec file: one folder per run, named by "
+                     "its report date, holding that run's results.json.")
+    keep: Count = Field(52, ge=1, description="How many runs the archive keeps (the oldest beyond it are "
+                        "deleted; 52: a year of weekly runs).")
+
+    @field_validator("dir")
+    @classmethod
+    def _some_dir(cls, value):
+        if not value.strip():
+            raise ValueError("give the archive's folder (relative to the spec file)")
+        return value
+
+
 class Spark(_Model):
     master: str | None = None
     remote: str | None = None
@@ -273,6 +290,8 @@ class Spec(_Model):
     calibration: CalibrationOptions = Field(default_factory=CalibrationOptions)
     gates: list[Gate] = Field(default_factory=list)
     report: Report = Field(default_factory=Report)
+    history: History | None = Field(None, description="An archive of the runs: each run compared with the one "
+                                    "before it (changes, drift) and the kept runs' trend.")
     spark: Spark | None = None
 
     # Resolved on load, not part of the YAML.

@@ -18,6 +18,7 @@ from ..metrics.groups import binary_group_matrices, group_codes
 from ..metrics.multiclass import average_matrices
 from ..metrics.operating_table import operating_table
 from ..metrics.population import PopulationMeasures, population_at_threshold
+from ..metrics.score_summary import delong_variance, score_summary
 from ..metrics.threshold_text import threshold_texts
 from ..result import GroupResult, LearnerResult, OperatingPointSpec, RunWarning
 from ..spec import FALLBACK_THRESHOLD, Spec, locate
@@ -202,6 +203,13 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
             optable = None if hard else operating_table(
                 ev.counts, spec.thresholds.asked() if spec.thresholds else None, getattr(ev, "reduction", None))
             warnings.extend(learner_warning(key, text, m) for m, text in (optable.notes() if optable else ()))
+            # what a later run compares with, read off the whole count table (a reduced
+            # streamed table has only some of its rows: no summary, said with the reduction)
+            whole = not hard and (s.tables is None or reduction is None or not reduction.reduced)
+            if not hard and not whole:
+                warnings.append(learner_warning(key, "the score summary and DeLong's variance of the AUC "
+                                                "(kept for later runs' comparisons) need the whole count "
+                                                "table and are undefined"))
             results[key] = LearnerResult(
                 name=name, key=key, dataset=s.dataset, source=s.path, hard=hard,
                 threshold=threshold, threshold_source=origin, summary=summary, curves=curves,
@@ -212,6 +220,8 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                 threshold_texts=_threshold_texts(ev, threshold, exact=s.tables is None or reduction is None
                                                  or not reduction.reduced, more=optable),
                 operating_table=optable,
+                score_summary=score_summary(ev.counts) if whole else None,
+                auc_variance=delong_variance(ev.counts) if whole else None,
                 ks=ks,
                 calibration=binary_calibration(
                     spec, key, ev, warnings, hard=hard,

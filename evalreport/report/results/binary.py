@@ -15,7 +15,7 @@ from .calibration import calibration_json
 from .format import InlineList, curve_block, groups_dict, num, number_list
 from .slices import slices_json
 
-__all__ = ["json_head", "json_after_inputs", "learner_json"]
+__all__ = ["json_head", "json_after_inputs", "learner_json", "history_json"]
 
 
 def json_head(result) -> dict:
@@ -161,4 +161,27 @@ def learner_json(lr, result) -> dict:
                           **{k: InlineList([num(v.low), num(v.high)]) for k, v in lr.bootstrap.items()}}
     if lr.groups is not None:
         d.update(groups_dict(lr.groups))
+    d.update(history_json(lr))
     return d
+
+
+def _class_scores(c) -> dict | None:
+    if c is None:
+        return None
+    if c.kind == "values":
+        return {"kind": "values", "values": number_list(c.values), "weights": number_list(c.weights)}
+    return {"kind": "quantiles", "probabilities": number_list(c.probabilities), "values": number_list(c.values),
+            "weight": num(c.weight)}
+
+
+def history_json(lr) -> dict:
+    """What a later run compares this one with (evalreport.history): DeLong's
+    variance of the AUC, the classes' weighted counts and each class's scores,
+    compactly (null: hard decisions, or undefined, as the warnings say)."""
+    sm = lr.summary
+    summary = lr.score_summary
+    return {
+        "auc_variance": num(lr.auc_variance),
+        "class_counts": {"positive": num(sm.positives), "negative": num(sm.negatives)},
+        "score_summary": None if summary is None else {k: _class_scores(summary[k]) for k in ("positive", "negative")},
+    }

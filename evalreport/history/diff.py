@@ -1,0 +1,154 @@
+"""``evalreport diff OLD NEW``: two results.json files compared in the terminal,
+and the gates on change named on the command line.
+
+Gates: ``[learner/]measure:max_drop=X`` (the change may fall by at most X),
+``[learner/]measure:significant_drop`` (fails on a drop whose p-value is below
+1 - level, or whose interval of the difference lies below 0), and
+``[learner/]psi:max=X`` (the drift of the scores). Without a learner, every
+learner. Bad files and bad gates raise :class:`~evalreport.errors.SpecError`
+(exit status 2): the command line turns it into a message.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import SpecError
+
+__all__ = ["ChangeGate", "read_results", "parse_gate", "check_gates", "table_text"]
+
+_GATE = re.compile(r"(?:(?P<learner>[^/:=\s]+)/)?(?P<measure>[A-Za-z_][A-Za-z0-9_]*):(?P<rule>[a-z_]+)"
+                   r"(?:=(?P<value>[^=\s]+))?")
+_RULES = {"max_drop": True, "significant_drop": False, "max": True}
+GATE_SYNTAX = ("[LEARNER/]MEASURE:max_drop=X, [LEARNER/]MEASURE:significant_drop or [LEARNER/]psi:max=X "
+               "(e.g. auc:max_drop=0.02)")
+
+
+@dataclass(frozen=True)
+class ChangeGate:
+    text: str
+    measure: str
+    rule: str
+    value: float | None = None
+    learner: str | None = None
+
+
+def read_results(path) -> dict:
+    """A results.json file as a dict, or a SpecError naming it."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_bytes())
+    except FileNotFoundError:
+        raise SpecError([f"{path}: no such file"]) from None
+    except IsADirectoryError:
+        raise SpecError([f"{path}: a folder, not a results.json file"]) from None
+    except OSError as e:
+        raise SpecError([f"{path}: cannot be read ({e.strerror or e})"]) from None
+    except ValueError as e:
+        raise SpecError([f"{path}: not JSON ({e})"]) from None
+    if not isinstance(data, dict) or not isinstance(data.get("learners"), dict):
+        raise SpecError([f"{path}: not an evalreport results.json (no learners)"])
+    return data
+
+
+def parse_gate(text: str) -> ChangeGate:
+    m = _GATE.fullmatch(text.strip())
+    if m is None or m["rule"] not in _RULES:
+        raise SpecError([f"--gate {text!r}: expected {GATE_SYNTAX}"])
+    measure, rule, value = m["measure"], m["rule"], m["value"]
+    if (measure == "psi") != (rule == "max"):
+        raise SpecError([f"--gate {text!r}: " + ("psi takes max=X" if measure == "psi" else
+                                                 f"max=X is for psi; {measure} takes max_drop=X or significant_drop")])
+    if _RULES[rule]:
+        try:
+            number = float(value) if value is not None else None
+        except ValueError:
+            number = None
+        if number is None or number != number or number < 0 or number == float("inf"):
+            raise SpecError([f"--gate {text!r}: {rule} needs a number >= 0 (e.g. {rule}=0.02)"])
+        return ChangeGate(text, measure, rule, number, m["learner"])
+    if value is not None:
+        raise SpecError([f"--gate {text!r}: significant_drop takes no value"])
+    return ChangeGate(text, measure, rule, None, m["learner"])
+
+
+def _significant_drop(row: dict, alpha: float) -> bool:
+    change = row.get("change")
+    if change is None or change >= 0:
+        return False
+    p = row.get("p_value")
+    if p is not None:
+        return p < alpha
+    interval = row.get("interval")
+    return interval is not None and interval[1] is not None and interval[1] < 0
+
+
+def check_gates(gates: list[ChangeGate], diff: dict, *, level: float = 0.95) -> list[dict]:
+    """One record per (gate, learner): ``gate``, ``learner``, ``value``, ``passed``
+    (a gate on an undefined value fails, as the spec's gates do; a gate matching
+    nothing is a SpecError: a misspelt measure or learner must not pass silently)."""
+    out = []
+    for g in gates:
+        rows = diff.get("drift", []) if g.measure == "psi" else [
+            r for r in diff.get("changes", []) if r.get("measure") == g.measure]
+        rows = [r for r in rows if g.learner is None or r.get("learner") == g.learner]
+        if not rows:
+            raise SpecError([f"--gate {g.text!r}: no {'drift' if g.measure == 'psi' else 'change of ' + g.measure}"
+                             + (f" for learner '{g.learner}'" if g.learner else "") + " in these two runs"])
+        for r in rows:
+            if g.rule == "max":
+                value = r.get("psi")
+                passed = value is not None and value <= g.value
+            elif g.rule == "max_drop":
+                value = r.get("change")
+                passed = value is not None and -value <= g.value
+            else:
+                value = r.get("change")
+                passed = value is not None and not _significant_drop(r, 1 - level)
+            out.append({"gate": g.text, "learner": r.get("learner"), "value": value, "passed": passed})
+    return out
+
+
+def _fmt(x) -> str:
+    if x is None:
+        return "undefined"
+    if isinstance(x, (list, tuple)):
+        return "[" + ", ".join(_fmt(v) for v in x) + "]"
+    if isinstance(x, float):
+        return f"{x:.4g}"
+    return str(x)
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+    line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
+    return [line(header), line(["-" * w for w in widths])] + [line(r) for r in rows]
+
+
+def table_text(diff: dict, label=None) -> str:
+    """The changes and the drift as plain-text tables; ``label``: PSI -> its
+    conventions' words (history.changes.drift_label)."""
+    prev = diff.get("previous") or {}
+    lines = [f"since {prev.get('date') or 'the previous run'}" + (f" ({prev['title']})" if prev.get("title") else "")]
+    rows = []
+    for r in diff.get("changes", []):
+        test = r.get("p_value")
+        test = f"p = {_fmt(test)}" if test is not None else (_fmt(r["interval"]) if r.get("interval") else "-")
+        rows.append([_fmt(r.get("learner")), _fmt(r.get("measure")), _fmt(r.get("previous")), _fmt(r.get("current")),
+                     _fmt(r.get("change")), test, _fmt(r.get("method")) + (f" ({r['note']})" if r.get("note") else "")])
+    lines += _table(["learner", "measure", "previous", "current", "change", "p-value or interval", "method"], rows)
+    drift = diff.get("drift", [])
+    if drift:
+        lines += ["", "drift of the scores"]
+        rows = [[_fmt(r.get("learner")), _fmt(r.get("psi")),
+                 "-" if label is None or r.get("psi") is None else label(r["psi"]),
+                 _fmt(r.get("ks")), _fmt(r.get("method"))] for r in drift]
+        lines += _table(["learner", "PSI", "PSI convention", "KS", "method"], rows)
+    balance = diff.get("balance")
+    if balance:
+        lines += ["", f"class balance p(+): {_fmt(balance.get('previous'))} -> {_fmt(balance.get('current'))} "
+                  f"(change {_fmt(balance.get('change'))}, p = {_fmt(balance.get('p_value'))})"]
+    return "\n".join(lines)
