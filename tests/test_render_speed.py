@@ -29,3 +29,44 @@ def test_reading_a_small_csv_does_not_import_pandas(tmp_path):
     # pyarrow imports pandas on to_numpy() and on any Python value made an Arrow scalar
     for example in ("watermelon", "breast_cancer"):  # text ids, number ids
         assert "pandas" not in _modules_after_run(tmp_path, example, "json")
+
+
+def test_a_json_only_run_draws_no_figure_yet_lists_the_same_warnings(tmp_path, monkeypatch):
+    from matplotlib.figure import Figure
+
+    from test_warnings_and_redaction import BINARY_CSV, CJK_SPEC, GLYPH, _run, _write
+
+    spec = _write(tmp_path, CJK_SPEC, **{"pred.csv": BINARY_CSV})
+    drawn = []
+    savefig = Figure.savefig
+    monkeypatch.setattr(Figure, "savefig", lambda self, *a, **k: drawn.append(1) or savefig(self, *a, **k))
+    _, alone, _ = _run(spec, "json")
+    assert drawn == []  # nothing laid out or rendered
+    assert GLYPH in alone["warnings"]  # found from the texts (the name 模型)
+    _, with_html, page = _run(spec, "json,html")
+    assert len(drawn) == 7 and "<svg" in page
+    assert with_html["warnings"] == alone["warnings"]
+
+
+def test_what_laying_out_raises_is_listed_by_the_report_not_results_json(tmp_path, monkeypatch):
+    import warnings
+
+    from matplotlib.figure import Figure
+
+    from test_warnings_and_redaction import BINARY_CSV, CJK_SPEC, _report_warnings, _run, _write
+
+    spec = _write(tmp_path, CJK_SPEC.replace("{模型: a, b: b}", "{a: a, b: b}"), **{"pred.csv": BINARY_CSV})
+    savefig = Figure.savefig
+
+    def warning_savefig(self, *a, **k):
+        warnings.warn("constrained_layout not applied", UserWarning)
+        return savefig(self, *a, **k)
+
+    monkeypatch.setattr(Figure, "savefig", warning_savefig)
+    _, d, page = _run(spec, "json,html")
+    listed = _report_warnings(page)
+    assert not any("constrained_layout" in w for w in d["warnings"])
+    assert listed[:len(d["warnings"])] == d["warnings"]
+    assert listed[len(d["warnings"]):] == [
+        "UserWarning in reliability_figure, roc_figure, pr_figure, cost_figure, scalars_figure and gains_figure "
+        "(evalreport/figures.py), while drawing the report's figures: constrained_layout not applied"]
