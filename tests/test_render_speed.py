@@ -4,6 +4,7 @@ report's time (bench/render.py), so a run loads only what its formats need."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -70,3 +71,49 @@ def test_what_laying_out_raises_is_listed_by_the_report_not_results_json(tmp_pat
     assert listed[len(d["warnings"]):] == [
         "UserWarning in reliability_figure, roc_figure, pr_figure, cost_figure, scalars_figure and gains_figure "
         "(evalreport/figures.py), while drawing the report's figures: constrained_layout not applied"]
+
+
+def test_figures_svg_leaves_out_only_what_draws_nothing():
+    import io
+    import xml.etree.ElementTree as ET
+
+    from evalreport.figures import _figure, _lean, _rc
+
+    with _rc():  # text as text, as the report's figures
+        fig = _figure((3, 2))
+        ax = fig.subplots()
+        ax.plot([0, 1], [0, 1], marker="o", label="a  b")  # a label's own spaces are kept
+        ax.legend()
+        buf = io.StringIO()
+        fig.savefig(buf, format="svg")
+    raw = buf.getvalue()
+    lean = _lean(raw)
+    assert "<metadata" not in lean and "<!--" not in lean and "\n" not in lean
+    assert not re.search(r'<g(\s+id="[^"]*")?>', lean)
+    assert lean.count("<g") < raw.count("<g") / 3
+    assert ">a  b</text>" in lean
+
+    def drawn(text):
+        # every element that draws, in order, with its attributes and those of the
+        # groups around it (a group's transform or clip path applies to what it holds)
+        root = ET.fromstring(text[text.index("<svg"):])
+        out = []
+
+        def walk(el, inherited):
+            tag = el.tag.split("}")[1]
+            if tag == "metadata":
+                return
+            attrs = {k: v for k, v in el.attrib.items() if k != "id"}
+            if tag == "g":
+                for child in el:
+                    walk(child, inherited + tuple(sorted(attrs.items())))
+                return
+            out.append((tag, inherited, tuple(sorted((k, " ".join(v.split())) for k, v in attrs.items())),
+                        (el.text or "").strip()))
+            for child in el:
+                walk(child, inherited)
+
+        walk(root, ())
+        return out
+
+    assert drawn(lean) == drawn(raw)
