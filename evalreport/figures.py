@@ -202,7 +202,24 @@ def _lean(text: str) -> str:
     out.append(text[pos:])
     text = "".join(out)
     # no text between elements (a label's own spaces are inside <text>); paths on one line
-    return re.sub(r"\s*\n\s*", " ", re.sub(r">\s+<", "><", text))
+    text = re.sub(r"\s*\n\s*", " ", re.sub(r">\s+<", "><", text))
+    # style="a: b; c: d" as attributes a="b" c="d": WeasyPrint parses each style
+    # with a CSS parser, and matplotlib writes one on almost every element (every
+    # property it writes is an SVG presentation attribute). Its stylesheet
+    # (*{stroke-linejoin: round; stroke-linecap: butt}) would then override them:
+    # its two properties go on the root instead, inherited where not set.
+    sheet = '<defs><style type="text/css">*{stroke-linejoin: round; stroke-linecap: butt}</style></defs>'
+    if sheet in text:
+        text = text.replace(sheet, "", 1).replace("<svg ", '<svg stroke-linejoin="round" stroke-linecap="butt" ', 1)
+    return _STYLE.sub(_style_attributes, text)
+
+
+_STYLE = re.compile(r'(?<=\s)style="([^"]*)"')
+
+
+def _style_attributes(m) -> str:
+    declarations = [d.split(":", 1) for d in m.group(1).split(";") if d.strip()]
+    return " ".join(f'{name.strip()}="{value.strip()}"' for name, value in declarations)
 
 
 def _svg(fig, name: str, alt: str) -> str:
