@@ -133,3 +133,16 @@ def test_figures_svg_leaves_out_only_what_draws_nothing():
         return out
 
     assert drawn(lean) == drawn(raw)
+
+
+def test_a_report_with_html_builds_its_figures_once(tmp_path, monkeypatch):
+    from test_warnings_and_redaction import BINARY_CSV, CJK_SPEC, _run, _write
+
+    from evalreport import figures
+
+    spec = _write(tmp_path, CJK_SPEC.replace("{模型: a, b: b}", "{a: a, b: b}"), **{"pred.csv": BINARY_CSV})
+    made = []
+    real = figures._svg
+    monkeypatch.setattr(figures, "_svg", lambda fig, name, alt: made.append(name) or real(fig, name, alt))
+    _run(spec, "json,html")
+    assert sorted(made) == sorted(set(made)) and "roc" in made  # no dry run besides the drawing
