@@ -64,7 +64,7 @@ _STAGE = "drawing the report's figures"
 
 def _made(result: Result, dry: bool) -> tuple[dict, list[str], list[str]]:
     """(the context, the warnings of making the figures, those of laying them out)."""
-    from ..figures import drawing
+    from ..figure_svg import drawing
 
     # matplotlib's and NumPy's warnings go to the report's warnings, not stderr
     with routed_warnings(_STAGE) as routed, drawing(dry=dry, stage=_STAGE) as layout:
