@@ -9,15 +9,12 @@ not grow with the number of rows: curves arrive already bounded
 
 from __future__ import annotations
 
-import html
-import io
-import re
-
 import numpy as np
 
+from .figure_svg import FONT, _svg, drawing
 from .figure_text import CROWDED_FPR, CROWDED_TPR, _label, _partial_auc, cost_alt, gains_alt, pr_alt, reliability_alt, roc_alt, scalars_alt
 
-__all__ = ["PALETTE", "learner_styles", "figures", "gains_figure"]
+__all__ = ["PALETTE", "learner_styles", "figures", "gains_figure", "drawing"]
 
 #: Okabe & Ito's colour-blind-safe palette (yellow last: weak on white)
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
@@ -62,7 +59,7 @@ MIN_TEXT = 7.0
 
 _RC = {
     "svg.fonttype": "none",  # text stays text: small, selectable, fast to lay out in the PDF
-    "font.family": "DejaVu Sans",
+    "font.family": FONT,
     "font.size": 8,
     "axes.titlesize": 8.5,
     "axes.labelsize": 8,
@@ -100,27 +97,6 @@ def _legend_below(fig, axes, handles=None, labels=None, width: float = HALF_WIDT
     ncol = max(1, min(len(labels), int((width - 0.2) // longest)))
     fig.legend(handles, labels, loc="outside lower center", ncol=ncol, frameon=False,
                handlelength=1.8, columnspacing=1.0, handletextpad=0.4, borderaxespad=0.2)
-
-
-def _svg(fig, name: str, alt: str) -> str:
-    """The figure as SVG text; ``alt`` (what it shows, in a sentence) is its
-    accessible name, read out where the picture cannot be seen."""
-    import matplotlib
-
-    buf = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": f"evalreport-{name}"}):
-        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
-    text = buf.getvalue()
-    text = text[text.index("<svg"):]
-    # matplotlib's comments repeat each label (escaped); they only add bytes
-    text = re.sub(r"<!--.*?-->\s*", "", text, flags=re.S)
-    # ids unique per figure: several SVGs share one HTML page
-    text = re.sub(r'id="([^"]+)"', rf'id="{name}-\1"', text)
-    text = re.sub(r'(xlink:href|href)="#([^"]+)"', rf'\1="#{name}-\2"', text)
-    text = re.sub(r"url\(#([^)]+)\)", rf"url(#{name}-\1)", text)
-    text = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1', text, count=1)
-    label = html.escape(alt, quote=True)
-    return text.replace("<svg", f'<svg role="img" data-figure="{name}" aria-label="{label}"', 1)
 
 
 #: points per curve in a figure: a few per pixel of a printed figure is plenty

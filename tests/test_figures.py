@@ -144,13 +144,13 @@ def test_no_text_under_7pt_at_print_size(breast_cancer):
     for svg in svgs:
         name = re.search(r'data-figure="([^"]+)"', svg).group(1)
         width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1)) / 72  # points
-        sizes = [float(s) for s in re.findall(r"font-size: ([\d.]+)px", svg)]
+        sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)px"', svg)]
         assert sizes and min(sizes) * _print_width(name, width) / width >= F.MIN_TEXT - 1e-9, name
 
 
 def _min_print_size(svg: str, print_width: float) -> float:
     width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1)) / 72
-    return min(float(s) for s in re.findall(r"font-size: ([\d.]+)px", svg)) * print_width / width
+    return min(float(s) for s in re.findall(r'font-size="([\d.]+)px"', svg)) * print_width / width
 
 
 def test_ten_classes_legible_at_print_size():
@@ -166,4 +166,4 @@ def test_ten_classes_legible_at_print_size():
     assert _min_print_size(svg, F.HALF_WIDTH) >= F.MIN_TEXT
     # one small panel per class, each titled with its AUC; the curves in the learner's colour
     assert sum(t.startswith("class ") and t.endswith(" 0.90") for t in _texts(svg)) == 10
-    assert "stroke: #d55e00" in svg
+    assert 'stroke="#d55e00"' in svg

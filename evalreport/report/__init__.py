@@ -73,6 +73,12 @@ def render(
         raise RenderError([f"unknown format {', '.join(unknown)}; valid: {', '.join(AVAILABLE)}"])
     out = check_output(out, spec)  # before rendering: a PDF takes seconds
     files: dict[str, bytes] = {}
+    if "html" in formats or "pdf" in formats:
+        from .context import report_context
+
+        # drawn first: results.json's figure warnings then come with the drawing,
+        # instead of building every figure once more without drawing it
+        report_context(result)
     results_json = json_text(result).encode("utf-8")
     if "json" in formats:
         files[SET_FILES["json"]] = results_json

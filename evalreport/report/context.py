@@ -55,32 +55,50 @@ def _verdict(result: Result) -> dict:
             "details": [], "headline": None}
 
 
-#: result -> (its report context, the warnings raised while drawing its figures):
-#: the figures are drawn once per result, for results.json, the HTML and the PDF
-_DRAWN: "weakref.WeakKeyDictionary[Result, tuple[dict, list[str]]]" = weakref.WeakKeyDictionary()
+#: result -> its report context, the figures drawn (once per result: for the
+#: HTML and the PDF alike)
+_DRAWN: "weakref.WeakKeyDictionary[Result, dict]" = weakref.WeakKeyDictionary()
+#: result -> the warnings raised while making its figures, as results.json lists them
+_WARNED: "weakref.WeakKeyDictionary[Result, list[str]]" = weakref.WeakKeyDictionary()
+_STAGE = "drawing the report's figures"
 
 
-def _drawn(result: Result) -> tuple[dict, list[str]]:
+def _made(result: Result, dry: bool) -> tuple[dict, list[str], list[str]]:
+    """(the context, the warnings of making the figures, those of laying them out)."""
+    from ..figure_svg import drawing
+
+    # matplotlib's and NumPy's warnings go to the report's warnings, not stderr
+    with routed_warnings(_STAGE) as routed, drawing(dry=dry, stage=_STAGE) as layout:
+        context = _context(result)
+    # redacted as the evaluation's are (published): a warning may quote a value
+    said = {str(w) for w in result.warnings}
+    made = [redact_text(w)[0] for w in routed.lines() if w not in said]
+    laid = [redact_text(w)[0] for w in layout.lines() if w not in said]
+    return context, made, [w for w in laid if w not in made]
+
+
+def _drawn(result: Result) -> dict:
     if result not in _DRAWN:
-        # matplotlib's and NumPy's warnings go to the report's warnings, not stderr
-        with routed_warnings("drawing the report's figures") as routed:
-            context = _context(result)
-        # redacted as the evaluation's are (published): a warning may quote a value
-        said = {str(w) for w in result.warnings}
-        drawn = [redact_text(w)[0] for w in routed.lines() if w not in said]
-        context["warnings"] = list(published(result).warnings) + drawn
-        _DRAWN[result] = (context, drawn)
+        context, made, laid = _made(result, dry=False)
+        # the same as a dry run's (figures.drawing): a JSON-only run draws nothing
+        _WARNED.setdefault(result, made)
+        context["warnings"] = list(published(result).warnings) + _WARNED[result] + laid
+        _DRAWN[result] = context
     return _DRAWN[result]
 
 
 def report_context(result: Result) -> dict:
     """The values the templates print (a new dict each call: the renderer adds to it)."""
-    return dict(_drawn(result)[0])
+    return dict(_drawn(result))
 
 
 def figure_warnings(result: Result) -> list[str]:
-    """The warnings raised while drawing the report's figures (drawn if not yet)."""
-    return list(_drawn(result)[1])
+    """The warnings raised while making the report's figures, as results.json
+    lists them: the same whatever the formats, and found without drawing the
+    figures when they are not drawn yet (a JSON-only run)."""
+    if result not in _WARNED:
+        _WARNED[result] = _made(result, dry=True)[1]
+    return list(_WARNED[result])
 
 
 def _context(result: Result) -> dict:

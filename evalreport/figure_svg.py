@@ -1,0 +1,165 @@
+"""A matplotlib figure -> the SVG text the report inlines (figures.py draws).
+
+The SVG is made lean for WeasyPrint (:func:`_lean`), and the figures can be
+built without being drawn (:func:`drawing`), for a JSON-only run that still
+lists the warnings drawing would raise.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import html
+import io
+import re
+import warnings
+from contextlib import contextmanager
+
+__all__ = ["FONT", "drawing"]
+
+#: the figures' font: one WeasyPrint has too, since their text stays text
+FONT = "DejaVu Sans"
+
+
+class _Drawing:
+    """How :func:`_svg` finishes a figure inside :func:`drawing`."""
+
+    def __init__(self, dry: bool, layout):
+        self.dry = dry
+        self.layout = layout  # a capture.Routed: the warnings of laying figures out
+
+
+_DRAWING: contextvars.ContextVar[_Drawing | None] = contextvars.ContextVar("evalreport_drawing", default=None)
+
+
+@contextmanager
+def drawing(*, dry: bool, stage: str = "drawing the report's figures"):
+    """Figures made inside either are drawn (``dry=False``) or only built
+    (``dry=True``: their artists, texts and numbers, but no layout, rendering or
+    SVG; each figure is a placeholder ``<svg>`` that says what it would show).
+
+    A dry run raises the same warnings as drawing, but for those of laying the
+    figures out: the NumPy warnings come from building them, and the glyphs
+    missing from the font are found from the texts (:func:`_warn_missing_glyphs`)
+    in both modes alike. So a JSON-only run lists what a drawn report lists
+    without drawing (about 1 s of a small run). What layout and rendering raise
+    (rare: matplotlib on an axis or a legend it cannot place) goes to the
+    yielded :class:`~evalreport.capture.Routed`, not to the enclosing capture:
+    the report lists it after the rest; results.json, the same whatever the
+    formats, does not."""
+    from .capture import Routed
+
+    layout = Routed(stage)
+    token = _DRAWING.set(_Drawing(dry, layout))
+    try:
+        yield layout
+    finally:
+        _DRAWING.reset(token)
+
+
+#: matplotlib's own message, in the same words (its _text_helpers.warn_on_missing_glyph)
+_GLYPH = "Glyph {cp} ({name}) missing from font(s) {font}."
+_GLYPH_RE = r"Glyph \d+ \(.*\) missing from font\(s\)"
+
+
+def _warn_missing_glyphs(fig) -> None:
+    """Warn, as matplotlib does while drawing, of each character of the figure's
+    texts that its font has no glyph for (a learner or class name in a script
+    DejaVu Sans lacks): found from the texts, so that a figure not drawn warns
+    as a drawn one does."""
+    from matplotlib.font_manager import FontProperties, findfont, get_font
+    from matplotlib.text import Text
+    from matplotlib.ticker import FixedFormatter
+
+    texts = [t.get_text() for t in fig.findobj(Text) if t.get_visible()]
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            formatter = axis.get_major_formatter()
+            if isinstance(formatter, FixedFormatter):  # labels set by name (classes, measures)
+                texts.extend(formatter.seq)
+    font = get_font(findfont(FontProperties(family=FONT)))
+    seen: set[int] = set()
+    for text in texts:
+        for ch in str(text):
+            cp = ord(ch)
+            if cp < 32 or cp in seen:
+                continue
+            seen.add(cp)
+            if font.get_char_index(cp) == 0:
+                warnings.warn(_GLYPH.format(cp=cp, name=ch.encode("ascii", "namereplace").decode("ascii"),
+                                            font=font.family_name), UserWarning, stacklevel=2)
+
+
+_GROUP_TAG = re.compile(r"<g\b[^>]*>|</g>")
+_BARE_GROUP = re.compile(r'<g(?:\s+id="[^"]*")?\s*>')
+
+
+def _lean(text: str) -> str:
+    """matplotlib's SVG less what draws nothing: its comments (each label again,
+    escaped), its RDF metadata, the indentation, and the groups that carry no
+    attribute but an id (about four elements in five: a group per tick, line and
+    text). WeasyPrint gives every element of an inline SVG the HTML cascade and
+    its own drawing state: a PDF takes about a fifth less time without them."""
+    text = text[text.index("<svg"):]
+    text = re.sub(r"<!--.*?-->|<metadata>.*?</metadata>", "", text, flags=re.S)
+    out, kept, pos = [], [], 0
+    for m in _GROUP_TAG.finditer(text):
+        out.append(text[pos:m.start()])
+        tag = m.group(0)
+        if tag == "</g>":
+            if kept.pop():
+                out.append(tag)
+        else:
+            keep = not _BARE_GROUP.fullmatch(tag)  # a transform, clip path or style stays
+            kept.append(keep)
+            if keep:
+                out.append(tag)
+        pos = m.end()
+    out.append(text[pos:])
+    text = "".join(out)
+    # no text between elements (a label's own spaces are inside <text>); paths on one line
+    text = re.sub(r"\s*\n\s*", " ", re.sub(r">\s+<", "><", text))
+    # style="a: b; c: d" as attributes a="b" c="d": WeasyPrint parses each style
+    # with a CSS parser, and matplotlib writes one on almost every element (every
+    # property it writes is an SVG presentation attribute). Its stylesheet
+    # (*{stroke-linejoin: round; stroke-linecap: butt}) would then override them:
+    # its two properties go on the root instead, inherited where not set.
+    sheet = '<defs><style type="text/css">*{stroke-linejoin: round; stroke-linecap: butt}</style></defs>'
+    if sheet in text:
+        text = text.replace(sheet, "", 1).replace("<svg ", '<svg stroke-linejoin="round" stroke-linecap="butt" ', 1)
+    return _STYLE.sub(_style_attributes, text)
+
+
+_STYLE = re.compile(r'(?<=\s)style="([^"]*)"')
+
+
+def _style_attributes(m) -> str:
+    declarations = [d.split(":", 1) for d in m.group(1).split(";") if d.strip()]
+    return " ".join(f'{name.strip()}="{value.strip()}"' for name, value in declarations)
+
+
+def _svg(fig, name: str, alt: str) -> str:
+    """The figure as SVG text; ``alt`` (what it shows, in a sentence) is its
+    accessible name, read out where the picture cannot be seen. Inside
+    ``drawing(dry=True)``, a placeholder with the same name (see :func:`drawing`)."""
+    import matplotlib
+
+    _warn_missing_glyphs(fig)
+    label = html.escape(alt, quote=True)
+    mode = _DRAWING.get()
+    if mode is not None and mode.dry:
+        return f'<svg role="img" data-figure="{name}" aria-label="{label}"></svg>'
+    buf = io.StringIO()
+    with warnings.catch_warnings():
+        if mode is not None:
+            warnings.simplefilter("always")
+            warnings.showwarning = mode.layout._show
+        warnings.filterwarnings("ignore", message=_GLYPH_RE)  # warned of above, in every mode
+        with matplotlib.rc_context({"svg.hashsalt": f"evalreport-{name}"}):
+            fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    text = _lean(buf.getvalue())
+    # ids unique per figure: several SVGs share one HTML page
+    text = re.sub(r'id="([^"]+)"', rf'id="{name}-\1"', text)
+    text = re.sub(r'(xlink:href|href)="#([^"]+)"', rf'\1="#{name}-\2"', text)
+    text = re.sub(r"url\(#([^)]+)\)", rf"url(#{name}-\1)", text)
+    text = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1', text, count=1)
+    return text.replace("<svg", f'<svg role="img" data-figure="{name}" aria-label="{label}"', 1)
