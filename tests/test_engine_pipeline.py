@@ -280,6 +280,13 @@ def test_duckdb_reduced_tables_equal_memory(tmp_path, monkeypatch, threshold, we
         # (or a step of one class only between them)
         for got, want in zip(duck["learners"][name].pop("gains"), mem["learners"][name].pop("gains")):
             assert all(got[k] is None or got[k] == pytest.approx(want[k], abs=1e-12) for k in got)
+    for name in ("a", "b"):
+        # what the history compares needs every score's counts: a reduced table has
+        # kept only some of them (null, and a warning says so)
+        for key in ("auc_variance", "score_summary"):
+            assert duck["learners"][name].pop(key) is None
+            # (DeLong's variance is unweighted: null for weighted data in memory too)
+            assert (mem["learners"][name].pop(key) is not None) != (weighted and key == "auc_variance")
     reduced = [w for w in duck.pop("warnings") if "thresholds) was streamed and" in w]
     assert len(reduced) == 2
     assert weighted or "(6,000 thresholds)" in reduced[0]  # weighted: zero-weight scores are no thresholds
@@ -315,8 +322,10 @@ def test_duckdb_reduced_one_class_only_with_optimal_threshold(tmp_path, monkeypa
         del block["curves"]
     # the reduced table merged the rows it dropped: the scores that calibration needs are
     # gone, so it is undefined there (with a warning), not computed on the kept rows
-    assert all(out["duckdb"].pop(k) is None for k in ("brier", "log_loss", "ece", "calibration"))
-    for k in ("brier", "log_loss", "ece", "calibration"):
+    # (and so are the score summary and the AUC's variance the history needs)
+    gone = ("brier", "log_loss", "ece", "calibration", "score_summary", "auc_variance")
+    assert all(out["duckdb"].pop(k) is None for k in gone)
+    for k in gone:
         del out["memory"][k]
     assert out["duckdb"]["auc"] is None and out["duckdb"]["threshold"] == 0.5
     _numbers_equal(out["duckdb"], out["memory"])
