@@ -251,6 +251,9 @@ def test_change_gates_level_and_missing_learner():
         {"learner": "a", "measure": "auc", "change": -0.03, "p_value": 0.03}]}
     rows, _ = change_gates([Gate(metric="auc", significant_drop=True)], [("a", "a")], history, level=0.99)
     assert rows[0]["passed"]  # p = 0.03 is not below 0.01
+    history["changes"][0]["p_value"] = np.float64(0.5)  # a NumPy p-value: a NumPy boolean compared
+    rows, _ = change_gates([Gate(metric="auc", significant_drop=True)], [("a", "a")], history, level=0.95)
+    assert rows[0]["passed"] is True
     rows, warnings = _gate_rows(history, [{"drift": "ks", "max": 0.1}, {"metric": "auc", "max_drop": 0}])
     assert [(r["learner"], r["value"], r["passed"], r.get("note")) for r in rows] == [
         ("a", 0.2, False, None), ("b", None, True, "the learner is not in the previous run"),

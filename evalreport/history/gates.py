@@ -41,12 +41,12 @@ def _significant_worse(metric: str, entry: dict, alpha: float) -> bool | None:
     change = entry.get("change")
     if change is None:
         return None
-    if entry.get("p_value") is not None:
-        return entry["p_value"] < alpha and worsening(metric, change) > 0
+    if entry.get("p_value") is not None:  # bool(): a NumPy p-value gives a NumPy boolean
+        return bool(entry["p_value"] < alpha and worsening(metric, change) > 0)
     interval = entry.get("interval")
     if interval is None or None in tuple(interval):
         return None
-    return min(worsening(metric, float(x)) for x in interval) > 0
+    return bool(min(worsening(metric, float(x)) for x in interval) > 0)
 
 
 def change_gates(gates, learners, history: dict | None, *, level: float) -> tuple[list[dict], list[tuple]]:
@@ -86,7 +86,7 @@ def change_gates(gates, learners, history: dict | None, *, level: float) -> tupl
                     bound = {"significant_drop": True}
                     significant = None if entry is None else _significant_worse(gate.metric, entry, alpha)
                     row["p_value"] = None if entry is None else entry.get("p_value")
-                    passed = significant is False
+                    passed = significant is not None and not significant
             note = None
             if history is None:
                 note = NO_PREVIOUS
