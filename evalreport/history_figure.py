@@ -55,8 +55,10 @@ def trend_figure(runs: list[dict], measures: list[str], keys: list[str], styles:
                  bounds: dict | None = None) -> str:
     """Small multiples of ``measures`` (registry names) over ``runs`` (results.json
     ``history.runs``, oldest first) for learners ``keys`` (their ``styles``: colour and
-    dash, as in every figure). ``bounds``: measure -> [(value, label)], the gates'
-    bounds, drawn as dashed lines. SVG text."""
+    dash, as in every figure). ``bounds``: measure -> [(value, label)] or
+    [(value, label, (x0, x1))], the gates' bounds, drawn as dashed lines across the
+    runs, or from run x0 to run x1 (the least a max_drop gate lets the current run
+    reach). SVG text."""
     bounds = bounds or {}
     ncols = 2 if len(measures) > 1 else 1
     nrows = math.ceil(len(measures) / ncols)
@@ -82,10 +84,17 @@ def trend_figure(runs: list[dict], measures: list[str], keys: list[str], styles:
                 st = styles[k]
                 ax.errorbar(xs, ys, yerr=[low, high], color=st["color"], linestyle=st["linestyle"],
                             linewidth=1.2, marker="o", markersize=3.5, capsize=2, elinewidth=0.8)
-            for value, label in bounds.get(m, []):
-                ax.axhline(value, color="#444444", linestyle=(0, (4, 3)), linewidth=0.9)
-                ax.annotate(label, (1.0, value), xycoords=("axes fraction", "data"), ha="right", va="bottom",
-                            fontsize=7, color="#444444")
+            for bound in bounds.get(m, []):
+                value, label = bound[0], bound[1]
+                span = bound[2] if len(bound) > 2 else None
+                if span is None:  # a bound on the value: every run
+                    ax.axhline(value, color="#444444", linestyle=(0, (4, 3)), linewidth=0.9)
+                    ax.annotate(label, (0.01, value), xycoords=("axes fraction", "data"), ha="left",
+                                va="bottom", fontsize=7, color="#444444")
+                else:  # a bound on the change: from the previous run to this one
+                    ax.plot(span, [value, value], color="#444444", linestyle=(0, (2, 2)), linewidth=0.9)
+                    ax.annotate(label, (span[1], value), ha="right", va="top", fontsize=7, color="#444444",
+                                xytext=(0, -2), textcoords="offset points")
             measure = registry.get(m)
             better = {"higher": " (higher is better)", "lower": " (lower is better)"}.get(measure.direction, "")
             ax.set_title(measure.label + better, loc="left")

@@ -52,10 +52,21 @@ def _significant(entry: dict, alpha: float) -> bool:
     return p is not None and entry.get("change") is not None and p < alpha
 
 
-def _bounds(spec) -> dict:
-    """measure -> [(value, label)]: the gates' bounds drawn on the trend (min and max
-    of every learner's gate on the measure; a max_drop below the previous value)."""
+def _bounds(spec, history: dict, runs: int) -> dict:
+    """measure -> [(value, label[, (x0, x1)])]: the gates' bounds drawn on the trend:
+    min and max across the runs; a max_drop gate from the previous run to this one,
+    at the worst value it lets this run reach (the previous value less the drop)."""
     out: dict = {}
+    previous = {(c.get("learner"), c.get("measure")): c.get("previous") for c in history.get("changes", [])}
+    for gate in spec.gates:
+        if gate.max_drop is None or runs < 2:
+            continue
+        for (key, measure), value in previous.items():
+            if measure != gate.metric or value is None or gate.learner not in (None, key.split("@")[0]):
+                continue
+            m = registry.MEASURES.get(measure)
+            bound = value + gate.max_drop if (m is not None and m.direction == "lower") else value - gate.max_drop
+            out.setdefault(measure, []).append((bound, f"max_drop ({key})", (runs - 2, runs - 1)))
     for gate in spec.gates:
         if gate.slice is not None or gate.drift is not None or gate.metric is None:
             continue
@@ -139,7 +150,7 @@ def history_context(result, styles) -> dict | None:
         styles = {**learner_styles(keys), **(styles or {})}
         measures = [m for m in HEADLINE if any(m in v for r in runs for v in (r.get("values") or {}).values())]
         if measures:
-            figure = Markup(trend_figure(runs, measures, keys, styles, _bounds(result.spec)))
+            figure = Markup(trend_figure(runs, measures, keys, styles, _bounds(result.spec, history, len(runs))))
     return {
         "previous": previous, "changes": changes, "drift": drift, "balance": balance,
         "psi_low": rate(low), "psi_high": rate(high), "level": f"{result.spec.confidence.level:g}",
