@@ -13,9 +13,13 @@ from its :class:`~evalreport.tasks.base.Task` (evalreport.tasks):
    evaluate: the comparisons change no value);
 5. **compare**: each data set's learners, by the task; Friedman's test across
    data sets on the task's measure;
-6. **render**: results.json, HTML and PDF (evalreport.report, not here).
+6. **history** (with ``history:`` in the spec): the previous run of the archive,
+   the changes since it, the gates on change, the kept runs' headline values
+   (:func:`with_history`);
+7. **render**: results.json, HTML and PDF (evalreport.report, not here), then the
+   run is stored in the archive.
 
-:func:`evaluate` runs stages 1 to 5.
+:func:`evaluate` runs stages 1 to 6.
 """
 
 from __future__ import annotations
@@ -40,10 +44,10 @@ from .tasks.slices import slice_gate
 from .words import and_join
 
 __all__ = ["Result", "LearnerResult", "OperatingPointSpec", "RunWarning", "STAGES", "evaluate", "report_date",
-           "learner_keys", "check_gates", "across_datasets"]
+           "learner_keys", "check_gates", "across_datasets", "with_history"]
 
 #: the stages of a run, in order (render is the report's: evalreport.report.render)
-STAGES = ("load", "check", "evaluate", "gates", "compare", "render")
+STAGES = ("load", "check", "evaluate", "gates", "compare", "history", "render")
 
 
 def report_date(spec: Spec) -> str:
@@ -81,6 +85,8 @@ def check_gates(spec: Spec, learners: dict) -> tuple[list[dict], list[RunWarning
     metric (undefined: the gate fails, with a warning)."""
     rows, warnings = [], []
     for gate in spec.gates:
+        if gate.on_change:  # on the change since the previous run: the history stage's
+            continue
         targets = [lr for lr in learners.values() if gate.learner in (None, lr.name)]
         if gate.slice is not None:  # every value of a slice column, or a parity difference across it
             more_rows, more_warnings = slice_gate(gate, targets)
@@ -182,7 +188,49 @@ def evaluate(spec: Spec, *, progress=None) -> Result:
                 progress(message)
 
         result = _evaluate(spec, tracked, routed)
-    return replace(result, warnings=result.warnings + [RunWarning(w) for w in routed.lines()])
+    result = replace(result, warnings=result.warnings + [RunWarning(w) for w in routed.lines()])
+    return with_history(result)
+
+
+def with_history(result: Result) -> Result:
+    """The history stage, with ``history:`` in the spec (else ``result`` as it is):
+    the previous run of the archive (the latest before this run's date), the
+    changes since it (evalreport.history.changes), the gates on change, and the
+    kept runs' headline values for the trend, in results.json's ``history``. The
+    current run is compared as its results.json holds it (built here once, and
+    written from the same dict). Nothing is stored here: the report's render
+    stores the run once its outputs are written."""
+    spec = result.spec
+    options = getattr(spec, "history", None)  # spec.models.History
+    if options is None:
+        return result
+    from .history.archive import previous, runs
+    from .history.changes import changes
+    from .history.gates import change_gates
+    from .history.trend import trend_runs
+    from .report.results import result_core, with_history as adding
+
+    level = spec.confidence.level
+    folder = spec.resolve(options.dir)
+    current = result_core(result)
+    before = previous(folder, result.date)
+    compared = None if before is None else changes(before[1], current, level=level)
+    archived = runs(folder)
+    said: list[str] = []
+    if isinstance(archived, tuple):  # (runs, warnings about unreadable entries)
+        archived, said = archived[0], list(archived[1])
+    block = {
+        "previous": None if compared is None else compared.get("previous"),
+        "changes": [] if compared is None else compared.get("changes", []),
+        "drift": [] if compared is None else compared.get("drift", []),
+        "balance": None if compared is None else compared.get("balance"),
+        "runs": trend_runs(archived, result.date, current, keep=options.keep, level=level),
+    }
+    learners = [(lr.name, lr.key) for lr in result.learners.values()]
+    gates, gate_warnings = change_gates(spec.gates, learners, compared, level=level)
+    warnings = [RunWarning(f"history: {w}") for w in said]
+    warnings += [RunWarning(text, learner=key, measure=measure) for text, key, measure in gate_warnings]
+    return adding(result, block, gates, warnings)
 
 
 

@@ -164,6 +164,9 @@ class Result:
     warnings: list[RunWarning] = field(default_factory=list)
     friedman: AcrossDatasets | None = None  # across data sets
     task: Task | None = None  # what differs between binary and multi-class tasks
+    #: with history: in the spec, results.json's ``history`` block: the changes since the
+    #: previous run, the drift, and the kept runs' headline values (evalreport.history)
+    history: dict | None = None
 
     @property
     def gates_passed(self) -> bool:

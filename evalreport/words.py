@@ -16,7 +16,9 @@ def and_join(items) -> str:
 def gate_text(g: dict, number) -> str:
     """A gate row of results.json in words, its numbers written by ``number`` (None:
     "undefined"): the learner, the metric, where on a slice (the value, or the two
-    values a parity difference lies between), the value, its gap, and the bounds."""
+    values a parity difference lies between), the value, its gap, and the bounds.
+    A gate on the change since the previous run says so ("auc change since
+    2026-11-09"), with its p-value, and why it passed with nothing to compare."""
     def shown(x):
         return "undefined" if x is None else number(x)
 
@@ -26,6 +28,14 @@ def gate_text(g: dict, number) -> str:
     elif "slice" in g:
         between = g.get("between")
         where = f" across {g['slice']}" + (f" (between '{between[0]}' and '{between[1]}')" if between else "")
+    elif "change_since" in g:
+        where = " change" + (f" since {g['change_since']}" if g["change_since"] else "")
+    elif "drift_since" in g:
+        where = " drift of the scores" + (f" since {g['drift_since']}" if g["drift_since"] else "")
     gap = f", gap {shown(g['gap'])}" if "gap" in g else ""
-    bound = " and ".join(f"{k} {number(g[k])}" for k in ("min", "max", "max_gap") if k in g)
-    return f"{g['learner']}: {g['metric']}{where} = {shown(g['value'])}{gap} (needs {bound})"
+    gap += f", p = {shown(g['p_value'])}" if g.get("p_value") is not None else ""
+    bound = " and ".join(f"{k} {number(g[k])}" for k in ("min", "max", "max_gap", "max_drop") if k in g)
+    if g.get("significant_drop"):
+        bound = "no significant drop"
+    note = f": {g['note']}" if g.get("note") else ""
+    return f"{g['learner']}: {g['metric']}{where} = {shown(g['value'])}{gap} (needs {bound}){note}"

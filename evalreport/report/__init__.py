@@ -47,6 +47,23 @@ def json_text(result: Result) -> str:
     return text + "\n"
 
 
+def _archive(result: Result, results_json: bytes) -> None:
+    """With ``history:`` in the spec, store this run's results.json in the archive,
+    once the report is written (a run that fails before stores nothing, so the
+    next run compares with the last one that was reported)."""
+    options = getattr(result.spec, "history", None)  # spec.models.History
+    if options is None:
+        return
+    from ..history.archive import store
+
+    folder = result.spec.resolve(options.dir)
+    try:
+        store(folder, result.date, results_json, keep=options.keep)
+    except OSError as exc:
+        raise OutputError([f"{folder}: cannot store the run in the history archive: "
+                           f"{exc.strerror or exc}; the report is written"]) from None
+
+
 def render(
     result: Result,
     out=None,
@@ -100,4 +117,5 @@ def render(
             subject="Evaluation report", keywords=list(result.learners),
         )
     write_report_set(out, files, progress=progress, checkpoint=checkpoint, warn=warn)
+    _archive(result, results_json)
     return {fmt: out / SET_FILES[fmt] for fmt in formats if SET_FILES[fmt] in files}

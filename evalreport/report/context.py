@@ -19,6 +19,7 @@ from ..redact import published, redact_text
 from ..result import Result
 from ..words import gate_text
 from .format import UNDEFINED, Column, fmt, p_text
+from .history import history_context, history_sentences
 from .significance import tests_section
 from .summary import shown_learners
 from .verdicts import gates_summary, recommendation
@@ -47,6 +48,7 @@ def _verdict(result: Result) -> dict:
         sentences.append(f"Across {len(f.datasets)} data sets, {best} has the best average rank by "
                          f"{registry.get(f.measure).label}; the learners differ "
                          f"{sig} (Friedman {p_text(fr.p_value_chi2)}).")
+    sentences += history_sentences(result)  # a significant change, a drift gate failed
     gates = [{"passed": g["passed"], "text": gate_text(g, fmt)} for g in result.gates]
     summary, listed = gates_summary(gates)
     return {"recommendation": recommendation(result), "sentences": sentences, "gates": listed,
@@ -132,5 +134,6 @@ def _common(result: Result) -> dict:
         "learners": [],
         "learner_count": len(result.learners),
         "tests": tests_section(result, shown_learners(result)),
+        "history": history_context(result, None),  # with history: in the spec, "Since the last run"
         "at_notes": [], "rank_notes": [], "summary_notes": [],
     }

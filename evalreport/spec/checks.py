@@ -270,11 +270,36 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
             add(("gates", i, "metric"), "gate on partial_auc needs partial_auc: {max_fpr: ..} in the spec")
         if gate.min is not None and gate.max is not None and gate.min > gate.max:
             add(("gates", i), f"min ({gate.min}) is above max ({gate.max})")
+        _change_gate_problems(spec, i, gate, add)
     slice_problems(spec, add)
     template = _template_problem(spec)
     if template:
         add(("report", "template"), template)
     return out
+
+
+#: the measures whose change since the previous run a gate may bound (max_drop,
+#: significant_drop): those evalreport.history.changes compares between two runs
+CHANGE_METRICS = ("auc", "accuracy", "error_rate", "precision", "recall", "specificity", "npv", "fpr", "fnr",
+                  "expected_total_cost", "min_cost")
+
+
+def _change_gate_problems(spec: Spec, i: int, gate: Gate, add) -> None:
+    """A gate on the change since the previous run (max_drop, significant_drop,
+    drift) compares with the archive of earlier runs: the spec needs history:, and
+    the measure one whose change is computed."""
+    if not gate.on_change:
+        return
+    key = "drift" if gate.drift is not None else ("max_drop" if gate.max_drop is not None else "significant_drop")
+    # getattr: history: is the archive's key (spec.models.History)
+    if getattr(spec, "history", None) is None:
+        add(("gates", i, key), f"a gate on {key} compares with the previous run, which needs history: "
+            "{dir: <folder>} in the spec (the archive of the runs)")
+    if spec.task != "binary":
+        add(("gates", i, key), f"a gate on {key} applies to binary tasks in this version")
+    elif gate.drift is None and gate.metric in gate_names() and gate.metric not in CHANGE_METRICS:
+        add(("gates", i, "metric"), f"the change since the previous run is not computed for {gate.metric}; "
+            f"a gate on {key} takes one of {', '.join(CHANGE_METRICS)}")
 
 
 def _optimal_on_problems(spec: Spec, by_dataset: dict, add) -> None:

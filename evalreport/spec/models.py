@@ -183,16 +183,48 @@ class CalibrationOptions(_Model):
 
 class Gate(_Model):
     learner: str | None = Field(None, description="A learner name; omitted: every learner.")
-    metric: str
+    metric: str | None = Field(None, description="The measure gated (a registry name); a drift gate names "
+                                                 "`drift` instead.")
     min: Number | None = None
     max: Number | None = None
     slice: str | None = Field(None, description="A slice column (data[].slices): the bounds hold for every "
                                                 "value of it; a parity difference across its values.")
     max_gap: Number | None = Field(None, ge=0, description="With slice: the most |slice value - whole "
                                                            "population| of the metric, for every value.")
+    max_drop: Number | None = Field(
+        None, ge=0, description="With history: the most the metric may get worse since the previous run "
+        "(a fall of a measure where higher is better, a rise of a cost).")
+    significant_drop: StrictBool = Field(
+        False, description="With history: true fails the gate when the metric got significantly worse since "
+        "the previous run (the test of its change at confidence.level).")
+    drift: Literal["psi", "ks"] | None = Field(
+        None, description="With history and max: a gate on the drift of each learner's scores since the "
+        "previous run (psi: population stability index; ks: Kolmogorov-Smirnov distance).")
+
+    @property
+    def on_change(self) -> bool:
+        """Whether the gate is on the change since the previous run (max_drop,
+        significant_drop, drift): the history stage evaluates it, not check_gates."""
+        return self.max_drop is not None or self.significant_drop or self.drift is not None
 
     @model_validator(mode="after")
     def _bound(self):
+        if self.drift is not None:
+            given = [k for k in ("metric", "min", "slice", "max_gap", "max_drop") if getattr(self, k) is not None]
+            given += ["significant_drop"] if self.significant_drop else []
+            if given:
+                raise ValueError(f"a drift gate takes drift, max and learner only; got {', '.join(given)}")
+            if self.max is None:
+                raise ValueError(f"a drift gate needs max (e.g. {{drift: {self.drift}, max: 0.25}})")
+            return self
+        if self.metric is None:
+            raise ValueError("a gate needs metric (or drift: psi or ks)")
+        if self.max_drop is not None or self.significant_drop:
+            given = [k for k in ("min", "max", "slice", "max_gap") if getattr(self, k) is not None]
+            if given:
+                raise ValueError(f"a gate on the change since the previous run (max_drop, significant_drop) "
+                                 f"takes no {', '.join(given)}; give bounds in a gate of their own")
+            return self
         if self.min is None and self.max is None and self.max_gap is None:
             raise ValueError("a gate needs min or max" + (" or max_gap" if self.slice is not None else ""))
         return self

@@ -7,13 +7,17 @@ values are written is in :mod:`.format`.
 
 from __future__ import annotations
 
+import weakref
+from dataclasses import replace
+
 from ...redact import published
 from ...result import Result
 from ..context import figure_warnings
 from .comparisons import comparisons_dict
 from .format import InlineList
 
-__all__ = ["result_dict", "report_warnings", "published_inputs", "InlineList", "comparisons_dict"]
+__all__ = ["result_dict", "result_core", "with_history", "report_warnings", "published_inputs", "InlineList",
+           "comparisons_dict"]
 
 
 def report_warnings(result: Result) -> list[str]:
@@ -30,20 +34,49 @@ def published_inputs(result: Result) -> list[dict]:
     return [dict(i) for i in published(result).inputs]
 
 
+#: result -> its results.json up to the comparisons (:func:`result_core`): built once,
+#: whether the history stage reads it first (to compare with the previous run) or not
+_CORE: "weakref.WeakKeyDictionary[Result, dict]" = weakref.WeakKeyDictionary()
+
+
+def result_core(result: Result) -> dict:
+    """results.json up to and with the comparisons: every key but the gates, the
+    history and the warnings, which the history stage adds to (a gate on change,
+    a warning). What the next run compares with; built once per result."""
+    if result not in _CORE:
+        spec, task = result.spec, result.task
+        _CORE[result] = {
+            "evalreport_version": result.version,
+            "spec_version": spec.version,
+            "title": published(result).title,
+            "date": result.date,
+            "task": spec.task,
+            **task.json_head(result),
+            "inputs": published_inputs(result),
+            **task.json_after_inputs(result),
+            "learners": {key: task.learner_json(lr, result) for key, lr in result.learners.items()},
+            "comparisons": comparisons_dict(result),
+        }
+    return _CORE[result]
+
+
+def with_history(result: Result, history: dict, gates: list[dict], warnings: list) -> Result:
+    """``result`` with the history stage's block, its gates on change and its
+    warnings added; the results.json built so far (:func:`result_core`) carried
+    over, as none of it changes."""
+    new = replace(result, history=history, gates=result.gates + gates, warnings=result.warnings + warnings)
+    if result in _CORE:
+        _CORE[new] = _CORE[result]
+    return new
+
+
 def result_dict(result: Result) -> dict:
-    """results.json as a dict, keys in their stable order."""
-    spec, task = result.spec, result.task
+    """results.json as a dict, keys in their stable order (``history`` only with
+    ``history:`` in the spec)."""
+    history = {"history": result.history} if result.history is not None else {}
     return {
-        "evalreport_version": result.version,
-        "spec_version": spec.version,
-        "title": published(result).title,
-        "date": result.date,
-        "task": spec.task,
-        **task.json_head(result),
-        "inputs": published_inputs(result),
-        **task.json_after_inputs(result),
-        "learners": {key: task.learner_json(lr, result) for key, lr in result.learners.items()},
-        "comparisons": comparisons_dict(result),
+        **result_core(result),
         "gates": result.gates,
+        **history,
         "warnings": report_warnings(result),
     }

@@ -1,0 +1,116 @@
+"""The gates on the change since the previous run (``max_drop``,
+``significant_drop``, ``drift``), evaluated on the changes of two runs
+(:func:`evalreport.history.changes.changes`).
+
+Pure: the spec's gates and the changes in, gate rows out, in the shape of
+:func:`evalreport.pipeline.check_gates`'s (``learner``, ``metric``, ``value``,
+the bound, ``passed``), so that the exit status, the lines on stderr and the
+verdict's gate box treat them as any other gate. A row says what it measured:
+``change_since`` (the previous run's date: ``value`` is the change of the metric)
+or ``drift_since`` (``value`` is the drift of the scores).
+
+Without a previous run (the first run of an archive), or for a learner the
+previous run did not have, there is nothing to compare with: the gate passes,
+its value is null and its ``note`` says why. A change that is undefined (an AUC
+undefined in either run) fails the gate with a warning, as an undefined value
+fails any other gate.
+"""
+
+from __future__ import annotations
+
+from .. import registry
+
+__all__ = ["change_gates", "NO_PREVIOUS", "NOT_IN_PREVIOUS", "worsening"]
+
+#: the note of a gate on change when the archive holds no earlier run
+NO_PREVIOUS = "no previous run to compare with"
+#: the note of a gate on change for a learner the previous run did not have
+NOT_IN_PREVIOUS = "the learner is not in the previous run"
+
+
+def worsening(metric: str, change: float) -> float:
+    """How much worse ``metric`` got by ``change`` (current - previous): the fall of
+    a measure where higher is better, the rise of one where lower is better (a cost)."""
+    return change if registry.get(metric).direction == "lower" else -change
+
+
+def _significant_worse(metric: str, entry: dict, alpha: float) -> bool | None:
+    """Whether the change of ``entry`` is a significant worsening: its p-value below
+    ``alpha`` and the change the worse way; or, without a p-value, its interval of
+    the change wholly on the worse side of 0. None: the change has no test."""
+    change = entry.get("change")
+    if change is None:
+        return None
+    if entry.get("p_value") is not None:  # bool(): a NumPy p-value gives a NumPy boolean
+        return bool(entry["p_value"] < alpha and worsening(metric, change) > 0)
+    interval = entry.get("interval")
+    if interval is None or None in tuple(interval):
+        return None
+    return bool(min(worsening(metric, float(x)) for x in interval) > 0)
+
+
+def change_gates(gates, learners, history: dict | None, *, level: float) -> tuple[list[dict], list[tuple]]:
+    """Gate rows of the gates on change among ``gates`` (the spec's), for ``learners``
+    ((name, results.json key) pairs, in the result's order), on ``history`` (the
+    changes of :func:`~evalreport.history.changes.changes`; None: no previous run).
+    ``level``: the confidence level (a significant drop has p < 1 - level).
+
+    Returns the rows and the warnings, each (text, learner key, measure)."""
+    alpha = round(1 - level, 10)
+    since = None if history is None else (history.get("previous") or {}).get("date")
+    by_change = {(c.get("learner"), c.get("measure")): c for c in (history or {}).get("changes", [])}
+    by_drift = {d.get("learner"): d for d in (history or {}).get("drift", [])}
+    rows: list[dict] = []
+    warnings: list[tuple] = []
+    for gate in gates:
+        if not gate.on_change:
+            continue
+        for name, key in learners:
+            if gate.learner not in (None, name):
+                continue
+            significant = None
+            if gate.drift is not None:
+                row = {"learner": key, "metric": gate.drift, "drift_since": since}
+                entry = by_drift.get(key)
+                value = None if entry is None else entry.get(gate.drift)
+                bound = {"max": gate.max}
+                passed = value is not None and value <= gate.max
+            else:
+                row = {"learner": key, "metric": gate.metric, "change_since": since}
+                entry = by_change.get((key, gate.metric))
+                value = None if entry is None else entry.get("change")
+                if gate.max_drop is not None:
+                    bound = {"max_drop": gate.max_drop}
+                    passed = value is not None and worsening(gate.metric, value) <= gate.max_drop
+                else:
+                    bound = {"significant_drop": True}
+                    significant = None if entry is None else _significant_worse(gate.metric, entry, alpha)
+                    row["p_value"] = None if entry is None else entry.get("p_value")
+                    passed = significant is not None and not significant
+            note = None
+            if history is None:
+                note = NO_PREVIOUS
+            elif entry is None or (entry.get("previous", 0) is None and value is None):
+                note = NOT_IN_PREVIOUS
+            row["value"] = value
+            row.update(bound)
+            if note is not None:  # nothing to compare with: not a failure
+                row["note"] = note
+                passed = True
+            row["passed"] = bool(passed)
+            rows.append(row)
+            if not passed:
+                measure = gate.drift or gate.metric
+                if value is None:
+                    warnings.append((f"gate on the {_what(gate)} of learner '{key}' fails: the value is "
+                                     "undefined", key, measure))
+                elif gate.significant_drop and significant is None:
+                    warnings.append((f"gate on the {_what(gate)} of learner '{key}' fails: the change has no "
+                                     "test of significance", key, measure))
+    return rows, warnings
+
+
+def _what(gate) -> str:
+    if gate.drift is not None:
+        return f"drift ({gate.drift}) of the scores"
+    return f"change of {gate.metric}"

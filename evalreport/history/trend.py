@@ -1,0 +1,61 @@
+"""The trend of the kept runs: each run's headline values, read off its results.json.
+
+Pure: results.json dicts in, results.json's ``history.runs`` out. An interval is
+the one the run computed where it has one (DeLong's of the AUC, the bootstrap's of
+a cost), else, for a proportion at the threshold, Wilson's score interval from the
+run's confusion counts; none where neither is at hand.
+"""
+
+from __future__ import annotations
+
+from ..metrics.proportion import wilson_interval
+
+__all__ = ["HEADLINE", "headline_values", "trend_runs"]
+
+#: the measures drawn over the runs, in the order of the figure's panels
+HEADLINE = ("auc", "recall", "precision", "expected_total_cost")
+
+#: a proportion at the threshold: (successes, trials) from the confusion counts
+_PROPORTIONS = {
+    "recall": (("tp",), ("tp", "fn")),
+    "precision": (("tp",), ("tp", "fp")),
+    "accuracy": (("tp", "tn"), ("tp", "fp", "tn", "fn")),
+}
+
+
+def _interval(measure: str, block: dict, level: float):
+    if measure == "auc":
+        ci = block.get("auc_ci")
+    else:
+        ci = (block.get("bootstrap") or {}).get(measure)
+    if ci is not None and None not in tuple(ci):
+        return [float(x) for x in ci]
+    confusion = block.get("confusion")
+    if measure in _PROPORTIONS and confusion and None not in confusion.values():
+        hits, trials = _PROPORTIONS[measure]
+        ci = wilson_interval(sum(confusion[k] for k in hits), sum(confusion[k] for k in trials), level)
+        return None if ci is None else [float(x) for x in ci]
+    return None
+
+
+def headline_values(run: dict, level: float = 0.95) -> dict:
+    """{learner: {measure: value, "<measure>_ci": [lo, hi] or None}} of one run's
+    results.json (the measures of :data:`HEADLINE` it holds)."""
+    out = {}
+    for key, block in (run.get("learners") or {}).items():
+        values = {}
+        for m in HEADLINE:
+            if m not in block:
+                continue
+            values[m] = block[m]
+            values[f"{m}_ci"] = None if block[m] is None else _interval(m, block, level)
+        out[key] = values
+    return out
+
+
+def trend_runs(archived: list[tuple[str, dict]], date: str, current: dict, *, keep: int,
+               level: float = 0.95) -> list[dict]:
+    """``history.runs``: the archived runs before ``date`` and the current run (which
+    replaces an archived one of the same date), the last ``keep`` of them, oldest first."""
+    runs = [(d, r) for d, r in archived if d < date] + [(date, current)]
+    return [{"date": d, "values": headline_values(r, level)} for d, r in runs[-keep:]]

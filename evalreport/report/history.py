@@ -1,0 +1,159 @@
+"""results.json's ``history`` -> the values the "Since the last run" section and
+page one print: the changes table, the drift table with the PSI conventions
+stated, the class balance, the trend figure, and the verdict's sentences. Every
+number is formatted here by the report's policy (:mod:`.format`).
+"""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from .. import registry
+from .format import measure_text, p_value_text, rate
+
+__all__ = ["history_context", "history_sentences"]
+
+
+def _conventions() -> tuple[tuple[float, float], object]:
+    """The PSI conventions (no shift below the first, major above the second) and
+    the function naming a PSI by them: evalreport.history.changes's."""
+    from ..history.changes import CONVENTIONS, drift_label
+
+    return CONVENTIONS["psi"], drift_label
+
+
+def _label(measure: str) -> str:
+    m = registry.MEASURES.get(measure)
+    return m.label if m is not None else measure.replace("_", " ")
+
+
+def _signed(measure: str, change) -> str:
+    """A change with its sign, its digits by the measure's policy ("+0.012", "-0.031")."""
+    if change is None:
+        return measure_text(measure, None)
+    sign = "+" if change > 0 else ("-" if change < 0 else "")
+    return sign + measure_text(measure, abs(float(change)))
+
+
+def _interval(measure: str, interval) -> str:
+    if interval is None or None in tuple(interval):
+        return ""
+    lo, hi = (float(x) for x in interval)
+    return f"[{_signed(measure, lo)}, {_signed(measure, hi)}]"
+
+
+def _worse(measure: str, change: float) -> bool:
+    m = registry.MEASURES.get(measure)
+    return (change > 0) if (m is not None and m.direction == "lower") else (change < 0)
+
+
+def _significant(entry: dict, alpha: float) -> bool:
+    p = entry.get("p_value")
+    return p is not None and entry.get("change") is not None and p < alpha
+
+
+def _bounds(spec, history: dict, runs: int) -> dict:
+    """measure -> [(value, label[, (x0, x1)])]: the gates' bounds drawn on the trend:
+    min and max across the runs; a max_drop gate from the previous run to this one,
+    at the worst value it lets this run reach (the previous value less the drop)."""
+    out: dict = {}
+    previous = {(c.get("learner"), c.get("measure")): c.get("previous") for c in history.get("changes", [])}
+    for gate in spec.gates:
+        if gate.max_drop is None or runs < 2:
+            continue
+        for (key, measure), value in previous.items():
+            if measure != gate.metric or value is None or gate.learner not in (None, key.split("@")[0]):
+                continue
+            m = registry.MEASURES.get(measure)
+            bound = value + gate.max_drop if (m is not None and m.direction == "lower") else value - gate.max_drop
+            out.setdefault(measure, []).append((bound, f"max_drop ({key})", (runs - 2, runs - 1)))
+    for gate in spec.gates:
+        if gate.slice is not None or gate.drift is not None or gate.metric is None:
+            continue
+        who = gate.learner or "every learner"
+        for key in ("min", "max"):
+            if getattr(gate, key) is not None:
+                out.setdefault(gate.metric, []).append((getattr(gate, key), f"{key} ({who})"))
+    return out
+
+
+def history_sentences(result) -> list[str]:
+    """Page one: each significant change, and each failed drift gate, in a sentence."""
+    history = result.history
+    if not history or not history.get("previous"):
+        return []
+    alpha = round(1 - result.spec.confidence.level, 10)
+    since = history["previous"].get("date")
+    out = []
+    for c in history.get("changes", []):
+        if not _significant(c, alpha):
+            continue
+        way = "fell" if c["change"] < 0 else "rose"
+        judged = "worse" if _worse(c["measure"], c["change"]) else "better"
+        out.append(f"Since the last run ({since}), the {_label(c['measure'])} of {c['learner']} {way} from "
+                   f"{measure_text(c['measure'], c['previous'])} to {measure_text(c['measure'], c['current'])} "
+                   f"({judged}; p {p_text_short(c['p_value'])}): more than noise.")
+    for g in result.gates:
+        if "drift_since" in g and not g["passed"] and g["value"] is not None:
+            out.append(f"The scores of {g['learner']} drifted since the last run ({since}): "
+                       f"{g['metric'].upper()} {rate(g['value'])}, above the gate's {rate(g['max'])}.")
+    return out
+
+
+def p_text_short(p) -> str:
+    text = p_value_text(p)
+    return text if text.startswith("<") else f"= {text}"
+
+
+def history_context(result, styles) -> dict | None:
+    """The section's values, or None without ``history:`` in the spec."""
+    history = result.history
+    if history is None:
+        return None
+    alpha = round(1 - result.spec.confidence.level, 10)
+    previous = history.get("previous")
+    changes = []
+    for c in history.get("changes", []):
+        m = c.get("measure")
+        change = c.get("change")
+        changes.append({
+            "learner": c.get("learner"), "measure": _label(m) if m else "",
+            "previous": measure_text(m, c.get("previous")), "current": measure_text(m, c.get("current")),
+            "change": _signed(m, change), "interval": _interval(m, c.get("interval")),
+            "p": "" if c.get("p_value") is None else p_value_text(c["p_value"]),
+            "method": c.get("method") or "", "note": c.get("note") or "",
+            "significant": _significant(c, alpha),
+            "worse": change is not None and _worse(m, change),
+        })
+    (low, high), label = _conventions() if previous else ((0.1, 0.25), None)
+    drift = []
+    for d in history.get("drift", []):
+        psi = d.get("psi")
+        drift.append({
+            "learner": d.get("learner"), "psi": rate(psi), "ks": rate(d.get("ks")),
+            "label": label(psi) if (label is not None and psi is not None) else "",
+            "bins": d.get("psi_bins"), "method": d.get("method") or "", "note": d.get("note") or "",
+        })
+    balance = history.get("balance")
+    if balance:
+        balance = {"previous": rate(balance.get("previous")), "current": rate(balance.get("current")),
+                   "change": _signed("accuracy", balance.get("change")),
+                   "p": "" if balance.get("p_value") is None else p_value_text(balance["p_value"])}
+    runs = history.get("runs") or []
+    figure = ""
+    if runs:
+        from ..figures import learner_styles
+        from ..history.trend import HEADLINE
+        from ..history_figure import trend_figure
+
+        keys = list(dict.fromkeys([*result.learners, *(k for r in runs for k in (r.get("values") or {}))]))
+        styles = {**learner_styles(keys), **(styles or {})}
+        measures = [m for m in HEADLINE if any(m in v for r in runs for v in (r.get("values") or {}).values())]
+        if measures:
+            figure = Markup(trend_figure(runs, measures, keys, styles, _bounds(result.spec, history, len(runs))))
+    return {
+        "previous": previous, "changes": changes, "drift": drift, "balance": balance,
+        "psi_low": rate(low), "psi_high": rate(high), "level": f"{result.spec.confidence.level:g}",
+        "alpha": f"{alpha:g}", "runs": len(runs), "first": runs[0]["date"] if runs else None,
+        "figure": figure, "sentences": history_sentences(result),
+    }
