@@ -136,6 +136,10 @@ class MulticlassLearnerResult:
     values: dict = field(default_factory=dict)  # registry name -> scalar (None: undefined)
     #: multi-class Brier score and log loss, top-label ECE and bins (metrics.calibration.Calibration)
     calibration: Any = None
+    #: what a later run compares with (history): each class's score column over all
+    #: instances, compactly ({class: metrics.score_summary.ClassScores or None}, read off
+    #: the class's one-vs-rest count table); None for hard decisions
+    score_summary: dict | None = None
 
 
 @dataclass(frozen=True)

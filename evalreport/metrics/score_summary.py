@@ -19,7 +19,8 @@ import numpy as np
 
 from .table import CountTable
 
-__all__ = ["ClassScores", "MAX_VALUES", "PROBABILITIES", "class_scores", "score_summary", "delong_variance"]
+__all__ = ["ClassScores", "MAX_VALUES", "PROBABILITIES", "class_scores", "column_scores", "score_summary",
+           "delong_variance"]
 
 #: a class with at most this many distinct scores is kept whole
 MAX_VALUES = 1000
@@ -114,6 +115,18 @@ def class_scores(table: CountTable, positive: bool) -> ClassScores | None:
     rows = np.minimum(rows, last)
     values = np.asarray(table.threshold_at(rows - 1), dtype=np.float64)
     return ClassScores("quantiles", values, probabilities=PROBABILITIES, weight=total)
+
+
+def column_scores(table: CountTable) -> ClassScores | None:
+    """The distribution of the whole score column of ``table``, both of its classes
+    together (None: no weight): a multi-class learner's score for one class over all
+    instances, from that class's one-vs-rest table. The table whose positives are
+    every instance (cumulative counts tp + fp, no negatives) gives it through
+    :func:`class_scores`, so the format and its bounds are the same."""
+    tp, fp = np.asarray(table.tp), np.asarray(table.fp)
+    column = CountTable(threshold=np.asarray(table.threshold), tp=tp + fp, fp=np.zeros_like(fp),
+                        n_rows=table.n_rows)
+    return class_scores(column, True)
 
 
 def score_summary(table: CountTable) -> dict[str, ClassScores | None]:

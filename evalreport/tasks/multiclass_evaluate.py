@@ -20,6 +20,7 @@ from ..metrics.multiclass import (
     multiclass_costs,
 )
 from ..metrics.population import population_confusion
+from ..metrics.score_summary import column_scores
 from ..result import MulticlassLearnerResult, RunWarning
 from ..spec import Spec
 from .base import learner_warning
@@ -104,8 +105,10 @@ def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, 
                                               cost_weights if cost_weights is not None else s.weights,
                                               probabilities=probabilities)
                 ev = replace(ev, cost_sensitive_error=cse, bayes_cost=bayes)
-            # one-vs-rest curves, bounded; the per-class count tables are dropped
+            # one-vs-rest curves, bounded, and each class's score column (kept for later
+            # runs' comparisons); the per-class count tables are dropped
             curves = {cname: output_curves(b, spec.report.curve_points) for cname, b in per_class.items()}
+            summary = None if hard else _column_summaries(per_class, classes)
             del per_class
             groups = group_avg = None
             if s.groups is not None:
@@ -137,8 +140,19 @@ def evaluate_multiclass_learners(spec: Spec, sources: list[Source], keys: dict, 
                 population=_population(spec, ev, betas),
                 bootstrap=_bootstrap(spec, ev, s, key, warnings),
                 calibration=multiclass_learner_calibration(spec, key, y, values, s.weights, warnings, hard=hard),
+                score_summary=summary,
             )
     return results, warnings
+
+
+def _column_summaries(per_class: dict, classes) -> dict:
+    """{class: the class's score column over all instances} (metrics.score_summary),
+    from each class's one-vs-rest count table; None for a class without one."""
+    out = {}
+    for c in classes:
+        ev = per_class.get(str(c))
+        out[str(c)] = None if ev is None else column_scores(ev.counts)
+    return out
 
 
 #: score rows summing to 1 within this are probabilities as they are
@@ -199,6 +213,7 @@ def _from_counts(spec, s, keys, classes, cost, betas, results, warnings):
             warnings.append(learner_warning(key, f"aggregated by {s.engine}: the Bayes decision cost needs "
                                             "each instance's scores and is not computed", "bayes_decision_cost"))
         curves = {cname: output_curves(b, spec.report.curve_points) for cname, b in per_class.items()}
+        summary = _column_summaries(per_class, classes)
         for measure, reason in ev.undefined.items():
             warnings.append(learner_warning(key, f"{measure} is undefined: {reason}",
                                                 REGISTRY_NAME.get(measure)))
@@ -207,4 +222,5 @@ def _from_counts(spec, s, keys, classes, cost, betas, results, warnings):
             name=name, key=key, dataset=s.dataset, source=s.path, hard=False, evaluation=ev,
             class_curves=curves, population=_population(spec, ev, betas),
             calibration=multiclass_learner_calibration(spec, key, None, None, None, warnings, hard=False,
-                                                       engine=s.engine))
+                                                       engine=s.engine),
+            score_summary=summary)

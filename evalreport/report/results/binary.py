@@ -12,7 +12,7 @@ from ... import registry
 from ...metrics.population import MEASURES as POPULATION
 from ...redact import published
 from .calibration import calibration_json
-from .format import InlineList, curve_block, groups_dict, num, number_list
+from .format import InlineList, class_scores_json, curve_block, groups_dict, num, number_list
 from .slices import slices_json
 
 __all__ = ["json_head", "json_after_inputs", "learner_json", "history_json"]
@@ -165,15 +165,6 @@ def learner_json(lr, result) -> dict:
     return d
 
 
-def _class_scores(c) -> dict | None:
-    if c is None:
-        return None
-    if c.kind == "values":
-        return {"kind": "values", "values": number_list(c.values), "weights": number_list(c.weights)}
-    return {"kind": "quantiles", "probabilities": number_list(c.probabilities), "values": number_list(c.values),
-            "weight": num(c.weight)}
-
-
 def history_json(lr) -> dict:
     """What a later run compares this one with (evalreport.history): DeLong's
     variance of the AUC, the classes' weighted counts and each class's scores,
@@ -183,5 +174,5 @@ def history_json(lr) -> dict:
     return {
         "auc_variance": num(lr.auc_variance),
         "class_counts": {"positive": num(sm.positives), "negative": num(sm.negatives)},
-        "score_summary": None if summary is None else {k: _class_scores(summary[k]) for k in ("positive", "negative")},
+        "score_summary": None if summary is None else {k: class_scores_json(summary[k]) for k in ("positive", "negative")},
     }

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-__all__ = ["num", "InlineList", "number_list", "curve_block", "averages_dict", "groups_dict"]
+__all__ = ["num", "InlineList", "number_list", "curve_block", "averages_dict", "groups_dict", "class_scores_json"]
 
 
 def num(x):
@@ -64,3 +64,13 @@ def groups_dict(groups) -> dict:
                       for name, m in zip(groups.names, groups.measures)}}
     out["groups_macro"], out["groups_micro"] = averages_dict(groups.averages)
     return out
+
+
+def class_scores_json(c) -> dict | None:
+    """A class's scores (metrics.score_summary.ClassScores) as results.json holds them."""
+    if c is None:
+        return None
+    if c.kind == "values":
+        return {"kind": "values", "values": number_list(c.values), "weights": number_list(c.weights)}
+    return {"kind": "quantiles", "probabilities": number_list(c.probabilities), "values": number_list(c.values),
+            "weight": num(c.weight)}

@@ -11,9 +11,9 @@ from __future__ import annotations
 from ... import registry
 from ...redact import published
 from .calibration import calibration_json
-from .format import InlineList, averages_dict, curve_block, num
+from .format import InlineList, averages_dict, class_scores_json, curve_block, num
 
-__all__ = ["json_head", "json_after_inputs", "learner_json"]
+__all__ = ["json_head", "json_after_inputs", "learner_json", "history_json"]
 
 #: the registry's multi-class measures that :func:`_block` writes in its own shape
 IN_BLOCK = frozenset({
@@ -82,4 +82,16 @@ def learner_json(lr, result) -> dict:
     if lr.groups is not None:
         d["groups"] = {name: _block(g, lr, result, metrics) for name, g in lr.groups.items()}
         d["groups_macro"], d["groups_micro"] = averages_dict(lr.group_averages)
+    d.update(history_json(lr))
     return d
+
+
+def history_json(lr) -> dict:
+    """What a later run compares this one with (evalreport.history): each true
+    class's weight (the confusion matrix's row sums) and each class's score column
+    over all instances, in binary's format (null: hard decisions)."""
+    ev, summary = lr.evaluation, lr.score_summary
+    return {
+        "class_counts": {name: num(m.support) for name, m in ev.per_class.items()},
+        "score_summary": None if summary is None else {k: class_scores_json(v) for k, v in summary.items()},
+    }
