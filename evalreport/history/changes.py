@@ -26,6 +26,13 @@ and ``score_summary`` of each learner).
   run's deciles, and the two-sample Kolmogorov-Smirnov distance, both classes
   pooled and per class; the change in the share of positives, with the
   two-proportion test.
+* A multi-class task: accuracy (two-proportion test from the confusion
+  matrices' diagonals) and macro-F1 (the bootstrap intervals); drift per learner
+  and class, of the class's score column over all instances (no pooled row: the
+  columns are different quantities, and where they are probabilities, which sum
+  to 1 in every row, one class's rise is another's fall, which pooling hides);
+  the change in the class shares, with Pearson's chi-squared test of homogeneity
+  of the two runs' class counts.
 
 Undefined is explicit: a value that cannot be computed is None and the row's
 ``note`` says why (a learner in one run only, one class only, no variance).
@@ -37,13 +44,13 @@ import math
 
 import numpy as np
 
-from ..compare.stats.core import _check_level, _two_sided_normal
+from ..compare.stats.core import _check_level, _special, _two_sided_normal
 from ..compare.stats.delong import delong_unpaired_summary
 from ..errors import DataError
 from ..metrics.proportion import wilson_interval
 from .drift import PSI_BINS, PSI_FLOOR, _as_distribution, ks_distance, psi
 
-__all__ = ["CONVENTIONS", "PSI_BINS", "PSI_FLOOR", "changes", "drift_label", "ks_distance",
+__all__ = ["CONVENTIONS", "PSI_BINS", "PSI_FLOOR", "changes", "chi2_homogeneity", "drift_label", "ks_distance",
            "newcombe_interval", "psi", "two_proportion_test"]
 
 #: PSI below 0.1: no significant shift; 0.1 to 0.25: moderate; above 0.25: major.
@@ -327,9 +334,7 @@ def _drift_row(learner, a, b) -> dict:
     exact = fa.exact and fb.exact
     row.update(psi=pooled["psi"], psi_bins=pooled["bins"], ks=ks_distance(fa, fb), label=drift_label(pooled["psi"]),
                note=pooled["note"])
-    row["method"] = (f"PSI over the previous run's deciles ({PSI_BINS} bins, shares floored at {PSI_FLOOR:g}); "
-                     + ("KS exact from the score values" if exact
-                        else "from 1,001 score quantiles: KS within 0.001, the bins' shares within 0.001"))
+    row["method"] = _drift_method(exact, "")
     by_class = {}
     for cls in ("positive", "negative"):
         ca, cb = sa.get(cls), sb.get(cls)
@@ -340,6 +345,41 @@ def _drift_row(learner, a, b) -> dict:
         by_class[cls] = {"psi": p["psi"], "psi_bins": p["bins"], "ks": ks_distance(ca, cb), "note": p["note"]}
     row["by_class"] = by_class
     return row
+
+
+def _drift_method(exact: bool, what: str) -> str:
+    return (f"PSI {what}over the previous run's deciles ({PSI_BINS} bins, shares floored at {PSI_FLOOR:g}); "
+            + ("KS exact from the score values" if exact
+               else "from 1,001 score quantiles: KS within 0.001, the bins' shares within 0.001"))
+
+
+def _class_drift_rows(learner, a, b) -> list[dict]:
+    """A multi-class learner's drift: one row per class, of the class's score column
+    over all instances (results.json's ``score_summary`` {class: S})."""
+    sa, sb = a.get("score_summary"), b.get("score_summary")
+    classes = list(dict.fromkeys([*(sb or b.get("class_counts") or {}), *(sa or a.get("class_counts") or {})]))
+    rows = []
+    for cls in classes:
+        row = {"learner": learner, "class": cls, "psi": None, "psi_bins": None, "ks": None, "method": None,
+               "label": "undefined", "note": None}
+        rows.append(row)
+        for which, blk, s in (("previous", a, sa), ("current", b, sb)):
+            if s is None:
+                row["note"] = (f"the {which} run's results.json has no score_summary" if "score_summary" not in blk
+                               else f"no score distribution in the {which} run (hard decisions)")
+                break
+            if s.get(cls) is None:
+                row["note"] = (f"class {cls} is not in the {which} run" if cls not in s
+                               else f"no scores for class {cls} in the {which} run")
+                break
+        if row["note"] is not None:
+            continue
+        ca, cb = sa[cls], sb[cls]
+        p = psi(ca, cb)
+        fa, fb = _as_distribution(ca), _as_distribution(cb)
+        row.update(psi=p["psi"], psi_bins=p["bins"], ks=ks_distance(fa, fb), label=drift_label(p["psi"]),
+                   note=p["note"], method=_drift_method(fa.exact and fb.exact, f"of the {cls} score column "))
+    return rows
 
 
 def _class_counts(block: dict):
@@ -363,6 +403,89 @@ def _balance(prev_l: dict, cur_l: dict, common: list, level: float) -> dict:
                    interval=t["interval"], learner=name, note=t["note"])
         # learners on other data sets (several data sets in one spec) may hold other counts
         if any(len({_class_counts(blk) for blk in run.values()} - {None}) > 1 for run in (prev_l, cur_l)):
+            extra = f"the learners' data sets differ: the balance is that of {name}'s"
+            out["note"] = extra if out["note"] is None else f"{out['note']}; {extra}"
+        return out
+    out["note"] = "no learner with class counts in both runs"
+    return out
+
+
+def chi2_homogeneity(previous: dict, current: dict) -> dict:
+    """Pearson's chi-squared test that two runs draw their classes from the same
+    shares: the 2 x k table of the runs' class counts, X^2 = sum (O - E)^2 / E with
+    E from the margins, k - 1 degrees of freedom, no continuity correction (as
+    ``scipy.stats.chi2_contingency(table, correction=False)``; for two classes
+    its p-value is the two-proportion z test's). Weighted counts are used as
+    counts. A class absent from both runs is left out (it has no expected count).
+
+    Parameters
+    ----------
+    previous, current : dict
+        {class: count} of each run.
+
+    Returns
+    -------
+    dict
+        ``classes`` (the classes compared, the current run's order first),
+        ``previous``, ``current`` ({class: share}), ``change`` ({class: current -
+        previous share}), ``statistic``, ``df``, ``p_value`` and ``note``: None
+        where undefined (a run without instances; one class only), ``note``
+        saying why.
+
+    Examples
+    --------
+    >>> t = chi2_homogeneity({"a": 50, "b": 30, "c": 20}, {"a": 30, "b": 40, "c": 30})
+    >>> round(t["statistic"], 3), t["df"], round(t["p_value"], 4)
+    (8.429, 2, 0.0148)
+    >>> {c: round(v, 2) for c, v in t["change"].items()}
+    {'a': -0.2, 'b': 0.1, 'c': 0.1}
+    """
+    classes = list(dict.fromkeys([*current, *previous]))
+    a = np.asarray([float(previous.get(c) or 0.0) for c in classes])
+    b = np.asarray([float(current.get(c) or 0.0) for c in classes])
+    out = {"classes": classes, "previous": None, "current": None, "change": None, "statistic": None,
+           "df": None, "p_value": None, "note": None}
+    na, nb = float(a.sum()), float(b.sum())
+    if na > 0:
+        out["previous"] = {c: float(x / na) for c, x in zip(classes, a)}
+    if nb > 0:
+        out["current"] = {c: float(x / nb) for c, x in zip(classes, b)}
+    if na <= 0 or nb <= 0:
+        out["note"] = f"the {'previous' if na <= 0 else 'current'} run has no instances"
+        return out
+    out["change"] = {c: out["current"][c] - out["previous"][c] for c in classes}
+    seen = (a + b) > 0
+    if int(seen.sum()) < 2:
+        out["note"] = "one class only in both runs: no test"
+        return out
+    a, b = a[seen], b[seen]
+    total = na + nb
+    col = a + b
+    expected = np.vstack([col * na / total, col * nb / total])
+    observed = np.vstack([a, b])
+    stat = float(np.sum((observed - expected) ** 2 / expected))
+    df = int(seen.sum()) - 1
+    out.update(statistic=stat, df=df, p_value=float(_special().chdtrc(df, stat)))
+    missing = [c for c, s in zip(classes, seen) if not s]
+    if missing:
+        out["note"] = f"not in either run, left out of the test: {', '.join(map(str, missing))}"
+    return out
+
+
+def _multiclass_balance(prev_l: dict, cur_l: dict, common: list) -> dict:
+    out = {"classes": None, "previous": None, "current": None, "change": None, "p_value": None,
+           "interval": None, "statistic": None, "df": None, "method": "chi2_homogeneity", "learner": None,
+           "note": None}
+    for name in common:
+        ca, cb = prev_l[name].get("class_counts"), cur_l[name].get("class_counts")
+        if not isinstance(ca, dict) or not isinstance(cb, dict):
+            continue
+        t = chi2_homogeneity(ca, cb)
+        out.update({k: t[k] for k in ("classes", "previous", "current", "change", "statistic", "df",
+                                      "p_value", "note")}, learner=name)
+        counts = [{k: v for k, v in (blk.get("class_counts") or {}).items()} for run in (prev_l, cur_l)
+                  for blk in run.values()]
+        if len({tuple(sorted(c.items())) for c in counts if c}) > 2:
             extra = f"the learners' data sets differ: the balance is that of {name}'s"
             out["note"] = extra if out["note"] is None else f"{out['note']}; {extra}"
         return out
@@ -413,10 +536,17 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
             One row per learner: {"learner", "psi", "psi_bins", "ks",
             "method", "label" (:func:`drift_label`), "by_class" ({"positive":
             {"psi", "psi_bins", "ks", "note"}, "negative": ...}), "note"}:
-            both classes pooled; the bins as :func:`psi` states them.
+            both classes pooled; the bins as :func:`psi` states them. A
+            multi-class task: one row per learner and class, {"learner",
+            "class", "psi", "psi_bins", "ks", "method", "label", "note"}, of the
+            class's score column over all instances; no pooled row (see above).
         ``balance``
             {"previous", "current" (shares of positives), "change",
             "p_value", "interval", "method", "learner" (whose counts), "note"}.
+            A multi-class task: "previous", "current" and "change" are
+            {class: share} (:func:`chi2_homogeneity`), with "classes",
+            "statistic", "df", the test's "p_value", "interval" None and
+            "method" "chi2_homogeneity".
 
     Raises
     ------
@@ -464,8 +594,13 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
                 present, v = _value(blk, m)
                 if present:
                     rows.append(_row(name, m, None if a is None else v, v if a is None else None, note=note))
-            drift.append({"learner": name, "psi": None, "psi_bins": None, "ks": None, "method": None,
-                          "label": "undefined", "by_class": None, "note": note})
+            if multiclass:
+                drift += [{"learner": name, "class": cls, "psi": None, "psi_bins": None, "ks": None,
+                           "method": None, "label": "undefined", "note": note}
+                          for cls in (blk.get("class_counts") or {})]
+            else:
+                drift.append({"learner": name, "psi": None, "psi_bins": None, "ks": None, "method": None,
+                              "label": "undefined", "by_class": None, "note": note})
             continue
         for m in measures:
             pa, pb = _value(a, m)[0], _value(b, m)[0]
@@ -475,12 +610,14 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
                 which = "current" if pa else "previous"
                 rows.append(_row(name, m, _value(a, m)[1], _value(b, m)[1],
                                  note=f"{m} is not in the {which} run's results.json"))
-        drift.append(_drift_row(name, a, b))
+        if multiclass:
+            drift += _class_drift_rows(name, a, b)
+        else:
+            drift.append(_drift_row(name, a, b))
     return {
         "previous": {"date": previous.get("date"), "title": previous.get("title")},
         "changes": rows,
         "drift": drift,
-        "balance": _balance(prev_l, cur_l, common, level) if not multiclass else {
-            "previous": None, "current": None, "change": None, "p_value": None, "interval": None,
-            "method": None, "learner": None, "note": "a multi-class task: the class balance is not compared"},
+        "balance": _multiclass_balance(prev_l, cur_l, common) if multiclass
+        else _balance(prev_l, cur_l, common, level),
     }
