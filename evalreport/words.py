@@ -31,7 +31,8 @@ def gate_text(g: dict, number) -> str:
     elif "change_since" in g:
         where = " change" + (f" since {g['change_since']}" if g["change_since"] else "")
     elif "drift_since" in g:
-        where = " drift of the scores" + (f" since {g['drift_since']}" if g["drift_since"] else "")
+        where = " drift of the scores" + (f" of class {g['class']}" if g.get("class") is not None else "")
+        where += f" since {g['drift_since']}" if g["drift_since"] else ""
     gap = f", gap {shown(g['gap'])}" if "gap" in g else ""
     gap += f", p = {shown(g['p_value'])}" if g.get("p_value") is not None else ""
     bound = " and ".join(f"{k} {number(g[k])}" for k in ("min", "max", "max_gap", "max_drop") if k in g)

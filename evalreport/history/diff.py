@@ -108,7 +108,10 @@ def check_gates(gates: list[ChangeGate], diff: dict, *, level: float = 0.95) -> 
             else:
                 value = r.get("change")
                 passed = value is not None and not _significant_drop(r, 1 - level)
-            out.append({"gate": g.text, "learner": r.get("learner"), "value": value, "passed": passed})
+            record = {"gate": g.text, "learner": r.get("learner"), "value": value, "passed": passed}
+            if "class" in r:  # a multi-class task's drift: one row per class
+                record["class"] = r["class"]
+            out.append(record)
     return out
 
 
@@ -143,12 +146,19 @@ def table_text(diff: dict, label=None) -> str:
     drift = diff.get("drift", [])
     if drift:
         lines += ["", "drift of the scores"]
-        rows = [[_fmt(r.get("learner")), _fmt(r.get("psi")),
+        by_class = any("class" in r for r in drift)  # a multi-class task: per learner and class
+        rows = [[_fmt(r.get("learner")), *([_fmt(r.get("class"))] if by_class else []), _fmt(r.get("psi")),
                  "-" if label is None or r.get("psi") is None else label(r["psi"]),
-                 _fmt(r.get("ks")), _fmt(r.get("method"))] for r in drift]
-        lines += _table(["learner", "PSI", "PSI convention", "KS", "method"], rows)
+                 _fmt(r.get("ks")), _fmt(r.get("method")) + (f" ({r['note']})" if by_class and r.get("note") else "")]
+                for r in drift]
+        lines += _table(["learner", *(["class"] if by_class else []), "PSI", "PSI convention", "KS", "method"], rows)
     balance = diff.get("balance")
-    if balance:
+    if balance and isinstance(balance.get("classes"), list):  # a multi-class task: each class's share
+        shares = [f"{c} {_fmt((balance.get('previous') or {}).get(c))} -> {_fmt((balance.get('current') or {}).get(c))}"
+                  for c in balance["classes"]]
+        lines += ["", f"class balance: {'; '.join(shares)} (chi-squared test of homogeneity, "
+                  f"p = {_fmt(balance.get('p_value'))})" + (f" ({balance['note']})" if balance.get("note") else "")]
+    elif balance:
         lines += ["", f"class balance p(+): {_fmt(balance.get('previous'))} -> {_fmt(balance.get('current'))} "
                   f"(change {_fmt(balance.get('change'))}, p = {_fmt(balance.get('p_value'))})"]
     return "\n".join(lines)

@@ -59,7 +59,7 @@ def change_gates(gates, learners, history: dict | None, *, level: float) -> tupl
     alpha = round(1 - level, 10)
     since = None if history is None else (history.get("previous") or {}).get("date")
     by_change = {(c.get("learner"), c.get("measure")): c for c in (history or {}).get("changes", [])}
-    by_drift = {d.get("learner"): d for d in (history or {}).get("drift", [])}
+    by_drift = _drift_by_learner((history or {}).get("drift", []))
     rows: list[dict] = []
     warnings: list[tuple] = []
     for gate in gates:
@@ -73,6 +73,8 @@ def change_gates(gates, learners, history: dict | None, *, level: float) -> tupl
                 row = {"learner": key, "metric": gate.drift, "drift_since": since}
                 entry = by_drift.get(key)
                 value = None if entry is None else entry.get(gate.drift)
+                if entry is not None and "class" in entry:  # multi-class: the worst class's drift
+                    row["class"] = entry["class"][gate.drift]
                 bound = {"max": gate.max}
                 passed = value is not None and value <= gate.max
             else:
@@ -108,6 +110,36 @@ def change_gates(gates, learners, history: dict | None, *, level: float) -> tupl
                     warnings.append((f"gate on the {_what(gate)} of learner '{key}' fails: the change has no "
                                      "test of significance", key, measure))
     return rows, warnings
+
+
+def _drift_by_learner(drift: list[dict]) -> dict:
+    """learner -> its drift row. A multi-class task has one row per class: the
+    gate bounds the worst class, so the learner's entry is the row of the class
+    with the largest PSI and the largest KS (each measure its own worst class),
+    its ``class`` naming that class; undefined (None) as soon as one class's is,
+    since an undefined drift fails the gate as an undefined value does."""
+    out: dict = {}
+    for d in drift:
+        key = d.get("learner")
+        if "class" not in d:
+            out[key] = d
+            continue
+        out.setdefault(key, []).append(d)
+    for key, rows in out.items():
+        if not isinstance(rows, list):
+            continue
+        entry = {"learner": key, "class": {}}
+        for measure in ("psi", "ks"):
+            values = [r.get(measure) for r in rows]
+            if any(v is None for v in values):
+                entry[measure] = None
+                entry["class"][measure] = None
+                continue
+            worst = max(range(len(rows)), key=lambda i: values[i])
+            entry[measure] = values[worst]
+            entry["class"][measure] = rows[worst].get("class")
+        out[key] = entry
+    return out
 
 
 def _what(gate) -> str:

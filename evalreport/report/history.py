@@ -95,7 +95,8 @@ def history_sentences(result) -> list[str]:
                    f"({judged}; p {p_text_short(c['p_value'])}): more than noise.")
     for g in result.gates:
         if "drift_since" in g and not g["passed"] and g["value"] is not None:
-            out.append(f"The scores of {g['learner']} drifted since the last run ({since}): "
+            of = f" for class {g['class']}" if g.get("class") is not None else ""
+            out.append(f"The scores of {g['learner']}{of} drifted since the last run ({since}): "
                        f"{g['metric'].upper()} {rate(g['value'])}, above the gate's {rate(g['max'])}.")
     return out
 
@@ -130,12 +131,18 @@ def history_context(result, styles) -> dict | None:
     for d in history.get("drift", []):
         psi = d.get("psi")
         drift.append({
-            "learner": d.get("learner"), "psi": rate(psi), "ks": rate(d.get("ks")),
+            "learner": d.get("learner"), "class": d.get("class"), "psi": rate(psi), "ks": rate(d.get("ks")),
             "label": label(psi) if (label is not None and psi is not None) else "",
             "bins": d.get("psi_bins"), "method": d.get("method") or "", "note": d.get("note") or "",
         })
     balance = history.get("balance")
-    if balance:
+    if balance and isinstance(balance.get("classes"), list):  # a multi-class task: each class's share
+        shares = [(balance.get(k) or {}) for k in ("previous", "current", "change")]
+        balance = {"classes": [{"name": c, "previous": rate(shares[0].get(c)), "current": rate(shares[1].get(c)),
+                                "change": _signed("accuracy", shares[2].get(c))} for c in balance["classes"]],
+                   "p": "" if balance.get("p_value") is None else p_value_text(balance["p_value"]),
+                   "note": balance.get("note") or ""}
+    elif balance:
         balance = {"previous": rate(balance.get("previous")), "current": rate(balance.get("current")),
                    "change": _signed("accuracy", balance.get("change")),
                    "p": "" if balance.get("p_value") is None else p_value_text(balance["p_value"])}
@@ -143,12 +150,12 @@ def history_context(result, styles) -> dict | None:
     figure = ""
     if runs:
         from ..figures import learner_styles
-        from ..history.trend import HEADLINE
+        from ..history.trend import HEADLINE, MULTICLASS_HEADLINE
         from ..history_figure import trend_figure
 
         keys = list(dict.fromkeys([*result.learners, *(k for r in runs for k in (r.get("values") or {}))]))
         styles = {**learner_styles(keys), **(styles or {})}
-        measures = [m for m in HEADLINE if any(m in v for r in runs for v in (r.get("values") or {}).values())]
+        measures = [m for m in (*HEADLINE, *MULTICLASS_HEADLINE) if any(m in v for r in runs for v in (r.get("values") or {}).values())]
         if measures:
             figure = Markup(trend_figure(runs, measures, keys, styles, _bounds(result.spec, history, len(runs))))
     return {
@@ -156,4 +163,6 @@ def history_context(result, styles) -> dict | None:
         "psi_low": rate(low), "psi_high": rate(high), "level": f"{result.spec.confidence.level:g}",
         "alpha": f"{alpha:g}", "runs": len(runs), "first": runs[0]["date"] if runs else None,
         "figure": figure, "sentences": history_sentences(result),
+        "by_class": any(d.get("class") is not None for d in drift),
+        "multiclass": result.spec.task == "multiclass",
     }

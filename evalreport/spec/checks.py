@@ -282,6 +282,8 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
 #: significant_drop): those evalreport.history.changes compares between two runs
 CHANGE_METRICS = ("auc", "accuracy", "error_rate", "precision", "recall", "specificity", "npv", "fpr", "fnr",
                   "expected_total_cost", "min_cost")
+#: a multi-class task's: those evalreport.history.changes compares (MULTICLASS_MEASURES)
+MULTICLASS_CHANGE_METRICS = ("accuracy", "macro_f1")
 
 
 def _change_gate_problems(spec: Spec, i: int, gate: Gate, add) -> None:
@@ -295,11 +297,11 @@ def _change_gate_problems(spec: Spec, i: int, gate: Gate, add) -> None:
     if getattr(spec, "history", None) is None:
         add(("gates", i, key), f"a gate on {key} compares with the previous run, which needs history: "
             "{dir: <folder>} in the spec (the archive of the runs)")
-    if spec.task != "binary":
-        add(("gates", i, key), f"a gate on {key} applies to binary tasks in this version")
-    elif gate.drift is None and gate.metric in gate_names() and gate.metric not in CHANGE_METRICS:
-        add(("gates", i, "metric"), f"the change since the previous run is not computed for {gate.metric}; "
-            f"a gate on {key} takes one of {', '.join(CHANGE_METRICS)}")
+    allowed = MULTICLASS_CHANGE_METRICS if spec.task == "multiclass" else CHANGE_METRICS
+    if gate.drift is None and gate.metric in gate_names() and gate.metric not in allowed:
+        task = " for a multiclass task" if spec.task == "multiclass" else ""
+        add(("gates", i, "metric"), f"the change since the previous run is not computed for {gate.metric}"
+            f"{task}; a gate on {key} takes one of {', '.join(allowed)}")
 
 
 def _optimal_on_problems(spec: Spec, by_dataset: dict, add) -> None:
