@@ -227,7 +227,7 @@ def with_history(result: Result) -> Result:
         "runs": trend_runs(archived, result.date, current, keep=options.keep, level=level),
     }
     learners = [(lr.name, lr.key) for lr in result.learners.values()]
-    gates, gate_warnings = change_gates(spec.gates, learners, compared, level=level)
+    gates, gate_warnings = change_gates(spec.gates, learners, compared, level=level, task=spec.task)
     warnings = [RunWarning(f"history: {w}") for w in said]
     warnings += [RunWarning(text, learner=key, measure=measure) for text, key, measure in gate_warnings]
     return adding(result, block, gates, warnings)

@@ -20,12 +20,19 @@ from __future__ import annotations
 
 from .. import registry
 
-__all__ = ["change_gates", "NO_PREVIOUS", "NOT_IN_PREVIOUS", "worsening"]
+__all__ = ["change_gates", "change_measure", "NO_PREVIOUS", "NOT_IN_PREVIOUS", "worsening"]
 
 #: the note of a gate on change when the archive holds no earlier run
 NO_PREVIOUS = "no previous run to compare with"
 #: the note of a gate on change for a learner the previous run did not have
 NOT_IN_PREVIOUS = "the learner is not in the previous run"
+
+
+def change_measure(metric: str, task: str | None) -> str:
+    """The ``measure`` of the changes' row a gate on ``metric`` reads: a multi-class
+    task's ``f1`` gate reads Zhou's macro-F1 (the registry's f1 for multi-class
+    tasks), whose row is ``macro_f1``; any other metric its own row."""
+    return "macro_f1" if task == "multiclass" and metric == "f1" else metric
 
 
 def worsening(metric: str, change: float) -> float:
@@ -49,11 +56,13 @@ def _significant_worse(metric: str, entry: dict, alpha: float) -> bool | None:
     return bool(min(worsening(metric, float(x)) for x in interval) > 0)
 
 
-def change_gates(gates, learners, history: dict | None, *, level: float) -> tuple[list[dict], list[tuple]]:
+def change_gates(gates, learners, history: dict | None, *, level: float,
+                 task: str | None = "binary") -> tuple[list[dict], list[tuple]]:
     """Gate rows of the gates on change among ``gates`` (the spec's), for ``learners``
     ((name, results.json key) pairs, in the result's order), on ``history`` (the
     changes of :func:`~evalreport.history.changes.changes`; None: no previous run).
     ``level``: the confidence level (a significant drop has p < 1 - level).
+    ``task``: the spec's (a multi-class ``f1`` gate reads the ``macro_f1`` row).
 
     Returns the rows and the warnings, each (text, learner key, measure)."""
     alpha = round(1 - level, 10)
@@ -79,7 +88,7 @@ def change_gates(gates, learners, history: dict | None, *, level: float) -> tupl
                 passed = value is not None and value <= gate.max
             else:
                 row = {"learner": key, "metric": gate.metric, "change_since": since}
-                entry = by_change.get((key, gate.metric))
+                entry = by_change.get((key, change_measure(gate.metric, task)))
                 value = None if entry is None else entry.get("change")
                 if gate.max_drop is not None:
                     bound = {"max_drop": gate.max_drop}

@@ -56,13 +56,15 @@ def _bounds(spec, history: dict, runs: int) -> dict:
     """measure -> [(value, label[, (x0, x1)])]: the gates' bounds drawn on the trend:
     min and max across the runs; a max_drop gate from the previous run to this one,
     at the worst value it lets this run reach (the previous value less the drop)."""
+    from ..history.gates import change_measure  # a multi-class f1 gate: the macro_f1 row and panel
+
     out: dict = {}
     previous = {(c.get("learner"), c.get("measure")): c.get("previous") for c in history.get("changes", [])}
     for gate in spec.gates:
         if gate.max_drop is None or runs < 2:
             continue
         for (key, measure), value in previous.items():
-            if measure != gate.metric or value is None or gate.learner not in (None, key.split("@")[0]):
+            if measure != change_measure(gate.metric, spec.task) or value is None or gate.learner not in (None, key.split("@")[0]):
                 continue
             m = registry.MEASURES.get(measure)
             bound = value + gate.max_drop if (m is not None and m.direction == "lower") else value - gate.max_drop
@@ -73,7 +75,8 @@ def _bounds(spec, history: dict, runs: int) -> dict:
         who = gate.learner or "every learner"
         for key in ("min", "max"):
             if getattr(gate, key) is not None:
-                out.setdefault(gate.metric, []).append((getattr(gate, key), f"{key} ({who})"))
+                out.setdefault(change_measure(gate.metric, spec.task), []).append(
+                    (getattr(gate, key), f"{key} ({who})"))
     return out
 
 
