@@ -351,7 +351,12 @@ def test_multiclass_accuracy_and_macro_f1():
     assert acc["p_value"] == pytest.approx(ref.pvalue, rel=1e-10)
     assert f1["method"] == "intervals" and f1["change"] == pytest.approx(-0.1)
     assert f1["interval"][1] < 0
-    assert result["balance"]["note"] == "a multi-class task: the class balance is not compared"
+    # the same data: the class shares and each class's score column unchanged
+    balance = result["balance"]
+    assert (balance["method"], balance["df"], balance["p_value"]) == ("chi2_homogeneity", 2, 1.0)
+    assert set(balance["change"].values()) == {0.0}
+    assert [(d["class"], d["psi"], d["ks"]) for d in result["drift"] if d["learner"] == "logistic"] == [
+        ("barolo", 0.0, 0.0), ("grignolino", 0.0, 0.0), ("barbera", 0.0, 0.0)]
     json.dumps(result, allow_nan=False)
 
 

@@ -44,18 +44,15 @@ import math
 
 import numpy as np
 
-from ..compare.stats.core import _check_level, _special, _two_sided_normal
+from ..compare.stats.core import _check_level, _two_sided_normal
 from ..compare.stats.delong import delong_unpaired_summary
 from ..errors import DataError
 from ..metrics.proportion import wilson_interval
-from .drift import PSI_BINS, PSI_FLOOR, _as_distribution, ks_distance, psi
+from .drift import CONVENTIONS, PSI_BINS, PSI_FLOOR, _as_distribution, drift_label, drift_method, ks_distance, psi
+from .multiclass import chi2_homogeneity, class_drift_rows, multiclass_balance
 
 __all__ = ["CONVENTIONS", "PSI_BINS", "PSI_FLOOR", "changes", "chi2_homogeneity", "drift_label", "ks_distance",
            "newcombe_interval", "psi", "two_proportion_test"]
-
-#: PSI below 0.1: no significant shift; 0.1 to 0.25: moderate; above 0.25: major.
-#: Industry conventions (credit scoring), not a test: the report states them as such.
-CONVENTIONS = {"psi": (0.1, 0.25)}
 
 #: Proportions at the threshold: (successes, trials) from the confusion counts.
 PROPORTIONS = {
@@ -74,34 +71,6 @@ MEASURES = ("auc", *PROPORTIONS, "f1", "expected_total_cost", "min_cost")
 #: A multi-class task's: accuracy (the diagonal of the confusion matrix, a proportion)
 #: and macro-F1 (``macro.f1``; its bootstrap interval is ``bootstrap.macro_f1``).
 MULTICLASS_MEASURES = ("accuracy", "macro_f1")
-
-
-def drift_label(psi_value: float | None) -> str:
-    """The PSI's conventional reading (:data:`CONVENTIONS`).
-
-    Parameters
-    ----------
-    psi_value : float or None
-
-    Returns
-    -------
-    str
-        "no significant shift" below 0.1, "moderate shift" up to 0.25, "major
-        shift" above, "undefined" for None.
-
-    Examples
-    --------
-    >>> drift_label(0.02), drift_label(0.1), drift_label(0.3), drift_label(None)
-    ('no significant shift', 'moderate shift', 'major shift', 'undefined')
-    """
-    if psi_value is None:
-        return "undefined"
-    low, high = CONVENTIONS["psi"]
-    if psi_value < low:
-        return "no significant shift"
-    if psi_value <= high:
-        return "moderate shift"
-    return "major shift"
 
 
 def _num(x) -> float | None:
@@ -334,7 +303,7 @@ def _drift_row(learner, a, b) -> dict:
     exact = fa.exact and fb.exact
     row.update(psi=pooled["psi"], psi_bins=pooled["bins"], ks=ks_distance(fa, fb), label=drift_label(pooled["psi"]),
                note=pooled["note"])
-    row["method"] = _drift_method(exact, "")
+    row["method"] = drift_method(exact, "")
     by_class = {}
     for cls in ("positive", "negative"):
         ca, cb = sa.get(cls), sb.get(cls)
@@ -345,41 +314,6 @@ def _drift_row(learner, a, b) -> dict:
         by_class[cls] = {"psi": p["psi"], "psi_bins": p["bins"], "ks": ks_distance(ca, cb), "note": p["note"]}
     row["by_class"] = by_class
     return row
-
-
-def _drift_method(exact: bool, what: str) -> str:
-    return (f"PSI {what}over the previous run's deciles ({PSI_BINS} bins, shares floored at {PSI_FLOOR:g}); "
-            + ("KS exact from the score values" if exact
-               else "from 1,001 score quantiles: KS within 0.001, the bins' shares within 0.001"))
-
-
-def _class_drift_rows(learner, a, b) -> list[dict]:
-    """A multi-class learner's drift: one row per class, of the class's score column
-    over all instances (results.json's ``score_summary`` {class: S})."""
-    sa, sb = a.get("score_summary"), b.get("score_summary")
-    classes = list(dict.fromkeys([*(sb or b.get("class_counts") or {}), *(sa or a.get("class_counts") or {})]))
-    rows = []
-    for cls in classes:
-        row = {"learner": learner, "class": cls, "psi": None, "psi_bins": None, "ks": None, "method": None,
-               "label": "undefined", "note": None}
-        rows.append(row)
-        for which, blk, s in (("previous", a, sa), ("current", b, sb)):
-            if s is None:
-                row["note"] = (f"the {which} run's results.json has no score_summary" if "score_summary" not in blk
-                               else f"no score distribution in the {which} run (hard decisions)")
-                break
-            if s.get(cls) is None:
-                row["note"] = (f"class {cls} is not in the {which} run" if cls not in s
-                               else f"no scores for class {cls} in the {which} run")
-                break
-        if row["note"] is not None:
-            continue
-        ca, cb = sa[cls], sb[cls]
-        p = psi(ca, cb)
-        fa, fb = _as_distribution(ca), _as_distribution(cb)
-        row.update(psi=p["psi"], psi_bins=p["bins"], ks=ks_distance(fa, fb), label=drift_label(p["psi"]),
-                   note=p["note"], method=_drift_method(fa.exact and fb.exact, f"of the {cls} score column "))
-    return rows
 
 
 def _class_counts(block: dict):
@@ -403,89 +337,6 @@ def _balance(prev_l: dict, cur_l: dict, common: list, level: float) -> dict:
                    interval=t["interval"], learner=name, note=t["note"])
         # learners on other data sets (several data sets in one spec) may hold other counts
         if any(len({_class_counts(blk) for blk in run.values()} - {None}) > 1 for run in (prev_l, cur_l)):
-            extra = f"the learners' data sets differ: the balance is that of {name}'s"
-            out["note"] = extra if out["note"] is None else f"{out['note']}; {extra}"
-        return out
-    out["note"] = "no learner with class counts in both runs"
-    return out
-
-
-def chi2_homogeneity(previous: dict, current: dict) -> dict:
-    """Pearson's chi-squared test that two runs draw their classes from the same
-    shares: the 2 x k table of the runs' class counts, X^2 = sum (O - E)^2 / E with
-    E from the margins, k - 1 degrees of freedom, no continuity correction (as
-    ``scipy.stats.chi2_contingency(table, correction=False)``; for two classes
-    its p-value is the two-proportion z test's). Weighted counts are used as
-    counts. A class absent from both runs is left out (it has no expected count).
-
-    Parameters
-    ----------
-    previous, current : dict
-        {class: count} of each run.
-
-    Returns
-    -------
-    dict
-        ``classes`` (the classes compared, the current run's order first),
-        ``previous``, ``current`` ({class: share}), ``change`` ({class: current -
-        previous share}), ``statistic``, ``df``, ``p_value`` and ``note``: None
-        where undefined (a run without instances; one class only), ``note``
-        saying why.
-
-    Examples
-    --------
-    >>> t = chi2_homogeneity({"a": 50, "b": 30, "c": 20}, {"a": 30, "b": 40, "c": 30})
-    >>> round(t["statistic"], 3), t["df"], round(t["p_value"], 4)
-    (8.429, 2, 0.0148)
-    >>> {c: round(v, 2) for c, v in t["change"].items()}
-    {'a': -0.2, 'b': 0.1, 'c': 0.1}
-    """
-    classes = list(dict.fromkeys([*current, *previous]))
-    a = np.asarray([float(previous.get(c) or 0.0) for c in classes])
-    b = np.asarray([float(current.get(c) or 0.0) for c in classes])
-    out = {"classes": classes, "previous": None, "current": None, "change": None, "statistic": None,
-           "df": None, "p_value": None, "note": None}
-    na, nb = float(a.sum()), float(b.sum())
-    if na > 0:
-        out["previous"] = {c: float(x / na) for c, x in zip(classes, a)}
-    if nb > 0:
-        out["current"] = {c: float(x / nb) for c, x in zip(classes, b)}
-    if na <= 0 or nb <= 0:
-        out["note"] = f"the {'previous' if na <= 0 else 'current'} run has no instances"
-        return out
-    out["change"] = {c: out["current"][c] - out["previous"][c] for c in classes}
-    seen = (a + b) > 0
-    if int(seen.sum()) < 2:
-        out["note"] = "one class only in both runs: no test"
-        return out
-    a, b = a[seen], b[seen]
-    total = na + nb
-    col = a + b
-    expected = np.vstack([col * na / total, col * nb / total])
-    observed = np.vstack([a, b])
-    stat = float(np.sum((observed - expected) ** 2 / expected))
-    df = int(seen.sum()) - 1
-    out.update(statistic=stat, df=df, p_value=float(_special().chdtrc(df, stat)))
-    missing = [c for c, s in zip(classes, seen) if not s]
-    if missing:
-        out["note"] = f"not in either run, left out of the test: {', '.join(map(str, missing))}"
-    return out
-
-
-def _multiclass_balance(prev_l: dict, cur_l: dict, common: list) -> dict:
-    out = {"classes": None, "previous": None, "current": None, "change": None, "p_value": None,
-           "interval": None, "statistic": None, "df": None, "method": "chi2_homogeneity", "learner": None,
-           "note": None}
-    for name in common:
-        ca, cb = prev_l[name].get("class_counts"), cur_l[name].get("class_counts")
-        if not isinstance(ca, dict) or not isinstance(cb, dict):
-            continue
-        t = chi2_homogeneity(ca, cb)
-        out.update({k: t[k] for k in ("classes", "previous", "current", "change", "statistic", "df",
-                                      "p_value", "note")}, learner=name)
-        counts = [{k: v for k, v in (blk.get("class_counts") or {}).items()} for run in (prev_l, cur_l)
-                  for blk in run.values()]
-        if len({tuple(sorted(c.items())) for c in counts if c}) > 2:
             extra = f"the learners' data sets differ: the balance is that of {name}'s"
             out["note"] = extra if out["note"] is None else f"{out['note']}; {extra}"
         return out
@@ -611,13 +462,13 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
                 rows.append(_row(name, m, _value(a, m)[1], _value(b, m)[1],
                                  note=f"{m} is not in the {which} run's results.json"))
         if multiclass:
-            drift += _class_drift_rows(name, a, b)
+            drift += class_drift_rows(name, a, b)
         else:
             drift.append(_drift_row(name, a, b))
     return {
         "previous": {"date": previous.get("date"), "title": previous.get("title")},
         "changes": rows,
         "drift": drift,
-        "balance": _multiclass_balance(prev_l, cur_l, common) if multiclass
+        "balance": multiclass_balance(prev_l, cur_l, common) if multiclass
         else _balance(prev_l, cur_l, common, level),
     }

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..errors import DataError
 
-__all__ = ["PSI_BINS", "PSI_FLOOR", "ks_distance", "psi"]
+__all__ = ["CONVENTIONS", "PSI_BINS", "PSI_FLOOR", "drift_label", "drift_method", "ks_distance", "psi"]
 
 #: PSI bins: the previous run's deciles.
 PSI_BINS = 10
@@ -20,6 +20,45 @@ PSI_BINS = 10
 #: A bin's share below this is taken as this in the PSI (an empty bin would make
 #: ln(actual / expected) infinite); 1e-4 is the usual choice.
 PSI_FLOOR = 1e-4
+
+#: PSI below 0.1: no significant shift; 0.1 to 0.25: moderate; above 0.25: major.
+#: Industry conventions (credit scoring), not a test: the report states them as such.
+CONVENTIONS = {"psi": (0.1, 0.25)}
+
+
+def drift_label(psi_value: float | None) -> str:
+    """The PSI's conventional reading (:data:`CONVENTIONS`).
+
+    Parameters
+    ----------
+    psi_value : float or None
+
+    Returns
+    -------
+    str
+        "no significant shift" below 0.1, "moderate shift" up to 0.25, "major
+        shift" above, "undefined" for None.
+
+    Examples
+    --------
+    >>> drift_label(0.02), drift_label(0.1), drift_label(0.3), drift_label(None)
+    ('no significant shift', 'moderate shift', 'major shift', 'undefined')
+    """
+    if psi_value is None:
+        return "undefined"
+    low, high = CONVENTIONS["psi"]
+    if psi_value < low:
+        return "no significant shift"
+    if psi_value <= high:
+        return "moderate shift"
+    return "major shift"
+
+
+def drift_method(exact: bool, what: str) -> str:
+    """The drift row's ``method``: the PSI's bins (of ``what``) and how exact the KS is."""
+    return (f"PSI {what}over the previous run's deciles ({PSI_BINS} bins, shares floored at {PSI_FLOOR:g}); "
+            + ("KS exact from the score values" if exact
+               else "from 1,001 score quantiles: KS within 0.001, the bins' shares within 0.001"))
 
 
 class _Distribution:

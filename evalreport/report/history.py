@@ -146,7 +146,7 @@ def history_context(result, styles) -> dict | None:
                    "p": "" if balance.get("p_value") is None else p_value_text(balance["p_value"]),
                    "note": balance.get("note") or ""}
     elif balance:
-        balance = {"previous": rate(balance.get("previous")), "current": rate(balance.get("current")),
+        balance = {"classes": None, "previous": rate(balance.get("previous")), "current": rate(balance.get("current")),
                    "change": _signed("accuracy", balance.get("change")),
                    "p": "" if balance.get("p_value") is None else p_value_text(balance["p_value"])}
     runs = history.get("runs") or []
