@@ -327,7 +327,8 @@ def cmd_diff(args) -> int:
     failed = [g for g in checked if not g["passed"]]
     for g in failed:
         value = "undefined" if g["value"] is None else f"{g['value']:.6g}"
-        print(f"gate failed: {g['gate']} (learner {g['learner']}: {value})", file=sys.stderr)
+        of = f", class {g['class']}" if "class" in g else ""  # a multi-class task's drift, per class
+        print(f"gate failed: {g['gate']} (learner {g['learner']}{of}: {value})", file=sys.stderr)
     return EXIT_GATE if failed else EXIT_OK
 
 

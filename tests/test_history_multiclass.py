@@ -218,3 +218,13 @@ def test_changes_of_multiclass_runs_without_summaries_say_why():
     assert [(d["class"], d["note"]) for d in c["drift"]] == [
         ("a", "the previous run's results.json has no score_summary"),
         ("b", "the previous run's results.json has no score_summary")]
+
+
+def test_diff_prints_the_classes_and_names_the_drifted_one(weeks, capsys):
+    folder, _, _, _ = weeks
+    old, new = (str(folder / "reports" / d / "results.json") for d in ("2026-11-02", "2026-11-09"))
+    assert main(["diff", old, new, "--gate", "psi:max=0.25"]) == 3
+    out, err = capsys.readouterr()
+    assert "learner  class  PSI     PSI convention  KS" in out
+    assert "class balance: a 0.525 -> 0.32; b 0.285 -> 0.39; c 0.19 -> 0.29 (chi-squared test of homogeneity" in out
+    assert err.splitlines()[0].startswith("gate failed: psi:max=0.25 (learner m, class a: 0.3654")
