@@ -516,3 +516,37 @@ def test_every_change_is_current_minus_previous(a, b):
     bal = result["balance"]
     if bal["previous"] is not None:
         assert bal["change"] == bal["current"] - bal["previous"]
+
+
+def test_gates_on_change_name_only_measures_the_changes_compare():
+    """A gate on change must bound a change that is computed: the spec's list is the
+    changes' own (a gate on npv passed validation, then failed as 'not in the
+    previous run')."""
+    import importlib
+
+    from evalreport.spec.checks import CHANGE_METRICS, MULTICLASS_CHANGE_METRICS
+
+    C = importlib.import_module("evalreport.history.changes")  # the module, not the function
+
+    assert set(CHANGE_METRICS) == set(C.MEASURES)
+    assert {"f1" if m == "macro_f1" else m for m in C.MULTICLASS_MEASURES} == set(MULTICLASS_CHANGE_METRICS)
+
+
+def test_a_new_learner_passes_the_gates_on_change_with_a_note():
+    """A learner the previous run did not have: its drift and changes say so, and a
+    drift gate (as a gate on a change) passes with the note, not a failure."""
+    from evalreport.history.gates import NOT_IN_PREVIOUS, change_gates
+    from evalreport.spec.models import Gate
+
+    rng = np.random.default_rng(3)
+    old = run("2026-11-02", {"m": learner_block(rng.integers(0, 2, 80), rng.random(80))})
+    new = run("2026-11-09", {"m": learner_block(rng.integers(0, 2, 80), rng.random(80)),
+                             "n": learner_block(rng.integers(0, 2, 80), rng.random(80))})
+    result = changes(old, new)
+    (drift,) = [d for d in result["drift"] if d["learner"] == "n"]
+    assert drift["only_in"] == "current" and drift["psi"] is None
+    gates = [Gate(drift="psi", max=0.25), Gate(metric="auc", max_drop=0.02)]
+    rows, warnings = change_gates(gates, [("m", "m"), ("n", "n")], result, level=0.95)
+    new_rows = [r for r in rows if r["learner"] == "n"]
+    assert len(new_rows) == 2 and all(r["passed"] and r["note"] == NOT_IN_PREVIOUS for r in new_rows)
+    assert not [w for w in warnings if w[1] == "n"]

@@ -444,14 +444,16 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
             for m in measures:
                 present, v = _value(blk, m)
                 if present:
-                    rows.append(_row(name, m, None if a is None else v, v if a is None else None, note=note))
+                    rows.append({**_row(name, m, None if a is None else v, v if a is None else None, note=note),
+                                 "only_in": only})
+            # only_in: which run has the learner (gates on change pass for a new learner)
             if multiclass:
                 drift += [{"learner": name, "class": cls, "psi": None, "psi_bins": None, "ks": None,
-                           "method": None, "label": "undefined", "note": note}
+                           "method": None, "label": "undefined", "note": note, "only_in": only}
                           for cls in (blk.get("class_counts") or {})]
             else:
                 drift.append({"learner": name, "psi": None, "psi_bins": None, "ks": None, "method": None,
-                              "label": "undefined", "by_class": None, "note": note})
+                              "label": "undefined", "by_class": None, "note": note, "only_in": only})
             continue
         for m in measures:
             pa, pb = _value(a, m)[0], _value(b, m)[0]

@@ -101,7 +101,8 @@ def change_gates(gates, learners, history: dict | None, *, level: float,
             note = None
             if history is None:
                 note = NO_PREVIOUS
-            elif entry is None or (entry.get("previous", 0) is None and value is None):
+            elif entry is None or entry.get("only_in") == "current" or (
+                    entry.get("previous", 0) is None and value is None):
                 note = NOT_IN_PREVIOUS
             row["value"] = value
             row.update(bound)
@@ -137,7 +138,7 @@ def _drift_by_learner(drift: list[dict]) -> dict:
     for key, rows in out.items():
         if not isinstance(rows, list):
             continue
-        entry = {"learner": key, "class": {}}
+        entry = {"learner": key, "class": {}, "only_in": rows[0].get("only_in")}
         for measure in ("psi", "ks"):
             values = [r.get(measure) for r in rows]
             if any(v is None for v in values):

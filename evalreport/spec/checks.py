@@ -280,8 +280,8 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
 
 #: the measures whose change since the previous run a gate may bound (max_drop,
 #: significant_drop): those evalreport.history.changes compares between two runs
-CHANGE_METRICS = ("auc", "accuracy", "error_rate", "precision", "recall", "specificity", "npv", "fpr", "fnr",
-                  "expected_total_cost", "min_cost")
+CHANGE_METRICS = ("auc", "accuracy", "precision", "recall", "specificity", "f1", "expected_total_cost",
+                  "min_cost")
 #: a multi-class task's: those evalreport.history.changes compares (its MULTICLASS_MEASURES;
 #: a multi-class gate's f1 is Zhou's macro-F1, the changes' macro_f1)
 MULTICLASS_CHANGE_METRICS = ("accuracy", "f1")
