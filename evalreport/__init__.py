@@ -23,11 +23,48 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def evaluate(spec, *, progress=None):
-    """Load the data of a spec and compute every number (see :mod:`evalreport.pipeline`)."""
-    from .pipeline import evaluate as _evaluate
+def evaluate(spec, *, data=None, progress=None):
+    """Load the data of a spec and compute every number (no report written).
 
-    return _evaluate(spec, progress=progress)
+    Parameters
+    ----------
+    spec : Spec, str, os.PathLike or mapping
+        A loaded spec, a path to a spec file, YAML text or a mapping of the
+        spec's keys (see :func:`load_spec`).
+    data : mapping, optional
+        In-memory tables by name, for the data entries of the spec that give
+        ``table: <name>`` instead of ``path:``: pyarrow Tables, or pandas or
+        polars DataFrames (taken through the Arrow interchange; neither is a
+        dependency). Each table goes through every check of a file, its
+        messages naming ``table '<name>'``; results.json's ``inputs`` name it
+        the same way, with the sha256 of its Arrow IPC stream.
+    progress : callable, optional
+        Called with a short text at each step.
+
+    Returns
+    -------
+    Result
+
+    Raises
+    ------
+    SpecError, DataError
+        With one message per problem.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> table = pa.table({"y": [0, 0, 1, 1, 0, 1], "p": [0.1, 0.4, 0.35, 0.8, 0.2, 0.7]})
+    >>> spec = {"version": 1, "task": "binary", "positive": 1,
+    ...         "confidence": {"bootstrap": 0},
+    ...         "data": [{"table": "test", "label": "y", "learners": {"model": {"score": "p"}}}]}
+    >>> result = evaluate(spec, data={"test": table})
+    >>> round(result.learners["model"].values["auc"], 4)
+    0.8889
+    """
+    from .pipeline import evaluate as _evaluate
+    from .spec import load_spec as _load_spec
+
+    return _evaluate(_load_spec(spec), progress=progress, data=data)
 
 
 def render(result, out=None, formats=None):

@@ -53,8 +53,20 @@ def closest(name, valid) -> str | None:
     valid = [str(v) for v in valid]
     folded = str(name).strip().casefold()
     same = [v for v in valid if v.strip().casefold() == folded and v != str(name)]
-    close = same or difflib.get_close_matches(str(name), valid, n=1, cutoff=0.6)
-    return close[0] if close else None
+    if same:
+        return same[0]
+    close = difflib.get_close_matches(str(name), valid, n=max(len(valid), 1), cutoff=0.6)
+    if not close:
+        return None
+    # Of the names equally close, one with the same letters (a transposition:
+    # 'lable' for 'label', not 'table') is the likelier slip; difflib would take
+    # the last in alphabetical order.
+    def ratio(v):
+        return difflib.SequenceMatcher(None, v, str(name)).ratio()  # (as difflib orders them)
+
+    tied = [v for v in close if ratio(v) == ratio(close[0])]
+    same_letters = [v for v in tied if sorted(v) == sorted(str(name))]
+    return (same_letters or tied)[0]
 
 
 def suggest(name, valid) -> str:

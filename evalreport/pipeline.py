@@ -169,12 +169,15 @@ def friedman_warnings(spec: Spec, learners: dict, friedman: AcrossDatasets | Non
     return out
 
 
-def evaluate(spec: Spec, *, progress=None) -> Result:
+def evaluate(spec: Spec, *, progress=None, data=None) -> Result:
     """Load the data of ``spec`` and compute every number. No rendering.
 
     Python warnings raised meanwhile (NumPy, SciPy, a data reader) are not
     printed: they end in ``Result.warnings``, with the stage and the function
     that raised them (see :mod:`evalreport.capture`).
+
+    ``data`` maps the names of the spec's in-memory tables (``data[i].table``)
+    to the tables (see :func:`evalreport.evaluate`).
 
     Raises
     ------
@@ -187,7 +190,7 @@ def evaluate(spec: Spec, *, progress=None) -> Result:
             if progress:
                 progress(message)
 
-        result = _evaluate(spec, tracked, routed)
+        result = _evaluate(spec, tracked, routed, data)
     result = replace(result, warnings=result.warnings + [RunWarning(w) for w in routed.lines()])
     return with_history(result)
 
@@ -235,11 +238,11 @@ def with_history(result: Result) -> Result:
 
 
 
-def _evaluate(spec: Spec, progress, routed) -> Result:
+def _evaluate(spec: Spec, progress, routed, tables=None) -> Result:
     task = task_of(spec)
     date = report_date(spec)
     # load
-    sources = load_sources(spec, progress)
+    sources = load_sources(spec, progress, tables)
     # check
     routed.stage = "evaluating the learners"
     checked = task.check(spec, sources)

@@ -19,6 +19,7 @@ from ..spec import FALLBACK_THRESHOLD, Spec, data_suffix
 from .checks import _MEMORY_SCALES, _engine_weight_problem, _positive_loc, _Problems, _yaml_boolean_hint
 from .memory import _load_one
 from .source import Source, _BackgroundSha256, _combined_sha256
+from .tables import in_memory_tables
 
 
 def _check_pairing(spec: Spec, sources: list[Source], problems: _Problems) -> None:
@@ -222,15 +223,18 @@ def _spark_reader(src) -> dict:
     return {"fmt": fmt, "options": options}
 
 
-def load_sources(spec: Spec, progress=None) -> list[Source]:
-    """Read and check every prediction file; raise :class:`DataError` listing every problem."""
+def load_sources(spec: Spec, progress=None, tables=None) -> list[Source]:
+    """Read and check every prediction file, and every in-memory table the spec
+    names (``data[i].table``) from ``tables`` (name -> a pyarrow Table, or a pandas
+    or polars DataFrame); raise :class:`DataError` listing every problem."""
+    tables = in_memory_tables(spec, tables)
     problems = _Problems(spec)
     sources = []
     for i in range(len(spec.data)):
         if spec.data[i].engine != "memory":
             s = _load_engine(spec, i, problems, progress)
         else:
-            s = _load_one(spec, i, problems, progress)
+            s = _load_one(spec, i, problems, progress, tables)
         if s is not None:
             sources.append(s)
     if not problems.items:

@@ -41,11 +41,18 @@ from .file_problems import (
 )
 from .readers import _column_names, _MemberError, read_columns
 from .source import Source, _BackgroundSha256, _py, _shown
+from .tables import InMemoryTable
 
 
-def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source | None:
+def _load_one(spec: Spec, i: int, problems: _Problems, progress=None, tables=None) -> Source | None:
     src = spec.data[i]
     base = ("data", i)
+    if src.table is not None:  # an in-memory table: the file road from its column names on
+        table = (tables or {})[src.table]  # (given: checked by tables.in_memory_tables)
+        names = table.column_names()
+        if _missing_columns(src.display, names, _wanted(src, base), problems):
+            return None
+        return _checked_source(spec, i, problems, table, _wanted(src, base))
     file = spec.resolve(src.path)
     display = src.path
     problem = _path_problem(file, display)
@@ -75,6 +82,13 @@ def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source 
     if separator is not None:  # one problem, not one per column
         problems.add(base + ("path",), _separator_problem(display, file, names[0], separator))
         return None
+    if _missing_columns(display, names, wanted, problems):
+        return None
+    return _checked_source(spec, i, problems, file, wanted)
+
+
+def _missing_columns(display: str, names: list[str], wanted, problems: _Problems) -> bool:
+    """Record each column the spec names that is not in the input, or in it twice."""
     missing = False
     shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
     for loc, col, _ in wanted:
@@ -87,9 +101,7 @@ def _load_one(spec: Spec, i: int, problems: _Problems, progress=None) -> Source 
             problems.add(loc, f"{display}: column '{col}' appears {len(at)} times in the header (columns "
                          f"{', '.join(at[:-1])} and {at[-1]}): rename all but one")
             missing = True
-    if missing:
-        return None
-    return _checked_source(spec, i, problems, file, wanted)
+    return missing
 
 
 def _wanted(src, base: tuple) -> list[tuple[tuple, str, str]]:
@@ -109,23 +121,28 @@ def _wanted(src, base: tuple) -> list[tuple[tuple, str, str]]:
     return wanted
 
 
-def _checked_source(spec: Spec, i: int, problems: _Problems, file: Path, wanted) -> Source | None:
+def _checked_source(spec: Spec, i: int, problems: _Problems, file: "Path | InMemoryTable",
+                    wanted) -> Source | None:
     """Read the columns of data[i] and check them (the second half of :func:`_load_one`)."""
     src = spec.data[i]
     base = ("data", i)
-    display = src.path
+    display = src.display
     columns = list(dict.fromkeys(col for _, col, _ in wanted))
-    kind = "member" if data_suffix(file)[0] == ".npz" else "column"
+    table = isinstance(file, InMemoryTable)
+    # an in-memory table has no suffix: read as Arrow columns, like a Parquet file's
+    suffix = (None, None) if table else data_suffix(file)
+    kind = "member" if suffix[0] == ".npz" else "column"
+    where = base + (("table",) if table else ("path",))  # the key a problem of the whole input is told at
     try:
-        data = read_columns(file, columns)
+        data = file.read_columns(columns) if table else read_columns(file, columns)
     except _MemberError as exc:
         loc = next(loc for loc, col, _ in wanted if col == exc.column)
         problems.add(loc, f"{display}: {kind} '{exc.column}' {exc.text}")
         return None
     except Exception as exc:
-        problems.add(base + ("path",), _read_problem(file, display, exc))
+        problems.add(where, f"{display}: {exc}" if table else _read_problem(file, display, exc))
         return None
-    from_text = data_suffix(file)[0] in (".csv", ".tsv", ".jsonl")  # (where bytes mean "not UTF-8")
+    from_text = suffix[0] in (".csv", ".tsv", ".jsonl")  # (where bytes mean "not UTF-8")
     bad = False
     for loc, col, role in wanted:
         why = _type_problem(data[col], role)
@@ -144,21 +161,21 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: Path, wanted)
     lengths = {c: len(v) for c, v in data.items()}
     if len(set(lengths.values())) > 1:  # (NPZ members)
         shown = ", ".join(f"'{c}' {n:,}" for c, n in lengths.items())
-        problems.add(base + ("path",), f"{display}: the {kind}s have different lengths ({shown})")
+        problems.add(where, f"{display}: the {kind}s have different lengths ({shown})")
         return None
     rows = next(iter(lengths.values()), 0)
-    if data_suffix(file) in ((".csv", None), (".tsv", None)):
+    if suffix in ((".csv", None), (".tsv", None)):
         last = _open_quote_at_end(file)
         if last is not None:
-            problems.add(base + ("path",), f"{display}: row {rows:,}, the last, ends inside a quoted field "
+            problems.add(where, f"{display}: row {rows:,}, the last, ends inside a quoted field "
                          f"that is not closed: {_shown(last)}{_CUT}")
             return None
     if rows == 0:
-        problems.add(base + ("path",), f"{display} has no rows")
+        problems.add(where, f"{display} has no rows")
         return None
 
     before = len(problems.items)
-    text = data_suffix(file)[0] in (".csv", ".tsv")  # an empty cell is '' there, not null
+    text = suffix[0] in (".csv", ".tsv")  # an empty cell is '' there, not null
     if spec.task == "binary":
         labels = _binary_labels(data[src.label], spec, display, src.label, base + ("label",), problems,
                                 empty_is_missing=text)
@@ -245,7 +262,8 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: Path, wanted)
         return None
     return Source(
         # hashed in a thread while the learners are evaluated (on the other core)
-        index=i, path=display, file=file, sha256=_BackgroundSha256(file), rows=rows,
+        index=i, path=display, file=None if table else file,
+        sha256=file.sha256() if table else _BackgroundSha256(file), rows=rows,
         dataset=src.dataset, labels=labels, ids=ids, groups=groups, weights=weights,
         learners=learners, hard=frozenset(hard), warnings=tuple(notes), slices=slices or None,
     )

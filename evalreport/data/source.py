@@ -19,7 +19,7 @@ class Source:
 
     index: int  # position in spec.data
     path: str  # as written in the spec
-    file: Path
+    file: Path | None  # None: an in-memory table (evaluate(spec, data=...))
     sha256: "str | _BackgroundSha256 | None"  # see sha256_hex
     rows: int
     dataset: str | None

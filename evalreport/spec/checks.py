@@ -219,8 +219,11 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
     # data sources and learners
     by_dataset: dict[str | None, dict[str, int]] = {}
     for i, src in enumerate(spec.data):
-        suffix, compression = data_suffix(src.path)
-        if suffix not in DATA_SUFFIXES and src.engine == "memory":
+        if src.table is not None:  # an in-memory table: no file, read by the memory road only
+            if src.engine != "memory":
+                add(("data", i, "table"), f"an in-memory table is read with engine: memory, not {src.engine}")
+        suffix, compression = data_suffix(src.path) if src.path is not None else (".arrow", None)
+        if suffix not in DATA_SUFFIXES and src.engine == "memory" and src.table is None:
             add(("data", i, "path"), f"unsupported file type '{suffix or src.path}'; "
                 f"use one of {', '.join(DATA_SUFFIXES)} (.csv, .tsv and .jsonl may be compressed: "
                 f"{', '.join(COMPRESSED_SUFFIXES)})")

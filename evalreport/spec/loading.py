@@ -8,6 +8,7 @@ line of the spec that caused it.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -55,16 +56,56 @@ def spec_text(spec: Spec) -> str:
     return spec._text
 
 
-def load_spec(path) -> Spec:
-    """Load and validate a spec file.
+def load_spec(source, *, base_dir: Path | str | None = None) -> Spec:
+    """Load and validate a spec: a file, YAML text, or a mapping.
+
+    Parameters
+    ----------
+    source : str, os.PathLike, mapping or Spec
+        A path to a spec file; YAML text (a string holding a line break, or a
+        one-line flow mapping starting with ``{``); or a mapping of the spec's
+        keys (as ``yaml.safe_load`` of a spec file gives). A :class:`Spec` is
+        returned as it is.
+    base_dir : path, optional
+        The folder the spec's relative paths start from: the spec file's
+        folder for a file, else this (default: the current folder).
+
+    Returns
+    -------
+    Spec
 
     Raises
     ------
     SpecError
-        With one message per problem (file, line, key path).
+        With one message per problem (file, line, key path); YAML text and a
+        mapping are named ``<spec>``.
+
+    Examples
+    --------
+    >>> spec = load_spec({"version": 1, "task": "binary", "positive": 1,
+    ...                   "data": [{"table": "test", "label": "y",
+    ...                             "learners": {"model": {"score": "p"}}}]})
+    >>> spec.data[0].table
+    'test'
     """
-    path = Path(path)
-    return parse_spec(_read_spec(path), source=str(path), base_dir=path.resolve().parent)
+    if isinstance(source, Spec):
+        return source
+    if isinstance(source, Mapping):
+        import yaml
+
+        try:  # as YAML text, so that a problem is told with its key path and line
+            text = yaml.safe_dump(dict(source), sort_keys=False, allow_unicode=True)
+        except yaml.YAMLError as exc:
+            raise SpecError([f"<spec>: a value of the mapping is not plain data (numbers, text, lists, "
+                             f"mappings): {str(exc).splitlines()[0]}"]) from None
+        return parse_spec(text, source="<spec>", base_dir=base_dir or ".")
+    if isinstance(source, str) and ("\n" in source or source.lstrip().startswith("{")):
+        return parse_spec(source, source="<spec>", base_dir=base_dir or ".")
+    if not isinstance(source, (str, os.PathLike)):
+        raise SpecError([f"a spec is a path, YAML text or a mapping, not {type(source).__name__}"])
+    path = Path(source)
+    return parse_spec(_read_spec(path), source=str(path),
+                      base_dir=path.resolve().parent if base_dir is None else base_dir)
 
 
 def _read_spec(path: Path) -> str:

@@ -96,8 +96,12 @@ class Learner(_Model):
 
 
 class DataSource(_Model):
-    path: str = Field(description="Prediction file, relative to the spec: .csv .tsv .parquet .jsonl .npz "
-                                  "(.csv .tsv .jsonl also compressed: .gz .bz2 .zst .lz4)")
+    path: str | None = Field(None, description="Prediction file, relative to the spec: .csv .tsv .parquet "
+                                               ".jsonl .npz (.csv .tsv .jsonl also compressed: .gz .bz2 .zst "
+                                               ".lz4). Give path or table.")
+    table: str | None = Field(None, description="Python API, engine memory: the name of an in-memory table "
+                              "(a pyarrow Table, a pandas or polars DataFrame) passed as "
+                              "evaluate(spec, data={name: table}), instead of a path.")
     label: str = Field(description="Column of true labels.")
     id: str | None = Field(None, description="Column of instance ids; aligns learners across files.")
     group: str | None = Field(None, description="Column of groups (folds, runs): one confusion matrix per group.")
@@ -125,6 +129,17 @@ class DataSource(_Model):
         if not value:
             raise ValueError("name at least one learner")
         return value
+
+    @model_validator(mode="after")
+    def _path_or_table(self):
+        if (self.path is None) == (self.table is None):
+            raise ValueError("give either path (a file) or table (an in-memory table's name)")
+        return self
+
+    @property
+    def display(self) -> str:
+        """How the data messages name this input: the path as written, or ``table 'name'``."""
+        return self.path if self.path is not None else f"table '{self.table}'"
 
 
 class PartialAuc(_Model):

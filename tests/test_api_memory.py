@@ -1,0 +1,136 @@
+"""The Python API with in-memory data: a spec as a mapping or YAML text, and
+tables (pyarrow, pandas) named by ``data[i].table`` instead of files, through
+the same checks as a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pytest
+import yaml
+
+import evalreport
+from evalreport.errors import DataError, SpecError
+from evalreport.results import result_dict
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "watermelon"
+
+
+def _spec_mapping(**entry) -> dict:
+    """The watermelon example's spec as a mapping, its data entry changed by ``entry``."""
+    spec = yaml.safe_load((EXAMPLE / "spec.yaml").read_text())
+    spec["data"][0].update(entry)
+    spec["confidence"] = {"bootstrap": 200}
+    return spec
+
+
+def _table() -> pa.Table:
+    return pacsv.read_csv(EXAMPLE / "predictions.csv")
+
+
+def _without_inputs(d: dict) -> dict:
+    """results.json less what names the input (the file's path or the table's name)."""
+    out = {k: v for k, v in d.items() if k != "inputs"}
+    out["learners"] = {k: {m: v for m, v in lr.items() if m != "source"} for k, lr in d["learners"].items()}
+    return out
+
+
+@pytest.fixture(scope="module")
+def from_file():
+    spec = _spec_mapping(path=str(EXAMPLE / "predictions.csv"))
+    return result_dict(evalreport.evaluate(spec))
+
+
+def test_an_arrow_table_gives_the_numbers_of_the_file(from_file):
+    spec = _spec_mapping(path=None, table="test")
+    del spec["data"][0]["path"]
+    result = evalreport.evaluate(spec, data={"test": _table()})
+    got = result_dict(result)
+    assert _without_inputs(got) == _without_inputs(from_file)
+    assert got["learners"]["A"]["source"] == "table 'test'"
+    (entry,) = got["inputs"]
+    assert entry["path"] == "table 'test'" and entry["rows"] == 10
+    assert len(entry["sha256"]) == 64
+    # the same table, the same hash
+    again = evalreport.evaluate(spec, data={"test": _table()})
+    assert again.inputs[0]["sha256"] == entry["sha256"]
+
+
+def test_a_pandas_data_frame_gives_the_numbers_of_the_file(from_file):
+    pd = pytest.importorskip("pandas")
+    spec = _spec_mapping(table="test")
+    del spec["data"][0]["path"]
+    frame = pd.read_csv(EXAMPLE / "predictions.csv")
+    assert isinstance(frame, pd.DataFrame)
+    got = result_dict(evalreport.evaluate(spec, data={"test": frame}))
+    assert _without_inputs(got) == _without_inputs(from_file)
+
+
+def test_a_missing_column_is_told_as_for_a_file(tmp_path):
+    table = _table().rename_columns(["id", "ripe", "A", "C"])
+    pacsv.write_csv(table, tmp_path / "predictions.csv")
+    spec = _spec_mapping()
+    text = yaml.safe_dump(spec, sort_keys=False)
+    (tmp_path / "spec.yaml").write_text(text)
+    with pytest.raises(DataError) as from_file:
+        evalreport.evaluate(tmp_path / "spec.yaml")
+    memory = dict(spec)
+    memory["data"] = [{k: v for k, v in spec["data"][0].items() if k != "path"} | {"table": "test"}]
+    with pytest.raises(DataError) as from_table:
+        evalreport.evaluate(memory, data={"test": table})
+    (file_message,) = from_file.value.problems
+    (table_message,) = from_table.value.problems
+    assert "column 'B' is not in predictions.csv (columns: id, ripe, A, C)" in file_message
+    assert table_message.endswith("data[0].learners.B.score: column 'B' is not in table 'test' "
+                                  "(columns: id, ripe, A, C)")
+    # the same message but for the input's name and the spec's name and line
+    tail = file_message.split(": ", 1)[1]
+    assert table_message.split(": ", 1)[1] == tail.replace("predictions.csv", "table 'test'")
+
+
+def test_a_spec_as_yaml_text_and_as_a_mapping():
+    spec = _spec_mapping(table="test")
+    del spec["data"][0]["path"]
+    text = yaml.safe_dump(spec, sort_keys=False)
+    a = evalreport.evaluate(text, data={"test": _table()})
+    b = evalreport.evaluate(spec, data={"test": _table()})
+    assert result_dict(a) == result_dict(b)
+    assert evalreport.load_spec(text).data[0].table == "test"
+    with pytest.raises(SpecError) as bad:
+        evalreport.load_spec({**spec, "positive_label": "good"})
+    assert "<spec>:" in bad.value.problems[0] and "unknown key 'positive_label'" in bad.value.problems[0]
+
+
+def test_a_table_named_but_not_given_and_one_given_but_not_named():
+    spec = _spec_mapping(table="test")
+    del spec["data"][0]["path"]
+    with pytest.raises(DataError) as missing:
+        evalreport.evaluate(spec, data={"tset": _table()})
+    assert missing.value.problems == [
+        "<spec>:12: data[0].table: table 'test' is not given: pass it as evaluate(spec, data={'test': ...}) "
+        "(tables given: 'tset') (did you mean 'tset'?)",
+        "data: table 'tset' is given but no data entry of the spec names it (table: tset); "
+        "the spec's tables: 'test'",
+    ]
+    with pytest.raises(DataError) as extra:
+        evalreport.evaluate(_spec_mapping(path=str(EXAMPLE / "predictions.csv")), data={"test": _table()})
+    assert extra.value.problems == [
+        "data: table 'test' is given but no data entry of the spec names it (table: test); "
+        "the spec's tables: none: every data entry gives a path"]
+
+
+def test_path_or_table_not_both():
+    with pytest.raises(SpecError) as both:
+        evalreport.load_spec(_spec_mapping(table="test"))
+    assert "give either path (a file) or table (an in-memory table's name)" in both.value.problems[0]
+
+
+def test_not_a_table():
+    spec = _spec_mapping(table="test")
+    del spec["data"][0]["path"]
+    with pytest.raises(DataError) as bad:
+        evalreport.evaluate(spec, data={"test": [1, 2, 3]})
+    assert bad.value.problems == ["table 'test': expected a pyarrow Table or a pandas or polars DataFrame, "
+                                  "got builtins.list"]
