@@ -175,3 +175,65 @@ class Result:
     @property
     def gates_passed(self) -> bool:
         return all(g["passed"] for g in self.gates)
+
+    # The notebook's views: each read off what the report builds (results.json's
+    # dict, the report's context and templates), reached through the task (see
+    # report/notebook.py) so that this module imports no sink.
+
+    def _views(self):
+        if self.task is None or self.task.views is None:
+            raise TypeError("this Result has no task: build it with evalreport.evaluate")
+        return self.task.views
+
+    def to_dict(self) -> dict:
+        """results.json as a dict (the file's JSON read back: lists, floats, None).
+
+        Examples
+        --------
+        >>> import evalreport, pyarrow as pa
+        >>> spec = {"version": 1, "task": "binary", "positive": 1, "confidence": {"bootstrap": 0},
+        ...         "data": [{"table": "test", "label": "y", "learners": {"A": "p"}}]}
+        >>> table = pa.table({"y": [0, 0, 1, 1, 0, 1], "p": [0.1, 0.4, 0.35, 0.8, 0.2, 0.7]})
+        >>> result = evalreport.evaluate(spec, data={"test": table})
+        >>> round(result.to_dict()["learners"]["A"]["auc"], 4)
+        0.8889
+        >>> result.to_dict()["inputs"][0]["path"]
+        "table 'test'"
+        """
+        return self._views().to_dict(self)
+
+    def to_frame(self):
+        """The per-learner measures as a pandas DataFrame: one row per learner
+        (its results.json key), one column per scalar measure (NaN: undefined).
+
+        Raises
+        ------
+        ImportError
+            (an :class:`~evalreport.errors.EvalReportError` too) when pandas is
+            not installed: ``pip install evalreport[notebook]``.
+
+        Examples
+        --------
+        >>> result.to_frame().loc["A", "auc"]                                # doctest: +SKIP
+        0.64
+        """
+        return self._views().to_frame(self)
+
+    def comparisons_frame(self):
+        """The tests between pairs of learners (DeLong's, McNemar's, the paired
+        t-test) as a pandas DataFrame: one row per test and pair, with results.json's
+        keys (``test``, ``a``, ``b``, the statistic, ``p_value``, ``p_holm``, ...).
+
+        Examples
+        --------
+        >>> result.comparisons_frame()[["test", "a", "b", "p_value"]]        # doctest: +SKIP
+             test  a  b   p_value
+        0  delong  A  B  0.095293
+        1 mcnemar  A  B  0.500000
+        """
+        return self._views().comparisons_frame(self)
+
+    def __repr__(self) -> str:
+        if self.task is None or self.task.views is None:
+            return f"<evalreport.Result {self.spec.title!r}: {len(self.learners)} learner(s)>"
+        return self._views().text(self)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..report.binary import binary_context
 from ..report.multiclass import multiclass_context
+from ..report.notebook import NotebookViews
 from ..report.results import binary as binary_json
 from ..report.results import multiclass as multiclass_json
 from .base import Task
@@ -35,6 +36,7 @@ BINARY = Task(
     json_after_inputs=binary_json.json_after_inputs,
     learner_json=binary_json.learner_json,
     report_context=binary_context,
+    views=NotebookViews,
 )
 
 MULTICLASS = Task(
@@ -48,6 +50,7 @@ MULTICLASS = Task(
     json_after_inputs=multiclass_json.json_after_inputs,
     learner_json=multiclass_json.learner_json,
     report_context=multiclass_context,
+    views=NotebookViews,
 )
 
 TASKS = {t.name: t for t in (BINARY, MULTICLASS)}

@@ -44,6 +44,10 @@ class Task:
     learner_json: Callable[..., dict]
     #: the report: (result, common context) -> the template values
     report_context: Callable[..., dict]
+    #: the notebook's views of a result (report.notebook.NotebookViews): what
+    #: Result.to_dict, to_frame, __repr__ and _repr_html_ call, through the task so
+    #: that evalreport.result imports no sink
+    views: Any = None
 
 
 def with_values(task: str, learner):
