@@ -237,3 +237,15 @@ class Result:
         if self.task is None or self.task.views is None:
             return f"<evalreport.Result {self.spec.title!r}: {len(self.learners)} learner(s)>"
         return self._views().text(self)
+
+    def _repr_html_(self) -> str:
+        """Page one of the report, as Jupyter shows a result: the verdict, the
+        gates, the headline table and chart, the figures inline SVG and nothing
+        fetched (the report's own context and verdict template).
+
+        Examples
+        --------
+        >>> result._repr_html_()[:33]                                        # doctest: +SKIP
+        '<div class="evalreport-notebook">'
+        """
+        return self._views().html(self)

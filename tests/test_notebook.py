@@ -74,3 +74,41 @@ def test_repr_is_short(result):
 def test_a_result_still_pickles(result):
     again = pickle.loads(pickle.dumps(result))
     assert again.to_dict() == result.to_dict()
+
+
+#: the namespaces an inline SVG declares (names, never fetched)
+_NAMESPACES = ('xmlns="http://www.w3.org/2000/svg"', 'xmlns:xlink="http://www.w3.org/1999/xlink"')
+
+
+def test_repr_html_is_page_one_inline(result):
+    import re
+
+    from evalreport.report.context import report_context
+    from evalreport.report.verdicts import recommendation
+
+    html = result._repr_html_()
+    assert html.startswith('<div class="evalreport-notebook">') and "<html" not in html
+    # the report's verdict section: its recommendation, gates, headline table and chart
+    assert '<section id="verdict"' in html
+    assert recommendation(result).replace("'", "&#39;") in html
+    assert "No gates were set." in html and '<table class="measures headline">' in html
+    assert str(report_context(result)["figures"]["scalars"]) in html
+    assert html.count("<svg") == 1 and 'data-figure="scalars"' in html
+    # nothing fetched: no link, no source, no URL but the SVG namespaces' names
+    bare = html
+    for name in _NAMESPACES:
+        bare = bare.replace(name, "")
+    assert "http" not in bare and "src=" not in bare and "<link" not in bare and "@import" not in bare
+    # (an SVG's href and url() point inside it: a clip path, a marker)
+    assert not re.search(r"href=\"(?!#)", bare) and not re.search(r"url\((?!#)", bare)
+
+
+def test_repr_html_shows_failed_gates(tmp_path):
+    import yaml
+
+    spec = yaml.safe_load(EXAMPLE.read_text())
+    spec["data"][0]["path"] = str(EXAMPLE.parent / "predictions.csv")
+    spec["gates"] = [{"metric": "auc", "min": 0.5}]
+    html = evalreport.evaluate(spec)._repr_html_()
+    assert '<li class="fail">' in html and '<li class="pass">' in html
+    assert '<div class="gates failed">' in html

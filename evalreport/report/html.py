@@ -17,9 +17,11 @@ from ..result import Result
 from ..resources import templates_dir
 from .context import report_context
 
-__all__ = ["template_dirs", "render_html"]
+__all__ = ["template_dirs", "render_html", "render_page_one"]
 
 ENTRY = "report.html.j2"
+#: page one alone, for a notebook's output cell (Result._repr_html_)
+PAGE_ONE = "notebook.html.j2"
 
 
 def template_dirs(result: Result) -> list[Path]:
@@ -47,11 +49,21 @@ def environment(dirs: list[Path]) -> jinja2.Environment:
 
 def render_html(result: Result, *, attachments: bool = False) -> str:
     """The report as HTML text. ``attachments``: say that the PDF carries the data."""
-    dirs = template_dirs(result)
     context = report_context(result)
     context["attachments"] = attachments
+    return _render(result, ENTRY, context)
+
+
+def render_page_one(result: Result) -> str:
+    """Page one of the report (the verdict, the gates, the headline table and
+    chart) as an HTML fragment: the report's context and verdict template, its
+    figures inline SVG, nothing fetched (``notebook.html.j2``)."""
+    return _render(result, PAGE_ONE, report_context(result))
+
+
+def _render(result: Result, entry: str, context: dict) -> str:
     try:
-        return environment(dirs).get_template(ENTRY).render(context)
+        return environment(template_dirs(result)).get_template(entry).render(context)
     except jinja2.TemplateError as exc:
         where = f"{exc.filename}:{exc.lineno}: " if getattr(exc, "filename", None) else ""
         raise RenderError([f"template error: {where}{exc}"]) from None

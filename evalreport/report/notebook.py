@@ -76,3 +76,10 @@ class NotebookViews:
         learners = ", ".join(result.learners)
         return (f"<evalreport.Result {published(result).title!r}: {result.spec.task}, "
                 f"{len(result.learners)} learner(s) ({learners})>\n{recommendation(result)}")
+
+    @staticmethod
+    def html(result) -> str:
+        """Page one of the report as HTML (see :func:`.html.render_page_one`)."""
+        from .html import render_page_one
+
+        return render_page_one(result)
