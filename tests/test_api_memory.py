@@ -134,3 +134,18 @@ def test_not_a_table():
         evalreport.evaluate(spec, data={"test": [1, 2, 3]})
     assert bad.value.problems == ["table 'test': expected a pyarrow Table or a pandas or polars DataFrame, "
                                   "got builtins.list"]
+
+
+def test_any_arrow_stream_is_read(from_file):
+    """polars (and other libraries) hand their data over through the Arrow
+    PyCapsule interface: an object with only __arrow_c_stream__ is read."""
+    table = _table()
+
+    class Frame:  # what polars.DataFrame offers pyarrow, and nothing else
+        def __arrow_c_stream__(self, requested_schema=None):
+            return table.__arrow_c_stream__(requested_schema)
+
+    spec = _spec_mapping(table="test")
+    del spec["data"][0]["path"]
+    got = result_dict(evalreport.evaluate(spec, data={"test": Frame()}))
+    assert _without_inputs(got) == _without_inputs(from_file)
