@@ -51,7 +51,7 @@ CASES = [
      ["error: spec.yaml:4: data[0].label: required key is missing"]),
     ("unknown data key", BASE.replace("    label: y\n", "    label: y\n    wieght: w\n"), None,
      ["error: spec.yaml:6: data[0].wieght: unknown key 'wieght' (did you mean 'weight'?); valid keys "
-      "here: path, label, id, group, slices, weight, dataset, engine, resolution, kind, database, memory_limit, "
+      "here: path, table, label, id, group, slices, weight, dataset, engine, resolution, kind, database, memory_limit, "
       "learners"]),
     ("unknown learner key", BASE.replace("b: p_b", "b: {score: p_b, treshold: 0.3}"), None,
      ["error: spec.yaml:9: data[0].learners.b.treshold: unknown key 'treshold' (did you mean "
