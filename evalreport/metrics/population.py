@@ -16,6 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for the annotation; population_confusion imports NumPy where it uses it
+    import numpy as np
 
 __all__ = ["PopulationMeasures", "MEASURES", "population_at_threshold", "normalised_cost",
            "population_confusion"]
@@ -98,7 +102,7 @@ def normalised_cost(tp, fp, tn, fn, pc_positive: float) -> float | None:
     return float(fnr * pc_positive + fpr * (1.0 - pc_positive))
 
 
-def population_confusion(confusion, priors: dict, classes) -> "np.ndarray":
+def population_confusion(confusion, priors: dict, classes) -> np.ndarray:
     """A multi-class confusion matrix (rows true) in the population of the priors:
     each true class's row scaled so that its share is the prior's (classes the
     priors do not name keep their share of the test set). The decisions' rates per

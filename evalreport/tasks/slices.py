@@ -18,7 +18,6 @@ from dataclasses import replace
 
 import numpy as np
 
-from .. import registry
 from ..curves import OutputCurves
 from ..metrics.binary import evaluate_binary_for_report
 from ..metrics.ks import ks_of
