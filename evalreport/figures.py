@@ -493,8 +493,8 @@ def reliability_figure(name: str, bins, color: str, fig_id: str, *, top_label: b
     with _rc():
         # four across the page (QUARTER_WIDTH) with fixed margins (the labels are
         # known): a layout engine measures every text again, a third of the drawing
-        fig = _figure((QUARTER_WIDTH, 2.9))
-        fig.subplots_adjust(left=0.3, right=0.95, top=0.92, bottom=0.14, hspace=0.1)
+        fig = _figure((QUARTER_WIDTH, 2.35))
+        fig.subplots_adjust(left=0.3, right=0.95, top=0.9, bottom=0.17, hspace=0.12)
         (ax, hist) = fig.subplots(2, 1, sharex=True,
                                        gridspec_kw={"height_ratios": [3, 1]})
         ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="perfect calibration")
@@ -508,7 +508,7 @@ def reliability_figure(name: str, bins, color: str, fig_id: str, *, top_label: b
                     markersize=4, linewidth=1.2, elinewidth=0.8, capsize=2, label=_label(name))
         ax.set_xlim(-0.01, 1.01)
         ax.set_ylim(-0.01, 1.01)
-        ax.set_ylabel("share right" if top_label else "observed frequency of +")
+        ax.set_ylabel("share right" if top_label else "share positive")
         ax.set_title(_label(name) + (" (top label)" if top_label else ""))
         ax.set_yticks([0, 0.5, 1])
         hist.set_xticks([0, 0.5, 1])

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .. import registry
 from ..result import Result
 
-__all__ = ["shown_measures", "definitions", "works_cited", "WORKS"]
+__all__ = ["shown_measures", "definitions", "glossary", "works_cited", "WORKS"]
 
 #: the works most definitions cite, cited short in the appendix and listed once
 #: under it: (the registry's long form, the short form, the full reference)
@@ -70,6 +70,19 @@ def definitions(result: Result) -> dict[str, str]:
         for long, short, _ in WORKS:
             text = text.replace(long, short)
         out[label] = text
+    return out
+
+
+def glossary(result: Result) -> dict[str, str]:
+    """label -> the one-line form (:mod:`evalreport.glossary`) of each measure the
+    report shows, and the terms: the PDF's appendix, where the full definitions
+    took pages (the HTML report prints :func:`definitions`)."""
+    from ..glossary import brief
+
+    shown = shown_measures(result)
+    out = {m.label: brief(m.name, m.definition) for m in registry.measures_for(result.spec.task)
+           if m.name in shown}
+    out.update({t.name: t.definition for t in registry.TERMS if result.spec.task in t.tasks})
     return out
 
 

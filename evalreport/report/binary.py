@@ -10,7 +10,7 @@ from markupsafe import Markup
 from .. import registry
 from ..figures import figures
 from ..redact import published, redact_text
-from .appendix import definitions as appendix_definitions, works_cited
+from .appendix import definitions as appendix_definitions, glossary, works_cited
 from .family import family_table
 from .calibration import calibration_section
 from .format import UNDEFINED, Column, and_join, fmt, measure_interval_text, measure_text
@@ -252,6 +252,7 @@ def binary_context(result, base: dict) -> dict:
         "operating": operating_context(view, styles),
         "definitions": (definitions := appendix_definitions(result)),
         "works": works_cited(definitions),
+        "glossary": glossary(result),
         **slices_section(view, styles),
     }
 

@@ -9,7 +9,7 @@ from markupsafe import Markup
 from .. import registry
 from ..class_figures import class_roc_figure, class_scores_figure, confusion_figure
 from ..figures import scalars_figure
-from .appendix import definitions as appendix_definitions, works_cited
+from .appendix import definitions as appendix_definitions, glossary, works_cited
 from .family import family_table
 from .calibration import calibration_section
 from .format import UNDEFINED, Column, fmt, measure_interval_text, measure_text
@@ -145,6 +145,7 @@ def multiclass_context(result, base: dict) -> dict:
         priors_text=", ".join(f"{c}: {fmt(p, 6)}" for c, p in (spec.priors or {}).items()),
         definitions=(definitions := appendix_definitions(result)),
         works=works_cited(definitions),
+        glossary=glossary(result),
         pair_heatmaps=pair_heatmaps(result, drawn),
     )
     calibration_section(result, base, shown=view.learners)  # base["calibration"], and the verdict's sentences on it
