@@ -240,8 +240,11 @@ def test_match_under_a_learner_name(tmp_path, capsys):
         "goes directly under learners (learners: {match: <regex>}) and names its learners"]
 
 
-def test_match_in_every_file_of_a_glob(tmp_path):
+def test_match_in_every_file_of_a_glob(tmp_path, capsys):
     _runs(tmp_path, ["a", "b"], header="id,y,p_lr,p_rf", rows=["1,1,0.9,0.8", "2,0,0.2,0.1"])
+    assert _errors(_spec(tmp_path, GLOB.replace('{"lr_{run}": score}', '{match: "p_(?P<name>.+)"}')), capsys) == [
+        "error: spec.yaml:6: data[0].learners.match: match would give the same learners in every file matching "
+        "runs/{run}/p.csv: give each file its own data set (dataset: '{run}')"]
     path = _spec(tmp_path, GLOB.replace('{"lr_{run}": score}', '{match: "p_(?P<name>.+)"}').replace(
         "    id: id\n", "    id: id\n    dataset: '{run}'\n"))
     assert [(n, p) for n, p, _ in _names(path)] == [("lr", "runs/a/p.csv"), ("rf", "runs/a/p.csv"),

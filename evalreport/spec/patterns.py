@@ -126,11 +126,15 @@ def _files(spec: Spec, i: int, src: DataSource, add) -> list[tuple[DataSource, d
         return []
     if not PART.search(src.dataset or ""):
         same = [n for n in src.learners if not PART.search(n)]
+        part = f"{{{parts[0]}}}"
+        if same and same[0] == "match":  # its names come from the columns, alike in every file
+            add(base + ("learners", "match"), f"match would give the same learners in every file matching "
+                f"{src.path}: give each file its own data set (dataset: '{part}')")
+            return []
         if same:
-            example = f"{same[0]}_{{{parts[0]}}}" if same[0] != "match" else f"dataset: '{{{parts[0]}}}'"
             add(base + ("learners", same[0]), f"learner '{same[0]}' would be the same learner in every file "
-                f"matching {src.path}: name it from the path ('{{{parts[0]}}}', '{example}'), or give "
-                f"each file its own data set (dataset: '{{{parts[0]}}}')")
+                f"matching {src.path}: name it from the path ('{part}', '{same[0]}_{part}'), or give "
+                f"each file its own data set (dataset: '{part}')")
             return []
     files = _matching(spec, src.path, parts)
     if not files:
