@@ -247,6 +247,17 @@ def cmd_validate(args) -> int:
     rows = sum(s.rows for s in sources)
     learners = sum(len(s.learner_names) for s in sources)
     print(f"{args.spec}: valid ({len(sources)} file(s), {rows:,} rows, {learners} learner(s))")
+    # the learners the spec comes to, patterns expanded (files, columns, classes): what
+    # a run will compare, before it runs
+    datasets = any(src.dataset is not None for src in spec.data)
+    table = [("learner",) + (("data set",) if datasets else ()) + ("file", "column(s)")]
+    for src in spec.data:
+        for name, learner in src.learners.items():
+            columns = ", ".join(learner.columns) + (" (decisions)" if learner.predicted is not None else "")
+            table.append((name,) + ((src.dataset or "",) if datasets else ()) + (src.display, columns))
+    widths = [max(len(row[k]) for row in table) for k in range(len(table[0]))]
+    for row in table:
+        print("  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
     return EXIT_OK
 
 

@@ -42,7 +42,7 @@ CASES = [
     ("unknown top key", BASE + "tresh: 0.3\n", None,
      ["error: spec.yaml:11: tresh: unknown key 'tresh' (did you mean 'threshold'?); valid keys here: "
       "version, title, description, date, task, positive, classes, data, threshold, priors, costs, "
-      "metrics, fbeta, partial_auc, thresholds, compare, confidence, calibration, gates, report, history, spark"]),
+      "metrics, fbeta, partial_auc, thresholds, compare, confidence, calibration, gates, report, history, spark, rank_by"]),
     ("missing version", BASE.replace("version: 1\n", ""), None,
      ["error: spec.yaml:1: version: required key is missing"]),
     ("wrong version", BASE.replace("version: 1", "version: 2"), None,
@@ -55,10 +55,11 @@ CASES = [
       "learners"]),
     ("unknown learner key", BASE.replace("b: p_b", "b: {score: p_b, treshold: 0.3}"), None,
      ["error: spec.yaml:9: data[0].learners.b.treshold: unknown key 'treshold' (did you mean "
-      "'threshold'?); valid keys here: score, scores, predicted, threshold"]),
+      "'threshold'?); valid keys here: score, scores, predicted, threshold, columns"]),
     ("learner both kinds", BASE.replace("b: p_b", "b: {score: p_b, predicted: yhat}"), None,
      ["error: spec.yaml:9: data[0].learners.b: give exactly one of score (a column), predicted (a "
-      "column of decisions) or a list of per-class score columns; got score, predicted"]),
+      "column of decisions) or a list of per-class score columns (or columns: <name with {class}>); got score, "
+      "predicted"]),
     ("unknown metric", BASE + "metrics: [auc, acuracy]\n", None,
      ["error: spec.yaml:11: metrics[1]: unknown metric 'acuracy' (did you mean 'accuracy'?); valid: "
       "confusion_matrix, error_rate, accuracy, precision, recall, f1, fbeta, cost_sensitive_error, auc, "
@@ -209,7 +210,7 @@ CASES = [
      ["error: spec.yaml:11: date: give a date as YYYY-MM-DD (got 0)"]),
     ("learner named str", BASE.replace("b: p_b", "str: {score: p_b, treshold: 0.3}"), None,
      ["error: spec.yaml:9: data[0].learners.str.treshold: unknown key 'treshold' (did you mean "
-      "'threshold'?); valid keys here: score, scores, predicted, threshold"]),
+      "'threshold'?); valid keys here: score, scores, predicted, threshold, columns"]),
     ("boolean threshold", BASE + "threshold: true\n", None,
      ["error: spec.yaml:11: threshold: Input should be a number, not a boolean (got True)"]),
     ("no formats", BASE.replace("formats: [json]", "formats: []"), None,

@@ -37,6 +37,7 @@ RUN = {
     "scheduled_audit": (0, "json,html,pdf"),  # the archived deliverable: the one PDF
     "validated_threshold": (0, "json,html"),
     "credit_audit": (3, "json,html"),  # its gates fail: the audit's finding
+    "experiment_runs": (0, "json,html"),  # twenty learners from one glob, no gates
 }
 #: every example folder (watermelon, older than this file, is covered by test_report.py)
 FOLDERS = [*RUN, "large_data"]
@@ -104,6 +105,28 @@ def test_make_predictions_reproduces_the_committed_csv(example):
     module = _module(EXAMPLES / example / "make_predictions.py")
     committed = (EXAMPLES / example / "predictions.csv").read_text(encoding="utf-8")
     assert module.predictions() == committed
+
+
+def test_experiment_runs_are_reproduced():
+    pytest.importorskip("sklearn")
+    folder = EXAMPLES / "experiment_runs"
+    module = _module(folder / "make_runs.py")
+    runs = module.runs()
+    assert len(runs) == 20
+    committed = sorted(p.parent.name for p in (folder / "runs").glob("*/predictions.csv"))
+    assert sorted(runs) == committed
+    for name, text in runs.items():
+        assert text == (folder / "runs" / name / "predictions.csv").read_text(encoding="utf-8"), name
+
+
+def test_experiment_runs_spec_names_no_learner_by_hand():
+    """The example's learners all come from the glob: twenty, named by their folders."""
+    text = (EXAMPLES / "experiment_runs" / "spec.yaml").read_text()
+    assert 'learners: {"{run}": score}' in text
+    spec = evalreport.load_spec(EXAMPLES / "experiment_runs" / "spec.yaml")
+    names = [name for src in spec.data for name in src.learners]
+    assert len(names) == 20 and names[:2] == ["C0.001_seed0", "C0.001_seed1"] and names[-1] == "C10_seed3"
+    assert [src.path for src in spec.data][:1] == ["runs/C0.001_seed0/predictions.csv"]
 
 
 def test_validated_threshold_predictions_are_reproduced():

@@ -14,7 +14,7 @@ def _keys(model, prefix=""):
     for name, field in model.model_fields.items():
         if field.exclude:
             continue
-        yield prefix + name
+        yield prefix + (field.alias or name)  # the key as written in YAML (columns, not class_columns)
 
 
 def test_every_spec_key_is_documented():

@@ -174,7 +174,7 @@ def test_schema_lists_every_key():
     assert set(schema["properties"]) == {
         "version", "title", "description", "date", "task", "positive", "classes", "data",
         "threshold", "priors", "costs", "metrics", "fbeta", "partial_auc", "thresholds", "compare",
-        "confidence", "calibration", "gates", "history", "report", "spark"}
+        "confidence", "calibration", "gates", "history", "report", "spark", "rank_by"}
     # the metric names are the registry's, in its order (results.json's)
     from evalreport import registry
 

@@ -283,7 +283,7 @@ def test_valid_list_names_real_cases():
 
 TAG_ADVICE = "is not allowed; a spec holds text, numbers, booleans, dates, lists and mappings"
 UNKNOWN_THRESOLD = ("unknown key 'thresold' (did you mean 'threshold'?); valid keys here: score, scores, "
-                    "predicted, threshold")
+                    "predicted, threshold, columns")
 MERGE_ADVICE = "a merge key (<<) takes a mapping (<<: *name) or a list of them (<<: [*a, *b])"
 
 
@@ -440,7 +440,7 @@ EXPLICIT = [
      BASE.replace("b: p_b", "str: {score: p_b, treshold: 1}\n      int: {score: 3}\n      date: {score: [x]}\n"
                             "      literal: {predicted: 1}\n      none: {scores: [1]}"),
      ["error: spec.yaml:9: data[0].learners.str.treshold: unknown key 'treshold' (did you mean 'threshold'?); "
-      "valid keys here: score, scores, predicted, threshold",
+      "valid keys here: score, scores, predicted, threshold, columns",
       "error: spec.yaml:10: data[0].learners.int.score: Input should be a valid string (got 3)",
       "error: spec.yaml:11: data[0].learners.date.score: Input should be a valid string",
       "error: spec.yaml:12: data[0].learners.literal.predicted: Input should be a valid string (got 1)",

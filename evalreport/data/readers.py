@@ -7,39 +7,15 @@ Nothing here judges the values: :mod:`evalreport.data.checks` does.
 
 from __future__ import annotations
 
-import zipfile
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 from ..arrow import arrow_to_numpy
 from ..spec import data_suffix
-
-
-#: pyarrow's codec for each compression suffix (named explicitly: pyarrow's own
-#: guess from the name knows lower-case suffixes only)
-_CODECS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd", ".lz4": "lz4"}
-
-
-@contextmanager
-def _text_input(file: Path):
-    """A text data file as pyarrow's readers take it: the path, or a
-    decompressing stream for a compressed file."""
-    compression = data_suffix(file)[1]
-    if compression is None:
-        yield file
-        return
-    import pyarrow as pa
-
-    with pa.input_stream(str(file), compression=_CODECS[compression]) as stream:
-        yield stream
-
-
-def _csv_parse(suffix: str):
-    import pyarrow.csv as pacsv
-
-    return pacsv.ParseOptions(delimiter="\t" if suffix == ".tsv" else ",")
+# the header readers are the spec's (a path pattern's files are matched when the spec loads);
+# named here as before
+from ..spec.headers import _CODECS, _column_names, _csv_parse, _text_input  # noqa: F401
 
 
 class _MemberError(ValueError):
@@ -62,31 +38,6 @@ def _read_npz(file: Path, columns: list[str]) -> dict[str, np.ndarray]:
                 raise _MemberError(c, "holds Python objects (an object array), which NumPy reads only by "
                                       "unpickling (unsafe): save numbers or text") from None
         return out
-
-
-def _column_names(file: Path) -> list[str]:
-    suffix, _ = data_suffix(file)
-    if suffix in (".csv", ".tsv"):
-        import pyarrow.csv as pacsv
-
-        with _text_input(file) as src:
-            reader = pacsv.open_csv(src, parse_options=_csv_parse(suffix))
-            return list(reader.schema.names)
-    if suffix == ".parquet":
-        import pyarrow.parquet as pq
-
-        return list(pq.read_schema(file).names)
-    if suffix == ".jsonl":
-        import pyarrow.json as pajson
-
-        with _text_input(file) as src:
-            return list(pajson.read_json(src).schema.names)
-    if suffix == ".npz":
-        if not zipfile.is_zipfile(file):  # (np.load would leave the file open)
-            raise ValueError("not a zip archive")
-        with np.load(file, allow_pickle=False) as z:
-            return list(z.files)
-    raise ValueError(f"unsupported file type {suffix}")
 
 
 def read_columns(file: Path, columns: list[str]) -> dict[str, object]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 # The names other modules and users import from evalreport.spec, each from the
 # module that holds it (noqa: re-exports).
 from ..errors import suggest  # noqa: F401
-from .checks import MAX_COST  # noqa: F401
+from .checks import MAX_COST, rank_measure, rank_names  # noqa: F401
 from .files import (  # noqa: F401
     COMPRESSED_SUFFIXES,
     DATA_SUFFIXES,

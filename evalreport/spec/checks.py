@@ -14,10 +14,12 @@ from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, ValidationError
 
+from .. import registry
 from ..errors import suggest
+from ..measure import SCALAR_KINDS
 from ..metrics.labels import label_key
 from .files import COMPRESSED_SUFFIXES, DATA_SUFFIXES, ENGINE_COMPRESSIONS, data_suffix
-from .messages import _cut, _Locator, _short, _unknown_name
+from .messages import _cut, _Locator, _short, _unknown_name, format_path
 from .models import (Confidence, DataSource, Gate, History, Learner, OptimalOn, PartialAuc, Report, Spark, Spec,
                      ThresholdTable)
 from .names import FORMATS, comparison_names, gate_names, metric_names
@@ -49,7 +51,7 @@ def _fields_at(loc) -> list[str]:
             (p is int and isinstance(x, int)) or (p is str and isinstance(x, str)) or p == x
             for p, x in zip(pattern, loc)
         ):
-            return [name for name, f in model.model_fields.items() if not f.exclude]
+            return [f.alias or name for name, f in model.model_fields.items() if not f.exclude]
     return []
 
 
@@ -251,7 +253,8 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
         for name, learner in src.learners.items():
             loc = ("data", i, "learners", name)
             if name in seen:
-                add(loc, f"learner '{name}' is already defined in data[{seen[name]}] of the same "
+                first = format_path(where.original(("data", seen[name])))  # as written (patterns expanded)
+                add(loc, f"learner '{name}' is already defined in {first} of the same "
                     "data set; a name is unique within a data set")
             seen[name] = i
             if spec.task == "binary" and learner.scores is not None:
@@ -275,10 +278,48 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
             add(("gates", i), f"min ({gate.min}) is above max ({gate.max})")
         _change_gate_problems(spec, i, gate, add)
     slice_problems(spec, add)
+    if spec.rank_by is not None:
+        _rank_by_problems(spec, add)
     template = _template_problem(spec)
     if template:
         add(("report", "template"), template)
     return out
+
+
+def rank_names(task: str) -> list[str]:
+    """The measures ``rank_by`` accepts for ``task``: the registry's scalars of the
+    task that have a better direction (fbeta aside: one value per beta)."""
+    return [m.name for m in registry.measures_for(task, *SCALAR_KINDS)
+            if m.direction in ("higher", "lower") and m.name != "fbeta"]
+
+
+def rank_measure(spec: Spec) -> str:
+    """The measure the learners are ranked by: ``rank_by`` when given, else the
+    expected cost at the operating point when the spec gives costs (binary:
+    min_cost; multiclass: cost_sensitive_error), else auc. Which way is better
+    is the registry entry's ``direction``."""
+    if spec.rank_by is not None:
+        return spec.rank_by
+    if spec.costs is not None:
+        return "min_cost" if spec.task == "binary" else "cost_sensitive_error"
+    return "auc"
+
+
+def _rank_by_problems(spec: Spec, add) -> None:
+    name, valid = spec.rank_by, rank_names(spec.task)
+    if name in valid:
+        if name == "partial_auc" and spec.partial_auc is None:
+            add(("rank_by",), "rank_by: partial_auc needs partial_auc: {max_fpr: ..} in the spec")
+        return
+    task = "a multiclass" if spec.task == "multiclass" else "a binary"
+    if name in registry.MEASURES:
+        m = registry.get(name)
+        why = (f"{name} is not a measure of {task} task" if spec.task not in m.tasks
+               else f"{name} has no single value per learner to rank by")
+        add(("rank_by",), f"{why}{suggest(name, valid)}; valid for {task} task: {', '.join(valid)}")
+    else:
+        add(("rank_by",), f"unknown measure '{_cut(name)}'{suggest(name, valid)}; valid for {task} task: "
+            f"{', '.join(valid)}")
 
 
 #: the measures whose change since the previous run a gate may bound (max_drop,

@@ -18,6 +18,7 @@ from .checks import _name_problems, _pydantic_problems, _semantic_problems
 from .files import not_a_file
 from .messages import _by_line, _Locator
 from .models import Spec
+from .patterns import expand_patterns
 from .yaml_lines import _compose_lines
 
 
@@ -37,6 +38,11 @@ def parse_spec(text: str, *, source: str = "<spec>", base_dir: Path | str = ".")
         spec = Spec.model_validate({**data, "base_dir": Path(base_dir), "source": source})
     except ValidationError as exc:
         raise SpecError(_by_line(problems + _pydantic_problems(exc, where))) from None
+    # learners from patterns (files, columns, classes) become ordinary entries first:
+    # the checks below see the learners' names, and the data checks the files
+    spec, expanded = expand_patterns(spec, where)
+    if expanded:
+        raise SpecError(_by_line(problems + expanded))
     problems += _semantic_problems(spec, where)
     if problems:
         raise SpecError(_by_line(problems))

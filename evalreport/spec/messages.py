@@ -39,15 +39,29 @@ class _Locator:
     def __init__(self, source: str, lines: dict):
         self.source = source
         self.lines = lines
+        #: a key path of the expanded spec -> the one written in the YAML (spec.patterns:
+        #: data[3].learners.r07 came from data[0].learners.{run}); the longest prefix applies
+        self.aliases: dict[tuple, tuple] = {}
+
+    def original(self, loc) -> tuple:
+        """The key path as written in the YAML of a key path of the expanded spec."""
+        loc = tuple(loc)
+        for k in range(len(loc), 0, -1):
+            if loc[:k] in self.aliases:
+                return self.aliases[loc[:k]] + loc[k:]
+        return loc
 
     def line(self, loc) -> int | None:
-        loc = tuple(loc)
+        return self._line(self.original(loc))
+
+    def _line(self, loc: tuple) -> int | None:
         while loc not in self.lines and loc:
             loc = loc[:-1]
         return self.lines.get(loc)
 
     def message(self, loc, text: str) -> str:
-        line = self.line(loc)
+        loc = self.original(loc)
+        line = self._line(loc)
         where = f"{self.source}:{line}" if line else self.source
         return f"{where}: {format_path(loc)}: {text}"
 

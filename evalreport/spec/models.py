@@ -64,6 +64,19 @@ class Learner(_Model):
     )
     predicted: str | None = Field(None, description="Column of hard decisions (no curves).")
     threshold: Number | None = Field(None, description="Per-learner decision threshold.")
+    # `columns:` in YAML (the attribute `columns` is the list of the learner's columns)
+    class_columns: str | None = Field(
+        None, alias="columns", description="Multiclass: the score columns as one name with {class} in it "
+        "(mlp_{class}), expanded over `classes` in their order.")
+    # learners: {match: <regex>} (see DataSource._match_key): not a key of a learner of its own
+    match: list[str] | None = Field(None, exclude=True, json_schema_extra={"x-internal": True})
+
+    @field_validator("match", mode="before")
+    @classmethod
+    def _one_pattern(cls, value):
+        # (a text under a learner's own name, {a: {match: ..}}: kept, so the pattern
+        # check can say where match goes)
+        return [value] if isinstance(value, str) else value
 
     @model_validator(mode="before")
     @classmethod
@@ -77,11 +90,14 @@ class Learner(_Model):
 
     @model_validator(mode="after")
     def _one_kind(self):
+        if self.match is not None:  # a pattern over columns (learners: {match: ...}): nothing else
+            return self
         given = [k for k in ("score", "scores", "predicted") if getattr(self, k) is not None]
+        given += ["columns"] if self.class_columns is not None else []
         if len(given) != 1:
             raise ValueError(
                 "give exactly one of score (a column), predicted (a column of decisions) "
-                "or a list of per-class score columns"
+                "or a list of per-class score columns (or columns: <name with {class}>)"
                 + (f"; got {', '.join(given)}" if given else "")
             )
         if self.threshold is not None and self.score is None:
@@ -121,7 +137,21 @@ class DataSource(_Model):
                             "files or a glob; a table; a SQL query).")
     database: str | None = Field(None, description="duckdb: a database file for kind table or sql.")
     memory_limit: str = Field("1GB", description="duckdb: memory budget of the aggregation (DuckDB's buffers get half of it and spill to disk past that).")
-    learners: dict[str, Learner] = Field(description="Learner name -> its column(s).")
+    learners: dict[str, Learner] = Field(
+        description="Learner name -> its column(s). A name may hold a part of the path ('{run}', "
+        "'lr_{run}': one learner per matching file), and the key match: <regex> (or a list of them) gives "
+        "one learner per matching column, named by the regex's group `name`.")
+
+    @field_validator("learners", mode="before")
+    @classmethod
+    def _match_key(cls, value):
+        # learners: {match: <regex> | [<regex>, ...]}: a pattern over the columns, carried
+        # as the learner 'match' holding the patterns until the spec's files expand it
+        # (spec.patterns); a regex is text, which the shorthand would take for a score column
+        if isinstance(value, dict) and isinstance(value.get("match"), (str, list)):
+            patterns = value["match"]
+            return {**value, "match": {"match": [patterns] if isinstance(patterns, str) else patterns}}
+        return value
 
     @field_validator("learners")
     @classmethod
@@ -340,6 +370,11 @@ class Spec(_Model):
     history: History | None = Field(None, description="An archive of the runs: each run compared with the one "
                                     "before it (changes, drift) and the kept runs' trend.")
     spark: Spark | None = None
+    rank_by: str | None = Field(
+        None, description="The measure the learners are ranked by (the report's leaderboard): a registry "
+        "measure with one value per learner (auc, min_cost, f1, average_precision, ...; multiclass: "
+        "macro_f1, macro_auc, ...), better in the registry's direction. Default: min_cost (multiclass: "
+        "cost_sensitive_error) when the spec gives costs, else auc.")
 
     # Resolved on load, not part of the YAML.
     base_dir: Path = Field(Path("."), exclude=True, json_schema_extra={"x-internal": True})

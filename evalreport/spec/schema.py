@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+from .checks import rank_names
 from .models import Spec
 from .names import FORMATS, comparison_names, gate_names, metric_names
 
@@ -30,6 +31,12 @@ def json_schema() -> dict:
     report = defs.get("Report", {}).get("properties", {})
     if "formats" in report:
         report["formats"]["items"] = {"enum": list(FORMATS)}
+    # learners: {match: ..} is carried as a learner's internal key, not one to write under a learner
+    defs.get("Learner", {}).get("properties", {}).pop("match", None)
+    # rank_by: the measures with one value per learner, of either task (checked against the task on load)
+    props["rank_by"] = {"anyOf": [{"enum": list(dict.fromkeys(rank_names("binary") + rank_names("multiclass")))},
+                                  {"type": "null"}],
+                        "default": None, "description": props.get("rank_by", {}).get("description", "")}
     gate = defs.get("Gate", {}).get("properties", {})
     if "metric" in gate:
         gate["metric"] = {"enum": list(gate_names()), "title": "Metric"}

@@ -1,0 +1,66 @@
+"""The column names of a data file, read from its header alone (CSV/TSV, plain
+or compressed, Parquet, JSONL, NPZ): what the spec's patterns over files and
+columns (``path: runs/{run}/p.csv``, ``learners: {match: ...}``) are matched
+against when a spec loads, and what the data readers check the named columns
+against (:mod:`evalreport.data.readers` reads the values).
+"""
+
+from __future__ import annotations
+
+import zipfile
+from contextlib import contextmanager
+from pathlib import Path
+
+from .files import data_suffix
+
+#: pyarrow's codec for each compression suffix (named explicitly: pyarrow's own
+#: guess from the name knows lower-case suffixes only)
+_CODECS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd", ".lz4": "lz4"}
+
+
+@contextmanager
+def _text_input(file: Path):
+    """A text data file as pyarrow's readers take it: the path, or a
+    decompressing stream for a compressed file."""
+    compression = data_suffix(file)[1]
+    if compression is None:
+        yield file
+        return
+    import pyarrow as pa
+
+    with pa.input_stream(str(file), compression=_CODECS[compression]) as stream:
+        yield stream
+
+
+def _csv_parse(suffix: str):
+    import pyarrow.csv as pacsv
+
+    return pacsv.ParseOptions(delimiter="\t" if suffix == ".tsv" else ",")
+
+
+def _column_names(file: Path) -> list[str]:
+    """The file's column names, in its order (NPZ: its members)."""
+    suffix, _ = data_suffix(file)
+    if suffix in (".csv", ".tsv"):
+        import pyarrow.csv as pacsv
+
+        with _text_input(file) as src:
+            reader = pacsv.open_csv(src, parse_options=_csv_parse(suffix))
+            return list(reader.schema.names)
+    if suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        return list(pq.read_schema(file).names)
+    if suffix == ".jsonl":
+        import pyarrow.json as pajson
+
+        with _text_input(file) as src:
+            return list(pajson.read_json(src).schema.names)
+    if suffix == ".npz":
+        import numpy as np
+
+        if not zipfile.is_zipfile(file):  # (np.load would leave the file open)
+            raise ValueError("not a zip archive")
+        with np.load(file, allow_pickle=False) as z:
+            return list(z.files)
+    raise ValueError(f"unsupported file type {suffix}")
