@@ -11,6 +11,9 @@ from ._version import __version__  # noqa: E402
 from .errors import DataError, EvalReportError, OutputError, RenderError, SpecError  # noqa: E402
 
 
+_PLOTS = ("plot_roc", "plot_pr", "plot_cost_curves")
+
+
 def __getattr__(name):
     # load_spec comes from evalreport.spec, which imports NumPy and pydantic (a
     # third of a second): only when asked, so that `python -m evalreport` handles
@@ -20,6 +23,12 @@ def __getattr__(name):
 
         globals()["load_spec"] = load_spec
         return load_spec
+    # the plot helpers import NumPy (matplotlib only when they draw): likewise when asked
+    if name in _PLOTS:
+        from . import plots
+
+        globals()[name] = value = getattr(plots, name)
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -91,5 +100,8 @@ __all__ = [
     "check_output",
     "evaluate",
     "load_spec",
+    "plot_cost_curves",
+    "plot_pr",
+    "plot_roc",
     "render",
 ]

@@ -203,6 +203,17 @@ class BinaryEvaluation(BinarySummary):
 
     counts: CountTable = field(kw_only=True)
 
+    def __repr__(self) -> str:
+        from .display import evaluation_text
+
+        return evaluation_text(self)
+
+    def _repr_html_(self) -> str:
+        """The scalars and a small ROC / P-R / cost figure, inline SVG (Jupyter's display)."""
+        from .display import evaluation_html
+
+        return evaluation_html(self)
+
     def summary(self) -> BinarySummary:
         """Everything but the count table and the full curves."""
         return BinarySummary(**{f.name: getattr(self, f.name) for f in fields(BinarySummary)})
