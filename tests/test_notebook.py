@@ -236,3 +236,13 @@ def test_binary_evaluation_html_holds_its_scalars_and_an_inline_figure():
     assert "<svg" not in one
     assert ('<tr><th>AUC</th><td title="there are no negatives (only one class in y_true)">undefined '
             "(there are no negatives (only one class in y_true))</td></tr>") in one
+
+
+def test_a_reduced_evaluation_has_the_short_repr_too():
+    from evalreport.metrics import evaluate_reduced, reduce_count_stream
+
+    chunks = [([0.9, 0.8, 0.7], [1, 1, 0], [0, 0, 1]), ([0.4, 0.3, 0.1], [1, 0, 0], [0, 1, 1])]
+    out = reduce_count_stream(chunks, positives=3, negatives=3, keep_thresholds=[0.7], cap=2)
+    assert repr(evaluate_reduced(out.table, out.reduction)) == (
+        "<ReducedEvaluation: 6 rows, 3 positive, 3 negative; AUC 0.889, rank loss 0.111, AP 0.917, "
+        "BEP 0.667, expected total cost 0.083>")

@@ -35,7 +35,7 @@ def evaluation_text(ev) -> str:
     scalars = ", ".join(f"{label} {_value(getattr(ev, name))}" for name, label in SCALARS)
     why = sorted({ev.undefined[name] for name, _ in SCALARS if getattr(ev, name) is None and name in ev.undefined})
     tail = f" (undefined: {'; '.join(why)})" if why else ""
-    return (f"<BinaryEvaluation: {ev.n} rows, {_count(ev.positives)} positive, "
+    return (f"<{type(ev).__name__}: {ev.n} rows, {_count(ev.positives)} positive, "
             f"{_count(ev.negatives)} negative; {scalars}{tail}>")
 
 

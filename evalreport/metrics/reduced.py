@@ -129,7 +129,8 @@ class StreamResult:
         return self.reduction.reduced
 
 
-@dataclass(frozen=True, eq=False)
+# repr=False: BinaryEvaluation's short repr (metrics.display), not the dataclass's dump
+@dataclass(frozen=True, eq=False, repr=False)
 class ReducedEvaluation(BinaryEvaluation):
     """A :class:`BinaryEvaluation` whose count table is a reduced one.
 
