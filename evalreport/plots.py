@@ -517,4 +517,4 @@ def plot_cost_curves(ax, source, *, styles=None, threshold=None, pc_positive=Non
     ax.set_xlabel("Probability cost PC(+)")
     ax.set_ylabel("Normalised expected cost")
     ax.set_title("Cost curves (shaded: the least cost at each PC(+))" if title is None else title)
-    return _finish(ax, handles, legend, "upper right")
+    return _finish(ax, handles, legend, "best")  # the curves peak in the middle: no fixed corner is free
