@@ -11,6 +11,9 @@ from ._version import __version__  # noqa: E402
 from .errors import DataError, EvalReportError, OutputError, RenderError, SpecError  # noqa: E402
 
 
+_PLOTS = ("plot_roc", "plot_pr", "plot_cost_curves")
+
+
 def __getattr__(name):
     # load_spec comes from evalreport.spec, which imports NumPy and pydantic (a
     # third of a second): only when asked, so that `python -m evalreport` handles
@@ -20,6 +23,12 @@ def __getattr__(name):
 
         globals()["load_spec"] = load_spec
         return load_spec
+    # the plot helpers import NumPy (matplotlib only when they draw): likewise when asked
+    if name in _PLOTS:
+        from . import plots
+
+        globals()[name] = value = getattr(plots, name)
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -68,15 +77,78 @@ def evaluate(spec, *, data=None, progress=None):
 
 
 def render(result, out=None, formats=None):
-    """Write the report of an evaluated result (see :mod:`evalreport.report`)."""
+    """Write the report of an evaluated result into folder ``out``, replacing the previous set.
+
+    Parameters
+    ----------
+    result : Result
+        From :func:`evaluate`.
+    out : str or os.PathLike, optional
+        The folder (default: the spec's ``report.out``). Checked first, as
+        :func:`check_output` does; nothing is replaced when a file cannot be
+        written.
+    formats : list of str, optional
+        Of ``"html"``, ``"pdf"`` and ``"json"`` (default: the spec's
+        ``report.formats``).
+
+    Returns
+    -------
+    dict
+        format -> the :class:`~pathlib.Path` written.
+
+    Raises
+    ------
+    OutputError
+        The folder cannot be written (exit status 2 from the command line).
+    RenderError
+        The report could not be rendered (a template, WeasyPrint).
+
+    Examples
+    --------
+    >>> import pyarrow as pa, tempfile
+    >>> spec = {"version": 1, "task": "binary", "positive": 1, "confidence": {"bootstrap": 0},
+    ...         "data": [{"table": "test", "label": "y", "learners": {"A": "p"}}]}
+    >>> result = evaluate(spec, data={"test": pa.table({"y": [0, 1, 1, 0], "p": [0.2, 0.9, 0.6, 0.4]})})
+    >>> written = render(result, out=tempfile.mkdtemp(), formats=["json", "html"])
+    >>> sorted(written), written["json"].name
+    (['html', 'json'], 'results.json')
+    """
     from .report import render as _render
 
     return _render(result, out=out, formats=formats)
 
 
 def check_output(out=None, spec=None):
-    """Check, before evaluating, that the report can be written into folder ``out``
-    (default: the spec's report.out); raises OutputError (see :mod:`evalreport.report.output`)."""
+    """Check, before evaluating, that the report can be written into folder ``out``.
+
+    Nothing is written (a probe file is made and removed) and no folder is made.
+
+    Parameters
+    ----------
+    out : str or os.PathLike, optional
+        The folder; default the spec's ``report.out`` (the messages then give
+        its line in the spec).
+    spec : Spec, optional
+        A loaded spec (:func:`load_spec`).
+
+    Returns
+    -------
+    pathlib.Path
+        The folder's path.
+
+    Raises
+    ------
+    OutputError
+        ``out`` or an ancestor is a file or a device, or no file can be
+        created there (exit status 2 from the command line).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp()) / "reports" / "x"
+    >>> check_output(folder) == folder, folder.exists()
+    (True, False)
+    """
     from .report.output import check_output as _check_output
 
     return _check_output(out, spec)
@@ -91,5 +163,8 @@ __all__ = [
     "check_output",
     "evaluate",
     "load_spec",
+    "plot_cost_curves",
+    "plot_pr",
+    "plot_roc",
     "render",
 ]

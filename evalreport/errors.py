@@ -7,7 +7,28 @@ import difflib
 
 
 class EvalReportError(Exception):
-    """Base class. ``problems`` holds one message per problem found."""
+    """Base class of evalreport's errors: ``problems`` holds one message per problem found.
+
+    Parameters
+    ----------
+    problems : str or iterable of str
+        The messages; ``str(error)`` is them one a line.
+
+    Attributes
+    ----------
+    problems : list of str
+    exit_status : int
+        The command line's exit status for it (1; 2 for bad input).
+
+    Examples
+    --------
+    >>> error = EvalReportError(["first problem", "second problem"])
+    >>> error.problems, error.exit_status
+    (['first problem', 'second problem'], 1)
+    >>> print(error)
+    first problem
+    second problem
+    """
 
     exit_status = 1
 
@@ -19,19 +40,51 @@ class EvalReportError(Exception):
 
 
 class SpecError(EvalReportError):
-    """The spec is wrong: a key, a value, a name. Exit status 2."""
+    """The spec is wrong: a key, a value, a name. Exit status 2.
+
+    Each problem names the spec, the YAML line and the key path.
+
+    Examples
+    --------
+    >>> import evalreport
+    >>> try:
+    ...     evalreport.load_spec({"version": 1, "task": "binary", "positive": 1, "data": [], "treshold": 0.5})
+    ... except SpecError as error:
+    ...     print(error.exit_status, [p for p in error.problems if "treshold" in p][0].split(";")[0])
+    2 <spec>:5: treshold: unknown key 'treshold' (did you mean 'threshold'?)
+    """
 
     exit_status = 2
 
 
 class DataError(EvalReportError):
-    """A prediction file is wrong: missing, unreadable, bad column or row. Exit status 2."""
+    """A prediction file is wrong: missing, unreadable, bad column or row. Exit status 2.
+
+    In-memory tables get the same messages, the table named where the file would be.
+
+    Examples
+    --------
+    >>> import evalreport, pyarrow as pa
+    >>> spec = {"version": 1, "task": "binary", "positive": 1,
+    ...         "data": [{"table": "test", "label": "y", "learners": {"A": "p"}}]}
+    >>> try:
+    ...     evalreport.evaluate(spec, data={"test": pa.table({"y": [0, 1], "q": [0.2, 0.7]})})
+    ... except DataError as error:
+    ...     print(error.problems[0])
+    <spec>:8: data[0].learners.A.score: column 'p' is not in table 'test' (columns: y, q)
+    """
 
     exit_status = 2
 
 
 class RenderError(EvalReportError):
-    """The report could not be rendered (a template, WeasyPrint). Exit status 1."""
+    """The report could not be rendered (a template, WeasyPrint). Exit status 1.
+
+    Examples
+    --------
+    >>> issubclass(RenderError, EvalReportError), RenderError("no template").exit_status
+    (True, 1)
+    """
 
     exit_status = 1
 
@@ -39,7 +92,18 @@ class RenderError(EvalReportError):
 class OutputError(RenderError):
     """The report cannot be written where it should go: the output folder is a file or
     unwritable, the disk is full, another run holds the folder. Exit status 2, like
-    other problems of the input and the environment; nothing was replaced."""
+    other problems of the input and the environment; nothing was replaced.
+
+    Examples
+    --------
+    >>> import evalreport, os, tempfile
+    >>> with tempfile.NamedTemporaryFile() as f:   # a file where the folder should be
+    ...     try:
+    ...         evalreport.check_output(f.name)
+    ...     except OutputError as error:
+    ...         print(error.exit_status, isinstance(error, RenderError))
+    2 True
+    """
 
     exit_status = 2
 

@@ -155,7 +155,32 @@ class AcrossDatasets:
 
 @dataclass(frozen=True, eq=False)
 class Result:
-    """Everything computed for a spec; every sink (JSON, HTML, PDF) prints this."""
+    """Everything computed for a spec; every sink (JSON, HTML, PDF) prints this.
+
+    Made by :func:`evalreport.evaluate`; :func:`evalreport.render` writes its
+    report. ``learners`` maps each learner's results.json key to its
+    :class:`LearnerResult` (binary tasks; ``summary``, ``at_threshold``,
+    ``values``, ...) or :class:`MulticlassLearnerResult`; ``gates`` are the
+    spec's gates with their values and outcomes; ``comparisons`` the tests
+    between learners; ``warnings`` every warning of the run. In Jupyter a
+    result shows page one of its report; ``to_dict``, ``to_frame`` and
+    ``comparisons_frame`` give its numbers as a dict and DataFrames.
+
+    Examples
+    --------
+    >>> import evalreport, pyarrow as pa
+    >>> table = pa.table({"y": [0, 0, 1, 1, 0, 1, 0, 1], "A": [.1, .4, .35, .8, .2, .7, .3, .9],
+    ...                   "B": [.5, .1, .6, .4, .3, .2, .7, .8]})
+    >>> spec = {"version": 1, "task": "binary", "positive": 1, "confidence": {"bootstrap": 0},
+    ...         "gates": [{"metric": "auc", "min": 0.8}],
+    ...         "data": [{"table": "test", "label": "y", "learners": {"A": "A", "B": "B"}}]}
+    >>> result = evalreport.evaluate(spec, data={"test": table})
+    >>> result
+    <evalreport.Result 'Evaluation report': binary, 2 learner(s) (A, B)>
+    Gates failed: 1 of 2, by B; among the others: At the data's class share and the stated costs, deploy A at threshold 0.7: expected cost 0.125 (normalised, PC(+) = 0.500), the lowest of two; its ROC curve envelops the other's.
+    >>> result.learners["A"].summary.auc, result.learners["A"].values["accuracy"]
+    (0.9375, 0.875)
+    """
 
     spec: Spec
     version: str
@@ -174,6 +199,20 @@ class Result:
 
     @property
     def gates_passed(self) -> bool:
+        """Whether every gate passed (True without gates): the command line's exit status 0.
+
+        Examples
+        --------
+        >>> import evalreport, pyarrow as pa
+        >>> table = pa.table({"y": [0, 0, 1, 1, 0, 1, 0, 1], "A": [.1, .4, .35, .8, .2, .7, .3, .9],
+        ...                   "B": [.5, .1, .6, .4, .3, .2, .7, .8]})
+        >>> spec = {"version": 1, "task": "binary", "positive": 1, "confidence": {"bootstrap": 0},
+        ...         "gates": [{"metric": "auc", "min": 0.8}],
+        ...         "data": [{"table": "test", "label": "y", "learners": {"A": "A", "B": "B"}}]}
+        >>> result = evalreport.evaluate(spec, data={"test": table})
+        >>> result.gates_passed, [(g["learner"], g["passed"]) for g in result.gates]
+        (False, [('A', True), ('B', False)])
+        """
         return all(g["passed"] for g in self.gates)
 
     # The notebook's views: each read off what the report builds (results.json's
@@ -214,8 +253,18 @@ class Result:
 
         Examples
         --------
-        >>> result.to_frame().loc["A", "auc"]                                # doctest: +SKIP
-        0.64
+        >>> import evalreport, pyarrow as pa
+        >>> table = pa.table({"y": [0, 0, 1, 1, 0, 1, 0, 1], "A": [.1, .4, .35, .8, .2, .7, .3, .9],
+        ...                   "B": [.5, .1, .6, .4, .3, .2, .7, .8]})
+        >>> spec = {"version": 1, "task": "binary", "positive": 1, "confidence": {"bootstrap": 0},
+        ...         "gates": [{"metric": "auc", "min": 0.8}],
+        ...         "data": [{"table": "test", "label": "y", "learners": {"A": "A", "B": "B"}}]}
+        >>> result = evalreport.evaluate(spec, data={"test": table})
+        >>> result.to_frame()[["auc", "accuracy"]]              # doctest: +NORMALIZE_WHITESPACE
+                    auc  accuracy
+        learner
+        A        0.9375     0.875
+        B        0.6250     0.500
         """
         return self._views().to_frame(self)
 
@@ -226,10 +275,18 @@ class Result:
 
         Examples
         --------
-        >>> result.comparisons_frame()[["test", "a", "b", "p_value"]]        # doctest: +SKIP
-             test  a  b   p_value
-        0  delong  A  B  0.095293
-        1 mcnemar  A  B  0.500000
+        >>> import evalreport, pyarrow as pa
+        >>> table = pa.table({"y": [0, 0, 1, 1, 0, 1, 0, 1], "A": [.1, .4, .35, .8, .2, .7, .3, .9],
+        ...                   "B": [.5, .1, .6, .4, .3, .2, .7, .8]})
+        >>> spec = {"version": 1, "task": "binary", "positive": 1, "confidence": {"bootstrap": 0},
+        ...         "gates": [{"metric": "auc", "min": 0.8}],
+        ...         "data": [{"table": "test", "label": "y", "learners": {"A": "A", "B": "B"}}]}
+        >>> result = evalreport.evaluate(spec, data={"test": table})
+        >>> result.comparisons_frame()[["test", "a", "b", "p_value"]].round(4)
+                  test  a  b  p_value
+        0  envelopment  A  B      NaN
+        1       delong  A  B   0.2714
+        2      mcnemar  A  B   0.3750
         """
         return self._views().comparisons_frame(self)
 
@@ -245,7 +302,15 @@ class Result:
 
         Examples
         --------
-        >>> result._repr_html_()[:33]                                        # doctest: +SKIP
-        '<div class="evalreport-notebook">'
+        >>> import evalreport, pyarrow as pa
+        >>> table = pa.table({"y": [0, 0, 1, 1, 0, 1, 0, 1], "A": [.1, .4, .35, .8, .2, .7, .3, .9],
+        ...                   "B": [.5, .1, .6, .4, .3, .2, .7, .8]})
+        >>> spec = {"version": 1, "task": "binary", "positive": 1, "confidence": {"bootstrap": 0},
+        ...         "gates": [{"metric": "auc", "min": 0.8}],
+        ...         "data": [{"table": "test", "label": "y", "learners": {"A": "A", "B": "B"}}]}
+        >>> result = evalreport.evaluate(spec, data={"test": table})
+        >>> html = result._repr_html_()
+        >>> html.startswith('<div class="evalreport-notebook">'), '<section id="verdict"' in html
+        (True, True)
         """
         return self._views().html(self)

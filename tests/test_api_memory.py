@@ -149,3 +149,45 @@ def test_any_arrow_stream_is_read(from_file):
     del spec["data"][0]["path"]
     got = result_dict(evalreport.evaluate(spec, data={"test": Frame()}))
     assert _without_inputs(got) == _without_inputs(from_file)
+
+
+def _missing_column(frame):
+    return frame.rename(columns={"B": "C"})
+
+
+def _nan_score(frame):
+    frame.loc[3, "A"] = float("nan")
+    return frame
+
+
+def _text_score(frame):
+    frame["A"] = frame["A"].astype(str)
+    frame.loc[2, "A"] = "high"
+    return frame
+
+
+@pytest.mark.parametrize("spoil, expected", [
+    (_missing_column, "data[0].learners.B.score: column 'B' is not in table 'test' (columns: id, ripe, A, C)"),
+    (_nan_score, "data[0].learners.A.score: table 'test': column 'A', row 4: missing value (empty, NA or NaN)"),
+    (_text_score, "data[0].learners.A.score: table 'test': column 'A', row 3: score 'high' is not a number"),
+])
+def test_a_data_frame_with_a_bad_column_is_told_as_a_file(tmp_path, spoil, expected):
+    """A pandas DataFrame's bad column (missing, a missing value, a text) gets the
+    file's message, the table named where the file's path would be."""
+    pd = pytest.importorskip("pandas")
+    frame = spoil(pd.read_csv(EXAMPLE / "predictions.csv"))
+    frame.to_csv(tmp_path / "predictions.csv", index=False)
+    spec = _spec_mapping(path=str(tmp_path / "predictions.csv"))
+    with pytest.raises(DataError) as from_file:
+        evalreport.evaluate(spec)
+    memory = dict(spec)
+    memory["data"] = [{k: v for k, v in spec["data"][0].items() if k != "path"} | {"table": "test"}]
+    with pytest.raises(DataError) as from_frame:
+        evalreport.evaluate(memory, data={"test": frame})
+    (file_message,) = from_file.value.problems
+    (frame_message,) = from_frame.value.problems
+    assert frame_message == "<spec>:" + frame_message.split(":")[1] + ": " + expected
+    # the same message but for the input's name (and where the spec's entry is)
+    path = str(tmp_path / "predictions.csv")
+    assert frame_message.split(": ", 1)[1] == (file_message.split(": ", 1)[1].replace(path, "table 'test'")
+                                               .replace("predictions.csv", "table 'test'"))

@@ -112,3 +112,137 @@ def test_repr_html_shows_failed_gates(tmp_path):
     html = evalreport.evaluate(spec)._repr_html_()
     assert '<li class="fail">' in html and '<li class="pass">' in html
     assert '<div class="gates failed">' in html
+
+
+def _no_external_reference(html: str) -> None:
+    """Nothing fetched: no URL but the SVG namespaces' names, no link, no source."""
+    import re
+
+    bare = html
+    for name in _NAMESPACES:
+        bare = bare.replace(name, "")
+    assert "http" not in bare and "src=" not in bare and "<link" not in bare and "@import" not in bare
+    assert not re.search(r"href=\"(?!#)", bare) and not re.search(r"url\((?!#)", bare)
+
+
+# ---- the plot helpers (evalreport.plots): the report's own drawing, on any Axes
+
+TEN = ([0, 1, 1, 1, 0, 0, 1, 1, 0, 0], [10, 9, 8, 7, 6, 5, 4, 3, 2, 1])
+
+
+def _axes():
+    from matplotlib.figure import Figure
+
+    return Figure().subplots()
+
+
+def test_the_report_draws_with_the_plot_helpers(result, monkeypatch):
+    from evalreport import figures, plots
+
+    calls = []
+    for name in ("plot_roc", "plot_pr", "plot_cost_curves"):
+        real = getattr(plots, name)
+
+        def spy(ax, source, *args, _real=real, _name=name, **kwargs):
+            calls.append((_name, source, kwargs.get("log_fpr", False)))
+            return _real(ax, source, *args, **kwargs)
+
+        monkeypatch.setattr(figures, name, spy)
+    figures.figures(result, [])
+    assert calls == [("plot_roc", result, False), ("plot_pr", result, False), ("plot_cost_curves", result, False)]
+
+
+def test_plot_roc_of_a_result_draws_every_learner_as_the_report(result):
+    ax = _axes()
+    labels = [h.get_label() for h in evalreport.plot_roc(ax, result)]
+    assert labels[:2] == ["A (AUC 0.640)", "B (AUC 0.320)"]
+    assert "deployed thresholds (squares)" in labels
+    assert ax.get_title() == "ROC curves" and ax.get_legend() is not None
+    curves = [line for line in ax.get_lines() if len(line.get_xdata()) > 2]
+    roc = result.learners["A"].curves.roc
+    assert any(list(line.get_xdata()) == list(roc.x) and list(line.get_ydata()) == list(roc.y)
+               for line in curves)
+
+
+def test_plot_helpers_on_an_evaluation():
+    from evalreport.metrics import evaluate_binary
+
+    ev = evaluate_binary(*TEN)
+    ax = _axes()
+    labels = [h.get_label() for h in evalreport.plot_pr(ax, {"A": ev}, threshold=6.5, legend=False)]
+    assert labels == ["A (AP 0.623, BEP 0.600)", "break-even points (diamonds)", "deployed thresholds (squares)"]
+    assert ax.get_legend() is None
+    at = ev.at_threshold(6.5)
+    assert any(list(line.get_xdata()) == [at.recall] and list(line.get_ydata()) == [at.precision]
+               for line in ax.get_lines())
+    ax = _axes()
+    evalreport.plot_cost_curves(ax, ev, title="mine")
+    assert ax.get_title() == "mine"
+    (line,) = [line for line in ax.get_lines() if len(line.get_xdata()) == ev.cost_curve.pc.size]
+    assert list(line.get_ydata()) == list(ev.cost_curve.cost)
+
+
+def test_plot_helpers_refuse_what_they_cannot_draw():
+    spec = evalreport.load_spec(EXAMPLE.parent.parent / "multiclass_folds" / "spec.yaml")
+    multiclass = evalreport.evaluate(spec)
+    with pytest.raises(TypeError, match="these plots draw binary tasks; this Result is of a multi-class task"):
+        evalreport.plot_roc(_axes(), multiclass)
+    with pytest.raises(TypeError, match="cannot draw list: give a BinaryEvaluation"):
+        evalreport.plot_pr(_axes(), [1, 2])
+
+
+def test_import_evalreport_stays_light():
+    import subprocess
+    import sys
+
+    code = ("import sys, evalreport, evalreport.metrics as m\n"
+            "ev = m.evaluate_binary([0, 1], [0.2, 0.7]); repr(ev)\n"
+            "print('matplotlib' in sys.modules, 'evalreport.plots' in sys.modules)\n"
+            "evalreport.plot_roc\n"
+            "print('evalreport.plots' in sys.modules, 'matplotlib' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(evalreport.__file__).parent.parent).stdout
+    assert out.split() == ["False", "False", "True", "False"]
+    assert evalreport.plot_roc is __import__("evalreport.plots").plots.plot_roc
+
+
+# ---- a BinaryEvaluation shows itself
+
+def test_binary_evaluation_repr_is_short():
+    from evalreport.metrics import evaluate_binary
+
+    assert repr(evaluate_binary(*TEN)) == ("<BinaryEvaluation: 10 rows, 5 positive, 5 negative; AUC 0.640, "
+                                           "rank loss 0.360, AP 0.623, BEP 0.600, expected total cost 0.175>")
+    assert repr(evaluate_binary([1, 1, 0], [3, 2, 1], sample_weight=[0.5, 1, 0])) == (
+        "<BinaryEvaluation: 3 rows, 1.5 positive, 0 negative; AUC undefined, rank loss undefined, AP 1.000, "
+        "BEP 1.000, expected total cost undefined (undefined: the negatives weigh 0 in total "
+        "(only one class carries weight))>")
+
+
+def test_binary_evaluation_html_holds_its_scalars_and_an_inline_figure():
+    from evalreport.metrics import evaluate_binary
+
+    ev = evaluate_binary(*TEN)
+    html = ev._repr_html_()
+    assert html.startswith('<div class="evalreport-evaluation">')
+    assert "<tr><th>AUC</th><td>0.6400</td></tr>" in html and "<tr><th>positives</th><td>5</td></tr>" in html
+    assert html.count("<svg") == 1 and 'aria-label="ROC curve (AUC 0.640), P-R curve (AP 0.623)' in html
+    _no_external_reference(html)
+    # two figures in one page: their ids differ
+    again = ev._repr_html_()
+    assert again.split('data-figure="', 1)[1].split('"')[0] != html.split('data-figure="', 1)[1].split('"')[0]
+    # one class: the scalars say why they are undefined, and no figure
+    one = evaluate_binary([1, 1, 1], [1, 2, 3])._repr_html_()
+    assert "<svg" not in one
+    assert ('<tr><th>AUC</th><td title="there are no negatives (only one class in y_true)">undefined '
+            "(there are no negatives (only one class in y_true))</td></tr>") in one
+
+
+def test_a_reduced_evaluation_has_the_short_repr_too():
+    from evalreport.metrics import evaluate_reduced, reduce_count_stream
+
+    chunks = [([0.9, 0.8, 0.7], [1, 1, 0], [0, 0, 1]), ([0.4, 0.3, 0.1], [1, 0, 0], [0, 1, 1])]
+    out = reduce_count_stream(chunks, positives=3, negatives=3, keep_thresholds=[0.7], cap=2)
+    assert repr(evaluate_reduced(out.table, out.reduction)) == (
+        "<ReducedEvaluation: 6 rows, 3 positive, 3 negative; AUC 0.889, rank loss 0.111, AP 0.917, "
+        "BEP 0.667, expected total cost 0.083>")

@@ -440,7 +440,8 @@ def test_numpy_warning_while_drawing(tmp_path, capfd):
     capfd.readouterr()
     _, d, page = _run(spec)
     assert capfd.readouterr().err == ""
-    pattern = (r"RuntimeWarning in roc_figure \(evalreport/figures\.py:\d+\), while drawing the report's "
+    # (the ROC figure's drawing is the plot helper's, evalreport.plots.plot_roc)
+    pattern = (r"RuntimeWarning in plot_roc \(evalreport/plots\.py:\d+\), while drawing the report's "
                r"figures: invalid value encountered in multiply")
     assert any(re.fullmatch(pattern, w) for w in d["warnings"]), d["warnings"]
     assert _report_warnings(page) == d["warnings"]

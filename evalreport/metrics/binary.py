@@ -17,7 +17,6 @@ from .cost import (
     Costs,
     OperatingPoint,
     RocHull,
-    UnitStepCorners,
     cost_curve,
     operating_point,
     roc_hull,
@@ -27,11 +26,11 @@ from .table import (
     CountTable,
     SCALE_ADVICE,
     WeightScaleError,
-    pair_counts_leave_int64,
     weight_scale_problem,
 )
 from .unit_rates import _UnitCurveBuffers
-from .unit_rates import precision_sum as counts_precision_sum
+# the scalars' arithmetic (its pieces also read by metrics.stream_rows and metrics.reduced)
+from .binary_scalars import _bep_between, _mcclish, _precision, _scalars_distinct, _scalars_general, _trapezoids2  # noqa: F401,E501
 from .frozen import FrozenMapping
 from .parallel import blocks, in_parts
 
@@ -69,6 +68,13 @@ class RocCurve:
     """ROC points at every distinct threshold (descending), from (0, 0) to (1, 1).
 
     ``threshold[0]`` is +inf: the classifier that predicts nothing positive.
+    Read-only arrays; :attr:`BinaryEvaluation.roc`.
+
+    Examples
+    --------
+    >>> roc = evaluate_binary([0, 1, 1, 0], [4, 3, 2, 1]).roc
+    >>> roc.fpr.tolist(), roc.tpr.tolist(), roc.threshold.tolist()
+    ([0.0, 0.5, 0.5, 0.5, 1.0], [0.0, 0.0, 0.5, 1.0, 1.0], [inf, 4.0, 3.0, 2.0, 1.0])
     """
 
     fpr: np.ndarray
@@ -85,6 +91,13 @@ class PrCurve:
 
     Thresholds descend, so recall rises. Between points the curve is straight
     in (FP, TP) count space, not in (R, P) space (Davis & Goadrich 2006).
+    Read-only arrays; :attr:`BinaryEvaluation.pr`.
+
+    Examples
+    --------
+    >>> pr = evaluate_binary([0, 1, 1, 0], [4, 3, 2, 1]).pr
+    >>> pr.recall.tolist(), pr.precision.tolist()
+    ([0.0, 0.5, 1.0, 1.0], [0.0, 0.5, 0.6666666666666666, 0.5])
     """
 
     recall: np.ndarray
@@ -97,7 +110,18 @@ class PrCurve:
 
 @dataclass(frozen=True)
 class ThresholdMeasures:
-    """Counts and rates of the classifier "positive iff score >= threshold"."""
+    """Counts and rates of the classifier "positive iff score >= threshold".
+
+    Rates are ``None`` where undefined, ``undefined[name]`` saying why;
+    ``fbeta`` maps each beta to its F-measure. Made by
+    :meth:`BinaryEvaluation.at_threshold`.
+
+    Examples
+    --------
+    >>> at = evaluate_binary([0, 1, 1, 0], [4, 3, 2, 1]).at_threshold(2.5)
+    >>> at.tp, at.fp, at.tn, at.fn, at.precision, at.recall, at.f1
+    (1, 1, 1, 1, 0.5, 0.5, 0.5)
+    """
 
     threshold: float
     tp: float
@@ -177,7 +201,18 @@ def measures_at_row(table: CountTable, row: int, threshold: float, *, costs=None
 @dataclass(frozen=True, eq=False)
 class BinarySummary:
     """The scalars, hull and cost curve of a :class:`BinaryEvaluation`, without
-    the count table (small: what a report keeps once the curves are drawn)."""
+    the count table (small: what a report keeps once the curves are drawn).
+
+    ``n`` rows, ``positives`` and ``negatives`` (counts, or total weights), the
+    ``auc``, ``rank_loss``, ``average_precision``, ``bep`` (break-even point),
+    the ROC ``hull``, the ``cost_curve`` and its area ``expected_total_cost``;
+    ``None`` where undefined, with ``undefined[name]`` saying why.
+
+    Examples
+    --------
+    >>> evaluate_binary([0, 1, 1, 0], [4, 3, 2, 1]).summary().auc
+    0.5
+    """
 
     n: int
     positives: float
@@ -198,13 +233,46 @@ class BinaryEvaluation(BinarySummary):
     :class:`BinarySummary` fields and the count table the curves come from.
 
     Built by :func:`evaluate_binary`. Scalars are ``None`` when undefined and
-    ``undefined[name]`` gives the reason.
+    ``undefined[name]`` gives the reason. Its ``repr`` is one line of the
+    scalars; in Jupyter it shows them beside a small ROC / P-R / cost figure.
+
+    Examples
+    --------
+    >>> ev = evaluate_binary([0, 1, 1, 1, 0, 0, 1, 1, 0, 0], [10, 9, 8, 7, 6, 5, 4, 3, 2, 1])
+    >>> ev
+    <BinaryEvaluation: 10 rows, 5 positive, 5 negative; AUC 0.640, rank loss 0.360, AP 0.623, BEP 0.600, expected total cost 0.175>
+    >>> evaluate_binary([1, 1], [0.3, 0.9]).undefined["auc"]
+    'there are no negatives (only one class in y_true)'
     """
 
     counts: CountTable = field(kw_only=True)
 
+    def __repr__(self) -> str:
+        from .display import evaluation_text
+
+        return evaluation_text(self)
+
+    def _repr_html_(self) -> str:
+        """The scalars and a small ROC / P-R / cost figure, inline SVG (Jupyter's display).
+
+        Examples
+        --------
+        >>> html = evaluate_binary([0, 1, 1, 0], [1, 3, 2, 4])._repr_html_()
+        >>> html.startswith('<div class="evalreport-evaluation">'), html.count("<svg")
+        (True, 1)
+        """
+        from .display import evaluation_html
+
+        return evaluation_html(self)
+
     def summary(self) -> BinarySummary:
-        """Everything but the count table and the full curves."""
+        """Everything but the count table and the full curves.
+
+        Examples
+        --------
+        >>> evaluate_binary([0, 1, 1, 0], [4, 3, 2, 1]).summary().bep
+        0.5
+        """
         return BinarySummary(**{f.name: getattr(self, f.name) for f in fields(BinarySummary)})
 
     @cached_property
@@ -222,21 +290,51 @@ class BinaryEvaluation(BinarySummary):
 
     @cached_property
     def roc(self) -> RocCurve:
-        """ROC points at every distinct threshold (NaN rates when a class is absent)."""
+        """ROC points at every distinct threshold (NaN rates when a class is absent).
+
+        Examples
+        --------
+        >>> evaluate_binary([0, 1, 1, 0], [4, 3, 2, 1]).roc.tpr.tolist()
+        [0.0, 0.0, 0.5, 1.0, 1.0]
+        """
         fpr, tpr, _ = self._curves
         return RocCurve(fpr=fpr, tpr=tpr, threshold=self.counts.thresholds_with_inf())
 
     @cached_property
     def pr(self) -> PrCurve:
-        """P-R points at every threshold with something predicted positive."""
+        """P-R points at every threshold with something predicted positive.
+
+        Examples
+        --------
+        >>> evaluate_binary([0, 1, 1, 0], [4, 3, 2, 1]).pr.recall.tolist()
+        [0.0, 0.5, 1.0, 1.0]
+        """
         _, tpr, precision = self._curves
         return PrCurve(recall=tpr[1:], precision=precision, threshold=self.counts.threshold)
 
     def at_threshold(self, t: float, *, costs=None, betas=(1,)) -> ThresholdMeasures:
         """Counts and rates when predicting positive iff score >= ``t``.
 
-        ``costs``: a :class:`Costs` or ``{"false_negative": .., "false_positive": ..}``
-        for the cost-sensitive error (Zhou eq. 2.23).
+        Parameters
+        ----------
+        t : float
+            The threshold.
+        costs : Costs or mapping, optional
+            ``{"false_negative": .., "false_positive": ..}`` for the
+            cost-sensitive error (Zhou eq. 2.23).
+        betas : sequence of float, default (1,)
+            The F-measures' betas (``fbeta``).
+
+        Returns
+        -------
+        ThresholdMeasures
+
+        Examples
+        --------
+        >>> ev = evaluate_binary([0, 1, 1, 0], [4, 3, 2, 1])
+        >>> at = ev.at_threshold(2.5, costs={"false_negative": 5, "false_positive": 1}, betas=(2,))
+        >>> at.recall, at.cost_sensitive_error, at.fbeta[2.0]
+        (0.5, 1.5, 0.5)
         """
         t = float(t)
         if np.isnan(t):
@@ -248,7 +346,14 @@ class BinaryEvaluation(BinarySummary):
 
         With ``standardized=True``, McClish's correction (as scikit-learn's
         ``roc_auc_score(max_fpr=...)`` and pROC's ``partial.auc.correct``):
-        0.5 for a random ranking and 1 for a perfect one.
+        0.5 for a random ranking and 1 for a perfect one. ``None`` when the AUC
+        is undefined.
+
+        Examples
+        --------
+        >>> ev = evaluate_binary([0, 1, 1, 0], [1, 3, 2, 4])
+        >>> ev.partial_auc(0.5), ev.partial_auc(1.0) == ev.auc
+        (0.0, True)
         """
         if not 0.0 < fpr_max <= 1.0:
             raise ValueError(f"fpr_max must be in (0, 1], got {fpr_max!r}")
@@ -267,7 +372,16 @@ class BinaryEvaluation(BinarySummary):
         return _mcclish(area, fpr_max) if standardized else area
 
     def operating_point(self, pc: float) -> OperatingPoint | None:
-        """Least normalised expected cost at PC(+) = ``pc`` and the threshold reaching it."""
+        """Least normalised expected cost at PC(+) = ``pc`` and the threshold reaching it.
+
+        ``None`` when a class is absent (no ROC hull).
+
+        Examples
+        --------
+        >>> op = evaluate_binary([0, 1, 1, 0], [1, 3, 2, 4]).operating_point(0.5)
+        >>> op.min_cost, op.fpr, op.tpr
+        (0.25, 0.5, 1.0)
+        """
         if self.hull is None:
             return None
         return operating_point(self.hull, pc)
@@ -299,109 +413,26 @@ def _unit_step_curves(tp: np.ndarray, pos: int):
     return buffers.rates()
 
 
-def _precision(table: CountTable) -> np.ndarray:
-    # (tables of distinct unweighted scores with both classes take _unit_step_curves)
-    predicted = np.add(table.tp[1:], table.fp[1:])
-    return np.divide(table.tp[1:], predicted, dtype=np.float64)
-
-
-def _bep(table: CountTable) -> float:
-    """P = R where TP + FP = m+; interpolated inside a tied block."""
-    pos = table.positives
-    predicted = np.add(table.tp, table.fp)
-    k = int(np.searchsorted(predicted, pos, side="left"))
-    if predicted[k] == pos:
-        return float(table.tp[k] / pos)
-    tp = _bep_between(predicted[k - 1], table.tp[k - 1], predicted[k], table.tp[k], pos)
-    return float(tp / pos)
-
-
-def _bep_between(p0, t0, p1, t1, pos):
-    """TP where TP + FP = ``pos`` on the segment from (TP + FP, TP) = (p0, t0) to
-    (p1, t1) (also used by :mod:`evalreport.metrics.stream`)."""
-    return t0 + (t1 - t0) * ((pos - p0) / (p1 - p0))
-
-
-def _mcclish(area: float, fpr_max: float) -> float:
-    """McClish's standardised partial AUC (0.5 random, 1 perfect) from the area
-    over FPR in [0, fpr_max] (also used by :mod:`evalreport.metrics.stream`)."""
-    min_area = 0.5 * fpr_max**2
-    return 0.5 * (1.0 + (area - min_area) / (fpr_max - min_area))
-
-
-def _scalars_general(table: CountTable):
-    """AUC sum, AP and BEP from the whole table (any ties, any weights).
-
-    The fourth item, the hull's candidate corners and their counts, is left to
-    :func:`roc_hull` here: ``(None, None)``.
-    """
-    tp, fp = table.tp, table.fp
-    # Twice the area under the ROC polyline in count units: exact when unweighted.
-    auc2 = _trapezoids2(tp, fp)
-    recall_steps = np.subtract(tp[1:], tp[:-1], dtype=np.float64)
-    ap = float(np.dot(recall_steps, _precision(table)) / table.positives)
-    return auc2, ap, _bep(table), (None, None)
-
-
-def _trapezoids2(tp: np.ndarray, fp: np.ndarray):
-    """sum (fp[k+1] - fp[k]) (tp[k+1] + tp[k]): twice the area under the ROC
-    polyline in count units. Integer counts give a Python int, exact even
-    where the sum leaves int64 (2 m+ m- >= 2**63, aggregated tables of
-    billions of rows): then it is summed in chunks whose sums fit."""
-    dfp = np.subtract(fp[1:], fp[:-1])
-    both = np.add(tp[1:], tp[:-1])
-    if dfp.dtype.kind == "f" or both.dtype.kind == "f":
-        return np.dot(dfp, both)
-    pos, neg = int(tp[-1]), int(fp[-1])
-    if not pair_counts_leave_int64(pos, neg):
-        return int(np.dot(dfp, both))
-    # Within a chunk whose fp rises by at most 2**61 / m+, the sum is under
-    # 2**63 (each tp[k+1] + tp[k] <= 2 m+). A single step wider than that is
-    # multiplied in Python ints.
-    limit = (1 << 61) // pos
-    wide = dfp > limit
-    total = sum(a * b for a, b in zip(dfp[wide].tolist(), both[wide].tolist()))
-    dfp = np.where(wide, 0, dfp)
-    rise = np.cumsum(dfp)
-    ends = np.searchsorted(rise, np.arange(1, int(rise[-1]) // limit + 1, dtype=np.int64) * limit,
-                           side="right")
-    start = 0
-    for end in [*ends.tolist(), dfp.size]:
-        total += int(np.dot(dfp[start:end], both[start:end]))
-        start = end
-    return total
-
-
-def _scalars_distinct(table: CountTable, rows=None):
-    """The same from the rows where positives enter, when every row is one score.
-
-    Unweighted and without ties, the i-th positive (i = 1..P) enters at row
-    k_i and then TP = i, FP = k_i - i, so every scalar is a sum over the P
-    positives instead of over all K rows. ``rows`` (the k_i) if the caller
-    has them, else they are read off ``tp``. The fourth item is the hull's
-    candidate corners (see :func:`roc_hull`).
-    """
-    pos, neg = table.positives, table.negatives
-    if rows is None:
-        tp = table.tp
-        rows = np.flatnonzero(tp[1:] != tp[:-1]) + 1  # k_i, ascending
-    row_sum = int(rows.sum())
-    precision_sum = counts_precision_sum(rows, len(table))  # of i / k_i
-    # Pairs ranked wrong: the i-th positive has k_i - i negatives above it.
-    wrong = row_sum - pos * (pos + 1) // 2
-    # pairs ranked right, doubled to match the trapezoid sum of the general path
-    auc2 = 2 * (pos * neg - wrong)
-    ap = float(precision_sum / pos)
-    bep = int(np.searchsorted(rows, pos, side="right")) / pos
-    # Hull candidates: the rows where a positive enters, with TP = i and
-    # FP = k_i - i, so the hull needs no gathers from tp, fp. Only those
-    # followed by a negative row can be vertices, but picking them out costs
-    # more than the hull spends on the others (each lies under the next one).
-    return auc2, ap, float(bep), (rows, UnitStepCorners(rows))
-
-
 def evaluate_counts(table: CountTable) -> BinaryEvaluation:
-    """All measures from a count table (see :func:`evaluate_binary`)."""
+    """All measures from a count table (see :func:`evaluate_binary`).
+
+    Parameters
+    ----------
+    table : CountTable
+        From :func:`~evalreport.metrics.count_table` or
+        :func:`~evalreport.metrics.count_table_from_aggregates`.
+
+    Returns
+    -------
+    BinaryEvaluation
+
+    Examples
+    --------
+    >>> from evalreport.metrics import count_table_from_aggregates
+    >>> table = count_table_from_aggregates([0.9, 0.5, 0.1], positives=[3, 1, 0], negatives=[0, 1, 3])
+    >>> evaluate_counts(table).auc
+    0.96875
+    """
     return _evaluate(table, None)
 
 

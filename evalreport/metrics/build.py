@@ -188,6 +188,25 @@ def count_table_from_aggregates(score, positives, negatives, *, n_rows=None) -> 
     This is the entry point for engines that aggregate where the data lives
     (a ``GROUP BY score`` in DuckDB or Spark): they return, for each distinct
     score, the weight of positives and of negatives, in any order.
+
+    Parameters
+    ----------
+    score : array-like of shape (k,)
+        The distinct scores (finite), in any order; a score given twice is summed.
+    positives, negatives : array-like of shape (k,)
+        The count (ints) or total weight (floats) of each class at each score.
+    n_rows : int, optional
+        The rows aggregated (default: the counts' sum).
+
+    Returns
+    -------
+    CountTable
+
+    Examples
+    --------
+    >>> table = count_table_from_aggregates([0.1, 0.9, 0.5], positives=[0, 3, 1], negatives=[3, 0, 1])
+    >>> table.threshold.tolist(), table.tp.tolist(), table.fp.tolist(), table.n_rows
+    ([0.9, 0.5, 0.1], [0, 3, 4, 4], [0, 0, 1, 4], 8)
     """
     score = np.asarray(score, dtype=np.float64)
     pos = np.asarray(positives)

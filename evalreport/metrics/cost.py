@@ -30,8 +30,19 @@ __all__ = [
 class Costs:
     """Misclassification costs, by name.
 
+    Parameters
+    ----------
+    false_negative : float
+        c_FN, the cost of calling a positive negative (finite, >= 0).
+    false_positive : float
+        c_FP, the cost of calling a negative positive (not both 0).
+
+    Examples
+    --------
     >>> Costs(false_negative=5, false_positive=1).false_negative
     5
+    >>> Costs.coerce({"false_negative": 5, "false_positive": 1}) == Costs(5, 1)
+    True
     """
 
     false_negative: float
@@ -47,7 +58,7 @@ class Costs:
 
     @classmethod
     def coerce(cls, costs) -> "Costs":
-        """Accept a ``Costs`` or a mapping with the two names."""
+        """Accept a ``Costs`` or a mapping with the two names (see the class's example)."""
         if isinstance(costs, Costs):
             return costs
         if isinstance(costs, dict):
@@ -63,6 +74,18 @@ class Costs:
 def probability_cost(p_positive: float, costs: Costs) -> float:
     """PC(+) = p c_FN / (p c_FN + (1 - p) c_FP), the x axis of cost space.
 
+    Parameters
+    ----------
+    p_positive : float
+        The probability of the positive class, in [0, 1].
+    costs : Costs
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
     >>> probability_cost(0.1, Costs(false_negative=5, false_positive=1))
     0.35714285714285715
     """
@@ -85,7 +108,15 @@ class RocHull:
     """Vertices of the ROC convex hull, from (0, 0) to (1, 1).
 
     ``index`` are rows of the count table; ``threshold`` is +inf for row 0
-    (predict nothing positive).
+    (predict nothing positive). :attr:`BinaryEvaluation.hull
+    <evalreport.metrics.BinaryEvaluation>`.
+
+    Examples
+    --------
+    >>> from evalreport.metrics import evaluate_binary
+    >>> hull = evaluate_binary([0, 1, 1, 0], [1, 3, 2, 4]).hull
+    >>> hull.fpr.tolist(), hull.tpr.tolist(), hull.threshold.tolist()
+    ([0.0, 0.5, 1.0], [0.0, 1.0, 1.0], [inf, 2.0, 1.0])
     """
 
     fpr: np.ndarray
@@ -104,6 +135,13 @@ class CostCurve:
     ``pc`` and ``cost`` are the envelope's vertices (V of them). Segment ``i``
     (from ``pc[i]`` to ``pc[i + 1]``) is the cost line of one ROC hull vertex:
     ``segment_fpr[i]``, ``segment_fnr[i]``, reached at ``segment_threshold[i]``.
+
+    Examples
+    --------
+    >>> from evalreport.metrics import evaluate_binary
+    >>> curve = evaluate_binary([0, 1, 1, 0], [1, 3, 2, 4]).cost_curve
+    >>> curve.pc.round(4).tolist(), curve.cost.round(4).tolist(), round(curve.area, 4)
+    ([0.0, 0.3333, 1.0], [0.0, 0.3333, 0.0], 0.1667)
     """
 
     pc: np.ndarray
@@ -117,13 +155,21 @@ class CostCurve:
 
     @property
     def area(self) -> float:
-        """Expected total cost: the exact area under the envelope."""
+        """Expected total cost: the exact area under the envelope (see the class's example)."""
         return float(np.sum(np.diff(self.pc) * (self.cost[1:] + self.cost[:-1])) / 2.0)
 
 
 @dataclass(frozen=True)
 class OperatingPoint:
-    """The least normalised expected cost at PC(+) = ``pc``, and how to reach it."""
+    """The least normalised expected cost at PC(+) = ``pc``, and how to reach it.
+
+    Examples
+    --------
+    >>> from evalreport.metrics import evaluate_binary
+    >>> op = evaluate_binary([0, 1, 1, 0], [1, 3, 2, 4]).operating_point(0.5)
+    >>> op.pc, op.min_cost, op.threshold, op.fpr, op.tpr
+    (0.5, 0.25, 2.0, 0.5, 1.0)
+    """
 
     pc: float
     min_cost: float

@@ -51,6 +51,14 @@ class Reduction:
         the polyline through the kept rows (0 when nothing was reduced): between
         two kept rows the exact curve is monotone, so it stays in the box they
         span, at most ``dx dy / hypot(dx, dy)`` from their chord.
+
+    Examples
+    --------
+    >>> from evalreport.metrics import reduce_count_stream, evaluate_reduced
+    >>> chunks = [([0.9, 0.8, 0.7], [1, 1, 0], [0, 0, 1]), ([0.4, 0.3, 0.1], [1, 0, 0], [0, 1, 1])]
+    >>> out = reduce_count_stream(chunks, positives=3, negatives=3, keep_thresholds=[0.7], cap=2)
+    >>> out.reduction.kept, out.reduction.rows, out.reduction.exact_row(out.table, 0.7)
+    (5, 6, True)
     """
 
     rows: int
@@ -102,6 +110,14 @@ class StreamResult:
     exact scalars and which rows were kept; ``group_tables``: with group codes,
     group code -> that group's table (whole, or reduced to the hull and
     ``keep_thresholds`` rows), else None.
+
+    Examples
+    --------
+    >>> from evalreport.metrics import reduce_count_stream, evaluate_reduced
+    >>> chunks = [([0.9, 0.8, 0.7], [1, 1, 0], [0, 0, 1]), ([0.4, 0.3, 0.1], [1, 0, 0], [0, 1, 1])]
+    >>> out = reduce_count_stream(chunks, positives=3, negatives=3, keep_thresholds=[0.7], cap=2)
+    >>> out.reduced, out.table.threshold.tolist()
+    (True, [0.9, 0.8, 0.7, 0.4, 0.1])
     """
 
     table: CountTable
@@ -113,7 +129,8 @@ class StreamResult:
         return self.reduction.reduced
 
 
-@dataclass(frozen=True, eq=False)
+# repr=False: BinaryEvaluation's short repr (metrics.display), not the dataclass's dump
+@dataclass(frozen=True, eq=False, repr=False)
 class ReducedEvaluation(BinaryEvaluation):
     """A :class:`BinaryEvaluation` whose count table is a reduced one.
 
@@ -122,6 +139,19 @@ class ReducedEvaluation(BinaryEvaluation):
     the stream's exact values; ``roc`` and ``pr`` are drawn through the kept rows
     only. :meth:`at_threshold` and :meth:`partial_auc` refuse what the reduced
     table cannot give exactly rather than answer approximately.
+
+    Examples
+    --------
+    >>> from evalreport.metrics import reduce_count_stream, evaluate_reduced
+    >>> chunks = [([0.9, 0.8, 0.7], [1, 1, 0], [0, 0, 1]), ([0.4, 0.3, 0.1], [1, 0, 0], [0, 1, 1])]
+    >>> out = reduce_count_stream(chunks, positives=3, negatives=3, keep_thresholds=[0.7], cap=2)
+    >>> ev = evaluate_reduced(out.table, out.reduction)
+    >>> type(ev).__name__, round(ev.auc, 4), round(ev.at_threshold(0.7).recall, 4)
+    ('ReducedEvaluation', 0.8889, 0.6667)
+    >>> ev.at_threshold(0.35)
+    Traceback (most recent call last):
+    ...
+    ValueError: threshold 0.35 was not asked for in advance: ...
     """
 
     reduction: Reduction = field(kw_only=True)
@@ -155,6 +185,26 @@ def evaluate_reduced(table: CountTable, reduction: Reduction | None) -> BinaryEv
 
     With nothing reduced (or no ``reduction``) this is just
     :func:`~evalreport.metrics.evaluate_counts` on the whole table.
+
+    Parameters
+    ----------
+    table : CountTable
+        :attr:`StreamResult.table`.
+    reduction : Reduction or None
+        :attr:`StreamResult.reduction`.
+
+    Returns
+    -------
+    BinaryEvaluation
+        A :class:`ReducedEvaluation` when rows were dropped.
+
+    Examples
+    --------
+    >>> from evalreport.metrics import reduce_count_stream, evaluate_reduced
+    >>> chunks = [([0.9, 0.8, 0.7], [1, 1, 0], [0, 0, 1]), ([0.4, 0.3, 0.1], [1, 0, 0], [0, 1, 1])]
+    >>> out = reduce_count_stream(chunks, positives=3, negatives=3, keep_thresholds=[0.7], cap=2)
+    >>> round(evaluate_reduced(out.table, out.reduction).auc, 4)
+    0.8889
     """
     ev = evaluate_counts(table)
     if reduction is None or not reduction.reduced:

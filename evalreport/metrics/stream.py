@@ -203,6 +203,19 @@ def reduce_count_stream(
         infinite score or count, or a negative count (the chunk and row are
         named); integer counts past the int64 limits (module docstring,
         Limits); totals that differ from the stream's.
+
+    Returns
+    -------
+    StreamResult
+
+    Examples
+    --------
+    Six scores in two chunks, kept to about ``cap`` rows (and exact at 0.7):
+
+    >>> chunks = [([0.9, 0.8, 0.7], [1, 1, 0], [0, 0, 1]), ([0.4, 0.3, 0.1], [1, 0, 0], [0, 1, 1])]
+    >>> out = reduce_count_stream(chunks, positives=3, negatives=3, keep_thresholds=[0.7], cap=2)
+    >>> out.reduced, out.reduction.kept, out.reduction.rows, round(out.reduction.auc, 4)
+    (True, 5, 6, 0.8889)
     """
     reducer = CountReducer(
         positives=positives, negatives=negatives, keep_thresholds=keep_thresholds,
@@ -224,6 +237,15 @@ class CountReducer(ExactRows):
     back the rows of a score that may go on in the next chunk, and keeps the
     chunks whole while they fit in ``cap`` rows; the complete rows are folded
     by its base, :class:`~evalreport.metrics.stream_rows.ExactRows`.
+
+    Examples
+    --------
+    >>> reducer = CountReducer(positives=3, negatives=3)
+    >>> reducer.feed([0.9, 0.8, 0.7], [1, 1, 0], [0, 0, 1])
+    >>> reducer.feed([0.4, 0.3, 0.1], [1, 0, 0], [0, 1, 1])
+    >>> out = reducer.finish()
+    >>> out.reduced, out.table.tp.tolist()
+    (False, [0, 1, 2, 2, 3, 3, 3])
     """
 
     def __init__(self, *, positives, negatives, keep_thresholds: Sequence[float] = (),
@@ -269,7 +291,7 @@ class CountReducer(ExactRows):
     # ------------------------------------------------------------------ input
 
     def feed(self, score, pos, neg, group=None, n=None) -> None:
-        """Consume one chunk (see :func:`reduce_count_stream`)."""
+        """Consume one chunk (see :func:`reduce_count_stream` and the class's example)."""
         if self.finished:
             raise ValueError("the reducer is finished")
         chunk = self.chunks
@@ -389,7 +411,8 @@ class CountReducer(ExactRows):
     # ------------------------------------------------------------------ result
 
     def finish(self, n_rows: int | None = None) -> StreamResult:
-        """Flush the last score; return the (whole or reduced) table and the exact scalars."""
+        """Flush the last score; return the (whole or reduced) table and the exact scalars
+        (a :class:`StreamResult`; see the class's example)."""
         if self.finished:
             raise ValueError("the reducer is already finished")
         if self.dtype is None:  # nothing streamed

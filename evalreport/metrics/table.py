@@ -38,6 +38,15 @@ class CountTable:
         int64 when unweighted, float64 when weighted.
     n_rows : int
         Number of rows the table was built from (zero-weight rows included).
+
+    Examples
+    --------
+    >>> from evalreport.metrics import count_table
+    >>> table = count_table([0, 1, 1, 0], [4, 3, 3, 1])
+    >>> table.threshold.tolist(), table.tp.tolist(), table.fp.tolist()
+    ([4.0, 3.0, 1.0], [0, 0, 2, 2], [0, 1, 1, 2])
+    >>> table.positives, table.negatives, table.rows_at(2.0), len(table)
+    (2, 2, 2, 3)
     """
 
     threshold: np.ndarray
