@@ -46,6 +46,10 @@ def _figure(figsize, **kwargs):
 #: across, 3.45 in for a figure beside another), so a point here is a point on
 #: paper: no text is set under 7 pt.
 FULL_WIDTH, HALF_WIDTH, QUARTER_WIDTH = 7.0, 3.45, 1.68
+#: ROC, P-R and cost curves three across (a few learners, no crowded corner):
+#: each 2.22 in wide, one height, so the row is a third of a page, not two thirds
+THIRD_WIDTH, THIRD_HEIGHT = 2.22, 3.4
+THIRDS_MAX_LEARNERS = 4
 
 _RC = {
     "svg.fonttype": "none",  # text stays text: small, selectable, fast to lay out in the PDF
@@ -89,11 +93,12 @@ def _legend_below(fig, axes, handles=None, labels=None, width: float = HALF_WIDT
                handlelength=1.8, columnspacing=1.0, handletextpad=0.4, borderaxespad=0.2)
 
 
-def roc_figure(result, styles) -> str:
+def roc_figure(result, styles, thirds: bool = False) -> str:
     crowded = roc_crowded([lr.curves.roc for lr in result.learners.values() if lr.curves.roc is not None])
     with _rc():
         # crowded: the whole curve and its top-left corner side by side, across the page
-        fig = _figure((FULL_WIDTH, 3.2) if crowded else (HALF_WIDTH, 4.2), layout="constrained")
+        size = (FULL_WIDTH, 3.2) if crowded else (THIRD_WIDTH, THIRD_HEIGHT) if thirds else (HALF_WIDTH, 4.2)
+        fig = _figure(size, layout="constrained")
         if crowded:
             ax, zoom = fig.subplots(1, 2)
         else:
@@ -101,17 +106,17 @@ def roc_figure(result, styles) -> str:
         handles = plot_roc(ax, result, styles=styles, legend=False)
         if zoom is not None:
             plot_roc(zoom, result, styles=styles, log_fpr=True, legend=False)
-        _legend_below(fig, [ax], handles, [h.get_label() for h in handles],
-                      width=FULL_WIDTH if crowded else HALF_WIDTH)
+        _legend_below(fig, [ax], handles, [h.get_label() for h in handles], width=size[0])
         return _svg(fig, "roc", roc_alt(result, crowded))
 
 
-def pr_figure(result, styles) -> str:
+def pr_figure(result, styles, thirds: bool = False) -> str:
     with _rc():
-        fig = _figure((HALF_WIDTH, 3.7), layout="constrained")
+        size = (THIRD_WIDTH, THIRD_HEIGHT) if thirds else (HALF_WIDTH, 3.7)
+        fig = _figure(size, layout="constrained")
         ax = fig.subplots()
         handles = plot_pr(ax, result, styles=styles, legend=False)
-        _legend_below(fig, [ax], handles, [h.get_label() for h in handles])
+        _legend_below(fig, [ax], handles, [h.get_label() for h in handles], width=size[0])
         return _svg(fig, "pr", pr_alt(result))
 
 
@@ -122,12 +127,14 @@ def cost_limits(result) -> tuple[float, float]:
     return _cost_limits(_drawn(result))
 
 
-def cost_figure(result, styles) -> str:
+def cost_figure(result, styles, thirds: bool = False) -> str:
     with _rc():
-        fig = _figure((HALF_WIDTH, 3.7), layout="constrained")
+        size = (THIRD_WIDTH, THIRD_HEIGHT) if thirds else (HALF_WIDTH, 3.7)
+        fig = _figure(size, layout="constrained")
         ax = fig.subplots()
-        handles = plot_cost_curves(ax, result, styles=styles, legend=False)
-        _legend_below(fig, [ax], handles, [h.get_label() for h in handles])
+        handles = plot_cost_curves(ax, result, styles=styles, legend=False,
+                                   title="Cost curves (least cost shaded)" if thirds else None)
+        _legend_below(fig, [ax], handles, [h.get_label() for h in handles], width=size[0])
         return _svg(fig, "cost", cost_alt(result))
 
 
@@ -185,7 +192,7 @@ def gains_figure(result, styles) -> str:
     """Cumulative gains (left: the share of the positives captured against the share
     flagged, the diagonal a random ranking) and lift by decile (right), per learner."""
     with _rc():
-        fig = _figure((FULL_WIDTH, 2.5), layout="constrained")
+        fig = _figure((FULL_WIDTH, 2.2), layout="constrained")
         (left, right) = fig.subplots(1, 2)
         left.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="random")
         right.axhline(1.0, color="#999999", linewidth=0.8, linestyle=":")
@@ -218,13 +225,18 @@ def figures(result, scalar_rows) -> dict[str, str]:
     hard decisions only), since the templates ask for every key."""
     styles = learner_styles(result.learners)
     learners = result.learners.values()
+    # the ROC figure takes the page's width when it adds its log-FPR panel; else,
+    # with a few learners (legends of a few lines), the three curves go three across
+    wide = roc_crowded([lr.curves.roc for lr in learners if lr.curves.roc is not None])
+    drawn = [any(lr.curves.roc is not None for lr in learners), any(lr.curves.pr is not None for lr in learners),
+             any(lr.summary.cost_curve is not None for lr in learners)]
+    thirds = not wide and len(learners) <= THIRDS_MAX_LEARNERS and all(drawn)
     return {
-        # the ROC figure takes the page's width when it adds its log-FPR panel
-        "roc_wide": "wide" if roc_crowded([lr.curves.roc for lr in learners if lr.curves.roc is not None]) else "",
-        "roc": roc_figure(result, styles) if any(lr.curves.roc is not None for lr in learners) else "",
-        "pr": pr_figure(result, styles) if any(lr.curves.pr is not None for lr in learners) else "",
-        "cost": cost_figure(result, styles) if any(lr.summary.cost_curve is not None for lr in learners)
-        else "",
+        "roc_wide": "wide" if wide else "",
+        "curves_thirds": "thirds" if thirds else "",
+        "roc": roc_figure(result, styles, thirds) if drawn[0] else "",
+        "pr": pr_figure(result, styles, thirds) if drawn[1] else "",
+        "cost": cost_figure(result, styles, thirds) if drawn[2] else "",
         "scalars": scalars_figure(result, styles, scalar_rows) if scalar_rows else "",
     }
 

@@ -501,14 +501,16 @@ def plot_cost_curves(ax, source, *, styles=None, threshold=None, pc_positive=Non
             if pc_star is not None:
                 ax.plot([pc_star], [_deployed_cost(at, pc_star)], **_deployed(st["color"]))
     if any(lr.at is not None for lr in drawn.learners.values()):
-        handles.append(_proxy("deployed thresholds' cost lines (dotted)", linewidth=0.9,
+        handles.append(_proxy("deployed thresholds' cost lines", linewidth=0.9,
                               linestyle=(0, (1, 1.2))))
         handles.append(_deployed_proxy())
     if pc_star is not None:
         ax.axvline(pc_star, color="#444444", linewidth=0.9, linestyle=(0, (4, 2)), zorder=2)
         right = pc_star < 0.45  # the label (about 1.7 in) fits right of the line on a half-width figure
+        # on a narrow figure (three across) the label is only the value: the caption names the line
+        label = ("operating point " if ax.figure.get_figwidth() >= 3 else "") + f"PC(+) = {pc_star:.3g}"
         # at the top of the axes, on a white ground: no curve runs through the label
-        ax.annotate(f"operating point PC(+) = {pc_star:.3g}", (pc_star, 1.0), xytext=(4 if right else -4, -2),
+        ax.annotate(label, (pc_star, 1.0), xytext=(4 if right else -4, -2),
                     textcoords="offset points", fontsize=7.5, va="top", ha="left" if right else "right",
                     color="#333333", xycoords=("data", "axes fraction"), zorder=10,
                     bbox=dict(boxstyle="square,pad=0.2", facecolor="white", edgecolor="none", alpha=0.9))
