@@ -112,7 +112,7 @@ def roc_figure(result, styles, thirds: bool = False) -> str:
 
 def pr_figure(result, styles, thirds: bool = False) -> str:
     with _rc():
-        size = (THIRD_WIDTH, THIRD_HEIGHT) if thirds else (HALF_WIDTH, 3.7)
+        size = (THIRD_WIDTH, THIRD_HEIGHT) if thirds else (HALF_WIDTH, 3.3)
         fig = _figure(size, layout="constrained")
         ax = fig.subplots()
         handles = plot_pr(ax, result, styles=styles, legend=False)
@@ -129,7 +129,7 @@ def cost_limits(result) -> tuple[float, float]:
 
 def cost_figure(result, styles, thirds: bool = False) -> str:
     with _rc():
-        size = (THIRD_WIDTH, THIRD_HEIGHT) if thirds else (HALF_WIDTH, 3.7)
+        size = (THIRD_WIDTH, THIRD_HEIGHT) if thirds else (HALF_WIDTH, 3.3)
         fig = _figure(size, layout="constrained")
         ax = fig.subplots()
         handles = plot_cost_curves(ax, result, styles=styles, legend=False,
