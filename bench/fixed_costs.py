@@ -107,22 +107,22 @@ print("MODULES", len(mods), *(m for m in ("pandas", "pydantic", "numpy", "scipy.
 
 COUNT_RENDERS = r"""
 import sys
+import jinja2
 import evalreport.report.html as h
-calls = [0]
-original = h.render_html
+counts = {"render_html": 0, "environments": 0}
+original, init = h.render_html, jinja2.Environment.__init__
 def counted(*a, **k):
-    calls[0] += 1
+    counts["render_html"] += 1
     return original(*a, **k)
+def env_init(self, *a, **k):
+    counts["environments"] += 1
+    init(self, *a, **k)
 h.render_html = counted
-import evalreport.report as r
-for name in dir(r):
-    if getattr(r, name) is original:
-        setattr(r, name, counted)
+jinja2.Environment.__init__ = env_init
 from evalreport.__main__ import main
 status = main(sys.argv[1:])
-print("RENDERS", calls[0])
+print("RENDERS", counts["render_html"], counts["environments"])
 """
-
 
 def fig_run(folder: Path, rounds: int) -> None:
     spec = generate(folder, 10_000)
@@ -170,6 +170,8 @@ def fig_imports(folder: Path) -> None:
 
 
 def fig_report(folder: Path, rounds: int) -> None:
+    import zlib
+
     spec = generate(folder, 10_000)
     for fmt in ("html", "html,pdf"):
         best = None
@@ -177,8 +179,18 @@ def fig_report(folder: Path, rounds: int) -> None:
             cpu, _, _, text = child([sys.executable, "-c", COUNT_RENDERS, "run", str(spec), "--format", fmt,
                                      "--quiet", "--out", str(folder / f"out_rep{r}")])
             best = cpu if best is None else min(best, cpu)
-        renders = text.split("RENDERS", 1)[1].strip()
-        print(f"run 1e4 rows, --format {fmt}: CPU {best:.2f} s (best of {rounds}); render_html called {renders}x")
+        renders, environments = text.split("RENDERS", 1)[1].split()[:2]
+        print(f"run 1e4 rows, --format {fmt}: CPU {best:.2f} s (best of {rounds}); render_html called {renders}x, "
+              f"Jinja environments (template compilations) {environments}")
+    if not (folder / "out_run0" / "results.json").exists():
+        child(run_cmd(spec, folder / "out_run0"))
+    data = (folder / "out_run0" / "results.json").read_bytes()
+    for level in (9, 6):
+        t0 = time.process_time()
+        for _ in range(5):
+            size = len(zlib.compress(data, level))
+        print(f"  results.json ({len(data):,} bytes) at zlib level {level}: {size:,} bytes, "
+              f"{(time.process_time() - t0) / 5:.3f} s CPU a compression")
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from typing import Callable, Mapping, NamedTuple
 import numpy as np
 
 from ...metrics.binary import BinaryEvaluation, evaluate_counts
-from ...metrics.cost import RocHull, cost_curve, roc_hull, row_thresholds
+from ...metrics.cost import cost_curve, roc_hull
 from ...metrics.sums import dot
 from ...metrics.table import CountTable
 from .core import _as_bool, _as_scores, _check_level
@@ -213,8 +213,11 @@ def _average_precision_values(chunk: _Chunk) -> np.ndarray:
     once, distinct scores) is the engine's other road: evaluated as such."""
     out = np.full(chunk.size, np.nan)
     drawn = (chunk.cp + chunk.cn) > 0
-    # every resample's table rows, one after the other (formed for all at once)
-    tp, fp = chunk.tp[:, 1:][drawn], chunk.fp[:, 1:][drawn]
+    # every resample's table rows, one after the other (formed for all at once;
+    # gathered by flat index: a boolean mask of a 2-D view takes twice as long)
+    at = np.flatnonzero(drawn)
+    at += at // drawn.shape[1] + 1  # block k of row r is column k + 1 of tp, fp
+    tp, fp = chunk.tp.reshape(-1)[at], chunk.fp.reshape(-1)[at]
     ends = np.cumsum(drawn.sum(axis=1))
     starts = ends - drawn.sum(axis=1)
     step = np.empty(tp.size, dtype=np.float64)
@@ -248,16 +251,51 @@ def _expected_total_cost_values(chunk: _Chunk) -> np.ndarray:
     # the rows of scores some positive has, the same in every resample.
     rows = np.unique(np.concatenate(([0], chunk.positive_rows, [chunk.tp.shape[1] - 1])))
     vertices = _hull_rows(np.ascontiguousarray(chunk.fp[:, rows]), np.ascontiguousarray(chunk.tp[:, rows]))
-    for r in ok.tolist():
-        # the table over every distinct score, drawn or not: a score not drawn
-        # repeats a point, which is never a strict vertex of the hull
-        fp, tp = chunk.fp[r], chunk.tp[r]
-        table = CountTable(threshold=chunk.thr_desc, tp=tp, fp=fp, n_rows=chunk.n_rows)
-        idx = rows[vertices[r]]
-        hull = RocHull(fpr=fp[idx] / int(chunk.neg[r]), tpr=tp[idx] / int(chunk.pos[r]),
-                       threshold=row_thresholds(table, idx), index=idx)
-        out[r] = cost_curve(table, hull).area
+    out[ok] = _cost_curve_areas(chunk, ok, [rows[vertices[r]] for r in ok.tolist()])
     return out
+
+
+def _cost_curve_areas(chunk: _Chunk, ok: np.ndarray, hulls: list[np.ndarray]) -> np.ndarray:
+    """``cost_curve(table, hull).area`` of each resample ``ok[i]`` whose hull
+    vertices (columns) are ``hulls[i]``: metrics.cost.cost_curve's arithmetic,
+    operation for operation, on all the resamples' vertices at once; each area's
+    sum is NumPy's, row by row, as CostCurve.area sums it."""
+    sizes = np.array([h.size for h in hulls])
+    row = np.repeat(ok, sizes)
+    col = np.concatenate(hulls)
+    fp, tp = chunk.fp[row, col], chunk.tp[row, col]
+    pos, neg = chunk.pos[row], chunk.neg[row]
+    ends = np.cumsum(sizes)
+    first = np.zeros(col.size, dtype=bool)
+    first[ends - sizes] = True
+    last = np.zeros(col.size, dtype=bool)
+    last[ends - 1] = True
+    # breakpoints of the edges (vertex i to i + 1 within a row): dfp P / (dfp P + dtp N)
+    dfp = (fp[1:] - fp[:-1]) * pos[:-1]
+    dtp = (tp[1:] - tp[:-1]) * neg[:-1]
+    with np.errstate(invalid="ignore", divide="ignore"):  # (across rows: not used)
+        breaks = dfp / (dfp + dtp)
+    fpr = fp / neg
+    fnr = 1.0 - tp / pos
+    # vertex i owns [lo, hi]: from the break before it (0 first) to the one after (1 last)
+    lo = np.empty(col.size)
+    lo[1:] = breaks
+    lo[first] = 0.0
+    hi = np.empty(col.size)
+    hi[:-1] = breaks
+    hi[last] = 1.0
+    owns = hi > lo
+    lo, hi, fpr, fnr, row_of = lo[owns], hi[owns], fpr[owns], fnr[owns], row[owns]
+    cost = fnr * lo + fpr * (1.0 - lo)
+    # each owned vertex's segment ends at the next owned vertex of its row, the
+    # row's last at (hi, its FNR): np.diff(pc) * (cost[1:] + cost[:-1])
+    tail = np.append(row_of[1:] != row_of[:-1], True)
+    next_pc = np.where(tail, hi, np.append(lo[1:], 0.0))
+    next_cost = np.where(tail, fnr, np.append(cost[1:], 0.0))
+    terms = (next_pc - lo) * (next_cost + cost)
+    counts = np.bincount(np.searchsorted(ok, row_of), minlength=ok.size)
+    stops = np.cumsum(counts)
+    return np.array([float(np.sum(terms[a:b]) / 2.0) for a, b in zip((stops - counts).tolist(), stops.tolist())])
 
 
 #: columns between the sampled points of :func:`_hull_rows`
