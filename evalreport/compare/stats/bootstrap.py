@@ -1,9 +1,12 @@
 """Seeded, stratified percentile bootstrap of any measure the engine computes
 (BEP, AP, expected total cost, AUC, F1 at a threshold).
 
-The scores are sorted once; each resample is a count table built from how often
-each distinct score is drawn per class, evaluated by the engine without a sort
-(:func:`_resampled_evaluations`).
+The scores are sorted once; each resample is the cumulative count of how often
+each distinct score is drawn per class (:func:`_resampled_chunks`). The ready
+statistics are computed from those counts for many resamples at once, with the
+engine's arithmetic (the same floats as its evaluation of each resample's count
+table: tests/test_bootstrap_vectorised.py); any other statistic reads the
+engine's evaluation of each resample (:func:`_resampled_evaluations`).
 """
 
 from __future__ import annotations
@@ -133,7 +136,9 @@ class _Chunk:
         self.neg = self.fp[:, -1]
         self.thr_desc = thr_desc
         self.n_rows = n_rows
-        self.positive_rows = positive_rows  # the rows (1..K) of the scores some positive has
+        # the rows (1..K) of the scores some positive has; the same with the ends
+        # (rows 0 and K): the only rows that can be vertices of an ROC hull
+        self.positive_rows, self.hull_rows = positive_rows
         self.size = c
         self.draws_pos, self.draws_neg = draws_pos, draws_neg
         self._evaluations: dict[int, BinaryEvaluation] = {}
@@ -249,7 +254,7 @@ def _expected_total_cost_values(chunk: _Chunk) -> np.ndarray:
         return out
     # Only a point reached by a rise can be a strict vertex (besides the ends):
     # the rows of scores some positive has, the same in every resample.
-    rows = np.unique(np.concatenate(([0], chunk.positive_rows, [chunk.tp.shape[1] - 1])))
+    rows = chunk.hull_rows
     vertices = _hull_rows(np.ascontiguousarray(chunk.fp[:, rows]), np.ascontiguousarray(chunk.tp[:, rows]))
     out[ok] = _cost_curve_areas(chunk, ok, [rows[vertices[r]] for r in ok.tolist()])
     return out
@@ -298,8 +303,10 @@ def _cost_curve_areas(chunk: _Chunk, ok: np.ndarray, hulls: list[np.ndarray]) ->
     return np.array([float(np.sum(terms[a:b]) / 2.0) for a, b in zip((stops - counts).tolist(), stops.tolist())])
 
 
-#: columns between the sampled points of :func:`_hull_rows`
+#: columns between the sampled points of :func:`_hull_rows`, and the most points
+#: a row may have to be pruned directly
 _HULL_STEP = 16
+_HULL_DIRECT = 256
 
 
 def _pack(keep: np.ndarray, *columns: np.ndarray):
@@ -350,25 +357,30 @@ def _hull_rows(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
     non-decreasing along each row), the columns of the strict vertices of its
     upper hull, ascending, the ends included (:func:`upper_hull_indices`'s).
 
-    Vectorised over the rows: the hull of every ``_HULL_STEP``-th point, then
-    the hull of its vertices and every point strictly above its polyline. A
-    strict vertex of the whole hull is a vertex of the sampled hull (extreme
-    among the samples too) or strictly above it (on or under it, it would lie on
-    or under a chord of points of the set).
+    Vectorised over the rows: the hull of every ``_HULL_STEP``-th point (found
+    the same way, down to rows of at most ``_HULL_DIRECT`` points), then the hull
+    of its vertices and every point strictly above its polyline. A strict vertex
+    of the whole hull is a vertex of the sampled hull (extreme among the samples
+    too) or strictly above it (on or under it, it would lie on or under a chord
+    of points of the set).
     """
     c, width = x.shape
     last = width - 1
+    # a point equal to the end (scores not drawn at the bottom) is no vertex
+    distinct = np.ones((c, width), dtype=bool)
+    distinct[:, :-1] = (x[:, :-1] != x[:, -1:]) | (y[:, :-1] != y[:, -1:])
+    if width <= _HULL_DIRECT:
+        (px, py), pcols, counts = _pack(distinct, x, y)
+        hull_cols, counts = _prune(px, py, pcols, counts)
+        return [hull_cols[r, :counts[r]] for r in range(c)]
     cols = np.arange(0, width, _HULL_STEP)
     if cols[-1] != last:
         cols = np.append(cols, last)
     S = cols.size
     sx, sy = x[:, cols], y[:, cols]
-    vertex_cols, counts = _prune(sx, sy, np.ascontiguousarray(np.broadcast_to(cols, (c, S))), np.full(c, S))
-    # the sampled hull's vertices as a mask over the samples
-    index = np.where(vertex_cols == last, S - 1, vertex_cols // _HULL_STEP)
-    valid = np.arange(index.shape[1]) < counts[:, None]
     alive = np.zeros((c, S), dtype=bool)
-    alive[np.nonzero(valid)[0], index[valid]] = True
+    sampled = _hull_rows(sx, sy)
+    alive[np.repeat(np.arange(c), [v.size for v in sampled]), np.concatenate(sampled)] = True
     # each column's edge of the sampled hull: from the last live sample at or
     # before it to the first live sample after it
     index = np.broadcast_to(np.arange(S), (c, S))
@@ -393,8 +405,7 @@ def _hull_rows(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
         tail = slice(main, last)
         keep[:, tail] = (bx - ax) * (y[:, tail] - ay) - (by - ay) * (x[:, tail] - ax) > 0
     keep[:, cols] |= alive  # the sampled hull's vertices, the ends among them
-    # a point equal to the end (scores not drawn at the bottom) is no vertex
-    keep[:, :-1] &= (x[:, :-1] != x[:, -1:]) | (y[:, :-1] != y[:, -1:])
+    keep &= distinct
     # the candidates of each row packed to the left
     (px, py), pcols, counts = _pack(keep, x, y)
     hull_cols, counts = _prune(px, py, pcols, counts)
@@ -440,6 +451,7 @@ def _resampled_chunks(y, s, n_resamples, rng, stratified):
     chunk = max(1, min(n_resamples, 4_000_000 // max(n, K, 1)))
     part = max(1, _PART // (K + 1))
     positive_rows = np.unique(pos_blocks) + 1
+    positive_rows = (positive_rows, np.union1d(positive_rows, [0, K]))
     done = 0
     while done < n_resamples:
         c = min(chunk, n_resamples - done)
@@ -523,11 +535,12 @@ def bootstrap_intervals(
     Notes
     -----
     Cost: the scores are sorted once; each resample then costs O(N) to draw
-    (vectorised over chunks of resamples) plus one engine evaluation of its
-    count table, O(K) for K distinct scores, without a sort. In all about
-    O(B (N + K)) for B resamples: about 2 ms per resample of 10^4 scores
-    (4 s for 2,000) and 25 ms per resample of 10^5; keep B * N in mind for
-    large data sets.
+    and O(K) to count, for K distinct scores, and the ready statistics take a
+    few passes over the counts, for many resamples at once (a statistic of
+    your own costs one engine evaluation of each resample). In all about
+    O(B (N + K)) for B resamples: about 0.35 ms per resample of 10^4 scores
+    for the four statistics of a report (0.7 s for 2,000; bench/fixed_costs.py);
+    keep B * N in mind for large data sets.
 
     Examples
     --------
