@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from evalreport.compare.stats import bootstrap as B
+from evalreport.compare.stats import bootstrap_hull as H
 from evalreport.metrics.cost import upper_hull_indices
 
 STATS = {
@@ -70,8 +71,8 @@ def test_int32_draws_are_the_int64_draws(high):
 def test_the_hull_of_many_rows_at_once_is_upper_hull_indices_of_each():
     rng = np.random.default_rng(11)
     for width, step in [(5, 2), (40, 4), (3000, 16), (1001, 64)]:
-        old = B._HULL_STEP
-        B._HULL_STEP = step
+        old = H._HULL_STEP, H._HULL_DIRECT
+        H._HULL_STEP, H._HULL_DIRECT = step, 4 * step
         try:
             # staircases with repeated points (steps of zero), ties (diagonal steps)
             # and long straight runs (collinear points)
@@ -84,9 +85,9 @@ def test_the_hull_of_many_rows_at_once_is_upper_hull_indices_of_each():
                 dx[::3, -4] += 1
             x = np.concatenate((np.zeros((30, 1), np.int64), np.cumsum(dx, axis=1)), axis=1)
             y = np.concatenate((np.zeros((30, 1), np.int64), np.cumsum(dy, axis=1)), axis=1)
-            got = B._hull_rows(x, y)
+            got = H.hull_rows(x, y)
         finally:
-            B._HULL_STEP = old
+            H._HULL_STEP, H._HULL_DIRECT = old
         for r in range(30):
             # the engine's tables have no repeated points (a score not drawn is no
             # row): its hull of the chain without them
