@@ -42,6 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .proportion import wilson_interval
+from .sums import dot
 
 __all__ = ["EPS", "STRATEGIES", "POOR_ECE", "CalibrationBin", "Calibration", "not_probabilities",
            "brier_score", "log_loss", "bin_edges", "reliability_bins", "expected_calibration_error",
@@ -103,7 +104,7 @@ def brier_score(scores, pos, neg) -> float | None:
     total = float(p.sum() + q.sum())
     if total <= 0:
         return None
-    return float((np.dot(p, (1.0 - s) ** 2) + np.dot(q, s ** 2)) / total)
+    return (dot(p, (1.0 - s) ** 2) + dot(q, s ** 2)) / total
 
 
 def log_loss(scores, pos, neg) -> float | None:
@@ -113,7 +114,7 @@ def log_loss(scores, pos, neg) -> float | None:
     total = float(p.sum() + q.sum())
     if total <= 0:
         return None
-    return float(-(np.dot(p, _log_clipped(s.copy())) + np.dot(q, _log_clipped(1.0 - s))) / total)
+    return -(dot(p, _log_clipped(s.copy())) + dot(q, _log_clipped(1.0 - s))) / total
 
 
 def _log_clipped(x: np.ndarray) -> np.ndarray:
@@ -279,8 +280,8 @@ def multiclass_calibration(labels, scores, weights=None, *, bins: int = 10, stra
     onehot = np.zeros_like(P)
     onehot[rows, y] = 1.0
     total = float(w.sum())
-    brier = float(np.dot(w, ((P - onehot) ** 2).sum(axis=1)) / total)
-    loss = float(np.dot(w, -np.log(np.clip(P[rows, y], EPS, 1.0 - EPS))) / total)
+    brier = dot(w, ((P - onehot) ** 2).sum(axis=1)) / total
+    loss = dot(w, -np.log(np.clip(P[rows, y], EPS, 1.0 - EPS))) / total
     confidence = P.max(axis=1)
     right = (np.argmax(P, axis=1) == y).astype(np.float64)
     top = calibration_of(confidence, w * right, w * (1.0 - right), bins=bins, strategy=strategy, level=level,

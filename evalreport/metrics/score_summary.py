@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .sums import dot
 from .table import CountTable
 
 __all__ = ["ClassScores", "MAX_VALUES", "PROBABILITIES", "class_scores", "column_scores", "score_summary",
@@ -159,12 +160,12 @@ def delong_variance(table: CountTable) -> float | None:
 
     # in chunks: a table of ten million rows needs no ten-million-row temporaries
     chunks = [(lo, min(lo + _CHUNK, len(table))) for lo in range(0, len(table), _CHUNK)]
-    auc = sum(float(np.dot(dtp, v10)) for dtp, _, v10, _ in (rows(lo, hi) for lo, hi in chunks)) / m
+    auc = sum(dot(dtp, v10) for dtp, _, v10, _ in (rows(lo, hi) for lo, hi in chunks)) / m
     var10 = var01 = 0.0
     for lo, hi in chunks:
         dtp, dfp, v10, v01 = rows(lo, hi)
-        var10 += float(np.dot(dtp, (v10 - auc) ** 2))
-        var01 += float(np.dot(dfp, (v01 - auc) ** 2))
+        var10 += dot(dtp, (v10 - auc) ** 2)
+        var01 += dot(dfp, (v01 - auc) ** 2)
     return var10 / (m - 1) / m + var01 / (n - 1) / n
 
 

@@ -302,7 +302,8 @@ def _population(at, op: OperatingPointSpec, key: str, warnings: list) -> Populat
     return pop
 
 
-#: bootstrap only while resamples x rows stays below this (about 10 s a learner)
+#: bootstrap only while resamples x rows stays below this (about 2 s of CPU a learner
+#: on 2 shared cores: bench/README.md, "Fixed costs (issue 24)")
 BOOTSTRAP_BUDGET = 50_000_000
 
 

@@ -1,9 +1,12 @@
 """Seeded, stratified percentile bootstrap of any measure the engine computes
 (BEP, AP, expected total cost, AUC, F1 at a threshold).
 
-The scores are sorted once; each resample is a count table built from how often
-each distinct score is drawn per class, evaluated by the engine without a sort
-(:func:`_resampled_evaluations`).
+The scores are sorted once; each resample is the cumulative count of how often
+each distinct score is drawn per class (:func:`_resampled_chunks`). The ready
+statistics are computed from those counts for many resamples at once, with the
+engine's arithmetic (the same floats as its evaluation of each resample's count
+table: tests/test_bootstrap_vectorised.py); any other statistic reads the
+engine's evaluation of each resample (:func:`_resampled_evaluations`).
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ from typing import Callable, Mapping, NamedTuple
 import numpy as np
 
 from ...metrics.binary import BinaryEvaluation, evaluate_counts
+from ...metrics.cost import cost_curve, roc_hull
+from ...metrics.sums import dot
 from ...metrics.table import CountTable
+from .bootstrap_hull import cost_curve_areas, hull_rows
 from .core import _as_bool, _as_scores, _check_level
 
 __all__ = ["BootstrapInterval", "Statistic", "auc_score", "average_precision_score", "bep_score",
@@ -23,21 +29,36 @@ __all__ = ["BootstrapInterval", "Statistic", "auc_score", "average_precision_sco
 Statistic = Callable[[BinaryEvaluation], "float | None"]
 
 
+def _vectorised(compute):
+    """Mark ``compute(chunk) -> values`` (NaN where undefined) as the vectorised form
+    of the statistic it decorates: the same floats as the statistic of each
+    resample's evaluation (tests/test_bootstrap_vectorised.py checks them)."""
+    def mark(statistic):
+        statistic._vectorised = compute
+        return statistic
+    return mark
+
+
+
+@_vectorised(lambda chunk: _bep_values(chunk))
 def bep_score(ev: BinaryEvaluation) -> float | None:
     """Break-even point of an evaluation (a bootstrap statistic)."""
     return ev.bep
 
 
+@_vectorised(lambda chunk: _average_precision_values(chunk))
 def average_precision_score(ev: BinaryEvaluation) -> float | None:
     """Average precision of an evaluation (a bootstrap statistic)."""
     return ev.average_precision
 
 
+@_vectorised(lambda chunk: _expected_total_cost_values(chunk))
 def expected_total_cost(ev: BinaryEvaluation) -> float | None:
     """Area under the cost curve of an evaluation (a bootstrap statistic)."""
     return ev.expected_total_cost
 
 
+@_vectorised(lambda chunk: _auc_values(chunk))
 def auc_score(ev: BinaryEvaluation) -> float | None:
     """AUC of an evaluation (a bootstrap statistic)."""
     return ev.auc
@@ -56,6 +77,7 @@ def f1_at(threshold: float) -> Statistic:
         return ev.at_threshold(threshold).f1
 
     f1.__name__ = f"f1_at_{threshold:g}"
+    f1._vectorised = _f1_values(threshold)
     return f1
 
 
@@ -82,19 +104,187 @@ def _block_counts(blocks: np.ndarray, draws: np.ndarray, n_blocks: int) -> np.nd
     """Per resample (row of ``draws``), how many draws fall in each score block."""
     rows = draws.shape[0]
     flat = blocks[draws]
-    flat += (np.arange(rows, dtype=np.int64) * n_blocks)[:, None]
+    flat += (np.arange(rows, dtype=flat.dtype) * n_blocks)[:, None]
     return np.bincount(flat.ravel(), minlength=rows * n_blocks).reshape(rows, n_blocks)
 
 
-def _resampled_evaluations(y, s, n_resamples, rng, stratified):
-    """Yield (positive draws, negative draws, evaluation) for each resample.
+def _draw(rng, high: int, shape) -> np.ndarray:
+    """``rng.integers(0, high, shape)``: the very draws of the default int64, taken as
+    int32 where they fit (NumPy draws a range under 2**32 from the same 32-bit
+    stream either way; half the memory and a third of the time)."""
+    if high == 0:
+        return np.empty(shape, dtype=np.int64)
+    if high < 2**31:
+        return rng.integers(0, high, size=shape, dtype=np.int32)
+    return rng.integers(0, high, size=shape)
+
+
+class _Chunk:
+    """A chunk of resamples as cumulative counts over all the distinct scores
+    (descending), whether drawn or not: ``tp``, ``fp`` of shape (c, K + 1),
+    column 0 zero. A score not drawn in a resample repeats the column before it,
+    which changes none of the measures below (the engine's table of that
+    resample is these columns with the repeats left out: :meth:`table`)."""
+
+    def __init__(self, cp, cn, thr_desc, n_rows, draws_pos, draws_neg, positive_rows):
+        c, k = cp.shape
+        self.tp = np.zeros((c, k + 1), dtype=np.int64)
+        self.fp = np.zeros((c, k + 1), dtype=np.int64)
+        np.cumsum(cp, axis=1, out=self.tp[:, 1:])
+        np.cumsum(cn, axis=1, out=self.fp[:, 1:])
+        self.cp, self.cn = cp, cn
+        self.pos = self.tp[:, -1]
+        self.neg = self.fp[:, -1]
+        self.thr_desc = thr_desc
+        self.n_rows = n_rows
+        # the rows (1..K) of the scores some positive has; the same with the ends
+        # (rows 0 and K): the only rows that can be vertices of an ROC hull
+        self.positive_rows, self.hull_rows = positive_rows
+        self.size = c
+        self.draws_pos, self.draws_neg = draws_pos, draws_neg
+        self._evaluations: dict[int, BinaryEvaluation] = {}
+
+    def table(self, r: int) -> CountTable:
+        return _table_from_block_counts(self.thr_desc, self.cp[r], self.cn[r], self.n_rows)
+
+    def evaluation(self, r: int) -> BinaryEvaluation:
+        """The engine's evaluation of resample ``r`` (for a statistic without a
+        vectorised form; shared by all such statistics)."""
+        if r not in self._evaluations:
+            self._evaluations[r] = evaluate_counts(self.table(r))
+        return self._evaluations[r]
+
+
+def _per_resample(statistic: Statistic, chunk: _Chunk) -> np.ndarray:
+    out = np.full(chunk.size, np.nan)
+    for r in range(chunk.size):
+        v = statistic(chunk.evaluation(r))
+        if v is not None:
+            out[r] = v
+    return out
+
+
+def _values(statistic: Statistic, chunk: _Chunk) -> np.ndarray:
+    compute = getattr(statistic, "_vectorised", None)
+    return compute(chunk) if compute is not None else _per_resample(statistic, chunk)
+
+
+def _bep_values(chunk: _Chunk) -> np.ndarray:
+    """metrics.binary._bep for every resample, operation for operation: the first
+    row where TP + FP reaches m+, interpolated from the row before it."""
+    pos = chunk.pos
+    out = np.full(chunk.size, np.nan)
+    ok = np.flatnonzero(pos > 0)
+    if not ok.size:
+        return out
+    tp, fp, p = chunk.tp, chunk.fp, pos
+    if ok.size < chunk.size:
+        tp, fp, p = tp[ok], fp[ok], p[ok]
+    predicted = tp + fp
+    k = (predicted < p[:, None]).sum(axis=1)  # searchsorted(predicted, m+, "left")
+    rows = np.arange(ok.size)
+    p1, t1 = predicted[rows, k], tp[rows, k]
+    exact = p1 == p
+    km = np.maximum(k - 1, 0)
+    p0, t0 = predicted[rows, km], tp[rows, km]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        between = t0 + (t1 - t0) * ((p - p0) / (p1 - p0))
+    out[ok] = np.where(exact, t1 / p, between / p)
+    return out
+
+
+def _auc_values(chunk: _Chunk) -> np.ndarray:
+    """The engine's AUC: twice the trapezoid area in counts (an exact integer sum,
+    in any order) over 2 m+ m-, one correctly rounded division."""
+    out = np.full(chunk.size, np.nan)
+    ok = np.flatnonzero((chunk.pos > 0) & (chunk.neg > 0))
+    if not ok.size:
+        return out
+    tp, fp = chunk.tp[ok], chunk.fp[ok]
+    p, q = chunk.pos[ok], chunk.neg[ok]
+    if 2 * int(p.max()) * int(q.max()) > 2**53:  # int64 sums, or their float64 conversion, would round
+        out[ok] = [chunk.evaluation(r).auc for r in ok.tolist()]
+        return out
+    auc2 = ((fp[:, 1:] - fp[:, :-1]) * (tp[:, 1:] + tp[:, :-1])).sum(axis=1)
+    out[ok] = auc2 / (2 * p * q)
+    return out
+
+
+def _average_precision_values(chunk: _Chunk) -> np.ndarray:
+    """Average precision as the engine's (metrics.binary._scalars_general): over
+    the rows of the resample's table, sum (TP step) x precision, over m+. The sum
+    is :func:`~evalreport.metrics.sums.dot`'s, whose last digit no BLAS thread
+    count changes (``np.dot`` of one thread up to 10,000 rows, as before: the
+    same numbers). A resample whose table has one instance a row (all drawn
+    once, distinct scores) is the engine's other road: evaluated as such."""
+    out = np.full(chunk.size, np.nan)
+    drawn = (chunk.cp + chunk.cn) > 0
+    # every resample's table rows, one after the other (formed for all at once;
+    # gathered by flat index: a boolean mask of a 2-D view takes twice as long)
+    at = np.flatnonzero(drawn)
+    at += at // drawn.shape[1] + 1  # block k of row r is column k + 1 of tp, fp
+    tp, fp = chunk.tp.reshape(-1)[at], chunk.fp.reshape(-1)[at]
+    ends = np.cumsum(drawn.sum(axis=1))
+    starts = ends - drawn.sum(axis=1)
+    step = np.empty(tp.size, dtype=np.float64)
+    np.subtract(tp[1:], tp[:-1], out=step[1:])
+    step[starts] = tp[starts]  # each table's first row steps up from 0
+    precision = np.divide(tp, tp + fp, dtype=np.float64)
+    for r in np.flatnonzero(chunk.pos > 0).tolist():
+        lo, hi = int(starts[r]), int(ends[r])
+        if chunk.pos[r] + chunk.neg[r] == hi - lo:  # unit steps
+            out[r] = chunk.evaluation(r).average_precision
+        else:
+            out[r] = dot(step[lo:hi], precision[lo:hi]) / int(chunk.pos[r])
+    return out
+
+
+def _expected_total_cost_values(chunk: _Chunk) -> np.ndarray:
+    """The area under the cost curve of each resample's ROC hull: the engine's
+    cost curve (:func:`cost_curve`; no other measure is formed) of the hull's
+    vertices, found for all the chunk's resamples at once (:func:`.bootstrap_hull.hull_rows`):
+    the same vertices as :func:`roc_hull` finds, so the same floats."""
+    out = np.full(chunk.size, np.nan)
+    ok = np.flatnonzero((chunk.pos > 0) & (chunk.neg > 0))
+    if not ok.size:
+        return out
+    if 2 * int(chunk.pos.max()) * int(chunk.neg.max()) >= 1 << 62:  # cross products past int64
+        for r in ok.tolist():
+            table = chunk.table(r)
+            out[r] = cost_curve(table, roc_hull(table)).area
+        return out
+    # Only a point reached by a rise can be a strict vertex (besides the ends):
+    # the rows of scores some positive has, the same in every resample.
+    rows = chunk.hull_rows
+    vertices = hull_rows(np.ascontiguousarray(chunk.fp[:, rows]), np.ascontiguousarray(chunk.tp[:, rows]))
+    out[ok] = cost_curve_areas(chunk, ok, [rows[vertices[r]] for r in ok.tolist()])
+    return out
+
+
+def _f1_values(threshold: float):
+    def compute(chunk: _Chunk) -> np.ndarray:
+        # the row "score >= threshold" is the same column in every resample
+        j = int(chunk.thr_desc.size - np.searchsorted(chunk.thr_desc[::-1], threshold, side="left"))
+        tp, fp = chunk.tp[:, j], chunk.fp[:, j]
+        den = 2 * tp + fp + (chunk.pos - tp)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(den > 0, (2 * tp) / den, np.nan)
+    return compute
+
+
+#: resamples x distinct scores counted and measured at a time (about 2 MiB an int64 array)
+_PART = 1 << 18
+
+
+def _resampled_chunks(y, s, n_resamples, rng, stratified):
+    """Yield the resamples in chunks (:class:`_Chunk`).
 
     The scores are sorted once: every instance gets the index of its distinct
     score (a block), and a resample is just the number of times each block is
-    drawn per class, turned into a count table and evaluated by the engine
-    without another sort. Draws are indices into the positives and the
-    negatives (stratified), or into all instances (then "positive draws"
-    holds all draws and "negative draws" is None).
+    drawn per class. Draws are indices into the positives and the negatives
+    (stratified), or into all instances (then "positive draws" holds all draws
+    and "negative draws" is None); they are drawn chunk by chunk, positives
+    then negatives, so the chunk size fixes the random stream: keep it.
     """
     n = y.size
     thr, inverse = np.unique(s, return_inverse=True)  # ascending
@@ -108,27 +298,42 @@ def _resampled_evaluations(y, s, n_resamples, rng, stratified):
     neg_blocks = block[neg_idx]
     # chunks of resamples, so that the draws and per-block counts stay small
     chunk = max(1, min(n_resamples, 4_000_000 // max(n, K, 1)))
+    part = max(1, _PART // (K + 1))
+    positive_rows = np.unique(pos_blocks) + 1
+    positive_rows = (positive_rows, np.union1d(positive_rows, [0, K]))
     done = 0
     while done < n_resamples:
         c = min(chunk, n_resamples - done)
         if stratified:
             # one class only (a degenerate but legitimate input): that class is
             # the one stratum, and the measures that need the other are None
-            dp = rng.integers(0, m, size=(c, m)) if m else np.empty((c, 0), dtype=np.int64)
-            dn = rng.integers(0, nn, size=(c, nn)) if nn else np.empty((c, 0), dtype=np.int64)
-            cp = _block_counts(pos_blocks, dp, K)
-            cn = _block_counts(neg_blocks, dn, K)
+            dp = _draw(rng, m, (c, m))
+            dn = _draw(rng, nn, (c, nn))
         else:
-            dp = rng.integers(0, n, size=(c, n))
+            dp = _draw(rng, n, (c, n))
             dn = None
-            drawn_pos = y[dp]
-            flat = block[dp] + (np.arange(c, dtype=np.int64) * K)[:, None]
-            cp = np.bincount(flat[drawn_pos], minlength=c * K).reshape(c, K)
-            cn = np.bincount(flat[~drawn_pos], minlength=c * K).reshape(c, K)
-        for r in range(c):
-            table = _table_from_block_counts(thr_desc, cp[r], cn[r], n)
-            yield dp[r], (None if dn is None else dn[r]), evaluate_counts(table)
+        # counted and measured a few resamples at a time: arrays that stay in the cache
+        for lo in range(0, c, part):
+            hi = min(c, lo + part)
+            if stratified:
+                cp = _block_counts(pos_blocks, dp[lo:hi], K)
+                cn = _block_counts(neg_blocks, dn[lo:hi], K)
+            else:
+                drawn_pos = y[dp[lo:hi]]
+                flat = block[dp[lo:hi]] + (np.arange(hi - lo, dtype=np.int64) * K)[:, None]
+                cp = np.bincount(flat[drawn_pos], minlength=(hi - lo) * K).reshape(hi - lo, K)
+                cn = np.bincount(flat[~drawn_pos], minlength=(hi - lo) * K).reshape(hi - lo, K)
+            yield _Chunk(cp, cn, thr_desc, n, dp[lo:hi], None if dn is None else dn[lo:hi], positive_rows)
         done += c
+
+
+def _resampled_evaluations(y, s, n_resamples, rng, stratified):
+    """Yield (positive draws, negative draws, evaluation) for each resample: the
+    engine's evaluation of each resample's count table (see :func:`_resampled_chunks`)."""
+    for chunk in _resampled_chunks(y, s, n_resamples, rng, stratified):
+        for r in range(chunk.size):
+            yield (chunk.draws_pos[r], None if chunk.draws_neg is None else chunk.draws_neg[r],
+                   chunk.evaluation(r))
 
 
 def bootstrap_intervals(
@@ -179,11 +384,12 @@ def bootstrap_intervals(
     Notes
     -----
     Cost: the scores are sorted once; each resample then costs O(N) to draw
-    (vectorised over chunks of resamples) plus one engine evaluation of its
-    count table, O(K) for K distinct scores, without a sort. In all about
-    O(B (N + K)) for B resamples: about 2 ms per resample of 10^4 scores
-    (4 s for 2,000) and 25 ms per resample of 10^5; keep B * N in mind for
-    large data sets.
+    and O(K) to count, for K distinct scores, and the ready statistics take a
+    few passes over the counts, for many resamples at once (a statistic of
+    your own costs one engine evaluation of each resample). In all about
+    O(B (N + K)) for B resamples: about 0.35 ms per resample of 10^4 scores
+    for the four statistics of a report (0.7 s for 2,000; bench/fixed_costs.py);
+    keep B * N in mind for large data sets.
 
     Examples
     --------
@@ -206,12 +412,11 @@ def bootstrap_intervals(
     names = list(statistics)
     values = np.full((len(names), n_resamples), np.nan)
     rng = np.random.Generator(np.random.PCG64(seed))
-    resamples = _resampled_evaluations(y, s, n_resamples, rng, stratified)
-    for b, (_, _, ev) in enumerate(resamples):
+    done = 0
+    for chunk in _resampled_chunks(y, s, n_resamples, rng, stratified):
         for i, name in enumerate(names):
-            v = statistics[name](ev)
-            if v is not None:
-                values[i, b] = v
+            values[i, done:done + chunk.size] = _values(statistics[name], chunk)
+        done += chunk.size
     return percentile_intervals(names, values, level)
 
 

@@ -1,0 +1,97 @@
+"""The bootstrap's statistics computed for many resamples at once (issue 24) are the
+very floats the engine gives each resample's count table, and the resamples are
+the very draws of before (int32 draws from the same stream as int64 ones)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from evalreport.compare.stats import bootstrap as B
+from evalreport.compare.stats import bootstrap_hull as H
+from evalreport.metrics.cost import upper_hull_indices
+
+STATS = {
+    "bep": B.bep_score,
+    "ap": B.average_precision_score,
+    "etc": B.expected_total_cost,
+    "auc": B.auc_score,
+    "f1@0.5": B.f1_at(0.5),
+    "f1@0.9": B.f1_at(0.9),
+}
+
+
+def _case(n, decimals, seed, share=0.35):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < share
+    s = np.round(rng.random(n) + 0.5 * y, decimals)  # few decimals: ties, within and across classes
+    return y, s
+
+
+CASES = [(10, 1, 0), (10, 8, 1), (37, 2, 2), (200, 8, 3), (200, 1, 4), (1500, 3, 5), (3000, 9, 6)]
+
+
+@pytest.mark.parametrize("stratified", [True, False])
+@pytest.mark.parametrize("n, decimals, seed", CASES)
+def test_each_vectorised_statistic_is_the_engines_value_of_each_resample(n, decimals, seed, stratified):
+    y, s = _case(n, decimals, seed)
+    rng = np.random.Generator(np.random.PCG64(seed))
+    for chunk in B._resampled_chunks(y, s, 60, rng, stratified):
+        for name, statistic in STATS.items():
+            fast = statistic._vectorised(chunk)
+            slow = B._per_resample(statistic, chunk)  # evaluate_counts of each resample's table
+            np.testing.assert_array_equal(fast, slow, err_msg=name)
+
+
+def test_one_class_and_one_row():
+    # one class: what needs the other is undefined in every resample
+    ci = B.bootstrap_intervals([1, 1, 1], [0.1, 0.2, 0.3], n_resamples=20,
+                               statistics={"auc": B.auc_score, "bep": B.bep_score, "etc": B.expected_total_cost,
+                                           "ap": B.average_precision_score})
+    assert ci == {"auc": (None, None), "bep": (1.0, 1.0), "etc": (None, None), "ap": (1.0, 1.0)}
+    one = B.bootstrap_intervals([0, 1], [0.5, 0.5], n_resamples=5, statistics={"ap": B.average_precision_score})
+    assert one == {"ap": (0.5, 0.5)}
+
+
+def test_a_statistic_without_a_vectorised_form_reads_each_resamples_evaluation():
+    y, s = _case(200, 3, 7)
+    ci = B.bootstrap_intervals(y, s, n_resamples=50, statistics={
+        "auc": B.auc_score, "rank_loss": lambda ev: ev.rank_loss})
+    assert ci["auc"].low == pytest.approx(1.0 - ci["rank_loss"].high)
+    assert ci["auc"].high == pytest.approx(1.0 - ci["rank_loss"].low)
+
+
+@pytest.mark.parametrize("high", [1, 2, 3, 569, 7000, 2**20 + 3, 2**31 - 1])
+def test_int32_draws_are_the_int64_draws(high):
+    a, b = np.random.Generator(np.random.PCG64(3)), np.random.Generator(np.random.PCG64(3))
+    for shape in [(7, 13), (3, 1000), (2, 2)]:
+        np.testing.assert_array_equal(B._draw(a, high, shape), b.integers(0, high, size=shape))
+
+
+def test_the_hull_of_many_rows_at_once_is_upper_hull_indices_of_each():
+    rng = np.random.default_rng(11)
+    for width, step in [(5, 2), (40, 4), (3000, 16), (1001, 64)]:
+        old = H._HULL_STEP, H._HULL_DIRECT
+        H._HULL_STEP, H._HULL_DIRECT = step, 4 * step
+        try:
+            # staircases with repeated points (steps of zero), ties (diagonal steps)
+            # and long straight runs (collinear points)
+            dx = rng.integers(0, 3, size=(30, width - 1)) * (rng.random((30, width - 1)) < 0.6)
+            dy = rng.integers(0, 3, size=(30, width - 1)) * (rng.random((30, width - 1)) < 0.5)
+            dx[:, -1] += 1  # both classes present
+            dy[:, 0] += 1
+            if width > 10:  # in a third of the rows the chain ends with repeats of its end
+                dx[::3, -3:] = dy[::3, -3:] = 0
+                dx[::3, -4] += 1
+            x = np.concatenate((np.zeros((30, 1), np.int64), np.cumsum(dx, axis=1)), axis=1)
+            y = np.concatenate((np.zeros((30, 1), np.int64), np.cumsum(dy, axis=1)), axis=1)
+            got = H.hull_rows(x, y)
+        finally:
+            H._HULL_STEP, H._HULL_DIRECT = old
+        for r in range(30):
+            # the engine's tables have no repeated points (a score not drawn is no
+            # row): its hull of the chain without them
+            new = np.concatenate(([True], (np.diff(x[r]) > 0) | (np.diff(y[r]) > 0)))
+            xs, ys = x[r][new], y[r][new]
+            ref = upper_hull_indices(xs, ys)
+            assert list(zip(x[r, got[r]], y[r, got[r]])) == list(zip(xs[ref], ys[ref]))
