@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cost import UnitStepCorners
+from .sums import dot
 from .table import CountTable, pair_counts_leave_int64
 from .unit_rates import precision_sum as counts_precision_sum
 
@@ -53,7 +54,8 @@ def _scalars_general(table: CountTable):
     # Twice the area under the ROC polyline in count units: exact when unweighted.
     auc2 = _trapezoids2(tp, fp)
     recall_steps = np.subtract(tp[1:], tp[:-1], dtype=np.float64)
-    ap = float(np.dot(recall_steps, _precision(table)) / table.positives)
+    # sums.dot: the same np.dot up to 10,000 rows, a fixed order above (no BLAS threads' digit)
+    ap = dot(recall_steps, _precision(table)) / table.positives
     return auc2, ap, _bep(table), (None, None)
 
 
@@ -65,7 +67,7 @@ def _trapezoids2(tp: np.ndarray, fp: np.ndarray):
     dfp = np.subtract(fp[1:], fp[:-1])
     both = np.add(tp[1:], tp[:-1])
     if dfp.dtype.kind == "f" or both.dtype.kind == "f":
-        return np.dot(dfp, both)
+        return dot(dfp, both)
     pos, neg = int(tp[-1]), int(fp[-1])
     if not pair_counts_leave_int64(pos, neg):
         return int(np.dot(dfp, both))
