@@ -161,7 +161,7 @@ def scalars_figure(result, styles, rows) -> str:
     """Dot chart of the headline scalars; ``rows`` = [(label, {learner: (value, (lo, hi) | None)})]."""
     keys = list(result.learners)
     with _rc():
-        fig = _figure((FULL_WIDTH, 0.26 * len(rows) * max(1, len(keys) / 4) + 0.9), layout="constrained")
+        fig = _figure((FULL_WIDTH, 0.23 * len(rows) * max(1, len(keys) / 4) + 0.8), layout="constrained")
         ax = fig.subplots()
         step = 0.7 / max(1, len(keys))
         for i, (label, values) in enumerate(rows):
