@@ -280,8 +280,11 @@ def sort_road(y, s) -> str:
         for module, name, real in saved:
             setattr(module, name, real)
     roads = " + ".join(dict.fromkeys(taken)) or "other"
-    split = (f"the sort in {max(parts)} part(s) by np.partition on {parallel.thread_count()} thread(s)"
-             if parts else "np.sort unsplit")
+    threads = parallel.thread_count()
+    if parts and max(parts) > 1:
+        split = f"the sort split into {max(parts)} parts by np.partition, sorted on {threads} threads"
+    else:
+        split = f"one np.sort, not split (too few rows for parts; {threads} thread(s) allowed)"
     return f"{roads}; {split}; np.sort SIMD path: {numpy_sort_simd()}"
 
 
