@@ -7,6 +7,8 @@ Run from the repository root:
     python3 bench/engine.py --no-sklearn         # skip timing scikit-learn
     EVALREPORT_THREADS=1 python3 bench/engine.py # the engine on one thread only
     python3 bench/engine.py --json bench/engine.json
+    python3 bench/engine.py --sizes 1e6,1e7 --threads 1,2 --no-sklearn   # a threads sweep
+    python3 bench/engine.py --sizes 1e8 --no-sklearn --rounds 3          # checks the memory first
 
 For every case (n scores, continuous or rounded to 3 decimals) the rounds are
 interleaved in one process: each round times ``np.sort(scores)``, then the
@@ -33,6 +35,23 @@ The engine runs its linear passes on every CPU the process may use (past
 2**20 scores; see evalreport/metrics/parallel.py), np.sort and scikit-learn on
 one; each round also times the suite with ``EVALREPORT_THREADS=1`` (the
 "1 thread" column; ``--no-one-thread`` skips it).
+
+``--threads 1,2,4,...`` sweeps the engine's thread count instead: each round
+times np.sort, then the suite once per setting of ``EVALREPORT_THREADS``, in
+this process; the sweep table gives each setting's median, its time per row
+and its ratio to np.sort, and says whether more threads were ever slower
+(the engine uses at most 8: a larger setting runs as 8, and is printed so).
+
+Before any data is made, the sizes are checked against the memory available
+(``MemAvailable`` in /proc/meminfo): an estimate of the bytes per row this
+benchmark holds at its peak (:func:`bytes_per_row`: the inputs, the rounded
+copy and the largest call's working memory, measured with tracemalloc at
+10^6 rows) times the largest size. A size that does not fit is refused with a
+message and exit status 2 before anything runs.
+
+For every case the output names the sort road the engine took (which count
+table road, how many parts the sort was split into on how many threads, and
+which SIMD path NumPy's sort dispatches to on this CPU), from one untimed call.
 
 Targets (on the medians): evalreport at most 3x np.sort, and at least 25x
 faster than scikit-learn's four calls.
@@ -132,6 +151,143 @@ def timed(fn, y, s):
     return t1 - t0, out
 
 
+def work_with_threads(threads: int):
+    """The suite with ``EVALREPORT_THREADS`` set to ``threads`` for the call."""
+    def work(y, s):
+        before = os.environ.get("EVALREPORT_THREADS")
+        os.environ["EVALREPORT_THREADS"] = str(threads)
+        try:
+            return work_evalreport(y, s)
+        finally:
+            if before is None:
+                del os.environ["EVALREPORT_THREADS"]
+            else:
+                os.environ["EVALREPORT_THREADS"] = before
+    return work
+
+
+# --------------------------------------------------------------------------- memory
+
+#: Peak bytes per row of each call, measured with tracemalloc at 10^6 rows
+#: (NumPy 2.4, 2 CPUs): the suite 36.5 continuous / 9 tied, scikit-learn's four
+#: calls 111 / 56, its AUC and AP (the check) about half of that, np.sort 8.
+#: Rounded up, with room for the allocator and larger parts at larger sizes.
+CALL_BYTES = {"evalreport": 48, "sklearn": 120, "check": 64, "sort": 8}
+#: what the benchmark holds throughout: y (int64), the scores and their rounded
+#: copy (both alive while the copy is made)
+HELD_BYTES = 8 + 8 + 8
+
+
+#: the share of the available memory the benchmark may plan to use (the estimate
+#: is of NumPy's arrays; the interpreter, the allocator and the page cache need the rest)
+MEMORY_SHARE = 0.8
+
+
+def bytes_per_row(time_sklearn: bool, check: bool) -> int:
+    """The benchmark's estimated peak memory per row: what it holds, plus the
+    largest single call (the calls run one at a time, each result freed)."""
+    calls = [CALL_BYTES["evalreport"], CALL_BYTES["sort"]]
+    if time_sklearn:
+        calls.append(CALL_BYTES["sklearn"])
+    if check:
+        calls.append(CALL_BYTES["check"])
+    return HELD_BYTES + max(calls)
+
+
+def available_bytes() -> int | None:
+    """MemAvailable from /proc/meminfo (None where there is none)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def memory_problem(sizes, per_row: int, available: int | None) -> str | None:
+    """A message when the largest size would not fit in the memory available, else None."""
+    if available is None:
+        return None
+    n = max(sizes)
+    need = n * per_row
+    usable = MEMORY_SHARE * available
+    if need <= usable:
+        return None
+    fits = int(usable // per_row)
+    return (f"--sizes {fmt_n(n)} needs about {need / 2**30:.1f} GiB ({per_row} bytes a row: the inputs, "
+            f"their rounded copy and the largest call), more than {MEMORY_SHARE:.0%} of the "
+            f"{available / 2**30:.1f} GiB available; this machine fits about {fits:,} rows "
+            "(--no-sklearn lowers the estimate)")
+
+
+# --------------------------------------------------------------------------- sort road
+
+
+def numpy_sort_simd() -> str:
+    """Which SIMD path NumPy's quicksort dispatches to on this CPU (x86-simd-sort:
+    AVX-512 where the CPU has it, else AVX2), and NPY_DISABLE_CPU_FEATURES if set."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as features
+    except ImportError:
+        return "unknown"
+    if features.get("AVX512_SKX"):
+        path = "AVX-512 (x86-simd-sort)"
+    elif features.get("AVX2"):
+        path = "AVX2 (x86-simd-sort)"
+    elif features.get("ASIMD") or features.get("SVE"):
+        path = "Arm SIMD (highway)"
+    else:
+        path = "scalar"
+    disabled = os.environ.get("NPY_DISABLE_CPU_FEATURES")
+    return path + (f"; NPY_DISABLE_CPU_FEATURES={disabled}" if disabled else "")
+
+
+def sort_road(y, s) -> str:
+    """The road one untimed suite call took: which count-table builder ran and
+    how the sort was split (parts, threads), and NumPy's sort SIMD path."""
+    from evalreport.metrics import build, parallel, sorting
+
+    taken: list[str] = []
+    parts: list[int] = []
+    spied = [(build, "_table_from_keys", "sort keys (metrics.sorting)"),
+             (sorting, "_rated_distinct_table", "distinct keys, sorted and passed part by part"),
+             (sorting, "_keyed_distinct_table", "tied keys"),
+             (sorting, "_table_from_key_runs", "key runs"),
+             (build, "_table_by_class", "by class (scores of both signs)"),
+             (build, "_table_from_ascending", "ascending merge")]
+    saved = []
+    for module, name, label in spied:
+        real = getattr(module, name)
+        saved.append((module, name, real))
+
+        def spy(*a, _real=real, _label=label, **k):
+            taken.append(_label)
+            return _real(*a, **k)
+        setattr(module, name, spy)
+    real_partition = parallel.partition_into_parts
+
+    def spy_parts(values, **k):
+        edges = real_partition(values, **k)
+        parts.append(len(edges) - 1)
+        return edges
+    saved.append((parallel, "partition_into_parts", real_partition))
+    parallel.partition_into_parts = spy_parts
+    try:
+        work_evalreport(y, s)
+    finally:
+        for module, name, real in saved:
+            setattr(module, name, real)
+    roads = " + ".join(dict.fromkeys(taken)) or "other"
+    threads = parallel.thread_count()
+    if parts and max(parts) > 1:
+        split = f"the sort split into {max(parts)} parts by np.partition, sorted on {threads} threads"
+    else:
+        split = f"one np.sort, not split (too few rows for parts; {threads} thread(s) allowed)"
+    return f"{roads}; {split}; np.sort SIMD path: {numpy_sort_simd()}"
+
+
 # --------------------------------------------------------------------------- data
 
 
@@ -209,13 +365,16 @@ def summary(times):
     return {"median": statistics.median(times), "min": min(times), "rounds": list(times)}
 
 
-def run_case(name, y, s, rounds, sk_rounds, has_sklearn, do_profile, one_thread):
+def run_case(name, y, s, rounds, sk_rounds, has_sklearn, do_profile, one_thread, threads=None):
     n = s.size
     distinct = int(np.unique(s).size)
     print(f"\n== {name}, n = {n:,} ({distinct:,} distinct scores, "
           f"{int(y.sum()):,} positives); {rounds} rounds, "
           f"scikit-learn {sk_rounds} round(s)", flush=True)
+    road = sort_road(y, s)
+    print(f"  sort road: {road}", flush=True)
     t_sort, t_ev, t_one, t_sk = [], [], [], []
+    t_threads = {t: [] for t in threads or ()}
     check_line = None
     for r in range(rounds):
         dt, out = timed(work_sort, y, s)
@@ -228,6 +387,11 @@ def run_case(name, y, s, rounds, sk_rounds, has_sklearn, do_profile, one_thread)
         del ev, _
 
         line = f"  round {r + 1}: np.sort {t_sort[-1]:.4f} s, evalreport {t_ev[-1]:.4f} s"
+        for t in t_threads:
+            dt, out = timed(work_with_threads(t), y, s)
+            del out
+            t_threads[t].append(dt)
+            line += f", {t} thread(s) {dt:.4f} s"
         if one_thread:
             dt, out = timed(work_evalreport_one_thread, y, s)
             del out
@@ -261,6 +425,8 @@ def run_case(name, y, s, rounds, sk_rounds, has_sklearn, do_profile, one_thread)
         "sklearn": summary(t_sk),
         "check": check_line,
         "profile": prof_text,
+        "sort_road": road,
+        "threads": {t: summary(v) for t, v in t_threads.items()},
     }
     ev_med, sort_med = res["evalreport"]["median"], res["np_sort"]["median"]
     res["ratio_evalreport_sort"] = ev_med / sort_med
@@ -303,6 +469,26 @@ def print_table(results, stat: str):
         print(line)
 
 
+def print_sweep(results):
+    """Per case: each thread setting's median, time per row, and ratio to np.sort."""
+    settings = list(results[0]["threads"])
+    head = f"{'case':<12} {'n':>5} {'np.sort s':>10} {'ns/row':>7}"
+    for t in settings:
+        used = min(t, 8)
+        label = f"{t} thr" + (f" (runs {used})" if used != t else "")
+        head += f" | {label + ' s':>10} {'ns/row':>7} {'/sort':>6}"
+    print(head + "  more threads never slower")
+    print("-" * (len(head) + 27))
+    for r in results:
+        n, so = r["n"], r["np_sort"]["median"]
+        line = f"{r['case']:<12} {fmt_n(n):>5} {so:>10.4f} {so / n * 1e9:>7.1f}"
+        medians = [r["threads"][t]["median"] for t in settings]
+        for m in medians:
+            line += f" | {m:>10.4f} {m / n * 1e9:>7.1f} {m / so:>5.2f}x"
+        never_slower = all(b <= a for a, b in zip(medians, medians[1:]))
+        print(line + f"  {'yes' if never_slower else 'NO'}")
+
+
 def machine_info():
     model = platform.processor() or "?"
     try:
@@ -327,6 +513,16 @@ def machine_info():
     except ImportError:
         info["sklearn"] = None
     return info
+
+
+def parse_threads(text: str):
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad thread counts {text!r} (give e.g. 1,2,4)") from None
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"bad thread counts {text!r} (give e.g. 1,2,4)")
+    return values
 
 
 def parse_sizes(text: str):
@@ -358,6 +554,9 @@ def main(argv=None) -> int:
                    help="do not time scikit-learn (the AUC/AP check still calls it once per case)")
     p.add_argument("--no-one-thread", action="store_true",
                    help="do not also time the suite with EVALREPORT_THREADS=1 (the '1 thread' column)")
+    p.add_argument("--threads", type=parse_threads, default=None, metavar="1,2,4,...",
+                   help="time the suite at each EVALREPORT_THREADS setting (a sweep table; "
+                        "replaces the '1 thread' column)")
     p.add_argument("--seed", type=int, default=20240601, help="RNG seed")
     p.add_argument("--profile", action="store_true",
                    help="also cProfile one evalreport suite call per case (untimed)")
@@ -372,6 +571,11 @@ def main(argv=None) -> int:
     has_sklearn = info["sklearn"] is not None
     if not has_sklearn and not args.no_sklearn:
         p.error("scikit-learn is not installed (pip install scikit-learn, or use --no-sklearn)")
+    per_row = bytes_per_row(time_sklearn=has_sklearn and not args.no_sklearn, check=has_sklearn)
+    problem = memory_problem(args.sizes, per_row, available_bytes())
+    if problem:
+        print(f"bench/engine.py: {problem}", file=sys.stderr)
+        return 2
 
     print(f"evalreport engine benchmark: {info['cpu']}, {info['cpus']} CPUs, "
           f"Python {info['python']}, NumPy {info['numpy']}, scikit-learn {info['sklearn']}")
@@ -405,18 +609,23 @@ def main(argv=None) -> int:
                          f"rounds (its median is over those)")
 
         y, s = make_scores(n, args.seed)
-        one = not args.no_one_thread
-        results.append(run_case("continuous", y, s, rounds, sk_rounds, has_sklearn, args.profile, one))
+        one = not args.no_one_thread and args.threads is None
+        results.append(run_case("continuous", y, s, rounds, sk_rounds, has_sklearn, args.profile, one,
+                                args.threads))
         s3 = np.round(s, 3)
         del s
         gc.collect()
-        results.append(run_case("ties (3 dp)", y, s3, rounds, sk_rounds, has_sklearn, args.profile, one))
+        results.append(run_case("ties (3 dp)", y, s3, rounds, sk_rounds, has_sklearn, args.profile, one,
+                                args.threads))
         del y, s3
         gc.collect()
 
     for stat in ("median", "min"):
         print(f"\n{stat} of the rounds (seconds; ratios of the {stat}s):")
         print_table(results, stat)
+    if args.threads:
+        print("\nthreads sweep (medians; EVALREPORT_THREADS per column, np.sort on one thread):")
+        print_sweep(results)
     if args.no_sklearn:
         notes.append("scikit-learn not timed (--no-sklearn)")
     for note in notes:

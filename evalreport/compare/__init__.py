@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
-import numpy as np
-
 from .curves import (
     CostInterval,
     Envelopment,
@@ -14,9 +12,10 @@ from .curves import (
     combined_hull,
     cost_envelope,
     envelopment,
-    envelopment_on_grid,
+    envelopment_counts,
     envelopment_steps,
-    roc_profile_counts,
+    steps_on_grid,
+    vertices_on_grid,
 )
 
 __all__ = ["Comparisons", "Disagreement", "PairTests", "PairVerdict", "Ranking", "compare_learners",
@@ -110,20 +109,37 @@ def _envelopment_pairs(scoring: dict) -> list[PairVerdict]:
         n_neg = next(iter(shapes))[1]
         return [PairVerdict(a, b, envelopment_steps(profiles[a].top, profiles[b].top, n_neg))
                 for a, b in combinations(scoring, 2)]
-    curves = {k: lr.curves.exact_roc for k, lr in scoring.items()}
     negatives = {lr.summary.negatives for lr in scoring.values()}
-    n_vertices = sum(c[0].size for c in curves.values())
-    if (len(negatives) == 1 and isinstance(next(iter(negatives)), int) and len(scoring) > 2
-            and next(iter(negatives)) <= 4 * n_vertices):
-        # (the grid has an entry per negative: worth it only when the curves
-        # have about as many vertices, not for curves from a reduced table)
-        # same unweighted instances: every FPR is a count over m-, one shared exact grid
-        n_neg = next(iter(negatives))
-        grid = np.arange(n_neg + 1) / n_neg
-        grid_profiles = {k: roc_profile_counts(*curves[k], n_neg) for k in scoring}
-        return [PairVerdict(a, b, envelopment_on_grid(grid, grid_profiles[a], grid_profiles[b]))
-                for a, b in combinations(scoring, 2)]
-    return [PairVerdict(a, b, envelopment(*curves[a], *curves[b])) for a, b in combinations(scoring, 2)]
+    if len(negatives) != 1 or not isinstance(next(iter(negatives)), int):
+        curves = {k: lr.curves.exact_roc for k, lr in scoring.items()}
+        return [PairVerdict(a, b, envelopment(*curves[a], *curves[b])) for a, b in combinations(scoring, 2)]
+    # Same unweighted instances: every FPR is a count over m-, so the grid
+    # FP = 0..m- holds every breakpoint. A learner with a step profile (its
+    # polyline has two vertices per negative) is compared on it, a piece at a
+    # time, from its integer profile; learners with tied scores (vertices) too
+    # when the curves have about as many vertices as the grid has entries
+    # (not for curves from a reduced table: those take the pairwise road).
+    n_neg = next(iter(negatives))
+    sizes = {k: 2 * (n_neg + 1) if profiles[k] is not None else lr.curves.roc_vertices[0].size
+             for k, lr in scoring.items()}
+    all_on_grid = len(scoring) > 2 and n_neg <= 4 * sum(sizes.values())
+    sources: dict = {}
+
+    def source(k):
+        if k not in sources:
+            p = profiles[k]
+            sources[k] = (steps_on_grid(p.top, p.positives) if p is not None
+                          else vertices_on_grid(*scoring[k].curves.roc_vertices, n_neg))
+        return sources[k]
+
+    out = []
+    for a, b in combinations(scoring, 2):
+        if all_on_grid or profiles[a] is not None or profiles[b] is not None:
+            verdict = envelopment_counts(source(a), source(b), n_neg)
+        else:
+            verdict = envelopment(*scoring[a].curves.roc_vertices, *scoring[b].curves.roc_vertices)
+        out.append(PairVerdict(a, b, verdict))
+    return out
 
 
 def compare_learners(learners: dict, wanted: frozenset[str], dataset=None,
