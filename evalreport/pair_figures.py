@@ -121,26 +121,36 @@ def _test_code(p: float | None, row_better: bool, alpha: float) -> int:
 
 
 def significance_heatmap(names: list[str], cells: dict, alpha: float, title: str, fig_id: str, what: str,
-                 by: str = "the ranking", p_text=lambda p: f"p = {p:.2g}") -> str:
+                 by: str = "the ranking", p_text=lambda p: f"p = {p:.2g}", lower: dict | None = None) -> str:
     """``cells``: (a, b) -> (Holm-adjusted p-value or None, whether a is the better);
-    each pair once, drawn in both triangles. ``p_text``: a p-value's text in the
-    cells' tooltips ("p = 0.027", "p < 0.001": the report's number policy, passed in)."""
+    each pair once, drawn in both triangles, or with ``lower`` (a second test's cells,
+    the same form) above the diagonal only, ``lower``'s below it: two tests of every
+    pair in one square. ``p_text``: a p-value's text in the cells' tooltips
+    ("p = 0.027", "p < 0.001": the report's number policy, passed in)."""
     index = {k: i for i, k in enumerate(names)}
     n = len(names)
     codes = np.full((n, n), len(_TEST), dtype=float)
     significant = 0
     titles = {}
-    for (a, b), (p, a_better) in cells.items():
-        if a not in index or b not in index:
-            continue
-        codes[index[a], index[b]] = _test_code(p, a_better, alpha)
-        codes[index[b], index[a]] = _test_code(p, not a_better, alpha)
-        (i, x), (j, y) = sorted(((index[a], a), (index[b], b)))
-        better = a if a_better else b
-        titles[(i, j)] = (f"{x} vs {y}: " + (f"Holm {p_text(p)}" if p is not None else "undefined")
-                          + (f", {better} better" if p is not None and p < alpha else ""))
-        significant += p is not None and p < alpha
-    alt = (f"Heatmap of {what} among {n} learners, best first: {significant} of the {len(cells)} pairs "
-           f"differ significantly after Holm's adjustment.")
+    for triangle, source in (("upper", cells), ("lower", lower)):
+        for (a, b), (p, a_better) in (source or {}).items():
+            if a not in index or b not in index:
+                continue
+            (r, x), (c, y) = sorted(((index[a], a), (index[b], b)))
+            row_better = a_better if x == a else not a_better  # x: the learner of the upper cell's row
+            better = a if a_better else b
+            text = (f"{x} vs {y}: " + (f"Holm {p_text(p)}" if p is not None else "undefined")
+                    + (f", {better} better" if p is not None and p < alpha else ""))
+            if triangle == "upper":
+                codes[r, c] = _test_code(p, row_better, alpha)
+                titles[(r, c)] = text
+            if triangle == "lower" or lower is None:
+                codes[c, r] = _test_code(p, not row_better, alpha)
+                if lower is not None:
+                    titles[(c, r)] = f"{y} vs {x}: " + text.partition(": ")[2]
+            significant += p is not None and p < alpha
+    tested = len(cells) + len(lower or {})
+    alt = (f"Heatmap of {what} among {n} learners, best first: {significant} of the {tested} "
+           f"{'tests of pairs' if lower else 'pairs'} differ significantly after Holm's adjustment.")
     legend = [(label.replace("level", f"{alpha:g}"), color) for label, color in _TEST]
     return _heatmap(codes, legend, names, title, fig_id, alt, by, titles)

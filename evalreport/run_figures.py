@@ -56,7 +56,7 @@ def roc_band_figure(result, shown: list[str], styles: dict) -> tuple[str, str]:
         return "", ""
     n = len(rest)
     with _rc():
-        fig = _figure((HALF_WIDTH, 4.3), layout="constrained")
+        fig = _figure((HALF_WIDTH, 4.0), layout="constrained")
         ax = fig.subplots()
         ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":")
         ax.fill_between(band["grid"], band["low"], band["high"], color="#d9d9d9", linewidth=0, zorder=1)
@@ -70,10 +70,9 @@ def roc_band_figure(result, shown: list[str], styles: dict) -> tuple[str, str]:
                                            else key, lr.hard or roc is None))
             if roc is not None:
                 ax.plot(*_thin(roc.x, roc.y), color=st["color"], linestyle=st["linestyle"], zorder=3)
-        runs = "run" if n == 1 else "runs"
-        # short labels: two columns of legend under a half-width figure
-        handles += [Patch(color="#a6a6a6", linewidth=0, label=f"other {n} {runs}: middle 80 %"),
-                    Patch(color="#d9d9d9", linewidth=0, label=f"other {n} {runs}: full range")]
+        # short labels: two columns of legend under a half-width figure (the caption says the rest)
+        handles += [Patch(color="#a6a6a6", linewidth=0, label=f"other {n}: 10–90 %"),
+                    Patch(color="#d9d9d9", linewidth=0, label=f"other {n}: min–max")]
         _unit_axes(ax, "False positive rate (FPR)", "True positive rate (TPR = recall)")
         ax.set_title(f"ROC: the top {len(shown)} and the other {n}")
         _legend_below(fig, [ax], handles, [h.get_label() for h in handles])

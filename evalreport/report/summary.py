@@ -168,16 +168,27 @@ def pair_heatmaps(result, shown: list[str] | None) -> list[dict]:
         delong = {(t.a, t.b): (t.delong.p_holm if t.delong.p_holm is not None else t.delong.p_value,
                                (t.delong.difference or 0) > 0)
                   for t in comp.tests if t.delong is not None and t.delong.p_value is not None}
-        if delong:
+        mcnemar = {(t.a, t.b): (t.mcnemar.p_holm if t.mcnemar.p_holm is not None else t.mcnemar.p_value,
+                                t.mcnemar.e10 > t.mcnemar.e01)
+                   for t in comp.tests if t.mcnemar is not None}
+        if delong and mcnemar:
+            # both tests in one square, DeLong's above the diagonal and McNemar's below: a
+            # third heatmap alone on its row left half a page empty (issue 25)
+            out.append({"dataset": comp.dataset or "", "svg": Markup(significance_heatmap(
+                names, delong, alpha, "AUC (DeLong) above, decisions (McNemar) below", f"tests-map-{i}",
+                "DeLong's test of AUC (above the diagonal) and McNemar's test of decisions (below)", by, p_text,
+                lower=mcnemar)),
+                "caption": f"The paired tests of every pair{where}, Holm-adjusted p-values: above the diagonal "
+                           "DeLong's test of AUC, below it McNemar's test of the decisions; blue where the row's "
+                           "learner is significantly better (higher AUC, right more often), orange where the "
+                           "column's is."})
+        elif delong:
             out.append({"dataset": comp.dataset or "", "svg": Markup(significance_heatmap(
                 names, delong, alpha, "DeLong's test of AUC (Holm)", f"delong-map-{i}", "DeLong's test of AUC",
                 by, p_text)),
                 "caption": f"DeLong's paired test of AUC for every pair{where}, Holm-adjusted p-values: blue where "
                            "the row's learner has the significantly higher AUC, orange where the column's has."})
-        mcnemar = {(t.a, t.b): (t.mcnemar.p_holm if t.mcnemar.p_holm is not None else t.mcnemar.p_value,
-                                t.mcnemar.e10 > t.mcnemar.e01)
-                   for t in comp.tests if t.mcnemar is not None}
-        if mcnemar:
+        elif mcnemar:
             out.append({"dataset": comp.dataset or "", "svg": Markup(significance_heatmap(
                 names, mcnemar, alpha, "McNemar's test of decisions (Holm)", f"mcnemar-map-{i}",
                 "McNemar's test of decisions", by, p_text)),
