@@ -60,8 +60,11 @@ def rank_measure(spec) -> str:
     return name
 
 
-#: the test that tests each kind of measure: curves -> DeLong, decisions -> McNemar
 def _tests_for(measure) -> tuple[str, ...]:
+    """The tests in the order of preference for ranking by ``measure``: DeLong's for
+    AUC (and, as the nearest paired test of the curves the run has, for the other
+    measures of the ranking: BEP, AP, partial AUC; the report names the test it
+    used, "DeLong's test of AUC"), McNemar's for the decisions at a threshold."""
     if measure.kind == "threshold_free" and measure.name in ("auc", "macro_auc", "bep", "average_precision",
                                                             "partial_auc"):
         return ("delong", "mcnemar")
