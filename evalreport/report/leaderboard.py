@@ -222,6 +222,8 @@ def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
         "interval": _interval_words(result, name),
         "others": [m.label for m in others], "rows": rows, "several": any(r["dataset"] for r in rows),
         "test": test or "", "significant": worse, "alpha": f"{alpha:g}",
+        # the comparisons with the best: each data set's learners but its best
+        "compared": len(rows) - len({r["dataset"] for r in rows}),
         "rule": f"from {LEADERBOARD_MIN} learners on",
     }
 
