@@ -11,7 +11,7 @@ import numpy as np
 
 from .figures import HALF_WIDTH, _figure, _rc, _svg
 
-__all__ = ["envelopment_heatmap", "significance_heatmap", "NAMED_TICKS"]
+__all__ = ["envelopment_heatmap", "significance_heatmap", "without_titles", "NAMED_TICKS", "TITLED_CELLS"]
 
 #: up to this many learners the axes name each one; past it they give ranks
 NAMED_TICKS = 40
@@ -25,7 +25,39 @@ _TEST = (("row better, p < 0.001", "#08306b"), ("row better, p < 0.01", "#2171b5
          ("column better, p < 0.001", "#8c2d04"), ("not tested / undefined", "#ffffff"))
 
 
-def _heatmap(codes: np.ndarray, legend, names: list[str], title: str, fig_id: str, alt: str, by: str) -> str:
+#: up to this many learners each cell of the upper triangle carries its pair's verdict as
+#: an SVG <title> (a tooltip in a browser); past it, the HTML would grow by the square
+#: of the learners for little use, and results.json holds every pair
+TITLED_CELLS = 60
+
+
+def _cell_titles(fig, ax, titles: dict, n: int) -> str:
+    """An invisible rectangle over each titled cell, its <title> the pair's text:
+    ``titles`` (row, column) -> text. Placed from the axes' position after the
+    figure was laid out (the SVG's user units are points, its origin top left)."""
+    import html
+
+    if not titles or n > TITLED_CELLS:
+        return ""
+    width, height = (float(v) * 72 for v in fig.get_size_inches())
+    box = ax.get_position()
+    x0, y0 = box.x0 * width, (1 - box.y1) * height
+    cw, ch = box.width * width / n, box.height * height / n
+    rects = "".join(
+        f'<rect x="{x0 + j * cw:.2f}" y="{y0 + i * ch:.2f}" width="{cw:.2f}" height="{ch:.2f}">'
+        f"<title>{html.escape(text)}</title></rect>" for (i, j), text in titles.items())
+    return f'<g class="cell-titles" fill="#fff" fill-opacity="0">{rects}</g>'
+
+
+def without_titles(svg: str) -> str:
+    """The heatmap without its cells' titles (the PDF: no tooltips there)."""
+    import re
+
+    return re.sub(r'<g class="cell-titles".*?</g>', "", svg, flags=re.S)
+
+
+def _heatmap(codes: np.ndarray, legend, names: list[str], title: str, fig_id: str, alt: str, by: str,
+             titles: dict | None = None) -> str:
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
 
@@ -52,7 +84,9 @@ def _heatmap(codes: np.ndarray, legend, names: list[str], title: str, fig_id: st
         if handles:
             fig.legend(handles, [h.get_label() for h in handles], loc="outside lower center", ncol=2,
                        frameon=False, handlelength=1.2, columnspacing=1.0, handletextpad=0.4)
-        return _svg(fig, fig_id, alt)
+        svg = _svg(fig, fig_id, alt)
+        layer = _cell_titles(fig, ax, titles or {}, n)  # the layout is done: the axes are in place
+        return svg[:svg.rindex("</svg>")] + layer + "</svg>" if layer else svg
 
 
 def envelopment_heatmap(names: list[str], pairs, fig_id: str, by: str = "the ranking") -> str:
@@ -62,15 +96,19 @@ def envelopment_heatmap(names: list[str], pairs, fig_id: str, by: str = "the ran
     n = len(names)
     codes = np.full((n, n), len(_ENVELOPMENT), dtype=float)  # the diagonal
     code = {"a_envelops_b": (0, 1), "b_envelops_a": (1, 0), "identical": (3, 3)}
+    titles = {}
     for p in pairs:
         if p.a not in index or p.b not in index:
             continue
         ab, ba = code.get(p.envelopment.verdict, (2, 2))
         codes[index[p.a], index[p.b]], codes[index[p.b], index[p.a]] = ab, ba
+        i, j = sorted((index[p.a], index[p.b]))
+        titles[(i, j)] = f"{names[i]} vs {names[j]}: " + _ENVELOPMENT[int(codes[i, j])][0].replace(
+            "row", names[i]).replace("column", names[j])
     won = int((codes == 0).sum())
     alt = (f"Heatmap of ROC envelopment among {n} learners, best first: {won} of the "
            f"{n * (n - 1) // 2} pairs have one curve enveloping the other; the rest cross or coincide.")
-    return _heatmap(codes, _ENVELOPMENT, names, "ROC envelopment (row vs column)", fig_id, alt, by)
+    return _heatmap(codes, _ENVELOPMENT, names, "ROC envelopment (row vs column)", fig_id, alt, by, titles)
 
 
 def _test_code(p: float | None, row_better: bool, alpha: float) -> int:
@@ -83,20 +121,36 @@ def _test_code(p: float | None, row_better: bool, alpha: float) -> int:
 
 
 def significance_heatmap(names: list[str], cells: dict, alpha: float, title: str, fig_id: str, what: str,
-                 by: str = "the ranking") -> str:
+                 by: str = "the ranking", p_text=lambda p: f"p = {p:.2g}", lower: dict | None = None) -> str:
     """``cells``: (a, b) -> (Holm-adjusted p-value or None, whether a is the better);
-    each pair once, drawn in both triangles."""
+    each pair once, drawn in both triangles, or with ``lower`` (a second test's cells,
+    the same form) above the diagonal only, ``lower``'s below it: two tests of every
+    pair in one square. ``p_text``: a p-value's text in the cells' tooltips
+    ("p = 0.027", "p < 0.001": the report's number policy, passed in)."""
     index = {k: i for i, k in enumerate(names)}
     n = len(names)
     codes = np.full((n, n), len(_TEST), dtype=float)
     significant = 0
-    for (a, b), (p, a_better) in cells.items():
-        if a not in index or b not in index:
-            continue
-        codes[index[a], index[b]] = _test_code(p, a_better, alpha)
-        codes[index[b], index[a]] = _test_code(p, not a_better, alpha)
-        significant += p is not None and p < alpha
-    alt = (f"Heatmap of {what} among {n} learners, best first: {significant} of the {len(cells)} pairs "
-           f"differ significantly after Holm's adjustment.")
+    titles = {}
+    for triangle, source in (("upper", cells), ("lower", lower)):
+        for (a, b), (p, a_better) in (source or {}).items():
+            if a not in index or b not in index:
+                continue
+            (r, x), (c, y) = sorted(((index[a], a), (index[b], b)))
+            row_better = a_better if x == a else not a_better  # x: the learner of the upper cell's row
+            better = a if a_better else b
+            text = (f"{x} vs {y}: " + (f"Holm {p_text(p)}" if p is not None else "undefined")
+                    + (f", {better} better" if p is not None and p < alpha else ""))
+            if triangle == "upper":
+                codes[r, c] = _test_code(p, row_better, alpha)
+                titles[(r, c)] = text
+            if triangle == "lower" or lower is None:
+                codes[c, r] = _test_code(p, not row_better, alpha)
+                if lower is not None:
+                    titles[(c, r)] = f"{y} vs {x}: " + text.partition(": ")[2]
+            significant += p is not None and p < alpha
+    tested = len(cells) + len(lower or {})
+    alt = (f"Heatmap of {what} among {n} learners, best first: {significant} of the {tested} "
+           f"{'tests of pairs' if lower else 'pairs'} differ significantly after Holm's adjustment.")
     legend = [(label.replace("level", f"{alpha:g}"), color) for label, color in _TEST]
-    return _heatmap(codes, legend, names, title, fig_id, alt, by)
+    return _heatmap(codes, legend, names, title, fig_id, alt, by, titles)

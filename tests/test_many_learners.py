@@ -98,19 +98,49 @@ def test_the_summary_note_and_heatmaps(many):
     shown = [k for k in results["learners"] if k in set(_expected_shown(results))]
     note = (f"{N} learners: past {SHOWN_LEARNERS}, the report summarises (a figure of {N} curves cannot be "
             f"read, nor {N} sets of per-learner details). The figures, the headline table and the per-learner "
-            f"details (confusion matrices, per-group tables, threshold and gains tables, reliability diagrams, "
-            f"tests of pairs) show the top "
-            f"{SHOWN_LEARNERS} by least expected cost at the operating point, always with the deployed one: "
-            f"{', '.join(shown)}.")
+            f"details (confusion matrices, per-group tables, threshold and gains tables, reliability diagrams) "
+            f"show the top {SHOWN_LEARNERS} by least expected cost at the operating point, always with the "
+            f"deployed one: {', '.join(shown)}. The leaderboard and the tables of measures list every learner; "
+            f"the table of tests lists each learner against the best and the significant pairs among those "
+            f"shown;")
     assert note in html
-    for fig in ("envelopment-map-0", "delong-map-0", "mcnemar-map-0"):
+    # DeLong's and McNemar's tests in one square, above and below the diagonal (issue 25)
+    for fig in ("envelopment-map-0", "tests-map-0"):
         assert f'data-figure="{fig}"' in html
+    assert 'data-figure="delong-map-0"' not in html and 'data-figure="mcnemar-map-0"' not in html
     assert '<table class="matrix">' not in html  # no N x N table
-    # the tests table: the pairs among the shown learners only
+    # the tests table: the pairs that matter (issue 25): each against the leaderboard's best, and
+    # the pairs among the shown learners significant after Holm (DeLong's or McNemar's)
     start = html.index("<h3>Tests of significance</h3>")
     rows = html[start:html.index("</table>", start)].count("<tr>") - 1
-    assert rows == SHOWN_LEARNERS * (SHOWN_LEARNERS - 1) // 2
+    best = results["leaderboard"]["rows"][0]["learner"]
+    holm = {}
+    for test in ("delong", "mcnemar"):
+        for t in results["comparisons"][test]:
+            pair = frozenset((t["a"], t["b"]))
+            holm[pair] = min(holm.get(pair, 1.0), t["p_holm"] if t["p_holm"] is not None else 1.0)
+    significant = {pair for pair, p in holm.items() if p < 0.05 and pair <= set(shown) and best not in pair}
+    assert rows == (N - 1) + len(significant)
     assert f"({rows} of {N * (N - 1) // 2})" in html
+
+
+def test_heatmap_cells_name_their_pair_in_the_html_only(many):
+    """Each cell of the HTML's heatmaps carries its pair and verdict or Holm p as an
+    SVG <title> (a tooltip): the envelopment's upper triangle, both triangles of the
+    tests' square (DeLong's above, McNemar's below); the PDF's copies carry none."""
+    from evalreport.pair_figures import without_titles
+    from evalreport.report.format import p_text
+
+    _, html, results = many
+    envelopment, tests = _svg(html, "envelopment-map-0"), _svg(html, "tests-map-0")
+    assert envelopment.count("<title>") == N * (N - 1) // 2
+    assert tests.count("<title>") == N * (N - 1)
+    for test in ("delong", "mcnemar"):
+        t = results["comparisons"][test][0]
+        said = re.escape(p_text(t["p_holm"]).replace("<", "&lt;"))
+        assert re.search(rf"<title>({t['a']} vs {t['b']}|{t['b']} vs {t['a']}): Holm {said}", tests)
+    assert "each cell names its pair and its verdict or p-value on hover" in html
+    assert "<title>" not in without_titles(tests)
 
 
 def test_pdf_stays_small(many):

@@ -20,6 +20,7 @@ from ..result import Result
 from ..words import gate_text
 from .format import UNDEFINED, Column, fmt, p_text
 from .history import history_context, history_sentences
+from .leaderboard import leaderboard_context, leaderboard_warnings
 from .significance import tests_section
 from .summary import shown_learners
 from .verdicts import gates_summary, recommendation
@@ -84,7 +85,8 @@ def _drawn(result: Result) -> dict:
         context, made, laid = _made(result, dry=False)
         # the same as a dry run's (figures.drawing): a JSON-only run draws nothing
         _WARNED.setdefault(result, made)
-        context["warnings"] = list(published(result).warnings) + _WARNED[result] + laid
+        context["warnings"] = (list(published(result).warnings) + _WARNED[result] + laid
+                               + leaderboard_warnings(result))
         _DRAWN[result] = context
     return _DRAWN[result]
 
@@ -134,6 +136,8 @@ def _common(result: Result) -> dict:
         "learners": [],
         "learner_count": len(result.learners),
         "tests": tests_section(result, shown_learners(result)),
+        # many learners: every one ranked by the primary measure, near the front (None: few)
+        "leaderboard": leaderboard_context(result),
         "history": history_context(result, None),  # with history: in the spec, "Since the last run"
         "at_notes": [], "rank_notes": [], "summary_notes": [],
     }

@@ -39,16 +39,42 @@ def _mcnemar_cell(m, family: int) -> str:
     return text
 
 
+def _best(result) -> dict:
+    """Each data set's best learner by the leaderboard's measure (report/leaderboard.py)."""
+    from .leaderboard import leaderboard
+
+    out: dict = {}
+    for r in leaderboard(result)["rows"]:
+        if r["rank"] == 1:
+            out.setdefault(r.get("dataset", result.learners[r["learner"]].dataset), r["learner"])
+    return out
+
+
+def _matters(t, best: str | None, shown: list[str], alpha: float) -> bool:
+    """Whether the report lists the pair when it summarises: a learner against the
+    best, or two learners the figures show whose difference is significant after
+    Holm's adjustment (by DeLong's or McNemar's test)."""
+    if best in (t.a, t.b):
+        return True
+    if t.a not in shown or t.b not in shown:
+        return False
+    return any(x is not None and x.p_holm is not None and x.p_holm < alpha for x in (t.delong, t.mcnemar))
+
+
 def tests_section(result, shown: list[str] | None = None) -> dict:
     """Tests of significance as sentences, a pairs table and a p-value matrix.
 
     A difference is significant when its p-value adjusted by Holm's method over
     the pairs of its data set (``p_holm``) is below 1 - level. ``shown``: when the
-    report summarises (report/summary.py), the learners whose pairs the table
-    lists; every pair is in the sentences, the heatmaps and results.json."""
+    report summarises (report/summary.py), the table lists only the pairs that
+    matter (:func:`_matters`: each learner against the best, and the significant
+    pairs among the shown learners); every pair is in the sentences, the heatmaps
+    and results.json."""
     level = result.spec.confidence.level
     pct = f"{100 * (1 - level):g}%"
     rows, sentences = [], []
+    # many learners: the pairs that matter are each against the best (the leaderboard's)
+    best = _best(result) if shown is not None else {}
     significant, not_significant = [], 0
     adjusted = False  # some family has more than one pair
     for comp in result.comparisons:
@@ -64,8 +90,12 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
                     # the difference and its interval under the policy of rates (3 decimals)
                     diff = interval_text(d.difference, tuple(d.ci) if d.ci else None)
                     sign = "+" if d.difference > 0 else ""
-                    row["delong"] = (f"ΔAUC {sign}{diff}, z = {fmt(d.z, 3)}, {p_text(d.p_value)}"
-                                     + _holm(d.p_value, d.p_holm, family))
+                    if shown is not None and d.p_holm is not None and family > 1:
+                        # many pairs: one line each, the adjusted p the verdict reads (results.json: the rest)
+                        row["delong"] = f"ΔAUC {sign}{diff}, Holm {p_text(d.p_holm)}"
+                    else:
+                        row["delong"] = (f"ΔAUC {sign}{diff}, z = {fmt(d.z, 3)}, {p_text(d.p_value)}"
+                                         + _holm(d.p_value, d.p_holm, family))
                     if d.z is None and d.note:  # why z is undefined (also in the warnings)
                         row["delong"] += f" ({d.note})"
                     adjusted = adjusted or family > 1
@@ -77,13 +107,16 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
                     else:
                         not_significant += 1
             if t.mcnemar is not None:
-                row["mcnemar"] = _mcnemar_cell(t.mcnemar, family)
+                m = t.mcnemar
+                row["mcnemar"] = (f"e01 = {fmt(m.e01)}, e10 = {fmt(m.e10)}, Holm {p_text(m.p_holm)}"
+                                  if shown is not None and m.p_holm is not None and family > 1
+                                  else _mcnemar_cell(m, family))
                 adjusted = adjusted or family > 1
             if t.paired_t is not None:
                 pt = t.paired_t
                 row["paired_t"] = (f"mean error difference {'+' if pt.mean_difference > 0 else ''}{fmt(pt.mean_difference)}, t = {fmt(pt.t, 3)} "
                                    f"({pt.dof} dof), {p_text(pt.p_value)}")
-            if shown is None or (t.a in shown and t.b in shown):
+            if shown is None or _matters(t, best.get(comp.dataset), shown, 1 - level):
                 rows.append(row)
     holm_words = " after Holm's adjustment over each data set's pairs" if adjusted else ""
     if significant:
@@ -121,6 +154,7 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
     ran = {name for r in rows for name in ("delong", "mcnemar", "paired_t") if r[name]}
     return {"rows": rows, "sentences": sentences, "matrices": matrices, "friedman": friedman,
             "level": fmt(level, 6), "ran": sorted(ran), "summarised": shown is not None,
+            "best": ", ".join(dict.fromkeys(best.values())),
             "pairs": sum(len(c.tests) for c in result.comparisons), "holm": adjusted, "level_pct": pct,
             "mcnemar_method": _MCNEMAR_METHOD[result.spec.confidence.mcnemar],
             "bootstrap": any(getattr(lr, "bootstrap", None) for lr in result.learners.values())}

@@ -116,10 +116,11 @@ def summary_note(result, shown: list[str] | None, limit: int = SHOWN_LEARNERS) -
     by = _ranking_label(result)
     return (f"{n} learners: past {limit}, the report summarises (a figure of {n} curves cannot be read, "
             f"nor {n} sets of per-learner details). The figures, the headline table and the per-learner details "
-            "(confusion matrices, per-group tables, threshold and gains tables, reliability diagrams, tests of "
-            f"pairs) show the top {len(shown)} by {by}, always with the deployed one: {', '.join(shown)}. "
-            f"The tables of measures list every learner; the pairwise comparisons of all {n} are drawn as heatmaps. results.json holds "
-            "every number of every learner and pair.")
+            "(confusion matrices, per-group tables, threshold and gains tables, reliability diagrams) show the "
+            f"top {len(shown)} by {by}, always with the deployed one: {', '.join(shown)}. "
+            f"The leaderboard and the tables of measures list every learner; the table of tests lists each "
+            f"learner against the best and the significant pairs among those shown; the pairwise comparisons "
+            f"of all {n} are drawn as heatmaps. results.json holds every number of every learner and pair.")
 
 
 #: the swatch of a learner the figures do not draw: no colour of the palette
@@ -145,7 +146,8 @@ def pair_heatmaps(result, shown: list[str] | None) -> list[dict]:
     ranking's order. Each: {"dataset", "svg", "caption"}."""
     from markupsafe import Markup
 
-    from ..pair_figures import envelopment_heatmap, significance_heatmap
+    from ..pair_figures import TITLED_CELLS, envelopment_heatmap, significance_heatmap, without_titles
+    from .format import p_text
 
     if shown is None:
         return []
@@ -166,20 +168,33 @@ def pair_heatmaps(result, shown: list[str] | None) -> list[dict]:
         delong = {(t.a, t.b): (t.delong.p_holm if t.delong.p_holm is not None else t.delong.p_value,
                                (t.delong.difference or 0) > 0)
                   for t in comp.tests if t.delong is not None and t.delong.p_value is not None}
-        if delong:
-            out.append({"dataset": comp.dataset or "", "svg": Markup(significance_heatmap(
-                names, delong, alpha, "DeLong's test of AUC (Holm)", f"delong-map-{i}", "DeLong's test of AUC",
-                by)),
-                "caption": f"DeLong's paired test of AUC for every pair{where}, Holm-adjusted p-values: blue where "
-                           "the row's learner has the significantly higher AUC, orange where the column's has."})
         mcnemar = {(t.a, t.b): (t.mcnemar.p_holm if t.mcnemar.p_holm is not None else t.mcnemar.p_value,
                                 t.mcnemar.e10 > t.mcnemar.e01)
                    for t in comp.tests if t.mcnemar is not None}
-        if mcnemar:
+        if delong and mcnemar:
+            # both tests in one square, DeLong's above the diagonal and McNemar's below: a
+            # third heatmap alone on its row left half a page empty (issue 25)
+            out.append({"dataset": comp.dataset or "", "svg": Markup(significance_heatmap(
+                names, delong, alpha, "AUC (DeLong) above, decisions (McNemar) below", f"tests-map-{i}",
+                "DeLong's test of AUC (above the diagonal) and McNemar's test of decisions (below)", by, p_text,
+                lower=mcnemar)),
+                "caption": f"The paired tests of every pair{where}, Holm-adjusted p-values: above the diagonal "
+                           "DeLong's test of AUC, below it McNemar's test of the decisions; blue where the row's "
+                           "learner is significantly better (higher AUC, right more often), orange where the "
+                           "column's is."})
+        elif delong:
+            out.append({"dataset": comp.dataset or "", "svg": Markup(significance_heatmap(
+                names, delong, alpha, "DeLong's test of AUC (Holm)", f"delong-map-{i}", "DeLong's test of AUC",
+                by, p_text)),
+                "caption": f"DeLong's paired test of AUC for every pair{where}, Holm-adjusted p-values: blue where "
+                           "the row's learner has the significantly higher AUC, orange where the column's has."})
+        elif mcnemar:
             out.append({"dataset": comp.dataset or "", "svg": Markup(significance_heatmap(
                 names, mcnemar, alpha, "McNemar's test of decisions (Holm)", f"mcnemar-map-{i}",
-                "McNemar's test of decisions", by)),
+                "McNemar's test of decisions", by, p_text)),
                 "caption": f"McNemar's test of the paired decisions for every pair{where}, Holm-adjusted "
                            "p-values: blue where the row's learner is right significantly more often, orange "
                            "where the column's is."})
-    return out
+    # the PDF's copy without the cells' tooltips (comparisons.html.j2 picks by format)
+    titled = len(result.learners) <= TITLED_CELLS  # the cells carry tooltips (pair_figures.py)
+    return [{**h, "svg_print": Markup(without_titles(str(h["svg"]))), "titled": titled} for h in out]

@@ -13,6 +13,7 @@ from dataclasses import replace
 from ...redact import published
 from ...result import Result
 from ..context import figure_warnings
+from ..leaderboard import leaderboard, leaderboard_warnings
 from .comparisons import comparisons_dict
 from .format import InlineList
 
@@ -26,7 +27,7 @@ def report_warnings(result: Result) -> list[str]:
     report's figures (matplotlib, NumPy). The figures are drawn once per result,
     whatever the formats, so results.json is the same with or without the HTML.
     Credentials in them are redacted (a warning may name a data file's URL)."""
-    return list(published(result).warnings) + figure_warnings(result)
+    return list(published(result).warnings) + figure_warnings(result) + leaderboard_warnings(result)
 
 
 def published_inputs(result: Result) -> list[dict]:
@@ -56,6 +57,8 @@ def result_core(result: Result) -> dict:
             **task.json_after_inputs(result),
             "learners": {key: task.learner_json(lr, result) for key, lr in result.learners.items()},
             "comparisons": comparisons_dict(result),
+            # every learner ranked by the spec's primary measure, against the best (report/leaderboard.py)
+            "leaderboard": leaderboard(result),
         }
     return _CORE[result]
 
