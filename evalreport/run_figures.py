@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .figures import HALF_WIDTH, _figure, _learner_handle, _legend_below, _rc, _svg, _thin, _unit_axes
+from .figures import HALF_WIDTH, _figure, _legend_below, _rc, _svg
+from .plots import _learner_handle, _thin, _unit_axes
 
 __all__ = ["tpr_on_grid", "roc_band", "roc_band_figure", "GRID"]
 
