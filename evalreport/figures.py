@@ -192,7 +192,7 @@ def gains_figure(result, styles) -> str:
     """Cumulative gains (left: the share of the positives captured against the share
     flagged, the diagonal a random ranking) and lift by decile (right), per learner."""
     with _rc():
-        fig = _figure((FULL_WIDTH, 2.2), layout="constrained")
+        fig = _figure((FULL_WIDTH, 2.0), layout="constrained")
         (left, right) = fig.subplots(1, 2)
         left.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="random")
         right.axhline(1.0, color="#999999", linewidth=0.8, linestyle=":")
@@ -249,7 +249,7 @@ def reliability_figure(name: str, bins, color: str, fig_id: str, *, top_label: b
     with _rc():
         # four across the page (QUARTER_WIDTH) with fixed margins (the labels are
         # known): a layout engine measures every text again, a third of the drawing
-        fig = _figure((QUARTER_WIDTH, 2.35))
+        fig = _figure((QUARTER_WIDTH, 2.1))
         fig.subplots_adjust(left=0.3, right=0.95, top=0.9, bottom=0.17, hspace=0.12)
         (ax, hist) = fig.subplots(2, 1, sharex=True,
                                        gridspec_kw={"height_ratios": [3, 1]})

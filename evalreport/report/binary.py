@@ -20,7 +20,7 @@ from .notes import cells_with_notes
 from .slices import slices_section
 from .operating import operating_context
 from .summary import ShownResult, pair_heatmaps, shown_learners, shown_styles, summary_note
-from .verdicts import interval_phrases, ranking_sentence
+from .verdicts import agreed_ranking, interval_phrases, ranking_sentence
 
 __all__ = ["binary_context", "simplified_note"]
 
@@ -247,6 +247,7 @@ def binary_context(result, base: dict) -> dict:
         "matrix": _matrix(result) if not drawn else [],
         "pair_heatmaps": pair_heatmaps(result, drawn),
         "rankings": rankings,
+        "rankings_agreed": agreed_ranking(rankings),
         "rankings_disagree": any(not c.rankings_agree for c in result.comparisons),
         "envelope": _envelope_rows(result, styles),
         "operating": operating_context(view, styles),

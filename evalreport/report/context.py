@@ -129,6 +129,7 @@ def _common(result: Result) -> dict:
         "spec_redacted": texts.note,
         "matrix": [],
         "rankings": [],
+        "rankings_agreed": None,
         "rankings_disagree": False,
         "envelope": [],
         "warnings": list(texts.warnings),

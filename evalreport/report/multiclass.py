@@ -15,7 +15,7 @@ from .calibration import calibration_section
 from .format import UNDEFINED, Column, fmt, measure_interval_text, measure_text
 from .notes import cells_with_notes
 from .summary import ShownResult, pair_heatmaps, shown_learners, shown_styles, summary_note
-from .verdicts import ranking_sentence
+from .verdicts import agreed_ranking, ranking_sentence
 
 __all__ = ["multiclass_context"]
 
@@ -135,6 +135,7 @@ def multiclass_context(result, base: dict) -> dict:
         class_columns=class_cols,
         mc_learners=learners,
         rankings=rankings,
+        rankings_agreed=agreed_ranking(rankings),
         rankings_disagree=any(not c.rankings_agree for c in result.comparisons),
         figures=figs,
         class_balance=[{"name": c, "support": fmt(v), "share": fmt(v / total, 3) if total else UNDEFINED}

@@ -39,6 +39,16 @@ def _mcnemar_cell(m, family: int) -> str:
     return text
 
 
+def _mcnemar_cells(m, family: int) -> list[str]:
+    """e01, e10, the test (exact, or χ² and its statistic), p and Holm's p: the
+    table's columns of :func:`_mcnemar_cell`'s sentence."""
+    test = "exact" if m.method == "exact" else ("χ² " + fmt(m.statistic, 3) if m.statistic is not None else "χ²")
+    p = p_value_text(m.p_value)
+    if m.p_value_exact is not None:  # the χ² asked for with few disagreements: the exact p beside it
+        p += f" (exact {p_value_text(m.p_value_exact)})"
+    return [fmt(m.e01), fmt(m.e10), test, p, p_value_text(m.p_holm) if family > 1 and m.p_holm is not None else ""]
+
+
 def _best(result) -> dict:
     """Each data set's best learner by the leaderboard's measure (report/leaderboard.py)."""
     from .leaderboard import leaderboard
@@ -81,7 +91,7 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
         family = len(comp.tests)
         for t in comp.tests:
             row = {"dataset": comp.dataset or "", "a": t.a, "b": t.b,
-                   "delong": "", "mcnemar": "", "paired_t": ""}
+                   "delong": "", "mcnemar": "", "paired_t": "", "delong_cells": None, "mcnemar_cells": None}
             if t.delong is not None:
                 d = t.delong
                 if d.p_value is None:
@@ -98,6 +108,10 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
                                          + _holm(d.p_value, d.p_holm, family))
                     if d.z is None and d.note:  # why z is undefined (also in the warnings)
                         row["delong"] += f" ({d.note})"
+                    else:
+                        # the table's cells: one line a pair, the numbers in columns
+                        row["delong_cells"] = [f"{sign}{diff}", fmt(d.z, 3), p_value_text(d.p_value),
+                                               p_value_text(d.p_holm) if family > 1 else ""]
                     adjusted = adjusted or family > 1
                     p = d.p_holm if d.p_holm is not None else d.p_value
                     if p < 1 - level:
@@ -111,6 +125,8 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
                 row["mcnemar"] = (f"e01 = {fmt(m.e01)}, e10 = {fmt(m.e10)}, Holm {p_text(m.p_holm)}"
                                   if shown is not None and m.p_holm is not None and family > 1
                                   else _mcnemar_cell(m, family))
+                if m.p_value is not None:
+                    row["mcnemar_cells"] = _mcnemar_cells(m, family)
                 adjusted = adjusted or family > 1
             if t.paired_t is not None:
                 pt = t.paired_t

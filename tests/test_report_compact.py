@@ -1,0 +1,75 @@
+"""The comparisons section says each thing once (issue 21's page targets): a
+ranking every measure agrees on is a sentence, not a table of identical rows;
+two learners get no two-by-two envelopment table beside the sentence that says
+it; the tests of a few pairs print one line a pair, the numbers in columns."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+from evalreport.pipeline import evaluate
+from evalreport.report.html import render_html
+from evalreport.report.verdicts import agreed_ranking
+from evalreport.spec import load_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _section(page: str, name: str) -> str:
+    start = page.index(f'<section id="{name}"')
+    return page[start:page.index("</section>", start)]
+
+
+@pytest.fixture(scope="module")
+def watermelon() -> str:
+    return _section(render_html(evaluate(load_spec(str(ROOT / "examples" / "watermelon" / "spec.yaml")))),
+                    "comparisons")
+
+
+@pytest.fixture(scope="module")
+def breast_cancer() -> str:
+    return _section(render_html(evaluate(load_spec(str(ROOT / "examples" / "breast_cancer" / "spec.yaml")))),
+                    "comparisons")
+
+
+def test_agreed_ranking_is_one_order_of_one_data_set():
+    rows = [{"dataset": "", "measure": m, "order": "A > B"} for m in ("AUC", "F1", "BEP")]
+    assert agreed_ranking(rows) == {"order": "A > B", "measures": "AUC, F1 and BEP"}
+    assert agreed_ranking(rows[:2] + [{"dataset": "", "measure": "BEP", "order": "B > A"}]) is None
+    assert agreed_ranking([dict(r, dataset="d1") for r in rows]) is None
+    assert agreed_ranking([]) is None
+
+
+def test_rankings_that_agree_are_a_sentence(watermelon):
+    text = html.unescape(re.sub(r"<[^>]+>", "", watermelon))
+    assert ("Every measure (AUC, BEP, F1, expected total cost and cost at the operating point) ranks the "
+            "learners alike, best first: A > B.") in text
+    assert 'class="rankings"' not in watermelon
+
+
+def test_rankings_that_disagree_keep_their_table(breast_cancer):
+    assert 'class="rankings"' in breast_cancer and "The rankings disagree" in breast_cancer
+
+
+def test_two_learners_have_no_envelopment_table(watermelon, breast_cancer):
+    assert "A&#39;s ROC curve envelops B&#39;s" in watermelon
+    assert 'class="matrix"' not in watermelon
+    assert 'class="matrix"' in breast_cancer  # four learners: the table says who envelops whom
+
+
+def test_tests_of_a_few_pairs_are_one_line_each_in_columns(breast_cancer):
+    table = breast_cancer[breast_cancer.index('<table class="tests"'):]
+    table = table[:table.index("</table>")]
+    rows = re.findall(r"<tr><td class=\"nowrap\">logistic vs tree</td>(.*?)</tr>", table, flags=re.S)
+    assert len(rows) == 1
+    cells = [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", rows[0])]
+    # DeLong: the difference and its interval, z, p, Holm p; McNemar: e01, e10, the test, p, Holm p
+    assert len(cells) == 9
+    assert cells[0].startswith("+0.04") and "[" in cells[0]
+    assert cells[4:7] == ["4", "18", "exact"]
+    for header in ("ΔAUC [interval]", "e01", "e10", "Holm p"):
+        assert header in html.unescape(table)
