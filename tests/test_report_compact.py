@@ -73,3 +73,15 @@ def test_tests_of_a_few_pairs_are_one_line_each_in_columns(breast_cancer):
     assert cells[4:7] == ["4", "18", "exact"]
     for header in ("ΔAUC [interval]", "e01", "e10", "Holm p"):
         assert header in html.unescape(table)
+
+
+def test_page_one_of_many_runs_names_a_few_and_counts_the_rest():
+    from evalreport.report.binary import DEPLOYED_SHOWN
+    from evalreport.report.verdicts import DISAGREEMENTS_SHOWN
+
+    page = render_html(evaluate(load_spec(str(ROOT / "examples" / "experiment_runs" / "spec.yaml"))))
+    verdict = html.unescape(re.sub(r"<[^>]+>", "", _section(page, "verdict")))
+    deployed = next(line for line in verdict.splitlines() if "the deployed thresholds cost" in line)
+    assert deployed.count(" costs ") == DEPLOYED_SHOWN and "16 more (the cost table)." in deployed
+    disagree = next(line for line in verdict.splitlines() if "The rankings disagree" in line)
+    assert disagree.count(" above ") == 2 * DISAGREEMENTS_SHOWN and "more pairs (results.json lists them)" in disagree

@@ -107,9 +107,15 @@ def _deployed_sentences(result) -> list[str]:
                      f"{cost_text(lr.operating.min_cost)} at {lr.threshold_text(lr.operating.threshold)})")
     if not parts:
         return []
+    if len(parts) > DEPLOYED_SHOWN:  # page one stays short: the cost table lists every learner
+        parts = parts[:DEPLOYED_SHOWN] + [f"{len(parts) - DEPLOYED_SHOWN} more (the cost table)"]
     pc = fmt(result.operating_point.pc_positive)
     return [f"At the operating point (PC(+) = {pc}), the deployed thresholds cost (normalised): "
             + "; ".join(parts) + "."]
+
+
+#: the learners whose deployed threshold's cost page one spells out
+DEPLOYED_SHOWN = 4
 
 
 def _columns(result) -> tuple[list[Column], list[Column]]:

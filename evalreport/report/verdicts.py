@@ -14,6 +14,8 @@ __all__ = ["fpr_bounds", "interval_phrases", "ranking_sentence", "recommendation
 
 #: intervals listed in a sentence before "and N more" (results.json lists all)
 SHOWN = 6
+#: the pairs whose disagreeing rankings page one spells out (each names its measures)
+DISAGREEMENTS_SHOWN = 3
 
 
 def fpr_bounds(values) -> list[str]:
@@ -85,12 +87,12 @@ def ranking_sentence(comp, label: dict, where: str = "") -> str:
         aside = " (among the learners each one has a value for)" if partial else ""
         return f"Every ranking{where} ({names}) orders the learners the same way{aside}."
     parts = []
-    for d in comp.disagreements[:SHOWN]:
+    for d in comp.disagreements[:DISAGREEMENTS_SHOWN]:
         ma, mb = [label[m] for m in d.prefer_a], [label[m] for m in d.prefer_b]
         parts.append(f"{and_join(ma)} rank{'s' if len(ma) == 1 else ''} {d.a} above {d.b}, "
                      f"{and_join(mb)} rank{'s' if len(mb) == 1 else ''} {d.b} above {d.a}")
-    if len(comp.disagreements) > SHOWN:
-        parts.append(f"{len(comp.disagreements) - SHOWN} more pairs (results.json lists them)")
+    if len(comp.disagreements) > DISAGREEMENTS_SHOWN:
+        parts.append(f"{len(comp.disagreements) - DISAGREEMENTS_SHOWN} more pairs (results.json lists them)")
     return f"The rankings{where} disagree: {'; '.join(parts)}."
 
 
