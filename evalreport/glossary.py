@@ -12,7 +12,7 @@ that every measure has one.
 
 from __future__ import annotations
 
-__all__ = ["BRIEF", "brief"]
+__all__ = ["BRIEF", "TERMS_BRIEF", "brief"]
 
 #: registry name -> one line (the formula, or what is compared)
 BRIEF = {
@@ -32,8 +32,8 @@ BRIEF = {
     "bep": "The value where precision = recall (TP + FP = m+).",
     "partial_auc": "ROC area for FPR up to max_fpr (McClish-standardised if asked).",
     "expected_total_cost": "Area under the cost curve over PC(+) in [0, 1].",
-    "min_cost": "Least normalised expected cost at the operating PC(+), any threshold.",
-    "cost_at_threshold": "Normalised expected cost of the deployed threshold at PC(+).",
+    "min_cost": "Least normalised cost at PC(+), over every threshold.",
+    "cost_at_threshold": "Normalised cost of the deployed threshold.",
     "specificity": "TN / (TN + FP) = 1 - FPR.",
     "npv": "TN / (TN + FN).",
     "fpr": "FP / (FP + TN).",
@@ -42,7 +42,7 @@ BRIEF = {
     "mcc": "(TP TN - FP FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN)); multi-class R_K.",
     "kappa": "(p_o - p_e) / (1 - p_e): agreement beyond chance.",
     "youden": "TPR - FPR at the threshold.",
-    "population": "The threshold's measures with the test rates reweighted to the priors.",
+    "population": "The threshold's measures reweighted to the priors.",
     "slices": "Every measure per value of a slice column, and its gap to the whole.",
     "demographic_parity_difference": "Largest minus smallest selection rate over a slice's values.",
     "equal_opportunity_difference": "Largest minus smallest TPR over a slice's values.",
@@ -50,8 +50,8 @@ BRIEF = {
     "roc": "TPR against FPR at every threshold; ties a diagonal segment.",
     "pr": "Precision against recall, straight in count space between points.",
     "cost_curve": "Lower envelope of the cost lines of all ROC points.",
-    "threshold_table": "The measures at the spec's thresholds, shares flagged, recalls, FPRs.",
-    "gains": "Share of positives captured in the top q by score, and lift = captured / q.",
+    "threshold_table": "The measures at the spec's operating points.",
+    "gains": "Positives captured in the top q by score; lift = captured / q.",
     "macro": "Mean of the per-matrix P and R; macro-F1 from them (Zhou eq. 2.14).",
     "micro": "P, R and F1 from the mean TP, FP, FN of the matrices.",
     "macro_f1": "2 macro-P macro-R / (macro-P + macro-R).",
@@ -62,15 +62,22 @@ BRIEF = {
     "brier": "Weighted mean of (s - y)²; multi-class summed over classes.",
     "log_loss": "Weighted mean of -log of the true class's probability (clipped).",
     "ece": "Σ (n_b / n) |observed_b - mean score_b| over the score bins.",
-    "calibration": "Per score bin: mean score against observed frequency (Wilson CI).",
+    "calibration": "Observed share against mean score, per bin.",
     "auc_ci": "DeLong's interval of the AUC.",
-    "bootstrap": "Percentile intervals over stratified resamples of the instances.",
-    "envelopment": "A envelops B: A's ROC curve nowhere below B's, above somewhere.",
-    "cost_envelope": "Which learner, at which threshold, is cheapest at each PC(+).",
-    "delong": "Paired test of two AUCs on the same instances; Holm-adjusted p.",
-    "mcnemar": "Test of two learners' disagreements (exact below 25); Holm-adjusted p.",
+    "bootstrap": "Percentile intervals over stratified resamples.",
+    "envelopment": "A's ROC curve nowhere below B's, above somewhere.",
+    "cost_envelope": "Cheapest learner and threshold at each PC(+).",
+    "delong": "Paired test of two AUCs; Holm-adjusted p.",
+    "mcnemar": "Test of paired disagreements; Holm-adjusted p.",
     "paired_t": "Paired t-test of two learners' error rates over the groups.",
     "friedman": "Test of the learners' ranks over data sets; Nemenyi's critical difference.",
+}
+
+
+#: the appendix's terms (registry.TERMS) -> one line
+TERMS_BRIEF = {
+    "probability cost PC(+)": "p c_FN / (p c_FN + (1 - p) c_FP), p the prior: cost curves' x axis.",
+    "normalised expected cost": "FNR PC(+) + FPR (1 - PC(+)), a ROC point's cost line.",
 }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .. import registry
 from ..result import Result
 
-__all__ = ["shown_measures", "definitions", "glossary", "works_cited", "WORKS"]
+__all__ = ["shown_measures", "definitions", "glossary", "works_cited", "WORKS", "WORKS_BRIEF"]
 
 #: the works most definitions cite, cited short in the appendix and listed once
 #: under it: (the registry's long form, the short form, the full reference)
@@ -22,6 +22,12 @@ WORKS = (
     ("Fawcett, Pattern Recognition Letters 27 (2006)", "Fawcett",
      "Fawcett: T. Fawcett, An introduction to ROC analysis, Pattern Recognition Letters 27 (2006)."),
 )
+#: the same works cited in a few words each, where the PDF prints the glossary
+WORKS_BRIEF = {
+    "Zhou §": "Zhou Zhihua, Machine Learning (2016), ch. 2",
+    "Drummond & Holte": "Drummond & Holte, Machine Learning 65 (2006)",
+    "Fawcett": "Fawcett, Pattern Recognition Letters 27 (2006)",
+}
 
 
 def shown_measures(result: Result) -> frozenset[str]:
@@ -77,16 +83,18 @@ def glossary(result: Result) -> dict[str, str]:
     """label -> the one-line form (:mod:`evalreport.glossary`) of each measure the
     report shows, and the terms: the PDF's appendix, where the full definitions
     took pages (the HTML report prints :func:`definitions`)."""
-    from ..glossary import brief
+    from ..glossary import TERMS_BRIEF, brief
 
     shown = shown_measures(result)
     out = {m.label: brief(m.name, m.definition) for m in registry.measures_for(result.spec.task)
            if m.name in shown}
-    out.update({t.name: t.definition for t in registry.TERMS if result.spec.task in t.tasks})
+    out.update({t.name: TERMS_BRIEF.get(t.name, t.definition) for t in registry.TERMS
+                if result.spec.task in t.tasks})
     return out
 
 
-def works_cited(definitions: dict[str, str]) -> list[str]:
-    """The full references of the works the definitions cite short."""
+def works_cited(definitions: dict[str, str], *, brief: bool = False) -> list[str]:
+    """The full references of the works the definitions cite short (``brief``: in
+    a few words each, for the glossary)."""
     texts = " ".join(definitions.values())
-    return [full for _, short, full in WORKS if short in texts]
+    return [WORKS_BRIEF[short] if brief else full for _, short, full in WORKS if short in texts]

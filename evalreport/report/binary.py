@@ -259,6 +259,7 @@ def binary_context(result, base: dict) -> dict:
         "operating": operating_context(view, styles),
         "definitions": (definitions := appendix_definitions(result)),
         "works": works_cited(definitions),
+        "works_brief": works_cited(definitions, brief=True),
         "glossary": glossary(result),
         **slices_section(view, styles),
     }

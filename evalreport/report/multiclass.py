@@ -146,6 +146,7 @@ def multiclass_context(result, base: dict) -> dict:
         priors_text=", ".join(f"{c}: {fmt(p, 6)}" for c, p in (spec.priors or {}).items()),
         definitions=(definitions := appendix_definitions(result)),
         works=works_cited(definitions),
+        works_brief=works_cited(definitions, brief=True),
         glossary=glossary(result),
         pair_heatmaps=pair_heatmaps(result, drawn),
     )
