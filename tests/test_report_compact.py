@@ -55,10 +55,23 @@ def test_rankings_that_disagree_keep_their_table(breast_cancer):
     assert 'class="rankings"' in breast_cancer and "The rankings disagree" in breast_cancer
 
 
-def test_two_learners_have_no_envelopment_table(watermelon, breast_cancer):
+def test_no_envelopment_table_where_the_sentences_say_every_pair(watermelon, breast_cancer):
     assert "A&#39;s ROC curve envelops B&#39;s" in watermelon
-    assert 'class="matrix"' not in watermelon
-    assert 'class="matrix"' in breast_cancer  # four learners: the table says who envelops whom
+    # breast_cancer: three pairs envelop, three cross, each said with its intervals
+    assert breast_cancer.count("ROC curves cross, so neither is better") == 3
+    for page in (watermelon, breast_cancer):
+        assert 'class="matrix"' not in page and "Envelopment is exact" in page
+
+
+def test_an_envelopment_table_where_pairs_are_left_unsaid(monkeypatch):
+    from evalreport.report import binary
+
+    result = evaluate(load_spec(str(ROOT / "examples" / "breast_cancer" / "spec.yaml")))
+    monkeypatch.setattr(binary, "CROSSINGS_SAID", 2)  # three pairs cross: one left unsaid
+    page = _section(render_html(result), "comparisons")
+    assert page.count("ROC curves cross, so neither is better") == 2
+    assert "1 more pair of ROC curves crosses (the envelopment matrix below" in page
+    assert 'class="matrix"' in page and "<td>crosses</td>" in page
 
 
 def test_tests_of_a_few_pairs_are_one_line_each_in_columns(breast_cancer):

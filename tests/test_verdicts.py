@@ -105,7 +105,15 @@ def test_breast_cancer_verdict_says_who_is_above_where(breast_cancer):
         "The rankings disagree: BEP, F1, expected total cost and cost at the operating point rank tree "
         "above bayes, AUC ranks bayes above tree."]
     assert not any("every threshold" in s for s in sentences)
-    (matrix,) = _matrix(breast_cancer)
+    # every crossing pair is said with its intervals: no envelopment matrix repeats them
+    assert _matrix(breast_cancer) == []
+
+
+def test_envelopment_matrix_cells(breast_cancer, monkeypatch):
+    from evalreport.report import binary
+
+    monkeypatch.setattr(binary, "CROSSINGS_SAID", 0)  # as if the sentences left pairs unsaid
+    (matrix,) = binary._matrix(breast_cancer)
     rows = {r["name"]: dict(zip(matrix["names"], r["cells"])) for r in matrix["rows"]}
     # the cell says that they cross; where, the sentences above it (a cell holding the
     # intervals took a page of four learners)

@@ -548,7 +548,10 @@ def test_mcnemar_exact_p_value_in_json_report_and_warnings(tmp_path):
     assert any(w.startswith(f"McNemar's test of 'a' and 'b': only {n} disagreement") and "exact binomial test "
                f"gives p = {row['p_value_exact']:.3g}" in w for w in d["warnings"])
     comparisons = html.unescape(page.split('id="comparisons"')[1])
-    assert f"only {n} disagreement{'s' if n > 1 else ''}, exact binomial p = " in comparisons
+    from evalreport.report.format import p_value_text
+
+    # the table's p cell: the χ² p-value, and the exact one beside it
+    assert f"(exact {p_value_text(row['p_value_exact'])})</td>" in comparisons
     # the stated assumptions are sentences apart
     assert "rough when e01 + e10 is small: below 25 disagreements the exact binomial p-value is given" \
         in comparisons
@@ -563,7 +566,8 @@ def test_mcnemar_auto_uses_the_exact_test_without_a_warning(tmp_path):
     assert "p_value_exact" not in row and row["p_holm"] == row["p_value"]  # one pair: Holm's p is p
     assert not any(w.startswith("McNemar's test") for w in d["warnings"])
     comparisons = html.unescape(page.split('id="comparisons"')[1])
-    assert f"e01 = {row['e01']}, e10 = {row['e10']}, exact binomial p = " in comparisons
+    assert (f'<td class="num nowrap">{row["e01"]}</td><td class="num nowrap">{row["e10"]}</td>'
+            '<td class="nowrap">exact</td>') in comparisons
     assert ("the exact binomial test of e01 among the e01 + e10 disagreements below 25 of them, the "
             "continuity-corrected χ² with 1 degree of freedom from 25") in comparisons
     assert "0.95. McNemar: paired decisions" in comparisons

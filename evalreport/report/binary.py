@@ -50,6 +50,11 @@ def _sentences(result) -> list[str]:
     return sentences
 
 
+#: the crossing pairs whose intervals the comparisons' sentences spell out; past
+#: them the envelopment matrix shows every pair (below, the sentences say it all)
+CROSSINGS_SAID = 4
+
+
 def _details(result) -> list[str]:
     """The comparisons' sentences for the comparisons section: which curves
     envelop, who is above on each interval of FPR where they cross, and what the
@@ -69,7 +74,7 @@ def _details(result) -> list[str]:
             sentences.append(f"{a}'s ROC curve envelops {whose}: {a} is at least as good at every "
                              "false positive rate (and so is its P-R curve).")
         disagree = {(d.a, d.b) for d in comp.disagreements}
-        for pair in crosses[:4]:
+        for pair in crosses[:CROSSINGS_SAID]:
             phrases = interval_phrases(pair.envelopment.intervals,
                                        {"a": f"{pair.a} is above", "b": f"{pair.b} is above",
                                         "equal": "they coincide on the rest"},
@@ -86,8 +91,10 @@ def _details(result) -> list[str]:
                 names = ", ".join(label[r.measure] for r in comp.rankings)
                 sentences.append(f"Where {pair.a}'s and {pair.b}'s curves cross, every summary ({names}) "
                                  f"that orders them prefers {who}.")
-        if len(crosses) > 4:
-            sentences.append(f"{len(crosses) - 4} more pairs of ROC curves cross (the envelopment matrix "
+        if len(crosses) > CROSSINGS_SAID:
+            more = len(crosses) - CROSSINGS_SAID
+            pairs = "1 more pair of ROC curves crosses" if more == 1 else f"{more} more pairs of ROC curves cross"
+            sentences.append(f"{pairs} (the envelopment matrix "
                              "below; results.json lists every interval).")
         if identical:
             sentences.append(f"Identical ROC curves: {'; '.join(identical)}.")
@@ -349,10 +356,14 @@ def _test_share(result) -> str:
 
 
 def _matrix(result) -> list[dict]:
-    """Pairwise envelopment as a matrix per data set (rows a, columns b)."""
+    """Pairwise envelopment as a matrix per data set (rows a, columns b), where
+    the section's sentences leave pairs unsaid (more than CROSSINGS_SAID cross):
+    else the matrix would repeat them."""
     out = []
     for comp in result.comparisons:
-        if not comp.pairs:
+        crossing = [p for p in comp.pairs if p.envelopment.verdict not in ("a_envelops_b", "b_envelops_a",
+                                                                            "identical")]
+        if not comp.pairs or len(crossing) <= CROSSINGS_SAID:
             continue
         names = [k for k in comp.learners if not result.learners[k].hard]
         cell = {}
