@@ -147,9 +147,10 @@ def hull_rows(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
     main = nseg * _HULL_STEP
     runs = (c, nseg, _HULL_STEP)
     xr, yr = x[:, :main].reshape(runs), y[:, :main].reshape(runs)
-    cross = (bx - ax)[:, :, None] * (yr - ay[:, :, None])
-    cross -= (by - ay)[:, :, None] * (xr - ax[:, :, None])
-    keep[:, :main] = (cross > 0).reshape(c, main)
+    # strictly above the edge: a positive cross product, as two products compared
+    # (the same integers: no subtraction pass)
+    above = (bx - ax)[:, :, None] * (yr - ay[:, :, None])
+    np.greater(above, (by - ay)[:, :, None] * (xr - ax[:, :, None]), out=keep[:, :main].reshape(runs))
     if main < last:  # the columns after the last full run, on the edge to the end
         i = np.minimum(before[:, nseg], S - 1)[:, None]
         ax, ay = np.take_along_axis(sx, i, 1), np.take_along_axis(sy, i, 1)
