@@ -9,13 +9,15 @@ system time (``resource.getrusage(RUSAGE_CHILDREN)``), peak memory its max RSS.
 Figures:
 - run: `evalreport run --format json` on 1e4 rows x two learners, a spec with
   costs and the default 2,000 bootstrap resamples (target: under 1 s of CPU);
-  also the bootstrap alone (in-process, per learner);
+  also the bootstrap alone (in-process, per learner), the same run without the
+  bootstrap, and the imports it pays for (evalreport.pipeline, matplotlib for
+  the dry figure pass, scipy.special, pyarrow.compute);
 - blas: the same kind of run at 2e4 rows under OPENBLAS_NUM_THREADS /
   OMP_NUM_THREADS = 1 and 2: CPU seconds of each and whether results.json is
   byte-identical;
 - version: `python -m evalreport --version` (CPU seconds, modules imported,
   whether pandas / pydantic / numpy / scipy.special are among them);
-- imports: whether a json run imports pandas or scipy.special;
+- imports: whether a json run imports pandas, scipy.special, matplotlib or pyarrow.compute;
 - report: a run writing html and pdf (1e4 rows): CPU seconds, and how many times
   the report context was built (render_html called).
 
@@ -102,7 +104,7 @@ except SystemExit:
     pass
 mods = sys.modules
 print("MODULES", len(mods), *(m for m in ("pandas", "pydantic", "numpy", "scipy.special", "scipy.stats", "yaml",
-                                          "matplotlib", "weasyprint") if m in mods))
+                                          "matplotlib", "weasyprint", "pyarrow.compute") if m in mods))
 """
 
 COUNT_RENDERS = r"""
@@ -124,6 +126,16 @@ status = main(sys.argv[1:])
 print("RENDERS", counts["render_html"], counts["environments"])
 """
 
+#: CPU seconds of importing a module in a fresh interpreter that has NumPy already
+IMPORT_CPU = r"""
+import sys, time, numpy
+t = time.process_time()
+for name in sys.argv[1:]:
+    __import__(name)
+print(time.process_time() - t)
+"""
+
+
 def fig_run(folder: Path, rounds: int) -> None:
     spec = generate(folder, 10_000)
     cpus = [child(run_cmd(spec, folder / f"out_run{r}"))[0] for r in range(rounds)]
@@ -131,6 +143,18 @@ def fig_run(folder: Path, rounds: int) -> None:
           f"all {', '.join(f'{c:.2f}' for c in cpus)}); target < 1 s")
     boot = [float(child([sys.executable, "-c", BOOT, "10000"])[3].split()[-1]) for _ in range(rounds)]
     print(f"bootstrap alone, 1e4 rows, 4 statistics, 2,000 resamples: CPU {min(boot):.3f} s per learner")
+    # where the rest goes: the same run without the bootstrap, and the imports it pays for
+    noboot = folder / "spec_noboot.yaml"
+    noboot.write_text(spec.read_text().replace("report:", "confidence: {bootstrap: 0}\nreport:", 1))
+    cpus = [child(run_cmd(noboot, folder / f"out_noboot{r}"))[0] for r in range(rounds)]
+    print(f"  the same run, confidence.bootstrap 0: CPU {min(cpus):.2f} s (best of {rounds})")
+    for what, modules in (("import evalreport.pipeline", ["evalreport.pipeline"]),
+                          ("import matplotlib (figure, SVG backend: the dry figure pass)",
+                           ["matplotlib.figure", "matplotlib.backends.backend_svg"]),
+                          ("import scipy.special (ndtri, ndtr)", ["scipy.special"]),
+                          ("import pyarrow.compute", ["pyarrow", "pyarrow.csv", "pyarrow.compute"])):
+        cpus = [float(child([sys.executable, "-c", IMPORT_CPU, *modules])[3].split()[-1]) for _ in range(rounds)]
+        print(f"  {what}, after NumPy: CPU {min(cpus):.3f} s")
 
 
 def fig_blas(folder: Path) -> None:

@@ -466,7 +466,7 @@ def plot_cost_curves(ax, source, *, styles=None, threshold=None, pc_positive=Non
     >>> for h in plot_cost_curves(ax, {"A": ev}, threshold=6.5, pc_positive=0.5):
     ...     print(h.get_label())
     A (expected total cost 0.175)
-    deployed thresholds' cost lines (dotted)
+    deployed thresholds' cost lines
     deployed thresholds (squares)
     """
     drawn = _drawn(source, threshold=threshold, pc_positive=pc_positive)

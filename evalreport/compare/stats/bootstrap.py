@@ -218,14 +218,17 @@ def _average_precision_values(chunk: _Chunk) -> np.ndarray:
     same numbers). A resample whose table has one instance a row (all drawn
     once, distinct scores) is the engine's other road: evaluated as such."""
     out = np.full(chunk.size, np.nan)
-    drawn = (chunk.cp + chunk.cn) > 0
+    # the blocks drawn, laid out as the columns of tp, fp (block k of row r is
+    # column k + 1; column 0 is no table row)
+    drawn = np.zeros(chunk.tp.shape, dtype=bool)
+    np.not_equal(chunk.cp + chunk.cn, 0, out=drawn[:, 1:])
     # every resample's table rows, one after the other (formed for all at once;
     # gathered by flat index: a boolean mask of a 2-D view takes twice as long)
     at = np.flatnonzero(drawn)
-    at += at // drawn.shape[1] + 1  # block k of row r is column k + 1 of tp, fp
     tp, fp = chunk.tp.reshape(-1)[at], chunk.fp.reshape(-1)[at]
-    ends = np.cumsum(drawn.sum(axis=1))
-    starts = ends - drawn.sum(axis=1)
+    rows = np.count_nonzero(drawn, axis=1)
+    ends = np.cumsum(rows)
+    starts = ends - rows
     step = np.empty(tp.size, dtype=np.float64)
     np.subtract(tp[1:], tp[:-1], out=step[1:])
     step[starts] = tp[starts]  # each table's first row steps up from 0

@@ -121,8 +121,15 @@ def hull_rows(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
     # a point equal to the end (scores not drawn at the bottom) is no vertex
     distinct = np.ones((c, width), dtype=bool)
     distinct[:, :-1] = (x[:, :-1] != x[:, -1:]) | (y[:, :-1] != y[:, -1:])
+    # nor is a point no higher than the one before it (at a score no positive of
+    # this resample has): it lies on or under the chord from that point to the
+    # next higher one, or on the level top that ends at the end; the points
+    # left have the same hull. (Not applied to the sampled hull's vertices
+    # below: one may be the copy that stands for points equal to it.)
+    rises = np.ones((c, width), dtype=bool)
+    np.not_equal(y[:, 1:-1], y[:, :-2], out=rises[:, 1:-1])
     if width <= _HULL_DIRECT:
-        (px, py), pcols, counts = _pack(distinct, x, y)
+        (px, py), pcols, counts = _pack(distinct & rises, x, y)
         hull_cols, counts = _prune(px, py, pcols, counts)
         return [hull_cols[r, :counts[r]] for r in range(c)]
     cols = np.arange(0, width, _HULL_STEP)
@@ -147,15 +154,17 @@ def hull_rows(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
     main = nseg * _HULL_STEP
     runs = (c, nseg, _HULL_STEP)
     xr, yr = x[:, :main].reshape(runs), y[:, :main].reshape(runs)
-    cross = (bx - ax)[:, :, None] * (yr - ay[:, :, None])
-    cross -= (by - ay)[:, :, None] * (xr - ax[:, :, None])
-    keep[:, :main] = (cross > 0).reshape(c, main)
+    # strictly above the edge: a positive cross product, as two products compared
+    # (the same integers: no subtraction pass)
+    above = (bx - ax)[:, :, None] * (yr - ay[:, :, None])
+    np.greater(above, (by - ay)[:, :, None] * (xr - ax[:, :, None]), out=keep[:, :main].reshape(runs))
     if main < last:  # the columns after the last full run, on the edge to the end
         i = np.minimum(before[:, nseg], S - 1)[:, None]
         ax, ay = np.take_along_axis(sx, i, 1), np.take_along_axis(sy, i, 1)
         bx, by = sx[:, -1:], sy[:, -1:]
         tail = slice(main, last)
         keep[:, tail] = (bx - ax) * (y[:, tail] - ay) - (by - ay) * (x[:, tail] - ax) > 0
+    keep &= rises
     keep[:, cols] |= alive  # the sampled hull's vertices, the ends among them
     keep &= distinct
     # the candidates of each row packed to the left
