@@ -50,8 +50,19 @@ copy and the largest call's working memory, measured with tracemalloc at
 message and exit status 2 before anything runs.
 
 For every case the output names the sort road the engine took (which count
-table road, how many parts the sort was split into on how many threads, and
-which SIMD path NumPy's sort dispatches to on this CPU), from one untimed call.
+table road, how many parts the sort was split into on how many threads, how
+the 64-bit keys were sorted: NumPy's quicksort or the radix road of
+evalreport/metrics/keysort.py, and which SIMD path NumPy's sort dispatches to
+on this CPU), from one untimed call.
+
+Where NumPy's sort takes its AVX-512 path (x86-simd-sort; several times
+slower than its AVX2 path on AMD Zen 4), ``np.sort`` itself is slow, and a
+ratio to it flatters the engine. So each case also times ``np.sort`` of the
+same scores on NumPy's AVX2 path, in a subprocess started with
+``NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL"`` (NumPy 2.4 groups the
+AVX-512 features as X86_V4; naming AVX512F etc. alone leaves the path on),
+and the last table gives the engine's ratio to that too
+(``--no-avx2-reference`` skips it).
 
 Targets (on the medians): evalreport at most 3x np.sort, and at least 25x
 faster than scikit-learn's four calls.
@@ -247,7 +258,7 @@ def numpy_sort_simd() -> str:
 def sort_road(y, s) -> str:
     """The road one untimed suite call took: which count-table builder ran and
     how the sort was split (parts, threads), and NumPy's sort SIMD path."""
-    from evalreport.metrics import build, parallel, sorting
+    from evalreport.metrics import build, keysort, parallel, sorting
 
     taken: list[str] = []
     parts: list[int] = []
@@ -285,7 +296,42 @@ def sort_road(y, s) -> str:
         split = f"the sort split into {max(parts)} parts by np.partition, sorted on {threads} threads"
     else:
         split = f"one np.sort, not split (too few rows for parts; {threads} thread(s) allowed)"
-    return f"{roads}; {split}; np.sort SIMD path: {numpy_sort_simd()}"
+    return (f"{roads}; {split}; key sort: {keysort.road(s.size)}; "
+            f"np.sort SIMD path: {numpy_sort_simd()}")
+
+
+#: what turns NumPy 2.4's AVX-512 sort path off (X86_V4 is the group of the
+#: AVX-512 features; AVX512_ICL builds on it and must go too)
+AVX2_ONLY = "X86_V4 AVX512_ICL"
+
+
+def avx2_sort_reference(n: int, seed: int, rounds: int) -> dict | None:
+    """Median seconds of ``np.sort`` on NumPy's AVX2 path, for the two cases
+    of n scores (``{"continuous": s, "ties (3 dp)": s}``), timed in a
+    subprocess with NPY_DISABLE_CPU_FEATURES set; None if it fails."""
+    import subprocess
+
+    code = (
+        "import gc, json, statistics, sys, time\n"
+        "import numpy as np\n"
+        f"sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})\n"
+        "from engine import make_scores\n"
+        f"y, s = make_scores({n}, {seed})\n"
+        "out = {}\n"
+        "for name, v in (('continuous', s), ('ties (3 dp)', np.round(s, 3))):\n"
+        "    ts = []\n"
+        f"    for _ in range({rounds}):\n"
+        "        gc.collect(); t = time.perf_counter(); r = np.sort(v)\n"
+        "        ts.append(time.perf_counter() - t); del r\n"
+        "    out[name] = statistics.median(ts)\n"
+        "print(json.dumps(out))\n")
+    env = dict(os.environ, NPY_DISABLE_CPU_FEATURES=AVX2_ONLY)
+    try:
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                              timeout=600, check=True)
+        return json.loads(done.stdout.strip().splitlines()[-1])
+    except (subprocess.SubprocessError, OSError, ValueError, IndexError):
+        return None
 
 
 # --------------------------------------------------------------------------- data
@@ -469,6 +515,19 @@ def print_table(results, stat: str):
         print(line)
 
 
+def print_avx2_table(results):
+    """Per case: np.sort here and on the AVX2 path, and the engine's ratio to each."""
+    head = (f"{'case':<12} {'n':>5} {'np.sort s':>10} {'AVX2 sort s':>12} {'evalreport s':>13} "
+            f"{'ev/sort':>8} {'ev/AVX2 sort':>13}")
+    print(head)
+    print("-" * len(head))
+    for r in results:
+        so, ev, ref = r["np_sort"]["median"], r["evalreport"]["median"], r.get("np_sort_avx2_median")
+        if ref:
+            print(f"{r['case']:<12} {fmt_n(r['n']):>5} {so:>10.4f} {ref:>12.4f} {ev:>13.4f} "
+                  f"{ev / so:>7.2f}x {ev / ref:>12.2f}x")
+
+
 def print_sweep(results):
     """Per case: each thread setting's median, time per row, and ratio to np.sort."""
     settings = list(results[0]["threads"])
@@ -557,6 +616,9 @@ def main(argv=None) -> int:
     p.add_argument("--threads", type=parse_threads, default=None, metavar="1,2,4,...",
                    help="time the suite at each EVALREPORT_THREADS setting (a sweep table; "
                         "replaces the '1 thread' column)")
+    p.add_argument("--no-avx2-reference", action="store_true",
+                   help="do not time np.sort on NumPy's AVX2 path in a subprocess (done by "
+                        "default where NumPy's sort takes its AVX-512 path)")
     p.add_argument("--seed", type=int, default=20240601, help="RNG seed")
     p.add_argument("--profile", action="store_true",
                    help="also cProfile one evalreport suite call per case (untimed)")
@@ -594,6 +656,7 @@ def main(argv=None) -> int:
         fn(y, np.round(s, 3))
     del y, s
 
+    avx2_ref = not args.no_avx2_reference and numpy_sort_simd().startswith("AVX-512")
     results = []
     notes = []
     for n in args.sizes:
@@ -608,21 +671,34 @@ def main(argv=None) -> int:
             notes.append(f"n = {fmt_n(n)}: scikit-learn timed in {sk_rounds} of {rounds} "
                          f"rounds (its median is over those)")
 
+        if avx2_ref:
+            ref = avx2_sort_reference(n, args.seed, rounds)
+            print(f"\nnp.sort on NumPy's AVX2 path (subprocess, NPY_DISABLE_CPU_FEATURES={AVX2_ONLY}), "
+                  f"n = {fmt_n(n)}, median of {rounds}: "
+                  + (", ".join(f"{k} {v:.4f} s" for k, v in ref.items()) if ref else "failed"), flush=True)
+        else:
+            ref = None
         y, s = make_scores(n, args.seed)
         one = not args.no_one_thread and args.threads is None
         results.append(run_case("continuous", y, s, rounds, sk_rounds, has_sklearn, args.profile, one,
                                 args.threads))
+        results[-1]["np_sort_avx2_median"] = ref and ref["continuous"]
         s3 = np.round(s, 3)
         del s
         gc.collect()
         results.append(run_case("ties (3 dp)", y, s3, rounds, sk_rounds, has_sklearn, args.profile, one,
                                 args.threads))
+        results[-1]["np_sort_avx2_median"] = ref and ref["ties (3 dp)"]
         del y, s3
         gc.collect()
 
     for stat in ("median", "min"):
         print(f"\n{stat} of the rounds (seconds; ratios of the {stat}s):")
         print_table(results, stat)
+    if any(r.get("np_sort_avx2_median") for r in results):
+        print("\nagainst np.sort on NumPy's AVX2 path (medians; np.sort here is on the "
+              f"{numpy_sort_simd()} path):")
+        print_avx2_table(results)
     if args.threads:
         print("\nthreads sweep (medians; EVALREPORT_THREADS per column, np.sort on one thread):")
         print_sweep(results)

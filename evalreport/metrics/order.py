@@ -3,10 +3,12 @@
 DeLong's paired test needs, for every instance, where its score ranks: a
 permutation, not only the sorted values. NumPy's ``argsort`` of 10^7 float64
 takes about 7 times as long as ``np.sort`` of them (it moves 16-byte pairs
-with indirect comparisons). Here the permutation comes out of one ``np.sort``
-of 64-bit keys instead (split across threads when large, see
-:func:`.parallel.sort_in_place`): the score's order-preserving bit pattern in
-the high bits and the row number in the low ``b = bit_length(n - 1)`` bits.
+with indirect comparisons). Here the permutation comes out of one sort of
+64-bit keys instead (split across threads when large, see
+:func:`.parallel.sort_in_place`; NumPy's sort, or a radix sort for large
+inputs when numba is installed, :mod:`.keysort`): the score's
+order-preserving bit pattern in the high bits and the row number in the low
+``b = bit_length(n - 1)`` bits.
 
 Keeping the row number costs the score's lowest ``b`` bits, so two distinct
 scores whose patterns differ only there share a key prefix and may come out

@@ -24,6 +24,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Sequence, TypeVar
 
+from .keysort import sort_keys
+
 __all__ = ["BLOCK", "MIN_PART", "MIN_SORT_PART", "blocks", "in_parts", "part_edges", "partition_into_parts",
            "run_parts", "sort_in_place", "sort_parts", "thread_count"]
 
@@ -117,7 +119,8 @@ def sort_in_place(values, *, min_part: int | None = None) -> None:
 
     ``np.partition`` at the parts' edges leaves each part holding exactly the
     values it holds when sorted, in some order; the parts are then sorted
-    side by side (:func:`sort_parts`). For integer keys (the engine's sort
+    side by side (:func:`sort_parts`; uint64 keys by :func:`.keysort.sort_keys`,
+    which may take a radix sort). For integer keys (the engine's sort
     keys) the result is the same array, bit for bit, as one
     ``values.sort()``; for floats the order among equal values (-0.0 and
     +0.0) may differ.
@@ -143,7 +146,7 @@ def sort_parts(values, edges: Sequence[int], *, min_part: int | None = None) -> 
     min_part = MIN_SORT_PART if min_part is None else min_part
 
     def sort(lo: int, hi: int) -> None:
-        values[lo:hi].sort()
+        sort_keys(values[lo:hi], total=values.size)  # uint64 keys may take the radix road
 
     if min(hi - lo for lo, hi in zip(edges[:-1], edges[1:])) < min_part:
         for lo, hi in zip(edges[:-1], edges[1:]):

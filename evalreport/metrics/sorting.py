@@ -34,6 +34,7 @@ import numpy as np
 
 from . import parallel
 from .keys import _ONE, _decode_keys, _encode_keys
+from .keysort import sort_keys
 from .parallel import blocks, in_parts, part_edges, run_parts
 from .table import CountTable, UnitCurves, _table_from_ascending, _UnitStepTable
 from .unit_rates import _UnitCurveBuffers
@@ -120,7 +121,7 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
         """Sort part [lo, hi) and fill it from its top; return (tied, lowest
         index done, rows written)."""
         carry = above[lo]
-        keys[lo:hi].sort()
+        sort_keys(keys[lo:hi], total=n)
         if _ties_in_sample(keys[lo:hi]):
             return True, hi, carry  # nothing decoded
         scratch = _LabelScratch(min(size, hi - lo))
