@@ -303,21 +303,23 @@ def _ties_in_spread_sample(keys: np.ndarray, size: int = 4096) -> bool:
 
 
 def _table_from_key_runs(sorted_keys: np.ndarray, *, invert: bool) -> CountTable:
-    """Count table from ascending keys with ties: one row per run of equal scores.
+    """Count table from ascending keys with ties: one row per distinct score.
 
-    A run of equal keys is one (score, label) block; a score held by both
-    classes is two adjacent blocks, negatives first (label 0 sorts first).
+    The scores are decoded once; a row starts where the score changes (a
+    score held by both classes is one run of keys, negatives first: label 0
+    sorts first). Its positives are the sum of the keys' label bits over the
+    run, its negatives the rest of the run. Four arrays of n, where a run of
+    (score, label) blocks first took about ten: at 3e7 near-distinct scores
+    with one tie this function took 5.9 of a 9.7 s call.
     """
     n = sorted_keys.size
-    change = np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1])
-    ends = np.empty(change.size + 1, dtype=np.int64)  # end (exclusive) of each block
-    ends[:-1] = change + 1
-    ends[-1] = n
-    block_keys = sorted_keys[ends - 1]
-    sizes = np.diff(ends, prepend=0)
-    positive = (block_keys & _ONE).astype(bool)
-    scores = _decode_keys(block_keys, np.empty(block_keys.size), invert=invert)
-    starts = np.flatnonzero(np.concatenate(([True], scores[1:] != scores[:-1])))
-    pos_w = np.add.reduceat(np.where(positive, sizes, 0), starts)
-    neg_w = np.add.reduceat(np.where(positive, 0, sizes), starts)
-    return _table_from_ascending(scores[starts], pos_w, neg_w, n)
+    scores = _decode_keys(sorted_keys, np.empty(n), invert=invert)
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.not_equal(scores[1:], scores[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    del new
+    scores = scores[starts]
+    pos_w = np.add.reduceat(sorted_keys & _ONE, starts).astype(np.int64)
+    neg_w = np.diff(starts, append=n) - pos_w
+    return _table_from_ascending(scores, pos_w, neg_w, n)
