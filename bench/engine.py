@@ -140,19 +140,6 @@ def work_sklearn(y, s):
     return roc, pr, auc, ap
 
 
-def work_evalreport_one_thread(y, s):
-    """The same suite with the engine's passes on the calling thread only."""
-    before = os.environ.get("EVALREPORT_THREADS")
-    os.environ["EVALREPORT_THREADS"] = "1"
-    try:
-        return work_evalreport(y, s)
-    finally:
-        if before is None:
-            del os.environ["EVALREPORT_THREADS"]
-        else:
-            os.environ["EVALREPORT_THREADS"] = before
-
-
 def timed(fn, y, s):
     """(seconds, result) of one call; the result is freed by the caller, untimed."""
     gc.collect()
@@ -175,6 +162,10 @@ def work_with_threads(threads: int):
             else:
                 os.environ["EVALREPORT_THREADS"] = before
     return work
+
+
+#: the same suite with the engine's passes on the calling thread only
+work_evalreport_one_thread = work_with_threads(1)
 
 
 # --------------------------------------------------------------------------- memory

@@ -21,18 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
+from run import RUN  # bench/run.py's timed json run (this folder is on the path)
+
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
-
-RUN = r"""
-import sys, time
-from evalreport.__main__ import main
-import evalreport.pipeline, evalreport.report
-t0 = time.perf_counter()
-status = main(["run", sys.argv[1], "--format", "json", "--quiet", "--out", sys.argv[2]])
-print(time.perf_counter() - t0)
-sys.exit(status)
-"""
 
 IDLE = r"""
 import numpy, pyarrow.parquet, evalreport.pipeline, evalreport.report
