@@ -21,7 +21,9 @@ from .cost import (
     operating_point,
     roc_hull,
 )
+from . import few_ties
 from .build import count_table_and_positive_rows
+from .few_ties import FewTiesTable
 from .table import (
     CountTable,
     SCALE_ADVICE,
@@ -446,9 +448,12 @@ def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
     und: dict[str, str] = {}
     auc = rank_loss = ap = bep = etc = None
     hull = curve = None
+    few = isinstance(table, FewTiesTable)
     if pos > 0:
         if table.unit_steps:
             auc2, ap, bep, hull_corners = _scalars_distinct(table, positive_rows)
+        elif few:  # a few ties among distinct scores
+            auc2, ap, bep = few_ties.scalars(table)
         else:
             auc2, ap, bep, hull_corners = _scalars_general(table)
     else:
@@ -462,7 +467,7 @@ def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
             auc2 = int(auc2)
         auc = float(auc2 / pairs2)
         rank_loss = float((pairs2 - auc2) / pairs2)
-        hull = roc_hull(table, *hull_corners)
+        hull = few_ties.roc_hull(table) if few else roc_hull(table, *hull_corners)
         curve = cost_curve(table, hull)
         etc = curve.area
     else:

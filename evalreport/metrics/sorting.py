@@ -34,6 +34,7 @@ import numpy as np
 
 from . import parallel
 from .keys import _ONE, _decode_keys, _encode_keys
+from .few_ties import few_ties_limit, table_without_tie_rows
 from .keysort import sort_keys
 from .parallel import blocks, in_parts, part_edges, run_parts
 from .table import CountTable, UnitCurves, _table_from_ascending, _UnitStepTable
@@ -87,14 +88,18 @@ def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_key
 
 def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
     """Sort the keys, and form the table of distinct keys of both classes
-    with the ROC and P-R curves' rates, in one pass over the keys; None if
-    two keys share a score (the keys are then sorted, and undecoded).
+    with the ROC and P-R curves' rates, in one pass over the keys. A few
+    tied scores (at most :func:`.few_ties.few_ties_limit` neighbouring pairs)
+    give the table without the rows inside each tie
+    (:func:`.few_ties.table_without_tie_rows`); with more, None (the keys are
+    then sorted, and undecoded), and the caller takes the key-runs road.
 
     The keys are sorted part by part (:func:`.parallel.sort_in_place`'s
     parts: one ``np.partition`` at their edges), each part by the thread
     that then makes the pass over it: the passes over one part overlap the
-    sort of another, and find its keys in cache. A part whose keys show a
-    tie in a sample (:func:`_ties_in_sample`) stops there.
+    sort of another, and find its keys in cache. A part that finds more
+    tied pairs than the limit stops there (so the road taken depends on the
+    scores, not on how they were split into parts).
 
     Each block of keys, from the top, is checked for ties, gives its labels
     (the positives' rows, and their sums from the top: tp, in a small
@@ -117,15 +122,17 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
     rows = np.empty(n_pos, dtype=np.int64)
     curves = _UnitCurveBuffers(n, n_pos)
 
+    limit = few_ties_limit(n)
+
     def part(lo, hi):
-        """Sort part [lo, hi) and fill it from its top; return (tied, lowest
-        index done, rows written)."""
+        """Sort part [lo, hi) and fill it from its top; return (the indices
+        i of its keys tied with key i + 1, or None past the limit; lowest
+        index done; rows written)."""
         carry = above[lo]
         sort_keys(keys[lo:hi], total=n)
-        if _ties_in_sample(keys[lo:hi]):
-            return True, hi, carry  # nothing decoded
         scratch = _LabelScratch(min(size, hi - lo))
         same = scratch.is_pos  # (free once a block's positives are found)
+        tied, count = [], 0
         for start, stop in reversed(list(blocks(lo, hi))):
             block = keys[start:stop]
             m = stop - start
@@ -138,18 +145,28 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
             curves.fill(tp, start, stop)
             carry += at.size
             # The thresholds, in place. A tie: two neighbouring equal scores
-            # (the same bits), here or across the block above.
+            # (the same bits), here or across the block above. The pass goes
+            # on as if they were distinct (few_ties drops the rows between).
             bits = _decode_keys(block, block.view(np.float64), invert=invert).view(np.uint64)
-            if (np.equal(bits[1:], bits[:-1], out=same[:m - 1]).any()
-                    or (stop < hi and keys[stop] == bits[-1])):
-                return True, start, carry
-        return False, lo, carry
+            if np.equal(bits[1:], bits[:-1], out=same[:m - 1]).any():
+                tied.append(np.flatnonzero(same[:m - 1]) + start)
+                count += tied[-1].size
+            if stop < hi and keys[stop] == bits[-1]:
+                tied.append(np.array([stop - 1]))
+                count += 1
+            if count > limit:  # (so more than the limit in all: the key-runs road)
+                return None, start, carry
+        return tied, lo, carry
 
     results = run_parts(part, edges)
     with_inf = buf.view(np.float64)
-    tied = any(t for t, _, _ in results) or any(
-        with_inf[e - 1] == with_inf[e] for e in edges[1:-1])
-    if tied:
+    many = any(t is None for t, _, _ in results)
+    tied = [] if many else [i for t, _, _ in results for i in t]
+    if not many:
+        tied += [np.array([e - 1]) for e in edges[1:-1] if with_inf[e - 1] == with_inf[e]]
+        pairs = np.sort(np.concatenate(tied)) if tied else None
+        many = pairs is not None and pairs.size > limit
+    if many:
         # Put back the keys of what was decoded: the score's bits, shifted,
         # and the label bit of each positive (its row j is index n - j).
         for lo, hi, (_, low, carry) in zip(edges[:-1], edges[1:], results):
@@ -158,6 +175,8 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
                 keys[n - rows[above[lo]:carry]] |= _ONE
         return None
     with_inf[n] = np.inf
+    if pairs is not None:
+        return table_without_tie_rows(with_inf, curves, rows, pairs, n_pos=n_pos, invert=invert), None
     table = _UnitStepTable(None, n_rows=n, n_pos=n_pos, ascending_with_inf=with_inf, invert=invert,
                            curves=UnitCurves(*curves.rates()))
     return table, rows

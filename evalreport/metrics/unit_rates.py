@@ -68,7 +68,7 @@ class _UnitCurveBuffers:
         return self.fpr[::-1], self.tpr[::-1], self.precision[::-1]
 
 
-def precision_sum(rows: np.ndarray, n: int) -> float:
+def precision_sum(rows: np.ndarray, n: int, *, skip: np.ndarray | None = None) -> float:
     """Sum of the precision i / k_i at the rows ``rows`` = k_i (ascending)
     where the positives of a table of n distinct unweighted scores enter:
     m+ times the average precision.
@@ -79,6 +79,9 @@ def precision_sum(rows: np.ndarray, n: int) -> float:
     the keys' index (row k is index n - k; blocks of :data:`parallel.BLOCK`
     from index 0), the top block first, each block's terms in ascending
     index, that is descending row.
+
+    ``skip``: positions in ``rows`` (ascending) whose terms are left out (set
+    to 0 in their place: the positives of a tie, :mod:`.few_ties`).
     """
     size = parallel.BLOCK
     # Block b (indices [b * size, (b + 1) * size)) holds the rows in
@@ -99,6 +102,8 @@ def precision_sum(rows: np.ndarray, n: int) -> float:
         np.bitwise_or(rows[a:b], _TWO_52_BITS, out=k.view(np.int64))
         np.subtract(k, _TWO_52, out=k)
         np.divide(np.add(ones[:b - a], a + 1), k, out=k)
+        if skip is not None:
+            k[skip[np.searchsorted(skip, a):np.searchsorted(skip, b)] - a] = 0.0
         # (NumPy sums a reversed view in the view's order: the same float as
         # its contiguous copy, without the copy)
         total += float(k[::-1].sum())

@@ -1,0 +1,254 @@
+"""A few tied scores among distinct ones: the distinct road's table, with the
+rows inside each tie dropped.
+
+10^8 doubles drawn at random hold, more often than not, one pair of equal
+values (n^2 / 2^54 is about 0.55 at 10^8), and capped probabilities put a few
+rows at exactly 1.0. Such a tie used to send the whole array down the road of
+:func:`.sorting._table_from_key_runs` and the general table (ten arrays of n,
+several times the time and memory of distinct scores). Here a tie costs what
+it is: the rows it spans.
+
+:func:`.sorting._rated_distinct_table` makes its one pass as if every score
+were distinct, and records where two neighbouring sorted keys share a score.
+In that "as-if" table the instances of a tied score are rows of their own
+(positives first: a label bit of 1 sorts last in the ascending keys, so first
+in the descending rows). The count table of the tied scores is the as-if
+table without the rows inside each tie: only the row after the tie's last
+instance stays, and its counts, rates and precision are the as-if row's, the
+same floats. So the thresholds and the three curves are compacted in place
+(:func:`_drop_ranges`, at most one move of each array), ``tp`` and ``fp`` are
+read back from the rates when asked for (exact, as in
+:class:`.table._UnitStepTable`), and the scalars come from the positives' as-if
+rows with one term per tie (:func:`scalars`):
+
+* twice the AUC's area: the as-if count of pairs ranked right, less the pairs
+  of each tie (p q), which the as-if order ranks right and the trapezoid
+  counts as half;
+* the average precision: the as-if terms i / k_i, with each tie's positives'
+  terms left out and the tie's one term p t / r put in (t positives at row r
+  after it), the general road's recall step times precision;
+* the break-even point: the as-if one, or interpolated across the tie that
+  holds row m+, as :func:`.binary_scalars._bep` does.
+
+The hull (:func:`roc_hull`) is the as-if hull when none of its vertices lies
+inside a tie; otherwise the as-if hull's other vertices bound it from below,
+and the few candidates above them, with each tie's end, give it exactly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cost import (
+    RocHull,
+    UnitStepCorners,
+    _above_polygon,
+    _Polygon,
+    roc_hull as _general_hull,
+    row_thresholds,
+    upper_hull_indices,
+)
+from .binary_scalars import _bep_between
+from .parallel import BLOCK
+from .table import UnitCurves, _UnitStepTable, pair_counts_leave_int64
+from .unit_rates import precision_sum
+
+__all__ = ["FewTiesTable", "few_ties_limit", "roc_hull", "scalars", "table_without_tie_rows"]
+
+
+def few_ties_limit(n: int) -> int:
+    """The most neighbouring tied pairs that take this road (about one row in
+    256); more take the key-runs road. The choice depends on the scores alone,
+    never on the threads, so neither do the numbers."""
+    return max(1, n >> 8)
+
+
+class FewTiesTable(_UnitStepTable):
+    """The count table of unweighted scores with a few ties, formed from the
+    as-if table of distinct rows (see the module's text). Rows: ``len`` (the
+    distinct scores); instances: ``n_rows``.
+
+    ``tp`` and ``fp`` are formed from the rates when read whole
+    (``rint(rate * class total)``, exact) and at a few rows by :meth:`tp_at`
+    and :meth:`fp_at`. The positives' as-if rows and the ties (their as-if
+    row ranges, positives and negatives) stay for :func:`scalars` and
+    :func:`roc_hull`.
+    """
+
+    def __init__(self, *, n_rows, n_pos, ascending_with_inf, invert, curves, as_if_rows, ties):
+        super().__init__(None, n_rows=n_rows, n_pos=n_pos, ascending_with_inf=ascending_with_inf,
+                         invert=invert, curves=curves)
+        object.__setattr__(self, "as_if_rows", as_if_rows)
+        object.__setattr__(self, "ties", ties)
+
+    def __len__(self) -> int:
+        return int(self._with_inf.size - 1)
+
+    @property
+    def fp(self) -> np.ndarray:
+        if self._fp is None:
+            object.__setattr__(self, "_fp", self._fp_of(self.curves.fpr))
+        return self._fp
+
+    def fp_at(self, rows):
+        if self._fp is not None:
+            return self._fp[rows]
+        return self._fp_of(self.curves.fpr[rows])
+
+    def _fp_of(self, fpr):
+        """fp from fpr = fp / m- (correctly rounded; fp < 2**51): exact."""
+        return np.rint(np.multiply(fpr, self.negatives)).astype(np.int64)
+
+
+class _Ties:
+    """The ties of an as-if table of n rows, one entry per tie, by as-if row
+    ascending: ``first`` and ``last`` (the rows of its first and last
+    instance; ``last`` is the row kept), ``pos`` and ``neg`` (its instances
+    of each class), and ``pos_before`` (the positives in the rows above it)."""
+
+    def __init__(self, n: int, lows: np.ndarray, highs: np.ndarray, as_if_rows: np.ndarray):
+        # key indices [low, high] ascending -> rows n - high .. n - low
+        order = np.argsort(-lows)
+        self.first = (n - highs[order]).astype(np.int64)
+        self.last = (n - lows[order]).astype(np.int64)
+        self.pos_before = np.searchsorted(as_if_rows, self.first, side="left")
+        self.pos = np.searchsorted(as_if_rows, self.last, side="right") - self.pos_before
+        self.neg = self.last - self.first + 1 - self.pos
+        # rows dropped above (and at) each tie's kept row: its size less one
+        self.dropped_through = np.cumsum(self.last - self.first)
+
+    def dropped_rows(self, rows: np.ndarray) -> np.ndarray:
+        """Whether each as-if row is one the tied table drops (inside a tie)."""
+        k = np.searchsorted(self.first, rows, side="right") - 1
+        inside = k >= 0
+        inside[inside] = rows[inside] < self.last[k[inside]]
+        return inside
+
+    def kept_row(self, rows: np.ndarray) -> np.ndarray:
+        """The tied table's row of each kept as-if row."""
+        k = np.searchsorted(self.last, rows, side="right") - 1
+        return rows - np.where(k >= 0, self.dropped_through[np.maximum(k, 0)], 0)
+
+
+def table_without_tie_rows(with_inf: np.ndarray, curves, as_if_rows: np.ndarray, tied_pairs: np.ndarray,
+                           *, n_pos: int, invert: bool) -> FewTiesTable:
+    """The tied table from the as-if table's buffers (ascending: index i holds
+    as-if row n - i; ``with_inf[n]`` is +inf, ``tpr[n] = fpr[n] = 0``),
+    compacted in place. ``tied_pairs``: ascending indices i whose sorted key
+    shares its score with key i + 1."""
+    n = with_inf.size - 1
+    new = np.flatnonzero(np.diff(tied_pairs) != 1) + 1
+    lows = tied_pairs[np.concatenate(([0], new))]
+    highs = tied_pairs[np.concatenate((new - 1, [tied_pairs.size - 1]))] + 1
+    # the rows inside each tie are key indices low + 1 .. high
+    drop = list(zip((lows + 1).tolist(), (highs + 1).tolist()))
+    fpr, tpr, precision = curves.fpr, curves.tpr, curves.precision
+    kept = [_drop_ranges(a, drop) for a in (with_inf, fpr, tpr, precision)]
+    rates = UnitCurves(*(a[::-1] for a in kept[1:]))
+    return FewTiesTable(n_rows=n, n_pos=n_pos, ascending_with_inf=kept[0], invert=invert, curves=rates,
+                        as_if_rows=as_if_rows, ties=_Ties(n, lows, highs, as_if_rows))
+
+
+def _drop_ranges(values: np.ndarray, ranges: list[tuple[int, int]]) -> np.ndarray:
+    """``values`` without the index ranges ``[lo, hi)`` (ascending,
+    disjoint), compacted in place; the compacted values are a slice of it.
+
+    The shorter side moves: the values below the ranges move up (the result
+    is ``values[d:]``), or those above move down (``values[:size - d]``),
+    block by block from the end they move towards, so that no value is
+    overwritten before it has moved and no temporary is larger than a block.
+    """
+    size = values.size
+    dropped = sum(hi - lo for lo, hi in ranges)
+    if ranges[-1][0] < size - ranges[0][1]:  # fewer values below the last range than above the first
+        _move_up(values, ranges)
+        return values[dropped:]
+    flipped = values[::-1]
+    _move_up(flipped, [(size - hi, size - lo) for lo, hi in reversed(ranges)])
+    return values[:size - dropped]
+
+
+def _move_up(values: np.ndarray, ranges: list[tuple[int, int]]) -> None:
+    shift = 0
+    for k in range(len(ranges) - 1, -1, -1):
+        lo, hi = ranges[k]
+        shift += hi - lo
+        bottom = ranges[k - 1][1] if k else 0
+        # the kept values in [bottom, lo) move up by shift, the top block first
+        for stop in range(lo, bottom, -BLOCK):
+            start = max(bottom, stop - BLOCK)
+            values[start + shift:stop + shift] = values[start:stop]  # (NumPy buffers an overlap)
+
+
+def scalars(table: FewTiesTable):
+    """Twice the AUC's area in counts, the average precision and the
+    break-even point (see the module's text); exact integers and the general
+    road's terms."""
+    rows, ties = table.as_if_rows, table.ties
+    pos, neg, n = table.positives, table.negatives, table.n_rows
+    wrong = int(rows.sum()) - pos * (pos + 1) // 2
+    auc2 = 2 * (pos * neg - wrong) - int(np.dot(ties.pos, ties.neg))
+    with_pos = ties.pos > 0
+    skip = np.concatenate([np.arange(a, a + p) for a, p in
+                           zip(ties.pos_before[with_pos].tolist(), ties.pos[with_pos].tolist())]
+                          or [np.zeros(0, dtype=np.int64)])
+    total = precision_sum(rows, n, skip=skip)
+    for p, t, r in zip(ties.pos[with_pos].tolist(), (ties.pos_before + ties.pos)[with_pos].tolist(),
+                       ties.last[with_pos].tolist()):
+        total += float(p) * (t / r)  # the recall step times the precision t / (t + fp)
+    return auc2, total / pos, _bep(rows, ties, pos)
+
+
+def _bep(rows: np.ndarray, ties: _Ties, pos: int) -> float:
+    """P = R at TP + FP = m+ (:func:`.binary_scalars._bep`): the as-if row m+
+    if kept, else interpolated across the tie that holds it."""
+    k = int(np.searchsorted(ties.first, pos, side="right")) - 1
+    if k < 0 or pos >= ties.last[k]:  # row m+ is a row of the tied table
+        return int(np.searchsorted(rows, pos, side="right")) / pos
+    first, last = int(ties.first[k]), int(ties.last[k])
+    t0 = int(ties.pos_before[k])
+    tp = _bep_between(np.int64(first - 1), np.int64(t0), np.int64(last), np.int64(t0 + ties.pos[k]), pos)
+    return float(tp / pos)
+
+
+class _AsIfColumn:
+    """fp or tp of the as-if table at a few rows (the hull reads its ends)."""
+
+    def __init__(self, rows: np.ndarray, n: int, tp: bool):
+        self.rows, self.size, self.tp = rows, n + 1, tp
+
+    def __getitem__(self, at):
+        at = np.asarray(at, dtype=np.int64)
+        tp = np.searchsorted(self.rows, at, side="right")
+        return tp if self.tp else at - tp
+
+
+def roc_hull(table: FewTiesTable) -> RocHull | None:
+    """The ROC convex hull of the tied table (see the module's text)."""
+    pos, neg, n = table.positives, table.negatives, table.n_rows
+    if pos <= 0 or neg <= 0:
+        return None
+    if pair_counts_leave_int64(pos, neg):  # (billions of rows: the general road's floats)
+        return _general_hull(table)
+    rows, ties = table.as_if_rows, table.ties
+    x, y = _AsIfColumn(rows, n, tp=False), _AsIfColumn(rows, n, tp=True)
+    corners = UnitStepCorners(rows)
+    vertices = upper_hull_indices(x, y, rows, corners)
+    inside = ties.dropped_rows(vertices)
+    if inside.any():
+        # The other vertices are points of the tied table: its hull lies on or
+        # above their polygon. Only the corners strictly above it, and each
+        # tie's kept row, can be its vertices.
+        lower = vertices[~inside]
+        above = _above_polygon(_Polygon(lower, x[lower], y[lower]), rows, corners, None)
+        cand = rows[above]
+        cand = np.union1d(np.union1d(cand[~ties.dropped_rows(cand)], lower[1:-1]), ties.last[ties.pos > 0])
+        cand = cand[(cand > 0) & (cand < n)]
+        vertices = upper_hull_indices(x, y, cand, (x[cand], y[cand]))
+    idx = ties.kept_row(vertices)
+    return RocHull(
+        fpr=table.fp_at(idx) / neg,
+        tpr=table.tp_at(idx) / pos,
+        threshold=row_thresholds(table, idx),
+        index=idx,
+    )
