@@ -40,7 +40,8 @@ one; each round also times the suite with ``EVALREPORT_THREADS=1`` (the
 times np.sort, then the suite once per setting of ``EVALREPORT_THREADS``, in
 this process; the sweep table gives each setting's median, its time per row
 and its ratio to np.sort, and says whether more threads were ever slower
-(the engine uses at most 8: a larger setting runs as 8, and is printed so).
+(the engine uses at most 8 unless ``--max-threads`` raises its cap: a larger
+setting runs as the cap, and is printed so).
 
 Before any data is made, the sizes are checked against the memory available
 (``MemAvailable`` in /proc/meminfo): an estimate of the bytes per row this
@@ -255,6 +256,7 @@ def sort_road(y, s) -> str:
     parts: list[int] = []
     spied = [(build, "_table_from_keys", "sort keys (metrics.sorting)"),
              (sorting, "_rated_distinct_table", "distinct keys, sorted and passed part by part"),
+             (sorting, "table_without_tie_rows", "a few ties: their inner rows dropped (metrics.few_ties)"),
              (sorting, "_keyed_distinct_table", "tied keys"),
              (sorting, "_table_from_key_runs", "key runs"),
              (build, "_table_by_class", "by class (scores of both signs)"),
@@ -519,12 +521,17 @@ def print_avx2_table(results):
                   f"{ev / so:>7.2f}x {ev / ref:>12.2f}x")
 
 
+def _engine_cap() -> int:
+    from evalreport.metrics import parallel
+    return parallel._MAX_THREADS
+
+
 def print_sweep(results):
     """Per case: each thread setting's median, time per row, and ratio to np.sort."""
     settings = list(results[0]["threads"])
     head = f"{'case':<12} {'n':>5} {'np.sort s':>10} {'ns/row':>7}"
     for t in settings:
-        used = min(t, 8)
+        used = min(t, _engine_cap())
         label = f"{t} thr" + (f" (runs {used})" if used != t else "")
         head += f" | {label + ' s':>10} {'ns/row':>7} {'/sort':>6}"
     print(head + "  more threads never slower")
@@ -610,6 +617,11 @@ def main(argv=None) -> int:
     p.add_argument("--no-avx2-reference", action="store_true",
                    help="do not time np.sort on NumPy's AVX2 path in a subprocess (done by "
                         "default where NumPy's sort takes its AVX-512 path)")
+    p.add_argument("--check-up-to", type=parse_sizes, default=None, metavar="N",
+                   help="check AUC and AP against scikit-learn only for sizes up to N (the check "
+                        "takes minutes of one core at 1e8)")
+    p.add_argument("--max-threads", type=int, default=None,
+                   help="raise the engine's cap on threads (metrics/parallel.py; for measuring only)")
     p.add_argument("--seed", type=int, default=20240601, help="RNG seed")
     p.add_argument("--profile", action="store_true",
                    help="also cProfile one evalreport suite call per case (untimed)")
@@ -620,6 +632,9 @@ def main(argv=None) -> int:
     if args.sklearn_rounds is not None and args.sklearn_rounds < 0:
         p.error("--sklearn-rounds must be >= 0")
 
+    if args.max_threads:
+        from evalreport.metrics import parallel
+        parallel._MAX_THREADS = args.max_threads
     info = machine_info()
     has_sklearn = info["sklearn"] is not None
     if not has_sklearn and not args.no_sklearn:
@@ -671,13 +686,17 @@ def main(argv=None) -> int:
             ref = None
         y, s = make_scores(n, args.seed)
         one = not args.no_one_thread and args.threads is None
-        results.append(run_case("continuous", y, s, rounds, sk_rounds, has_sklearn, args.profile, one,
+        check = has_sklearn and (args.check_up_to is None or n <= max(args.check_up_to))
+        if not check and has_sklearn:
+            sk_rounds = 0
+            notes.append(f"n = {fmt_n(n)}: not checked against scikit-learn (--check-up-to)")
+        results.append(run_case("continuous", y, s, rounds, sk_rounds, check, args.profile, one,
                                 args.threads))
         results[-1]["np_sort_avx2_median"] = ref and ref["continuous"]
         s3 = np.round(s, 3)
         del s
         gc.collect()
-        results.append(run_case("ties (3 dp)", y, s3, rounds, sk_rounds, has_sklearn, args.profile, one,
+        results.append(run_case("ties (3 dp)", y, s3, rounds, sk_rounds, check, args.profile, one,
                                 args.threads))
         results[-1]["np_sort_avx2_median"] = ref and ref["ties (3 dp)"]
         del y, s3

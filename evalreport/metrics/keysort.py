@@ -144,11 +144,16 @@ def uses_radix(values: np.ndarray, total: int | None = None) -> bool:
     return setting == "radix" or _radix_measured_faster()
 
 
-def sort_keys(values: np.ndarray, *, total: int | None = None) -> None:
+def sort_keys(values: np.ndarray, *, total: int | None = None, scratch: np.ndarray | None = None) -> None:
     """Sort a contiguous 1-D array in place, ascending: uint64 keys by the
-    radix road where :func:`uses_radix`, anything else by ``values.sort()``."""
+    radix road where :func:`uses_radix`, anything else by ``values.sort()``.
+
+    ``scratch``: a uint64 array of the same size that the radix sort may
+    overwrite (else it takes a new one): a caller that will fill a buffer of
+    its own after the sort lends it, and no array of n is added at the peak.
+    """
     if values.size > 1 and uses_radix(values, total):
-        _load()(values, np.empty_like(values))
+        _load()(values, np.empty_like(values) if scratch is None else scratch)
     else:
         values.sort()
 

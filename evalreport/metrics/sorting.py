@@ -129,7 +129,9 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
         i of its keys tied with key i + 1, or None past the limit; lowest
         index done; rows written)."""
         carry = above[lo]
-        sort_keys(keys[lo:hi], total=n)
+        # (the part's own stretch of the FPR buffer, filled after the sort,
+        # lends the radix sort its scratch: no array of n more at the peak)
+        sort_keys(keys[lo:hi], total=n, scratch=curves.fpr[lo:hi].view(np.uint64))
         scratch = _LabelScratch(min(size, hi - lo))
         same = scratch.is_pos  # (free once a block's positives are found)
         tied, count = [], 0
