@@ -115,6 +115,7 @@ def test_parts_on_threads_equal_one_thread(monkeypatch, kind, report, threads):
     monkeypatch.setenv("EVALREPORT_THREADS", threads)
     monkeypatch.setattr(P, "MIN_PART", 7)  # parts of a few hundred rows
     monkeypatch.setattr(P, "MIN_SORT_PART", 7)  # the sorts split too
+    monkeypatch.setattr(P, "PASS_THREADS", 8)  # the passes too, one part a thread
     assert len(P.part_edges(s.size)) == P.PARTS_PER_THREAD * int(threads) + 1
     arrays, scalars = _everything(y, s, report)
     assert scalars == one_scalars
@@ -140,7 +141,9 @@ def test_sort_in_place_equals_one_sort(monkeypatch, threads, n):
         monkeypatch.setattr(P, "run_parts", lambda fn, edges: spans.append(list(edges)) or [
             fn(lo, hi) for lo, hi in zip(edges[:-1], edges[1:])])
         P.sort_in_place(rng.random(n))
-        assert spans == [P.part_edges(n, min_part=3)] and len(spans[0]) == int(threads) + 1
+        # (the spans before the last are the partition's tree, over edge indices)
+        assert spans[-1] == P.part_edges(n, min_part=3, threads=int(threads))
+        assert len(spans[-1]) == int(threads) + 1
 
 
 @pytest.mark.parametrize("min_part", [1, 10**9])
@@ -464,3 +467,18 @@ def test_a_report_table_keeps_tp_contiguous(monkeypatch, threads):
     eager, _ = K.count_table_and_positive_rows(y, s)
     assert kept.tp.flags.c_contiguous
     np.testing.assert_array_equal(kept.tp, eager.tp)
+
+
+@pytest.mark.parametrize("threads, passes", [("1", 1), ("3", 3), ("8", 4)])
+def test_passes_that_hold_the_gil_take_fewer_threads_than_the_sort(monkeypatch, threads, passes):
+    monkeypatch.setenv("EVALREPORT_THREADS", threads)
+    monkeypatch.setattr(P, "MIN_PART", 7)
+    monkeypatch.setattr(P, "MIN_SORT_PART", 7)
+    assert P.PASS_THREADS == 4 and P.pass_threads() == passes
+    assert len(P.part_edges(1000)) - 1 == passes
+    keys = np.random.default_rng(1).integers(0, 2**64, 1000, dtype=np.uint64)
+    split = keys.copy()
+    edges = P.partition_into_parts(split)
+    assert len(edges) - 1 == int(threads)
+    for lo, hi in zip(edges[:-1], edges[1:]):  # each part holds what it holds when sorted
+        np.testing.assert_array_equal(np.sort(split[lo:hi]), np.sort(keys)[lo:hi])

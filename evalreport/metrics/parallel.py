@@ -4,9 +4,9 @@ After the one sort, every pass over the scores (decoding thresholds, counting
 positives, dividing counts into rates) is elementwise or a running sum, and
 NumPy releases the GIL inside such loops: split into contiguous parts, the
 passes run on every core the process may use. The sort is split too
-(:func:`sort_in_place`): one ``np.partition`` (a SIMD selection, about an
-eighth of a sort) puts every value in its part, and the parts are sorted
-side by side.
+(:func:`sort_in_place`): ``np.partition`` (a SIMD selection, about an
+eighth of a sort, as a tree of one-kth selections) puts every value in its
+part, and the parts are sorted side by side.
 
 Only elementwise work and integer sums are split, so the results are the
 same, bit for bit, whatever the number of threads: a float sum split in two
@@ -27,6 +27,7 @@ from typing import Callable, Sequence, TypeVar
 from .keysort import sort_keys
 
 __all__ = ["BLOCK", "MIN_PART", "MIN_SORT_PART", "blocks", "in_parts", "part_edges", "partition_into_parts",
+           "pass_threads",
            "run_parts", "sort_in_place", "sort_parts", "thread_count"]
 
 T = TypeVar("T")
@@ -41,6 +42,13 @@ MIN_PART = 1 << 20
 # but every part costs a hand-off: one part per thread measured faster.
 PARTS_PER_THREAD = 1
 _MAX_THREADS = 8
+# A pass over blocks holds the GIL between its NumPy calls (a few per block of
+# BLOCK elements, each tens of microseconds), so threads queue for it: on a
+# 16-core Intel Xeon at 10^7 rows the rated pass's time summed over its parts
+# grew 1.3x from one thread to 4, 2.8x at 8 and 8.9x at 16, so that 4 threads
+# finished it as soon as 8 and sooner than 16. Such passes run on at most this
+# many threads; the sort (one long NumPy call without the GIL) on every one.
+PASS_THREADS = 4
 # A sort is one long NumPy call that releases the GIL: a thread pays for
 # itself on far shorter parts than the linear passes need. Partition and two
 # sorted halves against one sort, measured on 2 CPUs: 0.92 of the time at
@@ -68,12 +76,20 @@ def thread_count() -> int:
     return max(1, min(cpus, _MAX_THREADS))
 
 
-def part_edges(n: int, *, min_part: int | None = None, per_thread: int = PARTS_PER_THREAD) -> list[int]:
+def pass_threads() -> int:
+    """Threads for the passes that hold the GIL between NumPy calls
+    (:data:`PASS_THREADS` at most)."""
+    return min(thread_count(), PASS_THREADS)
+
+
+def part_edges(n: int, *, min_part: int | None = None, per_thread: int = PARTS_PER_THREAD,
+               threads: int | None = None) -> list[int]:
     """Edges ``[0, ..., n]`` of contiguous parts of ``range(n)``: up to
-    ``per_thread`` parts per thread, none shorter than ``min_part`` (default
-    :data:`MIN_PART`; so one part when ``n`` is small, or with one thread)."""
+    ``per_thread`` parts per thread (default :func:`pass_threads`), none
+    shorter than ``min_part`` (default :data:`MIN_PART`; so one part when
+    ``n`` is small, or with one thread)."""
     min_part = MIN_PART if min_part is None else min_part
-    threads = thread_count()
+    threads = pass_threads() if threads is None else threads
     parts = 1 if threads == 1 else max(1, min(threads * per_thread, n // max(min_part, 1)))
     return [n * i // parts for i in range(parts + 1)]
 
@@ -133,10 +149,34 @@ def partition_into_parts(values, *, min_part: int | None = None) -> list[int]:
     parts (:func:`part_edges` with ``min_part``, default
     :data:`MIN_SORT_PART`), and return the edges: each part then holds
     exactly the values it holds when the whole is sorted."""
-    edges = part_edges(values.size, min_part=MIN_SORT_PART if min_part is None else min_part)
+    edges = part_edges(values.size, min_part=MIN_SORT_PART if min_part is None else min_part,
+                       threads=thread_count())
     if len(edges) > 2:
-        values.partition(edges[1:-1])
+        _partition_by_halves(values, edges)
     return edges
+
+
+def _partition_by_halves(values, edges: Sequence[int]) -> None:
+    """``values.partition(edges[1:-1])``, as a tree of one-kth partitions.
+
+    NumPy selects one kth on its SIMD path (x86-simd-sort), but several kth
+    with its generic introselect, one after another: measured on a 16-core
+    Intel Xeon at 10^7 keys, one kth took 0.017 s, three 0.24 s and fifteen
+    0.35 s, more than the parts' sorts saved. So the middle edge is selected
+    first, then the middle edge of each side, side by side on threads (NumPy
+    releases the GIL in a partition): about two one-kth partitions of the
+    whole in all, whatever the number of parts. Each part ends with exactly
+    the values it holds when sorted, as with one call.
+    """
+    bounds = [0, len(edges) - 1]  # edge indices: ranges still to split
+    while len(bounds) < len(edges):
+        def split(i: int, j: int) -> None:
+            if j - i > 1:
+                lo = edges[i]
+                values[lo:edges[j]].partition(edges[(i + j) // 2] - lo)
+
+        run_parts(split, bounds)
+        bounds = sorted({*bounds, *((i + j) // 2 for i, j in zip(bounds[:-1], bounds[1:]))})
 
 
 def sort_parts(values, edges: Sequence[int], *, min_part: int | None = None) -> None:

@@ -30,6 +30,8 @@ threads for large inputs (:mod:`.parallel`).
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from . import parallel
@@ -123,6 +125,7 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
     curves = _UnitCurveBuffers(n, n_pos)
 
     limit = few_ties_limit(n)
+    passing = threading.BoundedSemaphore(parallel.pass_threads())
 
     def part(lo, hi):
         """Sort part [lo, hi) and fill it from its top; return (the indices
@@ -132,6 +135,10 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
         # (the part's own stretch of the FPR buffer, filled after the sort,
         # lends the radix sort its scratch: no array of n more at the peak)
         sort_keys(keys[lo:hi], total=n, scratch=curves.fpr[lo:hi].view(np.uint64))
+        with passing:  # (at most parallel.pass_threads() parts at once: the pass holds the GIL between calls)
+            return _pass(lo, hi, carry)
+
+    def _pass(lo, hi, carry):
         scratch = _LabelScratch(min(size, hi - lo))
         same = scratch.is_pos  # (free once a block's positives are found)
         tied, count = [], 0
