@@ -38,6 +38,7 @@ from . import parallel
 from .keys import _ONE, _decode_keys, _encode_keys
 from .few_ties import few_ties_limit, table_without_tie_rows
 from .keysort import sort_keys
+from .rated_pass import compiled_pass, uses_compiled_pass
 from .parallel import blocks, in_parts, part_edges, run_parts
 from .table import CountTable, UnitCurves, _table_from_ascending, _UnitStepTable
 from .unit_rates import _UnitCurveBuffers
@@ -126,6 +127,7 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
 
     limit = few_ties_limit(n)
     passing = threading.BoundedSemaphore(parallel.pass_threads())
+    kernel = compiled_pass() if uses_compiled_pass(n) else None
 
     def part(lo, hi):
         """Sort part [lo, hi) and fill it from its top; return (the indices
@@ -135,6 +137,11 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
         # (the part's own stretch of the FPR buffer, filled after the sort,
         # lends the radix sort its scratch: no array of n more at the peak)
         sort_keys(keys[lo:hi], total=n, scratch=curves.fpr[lo:hi].view(np.uint64))
+        if kernel is not None:  # one compiled loop, without the GIL (metrics.rated_pass)
+            tied = np.empty(min(limit + 1, hi - lo), dtype=np.int64)
+            low, carry, count = kernel(keys, lo, hi, n, carry, n_pos, curves.tpr, curves.fpr,
+                                       curves.precision, rows, invert, tied, limit)
+            return (None if count > limit else [tied[:count]]), low, carry
         with passing:  # (at most parallel.pass_threads() parts at once: the pass holds the GIL between calls)
             return _pass(lo, hi, carry)
 
@@ -170,7 +177,7 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
     results = run_parts(part, edges)
     with_inf = buf.view(np.float64)
     many = any(t is None for t, _, _ in results)
-    tied = [] if many else [i for t, _, _ in results for i in t]
+    tied = [] if many else [i for t, _, _ in results for i in t if i.size]
     if not many:
         tied += [np.array([e - 1]) for e in edges[1:-1] if with_inf[e - 1] == with_inf[e]]
         pairs = np.sort(np.concatenate(tied)) if tied else None
