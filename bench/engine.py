@@ -40,7 +40,7 @@ one; each round also times the suite with ``EVALREPORT_THREADS=1`` (the
 times np.sort, then the suite once per setting of ``EVALREPORT_THREADS``, in
 this process; the sweep table gives each setting's median, its time per row
 and its ratio to np.sort, and says whether more threads were ever slower
-(the engine uses at most 8 unless ``--max-threads`` raises its cap: a larger
+(the engine uses at most 16 unless ``--max-threads`` raises its cap: a larger
 setting runs as the cap, and is printed so).
 
 Before any data is made, the sizes are checked against the memory available

@@ -18,8 +18,27 @@ def _keys(scores: np.ndarray, labels: np.ndarray, negative: bool) -> np.ndarray:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(1, 300), st.integers(1, 40), st.booleans(), st.integers(0, 2**32 - 1))
-def test_table_from_key_runs_counts_each_distinct_score(n, values, negative, seed):
+@given(st.integers(1, 300), st.integers(1, 40), st.booleans(), st.integers(0, 2**32 - 1),
+       st.sampled_from([None, 1, 2, 5, 16]), st.sampled_from(["1", "2", "3"]))
+def test_table_from_key_runs_counts_each_distinct_score(n, values, negative, seed, stretch, threads):
+    # short stretches and several parts: runs cut at their edges are joined
+    import os
+
+    import evalreport.metrics.sorting as sorting
+    saved, before = sorting.RUN_STRETCH, os.environ.get("EVALREPORT_THREADS")
+    sorting.RUN_STRETCH = stretch or saved
+    os.environ["EVALREPORT_THREADS"] = threads
+    try:
+        _check_key_runs(n, values, negative, seed)
+    finally:
+        sorting.RUN_STRETCH = saved
+        if before is None:
+            del os.environ["EVALREPORT_THREADS"]
+        else:
+            os.environ["EVALREPORT_THREADS"] = before
+
+
+def _check_key_runs(n, values, negative, seed):
     rng = np.random.default_rng(seed)
     scores = rng.integers(0, values, n) / values + 1e-3
     if negative:

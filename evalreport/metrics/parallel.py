@@ -12,7 +12,7 @@ Only elementwise work and integer sums are split, so the results are the
 same, bit for bit, whatever the number of threads: a float sum split in two
 would round differently. ``EVALREPORT_THREADS=1`` runs everything on the
 calling thread (the default is the number of CPUs this process may use, at
-most 8). Within a part, passes run block by block (:func:`blocks`), so that
+most 16). Within a part, passes run block by block (:func:`blocks`), so that
 the passes after the first over a block read it from cache.
 """
 
@@ -41,7 +41,11 @@ MIN_PART = 1 << 20
 # Parts per thread. With more parts than threads a late thread takes fewer,
 # but every part costs a hand-off: one part per thread measured faster.
 PARTS_PER_THREAD = 1
-_MAX_THREADS = 8
+# The most threads the engine takes. Measured on a 16-core Intel Xeon (bench/
+# README.md, "The engine on 16 cores"): with the partition as a tree and the
+# compiled pass, the suite at 1e7 and 1e8 was fastest on all 16; no larger
+# machine was measured.
+_MAX_THREADS = 16
 # A pass over blocks holds the GIL between its NumPy calls (a few per block of
 # BLOCK elements, each tens of microseconds), so threads queue for it: on a
 # 16-core Intel Xeon at 10^7 rows the rated pass's time summed over its parts
@@ -62,7 +66,7 @@ _pool_size = 0
 
 def thread_count() -> int:
     """Threads the engine may use: ``EVALREPORT_THREADS`` if set, else the
-    CPUs available to this process (at most 8)."""
+    CPUs available to this process (at most 16)."""
     env = os.environ.get("EVALREPORT_THREADS", "").strip()
     if env:
         try:
