@@ -63,7 +63,7 @@ def test_run_parts_propagates_errors_after_every_part_ends():
     assert sorted(finished) == [1, 2]
 
 
-@pytest.mark.parametrize("value, expected", [("1", 1), ("4", 4), ("99", 8), ("0", 1), (" 2 ", 2)])
+@pytest.mark.parametrize("value, expected", [("1", 1), ("4", 4), ("12", 12), ("99", 16), ("0", 1), (" 2 ", 2)])
 def test_thread_count_from_the_environment(monkeypatch, value, expected):
     monkeypatch.setenv("EVALREPORT_THREADS", value)
     assert P.thread_count() == expected
