@@ -353,13 +353,20 @@ def _table_from_key_runs(sorted_keys: np.ndarray, *, invert: bool) -> CountTable
 
     def runs(lo, hi):
         found = []
+        # one scratch per part, reused stretch by stretch: a fresh temporary
+        # per stretch costs its page faults, which threads take in turn
+        size = min(RUN_STRETCH, hi - lo)
+        scratch, changes = np.empty(size, dtype=np.uint64), np.empty(size, dtype=bool)
         for start in range(lo, hi, RUN_STRETCH):
             keys = sorted_keys[start:min(start + RUN_STRETCH, hi)]
-            bits = keys >> _ONE
-            starts = np.flatnonzero(bits[1:] != bits[:-1])
-            starts += 1
-            starts = np.concatenate(([0], starts))
-            found.append((bits[starts], starts + start, np.add.reduceat(keys & _ONE, starts)))
+            m = keys.size
+            bits = np.right_shift(keys, _ONE, out=scratch[:m])
+            changes[0] = True
+            np.not_equal(bits[1:], bits[:-1], out=changes[1:m])
+            starts = np.flatnonzero(changes[:m])
+            values = bits[starts]
+            labels = np.bitwise_and(keys, _ONE, out=scratch[:m])
+            found.append((values, starts + start, np.add.reduceat(labels, starts)))
         return found
 
     found = [run for part in parallel.run_parts(runs, parallel.part_edges(n, min_part=RUN_STRETCH,
