@@ -63,16 +63,21 @@ def _setting() -> str:
     return value
 
 
+def compile_without_gil(function):
+    """``function`` compiled by numba (releasing the GIL, cached on disk), or
+    False when numba cannot be imported (it is optional)."""
+    try:
+        import numba
+    except ImportError:
+        return False
+    return numba.njit(nogil=True, cache=True)(function)
+
+
 def _load():
     """The compiled radix sort, or None when numba cannot be imported."""
     global _radix
     if _radix is None:
-        try:
-            import numba
-        except ImportError:
-            _radix = False
-        else:
-            _radix = numba.njit(nogil=True, cache=True)(_radix_sort_py)
+        _radix = compile_without_gil(_radix_sort_py)
     return _radix or None
 
 

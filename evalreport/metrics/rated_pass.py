@@ -27,7 +27,7 @@ import os
 
 import numpy as np
 
-from .keysort import RADIX_MIN
+from .keysort import RADIX_MIN, compile_without_gil
 
 __all__ = ["compiled_pass", "uses_compiled_pass"]
 
@@ -53,12 +53,7 @@ def compiled_pass():
     """The compiled pass (:func:`_pass_py`), or None when numba cannot be imported."""
     global _kernel
     if _kernel is None:
-        try:
-            import numba
-        except ImportError:
-            _kernel = False
-        else:
-            _kernel = numba.njit(nogil=True, cache=True)(_pass_py)
+        _kernel = compile_without_gil(_pass_py)
     return _kernel or None
 
 
