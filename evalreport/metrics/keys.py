@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import parallel
 from .parallel import blocks, in_parts
 
 _ONE = np.uint64(1)
@@ -70,7 +71,7 @@ def _checked_keys(y_true, y_score, positive):
         """(scores all finite and >= +0.0, positives, the other label or
         None); ok False also when a block holds a third label."""
         ok, n_pos, other = True, 0, None
-        for start, stop in blocks(lo, hi):
+        for start, stop in blocks(lo, hi, parallel.long_block()):  # (few calls a block: on every thread)
             block, keys = bits[start:stop], buf[start:stop]
             ok = ok and block.max() < _INF_BITS
             np.left_shift(block, _ONE, out=keys)
@@ -93,7 +94,7 @@ def _checked_keys(y_true, y_score, positive):
             np.bitwise_or(keys, is_pos, out=keys)
         return ok, n_pos, other
 
-    parts = in_parts(encode, n)
+    parts = in_parts(encode, n, threads=parallel.thread_count())
     others = {other for _, _, other in parts if other is not None}
     if not all(ok for ok, _, _ in parts) or len(others) > 1:
         return None

@@ -217,7 +217,8 @@ def _positives_above(keys: np.ndarray, edges: list[int], n_pos: int) -> dict[int
     number of positives above it (at indices >= hi). With one part no keys
     are read."""
     def count(lo, hi):
-        return sum(int(np.count_nonzero(keys[start:stop] & _ONE)) for start, stop in blocks(lo, hi))
+        return sum(int(np.count_nonzero(keys[start:stop] & _ONE))
+                   for start, stop in blocks(lo, hi, parallel.long_block()))  # (on every thread)
 
     counts = run_parts(count, edges) if len(edges) > 2 else [n_pos]
     return dict(zip(edges[:-1], (np.cumsum(counts[::-1])[::-1].tolist() + [0])[1:]))
