@@ -98,8 +98,10 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
     then sorted, and undecoded), and the caller takes the key-runs road.
 
     The keys are sorted part by part (:func:`.parallel.sort_in_place`'s
-    parts: one ``np.partition`` at their edges), each part by the thread
-    that then makes the pass over it: the passes over one part overlap the
+    parts, put in place by :func:`.parallel.partition_into_parts`), each part
+    by the thread that then makes the pass over it (compiled, without the
+    GIL, where :mod:`.rated_pass` says so; else NumPy's calls, a few parts
+    at a time): the passes over one part overlap the
     sort of another, and find its keys in cache. A part that finds more
     tied pairs than the limit stops there (so the road taken depends on the
     scores, not on how they were split into parts).
