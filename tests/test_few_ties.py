@@ -14,6 +14,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 import evalreport.metrics.parallel as parallel
 import evalreport.metrics.sorting as sorting
 from evalreport.metrics import evaluate_binary
+from evalreport.metrics.binary import evaluate_binary_for_report
 from evalreport.metrics.few_ties import FewTiesTable, _drop_ranges, few_ties_limit
 from evalreport.metrics.table import CountTable
 
@@ -39,8 +40,8 @@ def _with_ties(seed: int, n: int, ties: int, *, top: int = 0, bottom: int = 0, n
     return y, (-s if negative else s)
 
 
-def _assert_as_general_road(y, s):
-    ev = evaluate_binary(y, s)
+def _assert_as_general_road(y, s, evaluate=evaluate_binary):
+    ev = evaluate(y, s)
     ref = evaluate_binary(y, s, sample_weight=np.ones(y.size))  # the general road
     assert ev.auc == ref.auc and ev.rank_loss == ref.rank_loss and ev.bep == ref.bep
     assert ev.average_precision == pytest.approx(ref.average_precision, rel=1e-14)
@@ -50,6 +51,8 @@ def _assert_as_general_road(y, s):
     np.testing.assert_array_equal(table.threshold, ref.counts.threshold)
     np.testing.assert_array_equal(table.tp, ref.counts.tp.astype(np.int64))
     np.testing.assert_array_equal(table.fp, ref.counts.fp.astype(np.int64))
+    for t in (s[0], s[1], float(np.median(s)), s.max(), s.min(), 0.5):  # (before the curves decode all)
+        assert ev.at_threshold(t) == ref.at_threshold(t)
     for a, b in ((ev.roc.fpr, ref.roc.fpr), (ev.roc.tpr, ref.roc.tpr), (ev.roc.threshold, ref.roc.threshold),
                  (ev.pr.precision, ref.pr.precision), (ev.pr.recall, ref.pr.recall)):
         np.testing.assert_array_equal(a, b)
@@ -67,19 +70,21 @@ def _assert_as_general_road(y, s):
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(4_000, 20_000), st.integers(1, 3),
-       st.sampled_from([0, 0, 2, 5]), st.sampled_from([0, 3]), st.booleans())
-def test_few_ties_table_is_the_general_roads(seed, n, ties, top, bottom, negative):
+       st.sampled_from([0, 0, 2, 5]), st.sampled_from([0, 3]), st.booleans(), st.booleans())
+def test_few_ties_table_is_the_general_roads(seed, n, ties, top, bottom, negative, report):
+    # report: the road of a report's evaluation, which keeps the sorted keys and tp
     y, s = _with_ties(seed, n, ties, top=top, bottom=bottom, negative=negative)
-    ev = _assert_as_general_road(y, s)
+    ev = _assert_as_general_road(y, s, evaluate_binary_for_report if report else evaluate_binary)
     assert isinstance(ev.counts, FewTiesTable) == (y.size - np.unique(s).size <= few_ties_limit(y.size))
 
 
-def test_a_tie_at_a_vertex_of_the_distinct_hull():
+@pytest.mark.parametrize("evaluate", [evaluate_binary, evaluate_binary_for_report])
+def test_a_tie_at_a_vertex_of_the_distinct_hull(evaluate):
     # a tie of both classes at the top score: the as-if hull's first vertex
     # lies inside it, and the hull is found again without it
     y, s = _with_ties(5, 5_000, 1, top=6)
     y[np.flatnonzero(s == s.max())[:3]] = (0, 1, 1)
-    ev = _assert_as_general_road(y, s)
+    ev = _assert_as_general_road(y, s, evaluate)
     assert isinstance(ev.counts, FewTiesTable)
 
 
@@ -92,9 +97,10 @@ def test_the_same_bits_whatever_the_threads_and_parts(monkeypatch, negative):
     results = []
     for threads in ("1", "2", "3", "8"):
         monkeypatch.setenv("EVALREPORT_THREADS", threads)
-        ev = evaluate_binary(y, s)
-        assert isinstance(ev.counts, FewTiesTable)
-        results.append(ev)
+        for evaluate in (evaluate_binary, evaluate_binary_for_report):
+            ev = evaluate(y, s)
+            assert isinstance(ev.counts, FewTiesTable)
+            results.append(ev)
     first = results[0]
     for ev in results[1:]:
         assert (ev.auc, ev.average_precision, ev.bep, ev.expected_total_cost) == (
@@ -119,9 +125,10 @@ def test_past_the_limit_the_key_runs_road(monkeypatch, extra, few):
     assert n - np.unique(s).size == limit + extra
     for threads in ("1", "2", "5"):
         monkeypatch.setenv("EVALREPORT_THREADS", threads)
-        ev = _assert_as_general_road(y, s)
-        assert isinstance(ev.counts, FewTiesTable) == few
-        assert isinstance(ev.counts, CountTable)
+        for evaluate in (evaluate_binary, evaluate_binary_for_report):
+            ev = _assert_as_general_road(y, s, evaluate)
+            assert isinstance(ev.counts, FewTiesTable) == few
+            assert isinstance(ev.counts, CountTable)
 
 
 @settings(max_examples=200, deadline=None)

@@ -53,7 +53,8 @@ from .parallel import BLOCK
 from .table import UnitCurves, _UnitStepTable, pair_counts_leave_int64
 from .unit_rates import precision_sum
 
-__all__ = ["FewTiesTable", "few_ties_limit", "roc_hull", "scalars", "table_without_tie_rows"]
+__all__ = ["FewTiesTable", "few_ties_limit", "keyed_table_without_tie_rows", "roc_hull", "scalars",
+           "table_without_tie_rows"]
 
 
 def few_ties_limit(n: int) -> int:
@@ -68,36 +69,42 @@ class FewTiesTable(_UnitStepTable):
     as-if table of distinct rows (see the module's text). Rows: ``len`` (the
     distinct scores); instances: ``n_rows``.
 
-    ``tp`` and ``fp`` are formed from the rates when read whole
-    (``rint(rate * class total)``, exact) and at a few rows by :meth:`tp_at`
-    and :meth:`fp_at`. The positives' as-if rows and the ties (their as-if
-    row ranges, positives and negatives) stay for :func:`scalars` and
-    :func:`roc_hull`.
+    Two forms, as :class:`.table._UnitStepTable`'s: the evaluation's, with
+    the rates (``curves``) and decoded thresholds, ``tp`` and ``fp`` formed
+    from the rates (``rint(rate * class total)``, exact); or a report's, with
+    ``tp`` and the sorted keys kept (thresholds decoded when read), ``fp`` the
+    instances above a row (its as-if row) less ``tp``. Either way read at a
+    few rows by :meth:`tp_at` and :meth:`fp_at`. The positives' as-if rows
+    and the ties (their as-if row ranges, positives and negatives) stay for
+    :func:`scalars` and :func:`roc_hull`.
     """
 
-    def __init__(self, *, n_rows, n_pos, ascending_with_inf, invert, curves, as_if_rows, ties):
+    def __init__(self, tp=None, *, n_rows, n_pos, ascending_with_inf=None, keys=None, invert, curves=None,
+                 as_if_rows, ties):
         super().__init__(None, n_rows=n_rows, n_pos=n_pos, ascending_with_inf=ascending_with_inf,
-                         invert=invert, curves=curves)
+                         keys=keys, invert=invert, curves=curves)
+        object.__setattr__(self, "_tp", tp)
         object.__setattr__(self, "as_if_rows", as_if_rows)
         object.__setattr__(self, "ties", ties)
 
     def __len__(self) -> int:
-        return int(self._with_inf.size - 1)
+        if self._with_inf is not None:
+            return int(self._with_inf.size - 1)
+        return int(self._keys_desc.size)
 
     @property
     def fp(self) -> np.ndarray:
         if self._fp is None:
-            object.__setattr__(self, "_fp", self._fp_of(self.curves.fpr))
+            object.__setattr__(self, "_fp", self.fp_at(np.arange(len(self) + 1)))
         return self._fp
 
     def fp_at(self, rows):
         if self._fp is not None:
             return self._fp[rows]
-        return self._fp_of(self.curves.fpr[rows])
-
-    def _fp_of(self, fpr):
-        """fp from fpr = fp / m- (correctly rounded; fp < 2**51): exact."""
-        return np.rint(np.multiply(fpr, self.negatives)).astype(np.int64)
+        if self.curves is not None:
+            # fp from fpr = fp / m- (correctly rounded; fp < 2**51): exact
+            return np.rint(np.multiply(self.curves.fpr[rows], self.negatives)).astype(np.int64)
+        return self.ties.as_if_row(rows) - self.tp_at(rows)
 
 
 class _Ties:
@@ -124,6 +131,13 @@ class _Ties:
         inside[inside] = rows[inside] < self.last[k[inside]]
         return inside
 
+    def as_if_row(self, rows):
+        """The as-if row of each row of the tied table: the instances it
+        predicts positive."""
+        kept = self.last - self.dropped_through  # each tie's row in the tied table
+        k = np.searchsorted(kept, rows, side="right") - 1
+        return rows + np.where(k >= 0, self.dropped_through[np.maximum(k, 0)], 0)
+
     def kept_row(self, rows: np.ndarray) -> np.ndarray:
         """The tied table's row of each kept as-if row."""
         k = np.searchsorted(self.last, rows, side="right") - 1
@@ -137,16 +151,33 @@ def table_without_tie_rows(with_inf: np.ndarray, curves, as_if_rows: np.ndarray,
     compacted in place. ``tied_pairs``: ascending indices i whose sorted key
     shares its score with key i + 1."""
     n = with_inf.size - 1
-    new = np.flatnonzero(np.diff(tied_pairs) != 1) + 1
-    lows = tied_pairs[np.concatenate(([0], new))]
-    highs = tied_pairs[np.concatenate((new - 1, [tied_pairs.size - 1]))] + 1
-    # the rows inside each tie are key indices low + 1 .. high
-    drop = list(zip((lows + 1).tolist(), (highs + 1).tolist()))
-    fpr, tpr, precision = curves.fpr, curves.tpr, curves.precision
-    kept = [_drop_ranges(a, drop) for a in (with_inf, fpr, tpr, precision)]
+    lows, highs, drop = _ties_of(tied_pairs)
+    kept = [_drop_ranges(a, drop) for a in (with_inf, curves.fpr, curves.tpr, curves.precision)]
     rates = UnitCurves(*(a[::-1] for a in kept[1:]))
     return FewTiesTable(n_rows=n, n_pos=n_pos, ascending_with_inf=kept[0], invert=invert, curves=rates,
                         as_if_rows=as_if_rows, ties=_Ties(n, lows, highs, as_if_rows))
+
+
+def keyed_table_without_tie_rows(keys: np.ndarray, tp: np.ndarray, as_if_rows: np.ndarray,
+                                 tied_pairs: np.ndarray, *, n_pos: int, invert: bool) -> FewTiesTable:
+    """The same from a report's road (the keys kept, sorted ascending; ``tp``
+    of the as-if table, rows 0..n in order), both compacted in place."""
+    n = keys.size
+    lows, highs, drop = _ties_of(tied_pairs)
+    kept_keys = _drop_ranges(keys, drop)
+    # in tp's row order the same ties drop rows n - high .. n - low - 1
+    kept_tp = _drop_ranges(tp, [(n - hi + 1, n - lo + 1) for lo, hi in reversed(drop)])
+    return FewTiesTable(kept_tp, n_rows=n, n_pos=n_pos, keys=kept_keys, invert=invert, as_if_rows=as_if_rows,
+                        ties=_Ties(n, lows, highs, as_if_rows))
+
+
+def _ties_of(tied_pairs: np.ndarray):
+    """Each tie's lowest and highest key index, and the key index ranges
+    ``[low + 1, high + 1)`` that the tied table drops (ascending)."""
+    new = np.flatnonzero(np.diff(tied_pairs) != 1) + 1
+    lows = tied_pairs[np.concatenate(([0], new))]
+    highs = tied_pairs[np.concatenate((new - 1, [tied_pairs.size - 1]))] + 1
+    return lows, highs, list(zip((lows + 1).tolist(), (highs + 1).tolist()))
 
 
 def _drop_ranges(values: np.ndarray, ranges: list[tuple[int, int]]) -> np.ndarray:

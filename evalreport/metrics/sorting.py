@@ -36,7 +36,7 @@ import numpy as np
 
 from . import parallel
 from .keys import _ONE, _decode_keys, _encode_keys
-from .few_ties import few_ties_limit, table_without_tie_rows
+from .few_ties import few_ties_limit, keyed_table_without_tie_rows, table_without_tie_rows
 from .keysort import sort_keys
 from .rated_pass import compiled_pass, uses_compiled_pass
 from .parallel import blocks, in_parts, part_edges, run_parts
@@ -72,11 +72,14 @@ def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_key
             return _table_from_key_runs(keys, invert=invert), None
         return table
     parallel.sort_in_place(keys)
+    if keep_keys:
+        # (a few ties in the sample, such as capped scores at the top, may be
+        # a few in all: the kept keys' road counts them exactly)
+        if _tied_pairs_in_sample(keys) > _FEW_IN_SAMPLE:
+            return _table_from_key_runs(keys, invert=invert), None
+        return _keyed_distinct_table(keys, n_pos, invert=invert)
     if _ties_in_sample(keys):  # tied scores: skip the row-by-row work below
         return _table_from_key_runs(keys, invert=invert), None
-
-    if keep_keys:
-        return _keyed_distinct_table(keys, n_pos, invert=invert)
     # Thresholds ascending, then +inf: read backwards, the table's thresholds
     # and the ROC curve's (+inf, then these) share this one buffer.
     with_inf = np.empty(n + 1, dtype=np.float64)
@@ -294,41 +297,63 @@ def _cumulate_labels(keys: np.ndarray, buf: np.ndarray, n_pos: int, *, in_place:
 
 
 def _keyed_distinct_table(keys: np.ndarray, n_pos: int, *, invert: bool):
-    """The table of sorted keys kept undecoded (see ``keep_keys``), or the
-    tied road when two keys share a score."""
+    """The table of sorted keys kept undecoded (see ``keep_keys``); with a
+    few ties (:func:`.few_ties.few_ties_limit`), the same without the rows
+    inside each tie (:func:`.few_ties.keyed_table_without_tie_rows`); with
+    more, the key-runs road."""
     n = keys.size
-    # A tie the sample missed: two neighbouring keys of one score differ at
-    # most in the label bit, so their exclusive or is 0 or 1. (Worked out in
-    # the buffer tp will use, rather than in one more fresh array.)
+    limit = few_ties_limit(n)
+    # Two neighbouring keys of one score differ at most in the label bit, so
+    # their exclusive or is 0 or 1. (Worked out in the buffer tp will use,
+    # rather than in one more fresh array.)
     buf = np.empty(n + 1, dtype=np.uint64)
 
     def tied(lo, hi):
         hi = min(hi, n - 1)
         differ = buf[lo:hi]
         np.bitwise_xor(keys[lo + 1:hi + 1], keys[lo:hi], out=differ)
-        return bool(np.any(differ <= _ONE))
+        at = np.flatnonzero(differ <= _ONE)
+        return None if at.size > limit else at + lo
 
-    if any(in_parts(tied, n)):
+    found = in_parts(tied, n)
+    pairs = None if any(at is None for at in found) else np.concatenate(found)
+    if pairs is None or pairs.size > limit:
         del buf
         return _table_from_key_runs(keys, invert=invert), None
-    # Every score distinct: one row per score; the keys stay, for the thresholds.
+    # One row per score; the keys stay, for the thresholds.
     tp, rows = _cumulate_labels(keys, buf, n_pos, in_place=False)
+    if pairs.size:  # a few ties: tp and the keys as if distinct, less the rows inside each tie
+        return keyed_table_without_tie_rows(keys, tp, rows, pairs, n_pos=n_pos, invert=invert), None
     return _UnitStepTable(tp, keys=keys, invert=invert), rows
 
 
-def _ties_in_sample(sorted_keys: np.ndarray, windows: int = 16, width: int = 256) -> bool:
+def _ties_in_sample(sorted_keys: np.ndarray) -> bool:
     """Whether a few windows of sorted keys hold a tied score (a cheap guess).
 
     Only decides which road is faster: a wrong "no" is caught by the exact check
     on the thresholds, and a wrong "yes" cannot happen (a tie seen is a tie).
     """
+    return _tied_pairs_in_sample(sorted_keys) > 0
+
+
+#: tied pairs in :func:`_tied_pairs_in_sample`'s 16 windows of 255 pairs
+#: above which the kept keys' road goes straight to the key runs: four times
+#: the few-ties limit's density (one pair in 256), so that a few ties are
+#: counted exactly (a tie of a few capped scores may fill the top window)
+#: and many (rounded scores: thousands in the sample) skip the count
+_FEW_IN_SAMPLE = 64
+
+
+def _tied_pairs_in_sample(sorted_keys: np.ndarray, windows: int = 16, width: int = 256) -> int:
+    """The neighbouring pairs of one score in a few windows of sorted keys
+    (all of them below ``windows * width`` keys)."""
     n = sorted_keys.size
     if n <= windows * width:
         scores = sorted_keys >> _ONE
-        return bool(np.any(scores[1:] == scores[:-1]))
+        return int(np.count_nonzero(scores[1:] == scores[:-1]))
     starts = np.linspace(0, n - width, windows).astype(np.int64)
     scores = sorted_keys[starts[:, None] + np.arange(width)] >> _ONE  # one row per window
-    return bool(np.any(scores[:, 1:] == scores[:, :-1]))
+    return int(np.count_nonzero(scores[:, 1:] == scores[:, :-1]))
 
 
 def _ties_in_spread_sample(keys: np.ndarray, size: int = 4096) -> bool:

@@ -168,11 +168,11 @@ class _UnitStepTable(CountTable):
     @property
     def threshold(self) -> np.ndarray:
         if self._with_inf is None:
-            with_inf = np.empty(self.n_rows + 1, dtype=np.float64)
+            with_inf = np.empty(len(self) + 1, dtype=np.float64)
             _decode_keys(self._keys_desc[::-1], with_inf[:-1], invert=self._invert)
             with_inf[-1] = np.inf
             object.__setattr__(self, "_with_inf", with_inf)
-        return self._with_inf[-2::-1] if self.n_rows else self._with_inf[:0]
+        return self._with_inf[-2::-1] if len(self) else self._with_inf[:0]
 
     def thresholds_with_inf(self) -> np.ndarray:
         self.threshold  # decoded if not yet
@@ -211,7 +211,7 @@ class _UnitStepTable(CountTable):
             return super().rows_at(t)
         # the thresholds descend: count those >= t by bisection, decoding a
         # score per step instead of all of them
-        lo, hi = 0, self.n_rows
+        lo, hi = 0, len(self)
         while lo < hi:
             mid = (lo + hi) // 2
             if self.threshold_at(mid) >= t:
