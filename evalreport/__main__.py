@@ -183,10 +183,13 @@ def _formats(arg: str | None):
 
 def _check_environment() -> None:
     """The environment variables the engine reads, checked before any work."""
+    from .metrics import keysort, rated_pass
     from .metrics.parallel import thread_count
 
     try:
         thread_count()
+        keysort._setting()  # EVALREPORT_SORT
+        rated_pass._setting()  # EVALREPORT_PASS
     except ValueError as exc:
         raise SpecError([str(exc)]) from None
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from evalreport.__main__ import main
 
 ONLY_POSITIVES = "y,p\n1,0.2\n1,0.7\n1,0.9\n"
@@ -45,4 +47,16 @@ def test_bad_thread_count_is_a_clear_error(tmp_path, capsys, monkeypatch):
     for command in ("run", "validate"):
         assert main([command, spec]) == 2
         assert capsys.readouterr().err == "error: EVALREPORT_THREADS must be a whole number, got 'four'\n"
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("name, message", [
+    ("EVALREPORT_SORT", "EVALREPORT_SORT must be auto, numpy or radix, got 'fast'"),
+    ("EVALREPORT_PASS", "EVALREPORT_PASS must be auto, numpy or compiled, got 'fast'")])
+def test_bad_engine_roads_are_clear_errors(tmp_path, capsys, monkeypatch, name, message):
+    spec = _spec(tmp_path, "y,p\n1,0.2\n0,0.7\n1,0.9\n")
+    monkeypatch.setenv(name, "fast")
+    for command in ("run", "validate"):
+        assert main([command, spec]) == 2
+        assert capsys.readouterr().err == f"error: {message}\n"
     assert not (tmp_path / "out").exists()
