@@ -9,6 +9,8 @@ Run from the repository root:
     python3 bench/engine.py --json bench/engine.json
     python3 bench/engine.py --sizes 1e6,1e7 --threads 1,2 --no-sklearn   # a threads sweep
     python3 bench/engine.py --sizes 1e8 --no-sklearn --rounds 3          # checks the memory first
+    python3 bench/engine.py --sizes 1e8 --no-sklearn --check-up-to 1e7  # no scikit-learn check at 1e8
+    python3 bench/engine.py --threads 1,4,16 --max-threads 32            # past the engine's cap of 16
 
 For every case (n scores, continuous or rounded to 3 decimals) the rounds are
 interleaved in one process: each round times ``np.sort(scores)``, then the

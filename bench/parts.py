@@ -24,6 +24,10 @@ wall time would be about the sum over t. ``busy`` is that ratio, sum /
 threads wait (for the GIL, which NumPy holds between its calls, or for memory
 bandwidth, which shows instead as each part's time growing with the threads).
 
+On the NumPy pass (``EVALREPORT_PASS=numpy``, or without numba, or below 2^23
+rows) a part's pass time includes its wait for one of the
+``parallel.PASS_THREADS`` slots; the compiled pass never waits.
+
 ``np.sort`` of the same scores (one thread) is timed in each round for scale.
 The medians over the rounds are printed. ``--max-threads`` lets the engine use
 more than its cap of threads (for measuring only).
