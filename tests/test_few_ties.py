@@ -15,6 +15,13 @@ import evalreport.metrics.parallel as parallel
 import evalreport.metrics.sorting as sorting
 from evalreport.metrics import evaluate_binary
 from evalreport.metrics.binary import evaluate_binary_for_report
+
+
+def _lazy(y, s):  # the road that forms tp whole (no rates formed with the table)
+    return evaluate_binary(y, s, lazy_curves=True)
+
+
+ROADS = [evaluate_binary, evaluate_binary_for_report, _lazy]
 from evalreport.metrics.few_ties import FewTiesTable, _drop_ranges, few_ties_limit
 from evalreport.metrics.table import CountTable
 
@@ -70,15 +77,16 @@ def _assert_as_general_road(y, s, evaluate=evaluate_binary):
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(4_000, 20_000), st.integers(1, 3),
-       st.sampled_from([0, 0, 2, 5]), st.sampled_from([0, 3]), st.booleans(), st.booleans())
-def test_few_ties_table_is_the_general_roads(seed, n, ties, top, bottom, negative, report):
-    # report: the road of a report's evaluation, which keeps the sorted keys and tp
+       st.sampled_from([0, 0, 2, 5]), st.sampled_from([0, 3]), st.booleans(), st.sampled_from(ROADS))
+def test_few_ties_table_is_the_general_roads(seed, n, ties, top, bottom, negative, evaluate):
+    # each road: the rates formed with the table, a report's (sorted keys and
+    # tp kept), tp formed whole (lazy curves)
     y, s = _with_ties(seed, n, ties, top=top, bottom=bottom, negative=negative)
-    ev = _assert_as_general_road(y, s, evaluate_binary_for_report if report else evaluate_binary)
+    ev = _assert_as_general_road(y, s, evaluate)
     assert isinstance(ev.counts, FewTiesTable) == (y.size - np.unique(s).size <= few_ties_limit(y.size))
 
 
-@pytest.mark.parametrize("evaluate", [evaluate_binary, evaluate_binary_for_report])
+@pytest.mark.parametrize("evaluate", ROADS)
 def test_a_tie_at_a_vertex_of_the_distinct_hull(evaluate):
     # a tie of both classes at the top score: the as-if hull's first vertex
     # lies inside it, and the hull is found again without it
@@ -97,7 +105,7 @@ def test_the_same_bits_whatever_the_threads_and_parts(monkeypatch, negative):
     results = []
     for threads in ("1", "2", "3", "8"):
         monkeypatch.setenv("EVALREPORT_THREADS", threads)
-        for evaluate in (evaluate_binary, evaluate_binary_for_report):
+        for evaluate in ROADS:  # (and every road gives the same numbers, as lazy_curves promises)
             ev = evaluate(y, s)
             assert isinstance(ev.counts, FewTiesTable)
             results.append(ev)
@@ -125,7 +133,7 @@ def test_past_the_limit_the_key_runs_road(monkeypatch, extra, few):
     assert n - np.unique(s).size == limit + extra
     for threads in ("1", "2", "5"):
         monkeypatch.setenv("EVALREPORT_THREADS", threads)
-        for evaluate in (evaluate_binary, evaluate_binary_for_report):
+        for evaluate in ROADS:
             ev = _assert_as_general_road(y, s, evaluate)
             assert isinstance(ev.counts, FewTiesTable) == few
             assert isinstance(ev.counts, CountTable)

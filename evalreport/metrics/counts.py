@@ -37,7 +37,7 @@ from .keys import _INF_BITS, _ONE, _TOP_BIT, _checked_keys, _decode_keys, _encod
 from .sorting import (
     _block_positives,
     _cumulate_labels,
-    _decode_finds_tie,
+    _decoded_ties,
     _keyed_distinct_table,
     _LabelScratch,
     _positives_above,

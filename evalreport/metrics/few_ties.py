@@ -54,7 +54,7 @@ from .table import UnitCurves, _UnitStepTable, pair_counts_leave_int64
 from .unit_rates import precision_sum
 
 __all__ = ["FewTiesTable", "few_ties_limit", "keyed_table_without_tie_rows", "roc_hull", "scalars",
-           "table_without_tie_rows"]
+           "table_without_tie_rows", "tp_table_without_tie_rows"]
 
 
 def few_ties_limit(n: int) -> int:
@@ -155,6 +155,18 @@ def table_without_tie_rows(with_inf: np.ndarray, curves, as_if_rows: np.ndarray,
     kept = [_drop_ranges(a, drop) for a in (with_inf, curves.fpr, curves.tpr, curves.precision)]
     rates = UnitCurves(*(a[::-1] for a in kept[1:]))
     return FewTiesTable(n_rows=n, n_pos=n_pos, ascending_with_inf=kept[0], invert=invert, curves=rates,
+                        as_if_rows=as_if_rows, ties=_Ties(n, lows, highs, as_if_rows))
+
+
+def tp_table_without_tie_rows(with_inf: np.ndarray, tp: np.ndarray, as_if_rows: np.ndarray,
+                              tied_pairs: np.ndarray, *, n_pos: int, invert: bool) -> FewTiesTable:
+    """The same from the road of ``tp`` formed whole (``lazy_curves``): the
+    thresholds ascending then +inf, and ``tp`` of the as-if table in row order
+    (a reversed view of a buffer laid out as the thresholds), compacted in place."""
+    n = with_inf.size - 1
+    lows, highs, drop = _ties_of(tied_pairs)
+    kept_with_inf, kept_tp = (_drop_ranges(a, drop) for a in (with_inf, tp[::-1]))
+    return FewTiesTable(kept_tp[::-1], n_rows=n, n_pos=n_pos, ascending_with_inf=kept_with_inf, invert=invert,
                         as_if_rows=as_if_rows, ties=_Ties(n, lows, highs, as_if_rows))
 
 

@@ -36,7 +36,8 @@ import numpy as np
 
 from . import parallel
 from .keys import _ONE, _decode_keys, _encode_keys
-from .few_ties import few_ties_limit, keyed_table_without_tie_rows, table_without_tie_rows
+from .few_ties import (few_ties_limit, keyed_table_without_tie_rows, table_without_tie_rows,
+                        tp_table_without_tie_rows)
 from .keysort import sort_keys
 from .rated_pass import compiled_pass, uses_compiled_pass
 from .parallel import blocks, in_parts, part_edges, run_parts
@@ -72,23 +73,24 @@ def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_key
             return _table_from_key_runs(keys, invert=invert), None
         return table
     parallel.sort_in_place(keys)
-    if keep_keys:
-        # (a few ties in the sample, such as capped scores at the top, may be
-        # a few in all: the kept keys' road counts them exactly)
-        if _tied_pairs_in_sample(keys) > _FEW_IN_SAMPLE:
-            return _table_from_key_runs(keys, invert=invert), None
-        return _keyed_distinct_table(keys, n_pos, invert=invert)
-    if _ties_in_sample(keys):  # tied scores: skip the row-by-row work below
+    # Many ties in the sample: skip the row-by-row work below. (A few, such
+    # as capped scores at the top, may be a few in all: counted exactly below.)
+    if _ties_in_sample(keys):
         return _table_from_key_runs(keys, invert=invert), None
+    if keep_keys:
+        return _keyed_distinct_table(keys, n_pos, invert=invert)
     # Thresholds ascending, then +inf: read backwards, the table's thresholds
     # and the ROC curve's (+inf, then these) share this one buffer.
     with_inf = np.empty(n + 1, dtype=np.float64)
-    if _decode_finds_tie(keys, with_inf[:n], invert=invert):  # ties the sample missed
+    pairs = _decoded_ties(keys, with_inf[:n], invert=invert, limit=few_ties_limit(n))
+    if pairs is None:  # more ties than the few-ties road takes
         del with_inf
         return _table_from_key_runs(keys, invert=invert), None
     with_inf[n] = np.inf
-    # Every score distinct: one row per score; the keys' buffer becomes tp.
+    # One row per score; the keys' buffer becomes tp.
     tp, rows = _cumulate_labels(keys, buf, n_pos, in_place=True)
+    if pairs.size:  # a few ties: the as-if table less the rows inside each tie
+        return tp_table_without_tie_rows(with_inf, tp, rows, pairs, n_pos=n_pos, invert=invert), None
     return _UnitStepTable(tp, ascending_with_inf=with_inf, invert=invert), rows
 
 
@@ -203,18 +205,31 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
     return table, rows
 
 
-def _decode_finds_tie(keys: np.ndarray, out: np.ndarray, *, invert: bool) -> bool:
-    """Decode ascending ``keys`` into ``out``; whether two scores are equal."""
+def _decoded_ties(keys: np.ndarray, out: np.ndarray, *, invert: bool, limit: int):
+    """Decode ascending ``keys`` into ``out``; the indices i whose score
+    equals that of i + 1 (ascending), or None when there are more than
+    ``limit`` (the decoding then stops: the caller takes the key runs)."""
 
     def decode(lo, hi):
+        found, count = [], 0
         for start, stop in blocks(lo, hi):
             block = _decode_keys(keys[start:stop], out[start:stop], invert=invert)
-            if np.any(block[1:] == block[:-1]) or (start > lo and out[start - 1] == block[0]):
-                return True
-        return False
+            at = np.flatnonzero(block[1:] == block[:-1]) + start
+            if start > lo and out[start - 1] == block[0]:
+                at = np.concatenate(([start - 1], at))
+            found.append(at)
+            count += at.size
+            if count > limit:
+                return None
+        return found
 
     edges = part_edges(keys.size)
-    return any(run_parts(decode, edges)) or any(out[e - 1] == out[e] for e in edges[1:-1])
+    parts = run_parts(decode, edges)
+    if any(found is None for found in parts):
+        return None
+    pairs = np.concatenate([at for found in parts for at in found]
+                           + [np.array([e - 1]) for e in edges[1:-1] if out[e - 1] == out[e]])
+    return None if pairs.size > limit else np.sort(pairs).astype(np.int64)
 
 
 def _positives_above(keys: np.ndarray, edges: list[int], n_pos: int) -> dict[int, int]:
@@ -328,16 +343,18 @@ def _keyed_distinct_table(keys: np.ndarray, n_pos: int, *, invert: bool):
 
 
 def _ties_in_sample(sorted_keys: np.ndarray) -> bool:
-    """Whether a few windows of sorted keys hold a tied score (a cheap guess).
+    """Whether a few windows of sorted keys hold more tied scores than a
+    few-ties input would (a cheap guess, :data:`_FEW_IN_SAMPLE`).
 
-    Only decides which road is faster: a wrong "no" is caught by the exact check
-    on the thresholds, and a wrong "yes" cannot happen (a tie seen is a tie).
+    Only decides which road is faster: a wrong "no" is caught by the exact
+    count of the ties, and a "yes" sends the keys to the key runs, which
+    give the same table for any ties.
     """
-    return _tied_pairs_in_sample(sorted_keys) > 0
+    return _tied_pairs_in_sample(sorted_keys) > _FEW_IN_SAMPLE
 
 
 #: tied pairs in :func:`_tied_pairs_in_sample`'s 16 windows of 255 pairs
-#: above which the kept keys' road goes straight to the key runs: four times
+#: above which the sorted keys go straight to the key runs: four times
 #: the few-ties limit's density (one pair in 256), so that a few ties are
 #: counted exactly (a tie of a few capped scores may fill the top window)
 #: and many (rounded scores: thousands in the sample) skip the count
