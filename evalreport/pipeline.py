@@ -87,7 +87,8 @@ def check_gates(spec: Spec, learners: dict) -> tuple[list[dict], list[RunWarning
     for gate in spec.gates:
         if gate.on_change:  # on the change since the previous run: the history stage's
             continue
-        targets = [lr for lr in learners.values() if gate.learner in (None, lr.name)]
+        targets = [lr for lr in learners.values() if gate.learner in (None, lr.name)
+                   and gate.dataset in (None, lr.dataset)]
         if gate.slice is not None:  # every value of a slice column, or a parity difference across it
             more_rows, more_warnings = slice_gate(gate, targets)
             rows, warnings = rows + more_rows, warnings + more_warnings
@@ -229,7 +230,7 @@ def with_history(result: Result) -> Result:
         "balance": None if compared is None else compared.get("balance"),
         "runs": trend_runs(archived, result.date, current, keep=options.keep, level=level),
     }
-    learners = [(lr.name, lr.key) for lr in result.learners.values()]
+    learners = [(lr.name, lr.key, lr.dataset) for lr in result.learners.values()]
     gates, gate_warnings = change_gates(spec.gates, learners, compared, level=level, task=spec.task)
     warnings = [RunWarning(f"history: {w}") for w in said]
     warnings += [RunWarning(text, learner=key, measure=measure) for text, key, measure in gate_warnings]

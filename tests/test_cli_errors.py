@@ -42,7 +42,7 @@ CASES = [
     ("unknown top key", BASE + "tresh: 0.3\n", None,
      ["error: spec.yaml:11: tresh: unknown key 'tresh' (did you mean 'threshold'?); valid keys here: "
       "version, title, description, date, task, positive, classes, data, threshold, priors, costs, "
-      "metrics, fbeta, partial_auc, thresholds, compare, confidence, calibration, gates, report, history, spark, rank_by"]),
+      "metrics, fbeta, partial_auc, thresholds, compare, confidence, calibration, gates, report, history, spark, deployed, rank_by"]),
     ("missing version", BASE.replace("version: 1\n", ""), None,
      ["error: spec.yaml:1: version: required key is missing"]),
     ("wrong version", BASE.replace("version: 1", "version: 2"), None,
@@ -51,7 +51,7 @@ CASES = [
      ["error: spec.yaml:4: data[0].label: required key is missing"]),
     ("unknown data key", BASE.replace("    label: y\n", "    label: y\n    wieght: w\n"), None,
      ["error: spec.yaml:6: data[0].wieght: unknown key 'wieght' (did you mean 'weight'?); valid keys "
-      "here: path, table, label, id, group, slices, weight, dataset, engine, resolution, kind, database, memory_limit, "
+      "here: path, table, label, id, group, slices, weight, dataset, replicates, engine, resolution, kind, database, memory_limit, "
       "learners"]),
     ("unknown learner key", BASE.replace("b: p_b", "b: {score: p_b, treshold: 0.3}"), None,
      ["error: spec.yaml:9: data[0].learners.b.treshold: unknown key 'treshold' (did you mean "

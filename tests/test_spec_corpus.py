@@ -375,9 +375,9 @@ EXPLICIT = [
      BASE.replace("  - path: pred.csv\n", "  - &d\n    path: pred.csv\n    lable: z\n")
          .replace("report:", "  - *d\nreport:"),
      ["error: spec.yaml:6: data[0].lable: unknown key 'lable' (did you mean 'label'?); valid keys here: path, table, "
-      "label, id, group, slices, weight, dataset, engine, resolution, kind, database, memory_limit, learners",
+      "label, id, group, slices, weight, dataset, replicates, engine, resolution, kind, database, memory_limit, learners",
       "error: spec.yaml:12: data[1].lable: unknown key 'lable' (did you mean 'label'?); valid keys here: path, table, "
-      "label, id, group, slices, weight, dataset, engine, resolution, kind, database, memory_limit, learners"]),
+      "label, id, group, slices, weight, dataset, replicates, engine, resolution, kind, database, memory_limit, learners"]),
     # a YAML problem is told once, where it is written, not again at each alias
     ("YAML tag in an aliased learner",
      BASE.replace("      a: p_a\n", "      a: &l {score: !!binary aGk=}\n      c: *l\n"),

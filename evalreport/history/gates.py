@@ -74,8 +74,8 @@ def change_gates(gates, learners, history: dict | None, *, level: float,
     for gate in gates:
         if not gate.on_change:
             continue
-        for name, key in learners:
-            if gate.learner not in (None, name):
+        for name, key, *dataset in learners:
+            if gate.learner not in (None, name) or (dataset and gate.dataset not in (None, dataset[0])):
                 continue
             significant = None
             if gate.drift is not None:

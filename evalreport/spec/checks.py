@@ -269,9 +269,15 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
     all_learners = sorted({n for d in by_dataset.values() for n in d})
     if isinstance(spec.threshold, OptimalOn):
         _optimal_on_problems(spec, by_dataset, add)
+    datasets = sorted(str(d) for d in by_dataset if d is not None)
+    if spec.deployed is not None and spec.deployed not in all_learners:
+        add(("deployed",), _unknown_name("learner", spec.deployed, all_learners))
     for i, gate in enumerate(spec.gates):
         if gate.learner is not None and gate.learner not in all_learners:
             add(("gates", i, "learner"), _unknown_name("learner", gate.learner, all_learners))
+        if gate.dataset is not None and gate.dataset not in datasets:
+            add(("gates", i, "dataset"), _unknown_name("data set", gate.dataset, datasets) if datasets else
+                f"no data set is named '{gate.dataset}': name the data sets with data[].dataset")
         if gate.metric == "partial_auc" and spec.partial_auc is None:
             add(("gates", i, "metric"), "gate on partial_auc needs partial_auc: {max_fpr: ..} in the spec")
         if gate.min is not None and gate.max is not None and gate.min > gate.max:

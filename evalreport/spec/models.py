@@ -127,6 +127,10 @@ class DataSource(_Model):
         "the parity differences across the values.")
     weight: str | None = Field(None, description="Column of non-negative sample weights.")
     dataset: str | None = Field(None, description="Name of the data set (for comparisons across data sets).")
+    replicates: str | None = Field(
+        None, description="A part of the learner names' pattern (the file pattern's {seed}, or the regex group "
+        "seed) that only tells replicates apart: learners that differ by it alone are one configuration, "
+        "ranked and judged as one (results.json configurations).")
     engine: Literal["memory", "duckdb", "spark"] = Field("memory", description="Where the data is aggregated.")
     resolution: Union[Count, Number, None] = Field(
         None, gt=0, description="duckdb/spark: a float is a rounding step of the scores, an integer a "
@@ -215,6 +219,12 @@ class Confidence(_Model):
     mcnemar: Literal["auto", "exact", "corrected"] = Field(
         "auto", description="McNemar's p-value: the exact binomial test, the continuity-corrected "
         "chi-square, or auto (exact below 25 disagreements, corrected from 25).")
+    margin: Number = Field(
+        0.0, ge=0, description="Non-inferiority margin of a challenger against the deployed learner, on the "
+        "rank_by measure's scale (0: a challenger must be plainly better).")
+    slices_min: Count = Field(
+        10, ge=1, description="The fewest positives and negatives a slice value needs to count in parity "
+        "differences and slice gaps (smaller values are listed as too small).")
 
 
 class CalibrationOptions(_Model):
@@ -228,6 +238,8 @@ class CalibrationOptions(_Model):
 
 class Gate(_Model):
     learner: str | None = Field(None, description="A learner name; omitted: every learner.")
+    dataset: str | None = Field(None, description="A data set name (data[].dataset): the gate applies on that "
+                                "data set only; omitted: every data set.")
     metric: str | None = Field(None, description="The measure gated (a registry name); a drift gate names "
                                                  "`drift` instead.")
     min: Number | None = None
@@ -370,6 +382,10 @@ class Spec(_Model):
     history: History | None = Field(None, description="An archive of the runs: each run compared with the one "
                                     "before it (changes, drift) and the kept runs' trend.")
     spark: Spark | None = None
+    deployed: str | None = Field(
+        None, description="The learner in production (a learner name): the verdict's status is its status, "
+        "and every other learner is a challenger tested against it. Omitted: the worst status of the "
+        "learners.")
     rank_by: str | None = Field(
         None, description="The measure the learners are ranked by (the report's leaderboard): a registry "
         "measure with one value per learner (auc, min_cost, f1, average_precision, ...; multiclass: "
