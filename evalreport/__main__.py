@@ -199,6 +199,7 @@ def cmd_run(args) -> int:
     from .report import check_output, render
     from .report.results import report_warnings
     from .spec import load_spec
+    from .verdict import gate_failed, status_line
 
     formats = _formats(args.format)
     spec = load_spec(args.spec)
@@ -222,9 +223,10 @@ def cmd_run(args) -> int:
         for note in left:
             print(f"warning: {note}", file=sys.stderr)
     status = EXIT_OK
-    failed = [g for g in result.gates if not g["passed"]]
+    failed = [g for g in result.gates if gate_failed(g)]
     for g in failed:
-        print(f"gate failed: {gate_text(g, lambda x: f'{x:.6g}')}", file=sys.stderr)
+        said = {"fail": "failed", "inconclusive": "inconclusive"}.get(g.get("outcome"), "not evaluated")
+        print(f"gate {said}: {gate_text(g, lambda x: f'{x:.6g}')}", file=sys.stderr)
     if failed:
         status = EXIT_GATE
     # Every warning of the run (the evaluation's, and NumPy's or matplotlib's while
@@ -235,6 +237,10 @@ def cmd_run(args) -> int:
             print(f"warning: {w}", file=sys.stderr)
     if args.strict and warnings:
         status = EXIT_GATE
+    # the overall status last; --quiet prints it only when it is bad news
+    verdict = result.verdict
+    if verdict is not None and (not args.quiet or verdict.status in ("not_fit", "inconclusive")):
+        print(status_line(verdict), file=sys.stderr)
     return status
 
 

@@ -44,10 +44,10 @@ from .tasks.slices import slice_gate
 from .words import and_join
 
 __all__ = ["Result", "LearnerResult", "OperatingPointSpec", "RunWarning", "STAGES", "evaluate", "report_date",
-           "learner_keys", "check_gates", "across_datasets", "with_history"]
+           "learner_keys", "check_gates", "across_datasets", "with_history", "with_verdict"]
 
 #: the stages of a run, in order (render is the report's: evalreport.report.render)
-STAGES = ("load", "check", "evaluate", "gates", "compare", "history", "render")
+STAGES = ("load", "check", "evaluate", "gates", "compare", "history", "verdict", "render")
 
 
 def report_date(spec: Spec) -> str:
@@ -108,7 +108,8 @@ def check_gates(spec: Spec, learners: dict) -> tuple[list[dict], list[RunWarning
             row["passed"] = bool(passed)
             rows.append(row)
             if value is None:
-                warnings.append(RunWarning(f"gate {gate.metric} of learner '{lr.key}' fails: the value is undefined",
+                warnings.append(RunWarning(f"gate {gate.metric} of learner '{lr.key}' is not evaluated: the value "
+                                           "is undefined",
                                         learner=lr.key, measure=gate.metric))
     return rows, warnings
 
@@ -193,7 +194,22 @@ def evaluate(spec: Spec, *, progress=None, data=None) -> Result:
 
         result = _evaluate(spec, tracked, routed, data)
     result = replace(result, warnings=result.warnings + [RunWarning(w) for w in routed.lines()])
-    return with_history(result)
+    return with_verdict(with_history(result))
+
+
+def with_verdict(result: Result) -> Result:
+    """The verdict stage: each gate row's outcome and interval
+    (:func:`evalreport.verdict.with_outcomes`), then the verdict, decided once
+    from the result (:func:`evalreport.verdict.build_verdict`): the statuses,
+    the leader, the findings, the suggestions and the challengers."""
+    from .report.leaderboard import leaderboard
+    from .report.results import carried
+    from .verdict import build_verdict, with_outcomes
+
+    spec = result.spec
+    gates = with_outcomes(result.gates, result.learners, spec.confidence.level, result.history, spec.task)
+    result = carried(result, gates=gates)
+    return carried(result, verdict=build_verdict(result, leaderboard(result)))
 
 
 def with_history(result: Result) -> Result:

@@ -196,10 +196,16 @@ class Result:
     #: with history: in the spec, results.json's ``history`` block: the changes since the
     #: previous run, the drift, and the kept runs' headline values (evalreport.history)
     history: dict | None = None
+    #: the verdict (evalreport.verdict.Verdict): the statuses, the leader, the findings,
+    #: decided once from everything above; every sink prints it
+    verdict: Any = None
 
     @property
     def gates_passed(self) -> bool:
-        """Whether every gate passed (True without gates): the command line's exit status 0.
+        """Whether no gate failed, was inconclusive or could not be checked (True
+        without gates): the command line's exit status 0. A gate on the change since
+        the previous run with nothing to compare with (the archive's first run) does
+        not count against it.
 
         Examples
         --------
@@ -213,7 +219,8 @@ class Result:
         >>> result.gates_passed, [(g["learner"], g["passed"]) for g in result.gates]
         (False, [('A', True), ('B', False)])
         """
-        return all(g["passed"] for g in self.gates)
+        return not any(g.get("outcome", "pass" if g["passed"] else "fail") in ("fail", "inconclusive")
+                       or (g.get("outcome") == "not_evaluated" and not g.get("note")) for g in self.gates)
 
     # The notebook's views: each read off what the report builds (results.json's
     # dict, the report's context and templates), reached through the task (see

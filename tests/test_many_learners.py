@@ -152,16 +152,16 @@ def test_pdf_stays_small(many):
 
 
 def test_the_deployed_learner_is_shown_even_when_ranked_low(tmp_path):
-    # only weak learners pass the gate: the deployed one ranks far down by cost
-    out = _run(tmp_path, 20, "html,json", "gates:\n  - {metric: auc, max: 0.7}\n")
+    # the spec names a weak learner deployed: it ranks far down by cost, yet it is drawn
+    first = _run(tmp_path / "first", 20, "json")
+    results = json.loads((first / "results.json").read_text())
+    order = results["comparisons"]["rankings"]["min_cost"]
+    deployed = order[-1]
+    assert order.index(deployed) >= SHOWN_LEARNERS  # the test means something
+    out = _run(tmp_path / "second", 20, "html,json", f"deployed: {deployed}\n")
     results = json.loads((out / "results.json").read_text())
     html = (out / "report.html").read_text()
-    order = results["comparisons"]["rankings"]["min_cost"]
-    aucs = {k: v["auc"] for k, v in results["learners"].items()}
-    passing = [k for k in order if aucs[k] is not None and aucs[k] <= 0.7]
-    deployed = passing[0]
-    assert order.index(deployed) >= SHOWN_LEARNERS  # the test means something
-    assert f"deploy {deployed} at threshold" in html
+    assert results["verdict"]["deployed"] == deployed
     assert deployed in _names(_svg(html, "roc"))
     assert len(_names(_svg(html, "roc"))) == SHOWN_LEARNERS
 

@@ -114,7 +114,7 @@ def test_the_report_prints_thresholds_that_keep_the_matrix(tmp_path):
     assert shown == "0.9999999999999"  # the measures table's column
     its = row["rank"][[c.key for c in ctx["rank_columns"]].index("op_threshold")].text
     assert its == shown  # "its threshold" of the least cost
-    assert "at threshold 0.9999999999999:" in ctx["verdict"]["recommendation"]
+    assert any("at threshold 0.9999999999999 " in line for line in ctx["verdict"]["learners"])
     envelope = [r["threshold"] for r in ctx["envelope"] if r["learner"] == "a"]
     texts = set(lr.threshold_texts.values())
     assert envelope and all(set(t.split(" (")[0].split(" down to ")) <= texts for t in envelope)

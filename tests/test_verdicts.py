@@ -121,54 +121,26 @@ def test_envelopment_matrix_cells(breast_cancer, monkeypatch):
     assert rows["logistic"]["tree"] == "envelops" and rows["tree"]["logistic"] == "is enveloped by"
 
 
-def test_recommendation_names_the_least_cost_learner_and_its_threshold(breast_cancer):
-    from evalreport.report.verdicts import recommendation
-
-    assert recommendation(breast_cancer) == (
-        "At the stated priors and costs, deploy logistic at threshold 0.375: expected cost 0.0439 (normalised, "
-        "PC(+) = 0.690), the lowest of four; its ROC curve envelops two of the other three.")
-
-
-def _with_gates(result, gates):
-    import dataclasses
-
-    return dataclasses.replace(result, gates=gates)
-
-
-def test_recommendation_says_failed_gates_first(breast_cancer):
-    from evalreport.report.verdicts import recommendation
-
-    gates = [{"learner": "logistic", "metric": "auc", "value": 0.99, "min": 0.999, "passed": False},
-             {"learner": "forest", "metric": "auc", "value": 0.98, "min": 0.9, "passed": True}]
-    # logistic fails: forest, the least cost of those that pass, is recommended
-    assert recommendation(_with_gates(breast_cancer, gates)) == (
-        "Gates failed: 1 of 2, by logistic; among the others: at the stated priors and costs, deploy forest at "
-        "threshold 0.48: expected cost 0.0498 (normalised, PC(+) = 0.690), the lowest of those that pass every "
-        "gate; its ROC curve envelops one of the other three.")
-    every = [{**g, "learner": k, "passed": False} for k in breast_cancer.learners for g in gates[:1]]
-    assert recommendation(_with_gates(breast_cancer, every)).startswith(
-        "No learner passes every gate (4 of 4 gates failed, by logistic, tree, bayes and forest). Setting the "
-        "gates aside: at the stated priors and costs, deploy logistic at threshold 0.375")
-
-
-def test_recommendation_multiclass_names_the_runner_up():
-    import evalreport
-    from evalreport.report.verdicts import recommendation
-    from evalreport.spec import load_spec
-
-    result = evalreport.evaluate(load_spec(ROOT / "examples/multiclass_folds/spec.yaml"))
-    assert recommendation(result) == "By accuracy, logistic is best: 0.994, 0.022 ahead of bayes (0.972)."
-
-
-def test_gates_summary_lists_only_the_failed_past_a_few():
+def test_gates_summary_counts_every_outcome_and_says_all_passed_only_then():
     from evalreport.report.verdicts import GATES_LISTED, gates_summary
 
-    rows = [{"passed": i not in (3, 7, 20), "text": f"g{i}"} for i in range(36)]
-    summary, listed = gates_summary(rows)
-    assert summary == "33 of 36 gates passed; failed:"
-    assert [g["text"] for g in listed] == ["g3", "g7", "g20"]
-    few = rows[:GATES_LISTED]
-    assert gates_summary(few) == ("1 of 6 gates FAILED.", few)
-    assert gates_summary([{"passed": True, "text": "x"}] * 40) == ("All 40 gates passed.", [])
-    assert gates_summary(few[:2]) == ("All 2 gates passed.", few[:2])
+    rows = [{"outcome": "fail" if i in (3, 7) else "inconclusive" if i == 20 else "pass", "text": f"g{i}"}
+            for i in range(36)]
+    assert gates_summary(rows) == ("Of 36 gates: 2 failed, 1 inconclusive, 33 passed (the findings list those "
+                                   "that did not pass).", [])
+    nothing = [{"outcome": "not_evaluated", "text": "x"}] * 3 + [{"outcome": "pass", "text": "y"}] * 2
+    assert gates_summary(nothing)[0] == ("Of 5 gates: 3 not evaluated, 2 passed (the findings list those that "
+                                         "did not pass).")
+    few = [{"outcome": "pass", "text": "x"}] * GATES_LISTED
+    assert gates_summary(few) == (f"All {GATES_LISTED} gates passed.", few)
+    assert gates_summary([{"outcome": "pass", "text": "x"}] * 40) == ("All 40 gates passed.", [])
+    assert gates_summary([{"outcome": "not_evaluated", "text": "x"}])[0].startswith("The gate not evaluated")
     assert gates_summary([]) == ("No gates were set.", [])
+
+
+def test_page_one_never_says_deploy(breast_cancer):
+    from evalreport.report.verdicts import recommendation
+
+    text = recommendation(breast_cancer)
+    assert "deploy " not in text.replace("deployed", "")
+    assert "in the population of the priors, p(+) = 0.100" in text

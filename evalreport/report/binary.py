@@ -101,28 +101,6 @@ def _details(result) -> list[str]:
     return sentences
 
 
-def _deployed_sentences(result) -> list[str]:
-    """What the deployed thresholds cost at the operating point, beside the least cost
-    over every threshold, for the learners not judged at their least-cost threshold."""
-    parts = []
-    for key, lr in result.learners.items():
-        cost = lr.values.get("cost_at_threshold")
-        if lr.threshold_source == "optimal" or cost is None or lr.operating is None \
-                or lr.threshold == lr.operating.threshold:
-            continue  # judged at its least-cost threshold: the verdict's other sentence says it
-        parts.append(f"{key} at {lr.threshold_text(lr.threshold)} costs {cost_text(cost)} (its least: "
-                     f"{cost_text(lr.operating.min_cost)} at {lr.threshold_text(lr.operating.threshold)})")
-    if not parts:
-        return []
-    if len(parts) > DEPLOYED_SHOWN:  # page one stays short: the cost table lists every learner
-        parts = parts[:DEPLOYED_SHOWN] + [f"{len(parts) - DEPLOYED_SHOWN} more (the cost table)"]
-    pc = fmt(result.operating_point.pc_positive)
-    return [f"At the operating point (PC(+) = {pc}), the deployed thresholds cost (normalised): "
-            + "; ".join(parts) + "."]
-
-
-#: the learners whose deployed threshold's cost page one spells out
-DEPLOYED_SHOWN = 4
 
 
 def _columns(result) -> tuple[list[Column], list[Column]]:
@@ -227,7 +205,7 @@ def binary_context(result, base: dict) -> dict:
                 "share": fmt(lr.summary.positives / (lr.summary.positives + lr.summary.negatives), 3)
                 if (lr.summary.positives + lr.summary.negatives) else UNDEFINED}
                for lr_key, lr in result.learners.items()]
-    base["verdict"]["sentences"] += _sentences(result) + _deployed_sentences(result) + base["tests"]["sentences"]
+    base["verdict"]["sentences"] += _sentences(result) + base["tests"]["sentences"]
     base["verdict"]["details"] = _details(view)
     base["verdict"]["headline"] = _headline(view, styles)
     if drawn:

@@ -23,7 +23,7 @@ from .history import history_context, history_sentences
 from .leaderboard import leaderboard_context, leaderboard_warnings
 from .significance import tests_section
 from .summary import shown_learners
-from .verdicts import gates_summary, recommendation
+from .verdicts import MARKS, gates_summary, page_one
 
 __all__ = ["report_context", "figure_warnings", "fmt", "UNDEFINED", "Column"]
 
@@ -39,10 +39,13 @@ def _markdown(text: str | None) -> Markup:
 
 
 def _verdict(result: Result) -> dict:
-    """What every verdict says: Friedman's test across data sets, and the gates;
-    the task adds its sentences on the comparisons."""
+    """Page one's verdict (verdicts.page_one: the status, the deployed learners, the
+    findings, the suggestions, the leader), Friedman's test across data sets where
+    enough data sets support a sentence, and the gates; the task adds its
+    sentences on the comparisons."""
     sentences = []
-    if result.friedman is not None:
+    if result.friedman is not None and not getattr(result.friedman, "too_few_datasets",
+                                                   len(result.friedman.datasets) < 5):
         f, fr = result.friedman, result.friedman.friedman
         best = f.learners[int(min(range(len(f.learners)), key=lambda i: fr.average_ranks[i]))]
         sig = "significantly" if fr.p_value_chi2 is not None and fr.p_value_chi2 < fr.alpha else "not significantly"
@@ -50,12 +53,22 @@ def _verdict(result: Result) -> dict:
                          f"{registry.get(f.measure).label}; the learners differ "
                          f"{sig} (Friedman {p_text(fr.p_value_chi2)}).")
     sentences += history_sentences(result)  # a significant change, a drift gate failed
-    gates = [{"passed": g["passed"], "text": gate_text(g, fmt)} for g in result.gates]
+    gates = [{"outcome": g["outcome"], "mark": MARKS[g["outcome"]], "text": _gate_line(g)} for g in result.gates]
     summary, listed = gates_summary(gates)
-    return {"recommendation": recommendation(result), "sentences": sentences, "gates": listed,
-            "gate_summary": summary, "gates_failed": any(not g["passed"] for g in gates),
+    one = page_one(result) if result.verdict is not None else {}
+    return {**one, "recommendation": one.get("leader", ""), "sentences": sentences, "gates": listed,
+            "gate_summary": summary, "gates_failed": any(g["outcome"] != "pass" for g in gates),
             # the technical sentences (envelopment, crossings): the comparisons section prints them
             "details": [], "headline": None}
+
+
+def _gate_line(g: dict) -> str:
+    """A gate row in words, with its interval where one is computed."""
+    text = gate_text(g, fmt)
+    interval = g.get("interval")
+    if interval:
+        text += f"; interval [{fmt(interval[0])}, {fmt(interval[1])}]"
+    return text
 
 
 #: result -> its report context, the figures drawn (once per result: for the

@@ -112,6 +112,12 @@ def leaderboard(result) -> dict:
 _BLOCKS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
+def carry_leaderboard(old, new) -> None:
+    """``new`` (``old`` with other gates, history or verdict) has ``old``'s block."""
+    if old in _BLOCKS:
+        _BLOCKS[new] = _BLOCKS[old]
+
+
 def _leaderboard(result) -> dict:
     """results.json's ``leaderboard`` block: {rank_by, direction, test, rows}, each
     row {learner, rank, value, low, high, p_vs_best, p_holm_vs_best} (with

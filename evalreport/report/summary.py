@@ -41,13 +41,13 @@ def _ranked(result) -> list[str]:
 
 
 def _deployed(result, ranked: list[str]) -> list[str]:
-    """The learners page one recommends (verdicts.recommendation): per data set the
-    best by the ranking among those that pass every gate of theirs."""
-    failed = {g.get("learner") for g in result.gates if not g.get("passed")}
+    """The learners page one is about: the spec's ``deployed`` learner (on each data
+    set it is measured on), else per data set the first by the ranking."""
+    if result.spec.deployed is not None:
+        return [k for k, lr in result.learners.items() if lr.name == result.spec.deployed]
     out = []
     for comp in result.comparisons:
-        mine = [k for k in ranked if k in comp.learners]
-        best = next((k for k in mine if k not in failed), mine[0] if mine else None)
+        best = next((k for k in ranked if k in comp.learners), None)
         if best is not None and best not in out:
             out.append(best)
     return out

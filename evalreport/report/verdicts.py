@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from .. import registry
 from ..words import and_join
-from .format import cost, fmt, rate
+from .format import cost, fmt, measure_text, p_text, rate
 
 __all__ = ["fpr_bounds", "interval_phrases", "ranking_sentence", "recommendation", "gates_summary",
-           "GATES_LISTED"]
+           "GATES_LISTED", "page_one"]
 
 #: intervals listed in a sentence before "and N more" (results.json lists all)
 SHOWN = 6
@@ -96,143 +96,206 @@ def ranking_sentence(comp, label: dict, where: str = "") -> str:
     return f"The rankings{where} disagree: {'; '.join(parts)}."
 
 
-#: past this many gate rows, page one lists only the failed ones (and counts the rest)
+#: past this many gate rows, page one lists only those that did not pass (and counts the rest)
 GATES_LISTED = 6
+#: findings page one lists before it counts the rest (results.json lists every one)
+FINDINGS_SHOWN = 8
+#: learners whose deployed configuration page one names one by one
+DEPLOYED_SHOWN = 6
+#: suggestions page one spells out
+SUGGESTIONS_SHOWN = 4
 
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
             10: "ten"}
+#: how page one marks each gate outcome
+MARKS = {"pass": "✔", "fail": "✘", "inconclusive": "?", "not_evaluated": "–"}
+OUTCOME_WORDS = {"pass": "passed", "fail": "failed", "inconclusive": "inconclusive",
+                 "not_evaluated": "not evaluated"}
+STATUS_WORDS = {"not_fit": "Not fit", "inconclusive": "Inconclusive", "fit_with_findings": "Fit, with findings",
+                "fit": "Fit", "not_assessed": "Not assessed"}
+_SOURCES = {"spec": "the spec's threshold", "learner": "its own threshold",
+            "optimal": "tuned on these data: optimistic", "decisions": "hard decisions",
+            "argmax": "the class of highest score"}
+_TEST_NAMES = {"delong": "DeLong's test", "mcnemar": "McNemar's test", "bootstrap": "a paired bootstrap",
+               "paired_bootstrap": "a paired bootstrap of the difference"}
 
 
 def _n(k: int) -> str:
     return _NUMBERS.get(k, str(k))
 
 
+def _percent(alpha: float) -> str:
+    return f"{alpha * 100:g}%"
+
+
 def gates_summary(gates: list[dict]) -> tuple[str, list[dict]]:
     """The gates in brief: the summary line and the rows to list (``gates``: dicts
-    with "passed" and "text"). Up to GATES_LISTED rows, all are listed; past that,
-    only the failed ones ("33 of 36 gates passed; failed:"), the rest counted."""
+    with "outcome" and "text"). "All N gates passed" only when every outcome is
+    pass; else the count of each outcome. The rows are listed only when every one
+    passed (up to GATES_LISTED): those that did not pass are page one's findings."""
     if not gates:
         return "No gates were set.", []
-    failed = [g for g in gates if not g["passed"]]
     n = len(gates)
-    if not failed:
+    counts = {o: sum(g["outcome"] == o for g in gates) for o in OUTCOME_WORDS}
+    if counts["pass"] == n:
         return (f"All {n} gates passed." if n > 1 else "The gate passed."), (gates if n <= GATES_LISTED else [])
-    if n <= GATES_LISTED:
-        return f"{len(failed)} of {n} gates FAILED.", gates
-    return f"{n - len(failed)} of {n} gates passed; failed:", failed
+    parts = [f"{counts[o]} {OUTCOME_WORDS[o]}" for o in ("fail", "inconclusive", "not_evaluated", "pass")
+             if counts[o]]
+    if n == 1:
+        return f"The gate {OUTCOME_WORDS[gates[0]['outcome']]} (the findings say why).", []
+    return f"Of {n} gates: {', '.join(parts)} (the findings list those that did not pass).", []
 
 
-def _failed_learners(result) -> list[str]:
-    """The learners (in the result's order) with at least one failed gate."""
-    failed = {g["learner"] for g in result.gates if not g["passed"]}
-    return [k for k in result.learners if k in failed]
-
-
-def _gate_clause(result) -> tuple[str, set[str]]:
-    """The gates' opening words (said first when a gate fails) and the learners
-    that pass every gate of theirs."""
-    failing = _failed_learners(result)
-    passing = {k for k in result.learners if k not in failing}
-    if not failing:
-        return "", passing
-    n = sum(not g["passed"] for g in result.gates)
-    gates = f"{n} of {len(result.gates)} gates failed"
-    if not passing:
-        return f"No learner passes every gate ({gates}, by {and_join(failing)}). ", passing
-    return f"Gates failed: {n} of {len(result.gates)}, by {and_join(failing)}; among the others: ", passing
-
-
-def _envelopment_clause(comp, key: str) -> str:
-    """"its ROC curve envelops two of the other three" (or every other's, or none)."""
-    others = [k for k in comp.learners if k != key]
-    if not others or not comp.pairs:
-        return ""
-    won = len(comp.envelops().get(key, ()))
-    if won == 0:
-        return ("; its ROC curve crosses the other's" if len(others) == 1 else
-                "; its ROC curve envelops none of the others'") + " (the comparisons say where)"
-    if won == len(others):
-        return ("; its ROC curve envelops the other's" if won == 1 else
-                f"; its ROC curve envelops all {_n(won)} others'")
-    return f"; its ROC curve envelops {_n(won)} of the other {_n(len(others))}"
-
-
-def _binary_recommendation(result, comp, where: str, eligible: set[str]) -> str:
+def _population(result) -> str:
+    """Which population the measures at the threshold describe, said once."""
     op = result.operating_point
-    stated = "At the stated priors and costs" if op.p_positive_source == "priors" else \
-        "At the data's class share and the stated costs"
-    stated += where
-    costs = {k: result.learners[k].operating.min_cost for k in comp.learners
-             if result.learners[k].operating is not None and result.learners[k].operating.min_cost is not None}
-    pool = {k: v for k, v in costs.items() if k in eligible}
-    if not pool:
+    if op is None:
         return ""
-    best = min(pool, key=lambda k: (pool[k], list(comp.learners).index(k)))
-    lr = result.learners[best]
-    at = "(hard decisions)" if lr.hard else f"at threshold {lr.threshold_text(lr.operating.threshold)}"
-    order = sorted(costs.values())
-    rank = "the lowest" if pool[best] == order[0] else "the lowest of those that pass every gate"
-    of = f" of {_n(len(costs))}" if len(costs) > 1 and rank == "the lowest" else ""
-    return (f"{stated}, deploy {best} {at}: expected cost {cost(pool[best])} (normalised, PC(+) = "
-            f"{rate(op.pc_positive)}), {rank}{of}{_envelopment_clause(comp, best)}.")
+    if op.p_positive_source == "priors":
+        return f"in the population of the priors, p(+) = {rate(op.p_positive)}"
+    return f"at the sample's share of positives, p(+) = {rate(op.p_positive)}"
 
 
-def _multiclass_recommendation(result, comp, where: str, eligible: set[str], label: dict) -> str:
-    ranking = next((r for r in comp.rankings if r.order), None)
-    if ranking is None:
-        return ""
-    order = [k for k in ranking.order if k in eligible]
-    if not order:
-        return ""
-    best, name = order[0], label.get(ranking.measure, ranking.measure)
-    value = ranking.values[best]
-    text = f"By {name}{where}, {best} is best: {rate(value)}"
-    if len(order) > 1:
-        second = order[1]
-        gap = abs(value - ranking.values[second])
-        text += f", {rate(gap)} ahead of {second} ({rate(ranking.values[second])})"
-    return text + "."
+def _learner_line(key: str, v, result) -> str:
+    source = _SOURCES.get(v.threshold_source) or (
+        f"chosen on {v.threshold_source.partition(':')[2]}" if v.threshold_source.startswith("optimal_on:")
+        else v.threshold_source)
+    where = f"at threshold {v.threshold_text} ({source})" if v.threshold_text else f"({source})"
+    total = sum(v.gates.values())
+    if not total:
+        gates = "no gate applies to it"
+    elif v.gates["pass"] == total:
+        gates = f"all {total} of its gates passed" if total > 1 else "its gate passed"
+    else:
+        parts = [f"{v.gates[o]} {OUTCOME_WORDS[o]}" for o in ("fail", "inconclusive", "not_evaluated", "pass")
+                 if v.gates[o]]
+        gates = f"of its {total} gates {', '.join(parts)}"
+    return f"{key} {where}: {STATUS_WORDS[v.status].lower()}, {gates}."
+
+
+def _status_sentence(verdict, result) -> str:
+    judged = {k: v for k, v in verdict.learners.items() if v.judged}
+    if verdict.deployed is not None:
+        whose = f"the deployed learner's, {verdict.deployed}"
+    elif len(judged) == 1:
+        whose = "its one learner's"
+    else:
+        whose = "the worst of the learners' (no learner is named deployed)"
+    population = _population(result)
+    basis = ("Each learner is judged at its deployed threshold" + (f", {population}" if population else "")
+             if result.operating_point is not None else "Each learner is judged by its decisions")
+    skipped = [k for k, v in verdict.learners.items() if not v.judged]
+    if skipped:
+        basis += (f"; {and_join(sorted({result.learners[k].dataset for k in skipped}))}, where the thresholds "
+                  "were chosen, gives no verdict")
+    return f"The status is {whose}. {basis}."
+
+
+def _leader_sentence(verdict, result) -> str:
+    sentences = []
+    for x in verdict.leaders:
+        if len([k for k, v in verdict.learners.items() if v.judged and v.dataset == x.dataset]) < 2:
+            continue
+        label = registry.get(x.rank_by).label if x.rank_by in registry.MEASURES else x.rank_by
+        where = f" on {x.dataset}" if x.dataset is not None and len(verdict.leaders) > 1 else ""
+        first = " = ".join(x.tied) if len(x.tied) > 1 else x.learner
+        value = measure_text(x.rank_by, x.value)
+        test = _TEST_NAMES.get(x.test, x.test)
+        level = _percent(round(1 - verdict.level, 10))
+        if x.test is None:
+            sentences.append(f"By {label}{where}, {first} rank{'s' if len(x.tied) < 2 else ''} first ({value}); "
+                             "no paired test of it was made, so no learner is recommended over the others.")
+        elif x.indistinguishable_from:
+            others = [k for k in x.indistinguishable_from if k not in x.tied]
+            tied = len(x.tied) > 1
+            rest = (f"; {and_join(others)} cannot be told apart from it at the {level} level ({test}, "
+                    "Holm-adjusted)" if others else "")
+            sentences.append(f"By {label}{where}, {first} rank{'' if tied else 's'} first ({value}){rest}: no single "
+                             "learner is recommended on this evidence.")
+        else:
+            sentences.append(f"By {label}{where}, {first} ranks first ({value}), and {test} separates it from every "
+                             f"other learner at the {level} level (Holm-adjusted).")
+    return " ".join(sentences)
+
+
+def _suggestion_lines(verdict, result) -> list[str]:
+    """One line per suggestion: its threshold and cost beside the deployed threshold's."""
+    out = []
+    for s in verdict.suggestions[:SUGGESTIONS_SHOWN]:
+        deployed = verdict.learners[s.learner].threshold_text
+        against = (f", against {cost(s.cost_at_deployed)} at its deployed {deployed}"
+                   if s.cost_at_deployed is not None else "")
+        out.append(f"{s.learner} at {s.threshold_text} (tuned on {s.chosen_on}): expected cost {cost(s.cost)}{against}")
+    more = len(verdict.suggestions) - SUGGESTIONS_SHOWN
+    if more > 0:
+        out.append(f"{more} more in results.json (verdict.suggestions)")
+    return out
+
+
+def _challenger_lines(verdict) -> list[str]:
+    out = []
+    for name, c in verdict.challengers.items():
+        label = registry.get(c["measure"]).label if c.get("measure") in registry.MEASURES else c.get("measure", "")
+        if c.get("difference") is None:
+            out.append(f"May {name} replace {verdict.deployed}? Not tested: {c.get('reason') or 'undefined'}.")
+            continue
+        lo, hi = c["interval"] if c.get("interval") else (None, None)
+        span = f" [{fmt(lo)}, {fmt(hi)}]" if lo is not None else ""
+        margin = c.get("margin") or 0
+        if c.get("superior"):
+            answer = "yes: it is better"
+        elif c.get("non_inferior") and margin:
+            answer = f"it is not worse by more than the margin {fmt(margin)}, but not shown better"
+        else:
+            answer = "not shown: it is not shown " + ("better" if not margin else f"within the margin {fmt(margin)}")
+        p = f", {p_text(c['p_value'])}" if c.get("p_value") is not None else ""
+        out.append(f"May {name} replace {verdict.deployed}? {answer[0].upper() + answer[1:]} ({label} difference "
+                   f"{fmt(c['difference'])}{span}{p}).")
+    return out
+
+
+def page_one(result) -> dict:
+    """What page one prints of the verdict (result.verdict): the status and what it
+    rests on, each judged learner at its deployed threshold, the findings most
+    severe first, the suggestions (optimistic, never "deploy"), the leader and
+    what the tests say of it, the challengers."""
+    verdict = result.verdict
+    judged = [(k, v) for k, v in verdict.learners.items() if v.judged]
+    shown = judged if len(judged) <= DEPLOYED_SHOWN else [(k, v) for k, v in judged if k == verdict.deployed or (
+        verdict.deployed and k.startswith(verdict.deployed + "@"))] + [
+        (k, v) for k, v in judged if v.status in ("not_fit", "inconclusive")][:DEPLOYED_SHOWN]
+    seen, lines = set(), []
+    for k, v in shown:
+        if k not in seen:
+            seen.add(k)
+            lines.append(_learner_line(k, v, result))
+    if len(judged) > len(seen):
+        counts = {}
+        for k, v in judged:
+            if k not in seen:
+                counts[v.status] = counts.get(v.status, 0) + 1
+        lines.append(f"{len(judged) - len(seen)} more: " + ", ".join(
+            f"{n} {STATUS_WORDS[s].lower()}" for s, n in sorted(counts.items(), key=lambda x: x[0])) + ".")
+    findings = [{"severity": f.severity, "text": f.text} for f in verdict.findings[:FINDINGS_SHOWN]]
+    more = len(verdict.findings) - FINDINGS_SHOWN
+    return {
+        "status": verdict.status,
+        "status_words": STATUS_WORDS[verdict.status],
+        "status_sentence": _status_sentence(verdict, result),
+        "learners": lines,
+        "findings": findings,
+        "findings_more": (f"{more} more findings, all listed in results.json (verdict.findings) and the warnings."
+                          if more > 0 else ""),
+        "suggestions": "; ".join(_suggestion_lines(verdict, result)),
+        "leader": _leader_sentence(verdict, result),
+        "challengers": _challenger_lines(verdict),
+    }
 
 
 def recommendation(result) -> str:
-    """The sentence that opens page one: what to do. Failed gates first; then for a
-    binary task the learner of least expected cost at the operating point among
-    those that pass every gate, with its threshold and cost and what its ROC curve
-    envelops; for a multi-class task the best by the task's first ranking and its
-    margin over the runner-up; one clause per data set, and Friedman's best
-    across data sets. Every number under the report's policy (format.py)."""
-    opening, eligible = _gate_clause(result)
-    if not eligible:
-        eligible = set(result.learners)  # still say which is best, after saying none passes
-        opening += "Setting the gates aside: "
-    task = result.task.name if result.task is not None else "binary"
-    label = {m.name: m.ranking_label for m in registry.ranked(task)}
-    parts = []
-    comps = [c for c in result.comparisons if c.learners]
-    if not comps and len(result.learners) == 1:
-        (key, lr), = result.learners.items()
-        if task == "binary" and lr.operating is not None and lr.operating.min_cost is not None:
-            at = "(hard decisions)" if lr.hard else f"at threshold {lr.threshold_text(lr.operating.threshold)}"
-            parts.append(f"One learner: {key} {at}, expected cost {cost(lr.operating.min_cost)} (normalised, "
-                         f"PC(+) = {rate(result.operating_point.pc_positive)}).")
-        elif task != "binary":
-            parts.append(f"One learner: {key}, accuracy {rate(lr.evaluation.accuracy)}.")
-    for comp in comps:
-        where = f" on {comp.dataset}" if comp.dataset and len(comps) > 1 else ""
-        if task == "binary":
-            sentence = _binary_recommendation(result, comp, where, eligible)
-        else:
-            sentence = _multiclass_recommendation(result, comp, where, eligible, label)
-        if sentence:
-            parts.append(sentence)
-    if result.friedman is not None:
-        f, fr = result.friedman, result.friedman.friedman
-        best = f.learners[min(range(len(f.learners)), key=lambda i: fr.average_ranks[i])]
-        parts.append(f"Across the {_n(len(f.datasets))} data sets, {best} has the best average rank by "
-                     f"{registry.get(f.measure).label}.")
-    if not parts:
-        return opening.strip()
-    text = " ".join(parts)
-    if opening.endswith(": ") and not text.startswith(tuple(result.learners)):
-        text = text[0].lower() + text[1:]
-    return opening + text
+    """The verdict in a sentence or two (the notebook's short repr): the status and
+    what the tests say of the leader."""
+    if result.verdict is None:
+        return ""
+    one = page_one(result)
+    return " ".join(x for x in (one["status_sentence"], one["leader"]) if x)

@@ -13,11 +13,11 @@ from dataclasses import replace
 from ...redact import published
 from ...result import Result
 from ..context import figure_warnings
-from ..leaderboard import leaderboard, leaderboard_warnings
+from ..leaderboard import carry_leaderboard, leaderboard, leaderboard_warnings
 from .comparisons import comparisons_dict
 from .format import InlineList
 
-__all__ = ["result_dict", "result_core", "with_history", "report_warnings", "published_inputs", "InlineList",
+__all__ = ["result_dict", "result_core", "with_history", "carried", "report_warnings", "published_inputs", "InlineList",
            "comparisons_dict"]
 
 
@@ -67,9 +67,17 @@ def with_history(result: Result, history: dict, gates: list[dict], warnings: lis
     """``result`` with the history stage's block, its gates on change and its
     warnings added; the results.json built so far (:func:`result_core`) carried
     over, as none of it changes."""
-    new = replace(result, history=history, gates=result.gates + gates, warnings=result.warnings + warnings)
+    return carried(result, history=history, gates=result.gates + gates, warnings=result.warnings + warnings)
+
+
+def carried(result: Result, **changes) -> Result:
+    """``result`` with ``changes`` (the gates, the history, the warnings, the
+    verdict: what :func:`result_core` leaves out), the results.json built so far
+    and the leaderboard carried over, as neither depends on them."""
+    new = replace(result, **changes)
     if result in _CORE:
         _CORE[new] = _CORE[result]
+    carry_leaderboard(result, new)
     return new
 
 
@@ -79,6 +87,7 @@ def result_dict(result: Result) -> dict:
     history = {"history": result.history} if result.history is not None else {}
     return {
         **result_core(result),
+        "verdict": None if result.verdict is None else result.verdict.to_dict(),
         "gates": result.gates,
         **history,
         "warnings": report_warnings(result),
