@@ -1,0 +1,282 @@
+"""The verdict's rules, each built from data made here (issue 33), with the
+expected values computed independently of the project: scikit-learn's AUC, a
+plain DeLong variance written here, statsmodels' Wilson interval.
+
+- a gate inside its bound whose interval crosses it is inconclusive, never pass;
+- an undefined value, or a gate on change with no previous run, is not evaluated;
+- a learner's status and the overall status (deployed, or the worst);
+- the leader names who the tests cannot separate from it, and exact ties;
+- a threshold tuned on the data judged is only a suggestion, labelled optimistic;
+- the data set the thresholds were chosen on gives no verdict.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn.metrics import roc_auc_score
+from statsmodels.stats.proportion import proportion_confint
+
+import evalreport
+from evalreport.verdict import learner_status, outcome, worst_status
+from evalreport.verdict.build import Finding
+
+
+def _delong_interval(y, s, level=0.95):
+    """DeLong's interval of one AUC, written here from Sun & Xu's placement values."""
+    pos, neg = s[y == 1], s[y == 0]
+    psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
+    auc = psi.mean()
+    var = v10.var(ddof=1) / len(pos) + v01.var(ddof=1) / len(neg)
+    z = stats.norm.ppf(0.5 + level / 2)
+    return auc, (max(0.0, auc - z * np.sqrt(var)), min(1.0, auc + z * np.sqrt(var)))
+
+
+def _table(n=200, seed=0, shift=(1.0, 0.9)):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.4).astype(int)
+    cols = {"y": y}
+    for name, d in zip("ab", shift):
+        cols[name] = np.round(rng.normal(size=n) + d * y, 6)
+    return cols
+
+
+def _spec(**extra):
+    spec = {"version": 1, "task": "binary", "positive": 1, "confidence": {"bootstrap": 0},
+            "data": [{"table": "t", "label": "y", "id": None, "learners": {"a": "a", "b": "b"}}]}
+    spec["data"][0].pop("id")
+    spec.update(extra)
+    return spec
+
+
+def _run(spec, cols):
+    import pyarrow as pa
+
+    return evalreport.evaluate(spec, data={"t": pa.table(cols)})
+
+
+# outcomes -----------------------------------------------------------------
+
+def test_outcome_rules_by_hand():
+    assert outcome(0.80, [("min", 0.75)], [0.77, 0.83]) == "pass"
+    assert outcome(0.80, [("min", 0.75)], [0.74, 0.86]) == "inconclusive"
+    assert outcome(0.70, [("min", 0.75)], [0.65, 0.76]) == "fail"
+    assert outcome(0.80, [("min", 0.75)], None) == "pass"  # no interval computed
+    assert outcome(None, [("min", 0.75)], None) == "not_evaluated"
+    assert outcome(0.196, [("max", 0.2)], [0.162, 0.294]) == "inconclusive"  # the issue's parity gate
+    assert outcome(0.75, [("min", 0.75)], [0.75, 0.8]) == "pass"  # on the bound is inside
+
+
+def test_auc_gate_inside_its_bound_with_an_interval_across_it_is_inconclusive():
+    cols = _table()
+    y, s = np.asarray(cols["y"]), np.asarray(cols["a"])
+    auc, (lo, hi) = _delong_interval(y, s)
+    assert auc == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+    bound = float((lo + auc) / 2)  # inside, and the interval reaches below it
+    result = _run(_spec(gates=[{"learner": "a", "metric": "auc", "min": bound}]), cols)
+    (row,) = result.gates
+    assert row["interval"] == pytest.approx([lo, hi], abs=1e-9)
+    assert row["outcome"] == "inconclusive" and row["passed"] is False
+    assert not result.gates_passed  # the exit status is 3
+    assert result.verdict.learners["a"].status == "inconclusive"
+    assert result.verdict.learners["b"].status == "not_assessed"
+    assert result.verdict.status == "inconclusive"
+    (finding,) = [f for f in result.verdict.findings if f.measure == "auc"]
+    assert finding.severity == "medium" and "interval" in finding.text
+    # below its interval's low end the same gate passes
+    passed = _run(_spec(gates=[{"learner": "a", "metric": "auc", "min": float(lo) - 1e-6}]), cols)
+    assert passed.gates[0]["outcome"] == "pass" and passed.verdict.status == "fit"
+
+
+def test_a_rate_gate_carries_wilsons_interval():
+    cols = _table(seed=3)
+    result = _run(_spec(threshold=0.5, gates=[{"learner": "a", "metric": "recall", "min": 0.1}]), cols)
+    y, s = np.asarray(cols["y"]), np.asarray(cols["a"])
+    tp, fn = int(((s >= 0.5) & (y == 1)).sum()), int(((s < 0.5) & (y == 1)).sum())
+    lo, hi = proportion_confint(tp, tp + fn, alpha=0.05, method="wilson")
+    assert result.gates[0]["value"] == pytest.approx(tp / (tp + fn))
+    assert result.gates[0]["interval"] == pytest.approx([lo, hi], abs=1e-12)
+
+
+def test_an_undefined_value_is_not_evaluated_never_passed():
+    cols = _table()
+    # hard decisions: no AUC
+    cols["d"] = (np.asarray(cols["a"]) > 0.5).astype(int)
+    spec = _spec(gates=[{"learner": "d", "metric": "auc", "min": 0.5}])
+    spec["data"][0]["learners"] = {"a": "a", "d": {"predicted": "d"}}
+    result = _run(spec, cols)
+    (row,) = result.gates
+    assert row["value"] is None and row["outcome"] == "not_evaluated" and row["passed"] is False
+    assert not result.gates_passed
+    assert result.verdict.learners["d"].status == "fit_with_findings"
+
+
+def test_a_change_gate_with_no_previous_run_is_not_evaluated(tmp_path):
+    cols = _table()
+    spec = _spec(history={"dir": str(tmp_path / "archive")}, date="2026-11-20",
+                 gates=[{"learner": "a", "metric": "auc", "max_drop": 0.05},
+                        {"learner": "a", "metric": "auc", "min": 0.5}])
+    result = _run(spec, cols)
+    change = next(g for g in result.gates if "change_since" in g)
+    assert change["outcome"] == "not_evaluated" and change["passed"] is False and change["note"]
+    assert result.gates_passed  # the archive's first run: nothing failed
+    assert result.verdict.learners["a"].status == "fit_with_findings"  # never "fit" with a gate unchecked
+    assert result.verdict.learners["a"].gates == {"pass": 1, "fail": 0, "inconclusive": 0, "not_evaluated": 1}
+
+
+# statuses -----------------------------------------------------------------
+
+def test_learner_status_rules():
+    low, medium = Finding("low", "a", None, "x"), Finding("medium", "a", None, "x")
+    assert learner_status([], []) == "not_assessed"
+    assert learner_status(["pass", "fail", "inconclusive"], []) == "not_fit"
+    assert learner_status(["pass", "inconclusive", "not_evaluated"], []) == "inconclusive"
+    assert learner_status(["pass", "not_evaluated"], []) == "fit_with_findings"
+    assert learner_status(["pass"], [medium]) == "fit_with_findings"
+    assert learner_status(["pass"], [low]) == "fit"
+    assert worst_status(["fit", "not_assessed", "fit_with_findings"]) == "fit_with_findings"
+    assert worst_status(["not_assessed", "not_assessed"]) == "not_assessed"
+    assert worst_status(["fit", "not_fit", "inconclusive"]) == "not_fit"
+
+
+def test_the_deployed_learners_status_is_the_overall_status():
+    cols = _table(shift=(1.5, 0.2))
+    gates = [{"metric": "auc", "min": 0.65}]
+    worst = _run(_spec(gates=gates), cols)
+    assert worst.verdict.learners["b"].status == "not_fit"
+    assert worst.verdict.status == "not_fit"  # no deployed learner: the worst
+    deployed = _run(_spec(gates=gates, deployed="a"), cols)
+    assert deployed.verdict.deployed == "a"
+    assert deployed.verdict.status == deployed.verdict.learners["a"].status == "fit"
+    assert deployed.to_dict()["verdict"]["status"] == "fit"
+
+
+# the leader ---------------------------------------------------------------
+
+def test_two_learners_the_test_cannot_separate_give_no_single_recommendation():
+    from evalreport.report.verdicts import page_one
+
+    cols = _table(n=120, seed=5, shift=(1.0, 0.95))
+    result = _run(_spec(rank_by="auc"), cols)
+    leader = result.verdict.leader
+    y = np.asarray(cols["y"])
+    aucs = {k: roc_auc_score(y, np.asarray(cols[k])) for k in "ab"}
+    assert leader.learner == max(aucs, key=aucs.get) and leader.rank_by == "auc" and leader.test == "delong"
+    other = min(aucs, key=aucs.get)
+    delong = next(t for c in result.comparisons for t in c.tests).delong
+    assert delong.p_value >= 0.05  # the data make the case
+    assert leader.indistinguishable_from == (other,)
+    text = page_one(result)["leader"]
+    assert f"{other} cannot be told apart from it at the 5% level" in text
+    assert "no single learner is recommended" in text
+
+
+def test_a_clear_leader_is_said_separated():
+    from evalreport.report.verdicts import page_one
+
+    cols = _table(n=600, seed=1, shift=(2.0, 0.3))
+    result = _run(_spec(rank_by="auc"), cols)
+    assert result.verdict.leader.learner == "a" and result.verdict.leader.indistinguishable_from == ()
+    assert "separates it from every other learner at the 5% level" in page_one(result)["leader"]
+
+
+def test_exact_ties_share_the_first_rank():
+    from evalreport.report.verdicts import page_one
+
+    cols = _table(n=100, seed=2)
+    cols["b"] = np.asarray(cols["a"]) * 2 + 1  # the same order: the same AUC exactly
+    result = _run(_spec(rank_by="auc"), cols)
+    leader = result.verdict.leader
+    assert set(leader.tied) == {"a", "b"}
+    assert "a = b rank first" in page_one(result)["leader"]
+
+
+# thresholds ---------------------------------------------------------------
+
+def test_a_tuned_threshold_is_only_a_suggestion_labelled_optimistic():
+    from evalreport.report.verdicts import page_one
+
+    cols = _table(n=300, seed=4)
+    spec = _spec(threshold=0.9, costs={"false_negative": 5, "false_positive": 1})
+    result = _run(spec, cols)
+    y = np.asarray(cols["y"])
+    for s in result.verdict.suggestions:
+        lr = result.learners[s.learner]
+        assert s.optimistic and s.threshold != 0.9
+        # the suggested threshold's cost, recomputed here: normalised expected cost at PC(+)
+        score = np.asarray(cols[s.learner])
+        p = y.mean()
+        pc = p * 5 / (p * 5 + (1 - p) * 1)
+
+        def cost(t):
+            fnr = ((score < t) & (y == 1)).sum() / (y == 1).sum()
+            fpr = ((score >= t) & (y == 0)).sum() / (y == 0).sum()
+            return fnr * pc + fpr * (1 - pc)
+
+        assert s.cost == pytest.approx(cost(s.threshold), abs=1e-12)
+        assert s.cost_at_deployed == pytest.approx(cost(0.9), abs=1e-12)
+        assert s.cost < s.cost_at_deployed
+        assert lr.threshold == 0.9  # the verdict stays at the deployed threshold
+    text = " ".join(str(v) for v in page_one(result).values())
+    assert "deploy " not in text.replace("deployed", "")
+    assert "optimistic" not in text or result.verdict.suggestions
+
+
+def test_threshold_optimal_is_a_medium_finding():
+    cols = _table(n=300, seed=4)
+    result = _run(_spec(threshold="optimal", gates=[{"metric": "auc", "min": 0.5}]), cols)
+    tuned = [f for f in result.verdict.findings if f.measure == "threshold"]
+    assert {f.learner for f in tuned} == {"a", "b"} and all(f.severity == "medium" for f in tuned)
+    assert result.verdict.learners["a"].status == "fit_with_findings"  # never plain fit at a tuned threshold
+    assert not result.verdict.suggestions  # the deployed threshold already is the tuned one
+
+
+def test_the_data_set_the_thresholds_were_chosen_on_gives_no_verdict():
+    import pyarrow as pa
+
+    val, test = _table(seed=7), _table(seed=8)
+    spec = {"version": 1, "task": "binary", "confidence": {"bootstrap": 0},
+            "threshold": {"optimal_on": "validation"}, "costs": {"false_negative": 5, "false_positive": 1},
+            "gates": [{"metric": "auc", "min": 0.99, "dataset": "validation"},
+                      {"metric": "auc", "min": 0.5, "dataset": "test"}],
+            "data": [{"table": "v", "label": "y", "dataset": "validation", "learners": {"a": "a", "b": "b"}},
+                     {"table": "t", "label": "y", "dataset": "test", "learners": {"a": "a", "b": "b"}}]}
+    result = evalreport.evaluate(spec, data={"v": pa.table(val), "t": pa.table(test)})
+    v = result.verdict
+    assert {k for k, x in v.learners.items() if not x.judged} == {"a@validation", "b@validation"}
+    assert v.learners["a@validation"].status == "not_assessed"
+    # the gate with dataset: validation applies there only, and does not sink the verdict
+    assert {g["learner"] for g in result.gates if g["min"] == 0.99} == {"a@validation", "b@validation"}
+    assert v.status == "fit"
+    assert all(x.learner.endswith("@test") for x in v.leaders)
+    assert v.learners["a@test"].threshold_source == "optimal_on:validation"
+
+
+def test_a_multiclass_cost_matrix_that_reverses_the_accuracy_ranking_leads_the_verdict():
+    import pyarrow as pa
+
+    rng = np.random.default_rng(11)
+    n = 300
+    y = rng.integers(0, 3, n)
+    # x: right 80% of the time, its errors always call class 0 "2" (costly);
+    # z: right 70% of the time, its errors cheap (a neighbouring class)
+    x = np.where(rng.random(n) < 0.8, y, np.where(y == 0, 2, (y + 1) % 3))
+    z = np.where(rng.random(n) < 0.7, y, np.where(y == 0, 1, np.where(y == 1, 0, 1)))
+    matrix = [[0, 1, 20], [1, 0, 1], [1, 1, 0]]
+    spec = {"version": 1, "task": "multiclass", "classes": [0, 1, 2], "confidence": {"bootstrap": 0},
+            "costs": {"matrix": matrix},
+            "data": [{"table": "t", "label": "y", "learners": {"x": {"predicted": "x"}, "z": {"predicted": "z"}}}]}
+    result = evalreport.evaluate(spec, data={"t": pa.table({"y": y, "x": x, "z": z})})
+
+    def cost(pred):  # the mean cost of the decisions, computed here
+        return np.mean([matrix[t][p] for t, p in zip(y, pred)])
+
+    assert (x == y).mean() > (z == y).mean() and cost(x) > cost(z)
+    leader = result.verdict.leader
+    assert leader.rank_by == "cost_sensitive_error" and leader.learner == "z"
+    assert leader.value == pytest.approx(cost(z), abs=1e-12)
+    from evalreport.report.verdicts import page_one
+
+    assert page_one(result)["leader"].startswith("By cost-sensitive error")
