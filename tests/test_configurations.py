@@ -291,3 +291,42 @@ def test_experiment_runs_groups_twenty_runs_into_five_configurations():
         assert c.measures["min_cost"].sd == pytest.approx(float(np.std(xs, ddof=1)), abs=1e-12)
     block = json.loads(json.dumps(result.to_dict()))["configurations"]
     assert sorted(block[k]["rank"] for k in block) == [1, 2, 3, 4, 5]
+
+
+def test_multiclass_replicates(tmp_path):
+    """A multi-class learner's columns from {class}, its runs from {seed}: accuracy
+    summarised against the accuracy computed here from the argmax of the scores."""
+    classes = ["a", "b", "c"]
+    accuracy = {}
+    for seed in SEEDS:
+        rng = np.random.default_rng(seed)
+        y = np.arange(N) % 3
+        p = rng.dirichlet([1, 1, 1], N) + np.eye(3)[y] * 0.6
+        folder = tmp_path / "runs" / f"mlp_seed{seed}"
+        folder.mkdir(parents=True)
+        lines = ["id,y,p_a,p_b,p_c"] + [f"{i},{classes[y[i]]}," + ",".join(f"{v:.4f}" for v in p[i])
+                                        for i in range(N)]
+        (folder / "p.csv").write_text("\n".join(lines) + "\n")
+        accuracy[seed] = float(np.mean(np.argmax(np.round(p, 4), axis=1) == y))
+    path = _spec(tmp_path, """\
+        version: 1
+        task: multiclass
+        classes: [a, b, c]
+        confidence: {bootstrap: 0}
+        data:
+          - path: runs/mlp_seed{seed}/p.csv
+            label: y
+            id: id
+            replicates: seed
+            learners: {"mlp_seed{seed}": {columns: "p_{class}"}}
+        report: {formats: [json], out: out}
+        """)
+    result = evalreport.evaluate(path)
+    configs = configurations(result)
+    assert list(configs) == ["mlp"]
+    s = configs["mlp"].measures["accuracy"]
+    xs = [accuracy[seed] for seed in SEEDS]
+    assert (s.mean, s.n) == (pytest.approx(statistics.fmean(xs), abs=1e-12), 3)
+    assert s.sd == pytest.approx(statistics.stdev(xs), abs=1e-12)
+    assert list(configs["mlp"].measures)[0] == "auc"  # the ranked measure first (auc without costs)
+    assert result.to_dict()["configurations"]["mlp"]["rank"] == 1
