@@ -123,7 +123,7 @@ def test_experiment_runs_are_reproduced():
 def test_experiment_runs_spec_names_no_learner_by_hand():
     """The example's learners all come from the glob: twenty, named by their folders."""
     text = (EXAMPLES / "experiment_runs" / "spec.yaml").read_text()
-    assert 'learners: {"{run}": score}' in text
+    assert 'learners: {"C{c}_seed{seed}": score}, replicates: seed' in text
     spec = evalreport.load_spec(EXAMPLES / "experiment_runs" / "spec.yaml")
     names = [name for src in spec.data for name in src.learners]
     assert len(names) == 20 and names[:2] == ["C0.001_seed0", "C0.001_seed1"] and names[-1] == "C10_seed3"

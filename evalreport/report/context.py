@@ -18,6 +18,7 @@ from ..capture import routed_warnings
 from ..redact import published, redact_text
 from ..result import Result
 from ..words import gate_text
+from .configurations import configurations_context
 from .format import UNDEFINED, Column, fmt, p_text
 from .history import history_context, history_sentences
 from .leaderboard import leaderboard_context, leaderboard_warnings
@@ -152,6 +153,8 @@ def _common(result: Result) -> dict:
         "tests": tests_section(result, shown_learners(result)),
         # many learners: every one ranked by the primary measure, near the front (None: few)
         "leaderboard": leaderboard_context(result),
+        # with data[].replicates: the configurations, ranked by their mean (report/configurations.py)
+        "configurations": configurations_context(result),
         "history": history_context(result, None),  # with history: in the spec, "Since the last run"
         "at_notes": [], "rank_notes": [], "summary_notes": [],
     }

@@ -42,6 +42,9 @@ class _Locator:
         #: a key path of the expanded spec -> the one written in the YAML (spec.patterns:
         #: data[3].learners.r07 came from data[0].learners.{run}); the longest prefix applies
         self.aliases: dict[tuple, tuple] = {}
+        #: (data set, learner name) -> (configuration, replicate value) of the learners of
+        #: a data entry with ``replicates`` (spec.patterns; read by spec.replicates.replicates_of)
+        self.replicates: dict[tuple, tuple[str, str]] = {}
 
     def original(self, loc) -> tuple:
         """The key path as written in the YAML of a key path of the expanded spec."""

@@ -9,7 +9,10 @@ after it sees ordinary data entries and learner names:
   learner per column of the file the regex matches whole, named by the
   regex's group ``name`` (else its only group, else the whole column), sorted;
 - **classes**: ``{columns: "mlp_{class}"}`` is a multi-class learner's score
-  columns, one per class of ``classes`` in their order.
+  columns, one per class of ``classes`` in their order;
+- **replicates**: ``data[].replicates: seed`` names the part (``{seed}``, or a
+  regex group ``seed``) that tells replicates of one configuration apart; the
+  mapping learner -> configuration (spec.replicates) is kept on the locator.
 
 Each problem is told at the key and line of the pattern that made it
 (:class:`~evalreport.spec.messages._Locator` keeps the expanded key paths'
@@ -26,6 +29,7 @@ from ..errors import suggest
 from .headers import _column_names
 from .messages import _cut, _Locator
 from .models import DataSource, Learner, Spec
+from .replicates import configuration_name, template_configuration
 
 #: a named part of a path, learner name, data set name or columns template
 PART = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -45,18 +49,24 @@ def has_patterns(src: DataSource) -> bool:
 def expand_patterns(spec: Spec, where: _Locator) -> tuple[Spec, list[str]]:
     """The spec with every pattern expanded, and the problems found (none: the
     spec's data are ordinary entries, ``where`` knows their originals)."""
-    if not any(has_patterns(src) for src in spec.data):
-        return spec, []
     problems: list[str] = []
-    data: list[DataSource] = []
-    aliases: dict[tuple, tuple] = {}
 
     def add(loc, text):
         problems.append(where.message(loc, text))
 
     for i, src in enumerate(spec.data):
-        for entry, names in _files(spec, i, src, add):
+        _replicate_problems(i, src, add)
+    if not any(has_patterns(src) for src in spec.data) or problems:
+        return spec, problems
+    data: list[DataSource] = []
+    aliases: dict[tuple, tuple] = {}
+    replicates: dict[tuple, tuple[str, str]] = {}
+
+    for i, src in enumerate(spec.data):
+        for entry, names, values in _files(spec, i, src, add):
             entry, more = _columns(spec, i, entry, add)
+            if src.replicates is not None:
+                replicates.update(_replicates(src, entry, names, more, values))
             j = len(data)
             data.append(entry)
             aliases[("data", j)] = ("data", i)
@@ -64,10 +74,88 @@ def expand_patterns(spec: Spec, where: _Locator) -> tuple[Spec, list[str]]:
                 aliases[("data", j, "learners", name)] = ("data", i, "learners", key[0]) + key[1:]
                 if key[1:] == ("columns",):  # the expanded list of score columns is the template's
                     aliases[("data", j, "learners", name, "scores")] = ("data", i, "learners", key[0], "columns")
+    _configuration_clashes(spec, data, replicates, add)
     if problems:
         return spec, problems
     where.aliases = aliases
+    where.replicates = replicates
     return spec.model_copy(update={"data": data}), []
+
+
+def _replicate_problems(i: int, src: DataSource, add) -> None:
+    """``replicates`` names a part of data[i]'s learner names (a file pattern's
+    ``{part}`` in a learner name, or a named group of a ``match`` regex)."""
+    part = src.replicates
+    if part is None:
+        return
+    templates = [name for name in src.learners if PART.search(name)]
+    regexes = [p for learner in src.learners.values() if learner.match is not None for p in learner.match
+               if isinstance(p, str)]
+    groups = []
+    for pattern in regexes:
+        try:
+            groups += list(re.compile(pattern).groupindex)
+        except re.error:  # the pattern check says why
+            pass
+    named = list(dict.fromkeys([p for t in templates for p in PART.findall(t)] + groups))
+    if part in named:
+        return
+    loc = ("data", i, "replicates")
+    if not templates and not regexes:
+        add(loc, f"replicates: {_cut(part)!r} names the part of the learner names' pattern that tells "
+            f"replicates apart, and no learner name of this entry has a pattern: name the learners from "
+            f"the path (path: 'runs/C{{c}}_{part}{{{part}}}/predictions.csv', learners: "
+            f"{{'C{{c}}_{part}{{{part}}}': score}}) or from the columns (learners: {{match: "
+            f"'(?P<name>C.*_{part}(?P<{part}>[0-9]+))'}})")
+        return
+    add(loc, f"replicates: {_cut(part)!r} is not a part of the learner names' pattern"
+        f"{suggest(part, named)}; its parts: {', '.join(named) or 'none'} (a part of the path only, or of "
+        "the data set name, does not tell learners of one data set apart)")
+
+
+def _replicates(src: DataSource, entry: DataSource, names: dict, more: dict, values: dict) -> dict:
+    """(data set, learner name) -> (configuration, replicate value) of one expanded
+    entry's learners whose name holds the replicate part (spec.replicates)."""
+    part, out = src.replicates, {}
+    for name, key in names.items():
+        if key[1:] or name not in entry.learners:  # a per-class template, or a match (below)
+            continue
+        configuration = template_configuration(key[0], part, values, PART)
+        if configuration is not None:
+            out[(entry.dataset, name)] = (configuration, values[part])
+    regexes = [re.compile(p) for p in (src.learners["match"].match if "match" in src.learners else None) or []]
+    for name, key in more.items():
+        if key != ("match",):
+            continue
+        column = entry.learners[name].score
+        for regex in regexes:
+            m = regex.fullmatch(column)
+            if m is None or part not in regex.groupindex or m.group(part) is None:
+                continue
+            # the name's span in the column: group name, else the only group, else the whole column
+            at = "name" if "name" in regex.groupindex else 1 if regex.groups == 1 else 0
+            start, end = m.span(at)
+            s, e = m.span(part)
+            if start <= s and e <= end:
+                offset = s - start, e - start
+                out[(entry.dataset, name)] = (configuration_name("", name[:offset[0]], m.group(part),
+                                                                 name[offset[1]:]), m.group(part))
+            break
+    return out
+
+
+def _configuration_clashes(spec: Spec, data: list[DataSource], replicates: dict, add) -> None:
+    """A configuration named as a learner of its data set that is none of its
+    replicates would merge the two: told at the replicates key."""
+    for i, src in enumerate(spec.data):
+        if src.replicates is None:
+            continue
+        mine = {conf for (ds, _), (conf, _) in replicates.items() if ds == src.dataset}
+        alone = {name for entry in data if entry.dataset == src.dataset for name in entry.learners
+                 if (entry.dataset, name) not in replicates}
+        for name in sorted(mine & alone):
+            add(("data", i, "replicates"), f"the configuration '{name}' (the learners' names without their "
+                f"{src.replicates}) is also the name of a learner of the same data set: rename one")
 
 
 def _natural(text: str) -> tuple:
@@ -97,9 +185,10 @@ def _unknown_parts(text: str, parts: list[str], what: str, path: str | None) -> 
     return None
 
 
-def _files(spec: Spec, i: int, src: DataSource, add) -> list[tuple[DataSource, dict]]:
+def _files(spec: Spec, i: int, src: DataSource, add) -> list[tuple[DataSource, dict, dict]]:
     """The entries of data[i], one per file its path matches (the entry itself
-    when its path has no named parts), each with {learner name: its original key}."""
+    when its path has no named parts), each with {learner name: its original key}
+    and the path's {part: value} of its file."""
     base = ("data", i)
     parts = list(dict.fromkeys(PART.findall(src.path or "")))
     bad = False
@@ -119,7 +208,7 @@ def _files(spec: Spec, i: int, src: DataSource, add) -> list[tuple[DataSource, d
             add(base + ("learners", name, "columns"), problem)
             bad = True
     if bad or not parts:
-        return [] if bad else [(src, {name: (name,) for name in src.learners})]
+        return [] if bad else [(src, {name: (name,) for name in src.learners}, {})]
     if _WILDCARDS.search(PART.sub("", src.path)):
         add(base + ("path",), f"a path with named parts ({src.path}) takes no other wildcards (*, ?, [...]): "
             "each file it matches is one entry")
@@ -150,7 +239,7 @@ def _files(spec: Spec, i: int, src: DataSource, add) -> list[tuple[DataSource, d
         learners = {_fill(name, values): _filled_learner(learner, values) for name, learner in src.learners.items()}
         out.append((src.model_copy(update={"path": _fill(src.path, values), "learners": learners,
                                            "dataset": _fill(src.dataset, values) if src.dataset else None}),
-                    names))
+                    names, values))
     return out
 
 

@@ -15,6 +15,7 @@ from ...result import Result
 from ..context import figure_warnings
 from ..leaderboard import carry_leaderboard, leaderboard, leaderboard_warnings
 from .comparisons import comparisons_dict
+from .configurations import configurations_dict
 from .format import InlineList
 
 __all__ = ["result_dict", "result_core", "with_history", "carried", "report_warnings", "published_inputs", "InlineList",
@@ -59,8 +60,15 @@ def result_core(result: Result) -> dict:
             "comparisons": comparisons_dict(result),
             # every learner ranked by the spec's primary measure, against the best (report/leaderboard.py)
             "leaderboard": leaderboard(result),
+            # with data[].replicates: the learners that differ by it alone, as configurations
+            **_configurations(result),
         }
     return _CORE[result]
+
+
+def _configurations(result: Result) -> dict:
+    block = configurations_dict(result)
+    return {} if block is None else {"configurations": block}
 
 
 def with_history(result: Result, history: dict, gates: list[dict], warnings: list) -> Result:

@@ -1,0 +1,56 @@
+"""The report's "Configurations" section: with ``data[].replicates``, the
+configurations (compare/configurations.py) ranked by the mean of the ranked
+measure, each headline measure as mean ± sd over the replicates, and their range."""
+
+from __future__ import annotations
+
+from .. import registry
+from ..compare.configurations import configuration_ranks, configurations
+from .format import UNDEFINED, Column, fmt, measure_text
+
+__all__ = ["configurations_context"]
+
+
+def _cell(name: str, s) -> dict:
+    """{text: "mean ± sd" (the mean alone with one replicate), range: "min–max",
+    note}: by the measure's own format."""
+    if s.mean is None:
+        return {"text": UNDEFINED, "range": "", "note": "undefined on every replicate"}
+    text = measure_text(name, s.mean) + (f" ± {measure_text(name, s.sd)}" if s.sd is not None else "")
+    span = "" if s.n < 2 else f"{measure_text(name, s.min)}–{measure_text(name, s.max)}"
+    return {"text": text, "range": span, "note": ""}
+
+
+def configurations_context(result) -> dict | None:
+    """The section's values (None: no data entry declares ``replicates``)."""
+    from ..spec import rank_measure
+
+    configs = configurations(result)
+    if not configs:
+        return None
+    ranked_by = rank_measure(result.spec)
+    measures = list(next(iter(configs.values())).measures)
+    parts = sorted({src.replicates for src in result.spec.data if src.replicates})
+    rows, partial = [], []
+    for key, rank in configuration_ranks(configs, ranked_by):
+        c = configs[key]
+        cells = [_cell(m, c.measures[m]) for m in measures]
+        short = [registry.get(m).label for m in measures if 0 < c.measures[m].n < len(c.replicates)]
+        if short:
+            partial.append(f"{key}: {', '.join(short)} undefined on some replicates (the summary is over the "
+                           "others)")
+        rows.append({"rank": "—" if rank is None else str(rank), "name": c.name, "dataset": c.dataset or "",
+                     "n": fmt(len(c.replicates)), "values": ", ".join(v for v in c.values if v),
+                     "cells": cells})
+    columns = [Column(m, registry.get(m).label, "" if registry.get(m).direction == "none"
+                      else registry.get(m).direction) for m in measures]
+    measure = registry.get(ranked_by)
+    counts = sorted({len(c.replicates) for c in configs.values()})
+    return {
+        "columns": columns, "rows": rows, "several": len({c.dataset for c in configs.values()}) > 1,
+        "measure": measure.label,
+        "direction": {"higher": "higher is better", "lower": "lower is better"}.get(measure.direction, ""),
+        "learners": fmt(len(result.learners)), "configurations": fmt(len(configs)),
+        "replicates": " to ".join(fmt(n) for n in (counts[0], counts[-1])) if len(counts) > 1 else fmt(counts[0]),
+        "part": " and ".join(parts), "partial": partial,
+    }
