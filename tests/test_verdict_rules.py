@@ -280,3 +280,31 @@ def test_a_multiclass_cost_matrix_that_reverses_the_accuracy_ranking_leads_the_v
     from evalreport.report.verdicts import page_one
 
     assert page_one(result)["leader"].startswith("By cost-sensitive error")
+
+
+def test_replicates_of_one_configuration_are_ranked_and_tested_as_one():
+    """experiment_runs: 20 runs, 5 configurations of 4 seeds; the leader is the
+    configuration of least mean cost, and the configurations Welch's t-test
+    (statsmodels, Holm-adjusted by statsmodels) cannot separate from it are named."""
+    from pathlib import Path
+
+    from statsmodels.stats.multitest import multipletests
+    from statsmodels.stats.weightstats import ttest_ind
+
+    root = Path(__file__).resolve().parents[1]
+    result = evalreport.evaluate(evalreport.load_spec(root / "examples/experiment_runs/spec.yaml"))
+    leader = result.verdict.leader
+    assert leader.over == "configurations" and leader.test == "welch_t"
+    measure = leader.rank_by
+    by: dict = {}
+    for key, lr in result.learners.items():
+        by.setdefault(key.split("_seed")[0], []).append(lr.values[measure])
+    lower = evalreport.registry.get(measure).direction == "lower"
+    means = {k: float(np.mean(v)) for k, v in by.items()}
+    first = (min if lower else max)(means, key=means.get)
+    assert leader.learner == first and leader.value == pytest.approx(means[first], rel=1e-12)
+    others = sorted((k for k in means if k != first), key=lambda k: means[k], reverse=not lower)
+    p = [ttest_ind(by[first], by[k], usevar="unequal")[1] for k in others]
+    adjusted = multipletests(p, method="holm")[1]
+    expected = tuple(k for k, q in zip(others, adjusted) if q >= 0.05)
+    assert leader.indistinguishable_from == expected

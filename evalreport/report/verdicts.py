@@ -117,6 +117,7 @@ _SOURCES = {"spec": "the spec's threshold", "learner": "its own threshold",
             "optimal": "tuned on these data: optimistic", "decisions": "hard decisions",
             "argmax": "the class of highest score"}
 _TEST_NAMES = {"delong": "DeLong's test", "mcnemar": "McNemar's test", "bootstrap": "a paired bootstrap",
+               "welch_t": "Welch's t-test over the replicates",
                "paired_bootstrap": "a paired bootstrap of the difference"}
 
 
@@ -194,12 +195,14 @@ def _status_sentence(verdict, result) -> str:
 def _leader_sentence(verdict, result) -> str:
     sentences = []
     for x in verdict.leaders:
-        if len([k for k, v in verdict.learners.items() if v.judged and v.dataset == x.dataset]) < 2:
+        if x.over == "learners" and len([k for k, v in verdict.learners.items()
+                                         if v.judged and v.dataset == x.dataset]) < 2:
             continue
         label = registry.get(x.rank_by).label if x.rank_by in registry.MEASURES else x.rank_by
         where = f" on {x.dataset}" if x.dataset is not None and len(verdict.leaders) > 1 else ""
         first = " = ".join(x.tied) if len(x.tied) > 1 else x.learner
-        value = measure_text(x.rank_by, x.value)
+        value = measure_text(x.rank_by, x.value) + (", the mean of its replicates" if x.over == "configurations"
+                                                   else "")
         test = _TEST_NAMES.get(x.test, x.test)
         level = _percent(round(1 - verdict.level, 10))
         if x.test is None:

@@ -83,6 +83,8 @@ class Leader:
     value: float | None = None
     #: every learner that shares the first rank with an equal value
     tied: tuple[str, ...] = ()
+    #: what is ranked: "learners", or "configurations" (replicates grouped: data[].replicates)
+    over: str = "learners"
 
 
 @dataclass(frozen=True)
@@ -266,6 +268,50 @@ def _leaders(block: dict | None, keys: list[str], alpha: float) -> list[Leader]:
     return out
 
 
+def _configuration_leaders(result, configs: dict, keys: list[str], alpha: float) -> list[Leader]:
+    """With replicates (data[].replicates), the configurations ranked by the mean of
+    ``rank_by`` over their replicates: the first, those tied with it, and those that
+    Welch's t-test of the replicates' values (Holm-adjusted over the comparisons
+    with the first) cannot separate from it; a configuration of one replicate, or
+    of replicates that do not vary, cannot be tested and is counted with them."""
+    import math
+
+    from scipy import stats
+
+    from ..compare.configurations import configuration_ranks
+    from ..compare.stats.holm import holm
+    from ..spec import rank_measure
+
+    name = rank_measure(result.spec)
+    if result.spec.task == "multiclass":
+        name = {"auc": "macro_auc", "f1": "macro_f1", "min_cost": "cost_sensitive_error"}.get(name, name)
+    judged = set(keys)
+    configs = {k: c for k, c in configs.items() if set(c.replicates) <= judged}
+    order = [k for k, rank in configuration_ranks(configs, name) if rank is not None]
+    out = []
+    for dataset in dict.fromkeys(configs[k].dataset for k in order):
+        mine = [k for k in order if configs[k].dataset == dataset]
+        first = mine[0]
+
+        def values(k):
+            return [result.learners[r].values.get(name) for r in configs[k].replicates
+                    if result.learners[r].values.get(name) is not None]
+
+        mean = configs[first].measures[name].mean
+        tied = tuple(k for k in mine if configs[k].measures[name].mean == mean)
+        p = []
+        for k in mine[1:]:
+            a, b = values(first), values(k)
+            defined = len(a) > 1 and len(b) > 1 and (max(a) > min(a) or max(b) > min(b))
+            test = stats.ttest_ind(a, b, equal_var=False) if defined else None
+            p.append(None if test is None or not math.isfinite(test.pvalue) else float(test.pvalue))
+        adjusted = holm(p)
+        same = tuple(k for k, q in zip(mine[1:], adjusted) if k not in tied and (q is None or q >= alpha))
+        out.append(Leader(first, name, "welch_t", tuple(t for t in tied if t != first) + same, dataset,
+                          float(mean), tied, "configurations"))
+    return out
+
+
 def build_verdict(result, leaderboard: dict | None = None, challengers: dict | None = None) -> Verdict:
     """The verdict of ``result`` (its gate rows already carry their outcomes;
     ``leaderboard``: results.json's block, whose rows give the leader;
@@ -293,7 +339,10 @@ def build_verdict(result, leaderboard: dict | None = None, challengers: dict | N
         status = worst_status([learners[k].status for k in mine]) if mine else "not_assessed"
     else:
         status = worst_status([learners[k].status for k in keys])
-    leaders = _leaders(leaderboard, keys, alpha)
+    from ..compare.configurations import configurations
+
+    configs = configurations(result)
+    leaders = _configuration_leaders(result, configs, keys, alpha) if configs else _leaders(leaderboard, keys, alpha)
     return Verdict(status=status, basis="deployed", deployed=deployed, learners=learners,
                    leader=leaders[0] if leaders else None, findings=tuple(findings),
                    suggestions=tuple(_suggestions(result, keys) if spec.task == "binary" else ()),
