@@ -165,8 +165,9 @@ def _spread(rate: np.ndarray) -> np.ndarray:
     defined = ~np.isnan(rate)
     enough = defined.sum(axis=-1) >= 2
     with np.errstate(invalid="ignore"):
-        hi = np.where(defined, rate, -np.inf).max(axis=-1)
-        lo = np.where(defined, rate, np.inf).min(axis=-1)
+        # initial: no value kept at all (every one too small) is a difference undefined, not an error
+        hi = np.where(defined, rate, -np.inf).max(axis=-1, initial=-np.inf)
+        lo = np.where(defined, rate, np.inf).min(axis=-1, initial=np.inf)
     return np.where(enough, hi - lo, np.nan)
 
 
