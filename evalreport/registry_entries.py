@@ -219,27 +219,29 @@ ENTRIES = [
     Measure("slices", "subgroup slices", "slice", ("binary",), "none",
             "With data[].slices: each learner measured on each value of each slice column alone (every "
             "scalar, at its threshold and over every threshold), its gap to the whole population (slice - "
-            "whole), and its selection rate (TP + FP) / m, TPR and FPR with Wilson intervals; a slice with "
-            "fewer than 30 instances or fewer than 5 of a class is marked small.",
+            "whole), its selection rate (TP + FP) / m, TPR and FPR, Wilson intervals of its proportions and "
+            "DeLong's of its AUC; a value with fewer than confidence.slices_min positives or negatives (rows) "
+            "is too small to compare: shown, marked, left out of the parity differences and slice gates.",
             "fairlearn MetricFrame (by_group, difference); Wilson, JASA 22 (1927)",
             "measures undefined in a slice as in the whole (one class only, nothing predicted positive)",
             metric=False, json_path={"binary": "learners.*.slices"}),
     Measure("demographic_parity_difference", "demographic parity difference", "slice", ("binary",), "lower",
             "Across the values of a slice column: the largest minus the smallest selection rate "
-            "(TP + FP) / m; with a percentile-bootstrap interval (resamples stratified by value and class).",
-            "fairlearn demographic_parity_difference", "fewer than two values",
+            "(TP + FP) / m, over the values not too small to compare; with a percentile-bootstrap interval "
+            "over the same values (resamples stratified by value and class).",
+            "fairlearn demographic_parity_difference", "fewer than two values not too small",
             metric=False, gate=True,
             json_path={"binary": "learners.*.slices.*.parity.demographic_parity_difference"}),
     Measure("equal_opportunity_difference", "equal opportunity difference", "slice", ("binary",), "lower",
             "Across the values of a slice column: the largest minus the smallest TPR (values with no "
-            "positives left out); with a percentile-bootstrap interval.",
+            "positives, and values too small to compare, left out); with a percentile-bootstrap interval.",
             "fairlearn equal_opportunity_difference", "fewer than two values with positives",
             metric=False, gate=True,
             json_path={"binary": "learners.*.slices.*.parity.equal_opportunity_difference"}),
     Measure("equalized_odds_difference", "equalized odds difference", "slice", ("binary",), "lower",
             "Across the values of a slice column: the larger of the TPR difference and the FPR difference "
-            "(each the largest minus the smallest over the values where it is defined); with a "
-            "percentile-bootstrap interval.", "fairlearn equalized_odds_difference (agg='worst_case')",
+            "(each the largest minus the smallest over the values where it is defined and not too small to "
+            "compare); with a percentile-bootstrap interval.", "fairlearn equalized_odds_difference (agg='worst_case')",
             "fewer than two values with positives and with negatives",
             metric=False, gate=True,
             json_path={"binary": "learners.*.slices.*.parity.equalized_odds_difference"}),

@@ -121,6 +121,141 @@ def test_rates_of_is_undefined_without_the_class():
     assert np.isnan(r["tpr"][0]) and r["fpr"][0] == pytest.approx(0.4) and r["selection_rate"][0] == 0.4
 
 
+# --- values too small to compare (confidence.slices_min) ----------------------------
+
+def test_a_value_of_5_positives_is_left_out_of_the_parity_differences_by_hand():
+    # a: TPR 8/10, FPR 2/10, selection 10/20; b: TPR 6/12, FPR 6/12, selection 12/24;
+    # tiny: 5 positives (TPR 0/5, FPR 1/20): with it, EO would be 0.8 - 0 = 0.8
+    counts = np.array([[8, 2, 8, 2], [6, 6, 6, 6], [0, 1, 19, 5]])
+    names = ["a", "b", "tiny"]
+    every = parity_of(counts, names)
+    assert every["equal_opportunity_difference"].value == pytest.approx(0.8)
+    p = parity_of(counts, names, keep=[True, True, False])
+    assert p["equal_opportunity_difference"].value == pytest.approx(0.8 - 0.5)
+    assert p["equal_opportunity_difference"].between == ("a", "b")
+    assert p["equalized_odds_difference"].value == pytest.approx(max(0.8 - 0.5, 0.5 - 0.2))
+    assert p["demographic_parity_difference"].value == pytest.approx(0.0)
+    assert all(x.too_small == ("tiny",) and x.left_out == () for x in p.values())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(*[st.integers(0, 30)] * 4), min_size=2, max_size=6), st.data())
+def test_the_values_left_out_change_nothing(rows, data):
+    """The differences and their bootstrap over the kept values are those of the kept
+    values alone, whatever the counts of the values left out."""
+    counts = np.array(rows)
+    keep = data.draw(st.lists(st.booleans(), min_size=len(rows), max_size=len(rows)))
+    names = [f"v{i}" for i in range(len(rows))]
+    got = parity_of(counts, names, keep=keep)
+    alone = parity_of(counts[np.array(keep, bool)], [n for n, k in zip(names, keep) if k])
+    for k in PARITY:
+        assert got[k].value == alone[k].value and got[k].between == alone[k].between
+        assert got[k].too_small == tuple(n for n, k_ in zip(names, keep) if not k_)
+    boot = bootstrap_parity(counts, n_resamples=50, seed=1, level=0.9, keep=keep)
+    assert boot == bootstrap_parity(counts[np.array(keep, bool)], n_resamples=50, seed=1, level=0.9)
+
+
+def _with_tiny(seed=0):
+    """The fixture's data with region 'isle' of exactly 5 positives and 22 negatives,
+    its TPR far from the others' (every positive missed)."""
+    text, c = _data(seed=seed, tiny=False)
+    extra = [(1, 0.05)] * 5 + [(0, 0.05)] * 22
+    text += "".join(f"{y},isle,1,{s},{s}\n" for y, s in extra)
+    c = {k: np.concatenate([v, np.array(add)]) if v is not None else None for k, v, add in [
+        ("y", c["y"], [bool(y) for y, _ in extra]), ("region", c["region"], ["isle"] * 27),
+        ("band", c["band"], [1] * 27), ("p_a", c["p_a"], [s for _, s in extra]),
+        ("p_b", c["p_b"], [s for _, s in extra]), ("w", None, None)]}
+    return text, c
+
+
+def test_a_slice_of_5_positives_is_left_out_end_to_end(tmp_path):
+    fm = pytest.importorskip("fairlearn.metrics")
+    got, c = _run(tmp_path, csv=_with_tiny(), status=0)
+    block = got["learners"]["a"]["slices"]["region"]
+    assert block["too_small"] == ["isle"] and block["values"]["isle"]["positives"] == 5
+    assert block["values"]["isle"]["small"] is True
+    kept = c["region"] != "isle"
+    pred = c["p_a"] >= 0.5
+    for name in PARITY:
+        with_tiny = getattr(fm, name)(c["y"], pred, sensitive_features=c["region"])
+        ref = getattr(fm, name)(c["y"][kept], pred[kept], sensitive_features=c["region"][kept])
+        assert block["parity"][name]["value"] == pytest.approx(ref, abs=1e-12)
+        assert block["parity"][name]["too_small"] == ["isle"]
+        if name != "demographic_parity_difference":
+            assert with_tiny > ref + 0.1  # isle's TPR of 0 would have made the difference
+    # the bootstrap intervals are over the kept values only
+    names, codes = np.unique(c["region"][kept], return_inverse=True)
+    counts = cell_counts(c["y"][kept], pred[kept], codes, len(names))
+    boot = bootstrap_parity(counts, n_resamples=200, seed=3, level=0.95)
+    for name in PARITY:
+        assert block["parity"][name]["interval"] == [pytest.approx(x, abs=1e-12) for x in boot[name]]
+    assert any(w.startswith("pred.csv: slice region: too small to compare (fewer than 10 positives or fewer "
+                            "than 10 negatives, confidence.slices_min): 'isle' (27 instances, 5 positives, 22 "
+                            "negatives)") for w in got["warnings"])
+    html = (tmp_path / "out" / "report.html").read_text()
+    assert "Too small to compare: isle (n = 27, 5 positives); left out of these differences." in html
+    assert '<span class="small-tag">too small</span>' in html
+
+
+def test_slices_min_decides_what_is_too_small(tmp_path):
+    spec = SPEC.format(extra="").replace("seed: 3}", "seed: 3, slices_min: 5}")
+    got, c = _run(tmp_path, csv=_with_tiny(), spec=spec, status=0)
+    block = got["learners"]["a"]["slices"]["region"]
+    assert block["slices_min"] == 5 and block["too_small"] == []
+    fm = pytest.importorskip("fairlearn.metrics")
+    ref = fm.equal_opportunity_difference(c["y"], c["p_a"] >= 0.5, sensitive_features=c["region"])
+    assert block["parity"]["equal_opportunity_difference"]["value"] == pytest.approx(ref, abs=1e-12)
+    assert not any("too small" in w for w in got["warnings"])
+
+
+def test_weighted_values_are_counted_in_rows_not_weights(tmp_path):
+    """A value's size is its rows: weights scaled a thousandfold down leave it in."""
+    text, c = _data(weighted=True, tiny=False)
+    lines = text.splitlines()
+    lines = [lines[0]] + [",".join(r.split(",")[:-1] + [f"{float(r.split(',')[-1]) / 1000:g}"])
+                          if r.split(",")[1] == "east" else r for r in lines[1:]]
+    spec = SPEC.format(extra="").replace("    label: y\n", "    label: y\n    weight: w\n")
+    got, _ = _run(tmp_path, csv=("\n".join(lines) + "\n", c), spec=spec, status=0)
+    block = got["learners"]["a"]["slices"]["region"]
+    assert block["too_small"] == [] and block["values"]["east"]["small"] is False
+
+
+# --- per-slice intervals --------------------------------------------------------------
+
+def _delong_by_hand(y, s, level):
+    """DeLong's interval, plainly: placement values over every (positive, negative) pair."""
+    from scipy.stats import norm
+
+    pos, neg = s[y], s[~y]
+    psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    auc = psi.mean()
+    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
+    se = np.sqrt(v10.var(ddof=1) / pos.size + v01.var(ddof=1) / neg.size)
+    z = norm.ppf((1 + level) / 2)
+    return max(auc - z * se, 0.0), min(auc + z * se, 1.0)
+
+
+def test_slice_intervals_match_statsmodels_wilson_and_delong(tmp_path):
+    from statsmodels.stats.proportion import proportion_confint
+
+    spec = SPEC.format(extra="").replace("seed: 3}", "seed: 3, level: 0.9}")
+    got, c = _run(tmp_path, spec=spec, status=0)
+    for value, v in got["learners"]["a"]["slices"]["region"]["values"].items():
+        m = c["region"] == value
+        y, s = c["y"][m], c["p_a"][m]
+        pred = s >= 0.5
+        tp, fp, tn, fn = (y & pred).sum(), (~y & pred).sum(), (~y & ~pred).sum(), (y & ~pred).sum()
+        for name, (k, n) in {"accuracy": (tp + tn, m.sum()), "error_rate": (fp + fn, m.sum()),
+                             "precision": (tp, tp + fp), "recall": (tp, tp + fn), "specificity": (tn, tn + fp),
+                             "npv": (tn, tn + fn), "fpr": (fp, fp + tn), "fnr": (fn, fn + tp)}.items():
+            lo, hi = proportion_confint(k, n, alpha=0.1, method="wilson")
+            assert v["intervals"][name] == [pytest.approx(lo, abs=1e-12), pytest.approx(hi, abs=1e-12)], name
+        assert v["intervals"]["auc"] == [pytest.approx(x, abs=1e-12) for x in _delong_by_hand(y, s, 0.9)]
+    html = (tmp_path / "out" / "report.html").read_text()
+    north = got["learners"]["a"]["slices"]["region"]["values"]["north"]["intervals"]["recall"]
+    assert f"[{north[0]:.3f}, {north[1]:.3f}]" in html  # printed beside the value
+
+
 # --- end to end: a spec with slices ----------------------------------------------
 
 SPEC = """\
@@ -170,7 +305,8 @@ def test_each_slice_is_the_subset_evaluated_alone(tmp_path):
     got, c = _run(tmp_path, status=0)
     whole = got["learners"]["a"]
     block = whole["slices"]["region"]
-    assert list(block) == ["level", "resamples", "values", "parity"]
+    assert list(block) == ["level", "resamples", "slices_min", "too_small", "values", "parity"]
+    assert block["slices_min"] == 10 and block["too_small"] == ["isle"]
     assert list(block["values"]) == ["east", "isle", "north", "south"]  # sorted
     assert list(got["learners"]["a"]["slices"]["band"]["values"]) == ["1", "2"]  # as text
     for value, v in block["values"].items():
@@ -186,7 +322,7 @@ def test_each_slice_is_the_subset_evaluated_alone(tmp_path):
         assert v["cost_sensitive_error"] == pytest.approx(at.cost_sensitive_error, abs=1e-12)
         assert v["bep"] == pytest.approx(ev.bep, abs=1e-12)
         # gaps: slice - whole, for every measure listed
-        assert set(v["gap"]) == set(v) - {"n", "positives", "negatives", "small", "gap", "rates"}
+        assert set(v["gap"]) == set(v) - {"n", "positives", "negatives", "small", "gap", "rates", "intervals"}
         for k, gap in v["gap"].items():
             of_whole = whole["operating_point"]["min_cost"] if k == "min_cost" else whole[k]
             assert gap == pytest.approx(v[k] - of_whole, abs=1e-12)
@@ -206,13 +342,15 @@ def test_parity_in_results_json_matches_fairlearn_with_bootstrap_intervals(tmp_p
     for learner in ("a", "b"):
         block = got["learners"][learner]["slices"]["region"]
         assert block["level"] == 0.95 and block["resamples"] == 200
+        kept = c["region"] != "isle"  # too small to compare: fewer than 10 positives
         pred = c[f"p_{learner}"] >= 0.5
         for name in PARITY:
-            ref = getattr(fm, name)(c["y"], pred, sensitive_features=c["region"])
+            ref = getattr(fm, name)(c["y"][kept], pred[kept], sensitive_features=c["region"][kept])
             p = block["parity"][name]
             assert p["value"] == pytest.approx(ref, abs=1e-12)
             lo, hi = p["interval"]
-            assert lo <= hi and len(p["between"]) == 2
+            assert lo <= hi and len(p["between"]) == 2 and "isle" not in p["between"]
+            assert p["too_small"] == ["isle"]
 
 
 def test_weighted_slices_are_weighted_without_intervals(tmp_path):
@@ -229,8 +367,10 @@ def test_weighted_slices_are_weighted_without_intervals(tmp_path):
         assert v["auc"] == pytest.approx(roc_auc_score(c["y"][m], c["p_a"][m], sample_weight=c["w"][m]),
                                          abs=1e-9)
         assert all(r["interval"] is None for r in v["rates"].values())
-    ref = fm.equalized_odds_difference(c["y"], c["p_a"] >= 0.5, sensitive_features=c["region"],
-                                       sample_weight=c["w"])
+        assert all(iv is None for iv in v["intervals"].values())
+    kept = c["region"] != "isle"
+    ref = fm.equalized_odds_difference(c["y"][kept], c["p_a"][kept] >= 0.5, sensitive_features=c["region"][kept],
+                                       sample_weight=c["w"][kept])
     assert block["parity"]["equalized_odds_difference"]["value"] == pytest.approx(ref, abs=1e-9)
     assert block["parity"]["equalized_odds_difference"]["interval"] is None
     assert ("learner 'a': slices of weighted data: the measures, rates and parity differences are weighted; "
@@ -242,9 +382,11 @@ def test_a_small_slice_is_marked_and_warned_about_once(tmp_path):
     got, _ = _run(tmp_path, status=0)
     said = [w for w in got["warnings"] if "too small" in w]
     n_pos = got["learners"]["a"]["slices"]["region"]["values"]["isle"]["positives"]
-    assert said == [f"pred.csv: slice region = 'isle' has 12 instances ({n_pos} positives, {12 - n_pos} "
-                    "negatives): too small to say anything (fewer than 30 instances or fewer than 5 of a "
-                    "class); its measures are shown, marked small"]
+    assert n_pos < 10
+    assert said == [f"pred.csv: slice region: too small to compare (fewer than 10 positives or fewer than 10 "
+                    f"negatives, confidence.slices_min): 'isle' (12 instances, {n_pos} positives, {12 - n_pos} "
+                    "negatives); left out of the parity differences and the gates on the slice, their measures "
+                    "shown, marked too small"]
     assert got["learners"]["b"]["slices"]["region"]["values"]["isle"]["small"] is True
     assert got["learners"]["b"]["slices"]["region"]["values"]["north"]["small"] is False
 
@@ -252,28 +394,30 @@ def test_a_small_slice_is_marked_and_warned_about_once(tmp_path):
 def test_undefined_measures_of_a_slice_are_null_with_a_warning(tmp_path):
     text, cols = _data(tiny=False)
     lines = text.splitlines()
-    # one more region holding negatives only
+    # one more region holding negatives only: undefined TPR, and too small to compare
     lines += [f"0,void,1,0.{i + 1},0.{i + 2}" for i in range(5)]
     got, _ = _run(tmp_path, csv=("\n".join(lines) + "\n", cols), status=0)
     v = got["learners"]["a"]["slices"]["region"]["values"]["void"]
     assert v["auc"] is None and v["recall"] is None and v["gap"]["auc"] is None
     assert v["rates"]["tpr"] == {"value": None, "interval": None, "gap": None}
+    assert v["intervals"]["recall"] is None and v["intervals"]["auc"] is None
+    # scores 0.1 ... 0.5: the last one flagged at 0.5, 4 of the 5 negatives not
+    assert v["intervals"]["specificity"] == [pytest.approx(x) for x in wilson_interval(4, 5)]
     assert ("learner 'a': slice region = 'void': undefined: average_precision, bep, auc, rank_loss, "
             "expected_total_cost, recall (there are no positives (only one class in y_true))") in got["warnings"]
     eo = got["learners"]["a"]["slices"]["region"]["parity"]["equal_opportunity_difference"]
-    assert eo["value"] is not None  # over the other values
-    assert ("learner 'a': slice region: equal_opportunity_difference is taken over the other values: the "
-            "TPR of 'void' is undefined (no positives)") in got["warnings"]
-    assert ("learner 'a': slice region: equalized_odds_difference is taken over the other values: the "
-            "TPR of 'void' is undefined (no positives)") in got["warnings"]
+    assert eo["value"] is not None and eo["too_small"] == ["void"]  # over the other values
 
 
 # --- gates on slices ---------------------------------------------------------------
 
 def test_gates_on_slices_name_the_failing_value(tmp_path, capsys):
+    from statsmodels.stats.proportion import proportion_confint
+
     extra = ("gates:\n"
              "  - {learner: b, metric: auc, slice: region, min: 0.6}\n"
              "  - {learner: a, metric: recall, slice: band, max_gap: 0.2}\n"
+             "  - {learner: a, metric: precision, slice: band, min: 0.2}\n"
              "  - {metric: demographic_parity_difference, slice: region, max: 0.01}\n")
     got, c = _run(tmp_path, extra=extra, status=3)
     rows = got["gates"]
@@ -281,17 +425,26 @@ def test_gates_on_slices_name_the_failing_value(tmp_path, capsys):
     assert [r["slice_value"] for r in by_value] == ["east", "isle", "north", "south"]
     east = by_value[0]
     auc_east = got["learners"]["b"]["slices"]["region"]["values"]["east"]["auc"]
+    ci_east = got["learners"]["b"]["slices"]["region"]["values"]["east"]["intervals"]["auc"]
     assert east == {"learner": "b", "metric": "auc", "slice": "region", "slice_value": "east",
-                    "value": auc_east, "min": 0.6, "passed": auc_east >= 0.6}
+                    "value": auc_east, "interval": ci_east, "min": 0.6, "passed": auc_east >= 0.6}
     gaps = [r for r in rows if r["metric"] == "recall"]
     for r in gaps:
         gap = got["learners"]["a"]["slices"]["band"]["values"][r["slice_value"]]["gap"]["recall"]
         assert r["gap"] == gap and r["max_gap"] == 0.2 and r["passed"] == (abs(gap) <= 0.2)
+        assert r["interval"] is None  # no interval of a gap
+    # a per-value gate on a proportion: Wilson's interval of that value
+    for r in (r for r in rows if r["metric"] == "precision"):
+        m = c["band"] == int(r["slice_value"])
+        pred = c["p_a"][m] >= 0.5
+        lo, hi = proportion_confint((c["y"][m] & pred).sum(), pred.sum(), alpha=0.05, method="wilson")
+        assert r["interval"] == [pytest.approx(lo, abs=1e-12), pytest.approx(hi, abs=1e-12)]
     parity = [r for r in rows if r["metric"] == "demographic_parity_difference"]
     assert [r["learner"] for r in parity] == ["a", "b"]
     p = got["learners"]["a"]["slices"]["region"]["parity"]["demographic_parity_difference"]
     assert parity[0] == {"learner": "a", "metric": "demographic_parity_difference", "slice": "region",
-                         "value": p["value"], "between": p["between"], "max": 0.01, "passed": False}
+                         "value": p["value"], "between": p["between"], "too_small": ["isle"],
+                         "interval": p["interval"], "max": 0.01, "passed": False}
     err = capsys.readouterr().err
     assert (f"gate failed: a: demographic_parity_difference across region (between '{p['between'][0]}' and "
             f"'{p['between'][1]}') = {p['value']:.6g} (needs max 0.01)") in err
@@ -299,15 +452,54 @@ def test_gates_on_slices_name_the_failing_value(tmp_path, capsys):
     assert f"a: demographic_parity_difference across region (between" in html
 
 
+def test_a_gate_on_a_too_small_value_is_not_evaluated(tmp_path):
+    got, _ = _run(tmp_path, extra="gates:\n  - {learner: a, metric: auc, slice: region, min: 0.5}\n"
+                                   "  - {learner: a, metric: recall, slice: region, max_gap: 0.5}\n")
+    isle = got["learners"]["a"]["slices"]["region"]["values"]["isle"]
+    pos = isle["positives"]
+    note = (f"too small to compare: isle (n = 12, {pos} positive{'' if pos == 1 else 's'}); a value needs 10 "
+            "positives and 10 negatives (confidence.slices_min)")
+    rows = [r for r in got["gates"] if r["slice_value"] == "isle"]
+    assert rows == [
+        {"learner": "a", "metric": "auc", "slice": "region", "slice_value": "isle", "value": None,
+         "interval": None, "min": 0.5, "passed": False, "note": note},
+        {"learner": "a", "metric": "recall", "slice": "region", "slice_value": "isle", "value": None,
+         "gap": None, "interval": None, "max_gap": 0.5, "passed": False, "note": note}]
+    assert f"gate auc of learner 'a' on slice region = 'isle' is not evaluated: {note}" in got["warnings"]
+    # its measures are still in the slice's block
+    assert isle["auc"] is not None and isle["gap"]["recall"] is not None
+    # every other value is evaluated
+    assert all("note" not in r and r["value"] is not None for r in got["gates"] if r["slice_value"] != "isle")
+
+
 def test_a_gate_on_an_undefined_slice_value_fails_with_a_warning(tmp_path):
     text, cols = _data(tiny=False)
-    text += "".join(f"0,void,1,0.{i + 1},0.{i + 2}\n" for i in range(5))
+    # a region of 10 positives and 10 negatives that nothing flags: its precision is undefined
+    text += "".join(f"{i % 2},void,1,0.0{i % 5},0.0{i % 5}\n" for i in range(20))
     got, _ = _run(tmp_path, csv=(text, cols), status=3,
-                  extra="gates:\n  - {learner: a, metric: auc, slice: region, min: 0.5}\n")
+                  extra="gates:\n  - {learner: a, metric: precision, slice: region, min: 0.5}\n")
     void = [r for r in got["gates"] if r["slice_value"] == "void"]
-    assert void == [{"learner": "a", "metric": "auc", "slice": "region", "slice_value": "void", "value": None,
-                     "min": 0.5, "passed": False}]
-    assert "gate auc of learner 'a' on slice region = 'void' fails: the value is undefined" in got["warnings"]
+    assert void == [{"learner": "a", "metric": "precision", "slice": "region", "slice_value": "void",
+                     "value": None, "interval": None, "min": 0.5, "passed": False}]
+    assert "gate precision of learner 'a' on slice region = 'void' fails: the value is undefined" in got["warnings"]
+
+
+def test_a_parity_gate_with_one_value_left_is_not_evaluated(tmp_path):
+    """slices_min above every value but one: no difference, a note naming the values."""
+    got, _ = _run(tmp_path, extra="gates:\n  - {learner: a, metric: equalized_odds_difference, slice: band, "
+                                   "max: 0.5}\n", spec=SPEC.format(extra="gates:\n  - {learner: a, metric: "
+                                   "equalized_odds_difference, slice: band, max: 0.5}\n").replace(
+                                       "seed: 3}", "seed: 3, slices_min: 100000}"))
+    block = got["learners"]["a"]["slices"]["band"]
+    assert block["too_small"] == ["1", "2"]
+    assert block["parity"]["equalized_odds_difference"] == {"value": None, "interval": None, "between": None,
+                                                            "too_small": ["1", "2"]}
+    (row,) = got["gates"]
+    v = block["values"]
+    assert row["value"] is None and row["interval"] is None and row["too_small"] == ["1", "2"]
+    assert row["note"] == ("fewer than two values of band have 100000 positives and 100000 negatives; too small "
+                           f"to compare: 1 (n = {v['1']['n']:,}, {v['1']['positives']} positives), "
+                           f"2 (n = {v['2']['n']:,}, {v['2']['positives']} positives)")
 
 
 # --- the spec's errors at their lines ------------------------------------------------
@@ -405,7 +597,7 @@ def test_the_report_shows_the_slices(tmp_path):
     assert "7. Subgroup slices" in html and "8. Warnings" in html and "9. Appendix" in html
     assert "<caption>" in html and "</span>a</span> by region</caption>" in html.replace(
         '<span class="learner">', "</span>")
-    assert '<span class="small-tag">small</span>' in html
+    assert '<span class="small-tag">too small</span>' in html
     assert "Parity across region (0.95 bootstrap intervals, 200 resamples): demographic parity difference" in html
     assert "demographic parity difference" in html and "equalized odds difference" in html
 
@@ -458,4 +650,6 @@ def test_a_learner_of_hard_decisions_has_slices_without_curve_measures(tmp_path)
         assert v["recall"] == pytest.approx(recall_score(c["y"][m], c["p_a"][m] >= 0.5), abs=1e-12)
         assert v == {**got["learners"]["a"]["slices"]["region"]["values"][value], **{
             k: v[k] for k in ("auc", "ks", "gini", "brier", "log_loss", "ece", "rank_loss", "average_precision", "bep", "expected_total_cost", "min_cost",
-                              "cost_at_threshold", "gap")}}
+                              "cost_at_threshold", "gap")},
+            # hard decisions: no AUC, so no DeLong interval; the proportions' are the same
+            "intervals": {**got["learners"]["a"]["slices"]["region"]["values"][value]["intervals"], "auc": None}}

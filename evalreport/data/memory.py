@@ -231,7 +231,7 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: "Path | InMem
         else:
             slices[col] = _to_numpy(data[col])
     if labels is not None and spec.task == "binary":
-        notes += small_slice_notes(display, slices, labels)
+        notes += small_slice_notes(display, slices, labels, spec.confidence.slices_min)
     learners: dict[str, np.ndarray] = {}
     hard = set()
     for name, learner in src.learners.items():

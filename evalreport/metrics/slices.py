@@ -16,7 +16,16 @@ each value's counts at the learner's threshold:
   (slice value, class) cell: resampling the instances of a cell with replacement
   draws its predicted positives from a binomial law with the cell's own share,
   so each resample is one binomial draw per cell, whatever the number of rows
-  (as compare.stats.bootstrap_confusion does for a multi-class matrix).
+  (as compare.stats.bootstrap_confusion does for a multi-class matrix);
+- Wilson's interval of each proportion of a value's confusion matrix (accuracy,
+  precision, recall, ...), the intervals printed beside the slices' measures.
+
+A value with fewer than ``confidence.slices_min`` positive rows or negative rows
+is *too small to compare*: it is left out of the parity differences (and their
+bootstrap) and of the gates on the slice, and listed as such. Rows are counted,
+not weights: whether a rate can be told from another depends on how many
+instances it rests on, and a weight's scale (weights summing to 1, or to the
+population) would otherwise decide it.
 """
 
 from __future__ import annotations
@@ -30,15 +39,9 @@ from ..compare.stats.bootstrap import percentile_intervals
 from ..compare.stats.core import _check_level
 from .proportion import wilson_interval
 
-__all__ = ["PARITY", "RATES", "SMALL_ROWS", "SMALL_CLASS", "SliceValue", "SliceColumn", "Parity",
-           "wilson_interval", "cell_counts", "rates_of", "parity_of", "bootstrap_parity", "is_small",
-           "small_slice_notes"]
-
-#: a slice value with fewer instances than this, or fewer than SMALL_CLASS of either
-#: class, is too small to say anything: it is marked and warned about (its measures
-#: are still computed: the reader judges them against its size)
-SMALL_ROWS = 30
-SMALL_CLASS = 5
+__all__ = ["PARITY", "RATES", "PROPORTIONS", "SliceValue", "SliceColumn", "Parity", "wilson_interval",
+           "cell_counts", "rates_of", "parity_of", "bootstrap_parity", "is_small", "small_slice_notes",
+           "too_small_text", "proportion_intervals"]
 
 #: the rates compared across the values of a slice column
 RATES = ("selection_rate", "tpr", "fpr")
@@ -60,6 +63,8 @@ class Parity:
     between: tuple[str, str] | None
     #: values left out because their rate is undefined (no positives for TPR, ...)
     left_out: tuple[str, ...] = ()
+    #: values left out because they are too small to compare (is_small)
+    too_small: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,7 +79,10 @@ class SliceValue:
     gaps: dict  # registry name -> slice value - whole population (None: either undefined)
     #: rate -> (value, (low, high) Wilson interval or None, gap to the whole population's rate)
     rates: dict
-    small: bool
+    small: bool  # too small to compare (is_small): left out of the parity differences and gates
+    #: registry name -> (low, high) at the column's level, or None: Wilson's interval of
+    #: each proportion (PROPORTIONS), DeLong's of the AUC; {} for weighted data
+    intervals: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,28 +95,43 @@ class SliceColumn:
     level: float
     resamples: int  # bootstrap resamples of the parity intervals (0: none)
     notes: tuple[str, ...] = field(default=())
+    slices_min: int = 1  # confidence.slices_min: the fewest positives and negatives a value needs
+
+    @property
+    def too_small(self) -> tuple[str, ...]:
+        """The values too small to compare, in the column's order."""
+        return tuple(v.value for v in self.values if v.small)
 
 
-def is_small(rows: int, positives: int, negatives: int) -> bool:
-    return rows < SMALL_ROWS or positives < SMALL_CLASS or negatives < SMALL_CLASS
+def is_small(positives: int, negatives: int, slices_min: int) -> bool:
+    """Whether a slice value is too small to compare: fewer than ``slices_min``
+    positive rows or negative rows (rows, whatever their weights)."""
+    return positives < slices_min or negatives < slices_min
 
 
-def small_slice_notes(display: str, slices: dict, is_pos: np.ndarray) -> list[str]:
-    """A note per slice value too small to say anything (said once per data entry:
-    every learner of it has the same subgroups)."""
+def too_small_text(value: str, rows: int, positives: int) -> str:
+    """How the report and the gates name a value too small to compare:
+    "40-49 (n = 27, 5 positives)"."""
+    return f"{value} (n = {rows:,}, {positives:,} positive{'' if positives == 1 else 's'})"
+
+
+def small_slice_notes(display: str, slices: dict, is_pos: np.ndarray, slices_min: int) -> list[str]:
+    """A note per slice column naming its values too small to compare (said once per
+    data entry: every learner of it has the same subgroups)."""
     from .groups import group_codes
 
     out = []
     for column, raw in slices.items():
         names, codes = group_codes(raw)
         rows = np.bincount(codes, minlength=len(names))
-        pos = np.bincount(codes, weights=np.asarray(is_pos, float), minlength=len(names))
-        for name, n, p in zip(names, rows.tolist(), pos.astype(int).tolist()):
-            if is_small(n, p, n - p):
-                out.append(f"{display}: slice {column} = '{name}' has {n:,} instances ({p:,} positives, "
-                           f"{n - p:,} negatives): too small to say anything (fewer than {SMALL_ROWS} "
-                           f"instances or fewer than {SMALL_CLASS} of a class); its measures are shown, "
-                           "marked small")
+        pos = np.bincount(codes, weights=np.asarray(is_pos, float), minlength=len(names)).astype(int)
+        small = [f"'{name}' ({n:,} instances, {p:,} positives, {n - p:,} negatives)"
+                 for name, n, p in zip(names, rows.tolist(), pos.tolist()) if is_small(p, n - p, slices_min)]
+        if small:
+            out.append(f"{display}: slice {column}: too small to compare (fewer than {slices_min} positives or "
+                       f"fewer than {slices_min} negatives, confidence.slices_min): {', '.join(small)}; left out "
+                       "of the parity differences and the gates on the slice, their measures shown, marked "
+                       "too small")
     return out
 
 
@@ -142,8 +165,9 @@ def _spread(rate: np.ndarray) -> np.ndarray:
     defined = ~np.isnan(rate)
     enough = defined.sum(axis=-1) >= 2
     with np.errstate(invalid="ignore"):
-        hi = np.where(defined, rate, -np.inf).max(axis=-1)
-        lo = np.where(defined, rate, np.inf).min(axis=-1)
+        # initial: no value kept at all (every one too small) is a difference undefined, not an error
+        hi = np.where(defined, rate, -np.inf).max(axis=-1, initial=-np.inf)
+        lo = np.where(defined, rate, np.inf).min(axis=-1, initial=np.inf)
     return np.where(enough, hi - lo, np.nan)
 
 
@@ -152,28 +176,35 @@ def _differences(rates: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
             else _spread(rates[used[0]]) for name, used in PARITY.items()}
 
 
-def parity_of(counts: np.ndarray, names: list[str]) -> dict[str, Parity]:
+def parity_of(counts: np.ndarray, names: list[str], keep=None) -> dict[str, Parity]:
     """The parity differences across the values (rows of ``counts``: TP, FP, TN, FN;
-    ``names`` their texts), with no interval. A value whose rate is undefined is left
-    out of that difference; fewer than two values left: undefined.
+    ``names`` their texts), with no interval. Only the values where ``keep`` is True
+    count (None: all); the others are listed in ``too_small``. A value whose rate is
+    undefined is left out of that difference; fewer than two values left: undefined.
 
     >>> p = parity_of(np.array([[8, 2, 8, 2], [5, 5, 5, 5]]), ["a", "b"])
     >>> round(p["equal_opportunity_difference"].value, 3), p["equal_opportunity_difference"].between
     (0.3, ('a', 'b'))
+    >>> parity_of(np.array([[8, 2, 8, 2], [5, 5, 5, 5], [1, 0, 2, 0]]), ["a", "b", "c"],
+    ...           keep=[True, True, False])["equal_opportunity_difference"].too_small
+    ('c',)
     """
-    rates = rates_of(np.asarray(counts, float))
+    keep = np.ones(len(names), bool) if keep is None else np.asarray(keep, bool)
+    too_small = tuple(n for n, k in zip(names, keep) if not k)
+    names = [n for n, k in zip(names, keep) if k]
+    rates = rates_of(np.asarray(counts, float)[keep])
     diffs = _differences(rates)
     out = {}
     for name, used in PARITY.items():
         value = float(diffs[name])
         if np.isnan(value):
-            out[name] = Parity(None, None, None, _left_out(rates, used, names))
+            out[name] = Parity(None, None, None, _left_out(rates, used, names), too_small)
             continue
         # the rate that gives the difference (equalized odds: the larger spread; TPR on a tie)
         rate = max(used, key=lambda r: (float(_spread(rates[r])), r == "tpr"))
         r = rates[rate]
         hi, lo = int(np.nanargmax(r)), int(np.nanargmin(r))
-        out[name] = Parity(value, None, (names[hi], names[lo]), _left_out(rates, used, names))
+        out[name] = Parity(value, None, (names[hi], names[lo]), _left_out(rates, used, names), too_small)
     return out
 
 
@@ -181,15 +212,18 @@ def _left_out(rates, used, names) -> tuple[str, ...]:
     return tuple(n for i, n in enumerate(names) if any(np.isnan(rates[r][i]) for r in used))
 
 
-def bootstrap_parity(counts: np.ndarray, *, n_resamples: int, seed: int, level: float
+def bootstrap_parity(counts: np.ndarray, *, n_resamples: int, seed: int, level: float, keep=None
                      ) -> dict[str, tuple[float | None, float | None]]:
     """Percentile intervals of the parity differences over resamples stratified within
     each (value, class) cell of ``counts`` (unweighted TP, FP, TN, FN per value): a
     resample of a cell's instances draws its predicted positives from Binomial(cell
     size, the cell's predicted-positive share), so a resample costs one draw per cell.
-    (None, None) where the difference is undefined in every resample."""
+    Only the values where ``keep`` is True are resampled (those :func:`parity_of`
+    counts). (None, None) where the difference is undefined in every resample."""
     level = _check_level(level)
     counts = np.asarray(counts, dtype=float)
+    if keep is not None:
+        counts = counts[np.asarray(keep, bool)]
     whole = np.rint(counts).astype(np.int64)
     if not np.array_equal(whole, counts) or (whole < 0).any():
         raise ValueError("the counts must be unweighted")
@@ -206,3 +240,25 @@ def bootstrap_parity(counts: np.ndarray, *, n_resamples: int, seed: int, level: 
     names = list(PARITY)
     found = percentile_intervals(names, np.array([diffs[n] for n in names]), level)
     return {n: (found[n].low, found[n].high) for n in names}
+
+
+#: registry name -> the columns of (TP, FP, TN, FN) counting its successes and its trials:
+#: the proportions of a confusion matrix, each given Wilson's interval
+PROPORTIONS = {
+    "accuracy": ((0, 2), (0, 1, 2, 3)), "error_rate": ((1, 3), (0, 1, 2, 3)),
+    "precision": ((0,), (0, 1)), "recall": ((0,), (0, 3)), "specificity": ((2,), (1, 2)),
+    "npv": ((2,), (2, 3)), "fpr": ((1,), (1, 2)), "fnr": ((3,), (0, 3)),
+    "selection_rate": ((0, 1), (0, 1, 2, 3)),
+}
+
+
+def proportion_intervals(counts, level: float) -> dict[str, tuple[float, float] | None]:
+    """Wilson's interval of each proportion of one (TP, FP, TN, FN) (unweighted), None
+    where it has no trials.
+
+    >>> [round(x, 4) for x in proportion_intervals([3, 1, 5, 7], 0.95)["recall"]]
+    [0.1078, 0.6032]
+    """
+    c = [float(x) for x in counts]
+    return {name: wilson_interval(sum(c[i] for i in hits), sum(c[i] for i in trials), level)
+            for name, (hits, trials) in PROPORTIONS.items()}

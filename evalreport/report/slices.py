@@ -1,13 +1,14 @@
 """The report's section "Subgroup slices": per learner and slice column, a table
-of the column's values by a readable subset of the measures (each with its gap to
-the whole population), small slices marked, undefined values marked with the
-reason under the table; then the parity differences with their intervals.
-results.json holds every measure of every slice."""
+of the column's values by a readable subset of the measures (each with its
+interval and its gap to the whole population), values too small to compare
+marked (and given no gap), undefined values marked with the reason under the
+table; then the parity differences with their intervals, over the values not too
+small, which are named. results.json holds every measure of every slice."""
 
 from __future__ import annotations
 
-from ..metrics.slices import SMALL_CLASS, SMALL_ROWS
-from .format import UNDEFINED, Column, fmt, measure_text
+from ..metrics.slices import too_small_text
+from .format import UNDEFINED, Column, fmt, measure_interval_text
 
 __all__ = ["slices_section", "SLICE_COLUMNS"]
 
@@ -44,10 +45,13 @@ def _table(column, marks: dict, notes: list) -> list[dict]:
         cells = []
         for key, _, _ in SLICE_COLUMNS:
             if key in ("fpr", "selection_rate"):
-                value, _, gap = v.rates[key]
+                value, interval, gap = v.rates[key]
             else:
-                value, gap = sub.values.get(key), v.gaps.get(key)
-            cell = {"text": measure_text(key, value), "gap": _gap(gap), "mark": "", "note": ""}
+                value, interval, gap = sub.values.get(key), v.intervals.get(key), v.gaps.get(key)
+            text, _, ends = measure_interval_text(key, value, interval).partition(" [")
+            # a value too small to compare is shown, but not compared with the whole
+            cell = {"text": text, "interval": f"[{ends}" if ends else "", "gap": "" if v.small else _gap(gap),
+                    "mark": "", "note": ""}
             if value is None:
                 note = next((f"{v.value}: {why[r]}" for r in _REASON_OF[key] if r in why), "")
                 if note:
@@ -73,20 +77,26 @@ def _parity(column) -> list[dict]:
     return out
 
 
+def _too_small(column) -> str:
+    """The values left out of the parity differences: "islands (n = 27, 5 positives)"."""
+    return ", ".join(too_small_text(v.value, v.rows, v.positive_rows) for v in column.values if v.small)
+
+
 def slices_section(result, styles: dict) -> dict:
     """The section's template values: ``slices`` (one entry per learner with slices,
     one table per slice column; [] without slices: no section)."""
-    out = []
+    out, slices_min = [], None
     for key, lr in result.learners.items():
         if not lr.slices:
             continue
         tables = []
         for column in lr.slices.values():
+            slices_min = column.slices_min
             marks: dict[str, str] = {}
             notes: list[dict] = []
             tables.append({"column": column.column, "rows": _table(column, marks, notes), "notes": notes,
                            "parity": _parity(column), "level": fmt(column.level, 6),  # the spec's own number
-                           "resamples": fmt(column.resamples)})
+                           "resamples": fmt(column.resamples), "too_small": _too_small(column)})
         out.append({"key": key, "color": styles[key]["color"], "tables": tables})
     return {"slices": out, "slice_columns": [Column(k, label, better) for k, label, better in SLICE_COLUMNS],
-            "slices_small": {"rows": SMALL_ROWS, "per_class": SMALL_CLASS}}
+            "slices_min": slices_min}

@@ -8,8 +8,11 @@ evaluation at the learner's threshold, with the spec's costs and betas, its
 summary, its operating point at the run's PC(+), its partial AUC), and every
 scalar of the registry is read off it, so any measure the registry gains comes
 into the slices by itself. Then each value's gap to the whole population, the
-Wilson intervals of its selection rate, TPR and FPR, and the parity differences
-across the values (evalreport.metrics.slices).
+Wilson intervals of its proportions (selection rate, TPR, FPR, accuracy, precision,
+...), DeLong's interval of its AUC, and the parity differences across the values
+(evalreport.metrics.slices). A value with fewer than ``confidence.slices_min``
+positive or negative rows is too small to compare: measured and shown, but left
+out of the parity differences and of the gates on the slice.
 """
 
 from __future__ import annotations
@@ -18,13 +21,14 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..compare.stats.delong import delong_auc
 from ..curves import OutputCurves
 from ..metrics.binary import evaluate_binary_for_report
 from ..metrics.ks import ks_of
 from .calibration import binary_calibration
 from ..metrics.groups import group_codes
 from ..metrics.slices import (PARITY, SliceColumn, SliceValue, bootstrap_parity, cell_counts, is_small, parity_of,
-                              rates_of, wilson_interval)
+                              proportion_intervals, rates_of, too_small_text, wilson_interval)
 from ..result import LearnerResult, RunWarning
 from .base import learner_warning, with_values
 
@@ -38,7 +42,7 @@ def with_slices(spec, source, lr, scores, costs, betas, warnings: list):
     if not source.slices or scores is None:
         return lr
     whole = with_values("binary", lr)
-    level, b = spec.confidence.level, spec.confidence.bootstrap
+    level, b, slices_min = spec.confidence.level, spec.confidence.bootstrap, spec.confidence.slices_min
     weighted = source.weights is not None
     if weighted and b:
         warnings.append(learner_warning(lr.key, "slices of weighted data: the measures, rates and parity "
@@ -63,21 +67,31 @@ def with_slices(spec, source, lr, scores, costs, betas, warnings: list):
                 gaps={k: None if v is None or whole.values.get(k) is None else v - whole.values[k]
                       for k, v in sub.values.items()},
                 rates=_rates(counts[j], whole_rates, level, with_intervals=not weighted),
-                small=is_small(rows, pos_rows, rows - pos_rows)))
-        parity = parity_of(counts, names)
+                small=is_small(pos_rows, rows - pos_rows, slices_min),
+                intervals={} if weighted else _intervals(counts[j], sub, source.labels[mask], scores[mask],
+                                                         level)))
+        keep = [not v.small for v in values]
+        parity = parity_of(counts, names, keep=keep)
         resamples = 0 if weighted else b
         if resamples:
-            intervals = bootstrap_parity(counts, n_resamples=resamples, seed=spec.confidence.seed, level=level)
+            intervals = bootstrap_parity(counts, n_resamples=resamples, seed=spec.confidence.seed, level=level,
+                                         keep=keep)
             parity = {k: replace(p, interval=intervals[k]) if p.value is not None else p
                       for k, p in parity.items()}
-        undefined = {r: [n for n, x in zip(names, rate) if np.isnan(x)] for r, rate in rates_of(counts).items()}
+        kept = counts[np.asarray(keep, bool)]
+        undefined = {r: [n for n, x in zip([n for n, k in zip(names, keep) if k], rate) if np.isnan(x)]
+                     for r, rate in rates_of(kept).items()}
         for k, p in parity.items():
             if p.left_out:
                 why = "; ".join(f"the {_RATE_WORDS[r]} of {', '.join(repr(n) for n in undefined[r])} is "
                                 f"undefined (no {_CLASS_OF[r]})" for r in PARITY[k] if undefined[r])
                 what = "undefined" if p.value is None else "taken over the other values"
                 warnings.append(learner_warning(lr.key, f"slice {column}: {k} is {what}: {why}", k))
-        out[column] = SliceColumn(column, values, parity, level, resamples)
+            elif p.value is None and p.too_small:
+                warnings.append(learner_warning(
+                    lr.key, f"slice {column}: {k} is undefined: fewer than two values have {slices_min} "
+                    f"positives and {slices_min} negatives (too small to compare: {', '.join(p.too_small)})", k))
+        out[column] = SliceColumn(column, values, parity, level, resamples, slices_min=slices_min)
     return replace(lr, slices=out)
 
 
@@ -125,6 +139,19 @@ def _undefined_warnings(key, column, value, sub, warnings):
         warnings.append(learner_warning(key, f"slice {column} = '{value}': undefined: {said}", "slices"))
 
 
+def _intervals(counts, sub, labels, scores, level) -> dict:
+    """A value's intervals (unweighted data): Wilson's of each proportion of its
+    confusion matrix, DeLong's of its AUC (None with fewer than 2 of a class, or hard
+    decisions)."""
+    out = dict(proportion_intervals(counts, level))
+    out["tpr"] = out["recall"]
+    auc = None
+    if not sub.hard and sub.values.get("auc") is not None:
+        auc = delong_auc(labels, scores, level=level).ci
+    out["auc"] = None if auc is None else (float(auc[0]), float(auc[1]))
+    return out
+
+
 def _rates(counts, whole: dict, level, *, with_intervals: bool) -> dict:
     """Selection rate, TPR and FPR of one value's (TP, FP, TN, FN): each its value,
     Wilson interval (of unweighted counts) and gap to the whole population's."""
@@ -142,36 +169,68 @@ def _rates(counts, whole: dict, level, *, with_intervals: bool) -> dict:
 def slice_gate(gate, targets) -> tuple[list[dict], list[RunWarning]]:
     """A gate on a slice column: for a parity difference, one row per learner; for
     any other metric, one row per learner and value of the column (every value must
-    pass: ``min``/``max`` on its value, ``max_gap`` on |its gap to the whole|)."""
+    pass: ``min``/``max`` on its value, ``max_gap`` on |its gap to the whole|).
+
+    Each row has ``interval``: the parity difference's bootstrap interval, a value's
+    own (Wilson's, DeLong's; :attr:`SliceValue.intervals`) for ``min``/``max``, None
+    for ``max_gap`` (no interval of a gap is computed) or where none is. A value too
+    small to compare gives a row with ``value`` None and a ``note`` saying so: no
+    pass or fail from it (``passed`` False: it did not pass)."""
     rows, warnings = [], []
     for lr in targets:
         column = (getattr(lr, "slices", None) or {}).get(gate.slice)
         if column is None:  # the spec's checks name the data entries that lack it
             continue
+        small = {v.value: too_small_text(v.value, v.rows, v.positive_rows) for v in column.values if v.small}
         if gate.metric in PARITY:
             p = column.parity[gate.metric]
             row = {"learner": lr.key, "metric": gate.metric, "slice": gate.slice, "value": p.value}
             if p.between is not None:
                 row["between"] = list(p.between)
+            row["too_small"] = list(p.too_small)
+            row["interval"] = _interval(p.interval)
+            if p.value is None and p.too_small and not p.left_out:
+                row["note"] = (f"fewer than two values of {gate.slice} have {column.slices_min} positives and "
+                               f"{column.slices_min} negatives; too small to compare: "
+                               f"{', '.join(small[n] for n in p.too_small)}")
             rows.append(_bounded(row, gate, p.value, None))
-            if p.value is None:
+            if "note" in row:
+                warnings.append(RunWarning(f"gate {gate.metric} of learner '{lr.key}' across slice "
+                                           f"{gate.slice} is not evaluated: {row['note']}",
+                                           learner=lr.key, measure=gate.metric))
+            elif p.value is None:
                 warnings.append(RunWarning(f"gate {gate.metric} of learner '{lr.key}' across slice "
                                            f"{gate.slice} fails: the value is undefined",
                                            learner=lr.key, measure=gate.metric))
             continue
         for v in column.values:
             value, gap = v.learner.values.get(gate.metric), v.gaps.get(gate.metric)
+            if v.small:
+                value = gap = None
             row = {"learner": lr.key, "metric": gate.metric, "slice": gate.slice, "slice_value": v.value,
                    "value": value}
             if gate.max_gap is not None:
                 row["gap"] = gap
+            row["interval"] = None if v.small or gate.max_gap is not None else _interval(
+                v.intervals.get(gate.metric))
+            if v.small:
+                row["note"] = (f"too small to compare: {small[v.value]}; a value needs {column.slices_min} "
+                               f"positives and {column.slices_min} negatives (confidence.slices_min)")
             rows.append(_bounded(row, gate, value, gap))
-            if value is None or (gate.max_gap is not None and gap is None):
+            if v.small:
+                warnings.append(RunWarning(
+                    f"gate {gate.metric} of learner '{lr.key}' on slice {gate.slice} = '{v.value}' is not "
+                    f"evaluated: {row['note']}", learner=lr.key, measure=gate.metric))
+            elif value is None or (gate.max_gap is not None and gap is None):
                 warnings.append(RunWarning(
                     f"gate {gate.metric} of learner '{lr.key}' on slice {gate.slice} = '{v.value}' fails: "
                     f"the {'value' if value is None else 'gap'} is undefined", learner=lr.key,
                     measure=gate.metric))
     return rows, warnings
+
+
+def _interval(iv) -> list | None:
+    return None if iv is None or None in tuple(iv) else [float(iv[0]), float(iv[1])]
 
 
 def _bounded(row: dict, gate, value, gap) -> dict:
@@ -186,4 +245,7 @@ def _bounded(row: dict, gate, value, gap) -> dict:
         row["max_gap"] = gate.max_gap
         passed = passed and gap is not None and abs(gap) <= gate.max_gap
     row["passed"] = bool(passed)
+    # the note last: read after the bounds, as the history's gates write it
+    if "note" in row:
+        row["note"] = row.pop("note")
     return row

@@ -1,12 +1,14 @@
 """results.json: a binary learner's subgroup slices (``learners.<l>.slices``).
 
-``slices.<column>`` holds the interval level and the bootstrap resamples, then
-``values`` (each value of the column, sorted: its instances, positives and
-negatives as the learner's block counts them, ``small``, every scalar the
-learner's block writes, ``gap`` to the whole population, and ``rates``: the
-selection rate, TPR and FPR with Wilson intervals), then ``parity`` (the three
-parity differences, each with its bootstrap interval and the two values that
-make it).
+``slices.<column>`` holds the interval level, the bootstrap resamples,
+``slices_min`` and ``too_small`` (the values with fewer positives or negatives:
+left out of the comparisons), then ``values`` (each value of the column, sorted:
+its instances, positives and negatives as the learner's block counts them,
+``small``, every scalar the learner's block writes, ``gap`` to the whole
+population, ``rates``: the selection rate, TPR and FPR with Wilson intervals, and
+``intervals`` of the measures), then ``parity`` (the three parity differences,
+each with its bootstrap interval, the two values that make it and the values too
+small to count).
 """
 
 from __future__ import annotations
@@ -15,6 +17,10 @@ from ... import registry
 from .format import InlineList, num
 
 __all__ = ["slices_json"]
+
+#: the measures a slice value writes an interval of (``intervals``, null where not
+#: computed): DeLong's for the AUC, Wilson's for the proportions (metrics.slices.PROPORTIONS)
+_INTERVALS = ("auc", "accuracy", "error_rate", "precision", "recall", "specificity", "npv", "fpr", "fnr")
 
 
 def _interval(iv):
@@ -46,9 +52,12 @@ def slices_json(d: dict, lr, result, metrics) -> None:
                 "gap": {k: num(v.gaps.get(k)) for k in names},
                 "rates": {r: {"value": num(x), "interval": _interval(iv), "gap": num(gap)}
                           for r, (x, iv, gap) in v.rates.items()},
+                "intervals": {k: _interval(v.intervals.get(k)) for k in _INTERVALS},
             }
         parity = {k: {"value": num(p.value), "interval": _interval(p.interval),
-                      "between": None if p.between is None else list(p.between)}
+                      "between": None if p.between is None else list(p.between),
+                      "too_small": list(p.too_small)}
                   for k, p in sc.parity.items()}
-        out[column] = {"level": sc.level, "resamples": sc.resamples, "values": values, "parity": parity}
+        out[column] = {"level": sc.level, "resamples": sc.resamples, "slices_min": sc.slices_min,
+                       "too_small": list(sc.too_small), "values": values, "parity": parity}
     d["slices"] = out
