@@ -19,7 +19,7 @@ from ..metrics.multiclass import average_matrices
 from ..metrics.operating_table import operating_table
 from ..metrics.population import PopulationMeasures, population_at_threshold
 from ..metrics.score_summary import delong_variance, score_summary
-from ..metrics.threshold_text import threshold_texts
+from ..metrics.threshold_text import shortest_between, threshold_bracket, threshold_texts
 from ..result import GroupResult, LearnerResult, OperatingPointSpec, RunWarning
 from ..spec import FALLBACK_THRESHOLD, Spec, locate
 from ..spec.models import OptimalOn
@@ -90,6 +90,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
     chosen: dict[str, float] = {}
     order = sorted(sources, key=lambda s: s.dataset != chosen_on) if chosen_on else sources
     by_source: dict[int, tuple[dict, list]] = {}
+    brackets: dict[str, tuple] = {}  # key -> (learner name, threshold, (lower, upper)): _one_text
     for s in order:
         results, warnings = by_source[s.index] = ({}, [])
         src_spec = spec.data[s.index]
@@ -132,6 +133,14 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
             else:
                 threshold, origin = float(spec.threshold), "spec"
             at = ev.at_threshold(threshold, costs=costs, betas=betas)
+            # the threshold table and the gains, read off the count table while it is at hand
+            optable = None if hard else operating_table(
+                ev.counts, spec.thresholds.asked() if spec.thresholds else None, getattr(ev, "reduction", None))
+            exact = s.tables is None or reduction is None or not reduction.reduced
+            texts = _threshold_texts(ev, threshold, exact=exact, more=optable)
+            if exact and not hard and np.isfinite(threshold):
+                brackets[key] = (name, threshold, threshold_bracket(ev.counts, threshold))
+            shown = texts.get(float(threshold)) or f"{threshold:g}"
             pauc = None
             if spec.partial_auc is not None and not hard:
                 pauc = ev.partial_auc(spec.partial_auc.max_fpr, standardized=spec.partial_auc.standardized)
@@ -145,9 +154,9 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                         continue
                     warnings.append(learner_warning(key, f"{measure} is undefined: {reason}", measure))
             for measure, reason in at.undefined.items():
-                warnings.append(learner_warning(key, f"{measure} at threshold {threshold:g} is undefined: "
+                warnings.append(learner_warning(key, f"{measure} at threshold {shown} is undefined: "
                                                 f"{reason}", measure.split("[")[0]))
-            ks, family_warnings = binary_family(spec.metric_set, key, ev, at, threshold, hard)
+            ks, family_warnings = binary_family(spec.metric_set, key, ev, at, shown, hard)
             warnings += family_warnings
             picked_here = origin == "optimal" or (chooses and origin.startswith("optimal_on:"))
             if picked_here and operating is None:  # one class only: no ROC hull
@@ -199,10 +208,8 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                                                     f"measures are exact to within {shown}"))
             else:
                 auc_ci, boot = _intervals(spec, s, scores, threshold, key, warnings, progress)
-            # the threshold table and the gains, read off the count table while it is at hand
-            optable = None if hard else operating_table(
-                ev.counts, spec.thresholds.asked() if spec.thresholds else None, getattr(ev, "reduction", None))
-            warnings.extend(learner_warning(key, text, m) for m, text in (optable.notes() if optable else ()))
+            warnings.extend(learner_warning(key, text, m) for m, text in
+                            (optable.notes(lambda t: texts.get(float(t)) or f"{t:g}") if optable else ()))
             # what a later run compares with, read off the whole count table (a reduced
             # streamed table has only some of its rows: no summary, said with the reduction)
             whole = not hard and (s.tables is None or reduction is None or not reduction.reduced)
@@ -217,8 +224,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                 auc_ci=auc_ci, bootstrap=boot,
                 resolution_bound=None if s.resolution_bound is None else s.resolution_bound.get(name),
                 pc_positive=op.pc_positive, population=_population(at, op, key, warnings),
-                threshold_texts=_threshold_texts(ev, threshold, exact=s.tables is None or reduction is None
-                                                 or not reduction.reduced, more=optable),
+                threshold_texts=texts,
                 operating_table=optable,
                 score_summary=score_summary(ev.counts) if whole else None,
                 auc_variance=delong_variance(ev.counts) if whole else None,
@@ -235,6 +241,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
     # in the spec's order whatever the order of evaluation
     results = {k: v for s in sources for k, v in by_source[s.index][0].items()}
     warnings = [w for s in sources for w in by_source[s.index][1]]
+    results, warnings = _one_text(results, warnings, brackets)
     return results, warnings + _chosen_on_data_warnings(spec, results)
 
 
@@ -288,6 +295,34 @@ def _threshold_texts(ev, threshold: float, exact: bool, more=None) -> dict[float
         return {float(t): (repr(float(t)) if np.isfinite(t) else ("+inf" if t > 0 else "-inf"))
                 for t in wanted}
     return threshold_texts(ev.counts, wanted)
+
+
+def _one_text(results: dict, warnings: list, brackets: dict) -> tuple[dict, list]:
+    """One threshold, one text (issue 33): a threshold one learner applies on several
+    data sets (chosen on one by threshold: {optimal_on: ...}) is printed by the
+    decimal that makes its decisions on every one of them: the shortest in the
+    intersection of their intervals (it holds the threshold, so it is not empty).
+    The warnings that printed a data set's own text print the shared one."""
+    groups: dict[tuple, list] = {}
+    for key, (name, t, bracket) in brackets.items():
+        groups.setdefault((name, float(t)), []).append((key, bracket))
+    renamed: dict[str, tuple[str, str]] = {}
+    for (_, t), members in groups.items():
+        if len(members) < 2:
+            continue
+        lower = max(b[0] for _, b in members)
+        upper = min(b[1] for _, b in members)
+        text = shortest_between(lower, upper, t)
+        for key, _ in members:
+            lr = results[key]
+            old = lr.threshold_texts.get(t)
+            if old != text:
+                results[key] = replace(lr, threshold_texts={**lr.threshold_texts, t: text})
+                renamed[key] = (f"threshold {old}", f"threshold {text}")
+    if renamed:
+        warnings = [replace(w, message=w.message.replace(*renamed[w.learner]))
+                    if w.learner in renamed else w for w in warnings]
+    return results, warnings
 
 
 def _population(at, op: OperatingPointSpec, key: str, warnings: list) -> PopulationMeasures | None:

@@ -147,6 +147,9 @@ def learner_json(lr, result) -> dict:
         "positives": num(sm.positives),
         "negatives": num(sm.negatives),
         "threshold": num(lr.threshold),
+        # how every part of the report prints it: a decimal of >= 3 significant digits
+        # that makes its decisions on these data (null: hard decisions)
+        "threshold_text": None if lr.hard else lr.threshold_text(lr.threshold),
         "threshold_source": lr.threshold_source,
     }
     for m in registry.measures_for("binary"):
