@@ -4,6 +4,7 @@ measures at its threshold, curves, groups and intervals (one sort of its scores)
 from __future__ import annotations
 
 from dataclasses import replace
+from types import MappingProxyType
 
 import numpy as np
 
@@ -17,7 +18,7 @@ from ..metrics.cost import probability_cost
 from ..metrics.groups import binary_group_matrices, group_codes
 from ..metrics.multiclass import average_matrices
 from ..metrics.operating_table import operating_table
-from ..metrics.population import PopulationMeasures, population_at_threshold
+from ..metrics.population import MEASURES as POPULATION, PopulationMeasures, population_at_threshold
 from ..metrics.score_summary import delong_variance, score_summary
 from ..metrics.threshold_text import shortest_between, threshold_bracket, threshold_texts
 from ..result import GroupResult, LearnerResult, OperatingPointSpec, RunWarning
@@ -207,7 +208,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                     warnings.append(learner_warning(key, f"scores binned at resolution {src_spec.resolution}: "
                                                     f"measures are exact to within {shown}"))
             else:
-                auc_ci, boot = _intervals(spec, s, scores, threshold, key, warnings, progress)
+                auc_ci, boot = _intervals(spec, s, scores, threshold, key, warnings, progress, op)
             warnings.extend(learner_warning(key, text, m) for m, text in
                             (optable.notes(lambda t: texts.get(float(t)) or f"{t:g}") if optable else ()))
             # what a later run compares with, read off the whole count table (a reduced
@@ -221,9 +222,10 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                 name=name, key=key, dataset=s.dataset, source=s.path, hard=hard,
                 threshold=threshold, threshold_source=origin, summary=summary, curves=curves,
                 at_threshold=at, operating=operating, partial_auc=pauc, groups=groups,
-                auc_ci=auc_ci, bootstrap=boot,
+                auc_ci=auc_ci, bootstrap=None if boot is None else {
+                    k: v for k, v in boot.items() if not k.startswith(POPULATION_PREFIX)},
                 resolution_bound=None if s.resolution_bound is None else s.resolution_bound.get(name),
-                pc_positive=op.pc_positive, population=_population(at, op, key, warnings),
+                pc_positive=op.pc_positive, population=_population(at, op, key, warnings, boot, spec, hard),
                 threshold_texts=texts,
                 operating_table=optable,
                 score_summary=score_summary(ev.counts) if whole else None,
@@ -325,16 +327,31 @@ def _one_text(results: dict, warnings: list, brackets: dict) -> tuple[dict, list
     return results, warnings
 
 
-def _population(at, op: OperatingPointSpec, key: str, warnings: list) -> PopulationMeasures | None:
+def _population(at, op: OperatingPointSpec, key: str, warnings: list, boot: dict | None = None,
+                spec: Spec | None = None, hard: bool = False) -> PopulationMeasures | None:
     """The measures at the threshold in the population of the spec's priors (None
-    without priors: the test set's own mix is then the population)."""
+    without priors: the test set's own mix is then the population), with their
+    bootstrap intervals (``boot``'s "population:<measure>" entries, which
+    :func:`_intervals` adds with priors); None and a warning where none were drawn."""
     if op.p_positive_source != "priors":
         return None
     pop = population_at_threshold(at.tp, at.fp, at.tn, at.fn, op.p_positive, op.cost_fn, op.cost_fp)
     for measure, reason in pop.undefined.items():
         warnings.append(learner_warning(key, f"{measure} in the population of the priors is undefined: "
                                         f"{reason}", "population"))
+    intervals = {m: (boot or {}).get(f"{POPULATION_PREFIX}{m}") for m in POPULATION}
+    if all(iv is not None for iv in intervals.values()):
+        return replace(pop, intervals=MappingProxyType({m: tuple(iv) for m, iv in intervals.items()}))
+    if spec is not None and "population" in spec.metric_set:
+        why = ("confidence.bootstrap is 0" if spec.confidence.bootstrap == 0 else
+               "hard decisions are not resampled" if hard else "the bootstrap was not run (the warnings above say why)")
+        warnings.append(learner_warning(key, f"the measures in the population of the priors have no intervals: "
+                                        f"{why}", "population"))
     return pop
+
+
+#: the bootstrap's names of the population's measures (kept apart from results.json's bootstrap block)
+POPULATION_PREFIX = "population:"
 
 
 #: bootstrap only while resamples x rows stays below this (about 2 s of CPU a learner
@@ -342,9 +359,11 @@ def _population(at, op: OperatingPointSpec, key: str, warnings: list) -> Populat
 BOOTSTRAP_BUDGET = 50_000_000
 
 
-def _intervals(spec: Spec, s: Source, scores, threshold, key, warnings, progress):
+def _intervals(spec: Spec, s: Source, scores, threshold, key, warnings, progress, op=None):
     """The bootstrap intervals of one learner (DeLong's interval of its AUC comes with
-    the comparisons, which share its structural components)."""
+    the comparisons, which share its structural components); with priors, those of
+    the measures in their population too ("population:<measure>", from the same
+    resamples: each draws TPR and FPR at the threshold per class)."""
     level = spec.confidence.level
     auc_ci = boot = None
     if s.weights is not None:
@@ -369,6 +388,9 @@ def _intervals(spec: Spec, s: Source, scores, threshold, key, warnings, progress
                 s.labels, scores, n_resamples=b, seed=spec.confidence.seed, level=level,
                 statistics={"bep": stats.bep_score, "f1": stats.f1_at(threshold),
                             "average_precision": stats.average_precision_score,
-                            "expected_total_cost": stats.expected_total_cost})
+                            "expected_total_cost": stats.expected_total_cost,
+                            **({f"{POPULATION_PREFIX}{m}": stats.population_at(
+                                threshold, m, op.p_positive, op.cost_fn, op.cost_fp) for m in POPULATION}
+                               if op is not None and op.p_positive_source == "priors" else {})})
     return auc_ci, boot
 

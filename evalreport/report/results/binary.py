@@ -92,6 +92,9 @@ def _population(d, lr, result, metrics):
     pop = lr.population
     if pop is not None and "population" in metrics:
         d["population"] = {"p_positive": num(pop.p_positive), **{k: num(getattr(pop, k)) for k in POPULATION}}
+        # percentile-bootstrap intervals at confidence.level (null: not computed, as a warning says)
+        d["population"]["intervals"] = None if pop.intervals is None else {
+            k: InlineList([num(pop.intervals[k][0]), num(pop.intervals[k][1])]) for k in POPULATION}
 
 
 def _calibration(d, lr, result, metrics):
