@@ -143,7 +143,7 @@ def test_recommendation_says_failed_gates_first(breast_cancer):
     # logistic fails: forest, the least cost of those that pass, is recommended
     assert recommendation(_with_gates(breast_cancer, gates)) == (
         "Gates failed: 1 of 2, by logistic; among the others: at the stated priors and costs, deploy forest at "
-        "threshold 0.48: expected cost 0.0498 (normalised, PC(+) = 0.690), the lowest of those that pass every "
+        "threshold 0.488: expected cost 0.0498 (normalised, PC(+) = 0.690), the lowest of those that pass every "
         "gate; its ROC curve envelops one of the other three.")
     every = [{**g, "learner": k, "passed": False} for k in breast_cancer.learners for g in gates[:1]]
     assert recommendation(_with_gates(breast_cancer, every)).startswith(
