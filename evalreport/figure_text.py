@@ -101,6 +101,7 @@ def scalars_alt(rows) -> str:
     """Headline measures: for each, its range across learners and who is highest."""
     parts = []
     for label, values in rows:
+        label = label.replace("\n", " ")  # a tick label on two lines, one line here
         known = {k: v for k, (v, _) in values.items() if v is not None}
         if not known:
             continue

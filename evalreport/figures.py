@@ -161,7 +161,9 @@ def scalars_figure(result, styles, rows) -> str:
     """Dot chart of the headline scalars; ``rows`` = [(label, {learner: (value, (lo, hi) | None)})]."""
     keys = list(result.learners)
     with _rc():
-        fig = _figure((FULL_WIDTH, 0.23 * len(rows) * max(1, len(keys) / 4) + 0.8), layout="constrained")
+        # a label on two lines (with priors: "F1" over "(sample: 37 % positive)") needs taller rows
+        per_row = 0.32 if any("\n" in label for label, _ in rows) else 0.23
+        fig = _figure((FULL_WIDTH, per_row * len(rows) * max(1, len(keys) / 4) + 0.8), layout="constrained")
         ax = fig.subplots()
         step = 0.7 / max(1, len(keys))
         for i, (label, values) in enumerate(rows):

@@ -146,7 +146,7 @@ def test_unreachable_points_are_undefined_with_the_reason():
     (row,) = table.rows
     assert row.threshold == np.inf and row.flagged == 0 and row.values["precision"] is None
     assert table.notes() == [("threshold_table", "threshold table, FPR <= 0 (nothing flagged): undefined: "
-                              "precision (nothing is predicted positive at threshold inf); mcc (nothing is "
+                              "precision (nothing is predicted positive at the threshold); mcc (nothing is "
                               "predicted positive)")]
 
 

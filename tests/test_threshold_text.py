@@ -9,6 +9,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evalreport.metrics import evaluate_binary
 from evalreport.metrics.threshold_text import shortest_between, threshold_text
@@ -20,18 +22,41 @@ def _decimals_after_point(text: str) -> int:
     return places - int(exp or 0)
 
 
-def _no_coarser_decimal(text: str, lower: float, upper: float) -> bool:
-    """No multiple of a coarser power of ten lies in (lower, upper] (checked
-    independently of the construction, with exact fractions)."""
-    places = _decimals_after_point(text)
-    if places <= 0:  # an integer: fewer places would not make it shorter
+def _significant_digits(text: str) -> int:
+    """Digits from the first non-zero one to the last written one ("0.0300": 3)."""
+    mantissa = text.lstrip("-").partition("e")[0].replace(".", "")
+    return len(mantissa.lstrip("0"))
+
+
+def _third_digit_places(t: float) -> int:
+    """Places after the point of t's third significant digit, exactly (Fractions)."""
+    x, e = abs(Fraction(t)), 0
+    while Fraction(10) ** e > x:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= x:
+        e += 1
+    return -(e - 2)
+
+
+def _some_decimal_with(places: int, lower: float, upper: float) -> bool:
+    """Whether a decimal of ``places`` places reads as a double in (lower, upper]
+    (the reading is monotone: the largest k with k 10^-places <= upper, or one more
+    for a decimal that rounds down onto upper, is the one to try)."""
+    if upper == math.inf:
         return True
-    step = Fraction(10) ** (-(places - 1))
-    hi = Fraction(upper) if math.isfinite(upper) else None
-    lo = Fraction(lower) if math.isfinite(lower) else None
-    if hi is None or lo is None:
-        return True
-    return math.floor(hi / step) * step <= lo
+    k = math.floor(Fraction(upper) * Fraction(10) ** places)
+    return any(lower < float(f"{j}e{-places}") <= upper for j in (k, k + 1))
+
+
+def _is_shortest(text: str, t: float, lower: float, upper: float) -> bool:
+    """At least 3 significant digits at t's magnitude, and no decimal with fewer
+    places (down to t's third significant digit) in (lower, upper]."""
+    if t == 0:
+        return text == "0"
+    places, first = _decimals_after_point(text), _third_digit_places(t)
+    if places == 0 and "e" not in text:  # an integer's trailing zeros: read at the coarsest place allowed
+        places = max(len(text.rstrip("0")) - len(text), first)
+    return places >= first and not any(_some_decimal_with(p, lower, upper) for p in range(first, places))
 
 
 def _scores(rng, kind):
@@ -61,7 +86,8 @@ def test_every_threshold_text_gives_the_same_decisions_and_is_shortest(kind):
             below, above = distinct[distinct < t], distinct[distinct >= t]
             lower = float(below.max()) if below.size else -math.inf
             upper = float(above.min()) if above.size else math.inf
-            assert _no_coarser_decimal(text, lower, upper), (t, text, lower, upper)
+            assert _is_shortest(text, t, lower, upper), (t, text, lower, upper)
+            assert t == 0 or _significant_digits(text) >= 3, (t, text)
 
 
 def test_the_least_cost_threshold_of_breast_cancer_is_not_printed_as_1():
@@ -70,21 +96,51 @@ def test_the_least_cost_threshold_of_breast_cancer_is_not_printed_as_1():
     assert float(shortest_between(0.9999999999999, 0.9999999999999716)) > 0.9999999999999
 
 
-def test_ties_go_to_the_number_nearest_the_threshold():
-    assert shortest_between(0.3, 0.7, 0.5) == "0.5"  # a spec threshold stays as written
-    assert shortest_between(0.3, 0.7312) == "0.7"
-    assert shortest_between(-math.inf, 0.03) == "0"  # every instance flagged
+def test_ties_go_to_the_number_nearest_the_threshold_with_three_significant_digits():
+    # hand-made: the third significant digit is the coarsest place allowed (issue 33)
+    assert shortest_between(0.3, 0.7, 0.5) == "0.500"  # a spec threshold, at its precision
+    assert shortest_between(0.3, 0.7312) == "0.731"
+    assert shortest_between(-math.inf, 0.03) == "0.0300"  # every instance flagged
     assert shortest_between(500, math.inf, 600) == "600"
-    assert shortest_between(1e-13, 3e-12) == "3e-12"
+    assert shortest_between(1e-13, 3e-12) == "3.00e-12"
+    assert shortest_between(0.2, 0.3, 0.25) == "0.250"  # not "0.3": one digit
+    assert shortest_between(0.25369, 0.2537, 0.2537) == "0.2537"  # 0.254 is past the score
+    assert shortest_between(-1.0, 1.0, 0.0) == "0"
     assert threshold_text(evaluate_binary([0, 1], [0.2, 0.8]).counts, math.inf) == "+inf"
 
 
 def test_a_threshold_whose_double_is_below_its_decimal_is_printed_as_written():
     # the double 0.3 is 0.2999999999999999889: the decimal 0.3 lies above it, but
     # reads back as it ("0.29" was printed for a spec threshold of 0.3)
-    assert shortest_between(0.2, 0.3, 0.3) == "0.3"
-    assert shortest_between(0.1, 0.7) == "0.7"
-    assert threshold_text(evaluate_binary([0, 1, 1], [0.2, 0.3, 0.9]).counts, 0.3) == "0.3"
+    assert shortest_between(0.2, 0.3, 0.3) == "0.300"
+    assert shortest_between(0.1, 0.7) == "0.700"
+    assert threshold_text(evaluate_binary([0, 1, 1], [0.2, 0.3, 0.9]).counts, 0.3) == "0.300"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 30), min_size=2, max_size=40),
+       st.lists(st.booleans(), min_size=2, max_size=40),
+       st.sampled_from([1e-3, 0.0371, 1.0, 7.3, 1e4, -0.01]), st.integers(0, 39),
+       st.floats(-2, 2))
+def test_hypothesis_scores_with_ties(codes, labels, scale, pick, jitter):
+    # few distinct values (ties), at several magnitudes; thresholds at a score
+    # (a least-cost threshold) and between scores (a spec threshold)
+    n = min(len(codes), len(labels))
+    scores = np.array(codes[:n], dtype=float) * scale + 0.1 * scale
+    table = evaluate_binary(labels[:n], scores).counts
+    distinct = np.unique(scores)
+    for t in (float(distinct[pick % distinct.size]), float(distinct[pick % distinct.size] + jitter * scale)):
+        text = threshold_text(table, t)
+        # recounted here: the same confusion matrix
+        y = np.array(labels[:n])
+        got, want = scores >= float(text), scores >= t
+        assert (np.sum(got & y), np.sum(got & ~y)) == (np.sum(want & y), np.sum(want & ~y))
+        assert np.array_equal(got, want), (scores.tolist(), t, text)
+        below, above = distinct[distinct < t], distinct[distinct >= t]
+        lower = float(below.max()) if below.size else -math.inf
+        upper = float(above.min()) if above.size else math.inf
+        assert t == 0 or _significant_digits(text) >= 3, (t, text)
+        assert _is_shortest(text, t, lower, upper), (t, text, lower, upper)
 
 
 def _near_one_spec(tmp, threshold="optimal"):
@@ -122,3 +178,39 @@ def test_the_report_prints_thresholds_that_keep_the_matrix(tmp_path):
         if np.isfinite(t):
             scores = np.array([1.0, 1 - 2.0 ** -45, 1 - 2.0 ** -40, 0.2, 0.1])
             assert np.array_equal(scores >= float(lr.threshold_text(t)), scores >= t)
+
+
+def test_a_threshold_chosen_on_validation_prints_one_text_on_both_data_sets(tmp_path):
+    # the least-cost threshold of a on validation is its score 0.2537; the test set
+    # has scores 0.2532 and 0.2536 just below it: validation's own text would be
+    # 0.253 (0.254 is past the score) and test's 0.254; 0.253 flags two more
+    # instances on test, so one text for both needs four places
+    import evalreport
+    from evalreport.report.results import result_dict
+
+    val = [(1, 0.9), (1, 0.2537), (0, 0.2), (0, 0.1), (1, 0.8), (0, 0.05)]
+    test = [(1, 0.95), (1, 0.2532), (0, 0.2536), (0, 0.1), (1, 0.7), (0, 0.3)]
+    for name, rows in (("v.csv", val), ("t.csv", test)):
+        (tmp_path / name).write_text("y,a\n" + "\n".join(f"{y},{s!r}" for y, s in rows) + "\n")
+    (tmp_path / "spec.yaml").write_text(
+        "version: 1\ndate: 2026-11-25\ndata:\n"
+        "  - {path: v.csv, dataset: validation, label: y, learners: {a: a}}\n"
+        "  - {path: t.csv, dataset: test, label: y, learners: {a: a}}\n"
+        "threshold: {optimal_on: validation}\ncosts: {false_negative: 5, false_positive: 1}\n"
+        "report: {formats: [json], out: out}\n")
+    result = evalreport.evaluate(evalreport.load_spec(tmp_path / "spec.yaml"))
+    blocks = result_dict(result)["learners"]
+    t = result.learners["a@validation"].threshold
+    assert t == 0.2537 and result.learners["a@test"].threshold == t
+    texts = {k: b["threshold_text"] for k, b in blocks.items()}
+    assert len(set(texts.values())) == 1, texts
+    text = texts["a@test"]
+    # recounted: the text flags what the threshold flags on both data sets
+    for rows in (val, test):
+        s = np.array([x for _, x in rows])
+        assert np.array_equal(s >= float(text), s >= t)
+    # and is the shortest such with >= 3 significant digits: the bracket is
+    # (max(0.2, 0.2536), min(0.2537, 0.7)] = (0.2536, 0.2537], so four places
+    # are not enough (none of 0.2536 < d <= 0.2537 but 0.2537 itself)
+    assert text == "0.2537"
+    assert result.learners["a@validation"].threshold_text(t) == text

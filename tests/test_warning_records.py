@@ -41,7 +41,7 @@ def test_records_name_the_learner_and_the_measure(tmp_path):
         by.setdefault((w.learner, w.measure), []).append(str(w))
     # the undefined value, and the gate that fails on it
     assert by[("a", "precision")] == [
-        "learner 'a': precision at threshold 0.5 is undefined: nothing is predicted positive at threshold 0.5",
+        "learner 'a': precision at threshold 0.500 is undefined: nothing is predicted positive at the threshold",
         "gate precision of learner 'a' fails: the value is undefined"]
     assert ("b", "precision") not in by
     mcnemar = [w for w in result.warnings if str(w).startswith("McNemar")]
@@ -52,8 +52,8 @@ def test_report_marks_the_cell_and_json_keeps_messages(tmp_path):
     assert main(["run", str(_spec(tmp_path)), "--quiet"]) == 3  # the gate on an undefined value fails
     data = json.loads((tmp_path / "out" / "results.json").read_text())
     assert all(isinstance(w, str) for w in data["warnings"])
-    message = ("learner 'a': precision at threshold 0.5 is undefined: nothing is predicted positive "
-               "at threshold 0.5")
+    message = ("learner 'a': precision at threshold 0.500 is undefined: nothing is predicted positive "
+               "at the threshold")  # the threshold's one text (issue 33), said once
     assert message in data["warnings"]
     html = (tmp_path / "out" / "report.html").read_text()
     table = html[html.index("At the decision threshold"):html.index("Ranking (every threshold)")]

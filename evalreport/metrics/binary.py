@@ -171,7 +171,8 @@ def measures_at_row(table: CountTable, row: int, threshold: float, *, costs=None
     acc = None if err is None else float((tp + tn) / m)
     if acc is None:
         und["accuracy"] = und["error_rate"]
-    nothing = f"nothing is predicted positive at threshold {threshold:g}"
+    # no number here: the warning that quotes this reason prints the threshold's text
+    nothing = "nothing is predicted positive at the threshold"
     prec = _ratio(tp, tp + fp, "precision", nothing, und)
     rec = _ratio(tp, pos, "recall", _absent(table, True), und)
     fpr = _ratio(fp, neg, "fpr", _absent(table, False), und)

@@ -90,23 +90,25 @@ class OperatingTable:
     gains: tuple[GainsRow, ...]
     gains_undefined: str = ""
 
-    def notes(self) -> list[tuple[str, str]]:
+    def notes(self, text=None) -> list[tuple[str, str]]:
         """(registry measure, message) for each undefined value: one per row of the
-        threshold table with any, one for the gains."""
-        out = [("threshold_table", text) for text in map(row_note, self.rows) if text]
+        threshold table with any, one for the gains. ``text(threshold)`` prints a
+        row's threshold (the learner's threshold texts; default ``:g``)."""
+        out = [("threshold_table", note) for note in (row_note(r, text) for r in self.rows) if note]
         if self.gains_undefined:
             out.append(("gains", gains_note(self)))
         return out
 
 
-def row_note(row: OperatingRow) -> str:
-    """The warning about a row's undefined values ("" when none is)."""
+def row_note(row: OperatingRow, text=None) -> str:
+    """The warning about a row's undefined values ("" when none is); ``text`` prints
+    its threshold (default ``:g``)."""
     if "row" in row.undefined:
         return f"threshold table, {row.label}: undefined: {row.undefined['row']}"
     if not row.undefined:
         return ""
     at = "" if row.kind == "at" else (
-        f" (threshold {row.threshold:g})" if row.threshold != float("inf") else " (nothing flagged)")
+        f" (threshold {text(row.threshold) if text else format(row.threshold, 'g')})" if row.threshold != float("inf") else " (nothing flagged)")
     parts = "; ".join(f"{k} ({why})" for k, why in row.undefined.items())
     return f"threshold table, {row.label}{at}: undefined: {parts}"
 

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # for the annotation; population_confusion imports NumPy where it uses it
     import numpy as np
 
-__all__ = ["PopulationMeasures", "MEASURES", "population_at_threshold", "normalised_cost",
-           "population_confusion"]
+__all__ = ["PopulationMeasures", "MEASURES", "population_at_threshold", "population_arrays",
+           "normalised_cost", "population_confusion"]
 
 #: the measures of a PopulationMeasures, in the order results.json and the report give them
 MEASURES = ("precision", "npv", "accuracy", "error_rate", "f1", "cost_sensitive_error")
@@ -41,6 +41,9 @@ class PopulationMeasures:
     f1: float | None
     cost_sensitive_error: float | None
     undefined: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    #: measure -> (low, high) percentile-bootstrap interval at confidence.level, or
+    #: (None, None) where no resample defines it; None: not computed (the warnings say why)
+    intervals: MappingProxyType | None = None
 
 
 def _ratio(num, den):
@@ -84,6 +87,31 @@ def population_at_threshold(tp, fp, tn, fn, p_positive: float, c_fn: float = 1.0
         p_positive=p, precision=precision, npv=npv, accuracy=float(tp_ + tn_), error_rate=float(fp_ + fn_),
         f1=f1, cost_sensitive_error=float(p * c_fn * (1.0 - tpr) + (1.0 - p) * c_fp * fpr),
         undefined=MappingProxyType(undefined))
+
+
+def population_arrays(tpr, fpr, p_positive: float, c_fn: float = 1.0, c_fp: float = 1.0) -> dict:
+    """:func:`population_at_threshold`'s measures for arrays of TPR and FPR (one
+    pair a bootstrap resample), NaN where undefined: the same formulas, many at once.
+
+    >>> import numpy as np
+    >>> m = population_arrays(np.array([0.8]), np.array([2 / 90]), 0.5)
+    >>> round(float(m["precision"][0]), 4), round(float(m["npv"][0]), 4)
+    (0.973, 0.8302)
+    """
+    import numpy as np
+
+    p = float(p_positive)
+    tpr, fpr = np.asarray(tpr, dtype=float), np.asarray(fpr, dtype=float)
+    tp_, fn_ = p * tpr, p * (1.0 - tpr)
+    fp_, tn_ = (1.0 - p) * fpr, (1.0 - p) * (1.0 - fpr)
+
+    def ratio(num, den):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(den == 0, np.nan, num / np.where(den == 0, 1.0, den))
+
+    return {"precision": ratio(tp_, tp_ + fp_), "npv": ratio(tn_, tn_ + fn_), "accuracy": tp_ + tn_,
+            "error_rate": fp_ + fn_, "f1": ratio(2 * tp_, 2 * tp_ + fp_ + fn_),
+            "cost_sensitive_error": p * c_fn * (1.0 - tpr) + (1.0 - p) * c_fp * fpr}
 
 
 def normalised_cost(tp, fp, tn, fn, pc_positive: float) -> float | None:

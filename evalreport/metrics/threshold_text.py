@@ -6,8 +6,12 @@ A least-cost threshold is one of the learner's scores, often with many digits
 threshold ``t`` is instead the shortest decimal ``d`` with ``lower < d <= upper``,
 where ``upper`` is the smallest distinct score at or above ``t`` and ``lower`` the
 largest below it: ``score >= d`` then makes exactly the decisions ``score >= t``
-makes on these data. Among decimals of the same length, the one nearest ``t``
-(a spec threshold of 0.5 stays "0.5").
+makes on these data, with at least three significant digits (issue 33: one
+threshold, one string, of one precision): the coarsest decimal place at or
+below ``t``'s third significant digit that has a decimal in the interval, and
+there the one nearest ``t`` (a spec threshold of 0.5 is "0.500"; a least-cost
+threshold of 0.25368... whose next score below is 0.2 is "0.254"). A threshold of
+0 is "0"; one of +-inf is "+inf" or "-inf".
 """
 
 from __future__ import annotations
@@ -17,18 +21,16 @@ from fractions import Fraction
 
 from .table import CountTable
 
-__all__ = ["shortest_between", "threshold_text", "threshold_texts"]
+__all__ = ["SIGNIFICANT", "shortest_between", "threshold_bracket", "threshold_text", "threshold_texts"]
 
 
 def _text(k: int, e: int) -> str:
-    """k * 10**e in plain form, or in scientific form where the plain one is long
-    (1e-12, not 0.000000000001)."""
+    """k * 10**e written with its digits as given (trailing zeros kept: they are
+    significant, "0.500"), in plain form, or in scientific form where the plain
+    one is long (1.00e-12, not 0.00000000000100)."""
     if k == 0:
         return "0"
     sign, digits = ("-" if k < 0 else ""), str(abs(k))
-    stripped = digits.rstrip("0")
-    e += len(digits) - len(stripped)
-    digits = stripped
     if e >= 0:
         plain = digits + "0" * e
     elif -e < len(digits):
@@ -40,64 +42,73 @@ def _text(k: int, e: int) -> str:
     return sign + (plain if len(plain) <= max(len(sci), 8) else sci)
 
 
-def _trailing_zeros(k: int) -> int:
-    k, n = abs(k), 0
-    while k and k % 10 == 0:
-        k, n = k // 10, n + 1
-    return n
+#: the fewest significant digits a threshold is printed with
+SIGNIFICANT = 3
 
 
-def shortest_between(lower: float, upper: float, near: float | None = None) -> str:
-    """The shortest decimal text ``d`` with ``lower < float(d) <= upper`` (ties:
-    the one nearest ``near``, default ``upper``). ``lower`` may be -inf and
-    ``upper`` +inf; ``lower < upper`` is required."""
+def _first_scale(x: Fraction, significant: int) -> int:
+    """The power of ten of the ``significant``-th significant digit of ``x`` (x != 0)."""
+    x = abs(x)
+    e = math.floor(math.log10(x))
+    # log10 of a double can be off by one near a power of ten: settle it exactly
+    while Fraction(10) ** e > x:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= x:
+        e += 1
+    return e - (significant - 1)
+
+
+def shortest_between(lower: float, upper: float, near: float | None = None,
+                     significant: int = SIGNIFICANT) -> str:
+    """The shortest decimal text ``d`` with ``lower < float(d) <= upper`` and at least
+    ``significant`` significant digits at the magnitude of ``near`` (default ``upper``):
+    the coarsest decimal place at or below ``near``'s ``significant``-th significant
+    digit that has a decimal in the interval, and there the decimal nearest ``near``.
+    ``lower`` may be -inf and ``upper`` +inf; ``lower < upper`` is required; a
+    ``near`` of 0 prints "0".
+
+    >>> shortest_between(0.2, 0.3, 0.25), shortest_between(0.2537, 0.2541, 0.254)
+    ('0.250', '0.254')
+    >>> shortest_between(0.25369, 0.2537, 0.2537)  # a score: upper is the threshold itself
+    '0.2537'
+    """
     if not lower < upper:
         raise ValueError(f"need lower < upper, got {lower!r} and {upper!r}")
     near = upper if near is None else near
     if not math.isfinite(near):
         near = lower if math.isfinite(lower) else 0.0
-    finite = [abs(x) for x in (lower, upper, near) if math.isfinite(x)]
-    top = max(finite) if finite else 0.0
-    e = (math.floor(math.log10(top)) + 1) if top > 0 else 1
+    if not lower < near <= upper:
+        near = upper if math.isfinite(upper) else lower
+    if near == 0:
+        return "0"
+    target = Fraction(near)
     lo = Fraction(lower) if math.isfinite(lower) else None
     hi = Fraction(upper) if math.isfinite(upper) else None
-    target = Fraction(near)
-    best: tuple | None = None
-    # Scales from coarser than every number down: a finer scale never gives a shorter
-    # fraction, but at scales >= 1 a trailing zero can make a coarser text longer
-    # ("1000" against "600"), so every scale down to 1, and two finer ones, are tried.
-    found_at = None
-    while e > -1080:
+    e = _first_scale(target, significant)
+    while e > -1100:
         step = Fraction(10) ** e
-        k_min = math.floor(lo / step) + 1 if lo is not None else None
-        k_max = math.floor(hi / step) if hi is not None else None
         k0 = round(target / step)
         ks = {k0 - 1, k0, k0 + 1}
-        if k_min is not None:
-            ks.add(k_min)
-        if k_max is not None:
-            ks.add(k_max)
+        if lo is not None:
+            ks.add(math.floor(lo / step) + 1)
+        if hi is not None:
+            ks.update((math.floor(hi / step), math.floor(hi / step) + 1))
+        best = None
         for k in ks:
-            # no filter on k_min <= k <= k_max: those bound the exact decimals, and a
-            # decimal just past a bound can still read as a double inside (0.3 reads as
-            # the double 0.29999999999999998890 = upper, above the decimals' k_max = 2)
+            # the test is on the double the text reads as, not the exact decimal: 0.3
+            # reads as 0.29999999999999998890 = upper, above the exact decimals' range
             text = _text(k, e)
-            value = float(text)
-            if not lower < value <= upper:  # the decimal is inside, its double is not
+            if k == 0 or not lower < float(text) <= upper:
                 continue
-            # fewest places after the point, then the shortest text, then the nearest
-            places = max(-e - _trailing_zeros(k), 0)
-            key = (places, len(text), abs(Fraction(k) * step - target), -k)
+            if len(str(abs(k))) + max(e, 0) < significant:
+                continue  # fewer digits than asked (99 at the third digit of 0.100)
+            key = (abs(Fraction(k) * step - target), len(text), -k)
             if best is None or key < best[0]:
                 best = (key, text)
-        if best is not None and found_at is None:
-            found_at = e
-        if found_at is not None and e <= min(found_at - 2, 0):
-            break
+        if best is not None:
+            return best[1]
         e -= 1
-    if best is None:  # cannot happen for doubles: repr(upper) is one of the candidates
-        return repr(float(upper))
-    return best[1]
+    return repr(float(near))  # not reached for doubles: repr(near) is a candidate
 
 
 def threshold_text(table: CountTable, t: float) -> str:
@@ -106,13 +117,20 @@ def threshold_text(table: CountTable, t: float) -> str:
     t = float(t)
     if math.isinf(t):
         return "+inf" if t > 0 else "-inf"
+    return shortest_between(*threshold_bracket(table, t), t)
+
+
+def threshold_bracket(table: CountTable, t: float) -> tuple[float, float]:
+    """(lower, upper): the largest distinct score below ``t`` and the smallest at or
+    above it (-inf, +inf where there is none): every d with lower < d <= upper makes
+    the decisions of ``t`` on the table's scores."""
     n = len(table)
     if n == 0:
-        return shortest_between(-math.inf, math.inf, t)
-    r = table.rows_at(t)  # the distinct scores >= t are rows 0 .. r - 1
+        return -math.inf, math.inf
+    r = table.rows_at(float(t))  # the distinct scores >= t are rows 0 .. r - 1
     upper = float(table.threshold_at(r - 1)) if r > 0 else math.inf
     lower = float(table.threshold_at(r)) if r < n else -math.inf
-    return shortest_between(lower, upper, t)
+    return lower, upper
 
 
 def threshold_texts(table: CountTable, thresholds) -> dict[float, str]:

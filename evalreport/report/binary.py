@@ -19,6 +19,7 @@ from .format import rate
 from .notes import cells_with_notes
 from .slices import slices_section
 from .operating import operating_context
+from .headline import _headline, _headline_table, sample_label  # noqa: F401 (multiclass reads _headline_table here)
 from .summary import ShownResult, pair_heatmaps, shown_learners, shown_styles, summary_note
 from .verdicts import agreed_ranking, interval_phrases, ranking_sentence
 
@@ -188,8 +189,11 @@ def binary_context(result, base: dict) -> dict:
                              ("accuracy", at.accuracy, None)):
             interval = tuple(iv) if iv is not None and None not in tuple(iv) else None
             scalar_rows[label][key] = (v, interval)
-    scalar_rows = [(label, vals) for label, vals in scalar_rows.items()
-                   if any(v[0] is not None for v in vals.values())]
+    # with priors, the measures that move with the share of positives are the sample's: said so
+    # on the chart (AUC does not move); page one's table gives the population's
+    marked = sample_label(result)
+    scalar_rows = [(f"{label}\n{marked}" if marked and label != "AUC" else label, vals)
+                   for label, vals in scalar_rows.items() if any(v[0] is not None for v in vals.values())]
     population = _population_table(result, learners)
     family = family_table(result, learners, "binary")
     at_notes = cells_with_notes(result, learners, "at", at_cols)
@@ -226,6 +230,8 @@ def binary_context(result, base: dict) -> dict:
         "family": family,
         "population": population,
         "test_share": _test_share(result),
+        # "(sample: 37 % positive)" beside the measures at the sample's share (with priors; else "")
+        "sample_label": marked,
         "rank_notes": rank_notes,
         "learners": learners,
         # many learners: their thresholds' notes by kind, not one per learner
@@ -261,39 +267,6 @@ def _threshold_notes(learners: list[dict]) -> str:
     parts = [f"{', '.join(keys)}: {note}" for note, keys in kinds.items() if note != largest]
     every = "every other learner" if parts else "every learner"
     return "; ".join(parts + [f"{every}: {largest}"])
-
-
-def _headline(result, styles) -> dict | None:
-    """Page one's table: per learner the headline measures with their intervals
-    (AUC with DeLong's or the bootstrap interval, the least cost at PC(+) and its
-    threshold, F1 at the decision threshold, ECE when computed); columns where
-    no learner has a value are left out."""
-    rows = []
-    for key, lr in result.learners.items():
-        boot = lr.bootstrap or {}
-        auc_ci = lr.auc_ci.ci if lr.auc_ci is not None else boot.get("auc")
-        op = lr.operating
-        rows.append({"key": key, "color": styles[key]["color"], "cells": {
-            "auc": (lr.summary.auc, measure_interval_text("auc", lr.summary.auc, auc_ci)),
-            "min_cost": (op.min_cost if op else None, measure_text("min_cost", op.min_cost if op else None)),
-            "op_threshold": (op.threshold if op else None,
-                             lr.threshold_text(op.threshold) if op and not lr.hard else "—"),
-            "f1": (lr.at_threshold.f1, measure_interval_text("f1", lr.at_threshold.f1, boot.get("f1"))),
-            "ece": (lr.values.get("ece"), measure_text("ece", lr.values.get("ece"))),
-        }})
-    pc = fmt(result.operating_point.pc_positive)
-    columns = [Column("auc", "AUC", "higher"), Column("min_cost", f"least cost at PC(+) = {pc}", "lower"),
-               Column("op_threshold", "at threshold", ""), Column("f1", "F1 at the threshold", "higher"),
-               Column("ece", "ECE", "lower")]
-    return _headline_table(columns, rows)
-
-
-def _headline_table(columns, rows) -> dict | None:
-    keep = [c for c in columns if any(r["cells"][c.key][0] is not None for r in rows)]
-    if not keep:
-        return None
-    return {"columns": keep, "rows": [{"key": r["key"], "color": r["color"],
-                                       "cells": [r["cells"][c.key][1] for c in keep]} for r in rows]}
 
 
 def _ks_text(lr) -> str | None:

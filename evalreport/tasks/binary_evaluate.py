@@ -4,6 +4,7 @@ measures at its threshold, curves, groups and intervals (one sort of its scores)
 from __future__ import annotations
 
 from dataclasses import replace
+from types import MappingProxyType
 
 import numpy as np
 
@@ -17,9 +18,9 @@ from ..metrics.cost import probability_cost
 from ..metrics.groups import binary_group_matrices, group_codes
 from ..metrics.multiclass import average_matrices
 from ..metrics.operating_table import operating_table
-from ..metrics.population import PopulationMeasures, population_at_threshold
+from ..metrics.population import MEASURES as POPULATION, PopulationMeasures, population_at_threshold
 from ..metrics.score_summary import delong_variance, score_summary
-from ..metrics.threshold_text import threshold_texts
+from ..metrics.threshold_text import shortest_between, threshold_bracket, threshold_texts
 from ..result import GroupResult, LearnerResult, OperatingPointSpec, RunWarning
 from ..spec import FALLBACK_THRESHOLD, Spec, locate
 from ..spec.models import OptimalOn
@@ -90,6 +91,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
     chosen: dict[str, float] = {}
     order = sorted(sources, key=lambda s: s.dataset != chosen_on) if chosen_on else sources
     by_source: dict[int, tuple[dict, list]] = {}
+    brackets: dict[str, tuple] = {}  # key -> (learner name, threshold, (lower, upper)): _one_text
     for s in order:
         results, warnings = by_source[s.index] = ({}, [])
         src_spec = spec.data[s.index]
@@ -132,6 +134,14 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
             else:
                 threshold, origin = float(spec.threshold), "spec"
             at = ev.at_threshold(threshold, costs=costs, betas=betas)
+            # the threshold table and the gains, read off the count table while it is at hand
+            optable = None if hard else operating_table(
+                ev.counts, spec.thresholds.asked() if spec.thresholds else None, getattr(ev, "reduction", None))
+            exact = s.tables is None or reduction is None or not reduction.reduced
+            texts = _threshold_texts(ev, threshold, exact=exact, more=optable)
+            if exact and not hard and np.isfinite(threshold):
+                brackets[key] = (name, threshold, threshold_bracket(ev.counts, threshold))
+            shown = texts.get(float(threshold)) or f"{threshold:g}"
             pauc = None
             if spec.partial_auc is not None and not hard:
                 pauc = ev.partial_auc(spec.partial_auc.max_fpr, standardized=spec.partial_auc.standardized)
@@ -145,9 +155,9 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                         continue
                     warnings.append(learner_warning(key, f"{measure} is undefined: {reason}", measure))
             for measure, reason in at.undefined.items():
-                warnings.append(learner_warning(key, f"{measure} at threshold {threshold:g} is undefined: "
+                warnings.append(learner_warning(key, f"{measure} at threshold {shown} is undefined: "
                                                 f"{reason}", measure.split("[")[0]))
-            ks, family_warnings = binary_family(spec.metric_set, key, ev, at, threshold, hard)
+            ks, family_warnings = binary_family(spec.metric_set, key, ev, at, shown, hard)
             warnings += family_warnings
             picked_here = origin == "optimal" or (chooses and origin.startswith("optimal_on:"))
             if picked_here and operating is None:  # one class only: no ROC hull
@@ -198,11 +208,9 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                     warnings.append(learner_warning(key, f"scores binned at resolution {src_spec.resolution}: "
                                                     f"measures are exact to within {shown}"))
             else:
-                auc_ci, boot = _intervals(spec, s, scores, threshold, key, warnings, progress)
-            # the threshold table and the gains, read off the count table while it is at hand
-            optable = None if hard else operating_table(
-                ev.counts, spec.thresholds.asked() if spec.thresholds else None, getattr(ev, "reduction", None))
-            warnings.extend(learner_warning(key, text, m) for m, text in (optable.notes() if optable else ()))
+                auc_ci, boot = _intervals(spec, s, scores, threshold, key, warnings, progress, op)
+            warnings.extend(learner_warning(key, text, m) for m, text in
+                            (optable.notes(lambda t: texts.get(float(t)) or f"{t:g}") if optable else ()))
             # what a later run compares with, read off the whole count table (a reduced
             # streamed table has only some of its rows: no summary, said with the reduction)
             whole = not hard and (s.tables is None or reduction is None or not reduction.reduced)
@@ -214,11 +222,11 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                 name=name, key=key, dataset=s.dataset, source=s.path, hard=hard,
                 threshold=threshold, threshold_source=origin, summary=summary, curves=curves,
                 at_threshold=at, operating=operating, partial_auc=pauc, groups=groups,
-                auc_ci=auc_ci, bootstrap=boot,
+                auc_ci=auc_ci, bootstrap=None if boot is None else {
+                    k: v for k, v in boot.items() if not k.startswith(POPULATION_PREFIX)},
                 resolution_bound=None if s.resolution_bound is None else s.resolution_bound.get(name),
-                pc_positive=op.pc_positive, population=_population(at, op, key, warnings),
-                threshold_texts=_threshold_texts(ev, threshold, exact=s.tables is None or reduction is None
-                                                 or not reduction.reduced, more=optable),
+                pc_positive=op.pc_positive, population=_population(at, op, key, warnings, boot, spec, hard),
+                threshold_texts=texts,
                 operating_table=optable,
                 score_summary=score_summary(ev.counts) if whole else None,
                 auc_variance=delong_variance(ev.counts) if whole else None,
@@ -235,6 +243,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
     # in the spec's order whatever the order of evaluation
     results = {k: v for s in sources for k, v in by_source[s.index][0].items()}
     warnings = [w for s in sources for w in by_source[s.index][1]]
+    results, warnings = _one_text(results, warnings, brackets)
     return results, warnings + _chosen_on_data_warnings(spec, results)
 
 
@@ -290,16 +299,59 @@ def _threshold_texts(ev, threshold: float, exact: bool, more=None) -> dict[float
     return threshold_texts(ev.counts, wanted)
 
 
-def _population(at, op: OperatingPointSpec, key: str, warnings: list) -> PopulationMeasures | None:
+def _one_text(results: dict, warnings: list, brackets: dict) -> tuple[dict, list]:
+    """One threshold, one text (issue 33): a threshold one learner applies on several
+    data sets (chosen on one by threshold: {optimal_on: ...}) is printed by the
+    decimal that makes its decisions on every one of them: the shortest in the
+    intersection of their intervals (it holds the threshold, so it is not empty).
+    The warnings that printed a data set's own text print the shared one."""
+    groups: dict[tuple, list] = {}
+    for key, (name, t, bracket) in brackets.items():
+        groups.setdefault((name, float(t)), []).append((key, bracket))
+    renamed: dict[str, tuple[str, str]] = {}
+    for (_, t), members in groups.items():
+        if len(members) < 2:
+            continue
+        lower = max(b[0] for _, b in members)
+        upper = min(b[1] for _, b in members)
+        text = shortest_between(lower, upper, t)
+        for key, _ in members:
+            lr = results[key]
+            old = lr.threshold_texts.get(t)
+            if old != text:
+                results[key] = replace(lr, threshold_texts={**lr.threshold_texts, t: text})
+                renamed[key] = (f"threshold {old}", f"threshold {text}")
+    if renamed:
+        warnings = [replace(w, message=w.message.replace(*renamed[w.learner]))
+                    if w.learner in renamed else w for w in warnings]
+    return results, warnings
+
+
+def _population(at, op: OperatingPointSpec, key: str, warnings: list, boot: dict | None = None,
+                spec: Spec | None = None, hard: bool = False) -> PopulationMeasures | None:
     """The measures at the threshold in the population of the spec's priors (None
-    without priors: the test set's own mix is then the population)."""
+    without priors: the test set's own mix is then the population), with their
+    bootstrap intervals (``boot``'s "population:<measure>" entries, which
+    :func:`_intervals` adds with priors); None and a warning where none were drawn."""
     if op.p_positive_source != "priors":
         return None
     pop = population_at_threshold(at.tp, at.fp, at.tn, at.fn, op.p_positive, op.cost_fn, op.cost_fp)
     for measure, reason in pop.undefined.items():
         warnings.append(learner_warning(key, f"{measure} in the population of the priors is undefined: "
                                         f"{reason}", "population"))
+    intervals = {m: (boot or {}).get(f"{POPULATION_PREFIX}{m}") for m in POPULATION}
+    if all(iv is not None for iv in intervals.values()):
+        return replace(pop, intervals=MappingProxyType({m: tuple(iv) for m, iv in intervals.items()}))
+    if spec is not None and "population" in spec.metric_set:
+        why = ("confidence.bootstrap is 0" if spec.confidence.bootstrap == 0 else
+               "hard decisions are not resampled" if hard else "the bootstrap was not run (the warnings above say why)")
+        warnings.append(learner_warning(key, f"the measures in the population of the priors have no intervals: "
+                                        f"{why}", "population"))
     return pop
+
+
+#: the bootstrap's names of the population's measures (kept apart from results.json's bootstrap block)
+POPULATION_PREFIX = "population:"
 
 
 #: bootstrap only while resamples x rows stays below this (about 2 s of CPU a learner
@@ -307,9 +359,11 @@ def _population(at, op: OperatingPointSpec, key: str, warnings: list) -> Populat
 BOOTSTRAP_BUDGET = 50_000_000
 
 
-def _intervals(spec: Spec, s: Source, scores, threshold, key, warnings, progress):
+def _intervals(spec: Spec, s: Source, scores, threshold, key, warnings, progress, op=None):
     """The bootstrap intervals of one learner (DeLong's interval of its AUC comes with
-    the comparisons, which share its structural components)."""
+    the comparisons, which share its structural components); with priors, those of
+    the measures in their population too ("population:<measure>", from the same
+    resamples: each draws TPR and FPR at the threshold per class)."""
     level = spec.confidence.level
     auc_ci = boot = None
     if s.weights is not None:
@@ -334,6 +388,9 @@ def _intervals(spec: Spec, s: Source, scores, threshold, key, warnings, progress
                 s.labels, scores, n_resamples=b, seed=spec.confidence.seed, level=level,
                 statistics={"bep": stats.bep_score, "f1": stats.f1_at(threshold),
                             "average_precision": stats.average_precision_score,
-                            "expected_total_cost": stats.expected_total_cost})
+                            "expected_total_cost": stats.expected_total_cost,
+                            **({f"{POPULATION_PREFIX}{m}": stats.population_at(
+                                threshold, m, op.p_positive, op.cost_fn, op.cost_fp) for m in POPULATION}
+                               if op is not None and op.p_positive_source == "priors" else {})})
     return auc_ci, boot
 

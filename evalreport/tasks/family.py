@@ -12,17 +12,18 @@ from .base import learner_warning
 __all__ = ["binary_family", "multiclass_family_warnings"]
 
 
-def binary_family(metrics: frozenset[str], key: str, ev, at, threshold: float, hard: bool
+def binary_family(metrics: frozenset[str], key: str, ev, at, threshold: str, hard: bool
                   ) -> tuple[KS | None, list[RunWarning]]:
     """One binary learner: its KS (None for hard decisions) and the warnings for
     the family's undefined values at the threshold and for KS and Gini (those the
-    spec's metrics ask for: a value not shown needs no warning)."""
+    spec's metrics ask for: a value not shown needs no warning). ``threshold`` is
+    the threshold's text (metrics.threshold_text), as every other place prints it."""
     warnings = []
     _, why = family_at(at.tp, at.fp, at.tn, at.fn)
     for measure, reason in why.items():
         # FPR and specificity are also in the threshold's own measures, warned already
         if measure in metrics and measure not in at.undefined:
-            warnings.append(learner_warning(key, f"{measure} at threshold {threshold:g} is undefined: {reason}",
+            warnings.append(learner_warning(key, f"{measure} at threshold {threshold} is undefined: {reason}",
                                             measure))
     if hard:  # the warning on hard decisions says there is no ranking
         return None, warnings

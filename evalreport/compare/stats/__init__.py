@@ -36,6 +36,7 @@ from .bootstrap import (
     bootstrap_intervals,
     expected_total_cost,
     f1_at,
+    population_at,
 )
 from .components import StructuralComponents, structural_components
 from .delong import (
@@ -78,6 +79,7 @@ __all__ = [
     "mcnemar",
     "mcnemar_many",
     "nemenyi_q",
+    "population_at",
     "paired_t_test",
     "structural_components",
 ]

@@ -23,7 +23,7 @@ from .bootstrap_hull import cost_curve_areas, hull_rows
 from .core import _as_bool, _as_scores, _check_level
 
 __all__ = ["BootstrapInterval", "Statistic", "auc_score", "average_precision_score", "bep_score",
-           "bootstrap_intervals", "expected_total_cost", "f1_at"]
+           "bootstrap_intervals", "expected_total_cost", "f1_at", "population_at"]
 
 
 Statistic = Callable[[BinaryEvaluation], "float | None"]
@@ -79,6 +79,48 @@ def f1_at(threshold: float) -> Statistic:
     f1.__name__ = f"f1_at_{threshold:g}"
     f1._vectorised = _f1_values(threshold)
     return f1
+
+
+def population_at(threshold: float, measure: str, p_positive: float, c_fn: float = 1.0,
+                  c_fp: float = 1.0) -> Statistic:
+    """A bootstrap statistic: ``measure`` (one of metrics.population.MEASURES) of
+    "positive iff score >= threshold" in a population with a share ``p_positive``
+    of positives: a function of the resample's TPR and FPR at the threshold, which
+    the stratified bootstrap draws per class (metrics.population).
+
+    >>> from evalreport.metrics import evaluate_binary
+    >>> round(population_at(0.5, "precision", 0.1)(evaluate_binary([0, 1, 1, 0], [0.2, 0.9, 0.4, 0.7])), 4)
+    0.1
+    """
+    from ...metrics.population import population_arrays
+
+    threshold = float(threshold)
+
+    def rates(tp, fp, pos, neg):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tpr = np.where(pos > 0, tp / np.maximum(pos, 1), np.nan)
+            fpr = np.where(neg > 0, fp / np.maximum(neg, 1), np.nan)
+        return population_arrays(tpr, fpr, p_positive, c_fn, c_fp)[measure]
+
+    def statistic(ev: BinaryEvaluation) -> float | None:
+        at = ev.at_threshold(threshold)
+        v = float(rates(np.array([at.tp]), np.array([at.fp]), np.array([at.tp + at.fn]),
+                        np.array([at.fp + at.tn]))[0])
+        return None if np.isnan(v) else v
+
+    def compute(chunk: _Chunk) -> np.ndarray:
+        j = _row_at(chunk, threshold)
+        return rates(chunk.tp[:, j], chunk.fp[:, j], chunk.pos, chunk.neg)
+
+    statistic.__name__ = f"population_{measure}_at_{threshold:g}"
+    statistic._vectorised = compute
+    return statistic
+
+
+def _row_at(chunk, threshold: float) -> int:
+    """The column of "score >= threshold" in a chunk's cumulative counts (the same
+    in every resample)."""
+    return int(chunk.thr_desc.size - np.searchsorted(chunk.thr_desc[::-1], threshold, side="left"))
 
 
 class BootstrapInterval(NamedTuple):
@@ -266,8 +308,7 @@ def _expected_total_cost_values(chunk: _Chunk) -> np.ndarray:
 
 def _f1_values(threshold: float):
     def compute(chunk: _Chunk) -> np.ndarray:
-        # the row "score >= threshold" is the same column in every resample
-        j = int(chunk.thr_desc.size - np.searchsorted(chunk.thr_desc[::-1], threshold, side="left"))
+        j = _row_at(chunk, threshold)  # the row "score >= threshold": one column in every resample
         tp, fp = chunk.tp[:, j], chunk.fp[:, j]
         den = 2 * tp + fp + (chunk.pos - tp)
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -92,6 +92,9 @@ def _population(d, lr, result, metrics):
     pop = lr.population
     if pop is not None and "population" in metrics:
         d["population"] = {"p_positive": num(pop.p_positive), **{k: num(getattr(pop, k)) for k in POPULATION}}
+        # percentile-bootstrap intervals at confidence.level (null: not computed, as a warning says)
+        d["population"]["intervals"] = None if pop.intervals is None else {
+            k: InlineList([num(pop.intervals[k][0]), num(pop.intervals[k][1])]) for k in POPULATION}
 
 
 def _calibration(d, lr, result, metrics):
@@ -147,6 +150,9 @@ def learner_json(lr, result) -> dict:
         "positives": num(sm.positives),
         "negatives": num(sm.negatives),
         "threshold": num(lr.threshold),
+        # how every part of the report prints it: a decimal of >= 3 significant digits
+        # that makes its decisions on these data (null: hard decisions)
+        "threshold_text": None if lr.hard else lr.threshold_text(lr.threshold),
         "threshold_source": lr.threshold_source,
     }
     for m in registry.measures_for("binary"):
