@@ -54,6 +54,7 @@ from ..compare.stats.delong import delong_unpaired_summary
 from ..errors import DataError
 from .drift import CONVENTIONS, PSI_BINS, PSI_FLOOR, _as_distribution, drift_label, drift_method, ks_distance, psi
 from .multiclass import chi2_homogeneity, class_drift_rows, multiclass_balance
+from .names import METHOD_NAMES, balance_rows
 from .proportions import newcombe_interval, score_interval, two_proportion_test
 
 __all__ = ["CONVENTIONS", "METHOD_NAMES", "balance_rows", "PSI_BINS", "PSI_FLOOR", "changes", "chi2_homogeneity", "drift_label", "ks_distance",
@@ -69,15 +70,6 @@ PROPORTIONS = {
 
 #: Measures with a bootstrap interval in results.json (``learners.<l>.bootstrap``).
 BOOTSTRAPPED = ("f1", "expected_total_cost", "macro_f1")
-
-#: Each row's ``method`` in words, as the report names the test.
-METHOD_NAMES = {
-    "delong_unpaired": "DeLong's test for two independent ROC curves",
-    "two_proportion_z": "the two-proportion z-test",
-    "intervals": "no test: the two runs' bootstrap intervals combined",
-    "no test": "no test",
-    "chi2_homogeneity": "Pearson's chi-squared test of homogeneity",
-}
 
 #: The measures compared, in the order of the table.
 MEASURES = ("auc", *PROPORTIONS, "f1", "expected_total_cost", "min_cost")
@@ -284,14 +276,6 @@ def _balances(prev_l: dict, cur_l: dict, common: list, level: float, multiclass:
     if len(groups) <= 1:
         return one(common)
     return [{"dataset": None if d is None else str(d), **one(names)} for d, names in groups.items()]
-
-
-def balance_rows(balance) -> list[dict]:
-    """``history.balance`` as a list: one data set's dict alone, several data sets'
-    list as it is (each with ``dataset``), none as []."""
-    if not balance:
-        return []
-    return [balance] if isinstance(balance, dict) else [b for b in balance if isinstance(b, dict)]
 
 
 def _learners(results: dict, which: str) -> dict:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import SpecError
-from .changes import METHOD_NAMES, balance_rows
+from .names import METHOD_NAMES, balance_rows
 
 __all__ = ["ChangeGate", "read_results", "parse_gate", "check_gates", "table_text"]
 

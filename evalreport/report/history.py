@@ -56,14 +56,14 @@ def _significant(entry: dict, alpha: float) -> bool:
 
 def _method(code) -> str:
     """A row's ``method`` in words ("DeLong's test for two independent ROC curves")."""
-    from ..history.changes import METHOD_NAMES
+    from ..history.names import METHOD_NAMES
 
     return METHOD_NAMES.get(code, code or "")
 
 
 def _balances(history: dict) -> list[dict]:
     """Each data set's class balance, as the section prints it."""
-    from ..history.changes import balance_rows
+    from ..history.names import balance_rows
 
     out = []
     for b in balance_rows(history.get("balance")):
