@@ -703,3 +703,25 @@ def test_a_new_learner_passes_the_gates_on_change_with_a_note():
     new_rows = [r for r in rows if r["learner"] == "n"]
     assert len(new_rows) == 2 and all(r["passed"] and r["note"] == NOT_IN_PREVIOUS for r in new_rows)
     assert not [w for w in warnings if w[1] == "n"]
+
+
+def test_multiclass_balance_of_every_data_set():
+    """Multi-class, two data sets: each one's chi-squared test of homogeneity (scipy's,
+    without correction) from its own class counts, led by the data set's name."""
+    from scipy.stats import chi2_contingency
+
+    counts = {("w1", "val"): {"a": 50, "b": 30, "c": 20}, ("w1", "test"): {"a": 40, "b": 40, "c": 20},
+              ("w2", "val"): {"a": 50, "b": 30, "c": 20}, ("w2", "test"): {"a": 20, "b": 50, "c": 30}}
+
+    def week(w):
+        return {"title": "t", "date": w, "task": "multiclass", "learners": {
+            f"{n}@{ds}": {"dataset": ds, "class_counts": counts[(w, ds)]} for ds in ("val", "test") for n in ("x", "y")}}
+
+    bal = changes(week("w1"), week("w2"))["balance"]
+    assert [b["dataset"] for b in bal] == ["val", "test"]
+    for b in bal:
+        table = [list(counts[(w, b["dataset"])].values()) for w in ("w1", "w2")]
+        ref = chi2_contingency(table, correction=False)
+        assert b["statistic"] == pytest.approx(ref.statistic, abs=1e-12)
+        assert b["p_value"] == pytest.approx(ref.pvalue, rel=1e-9)
+        assert b["learner"] == f"x@{b['dataset']}" and b["note"] is None
