@@ -119,7 +119,10 @@ def across_datasets(spec: Spec, learners: dict, measure: str) -> AcrossDatasets 
     on ``measure`` (the task's: binary AUC, multi-class accuracy; higher is better)."""
     if "friedman" not in spec.compare_set:
         return None
-    datasets = list(dict.fromkeys(lr.dataset for lr in learners.values()))
+    # only independent data sets: not the one the thresholds are chosen on (threshold: {optimal_on: X}),
+    # whose learners are the same fitted models as on the sets measured at those thresholds
+    chosen_on = getattr(spec.threshold, "optimal_on", None)
+    datasets = [d for d in dict.fromkeys(lr.dataset for lr in learners.values()) if d is None or str(d) != chosen_on]
     if len(datasets) < 2:
         return None
     by = {(lr.dataset, lr.name): lr for lr in learners.values()}
@@ -145,9 +148,19 @@ def friedman_warnings(spec: Spec, learners: dict, friedman: AcrossDatasets | Non
         return RunWarning(text, learner=learner, measure="friedman")
 
     datasets = list(dict.fromkeys(lr.dataset for lr in learners.values()))
+    chosen_on = getattr(spec.threshold, "optimal_on", None)
+    left_out = []
+    if chosen_on is not None and any(d is not None and str(d) == chosen_on for d in datasets):
+        datasets = [d for d in datasets if d is None or str(d) != chosen_on]
+        left_out = [said(f"Friedman's test leaves out data set '{chosen_on}': the thresholds are chosen on it "
+                         f"(threshold: {{optimal_on: {chosen_on}}}), so its learners are the same fitted models as "
+                         "on the data sets measured at those thresholds, not an independent data set")]
     if len(datasets) < 2:
-        if spec.compare == "all":
+        if spec.compare == "all" and not left_out:
             return []  # does not apply: one data set
+        if left_out:
+            return left_out + [said(f"Friedman's test is not computed: it needs at least 2 independent data sets, "
+                                    f"and {len(datasets)} remain{'s' if len(datasets) == 1 else ''}")]
         return [said("compare: Friedman's test is not computed: it needs learners measured on at least 2 "
                      f"data sets (data[].dataset), and this spec has {len(datasets)}")]
     by = {(lr.dataset, lr.name) for lr in learners.values()}
@@ -159,15 +172,24 @@ def friedman_warnings(spec: Spec, learners: dict, friedman: AcrossDatasets | Non
             return []  # does not apply: the data sets do not share two learners
         return [said("compare: Friedman's test is not computed: fewer than 2 learners are measured on every "
                      f"data set ({and_join([str(d) for d in datasets])})")]
-    out = [said(f"Friedman's test across data sets leaves out learner '{n}': it is not measured on "
-                f"{and_join(ds)}") for n, ds in missing.items() if ds]
+    out = left_out + [said(f"Friedman's test across data sets leaves out learner '{n}': it is not measured on "
+                           f"{and_join(ds)}") for n, ds in missing.items() if ds]
     if friedman is None:
         undefined = [f"'{lr.key}'" for lr in learners.values()
                      if lr.name in common and lr.values.get(measure) is None]
         out.append(said(f"Friedman's test is not computed: the {registry.get(measure).label} of "
                         f"{and_join(undefined)} is undefined"))
-    elif friedman.friedman.note:
-        out.append(said(f"Friedman's test: {friedman.friedman.note}"))
+    else:
+        if friedman.friedman.note:
+            out.append(said(f"Friedman's test: {friedman.friedman.note}"))
+        if friedman.too_few_datasets:
+            from .compare.stats.friedman import MIN_DATASETS
+
+            n = len(friedman.datasets)
+            out.append(said(f"Friedman's test across {n} data sets: fewer than {MIN_DATASETS} are too few for it to "
+                            "tell the learners' ranks apart (its laws are approximations for many data sets); the "
+                            "report draws no critical-difference diagram and says nothing about the ranks, and the "
+                            "statistic is in results.json only"))
     return out
 
 

@@ -152,6 +152,12 @@ class AcrossDatasets:
     values: tuple[tuple[float, ...], ...]  # data sets x learners
     friedman: Any  # compare.stats.Friedman
 
+    @property
+    def too_few_datasets(self) -> bool:
+        """Fewer than 5 data sets: no sentence about the ranks, no critical-difference
+        diagram (the statistic stays in results.json)."""
+        return bool(self.friedman.too_few_datasets)
+
 
 @dataclass(frozen=True, eq=False)
 class Result:

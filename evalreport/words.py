@@ -35,6 +35,8 @@ def gate_text(g: dict, number) -> str:
         where += f" since {g['drift_since']}" if g["drift_since"] else ""
     gap = f", gap {shown(g['gap'])}" if "gap" in g else ""
     gap += f", p = {shown(g['p_value'])}" if g.get("p_value") is not None else ""
+    # a gate on a significant drop decides on the Holm-adjusted p (history.changes' p_holm)
+    gap += f", Holm-adjusted p = {shown(g['p_holm'])}" if g.get("p_holm") is not None else ""
     bound = " and ".join(f"{k} {number(g[k])}" for k in ("min", "max", "max_gap", "max_drop") if k in g)
     if g.get("significant_drop"):
         bound = "no significant drop"

@@ -51,31 +51,67 @@ def test_mcnemar_counts_by_hand(tmp_path):
     assert m["statistic"] == pytest.approx((abs(1 - 2) - 1) ** 2 / 3)
 
 
-def test_friedman_across_data_sets(tmp_path):
+def _friedman_run(tmp_path, n_datasets, extra=()):
+    """``n_datasets`` data sets of 150 rows, learners a, b, c; their AUCs (sklearn) per data set."""
+    from sklearn.metrics import roc_auc_score
+
     rng = np.random.default_rng(1)
     lines = ["version: 1", "data:"]
     aucs = []
-    for d in range(4):
+    for d in range(n_datasets):
         n = 150
         y = rng.random(n) < 0.4
         cols = {name: rng.random(n) + shift * y for name, shift in (("a", 0.7), ("b", 0.4), ("c", 0.1))}
         rows = ["y,a,b,c"] + [f"{int(y[i])},{cols['a'][i]},{cols['b'][i]},{cols['c'][i]}" for i in range(n)]
         (tmp_path / f"d{d}.csv").write_text("\n".join(rows) + "\n")
         lines += [f"  - {{path: d{d}.csv, label: y, dataset: s{d}, learners: {{a: a, b: b, c: c}}}}"]
-        from sklearn.metrics import roc_auc_score
-
         aucs.append([roc_auc_score(y, cols[k]) for k in "abc"])
-    lines += ["confidence: {bootstrap: 0}", "report: {formats: [json, html], out: out}"]
+    lines += ["confidence: {bootstrap: 0}", "report: {formats: [json, html], out: out}", *extra]
     (tmp_path / "spec.yaml").write_text("\n".join(lines) + "\n")
     assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
-    f = json.loads((tmp_path / "out" / "results.json").read_text())["comparisons"]["friedman"]
+    data = json.loads((tmp_path / "out" / "results.json").read_text())
+    return data, (tmp_path / "out" / "report.html").read_text(), np.array(aucs)
+
+
+def test_friedman_across_data_sets(tmp_path):
+    data, html, aucs = _friedman_run(tmp_path, 5)
+    f = data["comparisons"]["friedman"]
     from scipy.stats import friedmanchisquare
 
-    assert f["chi2"] == pytest.approx(friedmanchisquare(*np.array(aucs).T).statistic)
+    assert f["chi2"] == pytest.approx(friedmanchisquare(*aucs.T).statistic)
     ranks = np.mean([np.argsort(np.argsort(-np.array(r))) + 1 for r in aucs], axis=0)
     assert [f["average_ranks"][k] for k in "abc"] == pytest.approx(list(ranks))
-    html = (tmp_path / "out" / "report.html").read_text()
+    assert f["too_few_datasets"] is False
     assert "Across data sets" in html and "Critical-difference diagram" in html
+
+
+def test_friedman_over_two_data_sets_is_too_few(tmp_path):
+    """Two data sets: the statistic in results.json, flagged; no diagram, no ranks
+    in the report, and a warning saying why; never "p = 0"."""
+    data, html, aucs = _friedman_run(tmp_path, 2)
+    f = data["comparisons"]["friedman"]
+    from scipy.stats import friedmanchisquare
+
+    assert f["too_few_datasets"] is True and f["datasets"] == ["s0", "s1"]
+    assert f["chi2"] == pytest.approx(friedmanchisquare(*aucs.T).statistic)
+    section = html[html.index("<h3>Across data sets</h3>"):]
+    section = section[:section.index("</section>")]
+    assert "Critical-difference diagram" not in html and "average rank" not in section
+    assert "fewer than 5" in section and "is not reported" in section
+    assert "p = 0<" not in html and "p = 0 " not in html and "p = 0." not in section
+    assert any("Friedman's test across 2 data sets: fewer than 5" in w["text"] if isinstance(w, dict) else
+               "Friedman's test across 2 data sets: fewer than 5" in w for w in data["warnings"])
+
+
+def test_friedman_leaves_out_the_data_set_the_thresholds_are_chosen_on(tmp_path):
+    data, html, aucs = _friedman_run(tmp_path, 6, ["threshold: {optimal_on: s0}"])
+    f = data["comparisons"]["friedman"]
+    from scipy.stats import friedmanchisquare
+
+    assert f["datasets"] == ["s1", "s2", "s3", "s4", "s5"] and f["too_few_datasets"] is False
+    assert f["chi2"] == pytest.approx(friedmanchisquare(*aucs[1:].T).statistic)
+    text = json.dumps(data["warnings"])
+    assert "Friedman's test leaves out data set 's0': the thresholds are chosen on it" in text
 
 
 def test_p_values_under_the_float_resolution_never_read_p_0():

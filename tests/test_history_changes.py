@@ -2,10 +2,17 @@
 
 * Unpaired DeLong from summaries: equal to ``delong_unpaired`` on the raw data, and to
   R's pROC 1.18.0 ``roc.test(r1, r2, paired = FALSE, method = "delong")`` (the
-  values computed once, the R code below; rerun live when Rscript and pROC exist).
+  values computed once, the R code below; rerun live when Rscript and pROC exist):
+  D, Welch's df and pROC's t p-value; a tiny example worked by hand from pROC's
+  ``delong.unpaired.test``; an independent re-implementation with scipy.stats.t.
 * Two proportions: statsmodels' ``test_proportions_2indep(method="score",
   correction=False)`` (the pooled z test) and ``confint_proportions_2indep(method=
-  "newcomb")`` (test-time references only).
+  "newcomb")`` (test-time references only); the score interval against a plain
+  re-implementation (the restricted maximum likelihood found numerically; statsmodels'
+  own score interval for a difference is off, statsmodels issue 10269), and it
+  excludes 0 exactly when the test's p < 1 - level (hypothesis).
+* Holm: each row's ``p_holm`` against statsmodels' ``multipletests(method="holm")``.
+* The class balance of each data set.
 * PSI by hand; KS against ``scipy.stats.ks_2samp`` (exact from "values"
   summaries, within 1/1000 from "quantiles").
 * Hypothesis: PSI >= 0 and 0 for identical runs; KS in [0, 1] and symmetric;
@@ -127,10 +134,66 @@ def test_delong_unpaired_summary_equals_proc():
     t = delong_unpaired_summary(PROC["auc1"], PROC["var1"], PROC["auc2"], PROC["var2"], n_a=45, n_b=40)
     assert t.z == pytest.approx(PROC["D"], rel=1e-12)
     assert t.df == pytest.approx(PROC["df"], rel=1e-12)
-    # pROC's p-value is the t law's with Welch's df; evalreport reports the normal one (DeLong et al.)
-    assert 2 * st.t.sf(abs(t.z), t.df) == pytest.approx(PROC["p_t"], rel=1e-10)
-    assert t.p_value == pytest.approx(2 * st.norm.sf(PROC["D"]), rel=1e-12)
-    assert t.p_value == pytest.approx(0.2144555279077035, rel=1e-12)
+    # pROC's p-value: Student's t with Welch's df, 2 * pt(-abs(D), df)
+    assert t.p_value == pytest.approx(PROC["p_t"], rel=1e-10)
+    # the interval from the same law: d -/+ t_{df, 0.975} se
+    half = st.t.ppf(0.975, PROC["df"]) * math.sqrt(PROC["var1"] + PROC["var2"])
+    assert t.ci == pytest.approx((t.difference - half, t.difference + half), rel=1e-12)
+
+
+def test_delong_unpaired_by_hand_from_proc_formula():
+    """pROC's delong.unpaired.test worked by hand on two tiny data sets.
+
+    A: cases .9 .6 .3, controls .2 .4 .1. Placements of the cases (share of controls
+    below): 1, 1, 2/3; of the controls (share of cases above): 1, 2/3, 1; theta = 8/9.
+    SRX = SRY = ((1/9)^2 + (1/9)^2 + (2/9)^2) / 2 = 1/27; SR = (1/27)/3 + (1/27)/3 = 2/81.
+    B: cases .7 .8 .5, controls .3 .6 .2 .4. Cases: 1, 1, 3/4; controls: 1, 2/3, 1, 1;
+    theta = 11/12. SSX = ((1/12)^2 * 2 + (1/6)^2) / 2 = 1/48, SSY = ((1/12)^2 * 3 + (1/4)^2) / 3
+    = 1/36; SS = (1/48)/3 + (1/36)/4 = 1/72.
+    D = (8/9 - 11/12) / sqrt(2/81 + 1/72) = -(1/36) / sqrt(25/648) = -sqrt(2)/10;
+    df = (25/648)^2 / ((16/648)^2/5 + (9/648)^2/6) = 625 / (256/5 + 81/6) = 6250/647."""
+    t = delong_unpaired([0, 1, 0, 1, 1, 0], [.2, .9, .4, .6, .3, .1],
+                        [1, 0, 0, 1, 0, 1, 0], [.7, .3, .6, .8, .2, .5, .4])
+    assert t.auc_a == pytest.approx(8 / 9) and t.auc_b == pytest.approx(11 / 12)
+    assert t.se ** 2 == pytest.approx(25 / 648, rel=1e-12)
+    assert t.z == pytest.approx(-math.sqrt(2) / 10, rel=1e-12)
+    assert t.df == pytest.approx(6250 / 647, rel=1e-12)
+    assert t.p_value == pytest.approx(2 * st.t.sf(math.sqrt(2) / 10, 6250 / 647), rel=1e-12)
+
+
+def _placements(y, s):
+    """Plain pROC: delongPlacements by loops (ties 1/2), the AUC and DeLong's variance."""
+    y, s = np.asarray(y, bool), np.asarray(s, float)
+    cases, controls = s[y], s[~y]
+    psi_ = lambda a, b: 1.0 if a > b else (0.5 if a == b else 0.0)  # noqa: E731
+    x = np.array([np.mean([psi_(c, k) for k in controls]) for c in cases])
+    yy = np.array([np.mean([psi_(c, k) for c in cases]) for k in controls])
+    theta = x.mean()
+    var = np.sum((x - theta) ** 2) / (x.size - 1) / x.size + np.sum((yy - theta) ** 2) / (yy.size - 1) / yy.size
+    return theta, var, y.size
+
+
+@settings(max_examples=40, deadline=None)
+@given(hs.integers(0, 2**32 - 1), hs.sampled_from([0.8, 0.9, 0.95, 0.99]))
+def test_delong_unpaired_against_plain_t_reimplementation(seed, level):
+    rng = np.random.default_rng(seed)
+    m1, n1, m2, n2 = rng.integers(2, 25, size=4)
+    ya, yb = np.r_[np.ones(m1), np.zeros(n1)], np.r_[np.ones(m2), np.zeros(n2)]
+    sa = np.round(rng.normal(size=ya.size) + ya, 1)
+    sb = np.round(rng.normal(size=yb.size) + 0.5 * yb, 1)
+    (ta, va, na), (tb, vb, nb) = _placements(ya, sa), _placements(yb, sb)
+    t = delong_unpaired(ya, sa, yb, sb, level=level)
+    if va + vb == 0:
+        return
+    d = (ta - tb) / math.sqrt(va + vb)
+    df = (va + vb) ** 2 / (va ** 2 / (na - 1) + vb ** 2 / (nb - 1))
+    assert t.z == pytest.approx(d, rel=1e-9, abs=1e-12)
+    assert t.df == pytest.approx(df, rel=1e-9)
+    assert t.p_value == pytest.approx(2 * st.t.sf(abs(d), df), rel=1e-9, abs=1e-15)
+    lo, hi = st.t.interval(level, df, loc=ta - tb, scale=math.sqrt(va + vb))
+    assert t.ci == pytest.approx((lo, hi), rel=1e-9, abs=1e-12)
+    # one law for both: the interval excludes 0 exactly when p < 1 - level
+    assert (t.ci[0] > 0 or t.ci[1] < 0) == (t.p_value < 1 - level)
 
 
 def test_delong_unpaired_summary_equals_raw_data():
@@ -155,7 +218,9 @@ def test_delong_unpaired_summary_undefined_and_bad_input():
     assert t.note == "DeLong's variance of A's AUC is undefined (fewer than 2 positives or 2 negatives)"
     t = delong_unpaired_summary(1.0, 0.0, 1.0, 0.0)
     assert t.p_value == 1.0 and t.z is None and "no variance" in t.note
-    assert delong_unpaired_summary(0.8, 0.01, 0.7, 0.01).df is None  # no sizes: no df
+    t = delong_unpaired_summary(0.8, 0.01, 0.7, 0.01)  # no sizes: no df, the normal law, said
+    assert t.df is None and t.p_value == pytest.approx(2 * st.norm.sf(0.1 / math.sqrt(0.02)), rel=1e-12)
+    assert t.note == "the data sets' sizes are unknown: the p-value is the standard normal one, not pROC's t"
     with pytest.raises(ValueError, match="var_b must be a finite variance >= 0, got -0.1"):
         delong_unpaired_summary(0.8, 0.01, 0.7, -0.1)
 
@@ -177,6 +242,7 @@ def test_delong_unpaired_live_proc(tmp_path):
     t = delong_unpaired(YA, SA, YB, SB)
     assert t.z == pytest.approx(d, rel=1e-12)
     assert t.df == pytest.approx(df, rel=1e-12)
+    assert t.p_value == pytest.approx(p_t, rel=1e-10)
 
 
 def test_changes_auc_row_is_proc_statistic():
@@ -190,9 +256,9 @@ def test_changes_auc_row_is_proc_statistic():
     # current - previous: the sign of pROC's D (r1 - r2) reversed
     se = math.sqrt(PROC["var1"] + PROC["var2"])
     assert row["change"] / se == pytest.approx(-PROC["D"], rel=1e-10)
-    assert row["p_value"] == pytest.approx(2 * st.norm.sf(PROC["D"]), rel=1e-10)
-    z = st.norm.ppf(0.975)
-    assert row["interval"] == pytest.approx([row["change"] - z * se, row["change"] + z * se], rel=1e-10)
+    assert row["p_value"] == pytest.approx(PROC["p_t"], rel=1e-10)
+    q = st.t.ppf(0.975, PROC["df"])
+    assert row["interval"] == pytest.approx([row["change"] - q * se, row["change"] + q * se], rel=1e-10)
     assert row["note"] is None
 
 
@@ -209,10 +275,47 @@ def test_two_proportions_against_statsmodels(x1, n1, x2, n2):
     assert t["change"] == pytest.approx(x2 / n2 - x1 / n1)
     assert t["z"] == pytest.approx(ref.statistic, rel=1e-10)
     assert t["p_value"] == pytest.approx(ref.pvalue, rel=1e-10)
-    lo, hi = sm.confint_proportions_2indep(x2, n2, x1, n1, method="newcomb")
-    assert t["interval"] == pytest.approx([lo, hi], rel=1e-10, abs=1e-14)
+    assert t["interval"] == pytest.approx(list(_plain_score_interval(x1, n1, x2, n2)), abs=1e-7)
     assert newcombe_interval(x1, n1, x2, n2, level=0.9) == pytest.approx(
         sm.confint_proportions_2indep(x2, n2, x1, n1, method="newcomb", alpha=0.1), rel=1e-10, abs=1e-14)
+
+
+def _plain_score_interval(x1, n1, x2, n2, level=0.95):
+    """Mee's score interval of p2 - p1 by brute force: the restricted maximum
+    likelihood under q2 - q1 = d found numerically (scipy's bounded minimiser),
+    the ends by brentq where the score statistic is -/+ z."""
+    from scipy import optimize
+
+    p1, p2 = x1 / n1, x2 / n2
+    z = st.norm.ppf(0.5 + level / 2)
+
+    def score(d):
+        def nll(q1):
+            q2 = q1 + d
+            terms = [(x1, np.log(q1)), (n1 - x1, np.log1p(-q1)), (x2, np.log(q2)), (n2 - x2, np.log1p(-q2))]
+            return -sum(k * v for k, v in terms if k)
+        q1 = optimize.minimize_scalar(nll, bounds=(max(0, -d), min(1, 1 - d)), method="bounded",
+                                      options={"xatol": 1e-13}).x
+        q2 = q1 + d
+        return (p2 - p1 - d) / math.sqrt(q1 * (1 - q1) / n1 + q2 * (1 - q2) / n2)
+
+    e, d = 1e-9, p2 - p1
+    lo = -1.0 if score(-1 + e) <= z else optimize.brentq(lambda t: score(t) - z, -1 + e, d, xtol=1e-13)
+    hi = 1.0 if score(1 - e) >= -z else optimize.brentq(lambda t: score(t) + z, d, 1 - e, xtol=1e-13)
+    return lo, hi
+
+
+@settings(max_examples=200, deadline=None)
+@given(hs.integers(1, 300), hs.integers(1, 300), hs.floats(0, 1), hs.floats(0, 1),
+       hs.sampled_from([0.8, 0.9, 0.95, 0.99]))
+def test_two_proportions_interval_agrees_with_p(n1, n2, f1, f2, level):
+    x1, x2 = round(f1 * n1), round(f2 * n2)
+    t = two_proportion_test(x1, n1, x2, n2, level=level)
+    lo, hi = t["interval"]
+    assert lo <= t["change"] <= hi
+    if t["p_value"] is None or abs(t["p_value"] - (1 - level)) < 1e-9:
+        return  # no test, or exactly on the level
+    assert (lo > 0 or hi < 0) == (t["p_value"] < 1 - level)
 
 
 def test_two_proportions_undefined():
@@ -378,6 +481,56 @@ def test_balance_two_proportion_test():
     assert bal["change"] == pytest.approx(22 / 40 - 20 / 45)
     ref = sm.test_proportions_2indep(22, 40, 20, 45, method="score", correction=False)
     assert bal["p_value"] == pytest.approx(ref.pvalue, rel=1e-10)
+
+
+def test_balance_of_every_data_set():
+    """Two data sets: each one's balance, from its own learners' counts, led by its name."""
+    sm = pytest.importorskip("statsmodels.stats.proportion")
+    rng = np.random.default_rng(8)
+    ys = {("w1", "val"): rng.random(250) < 0.16, ("w1", "test"): rng.random(300) < 0.164,
+          ("w2", "val"): rng.random(250) < 0.16, ("w2", "test"): rng.random(310) < 0.21}
+
+    def week(w):
+        out = {}
+        for ds in ("val", "test"):
+            y = ys[(w, ds)]
+            for name in ("lr", "rf"):
+                out[f"{name}@{ds}"] = {"dataset": ds, **learner_block(y, np.clip(rng.normal(0.3 + 0.4 * y, .2), 0, 1))}
+        return out
+
+    bal = changes(run("w1", week("w1")), run("w2", week("w2")))["balance"]
+    assert [b["dataset"] for b in bal] == ["val", "test"]
+    for b in bal:
+        y1, y2 = ys[("w1", b["dataset"])], ys[("w2", b["dataset"])]
+        assert b["learner"] == f"lr@{b['dataset']}"
+        assert (b["previous"], b["current"]) == (y1.mean(), y2.mean())
+        ref = sm.test_proportions_2indep(y2.sum(), y2.size, y1.sum(), y1.size, method="score", correction=False)
+        assert b["p_value"] == pytest.approx(ref.pvalue, rel=1e-10)
+        assert b["note"] is None  # the learners of one data set share its counts
+    # one data set: the dict as before, no "dataset"
+    one = {k: v for k, v in week("w1").items() if k.endswith("@test")}
+    assert isinstance(changes(run("w1", one), run("w2", one))["balance"], dict)
+
+
+# ----------------------------------------------------------------- Holm over the changes
+
+
+def test_changes_are_holm_adjusted_as_one_family():
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    rng = np.random.default_rng(11)
+    prev, cur = {}, {}
+    for i, shift in enumerate((0.0, 0.3, 0.6)):
+        ya, yb = rng.random(200) < 0.4, rng.random(220) < 0.4
+        prev[f"m{i}"] = learner_block(ya, np.clip(rng.normal(0.3 + 0.4 * ya, 0.2), 0, 1))
+        cur[f"m{i}"] = learner_block(yb, np.clip(rng.normal(0.3 + (0.4 - shift) * yb, 0.2), 0, 1))
+    cur["m1"]["expected_total_cost"] = prev["m1"]["expected_total_cost"] = 0.2  # a row with no p-value
+    result = changes(run("w1", prev), run("w2", cur))
+    tested = [r for r in result["changes"] if r["p_value"] is not None]
+    assert len(tested) == 12 and any(r["p_value"] is None for r in result["changes"])
+    ref = multitest.multipletests([r["p_value"] for r in tested], method="holm")[1]
+    assert [r["p_holm"] for r in tested] == pytest.approx(list(ref), rel=1e-12)
+    assert all(r["p_holm"] is None for r in result["changes"] if r["p_value"] is None)
+    assert any(r["p_value"] < 0.05 <= r["p_holm"] for r in tested)  # the adjustment matters here
 
 
 # ----------------------------------------------------------------- PSI and KS
@@ -550,3 +703,25 @@ def test_a_new_learner_passes_the_gates_on_change_with_a_note():
     new_rows = [r for r in rows if r["learner"] == "n"]
     assert len(new_rows) == 2 and all(r["passed"] and r["note"] == NOT_IN_PREVIOUS for r in new_rows)
     assert not [w for w in warnings if w[1] == "n"]
+
+
+def test_multiclass_balance_of_every_data_set():
+    """Multi-class, two data sets: each one's chi-squared test of homogeneity (scipy's,
+    without correction) from its own class counts, led by the data set's name."""
+    from scipy.stats import chi2_contingency
+
+    counts = {("w1", "val"): {"a": 50, "b": 30, "c": 20}, ("w1", "test"): {"a": 40, "b": 40, "c": 20},
+              ("w2", "val"): {"a": 50, "b": 30, "c": 20}, ("w2", "test"): {"a": 20, "b": 50, "c": 30}}
+
+    def week(w):
+        return {"title": "t", "date": w, "task": "multiclass", "learners": {
+            f"{n}@{ds}": {"dataset": ds, "class_counts": counts[(w, ds)]} for ds in ("val", "test") for n in ("x", "y")}}
+
+    bal = changes(week("w1"), week("w2"))["balance"]
+    assert [b["dataset"] for b in bal] == ["val", "test"]
+    for b in bal:
+        table = [list(counts[(w, b["dataset"])].values()) for w in ("w1", "w2")]
+        ref = chi2_contingency(table, correction=False)
+        assert b["statistic"] == pytest.approx(ref.statistic, abs=1e-12)
+        assert b["p_value"] == pytest.approx(ref.pvalue, rel=1e-9)
+        assert b["learner"] == f"x@{b['dataset']}" and b["note"] is None

@@ -64,7 +64,8 @@ def _fake_changes(previous: dict, current: dict, *, level: float = 0.95) -> dict
         change = block["auc"] - old["auc"]
         moved = abs(change) > 0.05
         out["changes"].append({"learner": key, "measure": "auc", "previous": old["auc"], "current": block["auc"],
-                               "change": change, "p_value": 0.001 if moved else 0.5, "interval": None,
+                               "change": change, "p_value": 0.001 if moved else 0.5,
+                               "p_holm": 0.002 if moved else 1.0, "interval": None,
                                "method": "DeLong (unpaired)"})
         out["drift"].append({"learner": key, "psi": 0.4 if moved else 0.02, "psi_bins": 10, "ks": 0.3,
                              "method": "stand-in"})
@@ -159,14 +160,15 @@ def test_gates_on_change_fail_with_exit_status_3(tmp_path, stand_ins, monkeypatc
     assert failed == [
         {"learner": "a", "metric": "auc", "change_since": "2026-11-09", "value": drop, "max_drop": 0.05,
          "passed": False},
-        {"learner": "a", "metric": "auc", "change_since": "2026-11-09", "p_value": 0.001, "value": drop,
-         "significant_drop": True, "passed": False},
+        {"learner": "a", "metric": "auc", "change_since": "2026-11-09", "p_value": 0.001, "p_holm": 0.002,
+         "value": drop, "significant_drop": True, "passed": False},
         {"learner": "a", "metric": "psi", "drift_since": "2026-11-09", "value": 0.4, "max": 0.25, "passed": False},
     ]
     lines = [line for line in err.splitlines() if line.startswith("gate failed")]
     assert lines == [
         f"gate failed: a: auc change since 2026-11-09 = {drop:.6g} (needs max_drop 0.05)",
-        f"gate failed: a: auc change since 2026-11-09 = {drop:.6g}, p = 0.001 (needs no significant drop)",
+        f"gate failed: a: auc change since 2026-11-09 = {drop:.6g}, p = 0.001, Holm-adjusted p = 0.002 "
+        "(needs no significant drop)",
         "gate failed: a: psi drift of the scores since 2026-11-09 = 0.4 (needs max 0.25)",
     ]
     assert [r["date"] for r in third["history"]["runs"]] == ["2026-11-02", "2026-11-09", "2026-11-16"]
@@ -251,6 +253,13 @@ def test_change_gates_level_and_missing_learner():
         {"learner": "a", "measure": "auc", "change": -0.03, "p_value": 0.03}]}
     rows, _ = change_gates([Gate(metric="auc", significant_drop=True)], [("a", "a")], history, level=0.99)
     assert rows[0]["passed"]  # p = 0.03 is not below 0.01
+    history["changes"][0]["p_holm"] = 0.09  # Holm's over the run's changes decides, not the row's own p
+    rows, _ = change_gates([Gate(metric="auc", significant_drop=True)], [("a", "a")], history, level=0.95)
+    assert rows[0]["passed"] and (rows[0]["p_value"], rows[0]["p_holm"]) == (0.03, 0.09)
+    history["changes"][0]["p_holm"] = 0.045
+    rows, _ = change_gates([Gate(metric="auc", significant_drop=True)], [("a", "a")], history, level=0.95)
+    assert not rows[0]["passed"]
+    del history["changes"][0]["p_holm"]
     history["changes"][0]["p_value"] = np.float64(0.5)  # a NumPy p-value: a NumPy boolean compared
     rows, _ = change_gates([Gate(metric="auc", significant_drop=True)], [("a", "a")], history, level=0.95)
     assert rows[0]["passed"] is True

@@ -210,9 +210,9 @@ def test_asah_unpaired_delong_equals_procs(asah, pair):
     d, p_t = PROC_UNPAIRED[pair]
     t = delong_unpaired(y, mk[pair[0]], y, mk[pair[1]])
     assert t.z == pytest.approx(d, rel=1e-12)
-    # pROC's p comes from t(df) with Welch-Satterthwaite df; ours from the normal.
-    assert 2 * st.t.sf(abs(t.z), t.df) == pytest.approx(p_t, rel=1e-10)
-    assert t.p_value == pytest.approx(2 * st.norm.sf(abs(d)), rel=1e-12)
+    # pROC's p-value: t(df) with Welch-Satterthwaite df, and so is evalreport's
+    assert t.p_value == pytest.approx(p_t, rel=1e-10)
+    assert t.p_value == pytest.approx(2 * st.t.sf(abs(t.z), t.df), rel=1e-12)
 
 
 # ---------------------------------------------------------------------------
@@ -420,7 +420,21 @@ def test_friedman_with_every_learner_tied_everywhere():
 def test_friedman_with_every_data_set_in_the_same_order():
     r = friedman_nemenyi([[3, 2, 1], [30, 20, 10]])
     assert r.chi2 == pytest.approx(4.0)  # = N (k - 1), the maximum
-    assert (r.f_statistic, r.p_value_f) == (None, 0.0) and "same order" in r.note
+    assert (r.f_statistic, r.p_value_f) == (None, 0.0) and r.identical_ranks
+    assert r.note.startswith("the ranks are identical on every data set") and "p = 0" not in r.note
+    assert "p < 0.001" in r.note
+
+
+@pytest.mark.parametrize("n_datasets", [1, 2, 3, 4, 5, 6])
+def test_friedman_too_few_datasets_below_five(n_datasets):
+    """The statistic is computed whatever N; below 5 data sets it is flagged."""
+    rng = np.random.default_rng(n_datasets)
+    table = rng.random((n_datasets, 3))
+    r = friedman_nemenyi(table)
+    assert r.too_few_datasets == (n_datasets < 5)
+    if n_datasets > 1:  # still the statistic: scipy's
+        assert r.chi2 == pytest.approx(st.friedmanchisquare(*table.T).statistic, rel=1e-12)
+    assert not friedman_nemenyi([[1, 2], [2, 1], [1, 2]]).identical_ranks
 
 
 # Demšar (2006), Table 5: critical values of the two-tailed Nemenyi test, k = 2..10.

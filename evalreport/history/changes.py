@@ -7,16 +7,20 @@ and of the class balance. Nothing here reads a file or per-row data: the runs'
 results.json hold what the comparison needs (``auc_variance``, ``class_counts``
 and ``score_summary`` of each learner).
 
-* AUC: DeLong's unpaired test, z = (A2 - A1) / sqrt(V1 + V2) from the two runs'
-  AUCs and DeLong variances (DeLong, DeLong & Clarke-Pearson 1988; the
-  statistic "D" of pROC's ``roc.test(paired = FALSE, method = "delong")``).
-  The p-value is the standard normal one (pROC reads the same statistic
-  against a t law with Welch-Satterthwaite degrees of freedom, which for test
-  sets of hundreds of rows differs in the third decimal).
+* AUC: DeLong's test for two independent ROC curves, D = (A2 - A1) / sqrt(V1 +
+  V2) from the two runs' AUCs and DeLong variances (DeLong, DeLong &
+  Clarke-Pearson 1988), read as pROC's ``roc.test(paired = FALSE, method =
+  "delong")`` reads it: against Student's t with the Welch-Satterthwaite
+  degrees of freedom, for the p-value and the interval alike.
 * Proportions at the threshold (accuracy, precision, recall, specificity): the
   two-proportion z test with the pooled proportion, from the confusion counts,
-  and Newcombe's hybrid score interval of the difference (Newcombe 1998,
-  method 10: Wilson's interval of each run, :mod:`evalreport.metrics.proportion`).
+  and the score interval of the difference that inverts it (Mee 1984,
+  :mod:`.proportions`).
+
+Every interval agrees with its row's p-value: it excludes 0 exactly when p <
+1 - level. The changes tested in one run are one family: each row's ``p_holm``
+is Holm's adjusted p-value over the rows with a p-value, and a change is
+called more than noise on it (the report, the gates on ``significant_drop``).
 * Expected total cost and F1: the change, and where both runs hold a bootstrap
   interval at the same level, the interval of the difference recovered from
   them (MOVER, Zou & Donner 2008: the same construction as Newcombe's from two
@@ -44,15 +48,17 @@ import math
 
 import numpy as np
 
-from ..compare.stats.core import _check_level, _two_sided_normal
+from ..compare.stats.core import _check_level
+from ..compare.stats.holm import holm
 from ..compare.stats.delong import delong_unpaired_summary
 from ..errors import DataError
-from ..metrics.proportion import wilson_interval
 from .drift import CONVENTIONS, PSI_BINS, PSI_FLOOR, _as_distribution, drift_label, drift_method, ks_distance, psi
 from .multiclass import chi2_homogeneity, class_drift_rows, multiclass_balance
+from .names import METHOD_NAMES, balance_rows
+from .proportions import newcombe_interval, score_interval, two_proportion_test
 
-__all__ = ["CONVENTIONS", "PSI_BINS", "PSI_FLOOR", "changes", "chi2_homogeneity", "drift_label", "ks_distance",
-           "newcombe_interval", "psi", "two_proportion_test"]
+__all__ = ["CONVENTIONS", "METHOD_NAMES", "balance_rows", "PSI_BINS", "PSI_FLOOR", "changes", "chi2_homogeneity", "drift_label", "ks_distance",
+           "newcombe_interval", "psi", "score_interval", "two_proportion_test"]
 
 #: Proportions at the threshold: (successes, trials) from the confusion counts.
 PROPORTIONS = {
@@ -81,104 +87,13 @@ def _num(x) -> float | None:
     return None if math.isnan(x) else x
 
 
-# ----------------------------------------------------------------- two proportions
-
-def newcombe_interval(x1: float, n1: float, x2: float, n2: float, *,
-                      level: float = 0.95) -> tuple[float, float] | None:
-    """Newcombe's hybrid score interval of p2 - p1 (two independent samples).
-
-    Parameters
-    ----------
-    x1, n1 : float
-        Successes and trials of the first (previous) sample.
-    x2, n2 : float
-        The same for the second (current) sample.
-    level : float, default 0.95
-
-    Returns
-    -------
-    (float, float) or None
-        (p2 - p1 - sqrt((p2 - l2)^2 + (u1 - p1)^2), p2 - p1 + sqrt((u2 - p2)^2 +
-        (p1 - l1)^2)) with (l, u) Wilson's interval of each proportion (Newcombe
-        1998, method 10); None when a sample is empty.
-
-    Examples
-    --------
-    >>> [round(v, 4) for v in newcombe_interval(30, 100, 45, 100)]
-    [0.0159, 0.2768]
-    """
-    a, b = wilson_interval(x1, n1, level), wilson_interval(x2, n2, level)
-    if a is None or b is None:
-        return None
-    p1, p2 = x1 / n1, x2 / n2
-    d = p2 - p1
-    return (float(d - math.hypot(p2 - b[0], a[1] - p1)), float(d + math.hypot(b[1] - p2, p1 - a[0])))
-
-
-def two_proportion_test(x1: float, n1: float, x2: float, n2: float, *, level: float = 0.95) -> dict:
-    """The two-proportion z test of p1 == p2 and Newcombe's interval of p2 - p1.
-
-    z = (p2 - p1) / sqrt(p (1 - p) (1/n1 + 1/n2)) with the pooled proportion
-    p = (x1 + x2) / (n1 + n2); the p-value is two-sided, from the normal law.
-    Weighted counts are used as counts.
-
-    Parameters
-    ----------
-    x1, n1 : float
-        Successes and trials of the previous run.
-    x2, n2 : float
-        The same for the current run.
-    level : float, default 0.95
-        Level of the interval.
-
-    Returns
-    -------
-    dict
-        ``previous``, ``current``, ``change`` (p2 - p1), ``z``, ``p_value``,
-        ``interval`` (Newcombe's, a list) and ``note``: None where undefined
-        (an empty sample; both proportions 0 or both 1, which leaves no
-        variance), with ``note`` saying why.
-
-    Examples
-    --------
-    >>> t = two_proportion_test(30, 100, 45, 100)
-    >>> round(t["change"], 2), round(t["z"], 3), round(t["p_value"], 4)
-    (0.15, 2.191, 0.0285)
-    >>> two_proportion_test(0, 10, 0, 12)["note"]
-    'both runs have the proportion 0: no variance, no test'
-    """
-    level = _check_level(level)
-    out = {"previous": None, "current": None, "change": None, "z": None, "p_value": None,
-           "interval": None, "note": None}
-    if n1 <= 0 or n2 <= 0:
-        which = "previous" if n1 <= 0 else "current"
-        out["note"] = f"the proportion is undefined in the {which} run (no trials: 0 / 0)"
-        if n1 > 0:
-            out["previous"] = x1 / n1
-        if n2 > 0:
-            out["current"] = x2 / n2
-        return out
-    p1, p2 = x1 / n1, x2 / n2
-    out.update(previous=float(p1), current=float(p2), change=float(p2 - p1))
-    ci = newcombe_interval(x1, n1, x2, n2, level=level)
-    out["interval"] = [ci[0], ci[1]]
-    pooled = (x1 + x2) / (n1 + n2)
-    var = pooled * (1 - pooled) * (1 / n1 + 1 / n2)
-    if var <= 0:
-        out["note"] = f"both runs have the proportion {pooled:g}: no variance, no test"
-        return out
-    z = (p2 - p1) / math.sqrt(var)
-    out.update(z=float(z), p_value=_two_sided_normal(z))
-    return out
-
-
 # ----------------------------------------------------------------- the comparison
 
 def _row(learner, measure, prev, cur, *, p_value=None, interval=None, method="no test", note=None) -> dict:
     prev, cur = _num(prev), _num(cur)
     return {"learner": learner, "measure": measure, "previous": prev, "current": cur,
             "change": None if prev is None or cur is None else cur - prev,
-            "p_value": _num(p_value), "interval": None if interval is None else [_num(v) for v in interval],
+            "p_value": _num(p_value), "p_holm": None, "interval": None if interval is None else [_num(v) for v in interval],
             "method": method, "note": note}
 
 
@@ -344,6 +259,25 @@ def _balance(prev_l: dict, cur_l: dict, common: list, level: float) -> dict:
     return out
 
 
+def _balances(prev_l: dict, cur_l: dict, common: list, level: float, multiclass: bool):
+    """The class balance of each data set: one dict with one data set (as before
+    several data sets were compared), else a list of them, each with ``dataset``.
+    Each data set's balance is read off its first learner with class counts in
+    both runs; learners of one data set share its counts."""
+    groups: dict = {}
+    for name in common:
+        dataset = cur_l[name].get("dataset", prev_l[name].get("dataset"))
+        groups.setdefault(dataset, []).append(name)
+
+    def one(names):
+        a, b = {n: prev_l[n] for n in names}, {n: cur_l[n] for n in names}
+        return multiclass_balance(a, b, names) if multiclass else _balance(a, b, names, level)
+
+    if len(groups) <= 1:
+        return one(common)
+    return [{"dataset": None if d is None else str(d), **one(names)} for d, names in groups.items()]
+
+
 def _learners(results: dict, which: str) -> dict:
     if not isinstance(results, dict):
         raise DataError(f"the {which} results.json must be an object, got {type(results).__name__}")
@@ -376,13 +310,14 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
         ``changes``
             One row per learner and measure (:data:`MEASURES` present in
             either run; a multi-class task: :data:`MULTICLASS_MEASURES`): {"learner", "measure", "previous", "current",
-            "change" (current - previous), "p_value", "interval" (of the
-            change, [lo, hi]), "method", "note"}. ``method`` is
-            "delong_unpaired" (AUC: z = (A2 - A1) / sqrt(V1 + V2), normal
-            p-value; pROC's t p-value with Welch's df differs slightly),
-            "two_proportion_z" (pooled z test, Newcombe's hybrid score
-            interval), "intervals" (the bootstrap intervals of the two runs
-            combined, no p-value) or "no test".
+            "change" (current - previous), "p_value", "p_holm" (Holm's
+            adjusted p-value over this run's rows with a p-value; None
+            without one), "interval" (of the change, [lo, hi]), "method",
+            "note"}. ``method`` (:data:`METHOD_NAMES` names each in words) is
+            "delong_unpaired" (AUC: D = (A2 - A1) / sqrt(V1 + V2), pROC's t
+            with Welch's df), "two_proportion_z" (pooled z test, the score
+            interval that inverts it), "intervals" (the bootstrap intervals of
+            the two runs combined, no p-value) or "no test".
         ``drift``
             One row per learner: {"learner", "psi", "psi_bins", "ks",
             "method", "label" (:func:`drift_label`), "by_class" ({"positive":
@@ -394,6 +329,9 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
         ``balance``
             {"previous", "current" (shares of positives), "change",
             "p_value", "interval", "method", "learner" (whose counts), "note"}.
+            With learners on several data sets (``dataset`` in their
+            blocks), a list of these, one per data set, each led by
+            ``"dataset"``.
             A multi-class task: "previous", "current" and "change" are
             {class: share} (:func:`chi2_homogeneity`), with "classes",
             "statistic", "df", the test's "p_value", "interval" None and
@@ -419,7 +357,9 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
     >>> c["previous"]
     {'date': '2026-01-05', 'title': 'audit'}
     >>> [(r["measure"], round(r["change"], 2), round(r["p_value"], 4), r["method"]) for r in c["changes"]]
-    [('auc', -0.06, 0.0455, 'delong_unpaired'), ('recall', -0.1, 0.1025, 'two_proportion_z')]
+    [('auc', -0.06, 0.0462, 'delong_unpaired'), ('recall', -0.1, 0.1025, 'two_proportion_z')]
+    >>> [round(r["p_holm"], 4) for r in c["changes"]]  # Holm: 2 x 0.0462, then max(0.0924, 0.1025)
+    [0.0924, 0.1025]
     >>> c["balance"]["change"], c["balance"]["p_value"]
     (0.0, 1.0)
     >>> d = c["drift"][0]
@@ -467,10 +407,13 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
             drift += class_drift_rows(name, a, b)
         else:
             drift.append(_drift_row(name, a, b))
+    # the changes tested in one run are one family: Holm's adjustment keeps the chance of
+    # calling any of them a change by noise at 1 - level (the rows without a p-value are not in it)
+    for row, adjusted in zip(rows, holm([r["p_value"] for r in rows])):
+        row["p_holm"] = adjusted
     return {
         "previous": {"date": previous.get("date"), "title": previous.get("title")},
         "changes": rows,
         "drift": drift,
-        "balance": multiclass_balance(prev_l, cur_l, common) if multiclass
-        else _balance(prev_l, cur_l, common, level),
+        "balance": _balances(prev_l, cur_l, common, level, multiclass),
     }

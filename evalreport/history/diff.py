@@ -2,8 +2,9 @@
 and the gates on change named on the command line.
 
 Gates: ``[learner/]measure:max_drop=X`` (the change may fall by at most X),
-``[learner/]measure:significant_drop`` (fails on a drop whose p-value is below
-1 - level, or whose interval of the difference lies below 0), and
+``[learner/]measure:significant_drop`` (fails on a drop whose Holm-adjusted
+p-value, over the changes tested, is below 1 - level, or, with no p-value,
+whose interval of the difference lies below 0), and
 ``[learner/]psi:max=X`` (the drift of the scores). Without a learner, every
 learner. Bad files and bad gates raise :class:`~evalreport.errors.SpecError`
 (exit status 2): the command line turns it into a message.
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import SpecError
+from .names import METHOD_NAMES, balance_rows
 
 __all__ = ["ChangeGate", "read_results", "parse_gate", "check_gates", "table_text"]
 
@@ -79,7 +81,7 @@ def _significant_drop(row: dict, alpha: float) -> bool:
     change = row.get("change")
     if change is None or change >= 0:
         return False
-    p = row.get("p_value")
+    p = row.get("p_holm", row.get("p_value"))  # Holm's over the run's changes (older files: p_value)
     if p is not None:
         return p < alpha
     interval = row.get("interval")
@@ -140,8 +142,11 @@ def table_text(diff: dict, label=None) -> str:
     for r in diff.get("changes", []):
         test = r.get("p_value")
         test = f"p = {_fmt(test)}" if test is not None else (_fmt(r["interval"]) if r.get("interval") else "-")
+        if r.get("p_holm") is not None:
+            test += f" (Holm {_fmt(r['p_holm'])})"
+        method = METHOD_NAMES.get(r.get("method"), r.get("method"))
         rows.append([_fmt(r.get("learner")), _fmt(r.get("measure")), _fmt(r.get("previous")), _fmt(r.get("current")),
-                     _fmt(r.get("change")), test, _fmt(r.get("method")) + (f" ({r['note']})" if r.get("note") else "")])
+                     _fmt(r.get("change")), test, _fmt(method) + (f" ({r['note']})" if r.get("note") else "")])
     lines += _table(["learner", "measure", "previous", "current", "change", "p-value or interval", "method"], rows)
     drift = diff.get("drift", [])
     if drift:
@@ -152,13 +157,14 @@ def table_text(diff: dict, label=None) -> str:
                  _fmt(r.get("ks")), _fmt(r.get("method")) + (f" ({r['note']})" if by_class and r.get("note") else "")]
                 for r in drift]
         lines += _table(["learner", *(["class"] if by_class else []), "PSI", "PSI convention", "KS", "method"], rows)
-    balance = diff.get("balance")
-    if balance and isinstance(balance.get("classes"), list):  # a multi-class task: each class's share
-        shares = [f"{c} {_fmt((balance.get('previous') or {}).get(c))} -> {_fmt((balance.get('current') or {}).get(c))}"
-                  for c in balance["classes"]]
-        lines += ["", f"class balance: {'; '.join(shares)} (chi-squared test of homogeneity, "
-                  f"p = {_fmt(balance.get('p_value'))})" + (f" ({balance['note']})" if balance.get("note") else "")]
-    elif balance:
-        lines += ["", f"class balance p(+): {_fmt(balance.get('previous'))} -> {_fmt(balance.get('current'))} "
-                  f"(change {_fmt(balance.get('change'))}, p = {_fmt(balance.get('p_value'))})"]
+    for balance in balance_rows(diff.get("balance")):
+        on = f" of {balance['dataset']}" if balance.get("dataset") is not None else ""
+        if isinstance(balance.get("classes"), list):  # a multi-class task: each class's share
+            shares = [f"{c} {_fmt((balance.get('previous') or {}).get(c))} -> "
+                      f"{_fmt((balance.get('current') or {}).get(c))}" for c in balance["classes"]]
+            lines += ["", f"class balance{on}: {'; '.join(shares)} (chi-squared test of homogeneity, "
+                      f"p = {_fmt(balance.get('p_value'))})" + (f" ({balance['note']})" if balance.get("note") else "")]
+        else:
+            lines += ["", f"class balance{on} p(+): {_fmt(balance.get('previous'))} -> {_fmt(balance.get('current'))} "
+                      f"(change {_fmt(balance.get('change'))}, p = {_fmt(balance.get('p_value'))})"]
     return "\n".join(lines)

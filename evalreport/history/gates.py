@@ -42,14 +42,17 @@ def worsening(metric: str, change: float) -> float:
 
 
 def _significant_worse(metric: str, entry: dict, alpha: float) -> bool | None:
-    """Whether the change of ``entry`` is a significant worsening: its p-value below
-    ``alpha`` and the change the worse way; or, without a p-value, its interval of
-    the change wholly on the worse side of 0. None: the change has no test."""
+    """Whether the change of ``entry`` is a significant worsening: its Holm-adjusted
+    p-value (``p_holm``, over the changes tested in the run: the family the report
+    calls changes in) below ``alpha`` and the change the worse way; or, without a
+    p-value, its interval of the change wholly on the worse side of 0. None: the
+    change has no test."""
     change = entry.get("change")
     if change is None:
         return None
-    if entry.get("p_value") is not None:  # bool(): a NumPy p-value gives a NumPy boolean
-        return bool(entry["p_value"] < alpha and worsening(metric, change) > 0)
+    p = entry.get("p_holm", entry.get("p_value"))  # p_value: a row made before p_holm was
+    if p is not None:  # bool(): a NumPy p-value gives a NumPy boolean
+        return bool(p < alpha and worsening(metric, change) > 0)
     interval = entry.get("interval")
     if interval is None or None in tuple(interval):
         return None
@@ -97,6 +100,7 @@ def change_gates(gates, learners, history: dict | None, *, level: float,
                     bound = {"significant_drop": True}
                     significant = None if entry is None else _significant_worse(gate.metric, entry, alpha)
                     row["p_value"] = None if entry is None else entry.get("p_value")
+                    row["p_holm"] = None if entry is None else entry.get("p_holm")
                     passed = significant is not None and not significant
             note = None
             if history is None:

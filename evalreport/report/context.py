@@ -45,8 +45,7 @@ def _verdict(result: Result) -> dict:
     enough data sets support a sentence, and the gates; the task adds its
     sentences on the comparisons."""
     sentences = []
-    if result.friedman is not None and not getattr(result.friedman, "too_few_datasets",
-                                                   len(result.friedman.datasets) < 5):
+    if result.friedman is not None and not result.friedman.too_few_datasets:  # too few: no claim on the ranks
         f, fr = result.friedman, result.friedman.friedman
         best = f.learners[int(min(range(len(f.learners)), key=lambda i: fr.average_ranks[i]))]
         sig = "significantly" if fr.p_value_chi2 is not None and fr.p_value_chi2 < fr.alpha else "not significantly"

@@ -48,8 +48,36 @@ def _worse(measure: str, change: float) -> bool:
 
 
 def _significant(entry: dict, alpha: float) -> bool:
-    p = entry.get("p_value")
+    """A change is called more than noise on its Holm-adjusted p-value (over the
+    changes tested in the run), never on its own one."""
+    p = entry.get("p_holm")
     return p is not None and entry.get("change") is not None and p < alpha
+
+
+def _method(code) -> str:
+    """A row's ``method`` in words ("DeLong's test for two independent ROC curves")."""
+    from ..history.names import METHOD_NAMES
+
+    return METHOD_NAMES.get(code, code or "")
+
+
+def _balances(history: dict) -> list[dict]:
+    """Each data set's class balance, as the section prints it."""
+    from ..history.names import balance_rows
+
+    out = []
+    for b in balance_rows(history.get("balance")):
+        p = "" if b.get("p_value") is None else p_value_text(b["p_value"])
+        row = {"dataset": b.get("dataset"), "p": p, "note": b.get("note") or "", "classes": None}
+        if isinstance(b.get("classes"), list):  # a multi-class task: each class's share
+            shares = [(b.get(k) or {}) for k in ("previous", "current", "change")]
+            row["classes"] = [{"name": c, "previous": rate(shares[0].get(c)), "current": rate(shares[1].get(c)),
+                               "change": _signed("accuracy", shares[2].get(c))} for c in b["classes"]]
+        else:
+            row.update(previous=rate(b.get("previous")), current=rate(b.get("current")),
+                       change=_signed("accuracy", b.get("change")), interval=_interval("accuracy", b.get("interval")))
+        out.append(row)
+    return out
 
 
 def _bounds(spec, history: dict, runs: int) -> dict:
@@ -95,7 +123,7 @@ def history_sentences(result) -> list[str]:
         judged = "worse" if _worse(c["measure"], c["change"]) else "better"
         out.append(f"Since the last run ({since}), the {_label(c['measure'])} of {c['learner']} {way} from "
                    f"{measure_text(c['measure'], c['previous'])} to {measure_text(c['measure'], c['current'])} "
-                   f"({judged}; p {p_text_short(c['p_value'])}): more than noise.")
+                   f"({judged}; Holm-adjusted p {p_text_short(c['p_holm'])}): more than noise.")
     for g in result.gates:
         if "drift_since" in g and not g["passed"] and g["value"] is not None:
             of = f" for class {g['class']}" if g.get("class") is not None else ""
@@ -125,7 +153,8 @@ def history_context(result, styles) -> dict | None:
             "previous": measure_text(m, c.get("previous")), "current": measure_text(m, c.get("current")),
             "change": _signed(m, change), "interval": _interval(m, c.get("interval")),
             "p": "" if c.get("p_value") is None else p_value_text(c["p_value"]),
-            "method": c.get("method") or "", "note": c.get("note") or "",
+            "p_holm": "" if c.get("p_holm") is None else p_value_text(c["p_holm"]),
+            "method": _method(c.get("method")), "note": c.get("note") or "",
             "significant": _significant(c, alpha),
             "worse": change is not None and _worse(m, change),
         })
@@ -138,17 +167,6 @@ def history_context(result, styles) -> dict | None:
             "label": label(psi) if (label is not None and psi is not None) else "",
             "bins": d.get("psi_bins"), "method": d.get("method") or "", "note": d.get("note") or "",
         })
-    balance = history.get("balance")
-    if balance and isinstance(balance.get("classes"), list):  # a multi-class task: each class's share
-        shares = [(balance.get(k) or {}) for k in ("previous", "current", "change")]
-        balance = {"classes": [{"name": c, "previous": rate(shares[0].get(c)), "current": rate(shares[1].get(c)),
-                                "change": _signed("accuracy", shares[2].get(c))} for c in balance["classes"]],
-                   "p": "" if balance.get("p_value") is None else p_value_text(balance["p_value"]),
-                   "note": balance.get("note") or ""}
-    elif balance:
-        balance = {"classes": None, "previous": rate(balance.get("previous")), "current": rate(balance.get("current")),
-                   "change": _signed("accuracy", balance.get("change")),
-                   "p": "" if balance.get("p_value") is None else p_value_text(balance["p_value"])}
     runs = history.get("runs") or []
     figure = ""
     if runs:
@@ -162,7 +180,9 @@ def history_context(result, styles) -> dict | None:
         if measures:
             figure = Markup(trend_figure(runs, measures, keys, styles, _bounds(result.spec, history, len(runs))))
     return {
-        "previous": previous, "changes": changes, "drift": drift, "balance": balance,
+        "previous": previous, "changes": changes, "drift": drift, "balances": _balances(history),
+        "tested": sum(1 for c in history.get("changes", []) if c.get("p_holm") is not None),
+        "methods": list(dict.fromkeys(c["method"] for c in changes if c["method"])),
         "psi_low": rate(low), "psi_high": rate(high), "level": f"{result.spec.confidence.level:g}",
         "alpha": f"{alpha:g}", "runs": len(runs), "first": runs[0]["date"] if runs else None,
         "figure": figure, "sentences": history_sentences(result),

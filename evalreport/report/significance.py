@@ -157,16 +157,7 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
     friedman = None
     if result.friedman is not None:
         f, fr = result.friedman, result.friedman.friedman
-        friedman = {
-            "measure": f.measure, "datasets": ", ".join(f.datasets),
-            "ranks": [{"learner": n, "rank": fmt(r, 3)} for n, r in zip(f.learners, fr.average_ranks)],
-            "text": (f"Friedman's test over {len(f.datasets)} data sets ({registry.get(f.measure).label}): "
-                     f"χ² = {fmt(fr.chi2, 4)}, "
-                     f"{p_text(fr.p_value_chi2)}; F = {fmt(fr.f_statistic, 4)}, {p_text(fr.p_value_f)}. "
-                     f"Nemenyi's critical difference at α = {fmt(fr.alpha, 2)}: {fmt(fr.critical_difference, 4)}."),
-            "svg": Markup(critical_difference_figure(list(f.learners), fr.average_ranks,
-                                                     fr.critical_difference, fr.significant_pairs)),
-        }
+        friedman = _friedman(f, fr)
     ran = {name for r in rows for name in ("delong", "mcnemar", "paired_t") if r[name]}
     return {"rows": rows, "sentences": sentences, "matrices": matrices, "friedman": friedman,
             "level": fmt(level, 6), "ran": sorted(ran), "summarised": shown is not None,
@@ -174,3 +165,31 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
             "pairs": sum(len(c.tests) for c in result.comparisons), "holm": adjusted, "level_pct": pct,
             "mcnemar_method": _MCNEMAR_METHOD[result.spec.confidence.mcnemar],
             "bootstrap": any(getattr(lr, "bootstrap", None) for lr in result.learners.values())}
+
+
+def _friedman(f, fr) -> dict:
+    """The "Across data sets" paragraph. With too few data sets, only that it is not
+    reported and why: no ranks, no diagram (results.json keeps the statistic). Never
+    "p = 0": an infinite tau_F (the ranks identical on every data set) prints p < 0.001."""
+    label = registry.get(f.measure).label
+    n = len(f.datasets)
+    if f.too_few_datasets:
+        from ..compare.stats.friedman import MIN_DATASETS
+
+        return {"measure": f.measure, "datasets": ", ".join(f.datasets), "ranks": [], "svg": "",
+                "text": (f"Friedman's test of the learners' ranks ({label}) is not reported: it is made over "
+                         f"{n} data sets ({', '.join(f.datasets)}), fewer than {MIN_DATASETS}, too few for its "
+                         "approximations to tell the ranks apart. Its statistic is in results.json.")}
+    if fr.identical_ranks:
+        f_part = f"the ranks are identical on every data set, so F is infinite, {p_text(fr.p_value_f)}"
+    else:
+        f_part = f"F = {fmt(fr.f_statistic, 4)}, {p_text(fr.p_value_f)}"
+    return {
+        "measure": f.measure, "datasets": ", ".join(f.datasets),
+        "ranks": [{"learner": n, "rank": fmt(r, 3)} for n, r in zip(f.learners, fr.average_ranks)],
+        "text": (f"Friedman's test over {n} data sets ({label}): χ² = {fmt(fr.chi2, 4)}, "
+                 f"{p_text(fr.p_value_chi2)}; {f_part}. "
+                 f"Nemenyi's critical difference at α = {fmt(fr.alpha, 2)}: {fmt(fr.critical_difference, 4)}."),
+        "svg": Markup(critical_difference_figure(list(f.learners), fr.average_ranks,
+                                                 fr.critical_difference, fr.significant_pairs)),
+    }

@@ -167,8 +167,8 @@ def with_outcomes(rows: list[dict], learners: dict, level: float, history: dict 
     out = []
     for row in rows:
         result, interval = _row_outcome(row, learners.get(row.get("learner")), level, history, task)
-        new = {k: v for k, v in row.items() if k not in ("passed", "interval", "outcome")}
-        new["interval"] = interval
+        new = {k: v for k, v in row.items() if k not in ("passed", "outcome")}
+        new["interval"] = interval  # where the row had one, in its place
         new["outcome"] = result
         new["passed"] = result == "pass"
         out.append(new)

@@ -16,10 +16,10 @@ import numpy as np
 
 from .components import StructuralComponents, _components
 from .components import structural_components  # noqa: F401 (the examples use it)
-from .core import _as_scores, _check_level, _classes, _two_sided_normal, _z
+from .core import _as_scores, _check_level, _classes, _special, _two_sided_normal, _z
 
 __all__ = ["AucInterval", "DelongTest", "auc_interval", "delong_auc", "delong_paired", "delong_paired_many",
-           "delong_paired_components", "delong_unpaired", "delong_unpaired_summary"]
+           "delong_paired_components", "delong_unpaired", "delong_unpaired_summary", "welch_df"]
 
 
 def _variance(v10, v01, m, n):
@@ -148,9 +148,12 @@ class DelongTest:
     level : float
     paired : bool
     df : float or None
-        Unpaired test only: the Welch-Satterthwaite degrees of freedom pROC
-        uses for its p-value (``2 * t.sf(|z|, df)``); ``p_value`` here is the
-        normal one of DeLong et al.
+        Unpaired test only: the Welch-Satterthwaite degrees of freedom of
+        pROC's ``roc.test(paired = FALSE, method = "delong")``; ``z`` is then
+        pROC's statistic "D", ``p_value`` is ``2 * t.sf(|D|, df)`` and ``ci``
+        is d -/+ t_{df, (1+level)/2} * se (the same law, so the interval
+        excludes 0 exactly when p < 1 - level). None (the paired test, or an
+        unpaired one without the data sets' sizes): the standard normal.
     note : str or None
     p_holm : float or None
         Holm's adjusted p-value over the pairs of one data set (set by
@@ -191,10 +194,35 @@ def _test_result(auc_a, auc_b, var, level, *, paired, df=None, note=None) -> Del
         )
         return DelongTest(auc_a, auc_b, d, 0.0, None, None, (d, d), level, paired, df, note)
     z = d / se
-    half = _z(level) * se
-    return DelongTest(
-        auc_a, auc_b, d, se, z, _two_sided_normal(z), (d - half, d + half), level, paired, df, note
-    )
+    if df is None:
+        half, p = _z(level) * se, _two_sided_normal(z)
+    else:  # pROC's unpaired test: Student's t with Welch's df, for the p-value and the interval alike
+        half, p = _t_quantile(level, df) * se, _two_sided_t(z, df)
+    return DelongTest(auc_a, auc_b, d, se, z, p, (d - half, d + half), level, paired, df, note)
+
+
+def _two_sided_t(t: float, df: float) -> float:
+    return float(2.0 * _special().stdtr(df, -abs(t)))  # 2 t.sf(|t|, df), as pROC's 2 * pt(-abs(D), df)
+
+
+def _t_quantile(level: float, df: float) -> float:
+    return float(_special().stdtrit(df, 0.5 + level / 2.0))  # t.ppf((1 + level) / 2, df)
+
+
+def welch_df(var_a: float, n_a: float, var_b: float, n_b: float) -> float | None:
+    """The Welch-Satterthwaite degrees of freedom of pROC's unpaired DeLong test:
+    (V_a + V_b)^2 / (V_a^2 / (n_a - 1) + V_b^2 / (n_b - 1)), with V the DeLong
+    variance of each AUC and n the size (cases + controls) of its data set
+    (pROC's ``delong.unpaired.test``); None where it is 0 / 0 (both variances 0)
+    or a data set has fewer than 2 rows.
+
+    >>> round(welch_df(0.01, 10, 0.01, 10), 6)
+    18.0
+    """
+    total = var_a + var_b
+    if total <= 0 or n_a <= 1 or n_b <= 1:
+        return None
+    return float(total**2 / (var_a**2 / (n_a - 1) + var_b**2 / (n_b - 1)))
 
 
 def delong_paired(y_true_bool, scores_a, scores_b, *, level: float = 0.95) -> DelongTest:
@@ -292,7 +320,11 @@ def delong_unpaired(
 ) -> DelongTest:
     """DeLong's test between two learners scored on different data sets.
 
-    z = (A - B) / sqrt(var A + var B): the two AUCs are independent.
+    D = (A - B) / sqrt(var A + var B): the two AUCs are independent. As pROC's
+    ``roc.test(paired = FALSE, method = "delong")`` (its ``delong.unpaired.test``),
+    D is read against Student's t with the Welch-Satterthwaite degrees of
+    freedom (:func:`welch_df`, each data set's size cases + controls), for the
+    p-value and the interval of the difference alike.
 
     Parameters
     ----------
@@ -305,16 +337,15 @@ def delong_unpaired(
     Returns
     -------
     DelongTest
-        With ``paired=False``; ``p_value`` from the standard normal. ``df`` is
-        the Welch-Satterthwaite degrees of freedom with which pROC turns the
-        same statistic (its "D") into a t p-value.
+        With ``paired=False``; ``z`` is D, ``df`` Welch's degrees of freedom,
+        ``p_value`` = 2 t.sf(|D|, df) and ``ci`` = d -/+ t_{df,(1+level)/2} se.
 
     Examples
     --------
     >>> t = delong_unpaired([0, 1, 0, 1, 1, 0], [.2, .9, .4, .6, .3, .1],
     ...                     [1, 0, 0, 1, 0, 1, 0], [.7, .3, .6, .8, .2, .5, .4])
-    >>> round(t.difference, 4), round(t.z, 3), round(t.p_value, 3)
-    (-0.0278, -0.141, 0.888)
+    >>> round(t.difference, 4), round(t.z, 3), round(t.df, 2), round(t.p_value, 3)
+    (-0.0278, -0.141, 9.66, 0.89)
     """
     level = _check_level(level)
     ya, sa, ma, na = _classes(y_true_a, scores_a, "scores_a")
@@ -326,11 +357,8 @@ def delong_unpaired(
     if var_a is None or var_b is None:
         note = _too_few(*((ma, na) if var_a is None else (mb, nb)))
         return _test_result(auc_a, auc_b, None, level, paired=False, note=note)
-    total = var_a + var_b
-    df = None
-    if total > 0:
-        df = total**2 / (var_a**2 / (ma + na - 1) + var_b**2 / (mb + nb - 1))
-    return _test_result(auc_a, auc_b, total, level, paired=False, df=df)
+    return _test_result(auc_a, auc_b, var_a + var_b, level, paired=False,
+                        df=welch_df(var_a, ma + na, var_b, mb + nb))
 
 
 def delong_unpaired_summary(auc_a: float, var_a: float | None, auc_b: float, var_b: float | None, *,
@@ -339,8 +367,9 @@ def delong_unpaired_summary(auc_a: float, var_a: float | None, auc_b: float, var
     """:func:`delong_unpaired` from each data set's AUC and DeLong variance alone
     (two runs' results.json: ``auc`` and ``auc_variance``, no per-row data).
 
-    z = (A - B) / sqrt(var A + var B), the statistic "D" of pROC's
-    ``roc.test(paired = FALSE, method = "delong")``.
+    D = (A - B) / sqrt(var A + var B), the statistic of pROC's
+    ``roc.test(paired = FALSE, method = "delong")``, read against Student's t
+    with Welch's degrees of freedom as pROC does.
 
     Parameters
     ----------
@@ -351,7 +380,8 @@ def delong_unpaired_summary(auc_a: float, var_a: float | None, auc_b: float, var
         The same for B, on an independent data set.
     n_a, n_b : float, optional
         The data sets' sizes (positives + negatives), for the Welch-Satterthwaite
-        ``df`` only; without them ``df`` is None.
+        ``df``; without them ``df`` is None and the p-value and interval are the
+        standard normal ones (DeLong et al.'s), with a note saying so.
     level : float, default 0.95
         Confidence level of the interval of the difference.
 
@@ -359,8 +389,7 @@ def delong_unpaired_summary(auc_a: float, var_a: float | None, auc_b: float, var
     -------
     DelongTest
         With ``paired=False``: the same numbers as :func:`delong_unpaired` on
-        the raw data, ``p_value`` from the standard normal (pROC turns the same
-        statistic into a t p-value with ``df``). A variance None gives z and
+        the raw data (pROC's t p-value with ``df``). A variance None gives z and
         p None and a note; both variances 0 give the notes of
         :func:`delong_unpaired`.
 
@@ -375,7 +404,7 @@ def delong_unpaired_summary(auc_a: float, var_a: float | None, auc_b: float, var
     >>> b = delong_auc([1, 0, 0, 1, 0, 1, 0], [.7, .3, .6, .8, .2, .5, .4])
     >>> u = delong_unpaired_summary(a.auc, a.se ** 2, b.auc, b.se ** 2, n_a=6, n_b=7)
     >>> round(u.difference, 4), round(u.z, 3), round(u.p_value, 3), round(u.df, 2)
-    (-0.0278, -0.141, 0.888, 9.66)
+    (-0.0278, -0.141, 0.89, 9.66)
     """
     level = _check_level(level)
     for name, v in (("var_a", var_a), ("var_b", var_b)):
@@ -385,8 +414,8 @@ def delong_unpaired_summary(auc_a: float, var_a: float | None, auc_b: float, var
         which = "A" if var_a is None else "B"
         note = f"DeLong's variance of {which}'s AUC is undefined (fewer than 2 positives or 2 negatives)"
         return _test_result(auc_a, auc_b, None, level, paired=False, note=note)
-    total = var_a + var_b
-    df = None
-    if total > 0 and n_a is not None and n_b is not None and n_a > 1 and n_b > 1:
-        df = total**2 / (var_a**2 / (n_a - 1) + var_b**2 / (n_b - 1))
-    return _test_result(auc_a, auc_b, total, level, paired=False, df=df)
+    df = None if n_a is None or n_b is None else welch_df(var_a, n_a, var_b, n_b)
+    note = None
+    if df is None and var_a + var_b > 0:
+        note = "the data sets' sizes are unknown: the p-value is the standard normal one, not pROC's t"
+    return _test_result(auc_a, auc_b, var_a + var_b, level, paired=False, df=df, note=note)

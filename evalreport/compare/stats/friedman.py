@@ -10,7 +10,13 @@ import numpy as np
 
 from .core import _special
 
-__all__ = ["Friedman", "friedman_nemenyi", "nemenyi_q"]
+__all__ = ["MIN_DATASETS", "Friedman", "friedman_nemenyi", "nemenyi_q"]
+
+#: Fewer data sets than this are too few for Friedman's test to say anything about
+#: the ranks: its chi-squared and F laws are approximations for many data sets
+#: (Demšar 2006 recommends N > 10), and with N = 2 or 3 the ranks of a few
+#: learners take a handful of values. The statistic is still computed, flagged.
+MIN_DATASETS = 5
 
 
 def nemenyi_q(k: int, alpha: float = 0.05) -> float:
@@ -68,6 +74,12 @@ class Friedman:
         Column index pairs (i, j), i < j, whose average ranks differ by more
         than the CD.
     note : str or None
+    too_few_datasets : bool
+        Fewer than :data:`MIN_DATASETS` data sets: no claim about the ranks
+        (no critical-difference diagram, no sentence), the statistic kept.
+    identical_ranks : bool
+        Every data set ranks the learners in the same order, without ties:
+        tau_F is infinite and its p-value 0 in the limit (printed p < 0.001).
     """
 
     average_ranks: tuple[float, ...]
@@ -83,6 +95,8 @@ class Friedman:
     ranks: tuple[tuple[float, ...], ...]
     significant_pairs: tuple[tuple[int, int], ...]
     note: str | None = None
+    too_few_datasets: bool = False
+    identical_ranks: bool = False
 
 
 def _ranks_best_first(table: np.ndarray, higher_is_better: bool) -> np.ndarray:
@@ -138,6 +152,8 @@ def friedman_nemenyi(
     correction for D2's tie; corrected, tau_F = 3 * 7.6 / (8 - 7.6) = 57).
     >>> r.significant_pairs
     ((0, 2),)
+    >>> r.too_few_datasets  # 4 data sets: the statistic, no claim about the ranks
+    True
     """
     t = np.asarray(ranks_table, dtype=np.float64)
     if t.ndim != 2:
@@ -166,8 +182,9 @@ def friedman_nemenyi(
         f = p_f = None
         note = "tau_F needs at least 2 data sets"
     elif den <= 1e-12 * N * (k - 1):
-        f, p_f = None, 0.0
-        note = "every data set ranks the learners in the same order: tau_F is infinite, p = 0"
+        f, p_f = None, 0.0  # the limit of the F law's tail as tau_F grows without bound
+        note = ("the ranks are identical on every data set: tau_F is infinite and its p-value below any "
+                "level (p < 0.001)")
     else:
         f = float((N - 1) * chi2 / den)
         p_f = float(_special().fdtrc(k - 1, (k - 1) * (N - 1), f))
@@ -190,4 +207,6 @@ def friedman_nemenyi(
         ranks=tuple(tuple(float(v) for v in row) for row in ranks),
         significant_pairs=pairs,
         note=note,
+        too_few_datasets=N < MIN_DATASETS,
+        identical_ranks=f is None and p_f == 0.0,
     )

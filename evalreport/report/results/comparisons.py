@@ -67,6 +67,7 @@ def comparisons_dict(result: Result) -> dict:
             "f_statistic": num(fr.f_statistic), "p_value_f": num(fr.p_value_f),
             "critical_difference": num(fr.critical_difference), "alpha": num(fr.alpha),
             "significant_pairs": [InlineList([f.learners[i], f.learners[j]]) for i, j in fr.significant_pairs],
+            "too_few_datasets": f.too_few_datasets,
         }
     if result.comparisons:
         winners = {str(c.dataset): c.winner for c in result.comparisons}
