@@ -183,7 +183,7 @@ class Result:
     >>> result = evalreport.evaluate(spec, data={"test": table})
     >>> result
     <evalreport.Result 'Evaluation report': binary, 2 learner(s) (A, B)>
-    Gates failed: 1 of 2, by B; among the others: At the data's class share and the stated costs, deploy A at threshold 0.7: expected cost 0.125 (normalised, PC(+) = 0.500), the lowest of two; its ROC curve envelops the other's.
+    Not fit. The status is the worst of the learners' (no learner is named deployed). Each learner is judged at its deployed threshold, at the sample's share of positives, p(+) = 0.500. By AUC, A ranks first (0.938); B cannot be told apart from it at the 5% level (DeLong's test, Holm-adjusted): no single learner is recommended on this evidence.
     >>> result.learners["A"].summary.auc, result.learners["A"].values["accuracy"]
     (0.9375, 0.875)
     """
@@ -222,8 +222,8 @@ class Result:
         ...         "gates": [{"metric": "auc", "min": 0.8}],
         ...         "data": [{"table": "test", "label": "y", "learners": {"A": "A", "B": "B"}}]}
         >>> result = evalreport.evaluate(spec, data={"test": table})
-        >>> result.gates_passed, [(g["learner"], g["passed"]) for g in result.gates]
-        (False, [('A', True), ('B', False)])
+        >>> result.gates_passed, [(g["learner"], g["outcome"]) for g in result.gates]
+        (False, [('A', 'inconclusive'), ('B', 'fail')])
         """
         return not any(g.get("outcome", "pass" if g["passed"] else "fail") in ("fail", "inconclusive")
                        or (g.get("outcome") == "not_evaluated" and not g.get("note")) for g in self.gates)

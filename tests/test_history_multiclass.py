@@ -150,7 +150,8 @@ def test_the_drift_gate_fails_with_exit_3_naming_the_class(weeks):
     _, statuses, results, _ = weeks
     assert statuses == [0, 3]
     first = [g for g in results[0]["gates"] if "drift_since" in g]
-    assert first[0]["passed"] and first[0]["note"] == "no previous run to compare with"
+    assert first[0]["outcome"] == "not_evaluated" and not first[0]["passed"]
+    assert first[0]["note"] == "no previous run to compare with"
     gates = {g.get("metric"): g for g in results[1]["gates"]}
     psi = gates["psi"]
     worst = max(results[1]["history"]["drift"], key=lambda d: d["psi"])

@@ -143,7 +143,7 @@ def test_gates_on_change_fail_with_exit_status_3(tmp_path, stand_ins, monkeypatc
     assert status == 0, err
     assert first["history"]["previous"] is None and first["history"]["changes"] == []
     assert [g["note"] for g in first["gates"]] == [NO_PREVIOUS] * 5
-    assert all(g["passed"] and g["value"] is None for g in first["gates"])
+    assert all(g["outcome"] == "not_evaluated" and not g["passed"] and g["value"] is None for g in first["gates"])
     assert (tmp_path / "hist" / "2026-11-02" / "results.json").is_file()  # stored once written
     # a steady week: the changes are noise, the gates pass
     status, err, second = _run_week(tmp_path, spec, "2026-11-09", 2, 0.15, monkeypatch, capsys)
@@ -159,10 +159,11 @@ def test_gates_on_change_fail_with_exit_status_3(tmp_path, stand_ins, monkeypatc
     failed = [g for g in third["gates"] if not g["passed"]]
     assert failed == [
         {"learner": "a", "metric": "auc", "change_since": "2026-11-09", "value": drop, "max_drop": 0.05,
-         "passed": False},
+         "interval": None, "outcome": "fail", "passed": False},
         {"learner": "a", "metric": "auc", "change_since": "2026-11-09", "p_value": 0.001, "p_holm": 0.002,
-         "value": drop, "significant_drop": True, "passed": False},
-        {"learner": "a", "metric": "psi", "drift_since": "2026-11-09", "value": 0.4, "max": 0.25, "passed": False},
+         "value": drop, "significant_drop": True, "interval": None, "outcome": "fail", "passed": False},
+        {"learner": "a", "metric": "psi", "drift_since": "2026-11-09", "value": 0.4, "max": 0.25,
+         "interval": None, "outcome": "fail", "passed": False},
     ]
     lines = [line for line in err.splitlines() if line.startswith("gate failed")]
     assert lines == [

@@ -66,7 +66,7 @@ def test_repr_is_short(result):
     text = repr(result)
     assert text.splitlines()[0] == ("<evalreport.Result 'Watermelons: learner A against learner B': binary, "
                                     "2 learner(s) (A, B)>")
-    assert text.splitlines()[1].startswith("The status is the worst of the learners'")
+    assert text.splitlines()[1].startswith("Not assessed. The status is the worst of the learners'")
     assert "deploy " not in text.replace("deployed", "")
     assert len(text.splitlines()) == 2 and "DataSource" not in text
 

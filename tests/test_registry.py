@@ -172,7 +172,7 @@ def test_a_measure_added_through_the_registry_alone(tmp_path, youden, capsys):
         assert learner["youden_j"] == pytest.approx(want, abs=1e-15)
         assert counts[key]["youden_j"] == learner["youden_j"]  # metrics: all includes it
     assert data["gates"] == [{"learner": "A", "metric": "youden_j", "value": data["learners"]["A"]["youden_j"],
-                              "min": -1, "passed": True}]
+                              "min": -1, "interval": None, "outcome": "pass", "passed": True}]
     # ranked: after the five binary rankings, by its direction
     rankings = json.loads((tmp_path / "full_out" / "results.json").read_text())["comparisons"]["rankings"]
     a, b = counts["A"]["youden_j"], counts["B"]["youden_j"]

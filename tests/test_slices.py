@@ -427,7 +427,10 @@ def test_gates_on_slices_name_the_failing_value(tmp_path, capsys):
     auc_east = got["learners"]["b"]["slices"]["region"]["values"]["east"]["auc"]
     ci_east = got["learners"]["b"]["slices"]["region"]["values"]["east"]["intervals"]["auc"]
     assert east == {"learner": "b", "metric": "auc", "slice": "region", "slice_value": "east",
-                    "value": auc_east, "interval": ci_east, "min": 0.6, "passed": auc_east >= 0.6}
+                    "value": auc_east, "interval": ci_east, "min": 0.6, "outcome": east["outcome"],
+                    "passed": east["outcome"] == "pass"}
+    # the point value against the bound, then the interval: inconclusive where it crosses it
+    assert east["outcome"] == ("fail" if auc_east < 0.6 else "inconclusive" if ci_east[0] < 0.6 else "pass")
     gaps = [r for r in rows if r["metric"] == "recall"]
     for r in gaps:
         gap = got["learners"]["a"]["slices"]["band"]["values"][r["slice_value"]]["gap"]["recall"]
@@ -444,7 +447,7 @@ def test_gates_on_slices_name_the_failing_value(tmp_path, capsys):
     p = got["learners"]["a"]["slices"]["region"]["parity"]["demographic_parity_difference"]
     assert parity[0] == {"learner": "a", "metric": "demographic_parity_difference", "slice": "region",
                          "value": p["value"], "between": p["between"], "too_small": ["isle"],
-                         "interval": p["interval"], "max": 0.01, "passed": False}
+                         "interval": p["interval"], "max": 0.01, "outcome": "fail", "passed": False}
     err = capsys.readouterr().err
     assert (f"gate failed: a: demographic_parity_difference across region (between '{p['between'][0]}' and "
             f"'{p['between'][1]}') = {p['value']:.6g} (needs max 0.01)") in err
@@ -462,9 +465,9 @@ def test_a_gate_on_a_too_small_value_is_not_evaluated(tmp_path):
     rows = [r for r in got["gates"] if r["slice_value"] == "isle"]
     assert rows == [
         {"learner": "a", "metric": "auc", "slice": "region", "slice_value": "isle", "value": None,
-         "interval": None, "min": 0.5, "passed": False, "note": note},
+         "interval": None, "min": 0.5, "outcome": "not_evaluated", "passed": False, "note": note},
         {"learner": "a", "metric": "recall", "slice": "region", "slice_value": "isle", "value": None,
-         "gap": None, "interval": None, "max_gap": 0.5, "passed": False, "note": note}]
+         "gap": None, "interval": None, "max_gap": 0.5, "outcome": "not_evaluated", "passed": False, "note": note}]
     assert f"gate auc of learner 'a' on slice region = 'isle' is not evaluated: {note}" in got["warnings"]
     # its measures are still in the slice's block
     assert isle["auc"] is not None and isle["gap"]["recall"] is not None
@@ -480,8 +483,9 @@ def test_a_gate_on_an_undefined_slice_value_fails_with_a_warning(tmp_path):
                   extra="gates:\n  - {learner: a, metric: precision, slice: region, min: 0.5}\n")
     void = [r for r in got["gates"] if r["slice_value"] == "void"]
     assert void == [{"learner": "a", "metric": "precision", "slice": "region", "slice_value": "void",
-                     "value": None, "interval": None, "min": 0.5, "passed": False}]
-    assert "gate precision of learner 'a' on slice region = 'void' fails: the value is undefined" in got["warnings"]
+                     "value": None, "interval": None, "min": 0.5, "outcome": "not_evaluated", "passed": False}]
+    assert ("gate precision of learner 'a' on slice region = 'void' is not evaluated: the value is undefined"
+            in got["warnings"])
 
 
 def test_a_parity_gate_with_one_value_left_is_not_evaluated(tmp_path):

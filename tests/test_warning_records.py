@@ -42,7 +42,7 @@ def test_records_name_the_learner_and_the_measure(tmp_path):
     # the undefined value, and the gate that fails on it
     assert by[("a", "precision")] == [
         "learner 'a': precision at threshold 0.500 is undefined: nothing is predicted positive at the threshold",
-        "gate precision of learner 'a' fails: the value is undefined"]
+        "gate precision of learner 'a' is not evaluated: the value is undefined"]
     assert ("b", "precision") not in by
     mcnemar = [w for w in result.warnings if str(w).startswith("McNemar")]
     assert mcnemar and mcnemar[0].learner is None and mcnemar[0].measure == "mcnemar"
@@ -61,7 +61,7 @@ def test_report_marks_the_cell_and_json_keeps_messages(tmp_path):
     row_a = re.search(r'<tr><th scope="row">.*?<span class="learner">a</span></th>(.*?)</tr>', table, re.S)
     assert re.search(r'undefined<sup class="mark">1</sup>', row_a.group(1))
     escaped = message.replace(chr(39), "&#39;")
-    gate = "gate precision of learner &#39;a&#39; fails: the value is undefined"
+    gate = "gate precision of learner &#39;a&#39; is not evaluated: the value is undefined"
     assert f'<li value="1">{escaped}; {gate}</li>' in table
     row_b = re.search(r'<tr><th scope="row">.*?<span class="learner">b</span></th>(.*?)</tr>', table, re.S)
     assert 'class="mark"' not in row_b.group(1)

@@ -301,4 +301,4 @@ def recommendation(result) -> str:
     if result.verdict is None:
         return ""
     one = page_one(result)
-    return " ".join(x for x in (one["status_sentence"], one["leader"]) if x)
+    return " ".join(x for x in (f"{one['status_words']}.", one["status_sentence"], one["leader"]) if x)

@@ -200,7 +200,7 @@ def slice_gate(gate, targets) -> tuple[list[dict], list[RunWarning]]:
                                            learner=lr.key, measure=gate.metric))
             elif p.value is None:
                 warnings.append(RunWarning(f"gate {gate.metric} of learner '{lr.key}' across slice "
-                                           f"{gate.slice} fails: the value is undefined",
+                                           f"{gate.slice} is not evaluated: the value is undefined",
                                            learner=lr.key, measure=gate.metric))
             continue
         for v in column.values:
@@ -223,8 +223,8 @@ def slice_gate(gate, targets) -> tuple[list[dict], list[RunWarning]]:
                     f"evaluated: {row['note']}", learner=lr.key, measure=gate.metric))
             elif value is None or (gate.max_gap is not None and gap is None):
                 warnings.append(RunWarning(
-                    f"gate {gate.metric} of learner '{lr.key}' on slice {gate.slice} = '{v.value}' fails: "
-                    f"the {'value' if value is None else 'gap'} is undefined", learner=lr.key,
+                    f"gate {gate.metric} of learner '{lr.key}' on slice {gate.slice} = '{v.value}' is not "
+                    f"evaluated: the {'value' if value is None else 'gap'} is undefined", learner=lr.key,
                     measure=gate.metric))
     return rows, warnings
 
