@@ -64,7 +64,7 @@ def test_sorted_by_the_deployed_thresholds_cost_when_costs_are_given(by_cost):
     for r in lb["rows"]:
         learner = results["learners"][r["learner"]]
         assert r["value"] == learner["cost_at_threshold"]
-        assert r["low"] is None and r["high"] is None  # no interval of the threshold's cost is computed
+        assert [r["low"], r["high"]] == learner["bootstrap"]["cost_at_threshold"]
 
 
 def _numpy_paired_costs(folder: Path, results: dict, keys, b: int, seed: int = 0) -> dict:

@@ -13,6 +13,7 @@ from ..data import Source
 from ..errors import SpecError
 from ..metrics import Costs, evaluate_reduced
 from ..metrics.binary import evaluate_binary_for_report
+from ..metrics.calibration import not_probabilities
 from ..metrics.cost import probability_cost
 from ..metrics.groups import binary_group_matrices, group_codes
 from ..metrics.multiclass import average_matrices
@@ -198,7 +199,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                     warnings.append(learner_warning(key, f"scores binned at resolution {src_spec.resolution}: "
                                                     f"measures are exact to within {shown}"))
             else:
-                auc_ci, boot = _intervals(spec, s, scores, threshold, key, warnings, progress)
+                auc_ci, boot = _intervals(spec, s, scores, threshold, key, warnings, progress, op.pc_positive)
             # the threshold table and the gains, read off the count table while it is at hand
             optable = None if hard else operating_table(
                 ev.counts, spec.thresholds.asked() if spec.thresholds else None, getattr(ev, "reduction", None))
@@ -307,7 +308,7 @@ def _population(at, op: OperatingPointSpec, key: str, warnings: list) -> Populat
 BOOTSTRAP_BUDGET = 50_000_000
 
 
-def _intervals(spec: Spec, s: Source, scores, threshold, key, warnings, progress):
+def _intervals(spec: Spec, s: Source, scores, threshold, key, warnings, progress, pc=None):
     """The bootstrap intervals of one learner (DeLong's interval of its AUC comes with
     the comparisons, which share its structural components)."""
     level = spec.confidence.level
@@ -330,10 +331,16 @@ def _intervals(spec: Spec, s: Source, scores, threshold, key, warnings, progress
         else:
             if progress:
                 progress(f"bootstrap: {b:,} resamples")
+            statistics = {"bep": stats.bep_score, "f1": stats.f1_at(threshold),
+                          "average_precision": stats.average_precision_score,
+                          "expected_total_cost": stats.expected_total_cost}
+            if pc is not None:  # the costs at PC(+): the deployed threshold's and the least
+                statistics["cost_at_threshold"] = stats.cost_at(threshold, pc)
+                statistics["min_cost"] = stats.least_cost_at(pc)
+            if not_probabilities(scores) is None:  # the calibration of scores that are probabilities
+                statistics["brier"] = stats.brier_of
+                statistics["ece"] = stats.ece_of(spec.calibration.bins, spec.calibration.strategy)
             boot = stats.bootstrap_intervals(
-                s.labels, scores, n_resamples=b, seed=spec.confidence.seed, level=level,
-                statistics={"bep": stats.bep_score, "f1": stats.f1_at(threshold),
-                            "average_precision": stats.average_precision_score,
-                            "expected_total_cost": stats.expected_total_cost})
+                s.labels, scores, n_resamples=b, seed=spec.confidence.seed, level=level, statistics=statistics)
     return auc_ci, boot
 
