@@ -13,7 +13,7 @@ from ..words import and_join
 from .base import aligned, learner_warning, rankings
 
 __all__ = ["compare_binary", "delong_intervals", "compare_datasets", "unmet_comparisons", "test_warnings",
-           "paired_resamples"]
+           "paired_resamples", "untested_ranking"]
 
 def delong_intervals(spec: Spec, learners: dict, sources: list[Source], warnings: list[RunWarning]) -> dict:
     """DeLong's interval of each AUC, and each learner's structural components
@@ -155,11 +155,18 @@ def untested_ranking(spec: Spec, comparisons) -> list[RunWarning]:
     from ..compare.leaderboard import rank_measure, test_for
 
     name = rank_measure(spec)
-    if spec.confidence.bootstrap or not comparisons or test_for(name, spec.task or "binary") != "paired_bootstrap":
+    task = spec.task or "binary"
+    if not comparisons or test_for(name, task) != "paired_bootstrap":
+        return []
+    if task != "binary":
+        why = "which is computed for binary tasks only"
+    elif not spec.confidence.bootstrap:
+        why = "and confidence.bootstrap is 0"
+    else:
         return []
     return [RunWarning(f"the learners ranked by {name} are not tested against the best (nor a challenger against "
-                       f"the deployed learner): the test of {name} is the paired bootstrap of the difference, and "
-                       "confidence.bootstrap is 0", measure=name)]
+                       f"the deployed learner): the test of {name} is the paired bootstrap of the difference, "
+                       f"{why}", measure=name)]
 
 
 _TEST_NAMES = {"delong": "DeLong's test", "mcnemar": "McNemar's test", "paired_t": "the paired t-test"}
