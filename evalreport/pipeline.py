@@ -224,14 +224,28 @@ def with_verdict(result: Result) -> Result:
     (:func:`evalreport.verdict.with_outcomes`), then the verdict, decided once
     from the result (:func:`evalreport.verdict.build_verdict`): the statuses,
     the leader, the findings, the suggestions and the challengers."""
-    from .report.leaderboard import leaderboard
+    from .compare.challengers import challenger_tests
+    from .compare.leaderboard import leaderboard
     from .report.results import carried
-    from .verdict import build_verdict, with_outcomes
+    from .verdict import build_verdict, judged_keys, with_outcomes
 
     spec = result.spec
     gates = with_outcomes(result.gates, result.learners, spec.confidence.level, result.history, spec.task)
     result = carried(result, gates=gates)
-    return carried(result, verdict=build_verdict(result, leaderboard(result)))
+    challengers = {}
+    if spec.deployed is not None:  # each challenger against the deployed learner, on each judged data set
+        for key in (k for k in judged_keys(result) if result.learners[k].name == spec.deployed):
+            challengers.update({name: _challenger_dict(t) for name, t in challenger_tests(result, key).items()})
+    return carried(result, verdict=build_verdict(result, leaderboard(result), challengers))
+
+
+def _challenger_dict(test) -> dict:
+    """results.json's ``verdict.challengers.<name>``: the test of the challenger
+    against the deployed learner (compare.challengers.ChallengerTest)."""
+    return {"deployed": test.deployed, "measure": test.measure, "test": test.test, "margin": test.margin,
+            "difference": test.difference, "interval": None if test.interval is None else list(test.interval),
+            "p_value": test.p_value, "non_inferior": test.non_inferior, "superior": test.superior,
+            "reason": test.reason}
 
 
 def with_history(result: Result) -> Result:

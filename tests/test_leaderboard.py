@@ -24,19 +24,29 @@ from many_learners import write_case  # noqa: E402  (the benchmark's data and sp
 N = 12
 
 
-def _run(folder: Path, n: int, formats: str, *, costs: bool = True) -> tuple[dict, Path]:
-    spec = write_case(folder, n, rows=400, seed=1, bootstrap=0)
+def _run(folder: Path, n: int, formats: str, *, costs: bool = True, bootstrap: int = 0,
+         more: str = "") -> tuple[dict, Path]:
+    spec = write_case(folder, n, rows=400, seed=1, bootstrap=bootstrap)
     if not costs:  # no costs: ranked by AUC
         text = spec.read_text()
         spec.write_text("\n".join(line for line in text.splitlines()
                                   if not line.startswith(("costs:", "priors:", "threshold:"))) + "\n")
+    spec.write_text(spec.read_text() + more)
     assert main(["run", str(spec), "--out", str(folder / "out"), "--format", formats, "--quiet"]) in (0, 3)
     return json.loads((folder / "out" / "results.json").read_text()), folder / "out"
 
 
+B = 300  # the paired bootstrap's resamples in by_cost
+
+
 @pytest.fixture(scope="module")
 def by_cost(tmp_path_factory):
-    return _run(tmp_path_factory.mktemp("lb_cost"), N, "json,html")
+    return _run(tmp_path_factory.mktemp("lb_cost"), N, "json,html", bootstrap=B)
+
+
+@pytest.fixture(scope="module")
+def by_accuracy(tmp_path_factory):
+    return _run(tmp_path_factory.mktemp("lb_acc"), N, "json", more="rank_by: accuracy\n")
 
 
 @pytest.fixture(scope="module")
@@ -44,23 +54,65 @@ def by_auc(tmp_path_factory):
     return _run(tmp_path_factory.mktemp("lb_auc"), N, "json", costs=False)
 
 
-def test_sorted_by_the_least_cost_when_costs_are_given(by_cost):
+def test_sorted_by_the_deployed_thresholds_cost_when_costs_are_given(by_cost):
     results, _ = by_cost
     lb = results["leaderboard"]
-    assert (lb["rank_by"], lb["direction"], lb["test"]) == ("min_cost", "lower", "mcnemar")
+    assert (lb["rank_by"], lb["direction"], lb["test"]) == ("cost_at_threshold", "lower", "paired_bootstrap")
     values = [r["value"] for r in lb["rows"]]
     assert values == sorted(values)
-    assert [r["learner"] for r in lb["rows"]] == list(results["comparisons"]["rankings"]["min_cost"])
     assert {r["learner"] for r in lb["rows"]} == set(results["learners"])
     for r in lb["rows"]:
-        assert r["value"] == results["learners"][r["learner"]]["operating_point"]["min_cost"]
-        assert r["low"] is None and r["high"] is None  # no interval of the least cost is computed
+        learner = results["learners"][r["learner"]]
+        assert r["value"] == learner["cost_at_threshold"]
+        assert [r["low"], r["high"]] == learner["bootstrap"]["cost_at_threshold"]
 
 
-def test_p_vs_best_is_the_runs_mcnemar_and_holm_over_the_comparisons_with_the_best(by_cost):
+def _numpy_paired_costs(folder: Path, results: dict, keys, b: int, seed: int = 0) -> dict:
+    """Each learner's cost at its threshold in each of b stratified resamples, in
+    plain numpy: the positives' and the negatives' positions drawn as the project
+    documents (PCG64(seed); positives then negatives; int32 draws)."""
+    data = np.genfromtxt(folder / "predictions.csv", delimiter=",", names=True)
+    y = data["y"] == 1
+    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+    rng = np.random.Generator(np.random.PCG64(seed))
+    dp = rng.integers(0, pos.size, size=(b, pos.size), dtype=np.int32)
+    dn = rng.integers(0, neg.size, size=(b, neg.size), dtype=np.int32)
+    pc = results["operating_point"]["pc_positive"]
+    out = {}
+    for k in keys:
+        s, t = data[k], results["learners"][k]["threshold"]
+        fnr = (s[pos][dp] < t).mean(axis=1)
+        fpr = (s[neg][dn] >= t).mean(axis=1)
+        out[k] = fnr * pc + fpr * (1 - pc)
+    return out
+
+
+def test_p_vs_best_is_a_paired_bootstrap_of_the_cost_difference_and_holm_over_the_best(by_cost):
     from statsmodels.stats.multitest import multipletests
 
-    results, _ = by_cost
+    results, out = by_cost
+    rows = results["leaderboard"]["rows"]
+    best = rows[0]["learner"]
+    assert rows[0]["p_vs_best"] is None and rows[0]["p_holm_vs_best"] is None  # not tested against itself
+    draws = _numpy_paired_costs(out.parent, results, [r["learner"] for r in rows], B)
+    expected = []
+    for r in rows[1:]:
+        d = draws[r["learner"]] - draws[best]
+        expected.append(min(1.0, 2 * min(np.mean(d <= 0), np.mean(d >= 0))))
+    np.testing.assert_allclose([r["p_vs_best"] for r in rows[1:]], expected, rtol=1e-12)
+    holm = multipletests(expected, method="holm")[1]
+    np.testing.assert_allclose([r["p_holm_vs_best"] for r in rows[1:]], holm, rtol=1e-12)
+    alpha = 0.05
+    assert results["leaderboard"]["indistinguishable_from_best"] == [
+        r["learner"] for r, h in zip(rows[1:], holm) if h >= alpha]
+    assert results["leaderboard"]["untested"] == []
+
+
+def test_p_vs_best_by_accuracy_is_the_runs_mcnemar_and_holm_over_the_comparisons_with_the_best(by_accuracy):
+    from statsmodels.stats.multitest import multipletests
+
+    results, _ = by_accuracy
+    assert (results["leaderboard"]["rank_by"], results["leaderboard"]["test"]) == ("accuracy", "mcnemar")
     rows = results["leaderboard"]["rows"]
     best = rows[0]["learner"]
     assert rows[0]["p_vs_best"] is None and rows[0]["p_holm_vs_best"] is None  # not tested against itself
@@ -72,6 +124,15 @@ def test_p_vs_best_is_the_runs_mcnemar_and_holm_over_the_comparisons_with_the_be
     # a family of the k - 1 comparisons with the best, not of every pair (the comparisons block's p_holm)
     all_pairs = {frozenset((t["a"], t["b"])): t["p_holm"] for t in results["comparisons"]["mcnemar"]}
     assert any(r["p_holm_vs_best"] != all_pairs[frozenset((best, r["learner"]))] for r in rows[1:])
+
+
+def test_without_bootstrap_the_cost_is_ranked_untested_and_a_warning_says_why(tmp_path):
+    results, _ = _run(tmp_path, LEADERBOARD_MIN, "json")
+    lb = results["leaderboard"]
+    assert lb["rank_by"] == "cost_at_threshold" and lb["test"] is None
+    assert all(r["p_vs_best"] is None for r in lb["rows"])
+    assert lb["indistinguishable_from_best"] == [] and len(lb["untested"]) == LEADERBOARD_MIN - 1
+    assert any("paired bootstrap" in w and "confidence.bootstrap is 0" in w for w in results["warnings"])
 
 
 def test_sorted_by_auc_without_costs_with_delongs_interval_and_test(by_auc):
@@ -158,8 +219,9 @@ def test_nan_is_undefined_and_no_test_is_said():
          ("e", 4, 0.3, None, None), ("a", None, None, None, None)]
     assert leaderboard_warnings(result) == [
         "leaderboard: learner 'a': AUC is undefined: ranked last, without a rank",
-        "leaderboard: no paired test against the best learner (the spec's compare: names neither delong nor "
-        "mcnemar, or the data are weighted or aggregated): p_vs_best is null"]
+        "leaderboard: no paired test of AUC against the best learner (the spec's compare: leaves out delong, "
+        "and the paired bootstrap is not computed: confidence.bootstrap is 0, or the data are weighted or "
+        "aggregated): p_vs_best is null"]
     # below the rule the report shows no leaderboard, and its warnings say nothing of it
     assert leaderboard_warnings(_result({"a": None, "b": 0.6}, {})) == []
 
@@ -170,7 +232,7 @@ def test_a_best_tied_with_another_is_tested_against_it():
 
 
 @pytest.mark.parametrize("task, costs, rank_by, expected", [
-    ("binary", None, None, "auc"), ("binary", {"false_negative": 5}, None, "min_cost"),
+    ("binary", None, None, "auc"), ("binary", {"false_negative": 5}, None, "cost_at_threshold"),
     ("binary", {"false_negative": 5}, "f1", "f1"), ("multiclass", None, None, "macro_auc"),
     ("multiclass", None, "auc", "macro_auc"), ("multiclass", {"a": 1}, None, "cost_sensitive_error"),
 ])
@@ -179,7 +241,7 @@ def test_rank_measure(task, costs, rank_by, expected):
 
 
 def test_lower_is_better_sorts_ascending():
-    result = _result({"a": 0.3, "b": 0.1, "c": 0.2}, {}, measure="min_cost", costs={"false_negative": 1})
+    result = _result({"a": 0.3, "b": 0.1, "c": 0.2}, {}, measure="cost_at_threshold", costs={"false_negative": 1})
     assert [r["learner"] for r in leaderboard(result)["rows"]] == ["b", "c", "a"]
 
 

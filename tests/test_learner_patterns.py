@@ -313,7 +313,7 @@ def test_rank_by_default_and_given(tmp_path, capsys):
     _runs(tmp_path, ["a"])
     assert rank_measure(evalreport.load_spec(_spec(tmp_path, GLOB))) == "auc"
     costs = GLOB + "costs: {false_negative: 5, false_positive: 1}\n"
-    assert rank_measure(evalreport.load_spec(_spec(tmp_path, costs))) == "min_cost"
+    assert rank_measure(evalreport.load_spec(_spec(tmp_path, costs))) == "cost_at_threshold"
     assert rank_measure(evalreport.load_spec(_spec(tmp_path, costs + "rank_by: f1\n"))) == "f1"
     (tmp_path / "p.csv").write_text(MC_CSV)
     mc = MULTICLASS + "costs: {matrix: [[0, 1, 1], [1, 0, 1], [1, 1, 0]]}\n"

@@ -87,6 +87,8 @@ class Comparisons:
     disagreements: tuple[Disagreement, ...] = ()  # where they do not
     tests: tuple[PairTests, ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: the learners' measures in paired bootstrap resamples (stats.PairedResamples), or None
+    resamples: object | None = None
 
     def envelops(self) -> dict[str, list[str]]:
         """Learner -> the learners whose ROC curves its own envelops (in the pairs' order);

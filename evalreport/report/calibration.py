@@ -14,7 +14,7 @@ from ..words import and_join
 from .format import Column, fmt, measure_text
 from .notes import cells_with_notes
 
-__all__ = ["calibration_section", "poor_calibration_sentences"]
+__all__ = ["calibration_section", "poor_calibration_sentences", "ece_differences"]
 
 #: the better-calibrated learners named in the verdict's sentence, best first; the rest counted
 NAMED = 4
@@ -58,13 +58,41 @@ def calibration_section(result, base: dict, shown=None) -> None:
     base["verdict"]["sentences"] += poor_calibration_sentences(result)
 
 
+def ece_differences(result, comp, key: str) -> dict:
+    """{other learner of the data set: the paired bootstrap of its ECE minus
+    ``key``'s} (compare.stats.PairedDifference at confidence.level); a learner
+    without resampled ECEs (no bootstrap, weighted or aggregated data) is left out."""
+    from ..compare.leaderboard import resampled
+    from ..compare.stats.paired_bootstrap import paired_difference
+
+    draws = resampled(comp, "ece")
+    if key not in draws:
+        return {}
+    level = result.spec.confidence.level
+    ece = result.learners[key].values.get("ece")
+    return {k: paired_difference(result.learners[k].values.get("ece"), ece, draws[k], draws[key], level=level)
+            for k in comp.learners if k != key and k in draws}
+
+
+def _named(keys: list[str], text) -> str:
+    """The first :data:`NAMED` learners by name (``text`` of each), the rest counted."""
+    named = [text(k) for k in keys[:NAMED]]
+    if len(keys) > NAMED:
+        named.append(f"{len(keys) - NAMED} others")
+    return and_join(named)
+
+
 def poor_calibration_sentences(result) -> list[str]:
     """A sentence for each learner that ranks first by some measure on a data set
     but whose calibration is poor: its ECE above POOR_ECE (0.05: on average its
-    scores are more than 5 points off the observed frequencies), naming the
-    better-calibrated learners of that data set. Its ranking may stand, but its
-    scores should not be read as probabilities."""
+    scores are more than 5 points off the observed frequencies), with the learners
+    of that data set whose ECE is lower. One "calibrated better" only where the
+    paired bootstrap interval of the ECE difference excludes 0 (:func:`ece_differences`);
+    a lower ECE whose interval holds 0 "cannot be told apart", with the interval;
+    one not tested (no paired bootstrap) is said so. Its ranking may stand, but
+    its scores should not be read as probabilities."""
     label = {m.name: m.ranking_label for m in registry.ranked(result.task.name)} if result.task else {}
+    level = f"{result.spec.confidence.level * 100:g}%"
     out = []
     for comp in result.comparisons:
         first: dict[str, list[str]] = {}
@@ -76,17 +104,32 @@ def poor_calibration_sentences(result) -> list[str]:
             if ece is None or ece <= POOR_ECE:
                 continue
             others = {k: result.learners[k].values.get("ece") for k in comp.learners if k != key}
-            better = [k for k, v in others.items() if v is not None and v < ece]
+            # among many learners, the best-calibrated few by name: a list of all says nothing
+            lower = sorted((k for k, v in others.items() if v is not None and v < ece), key=lambda k: others[k])
+            diffs = ece_differences(result, comp, key)
+            better = [k for k in lower if k in diffs and diffs[k].interval is not None and diffs[k].interval[1] < 0]
+            alike = [k for k in lower if k in diffs and diffs[k].interval is not None and k not in better]
+            untested = [k for k in lower if k not in better and k not in alike]
             where = f" on {comp.dataset}" if comp.dataset else ""
-            if len(better) > NAMED:
-                # among many learners, the best-calibrated few by name: a list of all says nothing
-                better.sort(key=lambda k: others[k])
-            named = [f"{k} ({fmt(others[k])})" for k in better[:NAMED]]
-            if len(better) > NAMED:
-                named.append(f"{len(better) - NAMED} others")
-            named = and_join(named)
-            also = f"; {named} calibrated better" if better else ""
+            also = ""
+            if better:
+                also += (f"; {_named(better, lambda k: f'{k} ({fmt(others[k])})')} calibrated better (the "
+                         f"{level} paired-bootstrap interval of the ECE difference excludes 0)")
+            if alike:
+                one = len(alike) == 1
+                also += (f"; {_named(alike, lambda k: _with_interval(k, others[k], diffs[k].interval))} "
+                         f"{'has a lower ECE but cannot' if one else 'have lower ECEs but cannot'} be told apart "
+                         f"from it (the {level} paired-bootstrap interval of the difference holds 0)")
+            if untested:
+                one = len(untested) == 1
+                also += (f"; {_named(untested, lambda k: f'{k} ({fmt(others[k])})')} "
+                         f"{'has' if one else 'have'} a lower ECE, not tested (no paired bootstrap: "
+                         "confidence.bootstrap is 0, or the data are weighted or aggregated)")
             out.append(f"{key} ranks first{where} by {and_join(measures)}, but its calibration is poor: ECE "
                        f"{fmt(ece)} (above {fmt(POOR_ECE, 6)}){also}. Its scores should not be read as "
                        "probabilities without recalibration.")
     return out
+
+
+def _with_interval(key: str, ece: float, interval) -> str:
+    return f"{key} ({fmt(ece)}, difference [{fmt(interval[0])}, {fmt(interval[1])}])"

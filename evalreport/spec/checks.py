@@ -301,13 +301,15 @@ def rank_names(task: str) -> list[str]:
 
 def rank_measure(spec: Spec) -> str:
     """The measure the learners are ranked by: ``rank_by`` when given, else the
-    expected cost at the operating point when the spec gives costs (binary:
-    min_cost; multiclass: cost_sensitive_error), else auc. Which way is better
+    expected cost when the spec gives costs (binary: cost_at_threshold, the cost
+    of each learner's deployed threshold at the operating point, not min_cost,
+    the least cost over thresholds chosen on the data judged, which is
+    optimistic; multiclass: cost_sensitive_error), else auc. Which way is better
     is the registry entry's ``direction``."""
     if spec.rank_by is not None:
         return spec.rank_by
     if spec.costs is not None:
-        return "min_cost" if spec.task == "binary" else "cost_sensitive_error"
+        return "cost_at_threshold" if spec.task == "binary" else "cost_sensitive_error"
     return "auc"
 
 

@@ -12,7 +12,8 @@ from ..spec import Spec
 from ..words import and_join
 from .base import aligned, learner_warning, rankings
 
-__all__ = ["compare_binary", "delong_intervals", "compare_datasets", "unmet_comparisons", "test_warnings"]
+__all__ = ["compare_binary", "delong_intervals", "compare_datasets", "unmet_comparisons", "test_warnings",
+           "paired_resamples", "untested_ranking"]
 
 def delong_intervals(spec: Spec, learners: dict, sources: list[Source], warnings: list[RunWarning]) -> dict:
     """DeLong's interval of each AUC, and each learner's structural components
@@ -78,8 +79,58 @@ def compare_datasets(spec: Spec, learners: dict, sources: list[Source] | None = 
         if sources is not None:
             comp = replace(comp, tests=_pair_tests(spec, group, sources, dataset,
                                                    (components or {}).get(dataset)))
+            comp = replace(comp, resamples=paired_resamples(spec, group, sources, dataset,
+                                                            _resampled_measures(spec, group)))
         out.append(comp)
     return out
+
+
+def _resampled_measures(spec: Spec, group: dict) -> tuple[str, ...]:
+    """The measures resampled in pairs: the one ranked (the leaderboard's test and a
+    challenger's, where not DeLong's), and the ECE where two learners have one (the
+    calibration section says which calibrates better only when their difference's
+    interval excludes 0)."""
+    from ..compare.leaderboard import rank_measure
+
+    out = [rank_measure(spec)]
+    if sum(getattr(lr.calibration, "ece", None) is not None for lr in group.values()) > 1:
+        out.append("ece")
+    return tuple(dict.fromkeys(out))
+
+
+def paired_resamples(spec: Spec, group: dict, sources: list[Source], dataset,
+                     measures: tuple[str, ...]) -> stats.PairedResamples | None:
+    """Each learner's ``measures`` in each of ``confidence.bootstrap`` resamples of the
+    data set's rows, the same rows for every learner (compare.stats.paired_bootstrap);
+    None where the rows cannot be resampled (no bootstrap asked, aggregated or
+    weighted data, more work than the bootstrap budget: the learners' own intervals'
+    warnings say which)."""
+    from .binary_evaluate import BOOTSTRAP_BUDGET
+
+    b = spec.confidence.bootstrap
+    files = [s for s in sources if s.dataset == dataset]
+    if not b or any(s.tables is not None or s.weights is not None for s in files):
+        return None
+    if files[0].rows * b > BOOTSTRAP_BUDGET:
+        return None
+    labels, _, values = aligned(sources, dataset)
+    out: dict = {m: {} for m in measures}
+    notes: dict = {m: {} for m in measures}
+    for key, lr in group.items():
+        wanted = {}
+        for m in measures:
+            statistic = stats.statistic_for(m, lr, spec)
+            if statistic is None or lr.values.get(m) is None:
+                notes[m][key] = f"{m} is undefined for learner '{key}' or has no bootstrap statistic"
+            else:
+                wanted[m] = statistic
+        if wanted:
+            scores = values[lr.name].astype(float) if lr.hard else values[lr.name]
+            drawn = stats.resampled_values(labels, scores, statistics=wanted, n_resamples=b,
+                                           seed=spec.confidence.seed)
+            for m, v in drawn.items():
+                out[m][key] = v
+    return stats.PairedResamples(n_resamples=b, seed=spec.confidence.seed, values=out, notes=notes)
 
 
 def compare_binary(spec: Spec, learners: dict, sources: list[Source]):
@@ -93,7 +144,29 @@ def compare_binary(spec: Spec, learners: dict, sources: list[Source]):
     del components
     warnings += unmet_comparisons(spec, learners, sources, comparisons)
     warnings += test_warnings(comparisons)
+    warnings += untested_ranking(spec, comparisons)
     return learners, comparisons, warnings
+
+
+def untested_ranking(spec: Spec, comparisons) -> list[RunWarning]:
+    """The warning that the learners ranked by a measure whose test is the paired
+    bootstrap are not tested against the best (nor a challenger against the
+    deployed learner) when ``confidence.bootstrap`` is 0."""
+    from ..compare.leaderboard import rank_measure, test_for
+
+    name = rank_measure(spec)
+    task = spec.task or "binary"
+    if not comparisons or test_for(name, task) != "paired_bootstrap":
+        return []
+    if task != "binary":
+        why = "which is computed for binary tasks only"
+    elif not spec.confidence.bootstrap:
+        why = "and confidence.bootstrap is 0"
+    else:
+        return []
+    return [RunWarning(f"the learners ranked by {name} are not tested against the best (nor a challenger against "
+                       f"the deployed learner): the test of {name} is the paired bootstrap of the difference, "
+                       f"{why}", measure=name)]
 
 
 _TEST_NAMES = {"delong": "DeLong's test", "mcnemar": "McNemar's test", "paired_t": "the paired t-test"}

@@ -14,6 +14,7 @@ from ..data import Source
 from ..errors import SpecError
 from ..metrics import Costs, evaluate_reduced
 from ..metrics.binary import evaluate_binary_for_report
+from ..metrics.calibration import not_probabilities
 from ..metrics.cost import probability_cost
 from ..metrics.groups import binary_group_matrices, group_codes
 from ..metrics.multiclass import average_matrices
@@ -384,13 +385,19 @@ def _intervals(spec: Spec, s: Source, scores, threshold, key, warnings, progress
         else:
             if progress:
                 progress(f"bootstrap: {b:,} resamples")
+            statistics = {"bep": stats.bep_score, "f1": stats.f1_at(threshold),
+                          "average_precision": stats.average_precision_score,
+                          "expected_total_cost": stats.expected_total_cost}
+            if op is not None:  # the costs at PC(+): the deployed threshold's and the least
+                statistics["cost_at_threshold"] = stats.cost_at(threshold, op.pc_positive)
+                statistics["min_cost"] = stats.least_cost_at(op.pc_positive)
+            if op is not None and op.p_positive_source == "priors":  # the measures in the population
+                statistics.update({f"{POPULATION_PREFIX}{m}": stats.population_at(
+                    threshold, m, op.p_positive, op.cost_fn, op.cost_fp) for m in POPULATION})
+            if not_probabilities(scores) is None:  # the calibration of scores that are probabilities
+                statistics["brier"] = stats.brier_of
+                statistics["ece"] = stats.ece_of(spec.calibration.bins, spec.calibration.strategy)
             boot = stats.bootstrap_intervals(
-                s.labels, scores, n_resamples=b, seed=spec.confidence.seed, level=level,
-                statistics={"bep": stats.bep_score, "f1": stats.f1_at(threshold),
-                            "average_precision": stats.average_precision_score,
-                            "expected_total_cost": stats.expected_total_cost,
-                            **({f"{POPULATION_PREFIX}{m}": stats.population_at(
-                                threshold, m, op.p_positive, op.cost_fn, op.cost_fp) for m in POPULATION}
-                               if op is not None and op.p_positive_source == "priors" else {})})
+                s.labels, scores, n_resamples=b, seed=spec.confidence.seed, level=level, statistics=statistics)
     return auc_ci, boot
 

@@ -15,7 +15,7 @@ from ..result import RunWarning
 from ..spec import Spec
 from ..words import and_join
 from .base import aligned, rankings
-from .binary_compare import test_warnings
+from .binary_compare import test_warnings, untested_ranking
 
 __all__ = ["compare_multiclass"]
 
@@ -107,4 +107,5 @@ def compare_multiclass(spec: Spec, learners: dict, sources=None):
                 "by accuracy, macro-F1, mean F1, macro AUC and cost, compared pairwise by McNemar's test "
                 "and the paired t-test over groups, and across data sets by Friedman's test)"))
     warnings += test_warnings(comparisons)
+    warnings += untested_ranking(spec, comparisons)
     return learners, comparisons, warnings

@@ -37,7 +37,9 @@ from .bootstrap import (
     expected_total_cost,
     f1_at,
     population_at,
+    resampled_values,
 )
+from .bootstrap_measures import at_threshold_of, brier_of, cost_at, ece_of, ks_score, least_cost_at, statistic_for
 from .components import StructuralComponents, structural_components
 from .delong import (
     AucInterval,
@@ -53,9 +55,13 @@ from .delong import (
 from .friedman import Friedman, friedman_nemenyi, nemenyi_q
 from .holm import holm
 from .mcnemar import EXACT_BELOW, McNemar, mcnemar, mcnemar_many
+from .paired_bootstrap import PairedDifference, PairedResamples, non_inferiority_p, paired_difference, two_sided_p
 from .paired_t import PairedT, paired_t_test
 
 __all__ = [
+    "PairedDifference", "PairedResamples", "non_inferiority_p", "paired_difference", "two_sided_p",
+    "resampled_values", "at_threshold_of", "brier_of", "cost_at", "ece_of", "ks_score", "least_cost_at",
+    "statistic_for",
     "AucInterval",
     "BootstrapInterval",
     "DelongTest",

@@ -23,7 +23,8 @@ from .bootstrap_hull import cost_curve_areas, hull_rows
 from .core import _as_bool, _as_scores, _check_level
 
 __all__ = ["BootstrapInterval", "Statistic", "auc_score", "average_precision_score", "bep_score",
-           "bootstrap_intervals", "expected_total_cost", "f1_at", "population_at"]
+           "bootstrap_intervals", "expected_total_cost", "f1_at", "percentile_intervals", "population_at",
+           "resampled_values"]
 
 
 Statistic = Callable[[BinaryEvaluation], "float | None"]
@@ -454,6 +455,27 @@ def bootstrap_intervals(
     if not statistics:
         raise ValueError("statistics is empty: name at least one measure to bootstrap")
     names = list(statistics)
+    values = resampled_values(y, s, statistics=statistics, n_resamples=n_resamples, seed=seed,
+                              stratified=stratified)
+    return percentile_intervals(names, np.array([values[name] for name in names]), level)
+
+
+def resampled_values(y_true_bool, scores, *, statistics: Mapping[str, Statistic], n_resamples: int = 2000,
+                     seed: int = 0, stratified: bool = True) -> dict[str, np.ndarray]:
+    """Each statistic's value in each resample (NaN where undefined): what
+    :func:`bootstrap_intervals` takes its quantiles of.
+
+    The resamples are draws of rows: the positions of the positives and of the
+    negatives (stratified) drawn from ``numpy.random.Generator(PCG64(seed))``, a
+    chunk of resamples at a time, the positives' then the negatives' draws, the
+    chunk's size a function of the number of rows alone. So the draws depend on
+    the labels, ``n_resamples`` and the seed, never on the scores: two learners
+    scored on the same rows (in the same order) and resampled with the same seed
+    are measured on the same resampled rows, which makes the difference of their
+    values a paired bootstrap (compare.stats.paired_bootstrap)."""
+    y = _as_bool(y_true_bool)
+    s = _as_scores(scores, y.size, "scores")
+    names = list(statistics)
     values = np.full((len(names), n_resamples), np.nan)
     rng = np.random.Generator(np.random.PCG64(seed))
     done = 0
@@ -461,7 +483,7 @@ def bootstrap_intervals(
         for i, name in enumerate(names):
             values[i, done:done + chunk.size] = _values(statistics[name], chunk)
         done += chunk.size
-    return percentile_intervals(names, values, level)
+    return {name: values[i] for i, name in enumerate(names)}
 
 
 def percentile_intervals(names, values: np.ndarray, level: float) -> dict[str, BootstrapInterval]:
