@@ -34,7 +34,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 RUN = {
     "breast_cancer": (0, "json,html"),
     "multiclass_folds": (0, "json,html"),
-    "scheduled_audit": (0, "json,html,pdf"),  # the archived deliverable: the one PDF
+    "scheduled_audit": (3, "json,html,pdf"),  # the archived deliverable: the one PDF (recall inconclusive)
     "validated_threshold": (0, "json,html"),
     "credit_audit": (3, "json,html"),  # its gates fail: the audit's finding
     "experiment_runs": (0, "json,html"),  # twenty learners from one glob, no gates
