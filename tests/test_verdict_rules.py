@@ -308,3 +308,34 @@ def test_replicates_of_one_configuration_are_ranked_and_tested_as_one():
     adjusted = multipletests(p, method="holm")[1]
     expected = tuple(k for k, q in zip(others, adjusted) if q >= 0.05)
     assert leader.indistinguishable_from == expected
+
+
+def test_a_challenger_non_inferior_within_the_margin_but_not_superior():
+    """DeLong's difference of two AUCs on the same instances, with its variance
+    written here: non-inferior within a margin of 0.1, not shown better."""
+    from evalreport.report.verdicts import page_one
+
+    cols = _table(n=400, seed=9, shift=(1.2, 1.15))
+    spec = _spec(rank_by="auc", deployed="a", confidence={"bootstrap": 0, "margin": 0.1})
+    result = _run(spec, cols)
+    c = result.verdict.challengers["b"]
+    y = np.asarray(cols["y"])
+    sa, sb = np.asarray(cols["a"]), np.asarray(cols["b"])
+    d = roc_auc_score(y, sb) - roc_auc_score(y, sa)
+
+    def components(s):
+        pos, neg = s[y == 1], s[y == 0]
+        psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+        return psi.mean(axis=1), psi.mean(axis=0)
+
+    (a10, a01), (b10, b01) = components(sa), components(sb)
+    m, n = (y == 1).sum(), (y == 0).sum()
+    var = (np.var(b10 - a10, ddof=1) / m + np.var(b01 - a01, ddof=1) / n)
+    z = stats.norm.ppf(0.975)
+    assert c["test"] == "delong" and c["difference"] == pytest.approx(d, abs=1e-12)
+    assert c["interval"] == pytest.approx([d - z * np.sqrt(var), d + z * np.sqrt(var)], abs=1e-9)
+    assert c["p_value"] == pytest.approx(stats.norm.sf((d + 0.1) / np.sqrt(var)), rel=1e-6)
+    assert c["non_inferior"] is bool(d - z * np.sqrt(var) > -0.1) and c["superior"] is bool(d - z * np.sqrt(var) > 0)
+    assert c["non_inferior"] and not c["superior"]  # the data make the case
+    (line,) = page_one(result)["challengers"]
+    assert line.startswith("May b replace a? B is not worse by more than the margin 0.1")

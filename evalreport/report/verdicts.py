@@ -165,6 +165,9 @@ def _learner_line(key: str, v, result) -> str:
     total = sum(v.gates.values())
     if not total:
         gates = "no gate applies to it"
+    elif total == 1:
+        word = OUTCOME_WORDS[next(o for o, n in v.gates.items() if n)]
+        gates = f"its one gate {word}" if word in ("passed", "failed") else f"its one gate was {word}"
     elif v.gates["pass"] == total:
         gates = f"all {total} of its gates passed" if total > 1 else "its gate passed"
     else:
@@ -246,11 +249,13 @@ def _challenger_lines(verdict) -> list[str]:
         span = f" [{fmt(lo)}, {fmt(hi)}]" if lo is not None else ""
         margin = c.get("margin") or 0
         if c.get("superior"):
-            answer = "yes: it is better"
+            answer = f"yes: {name} is better"
         elif c.get("non_inferior") and margin:
-            answer = f"it is not worse by more than the margin {fmt(margin)}, but not shown better"
+            answer = f"{name} is not worse by more than the margin {fmt(margin)}, but it is not shown better"
+        elif margin:
+            answer = f"not shown: {name} is not shown to be within the margin {fmt(margin)} of {verdict.deployed}"
         else:
-            answer = "not shown: it is not shown " + ("better" if not margin else f"within the margin {fmt(margin)}")
+            answer = f"not shown: {name} is not shown to be better than {verdict.deployed}"
         p = f", {p_text(c['p_value'])}" if c.get("p_value") is not None else ""
         out.append(f"May {name} replace {verdict.deployed}? {answer[0].upper() + answer[1:]} ({label} difference "
                    f"{fmt(c['difference'])}{span}{p}).")
