@@ -22,6 +22,7 @@ no verdict: its learners are measured at thresholds tuned on it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 
 from .. import registry
@@ -101,11 +102,12 @@ class Verdict:
     level: float = 0.95
 
     def to_dict(self) -> dict:
-        """results.json's ``verdict`` block."""
+        """results.json's ``verdict`` block (a non-finite number, such as the +inf
+        threshold that flags nothing, is null; its ``threshold_text`` says it)."""
         def leader(x: Leader | None):
             if x is None:
                 return None
-            d = asdict(x)
+            d = _finite(asdict(x))
             d["indistinguishable_from"] = list(x.indistinguishable_from)
             d["tied"] = list(x.tied)
             return d
@@ -114,17 +116,28 @@ class Verdict:
             "status": self.status,
             "basis": self.basis,
             "deployed": self.deployed,
-            "learners": {k: {"status": v.status, "threshold": v.threshold, "threshold_text": v.threshold_text,
+            "learners": {k: {"status": v.status, "threshold": _finite(v.threshold), "threshold_text": v.threshold_text,
                              "threshold_source": v.threshold_source, "dataset": v.dataset, "judged": v.judged,
                              "gates": dict(v.gates)} for k, v in self.learners.items()},
             "leader": leader(self.leader),
             "findings": [asdict(f) for f in self.findings],
-            "suggestions": [asdict(s) for s in self.suggestions],
-            "challengers": {k: dict(v) for k, v in self.challengers.items()},
+            "suggestions": [_finite(asdict(s)) for s in self.suggestions],
+            "challengers": {k: _finite(dict(v)) for k, v in self.challengers.items()},
         }
         if len(self.leaders) > 1:
             out["leaders"] = [leader(x) for x in self.leaders]
         return out
+
+
+def _finite(x):
+    """``x`` with every non-finite float (in dicts and lists) as None: JSON has no inf."""
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
 
 
 def worst_status(statuses) -> str:
@@ -274,7 +287,6 @@ def _configuration_leaders(result, configs: dict, keys: list[str], alpha: float)
     Welch's t-test of the replicates' values (Holm-adjusted over the comparisons
     with the first) cannot separate from it; a configuration of one replicate, or
     of replicates that do not vary, cannot be tested and is counted with them."""
-    import math
 
     from scipy import stats
 
