@@ -89,12 +89,15 @@ def test_tests_of_a_few_pairs_are_one_line_each_in_columns(breast_cancer):
 
 
 def test_page_one_of_many_runs_names_a_few_and_counts_the_rest():
-    from evalreport.report.binary import DEPLOYED_SHOWN
-    from evalreport.report.verdicts import DISAGREEMENTS_SHOWN
+    from evalreport.report.verdicts import DEPLOYED_SHOWN, DISAGREEMENTS_SHOWN, SUGGESTIONS_SHOWN
 
     page = render_html(evaluate(load_spec(str(ROOT / "examples" / "experiment_runs" / "spec.yaml"))))
     verdict = html.unescape(re.sub(r"<[^>]+>", "", _section(page, "verdict")))
-    deployed = next(line for line in verdict.splitlines() if "the deployed thresholds cost" in line)
-    assert deployed.count(" costs ") == DEPLOYED_SHOWN and "16 more (the cost table)." in deployed
+    # twenty learners: page one names a few of them at their deployed thresholds and counts the rest
+    named = [line for line in verdict.splitlines() if "(the spec's threshold)" in line]
+    assert len(named) <= DEPLOYED_SHOWN
+    assert any(line.strip().startswith(f"{20 - len(named)} more: ") for line in verdict.splitlines())
+    suggestions = next(line for line in verdict.splitlines() if "Suggestions" in line)
+    assert suggestions.count("(tuned on the data judged)") == SUGGESTIONS_SHOWN and "16 more in results.json" in suggestions
     disagree = next(line for line in verdict.splitlines() if "The rankings disagree" in line)
     assert disagree.count(" above ") == 2 * DISAGREEMENTS_SHOWN and "more pairs (results.json lists them)" in disagree

@@ -51,7 +51,7 @@ def test_infinite_threshold_note_when_the_envelope_has_one():
     page = render_html(evaluate(load_spec(str(ROOT / "examples" / "watermelon" / "spec.yaml"))))
     envelope = page[page.index('<table class="envelope">'):]
     envelope = envelope[:envelope.index("</table>")]
-    assert ">+inf down to 0.3 (3 thresholds)<" in envelope
+    assert ">+inf down to 0.300 (3 thresholds)<" in envelope  # the threshold's one text: 3 significant digits
     assert "A threshold of +inf predicts nothing positive (the trivial classifier)." in page
 
 
