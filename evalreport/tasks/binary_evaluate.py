@@ -286,6 +286,13 @@ def _chosen_on_data_warnings(spec: Spec, results: dict) -> list[RunWarning]:
     return []
 
 
+def _exact_text(t: float) -> str:
+    """The exact text of a threshold, with at least 3 significant digits (0.500), as
+    the texts that keep the decisions have."""
+    short = f"{t:#.3g}"
+    return short if "e" not in short and float(short) == t else repr(t)
+
+
 def _threshold_texts(ev, threshold: float, exact: bool, more=None) -> dict[float, str]:
     """The texts of the learner's threshold, of its ROC hull's (the least-cost
     threshold and the cost envelope's are among them) and of its threshold table's
@@ -295,7 +302,7 @@ def _threshold_texts(ev, threshold: float, exact: bool, more=None) -> dict[float
     wanted = [threshold] + ([] if ev.hull is None else list(ev.hull.threshold))
     wanted += [] if more is None else [r.threshold for r in more.rows if r.threshold is not None]
     if not exact:
-        return {float(t): (repr(float(t)) if np.isfinite(t) else ("+inf" if t > 0 else "-inf"))
+        return {float(t): (_exact_text(float(t)) if np.isfinite(t) else ("+inf" if t > 0 else "-inf"))
                 for t in wanted}
     return threshold_texts(ev.counts, wanted)
 
