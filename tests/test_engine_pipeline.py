@@ -291,11 +291,38 @@ def test_duckdb_reduced_tables_equal_memory(tmp_path, monkeypatch, threshold, we
     assert len(reduced) == 2
     assert weighted or "(6,000 thresholds)" in reduced[0]  # weighted: zero-weight scores are no thresholds
     mem.pop("warnings")
-    # the findings list the warnings (low): the streamed tables' notes are findings of their own
-    # (low: the warnings, which differ as above); the high and medium ones are the same
-    assert ([f for f in duck["verdict"].pop("findings") if f["severity"] != "low"]
-            == [f for f in mem["verdict"].pop("findings") if f["severity"] != "low"])
+    # the findings list the warnings (low: they differ as above); the high and medium ones
+    # concern the same learners and measures
+    def serious(block):
+        return [(f["severity"], f["learner"], f["measure"]) for f in block["verdict"].pop("findings")
+                if f["severity"] != "low"]
+
+    assert serious(duck) == serious(mem)
+    # a threshold's text keeps its decisions on the data: a reduced table does not know the
+    # scores next to it, so its text is the threshold itself (exact), not the shortest
+    for block in (duck, mem):
+        texts = _threshold_texts(block)
+        if block is duck:
+            assert all(float(text) == value for text, value in texts)
     _numbers_equal(duck, mem)
+
+
+def _threshold_texts(block) -> list[tuple[str, float]]:
+    """Pops every ``threshold_text`` of a results.json (learners, verdict), with its threshold."""
+    out = []
+    for lr in block["learners"].values():
+        if lr.get("threshold_text") is not None:
+            out.append((lr.pop("threshold_text"), lr["threshold"]))
+        else:
+            lr.pop("threshold_text", None)
+    verdict = block["verdict"]
+    for v in verdict["learners"].values():
+        text = v.pop("threshold_text")
+        if text is not None:
+            out.append((text, v["threshold"]))
+    for s in verdict["suggestions"]:
+        out.append((s.pop("threshold_text"), s["threshold"]))
+    return out
 
 
 def test_duckdb_reduced_one_class_only_with_optimal_threshold(tmp_path, monkeypatch):
