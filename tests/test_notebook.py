@@ -84,7 +84,6 @@ def test_repr_html_is_page_one_inline(result):
     import re
 
     from evalreport.report.context import report_context
-    from evalreport.report.verdicts import recommendation
 
     html = result._repr_html_()
     assert html.startswith('<div class="evalreport-notebook">') and "<html" not in html

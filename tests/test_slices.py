@@ -452,7 +452,7 @@ def test_gates_on_slices_name_the_failing_value(tmp_path, capsys):
     assert (f"gate failed: a: demographic_parity_difference across region (between '{p['between'][0]}' and "
             f"'{p['between'][1]}') = {p['value']:.6g} (needs max 0.01)") in err
     html = (tmp_path / "out" / "report.html").read_text()
-    assert f"a: demographic_parity_difference across region (between" in html
+    assert "a: demographic_parity_difference across region (between" in html
 
 
 def test_a_gate_on_a_too_small_value_is_not_evaluated(tmp_path):

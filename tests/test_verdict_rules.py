@@ -202,6 +202,7 @@ def test_a_tuned_threshold_is_only_a_suggestion_labelled_optimistic():
     spec = _spec(threshold=0.9, costs={"false_negative": 5, "false_positive": 1})
     result = _run(spec, cols)
     y = np.asarray(cols["y"])
+    assert result.verdict.suggestions  # threshold 0.9 is far from the least cost: each learner has one
     for s in result.verdict.suggestions:
         lr = result.learners[s.learner]
         assert s.optimistic and s.threshold != 0.9
@@ -221,7 +222,6 @@ def test_a_tuned_threshold_is_only_a_suggestion_labelled_optimistic():
         assert lr.threshold == 0.9  # the verdict stays at the deployed threshold
     text = " ".join(str(v) for v in page_one(result).values())
     assert "deploy " not in text.replace("deployed", "")
-    assert "optimistic" not in text or result.verdict.suggestions
 
 
 def test_threshold_optimal_is_a_medium_finding():

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..compare.stats.bootstrap import percentile_intervals
 from ..compare.stats.core import _check_level
-from .proportion import wilson_interval
+from .proportion import PROPORTIONS, proportion_intervals, wilson_interval
 
 __all__ = ["PARITY", "RATES", "PROPORTIONS", "SliceValue", "SliceColumn", "Parity", "wilson_interval",
            "cell_counts", "rates_of", "parity_of", "bootstrap_parity", "is_small", "small_slice_notes",
@@ -240,25 +240,3 @@ def bootstrap_parity(counts: np.ndarray, *, n_resamples: int, seed: int, level: 
     names = list(PARITY)
     found = percentile_intervals(names, np.array([diffs[n] for n in names]), level)
     return {n: (found[n].low, found[n].high) for n in names}
-
-
-#: registry name -> the columns of (TP, FP, TN, FN) counting its successes and its trials:
-#: the proportions of a confusion matrix, each given Wilson's interval
-PROPORTIONS = {
-    "accuracy": ((0, 2), (0, 1, 2, 3)), "error_rate": ((1, 3), (0, 1, 2, 3)),
-    "precision": ((0,), (0, 1)), "recall": ((0,), (0, 3)), "specificity": ((2,), (1, 2)),
-    "npv": ((2,), (2, 3)), "fpr": ((1,), (1, 2)), "fnr": ((3,), (0, 3)),
-    "selection_rate": ((0, 1), (0, 1, 2, 3)),
-}
-
-
-def proportion_intervals(counts, level: float) -> dict[str, tuple[float, float] | None]:
-    """Wilson's interval of each proportion of one (TP, FP, TN, FN) (unweighted), None
-    where it has no trials.
-
-    >>> [round(x, 4) for x in proportion_intervals([3, 1, 5, 7], 0.95)["recall"]]
-    [0.1078, 0.6032]
-    """
-    c = [float(x) for x in counts]
-    return {name: wilson_interval(sum(c[i] for i in hits), sum(c[i] for i in trials), level)
-            for name, (hits, trials) in PROPORTIONS.items()}

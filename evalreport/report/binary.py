@@ -14,7 +14,6 @@ from .appendix import definitions as appendix_definitions, glossary, works_cited
 from .family import family_table
 from .calibration import calibration_section
 from .format import UNDEFINED, Column, and_join, fmt, measure_interval_text, measure_text
-from .format import cost as cost_text
 from .format import rate
 from .notes import cells_with_notes
 from .slices import slices_section

@@ -105,8 +105,6 @@ DEPLOYED_SHOWN = 6
 #: suggestions page one spells out
 SUGGESTIONS_SHOWN = 4
 
-_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
-            10: "ten"}
 #: how page one marks each gate outcome
 MARKS = {"pass": "✔", "fail": "✘", "inconclusive": "?", "not_evaluated": "–"}
 OUTCOME_WORDS = {"pass": "passed", "fail": "failed", "inconclusive": "inconclusive",
@@ -119,10 +117,6 @@ _SOURCES = {"spec": "the spec's threshold", "learner": "its own threshold",
 _TEST_NAMES = {"delong": "DeLong's test", "mcnemar": "McNemar's test", "bootstrap": "a paired bootstrap",
                "welch_t": "Welch's t-test over the replicates",
                "paired_bootstrap": "a paired bootstrap of the difference"}
-
-
-def _n(k: int) -> str:
-    return _NUMBERS.get(k, str(k))
 
 
 def _percent(alpha: float) -> str:
@@ -148,13 +142,18 @@ def gates_summary(gates: list[dict]) -> tuple[str, list[dict]]:
 
 
 def _population(result) -> str:
-    """Which population the measures at the threshold describe, said once."""
+    """Which population the measures at the threshold describe, said once: with
+    priors, the gates read them as sampled and the headline table in the population."""
+    from .headline import sample_label
+
     op = result.operating_point
     if op is None:
         return ""
     if op.p_positive_source == "priors":
-        return f"in the population of the priors, p(+) = {rate(op.p_positive)}"
-    return f"at the sample's share of positives, p(+) = {rate(op.p_positive)}"
+        sampled = sample_label(result).strip("()").replace("sample: ", "").replace("samples: ", "")
+        return (f"; its gates read its measures as sampled ({sampled}), the headline table in the "
+                f"population of the priors, p(+) = {rate(op.p_positive)}")
+    return f", at the sample's share of positives, p(+) = {rate(op.p_positive)}"
 
 
 def _learner_line(key: str, v, result) -> str:
@@ -186,7 +185,7 @@ def _status_sentence(verdict, result) -> str:
     else:
         whose = "the worst of the learners' (no learner is named deployed)"
     population = _population(result)
-    basis = ("Each learner is judged at its deployed threshold" + (f", {population}" if population else "")
+    basis = ("Each learner is judged at its deployed threshold" + population
              if result.operating_point is not None else "Each learner is judged by its decisions")
     skipped = [k for k, v in verdict.learners.items() if not v.judged]
     if skipped:

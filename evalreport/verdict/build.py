@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-from .. import registry
 from ..report.format import fmt
 from ..words import gate_text
 
@@ -187,13 +186,12 @@ def _threshold(lr) -> tuple[float | None, str | None, str]:
 # Findings ---------------------------------------------------------------
 
 def _gate_findings(gates: list[dict]) -> list[Finding]:
-    number = fmt
     out = []
     for g in gates:
-        text = gate_text(g, number)
+        text = gate_text(g, fmt)
         kind = g.get("outcome")
         interval = g.get("interval")
-        span = f" [{number(interval[0])}, {number(interval[1])}]" if interval else ""
+        span = f" [{fmt(interval[0])}, {fmt(interval[1])}]" if interval else ""
         if kind == "fail":
             out.append(Finding("high", g.get("learner"), g.get("metric"), f"Gate failed: {text}."))
         elif kind == "inconclusive":
@@ -291,12 +289,10 @@ def _configuration_leaders(result, configs: dict, keys: list[str], alpha: float)
     from scipy import stats
 
     from ..compare.configurations import configuration_ranks
+    from ..compare.leaderboard import rank_measure
     from ..compare.stats.holm import holm
-    from ..spec import rank_measure
 
-    name = rank_measure(result.spec)
-    if result.spec.task == "multiclass":
-        name = {"auc": "macro_auc", "f1": "macro_f1", "min_cost": "cost_sensitive_error"}.get(name, name)
+    name = rank_measure(result.spec)  # the leaderboard's (a multi-class auc is its macro AUC)
     judged = set(keys)
     configs = {k: c for k, c in configs.items() if set(c.replicates) <= judged}
     order = [k for k, rank in configuration_ranks(configs, name) if rank is not None]
@@ -359,19 +355,6 @@ def build_verdict(result, leaderboard: dict | None = None, challengers: dict | N
                    leader=leaders[0] if leaders else None, findings=tuple(findings),
                    suggestions=tuple(_suggestions(result, keys) if spec.task == "binary" else ()),
                    challengers=dict(challengers or {}), leaders=tuple(leaders), level=level)
-
-
-def measure_label(name: str) -> str:
-    """The registry's label of a measure (its name when it has none)."""
-    m = registry.MEASURES.get(name)
-    return m.label if m is not None else name
-
-
-def status_words(status: str) -> str:
-    """The status as page one prints it."""
-    return {"not_fit": "not fit", "inconclusive": "inconclusive", "fit_with_findings": "fit, with findings",
-            "fit": "fit", "not_assessed": "not assessed"}.get(status, status)
-
 
 
 def status_line(verdict: Verdict) -> str:

@@ -27,26 +27,12 @@ from __future__ import annotations
 import math
 
 from ..history.gates import change_measure, worsening
-from ..metrics.proportion import wilson_interval
+from ..metrics.proportion import PROPORTIONS, proportion_intervals
 
-__all__ = ["OUTCOMES", "with_outcomes", "value_interval", "outcome", "RATES", "gate_failed"]
+__all__ = ["OUTCOMES", "with_outcomes", "value_interval", "outcome", "gate_failed"]
 
 #: the outcomes, best first
 OUTCOMES = ("pass", "inconclusive", "not_evaluated", "fail")
-
-#: binary rates of the confusion matrix: (successes, trials) from its counts, for
-#: Wilson's interval of a proportion of unweighted counts
-RATES = {
-    "accuracy": (("tp", "tn"), ("tp", "tn", "fp", "fn")),
-    "error_rate": (("fp", "fn"), ("tp", "tn", "fp", "fn")),
-    "precision": (("tp",), ("tp", "fp")),
-    "recall": (("tp",), ("tp", "fn")),
-    "specificity": (("tn",), ("tn", "fp")),
-    "npv": (("tn",), ("tn", "fn")),
-    "fpr": (("fp",), ("fp", "tn")),
-    "fnr": (("fn",), ("fn", "tp")),
-}
-
 
 def _pair(interval) -> list[float] | None:
     if interval is None:
@@ -58,13 +44,13 @@ def _pair(interval) -> list[float] | None:
     return [lo, hi] if math.isfinite(lo) and math.isfinite(hi) else None
 
 
-def _counts(lr) -> dict | None:
-    """The confusion counts at the learner's threshold (binary), or None."""
+def _counts(lr) -> list[float] | None:
+    """(TP, FP, TN, FN) at the learner's threshold (binary), or None."""
     at = getattr(lr, "at_threshold", None)
     if at is None:
         return None
     try:
-        return {k: float(getattr(at, k)) for k in ("tp", "fp", "tn", "fn")}
+        return [float(getattr(at, k)) for k in ("tp", "fp", "tn", "fn")]
     except (AttributeError, TypeError):
         return None
 
@@ -78,12 +64,10 @@ def value_interval(lr, metric: str, level: float) -> list[float] | None:
         ci = _pair(getattr(lr.auc_ci, "ci", None))
         if ci is not None:
             return ci
-    if metric in RATES:
+    if metric in PROPORTIONS:
         counts = _counts(lr)
-        if counts is not None and all(float(v).is_integer() for v in counts.values()):
-            hits, trials = RATES[metric]
-            n = sum(counts[k] for k in trials)
-            ci = wilson_interval(sum(counts[k] for k in hits), n, level) if n > 0 else None
+        if counts is not None and all(float(v).is_integer() for v in counts):
+            ci = proportion_intervals(counts, level)[metric]
             if ci is not None:
                 return [float(ci[0]), float(ci[1])]
     boot = getattr(lr, "bootstrap", None) or {}
@@ -118,7 +102,6 @@ def outcome(value, bounds: list[tuple[str, float]], interval) -> str:
 def _change_interval(row: dict, history: dict | None, task: str | None) -> list[float] | None:
     """The interval of the change a gate on change reads (results.json's
     ``history.changes`` row of its learner and measure)."""
-
     measure = change_measure(row.get("metric"), task)
     for c in (history or {}).get("changes", []):
         if c.get("learner") == row.get("learner") and c.get("measure") == measure:
@@ -137,7 +120,6 @@ def _row_outcome(row: dict, lr, level: float, history: dict | None,
             return "not_evaluated", None
         return ("pass" if row.get("passed") else "fail"), None
     if "change_since" in row:  # max_drop: the worsening of the change against the bound
-
         value, interval = row.get("value"), _change_interval(row, history, task)
         if value is None:
             return "not_evaluated", None
