@@ -430,9 +430,9 @@ def test_undefined_members_are_null_with_a_warning_and_marked(tmp_path):
         assert lr[name] is None, name
     assert lr["fnr"] == pytest.approx(1 / 3) and lr["npv"] == 0.0
     warnings = data["warnings"]
-    for text in ("learner 'a': mcc at threshold 0.5 is undefined: there are no negatives",
-                 "learner 'a': balanced_accuracy at threshold 0.5 is undefined: there are no negatives",
-                 "learner 'a': youden at threshold 0.5 is undefined: there are no negatives",
+    for text in ("learner 'a': mcc at threshold 0.500 is undefined: there are no negatives",
+                 "learner 'a': balanced_accuracy at threshold 0.500 is undefined: there are no negatives",
+                 "learner 'a': youden at threshold 0.500 is undefined: there are no negatives",
                  "learner 'a': ks is undefined: there are no negatives (only one class in y_true)",
                  "learner 'a': gini is undefined: there are no negatives (only one class in y_true)"):
         assert text in warnings, text
@@ -440,7 +440,7 @@ def test_undefined_members_are_null_with_a_warning_and_marked(tmp_path):
     assert sum("fpr at threshold" in w and "'a'" in w for w in warnings) == 1
     family = html[html.index("The confusion-matrix family at the threshold"):html.index("Ranking (every threshold)")]
     assert 'undefined<sup class="mark">' in family
-    assert "mcc at threshold 0.5 is undefined: there are no negatives" in family
+    assert "mcc at threshold 0.500 is undefined: there are no negatives" in family
 
 
 def test_hard_decisions_have_the_family_but_no_ks_or_gini(tmp_path):
@@ -490,7 +490,7 @@ def test_multiclass_run_writes_the_family(tmp_path):
     assert lr["npv"] == pytest.approx(np.mean(tn / (tn + fn)), rel=1e-12)
     assert "youden" not in lr and "ks" not in lr and "gini" not in lr
     assert data["gates"] == [{"learner": "a", "metric": "kappa", "value": lr["kappa"], "min": 0.99,
-                              "passed": False}]
+                              "interval": None, "outcome": "fail", "passed": False}]
     family = html[html.index("The confusion-matrix family of the decisions"):]
     assert "balanced accuracy" in family and "Youden" not in family.split("</table>")[0]
 

@@ -181,7 +181,7 @@ def test_gates_on_change_fail_with_exit_status_3(tmp_path, stand_ins, monkeypatc
     assert "Since the last run" in html and 'data-figure="trend"' in html
     assert "Since the last run (2026-11-09), the AUC of a fell from" in html
     assert "The scores of a drifted since the last run (2026-11-09): PSI 0.400, above the gate&#39;s 0.250." in html
-    assert "✘ a: auc change since 2026-11-09" in html
+    assert "Gate failed: a: auc change since 2026-11-09" in html  # page one's findings
 
 
 def test_a_failed_run_stores_nothing(tmp_path, stand_ins, monkeypatch, capsys):

@@ -88,9 +88,13 @@ def test_gate_failure_writes_report_and_exits_3(melon):
     status, d = _run(melon / "spec.yaml")
     assert status == 3
     assert d["gates"] == [
-        {"learner": "A", "metric": "auc", "value": 0.64, "min": 0.5, "passed": True},
-        {"learner": "B", "metric": "auc", "value": 0.32, "min": 0.5, "passed": False},
+        # A is above its bound, but DeLong's interval of 4 positives reaches below it
+        {"learner": "A", "metric": "auc", "value": 0.64, "min": 0.5, "interval": d["gates"][0]["interval"],
+         "outcome": "inconclusive", "passed": False},
+        {"learner": "B", "metric": "auc", "value": 0.32, "min": 0.5, "interval": d["gates"][1]["interval"],
+         "outcome": "fail", "passed": False},
     ]
+    assert d["gates"][0]["interval"][0] < 0.5
 
 
 def test_strict_turns_warnings_into_status_3(melon, capsys):
@@ -98,8 +102,8 @@ def test_strict_turns_warnings_into_status_3(melon, capsys):
     status, d = _run(melon / "spec.yaml")
     assert status == 0
     assert d["learners"]["A"]["precision"] is None
-    assert "learner 'A': precision at threshold 2 is undefined: nothing is predicted positive at " \
-           "threshold 2" in d["warnings"]
+    assert "learner 'A': precision at threshold 2.00 is undefined: nothing is predicted positive at " \
+           "the threshold" in d["warnings"]
     status, _ = _run(melon / "spec.yaml", "--strict")
     assert status == 3
 
@@ -154,9 +158,10 @@ def test_weights_and_hard_decisions(tmp_path):
 def test_progress_is_silent_when_not_a_terminal(melon, capsys):
     assert main(["run", str(melon / "spec.yaml")]) == 0
     captured = capsys.readouterr()
-    # no progress lines: stderr holds the run's warnings only, as results.json lists them
-    warnings = json.loads((melon / "reports" / "results.json").read_text())["warnings"]
-    assert captured.err.splitlines() == [f"warning: {w}" for w in warnings]
+    # no progress lines: stderr holds the run's warnings, as results.json lists them, and the verdict last
+    data = json.loads((melon / "reports" / "results.json").read_text())
+    assert captured.err.splitlines()[:-1] == [f"warning: {w}" for w in data["warnings"]]
+    assert captured.err.splitlines()[-1].startswith(f"verdict: {data['verdict']['status']} (")
     assert captured.out.startswith("wrote ")
 
 
@@ -174,7 +179,7 @@ def test_schema_lists_every_key():
     assert set(schema["properties"]) == {
         "version", "title", "description", "date", "task", "positive", "classes", "data",
         "threshold", "priors", "costs", "metrics", "fbeta", "partial_auc", "thresholds", "compare",
-        "confidence", "calibration", "gates", "history", "report", "spark", "rank_by"}
+        "confidence", "calibration", "gates", "history", "report", "spark", "deployed", "rank_by"}
     # the metric names are the registry's, in its order (results.json's)
     from evalreport import registry
 
