@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..compare import Comparisons, compare_learners, pair_tests, stats
+from ..compare.stats import paired_classes
 from ..data import Source
 from ..result import RunWarning
 from ..spec import Spec
@@ -158,12 +159,14 @@ def untested_ranking(spec: Spec, comparisons) -> list[RunWarning]:
     task = spec.task or "binary"
     if not comparisons or test_for(name, task) != "paired_bootstrap":
         return []
-    if task != "binary":
-        why = "which is computed for binary tasks only"
-    elif not spec.confidence.bootstrap:
-        why = "and confidence.bootstrap is 0"
-    else:
+    if any(getattr(c, "resamples", None) is not None for c in comparisons):
         return []
+    if not spec.confidence.bootstrap:
+        why = "and confidence.bootstrap is 0"
+    elif task != "binary" and name not in paired_classes.MEASURES:
+        why = f"which is not resampled for {name}"
+    else:
+        why = "and the rows cannot be resampled (aggregated or weighted data, or more than the bootstrap budget)"
     return [RunWarning(f"the learners ranked by {name} are not tested against the best (nor a challenger against "
                        f"the deployed learner): the test of {name} is the paired bootstrap of the difference, "
                        f"{why}", measure=name)]
