@@ -281,6 +281,29 @@ class Result:
         """
         return self._views().to_frame(self)
 
+    def per_class_frame(self):
+        """A multi-class result's measures per class as a pandas DataFrame, like
+        scikit-learn's ``classification_report(output_dict=True)``: one row per
+        (learner, class), then each learner's ``macro`` and ``micro`` averages;
+        columns precision, recall, f1, support, auc, average_precision and
+        ``fbeta_<b>`` (NaN: undefined). TypeError for a binary result.
+
+        Examples
+        --------
+        >>> import evalreport
+        >>> result = evalreport.from_predictions([0, 1, 2, 2, 1, 0], {"m": [[.8, .1, .1], [.2, .7, .1],
+        ...     [.1, .2, .7], [.3, .3, .4], [.5, .4, .1], [.6, .2, .2]]}, confidence={"bootstrap": 0})
+        >>> result.per_class_frame().loc["m", ["precision", "recall"]]  # doctest: +NORMALIZE_WHITESPACE
+               precision    recall
+        class
+        0       0.666667  1.000000
+        1       1.000000  0.500000
+        2       1.000000  1.000000
+        macro   0.888889  0.833333
+        micro   0.833333  0.833333
+        """
+        return self._views().per_class_frame(self)
+
     def comparisons_frame(self):
         """The tests between pairs of learners (DeLong's, McNemar's, the paired
         t-test) as a pandas DataFrame: one row per test and pair, with results.json's
