@@ -197,6 +197,7 @@ def _check_environment() -> None:
 def cmd_run(args) -> int:
     from .pipeline import evaluate
     from .report import check_output, render
+    from .report.context import figure_warnings
     from .report.results import report_warnings
     from .spec import load_spec
     from .verdict import gate_failed, status_line
@@ -229,9 +230,10 @@ def cmd_run(args) -> int:
         print(f"gate {said}: {gate_text(g, lambda x: f'{x:.6g}')}", file=sys.stderr)
     if failed:
         status = EXIT_GATE
-    # Every warning of the run (the evaluation's, and NumPy's or matplotlib's while
-    # drawing), as results.json lists them; --quiet keeps cron's mail empty.
-    warnings = report_warnings(result)
+    # Every warning of the run: the evaluation's, as results.json lists them, then
+    # NumPy's or matplotlib's while drawing the figures, as the report lists them;
+    # --quiet keeps cron's mail empty.
+    warnings = report_warnings(result) + figure_warnings(result)
     if not args.quiet or args.strict:
         for w in warnings:
             print(f"warning: {w}", file=sys.stderr)
