@@ -8,7 +8,8 @@ console error, and no request but the file itself.
 
 The browser is the system's Chromium (Debian's ``chromium`` package; Playwright's
 own download is not reachable everywhere), or ``$CHROMIUM``. Without one the
-browser tests skip, except in CI (``CI=true``), where they fail.
+browser tests skip, except in CI (``CI=true``, or ``EVALREPORT_REQUIRE_BROWSER=1``
+as .ci/run sets), where they fail.
 """
 
 from __future__ import annotations
@@ -178,7 +179,7 @@ def _need_browser():
     if problem is None and executable is None:
         problem = "no Chromium found (apt-get install chromium, or set $CHROMIUM)"
     if problem is not None:
-        if os.environ.get("CI", "").lower() == "true":
+        if os.environ.get("CI", "").lower() == "true" or os.environ.get("EVALREPORT_REQUIRE_BROWSER") == "1":
             pytest.fail(f"the browser tests must run in CI: {problem}")
         pytest.skip(problem)
     return sync_playwright, executable
