@@ -1,7 +1,9 @@
 """The accessible PDF (issue 34), read back with pikepdf: every tagged figure's
 /Alt is its alt text (the HTML's aria-label), every table header cell carries a
-/Scope, the XMP claims PDF/UA-1 beside PDF/A-3b (with the extension schema PDF/A
-asks for), and the outline (the bookmarks) lists every section.
+/Scope, every page's content is tagged to the structure tree or marked as an
+artifact (the running header and footer), the XMP claims PDF/UA-1 beside PDF/A-3b
+(with the extension schema PDF/A asks for), and the outline (the bookmarks) lists
+every section.
 
 A small document through the PDF sink checks how each ``th`` maps to its scope;
 breast_cancer, rendered whole, checks the report."""
@@ -185,3 +187,59 @@ def test_outline_lists_every_section(breast_cancer):
         titles.append(str(item.Title))
         item = item.get("/Next")
     assert titles == page.headings and len(titles) >= 6
+
+
+#: content operators that paint (text, images and forms, paths filled or stroked, shadings)
+PAINTING = {"Tj", "TJ", "'", '"', "Do", "f", "F", "f*", "S", "s", "B", "B*", "b", "b*", "sh", "BI"}
+
+
+def _reachable(pdf) -> set:
+    """The object ids of the structure elements reached from the tree's root."""
+    seen, stack = set(), [pdf.Root.StructTreeRoot.K]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, pikepdf.Array):
+            stack.extend(node)
+        elif isinstance(node, pikepdf.Dictionary):
+            if node.objgen in seen:
+                continue
+            seen.add(node.objgen)
+            if "/K" in node:
+                stack.append(node.K)
+    return seen
+
+
+def _unmarked(pdf) -> list[str]:
+    """Per page: painting outside any marked-content sequence, and marked content
+    whose MCID leads to no element of the structure tree."""
+    reached = _reachable(pdf)
+    nums = pdf.Root.StructTreeRoot.ParentTree.Nums
+    parents = {int(nums[i]): nums[i + 1] for i in range(0, len(nums), 2)}
+    problems = []
+    for number, page in enumerate(pdf.pages, start=1):
+        depth = 0
+        for operands, operator in pikepdf.parse_content_stream(page):
+            op = str(operator)
+            if op in ("BDC", "BMC"):
+                depth += 1
+                if op == "BDC" and isinstance(operands[1], pikepdf.Dictionary) and "/MCID" in operands[1]:
+                    element = parents[int(page.StructParents)][int(operands[1].MCID)]
+                    if element.objgen not in reached:
+                        problems.append(f"page {number}: MCID {int(operands[1].MCID)} tagged to nothing")
+            elif op == "EMC":
+                depth -= 1
+            elif op in PAINTING and depth == 0:
+                problems.append(f"page {number}: {op} outside marked content")
+    return problems
+
+
+def test_small_document_content_is_tagged_or_artifact():
+    with pikepdf.open(__import__("io").BytesIO(_small_pdf())) as pdf:
+        assert _unmarked(pdf) == []
+
+
+def test_every_page_is_tagged_or_artifact(breast_cancer):
+    """The running title, date and page number are artifacts (pagination); the
+    rest is tagged content of the structure tree."""
+    pdf, _ = breast_cancer
+    assert _unmarked(pdf) == []

@@ -11,8 +11,9 @@ header and the "page X of Y" footer) and writes a PDF/A-3b file with:
 * tags: a structure tree of the headings, paragraphs, lists, tables and figures
   (``PDF_TAGS``), for screen readers and reflow: each figure's ``/Alt`` is its
   alt text (the SVG's ``<title>``, the HTML's ``aria-label``), each table header
-  cell has a ``/Scope`` (the ``th``'s ``scope``), and the XMP claims PDF/UA-1
-  beside PDF/A-3b (``pdfuaid:part``, with the extension schema PDF/A asks for).
+  cell has a ``/Scope`` (the ``th``'s ``scope``), the running header and footer
+  are artifacts, and the XMP claims PDF/UA-1 beside PDF/A-3b (``pdfuaid:part``,
+  with the extension schema PDF/A asks for): ``pdf_ua.py``.
 
 The same arguments give byte-identical PDF bytes: every date comes from
 ``date`` (at 00:00:00 UTC) and the file identifier ``/ID`` is the MD5 of the

@@ -7,6 +7,8 @@ calls :func:`accessible`, which adds
 
 * a ``/Scope`` (``/Column``, ``/Row``) on every table header cell's ``/A``
   attributes, from the ``th``'s ``scope`` attribute;
+* the page margins' content (running title, date, page number) marked as
+  artifacts instead of tagged to structure elements outside the tree;
 * ``pdfuaid:part`` on the XMP description that carries ``pdfaid:part``, with the
   PDF/A extension schema that declares the ``pdfuaid`` namespace.
 
@@ -23,9 +25,64 @@ __all__ = ["accessible"]
 
 def accessible(document, pdf, *, ua_part: int = 1) -> None:
     """What PDF/UA-1 asks beyond WeasyPrint 70's tags: a ``/Scope`` on every table
-    header cell and the PDF/UA identification in the XMP."""
+    header cell, the running headers and footers as artifacts, and the PDF/UA
+    identification in the XMP."""
     _header_scopes(document, pdf)
+    _margins_as_artifacts(pdf)
     _claim_pdf_ua(pdf, ua_part)
+
+
+def _number(reference) -> int | None:
+    """``b"12 0 R"`` -> 12."""
+    try:
+        text = reference.decode() if isinstance(reference, (bytes, bytearray)) else str(reference)
+        return int(text.split()[0]) if text.endswith("R") else None
+    except (ValueError, IndexError, UnicodeDecodeError):
+        return None
+
+
+def _margins_as_artifacts(pdf) -> None:
+    """Mark the page margins' content (the running title, date and "page X of Y")
+    as artifacts: pagination, not the document's content.
+
+    WeasyPrint 70 marks it as tagged content whose structure elements it leaves out
+    of the structure tree ("could be included in tree as Artifact, but that's only
+    allowed in PDF 2.0"): content tagged to nothing. Each such marked sequence
+    (``/Span <</MCID n>> BDC``) becomes ``/Artifact BMC``; its ``EMC`` stays."""
+    import pydyf
+
+    root = _number(pdf.catalog.get("StructTreeRoot"))
+    if root is None:
+        return
+    reached, todo = set(), [root]
+    while todo:  # the structure tree's elements, from its root down its /K
+        number = todo.pop()
+        if number in reached or not 0 < number < len(pdf.objects):
+            continue
+        reached.add(number)
+        kids = pdf.objects[number].get("K") if isinstance(pdf.objects[number], dict) else None
+        for kid in kids if isinstance(kids, list) else [kids]:
+            if (n := _number(kid)) is not None:
+                todo.append(n)
+    orphaned: dict[int, set[int]] = {}  # page object number -> MCIDs tagged to nothing
+    for obj in pdf.objects:
+        if (isinstance(obj, dict) and obj.get("Type") == "/StructElem"
+                and getattr(obj, "number", None) not in reached):
+            page = _number(obj.get("Pg"))
+            for kid in obj.get("K") or []:
+                if isinstance(kid, int) and page is not None:
+                    orphaned.setdefault(page, set()).add(kid)
+    for page, mcids in orphaned.items():
+        contents = _number(pdf.objects[page].get("Contents"))
+        stream = pdf.objects[contents] if contents is not None else None
+        if not isinstance(stream, pydyf.Stream):
+            continue
+        ops = stream.stream
+        for i in range(1, len(ops) - 1):
+            item = ops[i]
+            if (isinstance(item, dict) and item.get("MCID") in mcids and ops[i + 1] == b"BDC"
+                    and isinstance(ops[i - 1], str) and ops[i - 1].startswith("/")):
+                ops[i - 1], ops[i], ops[i + 1] = "/Artifact", b"BMC", b""
 
 
 # HTML's th scope -> PDF's /Scope (a row group's header heads rows, a column group's columns)
