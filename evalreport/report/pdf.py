@@ -9,7 +9,11 @@ header and the "page X of Y" footer) and writes a PDF/A-3b file with:
   creation and modification dates) taken from the arguments, not the clock;
 * an outline built from the headings (WeasyPrint's default for h1-h6);
 * tags: a structure tree of the headings, paragraphs, lists, tables and figures
-  (``PDF_TAGS``), for screen readers and reflow.
+  (``PDF_TAGS``), for screen readers and reflow: each figure's ``/Alt`` is its
+  alt text (the SVG's ``<title>``, the HTML's ``aria-label``), each table header
+  cell has a ``/Scope`` (the ``th``'s ``scope``), the running header and footer
+  are artifacts, and the XMP claims PDF/UA-1 beside PDF/A-3b (``pdfuaid:part``,
+  with the extension schema PDF/A asks for): ``pdf_ua.py``.
 
 The same arguments give byte-identical PDF bytes: every date comes from
 ``date`` (at 00:00:00 UTC) and the file identifier ``/ID`` is the MD5 of the
@@ -45,17 +49,21 @@ from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
 from ..errors import RenderError
+from .pdf_ua import accessible
 
-__all__ = ["html_to_pdf", "RefusedURL", "make_url_fetcher", "PDF_VARIANT", "PDF_TAGS", "attachment_kind"]
+__all__ = ["html_to_pdf", "RefusedURL", "make_url_fetcher", "PDF_VARIANT", "PDF_TAGS", "PDF_UA_PART", "attachment_kind"]
 
 LOGGER = logging.getLogger("evalreport")
 
 PDF_VARIANT = "pdf/a-3b"
 #: Tagged PDF (a structure tree, /MarkInfo /Marked true, the document's language):
-#: WeasyPrint 70 adds the tags to a PDF/A-3b file when asked. The "pdf/ua-1" variant
-#: would declare PDF/UA instead, but a file has one variant: PDF/A-3b is kept (it
-#: carries the attachments), tagged, without the PDF/UA identification.
+#: WeasyPrint 70 adds the tags to a PDF/A-3b file when asked. Its "pdf/ua-1" variant
+#: would declare PDF/UA instead, but WeasyPrint writes one variant: PDF/A-3b is kept
+#: (it carries the attachments), tagged, and the finisher adds what PDF/UA-1 asks
+#: beyond it (table header scopes, the PDF/UA identification: ``pdf_ua.accessible``).
 PDF_TAGS = True
+#: the PDF/UA part the XMP claims beside PDF/A's (ISO 14289-1)
+PDF_UA_PART = 1
 
 # name suffix -> (MIME type, PDF/A-3 AFRelationship)
 _ATTACHMENT_KINDS = {
@@ -329,9 +337,10 @@ def _compress_once(pdf) -> None:
 
 
 def _finish(document, pdf) -> None:
-    """WeasyPrint's finisher hook: the catalog's ``/AF`` deduplicated, each stream
-    compressed once."""
+    """WeasyPrint's finisher hook: the catalog's ``/AF`` deduplicated, the PDF/UA
+    additions, each stream compressed once."""
     _dedupe_associated_files(document, pdf)
+    accessible(document, pdf, ua_part=PDF_UA_PART)
     _compress_once(pdf)
 
 
