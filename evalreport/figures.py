@@ -16,9 +16,10 @@ from .figure_text import _label, cost_alt, gains_alt, pr_alt, reliability_alt, r
 # the drawing of the ROC, P-R and cost curves is the plot helpers' (evalreport.plots, for
 # custom figures too); the rest is shared with the other figure modules from here
 from .plots import MIN_TEXT, PALETTE, _proxy, _thin, _unit_axes  # noqa: F401  (class_figures.py, ...)
-from .plots import _cost_limits, _drawn, learner_styles, plot_cost_curves, plot_pr, plot_roc, roc_crowded
+from .plots import _cost_limits, _drawn, _line, _muted_handle, learner_styles, plot_cost_curves, plot_pr, plot_roc
+from .plots import roc_crowded
 
-__all__ = ["PALETTE", "learner_styles", "figures", "gains_figure", "drawing"]
+__all__ = ["PALETTE", "learner_styles", "figures", "gains_figure", "drawing", "dot_handles"]
 
 def _rc(extra: dict | None = None):
     """matplotlib's settings for drawing one figure (read when artists are made
@@ -132,8 +133,7 @@ def cost_figure(result, styles, thirds: bool = False) -> str:
         size = (THIRD_WIDTH, THIRD_HEIGHT) if thirds else (HALF_WIDTH, 3.3)
         fig = _figure(size, layout="constrained")
         ax = fig.subplots()
-        handles = plot_cost_curves(ax, result, styles=styles, legend=False,
-                                   title="Cost curves (least cost shaded)" if thirds else None)
+        handles = plot_cost_curves(ax, result, styles=styles, legend=False)
         _legend_below(fig, [ax], handles, [h.get_label() for h in handles], width=size[0])
         return _svg(fig, "cost", cost_alt(result))
 
@@ -172,10 +172,12 @@ def scalars_figure(result, styles, rows) -> str:
                 if value is None:
                     continue
                 y = i + (j - (len(keys) - 1) / 2) * step
-                color = styles[key]["color"]
+                st = styles[key]
+                muted = st.get("muted")
                 if interval is not None:
-                    ax.plot(interval, [y, y], color=color, linewidth=1.2)
-                ax.plot([value], [y], marker="o", markersize=5, color=color, linestyle="none", clip_on=False)
+                    ax.plot(interval, [y, y], color=st["color"], linewidth=0.8 if muted else 1.2,
+                            zorder=1.5 if muted else 2)
+                ax.plot([value], [y], **_dot(st))
         ax.set_yticks(range(len(rows)))
         ax.set_yticklabels([label for label, _ in rows])
         ax.set_ylim(len(rows) - 0.5, -0.5)
@@ -183,11 +185,30 @@ def scalars_figure(result, styles, rows) -> str:
         ax.grid(axis="y", visible=False)
         ax.set_xlabel("value (higher is better; lines: confidence intervals where computed)")
         # every learner, those with hard decisions too (no AUC: not on the first row)
-        handles = [_proxy(_label(k), color=styles[k]["color"], marker="o", markersize=5, linestyle="none")
-                   for k in keys]
+        handles = dot_handles(keys, styles)
         fig.legend(handles, [h.get_label() for h in handles], loc="outside upper center",
                    ncol=min(len(keys), 6), frameon=False, handletextpad=0.2, columnspacing=1.2)
         return _svg(fig, "scalars", scalars_alt(rows))
+
+
+def _dot(st: dict, size: float = 5) -> dict:
+    """A learner's dot in a dot chart: its marker and colour; a muted one small and behind."""
+    if st.get("muted"):
+        return dict(marker="o", markersize=size * 0.6, color=st["color"], linestyle="none", clip_on=False,
+                    zorder=1.5)
+    return dict(marker=st.get("marker", "o"), markersize=size, color=st["color"], linestyle="none",
+                clip_on=False, zorder=3)
+
+
+def dot_handles(keys, styles, size: float = 5) -> list:
+    """The legend entries of the dot charts: one per learner in colour, one for the grey ones."""
+    handles = [_proxy(_label(k), **{**_dot(styles[k], size), "clip_on": True}) for k in keys
+               if not styles[k].get("muted")]
+    grey = _muted_handle(keys, styles)
+    if grey is not None:
+        handles.append(_proxy(grey.get_label(), **_dot(styles[[k for k in keys if styles[k].get("muted")][0]],
+                                                         size)))
+    return handles
 
 
 def gains_figure(result, styles) -> str:
@@ -203,10 +224,10 @@ def gains_figure(result, styles) -> str:
             if table is None:
                 continue
             st = styles[key]
-            line = dict(color=st["color"], linestyle=st["linestyle"], marker="o", markersize=3.2)
+            line = dict(**_line(st), marker=st.get("marker", "o"), markersize=2.5 if st.get("muted") else 3.2)
             points = [(0.0, 0.0)] + [(g.flagged, g.captured) for g in table.gains if g.captured is not None]
             if len(points) > 1:
-                left.plot(*zip(*points), label=_label(key), **line)
+                left.plot(*zip(*points), label="_" if st.get("muted") else _label(key), **line)
             lifts = [(g.flagged, g.lift) for g in table.gains if g.lift is not None]
             if lifts:
                 right.plot(*zip(*lifts), **line)
@@ -217,15 +238,21 @@ def gains_figure(result, styles) -> str:
         right.set_xlabel("Share flagged (top by score)")
         right.set_ylabel("Lift (captured / flagged)")
         right.set_title("Cumulative lift by decile")
-        _legend_below(fig, [left], width=FULL_WIDTH)
+        handles, labels = left.get_legend_handles_labels()
+        grey = _muted_handle([k for k, lr in result.learners.items() if lr.operating_table is not None], styles)
+        if grey is not None:
+            handles, labels = handles + [grey], labels + [grey.get_label()]
+        _legend_below(fig, [left], handles, labels, width=FULL_WIDTH)
         return _svg(fig, "gains", gains_alt(result))
 
 
-def figures(result, scalar_rows) -> dict[str, str]:
+def figures(result, scalar_rows, styles: dict | None = None) -> dict[str, str]:
     """Every figure of the report, as inline SVG text: each key is there, ""
     when nothing is drawn (no learner has the curve: a class is absent, or
-    hard decisions only), since the templates ask for every key."""
-    styles = learner_styles(result.learners)
+    hard decisions only), since the templates ask for every key. ``styles``:
+    each learner's colour, dash and marker, the emphasis decided by the report
+    (report/summary.py's ``shown_styles``); default every learner in colour."""
+    styles = styles or learner_styles(result.learners)
     learners = result.learners.values()
     # the ROC figure takes the page's width when it adds its log-FPR panel; else,
     # with a few learners (legends of a few lines), the three curves go three across
