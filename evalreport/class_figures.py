@@ -5,6 +5,8 @@ figure, SVG and style helpers)."""
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 from .figure_text import cd_alt, class_roc_alt, class_scores_alt, confusion_alt
@@ -50,10 +52,10 @@ def confusion_figure(name: str, classes: list[str], confusion: np.ndarray, fig_i
     longest = max((len(c) for c in classes), default=1)
     label_room = min(1.6, 0.4 + 0.065 * longest)
     rotate = k > 4 or longest * 0.065 * 0.9 > CELL  # names wider than a cell slant
-    natural = k <= NATURAL_CLASSES
+    # the cell fits its longest number at 8 pt; the panel, k cells
+    panel = k * max(CELL, chars * 0.075 + 0.12)
+    natural = k <= NATURAL_CLASSES and label_room + 2 * panel + 1.3 <= FULL_WIDTH
     if natural:
-        # the cell fits its longest number at 8 pt; the panel, k cells
-        panel = k * max(CELL, chars * 0.075 + 0.12)
         stacked = False
         size = min(8.0, max(MIN_TEXT, _cell_text_size(k, panel, chars)))
         xlabels = (0.5 + 0.055 * longest) if rotate else 0.45
@@ -88,8 +90,9 @@ def confusion_figure(name: str, classes: list[str], confusion: np.ndarray, fig_i
             axes[1].set_ylabel("")
             axes[1].tick_params(labelleft=False)
         # the shading's key: both panels are shaded by the share of the row (the true class)
-        bar = fig.colorbar(image, ax=list(axes), shrink=0.9 if natural else 0.6, aspect=15 if natural else 25,
-                           pad=0.03, ticks=[0, 0.5, 1])
+        # beside the last panel, its height (a colour bar of the figure's ran past the matrices)
+        cax = axes[-1].inset_axes([1.06, 0.0, 0.055 if natural else 0.035, 1.0])
+        bar = fig.colorbar(image, cax=cax, ticks=[0, 0.5, 1])
         bar.set_label("shading: share of\nthe true class" if natural else "shading: share of the true class")
         bar.ax.tick_params(labelsize=MIN_TEXT)
         bar.outline.set_linewidth(0.4)
@@ -128,6 +131,7 @@ def _class_roc_grid(name: str, curves: dict, aucs: dict, fig_id: str, color: str
     k = len(curves)
     ncols = 3 if k <= 9 else 4
     nrows = -(-k // ncols)
+    fit = max(6, int(HALF_WIDTH / ncols * 72 / (0.55 * 7.5)))  # characters of a 7.5 pt title per panel
     with _rc({"axes.titlesize": 7.5, "xtick.labelsize": 7, "ytick.labelsize": 7}):
         fig = _figure((HALF_WIDTH, 0.2 + nrows * HALF_WIDTH / ncols * 1.08 + 0.35), layout="constrained")
         axes = np.atleast_1d(fig.subplots(nrows, ncols, sharex=True, sharey=True)).ravel()
@@ -136,7 +140,12 @@ def _class_roc_grid(name: str, curves: dict, aucs: dict, fig_id: str, color: str
             if c.roc is not None:
                 ax.plot(*_thin(c.roc.x, c.roc.y), color=color, linewidth=1.1)
             auc = aucs.get(cname)
-            ax.set_title(_label(f"{cname}" + (f" {auc:.2f}" if auc is not None else "")), pad=2)
+            # on as many lines as the panel's width needs (a long class name ran past the figure)
+            title = f"{cname}" + (f" {auc:.2f}" if auc is not None else "")
+            if len(title) > fit:  # the name on its lines, the AUC under it
+                title = textwrap.fill(f"{cname}", fit, break_long_words=True) + (
+                    f"\n{auc:.2f}" if auc is not None else "")
+            ax.set_title(_label(title), pad=2)
             ax.set_xlim(0, 1)
             ax.set_ylim(0, 1.02)
             ax.set_aspect("equal")

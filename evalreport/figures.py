@@ -76,6 +76,13 @@ _RC = {
 }
 
 
+def _legend_columns(labels, width: float) -> int:
+    """How many columns of legend entries the longest of ``labels`` allows at ``width``."""
+    # a character of 7.5 pt DejaVu Sans is about 0.06 in wide; the marker and gaps 0.45 in
+    longest = max(len(lab) for lab in labels) * 0.062 + 0.45
+    return max(1, min(len(labels), int((width - 0.2) // longest)))
+
+
 def _legend_below(fig, axes, handles=None, labels=None, width: float = HALF_WIDTH) -> None:
     """The legend under the axes, outside the data (constrained layout makes
     room for it); as many columns as the longest label allows at this width."""
@@ -87,9 +94,7 @@ def _legend_below(fig, axes, handles=None, labels=None, width: float = HALF_WIDT
         labels, handles = list(pairs), list(pairs.values())
     if not handles:
         return
-    # a character of 7.5 pt DejaVu Sans is about 0.06 in wide; the marker and gaps 0.45 in
-    longest = max(len(lab) for lab in labels) * 0.062 + 0.45
-    ncol = max(1, min(len(labels), int((width - 0.2) // longest)))
+    ncol = _legend_columns(labels, width)
     fig.legend(handles, labels, loc="outside lower center", ncol=ncol, frameon=False,
                handlelength=1.8, columnspacing=1.0, handletextpad=0.4, borderaxespad=0.2)
 
@@ -214,8 +219,13 @@ def dot_handles(keys, styles, size: float = 5) -> list:
 def gains_figure(result, styles) -> str:
     """Cumulative gains (left: the share of the positives captured against the share
     flagged, the diagonal a random ranking) and lift by decile (right), per learner."""
+    drawn = [k for k, lr in result.learners.items() if lr.operating_table is not None]
+    labels = ["random"] + [_label(k) for k in drawn if not styles[k].get("muted")]
+    labels += [] if len(labels) == len(drawn) + 1 else ["n other learners (grey)"]
+    rows = -(-len(labels) // _legend_columns(labels, FULL_WIDTH))
     with _rc():
-        fig = _figure((FULL_WIDTH, 2.0), layout="constrained")
+        # each row of legend past the first takes its height from the axes: the figure grows by it
+        fig = _figure((FULL_WIDTH, 2.0 + 0.16 * (rows - 1)), layout="constrained")
         (left, right) = fig.subplots(1, 2)
         left.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="random")
         right.axhline(1.0, color="#999999", linewidth=0.8, linestyle=":")
@@ -279,7 +289,7 @@ def reliability_figure(name: str, bins, color: str, fig_id: str, *, top_label: b
         # four across the page (QUARTER_WIDTH) with fixed margins (the labels are
         # known): a layout engine measures every text again, a third of the drawing
         fig = _figure((QUARTER_WIDTH, 2.1))
-        fig.subplots_adjust(left=0.3, right=0.95, top=0.9, bottom=0.17, hspace=0.12)
+        fig.subplots_adjust(left=0.3, right=0.95, top=0.9, bottom=0.19, hspace=0.12)
         (ax, hist) = fig.subplots(2, 1, sharex=True,
                                        gridspec_kw={"height_ratios": [3, 1]})
         ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="perfect calibration")
