@@ -135,8 +135,9 @@ def emphasis(result) -> list[str]:
     learners, as the verdict (result.verdict) names them, at most six: the deployed
     learner (spec ``deployed``), each data set's leader and those tied with it (a
     leading configuration of replicates: its replicates), the challengers the tests
-    find superior to the deployed one, then those found non-inferior, then the
-    learners the leader's test cannot separate from it. Without a verdict: the
+    find superior to the deployed one, then those found non-inferior (a learner the
+    leader's test cannot separate from it is not emphasised: without a test, that is
+    every learner). Without a verdict: the
     deployed learner, else each data set's first by the ranking. The figures draw
     the rest in grey: they take this list, and never decide it."""
     from ..plots import PALETTE
@@ -164,9 +165,6 @@ def emphasis(result) -> list[str]:
     tests = verdict.challengers or {}
     for flag in ("superior", "non_inferior"):
         picked += [k for name, t in tests.items() if t.get(flag) for k in keys_of(name)]
-    for x in leaders:
-        if x.over == "learners":
-            picked += [k for name in x.indistinguishable_from for k in keys_of(name)]
     out: list[str] = []
     for k in picked:
         if k in learners and k not in out and len(out) < len(PALETTE):
