@@ -13,7 +13,7 @@ from .figure_text import cd_alt, class_roc_alt, class_scores_alt, confusion_alt
 from .figure_text import _label
 from .figures import (FULL_WIDTH, HALF_WIDTH, MIN_TEXT, PALETTE, _dot, _figure, _legend_below, _rc, _svg,
                       _thin, _unit_axes, dot_handles, scalar_limits)
-from .plots import _DASHES
+from .styles import _DASHES
 
 #: The classes' colours, never the learners' (blue is a learner on one page and a class
 #: on another no more): teal, indigo, olive, orchid, each at least 3:1 on white and

@@ -16,7 +16,8 @@ from .figure_text import _label, cost_alt, gains_alt, pr_alt, reliability_alt, r
 # the drawing of the ROC, P-R and cost curves is the plot helpers' (evalreport.plots, for
 # custom figures too); the rest is shared with the other figure modules from here
 from .plots import MIN_TEXT, PALETTE, _proxy, _thin, _unit_axes  # noqa: F401  (class_figures.py, ...)
-from .plots import _cost_limits, _drawn, _line, _muted_handle, learner_styles, plot_cost_curves, plot_pr, plot_roc
+from .plots import _cost_limits, _drawn, _line, learner_styles, plot_cost_curves, plot_pr, plot_roc
+from .styles import _muted_handle
 from .plots import roc_crowded
 
 __all__ = ["PALETTE", "learner_styles", "figures", "gains_figure", "drawing", "dot_handles"]

@@ -12,7 +12,7 @@ import math
 from . import registry
 from .figure_text import _label
 from .figures import FULL_WIDTH, _figure, _legend_below, _proxy, _rc, _svg
-from .plots import _muted_handle
+from .styles import _muted_handle
 from .words import and_join
 
 __all__ = ["trend_figure", "trend_alt"]

@@ -22,8 +22,8 @@ import numpy as np
 from .figure_text import _label, _partial_auc
 from .plot_paths import _log_path, _pr_path, _thin
 # the learners' colours, dashes and markers (re-exported: the figure modules import them from here)
-from .styles import _DASHES, EMPHASIS_FROM, MARKERS, MUTED, PALETTE, learner_styles  # noqa: F401
-from .styles import _learner_handles, _line, _muted_handle, _proxy  # noqa: F401
+from .styles import EMPHASIS_FROM, MUTED, PALETTE, learner_styles  # noqa: F401
+from .styles import _learner_handles, _line, _proxy
 
 __all__ = ["plot_roc", "plot_pr", "plot_cost_curves", "learner_styles", "PALETTE", "MUTED", "EMPHASIS_FROM"]
 
