@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 
-__all__ = ["SHOWN_LEARNERS", "shown_learners", "shown_styles", "emphasis", "ShownResult", "summary_note", "pair_heatmaps"]
+__all__ = ["SHOWN_LEARNERS", "shown_learners", "shown_styles", "emphasis", "coloured", "ShownResult", "summary_note", "pair_heatmaps"]
 
 #: the most learners drawn in a figure and given per-learner detail; past it the
 #: report summarises. Eight: the colour-blind-safe palette's colours, one each
@@ -122,7 +122,26 @@ def summary_note(result, shown: list[str] | None, limit: int = SHOWN_LEARNERS) -
             f"top {len(shown)} by {by}, always with the deployed one: {', '.join(shown)}. "
             f"The leaderboard and the tables of measures list every learner; the table of tests lists each "
             f"learner against the best and the significant pairs among those shown; the pairwise comparisons "
-            f"of all {n} are drawn as heatmaps. results.json holds every number of every learner and pair.")
+            f"of all {n} are drawn as heatmaps. results.json holds every number of every learner and pair. "
+            + _colour_words(result, shown))
+
+
+def _colour_words(result, shown: list[str]) -> str:
+    """Which of the drawn learners are in colour, and why, in a sentence."""
+    from ..words import and_join
+
+    picked = coloured(result, shown)
+    verdict = getattr(result, "verdict", None)
+    over = verdict.leader.over if verdict is not None and verdict.leader is not None else "learners"
+    why = ["the runs of the leading configuration" if over == "configurations" else "the leader"]
+    if verdict is not None and verdict.deployed is not None:
+        why.append("the deployed learner")
+        if any(t.get("superior") or t.get("non_inferior") for t in (verdict.challengers or {}).values()):
+            why.append("the challengers that may replace it")
+    verb = "is" if len(picked) == 1 else "are"
+    rest = len(shown) - len(picked)
+    return (f"In the figures {and_join(picked)} {verb} drawn in colour ({and_join(why)}), "
+            f"the other {rest} in grey.")
 
 
 #: the swatch of a learner the figures do not draw: no colour of the palette
@@ -172,6 +191,13 @@ def emphasis(result) -> list[str]:
     return out
 
 
+def coloured(result, keys: list[str]) -> list[str]:
+    """Of the drawn ``keys``, those in colour past a handful: :func:`emphasis`'s, else
+    the deployed (or first-ranked) one, else the first."""
+    return [k for k in emphasis(result) if k in keys] or \
+        [k for k in _deployed(result, _ranked(result)) if k in keys][:1] or list(keys)[:1]
+
+
 def shown_styles(result, shown: list[str] | None) -> dict[str, dict]:
     """Each learner's colour, dash and marker, as every figure and table swatch
     draws it: up to :data:`~evalreport.plots.EMPHASIS_FROM` learners each in its
@@ -181,9 +207,7 @@ def shown_styles(result, shown: list[str] | None) -> dict[str, dict]:
     from ..plots import EMPHASIS_FROM
 
     keys = list(result.learners) if shown is None else list(shown)
-    picked = None
-    if len(result.learners) > EMPHASIS_FROM:
-        picked = [k for k in emphasis(result) if k in keys] or _deployed(result, _ranked(result))[:1] or keys[:1]
+    picked = coloured(result, keys) if len(result.learners) > EMPHASIS_FROM else None
     styles = learner_styles(keys, picked)
     return {k: styles.get(k, UNDRAWN) for k in result.learners}
 
