@@ -139,3 +139,27 @@ def test_each_learner_its_own_colour_and_dash(n):
     first = styles[:len(PALETTE)]
     for key in ("color", "marker"):
         assert len({str(s[key]) for s in first}) == len(first)
+
+
+def test_emphasis_is_what_the_verdict_names():
+    # the report decides who is in colour from the verdict; the figures only draw it
+    from types import SimpleNamespace as NS
+
+    from evalreport.report.summary import emphasis, shown_styles
+
+    keys = [f"m{i}" for i in range(10)]
+    learners = {k: NS(name=k) for k in keys}
+    leader = NS(learner="m4", tied=("m4", "m7"), over="learners", indistinguishable_from=("m1", "m2"))
+    challengers = {"m3": {"superior": False, "non_inferior": True}, "m5": {"superior": True, "non_inferior": True},
+                   "m6": {"superior": False, "non_inferior": False}}
+    verdict = NS(deployed="m9", leader=leader, leaders=(leader,), challengers=challengers)
+    result = NS(learners=learners, verdict=verdict, comparisons=(), spec=NS(deployed="m9"))
+    # deployed, the leader and its tie, the superior challenger, then the non-inferior one;
+    # neither the challenger the test rejects (m6) nor those the leader's test cannot separate
+    assert emphasis(result) == ["m9", "m4", "m7", "m5", "m3"]
+    styles = shown_styles(result, None)
+    assert [k for k in keys if not styles[k].get("muted")] == ["m3", "m4", "m5", "m7", "m9"]
+    assert len({styles[k]["color"] for k in ["m3", "m4", "m5", "m7", "m9"]}) == 5
+    # six learners or fewer: every one in colour, whatever the verdict
+    few = NS(learners={k: learners[k] for k in keys[:6]}, verdict=verdict, comparisons=(), spec=NS(deployed="m9"))
+    assert not any(s.get("muted") for s in shown_styles(few, None).values())
