@@ -49,12 +49,25 @@ def many(tmp_path_factory):
     return out, (out / "report.html").read_text(), results
 
 
+def _emphasised(results) -> list[str]:
+    """The learners drawn in colour past six (issue 34), read off results.json's verdict: the
+    deployed one, the leader and those tied with it, the superior then non-inferior challengers."""
+    v = results["verdict"]
+    picked = [v["deployed"]] if v["deployed"] else []
+    if v["leader"]:
+        picked += [v["leader"]["learner"], *v["leader"]["tied"]]
+    for flag in ("superior", "non_inferior"):
+        picked += [k for k, t in v["challengers"].items() if t[flag]]
+    return list(dict.fromkeys(picked))[:6]
+
+
 def _expected_shown(results) -> list[str]:
-    """The deployed learner, those on the cost envelope, then the least-cost ranking's."""
+    """The deployed learner, those in colour, those on the cost envelope, then the least-cost ranking's."""
     c = results["comparisons"]
     order = c["rankings"]["min_cost"]
     picked = [c["winner_at_operating_point"]]
-    for key in sorted({iv["learner"] for iv in c["cost_envelope"]}, key=order.index) + order:
+    for key in _emphasised(results) + sorted({iv["learner"] for iv in c["cost_envelope"]}, key=order.index) \
+            + order:
         if key not in picked and len(picked) < SHOWN_LEARNERS:
             picked.append(key)
     return picked
@@ -64,8 +77,12 @@ def test_figures_draw_only_the_top_learners(many):
     _, html, results = many
     shown = set(_expected_shown(results))
     assert len(shown) == SHOWN_LEARNERS
-    for figure in ("roc", "pr", "cost", "scalars"):
+    for figure in ("roc", "pr", "cost"):
         assert _names(_svg(html, figure)) == shown, figure
+    # the headline chart names the learners in colour; the others are its grey dots
+    coloured = set(_emphasised(results)) & shown
+    assert coloured and coloured <= _names(_svg(html, "scalars")) <= shown
+    assert f"{len(shown - coloured)} other learners (grey)" in _svg(html, "scalars")
     # the reliability diagrams and confusion matrices: the same learners only
     diagrams = set(re.findall(r'data-figure="reliability-\d+"[^>]*aria-label="[^"]*?(m\d{3})', html))
     assert diagrams == shown
@@ -78,9 +95,11 @@ def test_pdf_figures_hold_only_the_top_learners_legends(many):
     shown = set(_expected_shown(results))
     text = subprocess.run(["pdftotext", "-layout", str(out / "report.pdf"), "-"], capture_output=True,
                           text=True, check=True).stdout
-    # the ROC legend's entries: "name (AUC 0.xxx)"
+    # the ROC legend's entries: "name (AUC 0.xxx)" for the learners in colour, one entry for the grey ones
     legend = set(re.findall(r"\b(m\d{3}) \(AUC \d\.\d{3}\)", text))
-    assert legend == shown
+    coloured = set(_emphasised(results)) & shown
+    assert legend == coloured
+    assert f"{len(shown - coloured)} other learners (grey)" in text
 
 
 def test_every_learner_in_the_tables_and_results_json(many):
@@ -249,7 +268,9 @@ def test_multiclass_summarises_too(tmp_path):
     (measure, order), *_ = results["comparisons"]["rankings"].items()
     assert measure in ("accuracy", "macro_f1", "macro_auc") and note.group(1) != "the result's order"
     assert shown == set(order[:SHOWN_LEARNERS])  # no gates: the deployed one is the first
-    assert _names(_svg(html, "scalars")) == shown
+    # the headline chart names the learners in colour (here the leader), the others grey dots
+    named = _names(_svg(html, "scalars"))
+    assert set(_emphasised(results)) & shown <= named <= shown and named
     blocks = set(re.findall(r'<div class="learner-block">\s*<h3>.*?(m\d{3})', html, flags=re.S))
     assert blocks == shown
     roc = set(re.findall(r'data-figure="roc-\d+"[^>]*aria-label="[^"]*?(m\d{3})', html))

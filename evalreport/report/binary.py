@@ -239,7 +239,7 @@ def binary_context(result, base: dict) -> dict:
         "figures": {"roc": "", "pr": "", "cost": "", "scalars": "",
                     **{k: Markup(v) for k, v in figures(view, [
                         (label, {k: v for k, v in vals.items() if k in view.learners})
-                        for label, vals in scalar_rows]).items()}},
+                        for label, vals in scalar_rows], styles).items()}},
         "matrix": _matrix(result) if not drawn else [],
         "pair_heatmaps": pair_heatmaps(result, drawn),
         "rankings": rankings,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from .. import registry
-from ..figures import learner_styles, reliability_figure
+from ..figures import reliability_figure
 from ..metrics.calibration import POOR_ECE
 from ..words import and_join
 from .format import Column, fmt, measure_text
@@ -37,7 +37,9 @@ def calibration_section(result, base: dict, shown=None) -> None:
     if not cols and not diagrams:
         base["calibration"] = None
         return
-    styles = learner_styles(result.learners)
+    from .summary import shown_styles
+
+    styles = shown_styles(result, shown)  # the figures' colours (grey past a handful, but the leaders)
     rows = []
     for i, (key, lr) in enumerate(result.learners.items()):
         cal = lr.calibration

@@ -175,7 +175,10 @@ def history_context(result, styles) -> dict | None:
         from ..history_figure import trend_figure
 
         keys = list(dict.fromkeys([*result.learners, *(k for r in runs for k in (r.get("values") or {}))]))
-        styles = {**learner_styles(keys), **(styles or {})}
+        from .summary import shown_learners, shown_styles
+
+        # the current learners as every other figure draws them (past a handful, the rest grey)
+        styles = {**learner_styles(keys), **(styles or shown_styles(result, shown_learners(result)))}
         measures = [m for m in (*HEADLINE, *MULTICLASS_HEADLINE) if any(m in v for r in runs for v in (r.get("values") or {}).values())]
         if measures:
             figure = Markup(trend_figure(runs, measures, keys, styles, _bounds(result.spec, history, len(runs))))

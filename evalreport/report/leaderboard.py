@@ -133,7 +133,9 @@ def leaderboard_context(result) -> dict | None:
 
         from ..run_figures import roc_band_figure
 
-        svg, caption = roc_band_figure(result, shown, shown_styles(result, shown))
+        # the learners in colour (the leader, the deployed one, its challengers) over the band of the rest
+        styles = shown_styles(result, shown)
+        svg, caption = roc_band_figure(result, [k for k in shown if not styles[k].get("muted")], styles)
         if svg:
             section["figure"], section["figure_caption"] = Markup(svg), caption
     return section
