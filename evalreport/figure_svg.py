@@ -148,7 +148,7 @@ def _svg(fig, name: str, alt: str, natural: bool = False) -> str:
     import matplotlib
 
     _warn_missing_glyphs(fig)
-    label = html.escape(alt, quote=True)
+    label = html.escape(" ".join(alt.split()), quote=True)  # one line, no stray spaces
     mode = _DRAWING.get()
     if mode is not None and mode.dry:
         return f'<svg role="img" data-figure="{name}" aria-label="{label}"><title>{label}</title></svg>'
