@@ -26,9 +26,6 @@ UNDEFINED = "undefined"
 RATE_DECIMALS = 3
 COST_DIGITS = 3
 P_FLOOR = 0.001
-#: the registry's scalars printed as costs (unbounded, or a cost): the rest of the scalars are rates
-COST_MEASURES = frozenset({"expected_total_cost", "min_cost", "cost_at_threshold", "cost_sensitive_error",
-                           "bayes_decision_cost", "log_loss"})
 COUNT_MEASURES = frozenset({"tp", "fp", "tn", "fn", "support", "n", "positives", "negatives"})
 
 
@@ -112,7 +109,8 @@ def fmt(value, digits: int | None = None) -> str:
 
 def kind_of(name: str) -> str:
     """The policy's kind of the registry's measure (or table column) ``name``."""
-    if name in COST_MEASURES:
+    measure = registry.MEASURES.get(name)
+    if measure is not None and measure.unit in ("cost", "ratio"):  # unbounded: significant digits
         return "cost"
     if name in COUNT_MEASURES:
         return "count"
