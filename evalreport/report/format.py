@@ -12,7 +12,7 @@ from ..words import and_join
 
 __all__ = ["UNDEFINED", "fmt", "measure_text", "Column", "Cell", "and_join", "p_text", "p_value_text",
            "with_interval", "interval_text", "measure_interval_text", "rate", "cost", "count", "number",
-           "kind_of"]
+           "kind_of", "measure_column"]
 
 UNDEFINED = "undefined"
 
@@ -165,6 +165,13 @@ class Column:
     better: str  # "higher", "lower" or ""
     #: a table split in two prints its "cost" columns in the second (a page's width)
     group: str = ""
+
+
+def measure_column(name: str, heading: str = "", group: str = "") -> Column:
+    """The column of registry measure ``name``: its label (or ``heading``, where a
+    table says more or less) and the way it is better, both the registry's."""
+    m = registry.get(name)
+    return Column(name, heading or m.label, "" if m.direction == "none" else m.direction, group)
 
 
 @dataclass(frozen=True)
