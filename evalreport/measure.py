@@ -97,6 +97,10 @@ class Measure:
     #: "specificity", itself for accuracy); "1/<name>" its reciprocal. Held by
     #: tests/test_invariance.py
     swapped: str = ""
+    #: binary: the value as a pure function of the weighted counts (TP, FP, TN, FN) at
+    #: the threshold (a float, None or Undefined). When given, ``compute["binary"]``
+    #: defaults to it, and the bootstrap resamples it (rank_by, challengers)
+    of_counts: Callable[[float, float, float, float], Any] | None = None
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -112,6 +116,14 @@ class Measure:
         if bad := set(self.history.values()) - set(HISTORY_METHODS):
             raise ValueError(f"measure {self.name!r}: history method {sorted(bad)} is not one of "
                              f"{', '.join(HISTORY_METHODS)}")
+        if self.of_counts is not None and "binary" in self.tasks and "binary" not in self.compute:
+            f = self.of_counts
+
+            def binary(lr):
+                at = lr.at_threshold
+                return f(at.tp, at.fp, at.tn, at.fn)
+
+            object.__setattr__(self, "compute", {**self.compute, "binary": binary})
         for name in ("compute", "rank", "history", "alias"):
             object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
         paths = {t: self.json_path.get(t, f"learners.*.{self.name}") for t in self.tasks}

@@ -60,14 +60,13 @@ def _family(name):
 
 
 def _likelihood(name):
-    """Binary: the likelihood ratio ``name`` of the counts at the threshold (metrics.likelihood)."""
-    def binary(lr):
+    """The likelihood ratio ``name`` of the counts (TP, FP, TN, FN) (metrics.likelihood)."""
+    def of_counts(tp, fp, tn, fn):
         from .metrics import likelihood
 
-        at = lr.at_threshold
-        return getattr(likelihood, name)(at.tp, at.fp, at.tn, at.fn)
+        return getattr(likelihood, name)(tp, fp, tn, fn)
 
-    return {"binary": binary}
+    return of_counts
 
 
 def _gini(lr):
@@ -271,7 +270,7 @@ ENTRIES = [
             "Positive likelihood ratio TPR / FPR = TP (FP + TN) / (FP (TP + FN)) at the threshold: how many "
             "times a positive decision multiplies the odds of the positive class; independent of the "
             "positive share. Binary only.", "Altman & Bland, BMJ 309 (1994); scikit-learn class_likelihood_ratios",
-            "no positives, or no false positives (FPR = 0)", compute=_likelihood("lr_plus"),
+            "no positives, or no false positives (FPR = 0)", of_counts=_likelihood("lr_plus"),
             gate=True, section="family", unit="ratio", swapped="1/lr_minus",
             brief="TPR / FPR: the odds of + multiplied by a positive decision."),
     Measure("lr_minus", "LR-", "at_threshold", ("binary",), "lower",
@@ -279,13 +278,13 @@ ENTRIES = [
             "times a negative decision multiplies the odds of the positive class. Binary only.",
             "Altman & Bland, BMJ 309 (1994); scikit-learn class_likelihood_ratios",
             "no positives, no negatives, or no true negatives (TNR = 0)",
-            compute=_likelihood("lr_minus"), gate=True, section="family", unit="ratio",
+            of_counts=_likelihood("lr_minus"), gate=True, section="family", unit="ratio",
             swapped="1/lr_plus", brief="FNR / TNR: the odds of + multiplied by a negative decision."),
     Measure("dor", "diagnostic odds ratio", "at_threshold", ("binary",), "higher",
             "LR+ / LR- = (TP TN) / (FP FN) at the threshold: the odds of a positive decision among the "
             "positives over those among the negatives. Binary only.",
             "Glas et al., J. Clin. Epidemiol. 56 (2003)",
-            "LR+ or LR- undefined, or no false negatives (infinite)", compute=_likelihood("dor"),
+            "LR+ or LR- undefined, or no false negatives (infinite)", of_counts=_likelihood("dor"),
             gate=True, section="family", unit="ratio", swapped="dor",
             brief="LR+ / LR- = (TP TN) / (FP FN)."),
     Measure("population", "in the population of the priors", "population", TASKS, "none",

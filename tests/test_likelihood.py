@@ -130,3 +130,26 @@ def test_a_run_writes_them_and_warns_where_undefined(tmp_path):
     data = json.loads((tmp_path / "undefined" / "results.json").read_text())
     assert data["learners"]["m"]["lr_plus"] is None and data["learners"]["m"]["dor"] is None
     assert any("lr_plus at threshold" in w for w in data["warnings"])
+
+
+def test_the_leaderboard_resamples_them_from_their_function_of_the_counts():
+    """rank_by: lr_plus: the paired bootstrap draws LR+ from the registry's ``of_counts``
+    (compare.stats.of_counts_at), nothing written for it by hand; on the whole data
+    the statistic is the learner's value."""
+    from evalreport.compare import stats
+    from evalreport.compare.leaderboard import leaderboard
+    from evalreport.metrics import evaluate_binary
+
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 200)
+    table = pa.table({"y": y, "a": np.clip(0.3 * y + 0.7 * rng.random(200), 0, 1), "b": rng.random(200)})
+    spec = {"version": 1, "task": "binary", "positive": 1, "rank_by": "lr_plus", "confidence": {"bootstrap": 100},
+            "data": [{"table": "t", "label": "y", "learners": {"a": {"score": "a"}, "b": {"score": "b"}}}]}
+    result = evalreport.evaluate(spec, data={"t": table})
+    board = leaderboard(result)
+    assert board["rank_by"] == "lr_plus" and [r["learner"] for r in board["rows"]] == ["a", "b"]
+    assert board["rows"][1]["p_vs_best"] is not None
+    for key, lr in result.learners.items():
+        statistic = stats.statistic_for("lr_plus", lr, result.spec)
+        ev = evaluate_binary(y == 1, table.column(key).to_numpy())
+        assert statistic(ev) == pytest.approx(lr.values["lr_plus"], rel=1e-12)
