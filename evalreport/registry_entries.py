@@ -8,7 +8,7 @@ import time.
 
 from __future__ import annotations
 
-from .measure import TASKS, Measure, Term
+from .measure import TASKS, Measure, Term, Undefined
 
 def _at(name):
     return lambda lr: getattr(lr.at_threshold, name)
@@ -23,7 +23,12 @@ def _normalised_cost(lr):
     from .metrics.population import normalised_cost
 
     at = lr.at_threshold
-    return None if lr.pc_positive is None else normalised_cost(at.tp, at.fp, at.tn, at.fn, lr.pc_positive)
+    if lr.pc_positive is None:
+        return None
+    value = normalised_cost(at.tp, at.fp, at.tn, at.fn, lr.pc_positive)
+    if value is None:  # a class absent: said, as every undefined value is (tests/test_invariance.py)
+        return Undefined("there are no positives" if at.tp + at.fn == 0 else "there are no negatives")
+    return value
 
 
 #: when the calibration measures are undefined
