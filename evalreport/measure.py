@@ -89,8 +89,9 @@ class Measure:
     #: HISTORY_METHODS); a gate on its change (max_drop, significant_drop) needs it
     history: Mapping[str, str] = field(default_factory=dict)
     #: per task, the measure whose value this name reads there (a multi-class ``f1``
-    #: gate reads Zhou's macro-F1: {"multiclass": "macro_f1"}); history's rows and the
-    #: leaderboard use that measure's name
+    #: gate reads Zhou's macro-F1: {"multiclass": "macro_f1"}; a binary cost given to a
+    #: multi-class task's leaderboard reads the cost-sensitive error); history's rows and
+    #: the leaderboard use that measure's name
     alias: Mapping[str, str] = field(default_factory=dict)
     #: the same measure with the positive label swapped (binary: labels swapped, the
     #: order of the scores reversed): "" no symmetry is declared; a name (recall ->

@@ -206,6 +206,7 @@ ENTRIES = [
             metric=False, gate=True, rank={"binary": 5}, rank_label="cost at the operating point",
             json_path={"binary": "learners.*.operating_point.min_cost"},
             unit="cost", history={"binary": "no test"},
+            alias={"multiclass": "cost_sensitive_error"},
             brief="Least normalised cost at PC(+), over every threshold."),
     Measure("cost_at_threshold", "cost of the threshold at PC(+)", "at_threshold", ("binary",), "lower",
             "The normalised expected cost of the learner's own (deployed) threshold at the operating point: "
@@ -213,6 +214,7 @@ ENTRIES = [
             "cost at PC(+) (which is over every threshold).", COST, "one class only",
             compute={"binary": lambda lr: _normalised_cost(lr)}, gate=True,
             unit="cost",
+            alias={"multiclass": "cost_sensitive_error"},
             brief="Normalised cost of the deployed threshold."),
     # the confusion-matrix family at the threshold (metrics.family): a table of its own
     Measure("specificity", "specificity", "at_threshold", TASKS, "higher",
