@@ -39,7 +39,7 @@ from .errors import SpecError
 from .result import AcrossDatasets, LearnerResult, OperatingPointSpec, Result, RunWarning
 from .spec import Spec
 from .tasks import task_of
-from .tasks.base import with_values
+from .tasks.base import undefined_warnings, with_values
 from .tasks.slices import slice_gate
 from .words import and_join
 
@@ -302,6 +302,7 @@ def _evaluate(spec: Spec, progress, routed, tables=None) -> Result:
     # evaluate
     learners, warnings = task.evaluate(spec, sources, learner_keys(sources), checked, progress)
     learners = {key: with_values(task.name, lr) for key, lr in learners.items()}
+    warnings = warnings + undefined_warnings(task.name, learners, spec.metric_set)
     # gates (on the values, which the comparisons do not change)
     gates, gate_warnings = check_gates(spec, learners)
     # compare

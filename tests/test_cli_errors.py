@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from evalreport import registry
 from evalreport.__main__ import main
 from specs import BASE
 
@@ -62,13 +63,10 @@ CASES = [
       "predicted"]),
     ("unknown metric", BASE + "metrics: [auc, acuracy]\n", None,
      ["error: spec.yaml:11: metrics[1]: unknown metric 'acuracy' (did you mean 'accuracy'?); valid: "
-      "confusion_matrix, error_rate, accuracy, precision, recall, f1, fbeta, cost_sensitive_error, auc, "
-      "ks, gini, rank_loss, average_precision, bep, expected_total_cost, cost_at_threshold, specificity, npv, "
-      "fpr, fnr, balanced_accuracy, mcc, kappa, youden, population, roc, pr, cost_curve, threshold_table, "
-      "gains, macro, micro, brier, log_loss, ece, calibration"]),
+      + ", ".join(registry.metric_names())]),
     ("unknown comparison", BASE + "compare: [envelopment, delongg]\n", None,
      ["error: spec.yaml:11: compare[1]: unknown comparison 'delongg' (did you mean 'delong'?); valid: "
-      "f1, auc, bep, expected_total_cost, envelopment, cost_envelope, delong, mcnemar, paired_t, friedman"]),
+      + ", ".join(registry.comparison_names())]),
     ("unknown format", BASE.replace("formats: [json]", "formats: [jsn]"), None,
      ["error: spec.yaml:10: report.formats[0]: unknown format 'jsn' (did you mean 'json'?); valid: "
       "html, pdf, json"]),
@@ -91,11 +89,7 @@ CASES = [
      ["error: spec.yaml:12: gates[0].learner: unknown learner 'c'; valid: a, b"]),
     ("gate unknown metric", BASE + "gates:\n  - {metric: aucc, min: 0.8}\n", None,
      ["error: spec.yaml:12: gates[0].metric: unknown gate metric 'aucc' (did you mean 'auc'?); valid: "
-      "error_rate, accuracy, precision, recall, f1, cost_sensitive_error, auc, ks, gini, rank_loss, "
-      "average_precision, bep, partial_auc, expected_total_cost, min_cost, cost_at_threshold, specificity, "
-      "npv, fpr, fnr, balanced_accuracy, mcc, kappa, youden, "
-      "demographic_parity_difference, equal_opportunity_difference, equalized_odds_difference, brier, "
-      "log_loss, ece"]),
+      + ", ".join(registry.gate_names())]),
     ("gate without bound", BASE + "gates:\n  - {metric: auc}\n", None,
      ["error: spec.yaml:12: gates[0]: a gate needs min or max"]),
     ("duplicate key", BASE.replace("      b: p_b\n", "      b: p_b\n      a: p_b\n"), None,

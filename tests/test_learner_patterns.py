@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import evalreport
+import evalreport.registry
 from evalreport.__main__ import main
 from evalreport.errors import SpecError
 from evalreport.spec import rank_measure
@@ -323,9 +324,9 @@ def test_rank_by_default_and_given(tmp_path, capsys):
 
 def test_rank_by_unknown_or_not_ranked(tmp_path, capsys):
     _runs(tmp_path, ["a"])
-    valid = ("error_rate, accuracy, precision, recall, f1, cost_sensitive_error, auc, ks, gini, rank_loss, "
-             "average_precision, bep, partial_auc, expected_total_cost, min_cost, cost_at_threshold, specificity, "
-             "npv, fpr, fnr, balanced_accuracy, mcc, kappa, youden, brier, log_loss, ece")
+    # the registry's binary scalars with a better direction (F-beta aside: one value per beta)
+    valid = ", ".join(m.name for m in evalreport.registry.measures_for("binary", *evalreport.registry.SCALAR_KINDS)
+                      if m.direction != "none" and m.name != "fbeta")
     assert _errors(_spec(tmp_path, GLOB + "rank_by: acu\n"), capsys) == [
         f"error: spec.yaml:8: rank_by: unknown measure 'acu' (did you mean 'auc'?); valid for a binary task: "
         f"{valid}"]

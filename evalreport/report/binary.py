@@ -13,7 +13,8 @@ from ..redact import published, redact_text
 from .appendix import definitions as appendix_definitions, glossary, works_cited
 from .family import family_table
 from .calibration import calibration_section
-from .format import UNDEFINED, Column, and_join, fmt, measure_interval_text, measure_text
+from ..metrics.population import MEASURES as POPULATION
+from .format import UNDEFINED, Column, and_join, fmt, measure_column, measure_interval_text, measure_text
 from .format import rate
 from .notes import cells_with_notes
 from .slices import slices_section
@@ -276,10 +277,9 @@ def _ks_text(lr) -> str | None:
     return f"{measure_text('ks', ks)} at {lr.threshold_text(lr.ks.threshold)}"
 
 
-#: the population table's columns: (key, heading, better)
-POPULATION_COLUMNS = (("precision", "precision", "higher"), ("npv", "NPV", "higher"),
-                      ("accuracy", "accuracy", "higher"), ("error_rate", "error rate", "lower"),
-                      ("f1", "F1", "higher"), ("cost_sensitive_error", "cost-sensitive error", "lower"))
+#: the population table's columns: the measures of metrics.population (headings and
+#: directions: the registry's)
+POPULATION_COLUMNS = POPULATION
 
 
 def _population_table(result, learners: list[dict]) -> dict | None:
@@ -291,8 +291,8 @@ def _population_table(result, learners: list[dict]) -> dict | None:
     rows = []
     for row, lr in zip(learners, result.learners.values()):
         pop = lr.population
-        rows.append({**row, "population": [fmt(getattr(pop, k)) for k, _, _ in POPULATION_COLUMNS]})
-    return {"p": fmt(op.p_positive, 6), "columns": [Column(k, label, b) for k, label, b in POPULATION_COLUMNS],
+        rows.append({**row, "population": [fmt(getattr(pop, k)) for k in POPULATION_COLUMNS]})
+    return {"p": fmt(op.p_positive, 6), "columns": [measure_column(k) for k in POPULATION_COLUMNS],
             "rows": rows}
 
 
@@ -334,9 +334,9 @@ def _matrix(result) -> list[dict]:
     return out
 
 
-#: the per-group table's columns: (key of GroupResult.measures, heading)
-GROUP_COLUMNS = (("tp", "TP"), ("fp", "FP"), ("tn", "TN"), ("fn", "FN"), ("accuracy", "accuracy"),
-                 ("precision", "precision"), ("recall", "recall"), ("f1", "F1"))
+#: the per-group table's columns: (key of GroupResult.measures, heading; a measure's: the registry's label)
+GROUP_COLUMNS = (("tp", "TP"), ("fp", "FP"), ("tn", "TN"), ("fn", "FN"),
+                 *((k, registry.get(k).label) for k in ("accuracy", "precision", "recall", "f1")))
 
 
 def _groups(groups) -> dict | None:

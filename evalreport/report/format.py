@@ -12,7 +12,7 @@ from ..words import and_join
 
 __all__ = ["UNDEFINED", "fmt", "measure_text", "Column", "Cell", "and_join", "p_text", "p_value_text",
            "with_interval", "interval_text", "measure_interval_text", "rate", "cost", "count", "number",
-           "kind_of"]
+           "kind_of", "measure_column"]
 
 UNDEFINED = "undefined"
 
@@ -26,9 +26,6 @@ UNDEFINED = "undefined"
 RATE_DECIMALS = 3
 COST_DIGITS = 3
 P_FLOOR = 0.001
-#: the registry's scalars printed as costs (unbounded, or a cost): the rest of the scalars are rates
-COST_MEASURES = frozenset({"expected_total_cost", "min_cost", "cost_at_threshold", "cost_sensitive_error",
-                           "bayes_decision_cost", "log_loss"})
 COUNT_MEASURES = frozenset({"tp", "fp", "tn", "fn", "support", "n", "positives", "negatives"})
 
 
@@ -112,7 +109,8 @@ def fmt(value, digits: int | None = None) -> str:
 
 def kind_of(name: str) -> str:
     """The policy's kind of the registry's measure (or table column) ``name``."""
-    if name in COST_MEASURES:
+    measure = registry.MEASURES.get(name)
+    if measure is not None and measure.unit in ("cost", "ratio"):  # unbounded: significant digits
         return "cost"
     if name in COUNT_MEASURES:
         return "count"
@@ -167,6 +165,13 @@ class Column:
     better: str  # "higher", "lower" or ""
     #: a table split in two prints its "cost" columns in the second (a page's width)
     group: str = ""
+
+
+def measure_column(name: str, heading: str = "", group: str = "") -> Column:
+    """The column of registry measure ``name``: its label (or ``heading``, where a
+    table says more or less) and the way it is better, both the registry's."""
+    m = registry.get(name)
+    return Column(name, heading or m.label, "" if m.direction == "none" else m.direction, group)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ they appear (:func:`sample_label`)."""
 
 from __future__ import annotations
 
-from .format import UNDEFINED, Column, fmt, measure_interval_text, measure_text
+from .. import registry
+from .format import UNDEFINED, Column, fmt, measure_column, measure_interval_text, measure_text
 
 __all__ = ["headline_caption", "population_share_text", "sample_label", "sample_shares"]
 
@@ -44,23 +45,24 @@ def _headline(result, styles) -> dict | None:
             cells[f"population_{name}"] = (value, measure_interval_text(name, value, interval))
         rows.append({"key": key, "color": styles[key]["color"], "cells": cells})
     pc = fmt(op_point.pc_positive)
-    columns = [Column("auc", "AUC", "higher"), Column("min_cost", f"least cost at PC(+) = {pc}", "lower"),
+    # page one's headings say more than the registry's labels; the directions are the registry's
+    columns = [measure_column("auc"), measure_column("min_cost", f"least cost at PC(+) = {pc}"),
                Column("threshold", "threshold", ""),
-               Column("cost_at_threshold", "cost at the threshold", "lower")]
+               measure_column("cost_at_threshold", "cost at the threshold")]
     if priors:
-        columns += [Column(f"population_{name}", f"{label}, p(+) = {p}", "higher")
-                    for name, label in POPULATION_HEADLINE.items()]
+        columns += [Column(f"population_{name}", f"{registry.get(name).label}, p(+) = {p}",
+                           registry.get(name).direction) for name in POPULATION_HEADLINE]
     else:
-        columns.append(Column("f1", "F1 at the threshold", "higher"))
-    columns.append(Column("ece", "ECE", "lower"))
+        columns.append(measure_column("f1", "F1 at the threshold"))
+    columns.append(measure_column("ece"))
     table = _headline_table(columns, rows)
     if table is not None:
         table["caption"] = headline_caption(result, priors)
     return table
 
 
-#: the population's measures on page one (with priors): name -> label
-POPULATION_HEADLINE = {"precision": "precision", "npv": "NPV", "f1": "F1"}
+#: the population's measures on page one (with priors), by registry name
+POPULATION_HEADLINE = ("precision", "npv", "f1")
 
 
 def population_share_text(p: float) -> str:

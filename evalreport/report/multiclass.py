@@ -12,7 +12,7 @@ from ..figures import scalars_figure
 from .appendix import definitions as appendix_definitions, glossary, works_cited
 from .family import family_table
 from .calibration import calibration_section
-from .format import UNDEFINED, Column, fmt, measure_interval_text, measure_text
+from .format import UNDEFINED, Column, fmt, measure_column, measure_interval_text, measure_text
 from .notes import cells_with_notes
 from .summary import ShownResult, pair_heatmaps, shown_learners, shown_styles, summary_note
 from .verdicts import agreed_ranking, ranking_sentence
@@ -58,10 +58,10 @@ def multiclass_context(result, base: dict) -> dict:
             continue  # no cost matrix, or no probabilities: nothing to show
         if m.name not in ("cost_sensitive_error", "bayes_decision_cost") and m.metric and m.name not in metrics:
             continue  # not asked for (the costs are shown whenever a cost matrix is given)
-        cols.append(Column(m.name, m.label, "" if m.direction == "none" else m.direction))
-    class_cols = [Column("precision", "precision", "higher"), Column("recall", "recall", "higher"),
-                  Column("f1", "F1", "higher"), Column("support", "support", ""),
-                  Column("auc", "AUC", "higher"), Column("ap", "average precision", "higher")]
+        cols.append(measure_column(m.name))
+    class_cols = [measure_column("precision"), measure_column("recall"), measure_column("f1"),
+                  Column("support", "support", ""), measure_column("auc"),
+                  Column("ap", registry.get("average_precision").label, registry.get("average_precision").direction)]
     learners, figs = [], {}
     f1_by_class, scalar_rows = {}, {"accuracy": {}, "macro-F1 (Zhou)": {}, "macro AUC": {}}
     for i, (key, lr) in enumerate(result.learners.items()):
@@ -170,8 +170,8 @@ def _headline(result, styles) -> dict | None:
             "macro_auc": (ev.macro_auc, measure_interval_text("macro_auc", ev.macro_auc, boot.get("macro_auc"))),
             "ece": (lr.values.get("ece"), measure_text("ece", lr.values.get("ece"))),
         }})
-    columns = [Column("accuracy", "accuracy", "higher"), Column("macro_f1", "macro-F1", "higher"),
-               Column("macro_auc", "macro AUC", "higher"), Column("ece", "ECE", "lower")]
+    columns = [measure_column("accuracy"), measure_column("macro_f1", "macro-F1"), measure_column("macro_auc"),
+               measure_column("ece")]
     return _headline_table(columns, rows)
 
 
