@@ -205,6 +205,10 @@ def cmd_run(args) -> int:
     spec = load_spec(args.spec)
     wanted = formats if formats is not None else spec.report.formats
     out = check_output(args.out, spec)  # before the evaluation: fail in a second, not after it
+    if "pdf" in wanted and spec.report.sign is not None:  # the signing key too (report.sign)
+        from .report.sign import load_signer
+
+        load_signer(spec)
     _check_environment()
     progress = Progress(args.quiet)
     result = evaluate(spec, progress=progress)

@@ -57,10 +57,13 @@ def _environment(dirs: tuple[str, ...]) -> jinja2.Environment:
     )
 
 
-def render_html(result: Result, *, attachments: bool = False) -> str:
-    """The report as HTML text. ``attachments``: say that the PDF carries the data."""
+def render_html(result: Result, *, attachments: bool = False, results_sha256: str | None = None) -> str:
+    """The report as HTML text. ``attachments``: say that the PDF carries the data;
+    ``results_sha256``: the sha256 of the run's results.json, in a meta tag
+    (``evalreport verify report.html`` checks it)."""
     context = report_context(result)
     context["attachments"] = attachments
+    context["results_sha256"] = results_sha256 or ""
     return _render(result, ENTRY, context)
 
 
