@@ -164,6 +164,21 @@ def _parser() -> argparse.ArgumentParser:
                       "[LEARNER/]psi:max=X (e.g. psi:max=0.25); without LEARNER, every learner")
     diff.add_argument("--level", type=float, default=0.95, metavar="LEVEL",
                       help="confidence level of the tests and intervals (default 0.95)")
+    ver = sub.add_parser(
+        "verify", help="check a report: its attachments' sha256, its signature, its numbers rerun, the chain of audits",
+        description="Check a report written by evalreport run: every attachment of the PDF against the sha256 "
+        "its list records; each signature (intact, who signed, nothing appended after it, trusted by --trust); "
+        "with the data attached (report.attach: [results, spec, data]) or found by sha256 in --data, the "
+        "evaluation rerun from the attached spec in a temporary folder and every value of the attached "
+        "results.json compared; with --history, the chain of audits. An HTML report: the sha256 of results.json "
+        "it records. Exit status 0 when everything checks, 4 when something does not, 2 for an unreadable file. "
+        "Nothing is written next to the report.")
+    ver.add_argument("report", nargs="?", metavar="REPORT.pdf", help="report.pdf or report.html")
+    ver.add_argument("--json", action="store_true", help="the checks as JSON on stdout")
+    ver.add_argument("--trust", action="append", default=[], metavar="CERT",
+                     help="a certificate (PEM or DER) the signer's must chain to; repeatable")
+    ver.add_argument("--data", metavar="DIR", help="a folder where data not attached is found by its sha256")
+    ver.add_argument("--history", metavar="DIR", help="the archive (history.dir): walk the chain of audits")
     return p
 
 
@@ -356,6 +371,12 @@ def cmd_diff(args) -> int:
     return EXIT_GATE if failed else EXIT_OK
 
 
+def _verify(args) -> int:
+    from .verify.cli import cmd_verify
+
+    return cmd_verify(args)
+
+
 def _interrupted(args) -> int:
     """One line on stderr and 128 + the signal's number; nothing more may be raised."""
     _SIGNALS.quiet()
@@ -390,7 +411,7 @@ def main(argv=None) -> int:
             parser.print_help(sys.stderr)
             return EXIT_INPUT
         commands = {"run": cmd_run, "validate": cmd_validate, "init": cmd_init, "schema": _schema,
-                    "measures": _measures, "diff": cmd_diff}
+                    "measures": _measures, "diff": cmd_diff, "verify": _verify}
         args.committing = False
         try:
             status = commands[args.command](args)
