@@ -389,3 +389,69 @@ def test_fixture_made_by_an_earlier_release_verifies(capsys):
     status, out = _verify(capsys, FIXTURE / "report.pdf", "--trust", FIXTURE / "signer.crt")
     assert status == 0, out
     assert re.search(r"verified: \d+ values reproduce", out)
+
+
+def test_an_update_appended_after_signing(signed, tmp_path, capsys):
+    """An incremental update after the signature (the signed revision intact):
+    verify says something was appended."""
+    from pyhanko.pdf_utils import generic
+    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+
+    writer = IncrementalPdfFileWriter(io.BytesIO(signed["pdf"].read_bytes()))
+    writer.root["/Lang"] = generic.TextStringObject("fr")
+    writer.update_root()
+    out = io.BytesIO()
+    writer.write(out)
+    (tmp_path / "report.pdf").write_bytes(out.getvalue())
+    status, text = _verify(capsys, tmp_path / "report.pdf")
+    assert status == 4
+    assert "something was appended after signing (an incremental update the signature does not cover)" in text
+    assert "the signed bytes were changed" not in text
+
+
+def test_in_memory_table_attached_as_parquet_and_rerun(tmp_path, capsys):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    import evalreport
+
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 80)
+    table = pa.table({"y": y, "p": np.round(0.4 * y + rng.uniform(0, 0.6, 80), 3)})
+    spec = {"version": 1, "date": "2026-11-22", "data": [{"table": "test", "label": "y", "learners": {"m": "p"}}],
+            "report": {"formats": ["pdf"], "attach": ["results", "spec", "data"]}}
+    result = evalreport.evaluate(spec, data={"test": table})
+    evalreport.render(result, out=tmp_path / "out")
+    reader = pypdf.PdfReader(tmp_path / "out" / "report.pdf")
+    attached = reader.attachments["test.parquet"][0]
+    assert pq.read_table(io.BytesIO(attached)).equals(table)
+    status, out = _verify(capsys, tmp_path / "out" / "report.pdf")
+    assert status == 0, out
+    assert re.search(r"verified: \d+ values reproduce", out)
+
+
+def test_engine_attaches_its_count_tables(tmp_path, capsys):
+    """DuckDB: the count tables it handed the measures, checked against cumulative
+    counts made here with NumPy from the raw file."""
+    pytest.importorskip("duckdb")
+    import pyarrow.parquet as pq
+
+    _write_data(tmp_path)
+    spec = SPEC.format(sign="").replace("    label: y\n", "    label: y\n    engine: duckdb\n").replace(
+        "[pdf, json, html]", "[pdf]")
+    (tmp_path / "spec.yaml").write_text(spec)
+    assert main(["run", str(tmp_path / "spec.yaml"), "--quiet", "--out", str(tmp_path / "out")]) == 0
+    reader = pypdf.PdfReader(tmp_path / "out" / "report.pdf")
+    counts = pq.read_table(io.BytesIO(reader.attachments["preds-duckdb-counts.parquet"][0])).to_pydict()
+    raw = np.genfromtxt(tmp_path / "preds.csv", delimiter=",", names=True)
+    for learner in ("a", "b"):
+        rows = [k for k, name in enumerate(counts["learner"]) if name == learner]
+        thresholds = np.unique(raw[learner])[::-1]
+        assert [counts["threshold"][k] for k in rows] == [None, *thresholds.tolist()]
+        tp = [float(((raw[learner] >= t) & (raw["y"] == 1)).sum()) for t in thresholds]
+        fp = [float(((raw[learner] >= t) & (raw["y"] == 0)).sum()) for t in thresholds]
+        assert [counts["tp"][k] for k in rows] == [0.0, *tp]
+        assert [counts["fp"][k] for k in rows] == [0.0, *fp]
+    status, out = _verify(capsys, tmp_path / "out" / "report.pdf")
+    assert status == 0
+    assert "not rerun: the data of preds.csv is attached as the count tables an engine aggregated" in out
