@@ -270,6 +270,10 @@ def cmd_validate(args) -> int:
 
     spec = load_spec(args.spec)
     check_output(None, spec)  # report.out: a folder that can be written (nothing is left in it)
+    if "pdf" in spec.report.formats and spec.report.sign is not None:  # the signing key and its password
+        from .report.sign import load_signer
+
+        load_signer(spec)
     _check_environment()
     sources = load_sources(spec)
     rows = sum(s.rows for s in sources)

@@ -18,6 +18,7 @@ import datetime as dt
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -128,7 +129,8 @@ def _run_in(tmp: Path, spec_dict, spec_entry, data_entries, found, results, hist
 
             import pyarrow.parquet as pq
 
-            tables[Path(e["name"]).stem] = pq.read_table(io.BytesIO(found[e["name"]]))
+            named = re.fullmatch(r"table '(.*)'", str(e.get("source")))  # the spec's table name
+            tables[named.group(1) if named else Path(e["name"]).stem] = pq.read_table(io.BytesIO(found[e["name"]]))
             continue
         if rel is None:
             return Rerun(False, f"{e.get('source')}: its recorded path cannot be laid out again")
@@ -146,7 +148,6 @@ def _run_in(tmp: Path, spec_dict, spec_entry, data_entries, found, results, hist
             if entry.is_dir() and entry.name < before and (entry / "results.json").is_file():
                 shutil.copytree(entry, archive / entry.name)
         spec_dict["history"] = {**spec_dict["history"], "dir": "verify-history"}
-    spec_file = spec_dir / spec_entry["name"]
     spec = load_spec(spec_dict, base_dir=spec_dir)
     with _epoch(results.get("date")):
         from ..pipeline import evaluate
@@ -155,7 +156,6 @@ def _run_in(tmp: Path, spec_dict, spec_entry, data_entries, found, results, hist
         result = evaluate(spec, data=tables or None)
         report_context(result)  # the figures drawn, as for the PDF: their warnings are in results.json
         rerun_json = json.loads(json_text(result))
-    del spec_file
     from .compare import compare_values
 
     same, diffs = compare_values(results, rerun_json)
