@@ -455,3 +455,51 @@ def test_engine_attaches_its_count_tables(tmp_path, capsys):
     status, out = _verify(capsys, tmp_path / "out" / "report.pdf")
     assert status == 0
     assert "not rerun: the data of preds.csv is attached as the count tables an engine aggregated" in out
+
+
+@pytest.mark.parametrize("given, size", [("50MB", 50_000_000), ("50 MB", 50_000_000), ("1.5GB", 1_500_000_000),
+                                         ("200kB", 200_000), ("64MiB", 64 * 2**20), (1234, 1234), ("0", 0)])
+def test_attach_limit_sizes(given, size):
+    from evalreport.spec.deliverable import parse_size
+
+    assert parse_size(given) == size
+
+
+@pytest.mark.parametrize("report, said", [
+    ("{attach_limit: 50 parsecs}", "give a size such as 50MB"),
+    ("{attach: [dat]}", "report.attach"),
+    ("{sign: {certificate: x.p12, password_env: 'hunter 2'}}", "the name of an environment variable"),
+])
+def test_bad_report_keys_exit_2(tmp_path, capsys, report, said):
+    _write_data(tmp_path)
+    (tmp_path / "spec.yaml").write_text(f"version: 1\ndata: [{{path: preds.csv, label: y, learners: {{a: a}}}}]\n"
+                                        f"report: {report}\n")
+    assert main(["validate", str(tmp_path / "spec.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "spec.yaml:3" in err
+
+
+def test_a_key_that_is_not_the_certificates(tmp_path, monkeypatch, capsys):
+    _write_data(tmp_path)
+    _write_signer(tmp_path)
+    key, _ = _certificate(tmp_path, "Another")
+    (tmp_path / "other.key").write_bytes(key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    (tmp_path / "spec.yaml").write_text(SPEC.format(sign="  sign: {certificate: signer.crt, key: other.key}\n"))
+    assert main(["run", str(tmp_path / "spec.yaml"), "--out", str(tmp_path / "out")]) == 2
+    assert "report.sign.key: the private key does not belong to the certificate; nothing was written" in \
+        capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_values_compared_exactly_or_within_1e_12():
+    from evalreport.verify.compare import compare_values
+
+    recorded = {"evalreport_version": "0.1.0", "n": 3, "name": "a", "x": 0.1, "ok": True, "v": [1.0, None]}
+    assert compare_values(recorded, {**recorded, "evalreport_version": "0.1.9"}) == (6, [])
+    assert compare_values(recorded, {**recorded, "x": 0.1 * (1 + 5e-13)}) == (6, [])
+    same, diffs = compare_values(recorded, {**recorded, "x": 0.1 * (1 + 5e-12), "n": 4, "ok": 1,
+                                            "v": [1.0], "extra": 1})
+    assert same == 1 and diffs == ["n: recorded 3, rerun 4", "x: recorded 0.1, rerun 0.10000000000050001",
+                                   "ok: recorded True, rerun 1", "v: recorded 2 items, rerun 1",
+                                   "extra: not recorded, present in the rerun"]
