@@ -129,7 +129,9 @@ def data_files(spec, sources, tables=None) -> tuple[list[DataFile], list[str]]:
         src = spec.data[s.index]
         if s.engine != "memory":
             data = _count_tables(s)
-            name = Path(src.path or "data").name.split("*")[0].rstrip(".") or "data"
+            # a file or glob: its name; a table or SQL query (kind table, sql): the entry's number
+            name = (f"data-{s.index + 1}" if src.kind in ("table", "sql")
+                    else Path(src.path).name.split("*")[0].rstrip(".") or f"data-{s.index + 1}")
             drafts.append((f"{Path(name).stem}-{s.engine}-counts.parquet", src.path, "count tables",
                            hashlib.sha256(data).hexdigest(), len(data), None, None, data))
         elif s.file is None:  # an in-memory table

@@ -503,3 +503,24 @@ def test_values_compared_exactly_or_within_1e_12():
     assert same == 1 and diffs == ["n: recorded 3, rerun 4", "x: recorded 0.1, rerun 0.10000000000050001",
                                    "ok: recorded True, rerun 1", "v: recorded 2 items, rerun 1",
                                    "extra: not recorded, present in the rerun"]
+
+
+def test_rerun_with_history_uses_the_archive(archive, tmp_path, capsys):
+    """A spec with history: reruns against the runs of --history DIR before its date."""
+    folder = tmp_path / "weekly"
+    shutil.copytree(archive.parent, folder)
+    _write_data(folder, seed=9)
+    text = HISTORY_SPEC.format(date="2026-11-29").replace("formats: [json]", "formats: [pdf], "
+                                                          "attach: [results, spec, data]")
+    (folder / "spec.yaml").write_text(text)
+    assert main(["run", str(folder / "spec.yaml"), "--quiet"]) == 0
+    pdf = folder / "out" / "report.pdf"
+    status, out = _verify(capsys, pdf)
+    assert status == 0 and "not rerun: the spec has history: give --history DIR" in out
+    status, out = _verify(capsys, pdf, "--history", folder / "archive")
+    assert status == 0, out
+    assert re.search(r"verified: \d+ values reproduce", out)
+    assert "chain of audits: 5 run(s), 2026-11-01 to 2026-11-29" in out
+    shutil.rmtree(folder / "archive" / "2026-11-29")  # the report's own run gone from the archive
+    status, out = _verify(capsys, pdf, "--history", folder / "archive")
+    assert status == 4 and "run 2026-11-29 (this report's) is missing from the archive" in out
