@@ -3,7 +3,7 @@
 Exit status: 0 done; 2 a spec, data file or argument is wrong, or the report
 cannot be written where it should go (messages on stderr, nothing written);
 3 the report was written but a gate failed (or, with --strict, a warning was
-raised); 1 an internal error; 130 / 143 interrupted by SIGINT (Ctrl-C) /
+raised); 4 (verify) something does not check; 1 an internal error; 130 / 143 interrupted by SIGINT (Ctrl-C) /
 SIGTERM (one line on stderr; the previous report intact unless the new one
 was complete).
 

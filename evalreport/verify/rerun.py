@@ -85,7 +85,7 @@ def rerun(files: dict[str, bytes], manifest: dict, results: dict, *, data_dir=No
         return Rerun(False, "the spec is not attached (report.attach: [results, spec, data])")
     data_entries = [e for e in entries if e.get("role") == "data"]
     if not data_entries:
-        return Rerun(False, "the data is not attached (report.attach: [results, spec, data]) nor listed")
+        return Rerun(False, "the data is not attached (report.attach: [results, spec, data] attaches it)")
     engines = [e for e in data_entries if e.get("what") == "count tables"]
     if engines:
         return Rerun(False, f"the data of {engines[0].get('source')} is attached as the count tables an engine "
