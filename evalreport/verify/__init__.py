@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..attachments import MANIFEST, RESULTS
-from .pdf_read import Unreadable, read_pdf
+from .pdf_read import Unreadable, quiet_pyhanko, read_pdf
 
 __all__ = ["Verification", "verify", "Unreadable", "EXIT_FAILED"]
 
@@ -175,7 +175,8 @@ def verify(path=None, *, trust=(), data_dir=None, history_dir=None) -> Verificat
     with open(path, "rb") as f:
         head = f.read(1024)
     if head.startswith(b"%PDF-"):
-        _verify_pdf(v, path, trust, data_dir, history_dir)
+        with quiet_pyhanko():
+            _verify_pdf(v, path, trust, data_dir, history_dir)
     elif b"<html" in head.lower() or head.lstrip().lower().startswith(b"<!doctype html"):
         _verify_html(v, path, history_dir)
     else:

@@ -4,6 +4,7 @@ of a file with incremental updates, as a viewer shows it)."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 from ..attachments import MANIFEST
 from ..errors import EvalReportError
 
-__all__ = ["Unreadable", "ReadPdf", "read_pdf"]
+__all__ = ["Unreadable", "ReadPdf", "read_pdf", "quiet_pyhanko"]
 
 
 class Unreadable(EvalReportError):
@@ -30,6 +31,21 @@ class ReadPdf:
     files: dict[str, bytes] = field(default_factory=dict)
     manifest: dict | None = None
     manifest_problem: str | None = None
+
+
+@contextlib.contextmanager
+def quiet_pyhanko():
+    """pyHanko logs its failures with tracebacks; ours say what is wrong. Its loggers'
+    levels are put back afterwards."""
+    loggers = [logging.getLogger(n) for n in ("pyhanko", "pyhanko_certvalidator")]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels):
+            lg.setLevel(level)
 
 
 def _name_tree(node, out: dict) -> None:
@@ -55,7 +71,6 @@ def read_pdf(path) -> ReadPdf:
         raise Unreadable([f"{path}: cannot read: {exc.strerror or exc}"]) from None
     if not data.startswith(b"%PDF-"):
         raise Unreadable([f"{path}: not a PDF (it does not start with %PDF-)"])
-    logging.getLogger("pyhanko").setLevel(logging.CRITICAL)  # its own tracebacks; ours say what is wrong
     try:
         reader = PdfFileReader(io.BytesIO(data), strict=False)
         root = reader.root

@@ -6,7 +6,6 @@ revocation lists, no OCSP)."""
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 
 __all__ = ["SignatureCheck", "check_signatures", "load_trust"]
@@ -43,8 +42,6 @@ def check_signatures(reader, trust: list) -> list[SignatureCheck]:
     from pyhanko.sign.validation.status import SignatureCoverageLevel
     from pyhanko_certvalidator import ValidationContext
 
-    logging.getLogger("pyhanko").setLevel(logging.CRITICAL)
-    logging.getLogger("pyhanko_certvalidator").setLevel(logging.CRITICAL)
     checks = []
     for sig in reader.embedded_signatures:
         context = ValidationContext(trust_roots=list(trust), allow_fetching=False)
