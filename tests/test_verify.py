@@ -524,3 +524,19 @@ def test_rerun_with_history_uses_the_archive(archive, tmp_path, capsys):
     shutil.rmtree(folder / "archive" / "2026-11-29")  # the report's own run gone from the archive
     status, out = _verify(capsys, pdf, "--history", folder / "archive")
     assert status == 4 and "run 2026-11-29 (this report's) is missing from the archive" in out
+
+
+@pytest.mark.parametrize("where", ["parent", "absolute"])
+def test_rerun_lays_out_data_outside_the_spec_folder(tmp_path, capsys, where):
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "data").mkdir()
+    _write_data(tmp_path / "data")
+    path = "../data/preds.csv" if where == "parent" else str(tmp_path / "data" / "preds.csv")
+    (tmp_path / "specs" / "s.yaml").write_text(
+        f"version: 1\ndate: 2026-11-22\ndata:\n  - {{path: '{path}', label: y, learners: {{a: a}}}}\n"
+        "report: {formats: [pdf], attach: [results, spec, data]}\n")
+    assert main(["run", str(tmp_path / "specs" / "s.yaml"), "--quiet", "--out", str(tmp_path / "out")]) == 0
+    shutil.rmtree(tmp_path / "data")  # only the PDF is left: the rerun reads the attached copy
+    status, out = _verify(capsys, tmp_path / "out" / "report.pdf")
+    assert status == 0, out
+    assert re.search(r"verified: \d+ values reproduce", out)

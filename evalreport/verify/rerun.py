@@ -123,6 +123,7 @@ def _run_in(tmp: Path, spec_dict, spec_entry, data_entries, found, results, hist
     spec_dir = tmp.joinpath("spec", *(["d"] * depth))
     spec_dir.mkdir(parents=True)
     tables = {}
+    rewritten: dict[str, str] = {}  # the laid-out copy's path -> the absolute path the spec gave
     for e, rel in zip(data_entries, relatives):
         if e.get("what") == "table":
             import io
@@ -140,6 +141,7 @@ def _run_in(tmp: Path, spec_dict, spec_entry, data_entries, found, results, hist
         for src in spec_dict.get("data") or []:  # an absolute path in the spec: the laid-out copy
             if isinstance(src, dict) and src.get("path") == e.get("source") and Path(str(src["path"])).is_absolute():
                 src["path"] = str(target)
+                rewritten[str(target)] = e["source"]
     if spec_dict.get("history") is not None:
         archive = spec_dir / "verify-history"
         archive.mkdir()
@@ -155,7 +157,10 @@ def _run_in(tmp: Path, spec_dict, spec_entry, data_entries, found, results, hist
 
         result = evaluate(spec, data=tables or None)
         report_context(result)  # the figures drawn, as for the PDF: their warnings are in results.json
-        rerun_json = json.loads(json_text(result))
+        text = json_text(result)
+    for copy, given in rewritten.items():  # results.json names the data as the spec gave it
+        text = text.replace(json.dumps(copy)[1:-1], json.dumps(given)[1:-1])
+    rerun_json = json.loads(text)
     from .compare import compare_values
 
     same, diffs = compare_values(results, rerun_json)
