@@ -3,7 +3,7 @@
 Exit status: 0 done; 2 a spec, data file or argument is wrong, or the report
 cannot be written where it should go (messages on stderr, nothing written);
 3 the report was written but a gate failed (or, with --strict, a warning was
-raised); 1 an internal error; 130 / 143 interrupted by SIGINT (Ctrl-C) /
+raised); 4 (verify) something does not check; 1 an internal error; 130 / 143 interrupted by SIGINT (Ctrl-C) /
 SIGTERM (one line on stderr; the previous report intact unless the new one
 was complete).
 
@@ -164,6 +164,21 @@ def _parser() -> argparse.ArgumentParser:
                       "[LEARNER/]psi:max=X (e.g. psi:max=0.25); without LEARNER, every learner")
     diff.add_argument("--level", type=float, default=0.95, metavar="LEVEL",
                       help="confidence level of the tests and intervals (default 0.95)")
+    ver = sub.add_parser(
+        "verify", help="check a report: its attachments' sha256, its signature, its numbers rerun, the chain of audits",
+        description="Check a report written by evalreport run: every attachment of the PDF against the sha256 "
+        "its list records; each signature (intact, who signed, nothing appended after it, trusted by --trust); "
+        "with the data attached (report.attach: [results, spec, data]) or found by sha256 in --data, the "
+        "evaluation rerun from the attached spec in a temporary folder and every value of the attached "
+        "results.json compared; with --history, the chain of audits. An HTML report: the sha256 of results.json "
+        "it records. Exit status 0 when everything checks, 4 when something does not, 2 for an unreadable file. "
+        "Nothing is written next to the report.")
+    ver.add_argument("report", nargs="?", metavar="REPORT.pdf", help="report.pdf or report.html")
+    ver.add_argument("--json", action="store_true", help="the checks as JSON on stdout")
+    ver.add_argument("--trust", action="append", default=[], metavar="CERT",
+                     help="a certificate (PEM or DER) the signer's must chain to; repeatable")
+    ver.add_argument("--data", metavar="DIR", help="a folder where data not attached is found by its sha256")
+    ver.add_argument("--history", metavar="DIR", help="the archive (history.dir): walk the chain of audits")
     return p
 
 
@@ -206,6 +221,10 @@ def cmd_run(args) -> int:
     spec = load_spec(args.spec)
     wanted = formats if formats is not None else spec.report.formats
     out = check_output(args.out, spec)  # before the evaluation: fail in a second, not after it
+    if "pdf" in wanted and spec.report.sign is not None:  # the signing key too (report.sign)
+        from .report.sign import load_signer
+
+        load_signer(spec)
     _check_environment()
     progress = Progress(args.quiet)
     result = evaluate(spec, progress=progress)
@@ -253,6 +272,10 @@ def cmd_validate(args) -> int:
 
     spec = load_spec(args.spec)
     check_output(None, spec)  # report.out: a folder that can be written (nothing is left in it)
+    if "pdf" in spec.report.formats and spec.report.sign is not None:  # the signing key and its password
+        from .report.sign import load_signer
+
+        load_signer(spec)
     _check_environment()
     sources = load_sources(spec)
     rows = sum(s.rows for s in sources)
@@ -354,6 +377,12 @@ def cmd_diff(args) -> int:
     return EXIT_GATE if failed else EXIT_OK
 
 
+def _verify(args) -> int:
+    from .verify.cli import cmd_verify
+
+    return cmd_verify(args)
+
+
 def _interrupted(args) -> int:
     """One line on stderr and 128 + the signal's number; nothing more may be raised."""
     _SIGNALS.quiet()
@@ -388,7 +417,7 @@ def main(argv=None) -> int:
             parser.print_help(sys.stderr)
             return EXIT_INPUT
         commands = {"run": cmd_run, "validate": cmd_validate, "init": cmd_init, "schema": _schema,
-                    "measures": _measures, "diff": cmd_diff}
+                    "measures": _measures, "diff": cmd_diff, "verify": _verify}
         args.committing = False
         try:
             status = commands[args.command](args)

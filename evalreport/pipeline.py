@@ -32,6 +32,7 @@ import numpy as np
 
 from . import registry
 from ._version import __version__
+from .attachments import data_files
 from .capture import routed_warnings
 from .compare.stats import friedman_nemenyi
 from .data import Source, load_sources
@@ -260,7 +261,7 @@ def with_history(result: Result) -> Result:
     options = getattr(spec, "history", None)  # spec.models.History
     if options is None:
         return result
-    from .history.archive import previous, runs
+    from .history.archive import entry_sha256, previous, runs
     from .history.changes import changes
     from .history.gates import change_gates
     from .history.trend import trend_runs
@@ -277,6 +278,8 @@ def with_history(result: Result) -> Result:
         archived, said = archived[0], list(archived[1])
     block = {
         "previous": None if compared is None else compared.get("previous"),
+        # the chain of audits: the previous run's results.json as archived, by its sha256
+        "previous_sha256": None if before is None else entry_sha256(folder, before[0]),
         "changes": [] if compared is None else compared.get("changes", []),
         "drift": [] if compared is None else compared.get("drift", []),
         "balance": None if compared is None else compared.get("balance"),
@@ -312,10 +315,12 @@ def _evaluate(spec: Spec, progress, routed, tables=None) -> Result:
     learners, comparisons, compare_warnings = task.compare(spec, learners, sources)
     friedman = across_datasets(spec, learners, task.across_measure)
     inputs = [{"path": s.path, "sha256": s.sha256_hex, "rows": s.rows} for s in sources]
+    attached, attach_warnings = data_files(spec, sources, tables)  # report.attach: [data]
     return Result(
         spec=spec, version=__version__, date=date, inputs=inputs, operating_point=checked,
         learners=learners, gates=gates, comparisons=comparisons,
         warnings=([RunWarning(w) for s in sources for w in s.warnings] + warnings + compare_warnings
-                  + friedman_warnings(spec, learners, friedman, task.across_measure) + gate_warnings),
-        friedman=friedman, task=task,
+                  + friedman_warnings(spec, learners, friedman, task.across_measure) + gate_warnings
+                  + [RunWarning(w) for w in attach_warnings]),
+        friedman=friedman, task=task, attached_data=tuple(attached),
     )

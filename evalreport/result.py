@@ -205,6 +205,9 @@ class Result:
     #: the verdict (evalreport.verdict.Verdict): the statuses, the leader, the findings,
     #: decided once from everything above; every sink prints it
     verdict: Any = None
+    #: with report.attach naming data: what the PDF attaches of the data
+    #: (evalreport.attachments.DataFile), results.json's ``attachments``
+    attached_data: tuple = ()
 
     @property
     def gates_passed(self) -> bool:

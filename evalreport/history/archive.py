@@ -16,6 +16,7 @@ said in :attr:`Runs.warnings`, so one damaged week does not stop the audit.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -23,7 +24,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-__all__ = ["RESULTS", "Runs", "store", "runs", "previous"]
+__all__ = ["RESULTS", "Runs", "store", "runs", "previous", "entry_sha256"]
 
 #: the file each entry holds
 RESULTS = "results.json"
@@ -122,3 +123,12 @@ def previous(folder, date: str) -> tuple[str, dict] | None:
     """The latest archived run strictly before ``date`` (None: there is none)."""
     earlier = [r for r in runs(folder) if r[0] < str(date)]
     return earlier[-1] if earlier else None
+
+
+def entry_sha256(folder, name: str) -> str | None:
+    """The sha256 of the entry ``name``'s results.json as archived (its bytes), or
+    None when it cannot be read: what the next run records to chain the audits."""
+    try:
+        return hashlib.sha256((Path(folder) / name / RESULTS).read_bytes()).hexdigest()
+    except OSError:
+        return None

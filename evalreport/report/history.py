@@ -191,4 +191,14 @@ def history_context(result, styles) -> dict | None:
         "figure": figure, "sentences": history_sentences(result),
         "by_class": any(d.get("class") is not None for d in drift),
         "multiclass": result.spec.task == "multiclass",
+        "chain": _chain_line(previous, history.get("previous_sha256")),
     }
+
+
+def _chain_line(previous, digest) -> dict | None:
+    """The chain of audits: the previous run's date and the sha256 of its
+    results.json as archived (``evalreport verify --history DIR`` walks the
+    chain); None without a previous run."""
+    if not previous or not digest:
+        return None
+    return {"date": previous.get("date"), "sha256": digest}

@@ -18,7 +18,7 @@ from ..result import Result
 from ..resources import templates_dir
 from .context import report_context
 
-__all__ = ["template_dirs", "render_html", "render_page_one"]
+__all__ = ["template_dirs", "render_html", "render_page_one", "attached_note"]
 
 ENTRY = "report.html.j2"
 #: page one alone, for a notebook's output cell (Result._repr_html_)
@@ -57,11 +57,24 @@ def _environment(dirs: tuple[str, ...]) -> jinja2.Environment:
     )
 
 
-def render_html(result: Result, *, attachments: bool = False) -> str:
-    """The report as HTML text. ``attachments``: say that the PDF carries the data."""
+def render_html(result: Result, *, attachments: bool = False, results_sha256: str | None = None) -> str:
+    """The report as HTML text. ``attachments``: say that the PDF carries the data;
+    ``results_sha256``: the sha256 of the run's results.json, in a meta tag
+    (``evalreport verify report.html`` checks it)."""
     context = report_context(result)
     context["attachments"] = attachments
+    context["results_sha256"] = results_sha256 or ""
+    context["attached_note"] = attached_note(result.spec.report.attach)
     return _render(result, ENTRY, context)
+
+
+def attached_note(attach) -> str:
+    """The PDF's sentence on what it carries (report.attach)."""
+    if "results" not in attach:
+        return "Every number is in results.json (not attached to this PDF: report.attach leaves it out)."
+    also = [w for w, key in (("the spec", "spec"), ("the data it was computed from", "data")) if key in attach]
+    return "Every number is in results.json, attached to this PDF" + (
+        f" with {' and '.join(also)}" if also else "") + "."
 
 
 def render_page_one(result: Result) -> str:

@@ -283,12 +283,15 @@ def _render_context(when: _dt.datetime) -> Iterator[_Collect]:
                 logger.setLevel(old_level)
 
 
-def _attachment(weasyprint, fetcher, name: str, data: bytes, when: _dt.datetime):
+def _attachment(weasyprint, fetcher, name: str, data: bytes, when: _dt.datetime, kind=None):
     if isinstance(data, str):
         data = data.encode("utf-8")
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise RenderError(f"PDF: the attachment {name!r} is {type(data).__name__}, not bytes")
     mime, relationship = attachment_kind(name)
+    description = {"Data": "evaluation results", "Source": "evaluation spec"}.get(relationship, name)
+    if kind is not None:  # (MIME type, relationship, description) given by the caller
+        mime, relationship, description = kind
     # A data: URL carries the MIME type to WeasyPrint, which otherwise guesses it
     # from the name (and knows no type for .yaml on most systems).
     url = f"data:{mime};base64,{base64.b64encode(bytes(data)).decode('ascii')}"
@@ -296,9 +299,7 @@ def _attachment(weasyprint, fetcher, name: str, data: bytes, when: _dt.datetime)
         url=url,
         url_fetcher=fetcher,
         name=name,
-        description={"Data": "evaluation results", "Source": "evaluation spec"}.get(
-            relationship, name
-        ),
+        description=description,
         created=when,
         modified=when,
         relationship=relationship,
@@ -367,6 +368,7 @@ def html_to_pdf(
     author: str = "evalreport",
     subject: str | None = None,
     keywords: list[str] | None = None,
+    kinds: dict[str, tuple[str, str, str]] | None = None,
 ) -> bytes:
     """Render ``html`` to PDF/A-3b bytes, deterministically and offline.
 
@@ -376,7 +378,9 @@ def html_to_pdf(
     ``attachments`` maps file names (``results.json``, ``spec.yaml``) to their
     bytes, embedded as they are. Relative URLs resolve against the first of
     ``template_dirs``; only files inside those folders and ``data:`` URLs are
-    read. Raises :class:`RenderError` when WeasyPrint cannot render.
+    read. ``kinds`` gives an attachment its (MIME type, AFRelationship,
+    description) instead of those its name's suffix gives (a data file is
+    /Source). Raises :class:`RenderError` when WeasyPrint cannot render.
     """
     when = _parse_date(date)
     stamp = when.strftime("%Y-%m-%dT%H:%M:%SZ")  # W3C date-time, what WeasyPrint expects
@@ -404,7 +408,7 @@ def html_to_pdf(
                 pdf_variant=PDF_VARIANT,
                 pdf_tags=PDF_TAGS,
                 attachments=[
-                    _attachment(weasyprint, fetcher, name, data, when)
+                    _attachment(weasyprint, fetcher, name, data, when, (kinds or {}).get(name))
                     for name, data in sorted(attachments.items())
                 ],
             )

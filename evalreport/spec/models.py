@@ -25,6 +25,7 @@ from pydantic import (
     model_validator,
 )
 
+from .deliverable import DEFAULT_ATTACH_LIMIT, AttachItem, Sign, attach_field, parse_size
 from .messages import _short
 from .names import FORMATS, comparison_names, metric_names
 
@@ -301,6 +302,21 @@ class Report(_Model):
     curve_points: Union[Count, Literal["all"]] = Field(
         5000, description="Most points per curve kept in results.json, or 'all'."
     )
+    attach: list[AttachItem] = attach_field()
+    attach_limit: Union[Count, str] = Field(
+        DEFAULT_ATTACH_LIMIT, description="A data file larger than this (50MB, 200kB, 1GB, 64MiB or bytes) is "
+        "listed with its sha256 in the PDF but not attached.")
+    sign: Sign | None = Field(None, description="Sign the PDF: {certificate, key, password_env, timestamp_url}.")
+
+    @field_validator("attach_limit")
+    @classmethod
+    def _size(cls, value):
+        parse_size(value)
+        return value
+
+    @property
+    def attach_limit_bytes(self) -> int:
+        return parse_size(self.attach_limit)
 
     @field_validator("formats")
     @classmethod

@@ -55,6 +55,8 @@ def result_core(result: Result) -> dict:
             "task": spec.task,
             **task.json_head(result),
             "inputs": published_inputs(result),
+            # with report.attach: [data]: what the PDF carries of the data (evalreport.attachments)
+            **({"attachments": [f.as_dict() for f in result.attached_data]} if result.attached_data else {}),
             **task.json_after_inputs(result),
             "learners": {key: task.learner_json(lr, result) for key, lr in result.learners.items()},
             "comparisons": comparisons_dict(result),
