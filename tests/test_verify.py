@@ -540,3 +540,16 @@ def test_rerun_lays_out_data_outside_the_spec_folder(tmp_path, capsys, where):
     status, out = _verify(capsys, tmp_path / "out" / "report.pdf")
     assert status == 0, out
     assert re.search(r"verified: \d+ values reproduce", out)
+
+
+def test_a_value_a_later_release_adds_is_noted_not_a_difference():
+    """A report made by an earlier release of the same minor version lacks the
+    measures added since (LR+, say): the rerun's extra keys are listed, not failed;
+    a recorded value that does not reproduce still is a difference."""
+    from evalreport.verify.compare import compare_values
+
+    new: list = []
+    same, diffs = compare_values({"a": {"auc": 0.5}}, {"a": {"auc": 0.5, "lr_plus": 2.0}}, new)
+    assert (same, diffs, new) == (1, [], ["a.lr_plus"])
+    same, diffs = compare_values({"a": {"auc": 0.5, "x": 1}}, {"a": {"auc": 0.6}}, new)
+    assert diffs == ["a.auc: recorded 0.5, rerun 0.6", "a.x: recorded, missing from the rerun"]

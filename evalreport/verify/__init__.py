@@ -118,6 +118,8 @@ def _verify_pdf(v: Verification, path, trust, data_dir, history_dir) -> None:
                       f"({outcome.reproduced} do)")
             else:
                 v.add("rerun", True, f"verified: {outcome.reproduced} values reproduce")
+            for note in outcome.notes:
+                v.add("rerun", None, note)
     if history_dir is not None:
         _add_chain(v, history_dir, (results.get("date"), results_raw) if isinstance(results, dict) else None)
 

@@ -27,8 +27,11 @@ def _close(a: float, b: float) -> bool:
     return a == b or abs(a - b) <= REL_TOL * max(abs(a), abs(b))
 
 
-def compare_values(recorded, rerun) -> tuple[int, list[str]]:
-    """(the number of values that reproduce, one line per difference).
+def compare_values(recorded, rerun, new: list | None = None) -> tuple[int, list[str]]:
+    """(the number of values that reproduce, one line per difference). A key the
+    rerun has and the recorded file has not is a value a later release of the same
+    minor version adds (a new measure): listed in ``new`` when given (not a
+    difference: the report never claimed it), else a difference.
 
     >>> compare_values({"a": 1, "b": [0.5, "x"]}, {"a": 1, "b": [0.5 + 1e-17, "x"]})
     (3, [])
@@ -49,7 +52,10 @@ def compare_values(recorded, rerun) -> tuple[int, list[str]]:
                     walk(a[k], b[k], parts + [k])
             for k in b:
                 if k not in a and not (not parts and k in IGNORED):
-                    diffs.append(f"{_path(parts + [k])}: not recorded, present in the rerun")
+                    if new is not None:
+                        new.append(_path(parts + [k]))
+                    else:
+                        diffs.append(f"{_path(parts + [k])}: not recorded, present in the rerun")
             return
         if isinstance(a, list) and isinstance(b, list):
             if len(a) != len(b):

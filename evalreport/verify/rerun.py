@@ -153,15 +153,16 @@ def _run_in(tmp: Path, spec_dict, spec_entry, data_entries, found, results, hist
     spec = load_spec(spec_dict, base_dir=spec_dir)
     with _epoch(results.get("date")):
         from ..pipeline import evaluate
-        from ..report.context import report_context
 
         result = evaluate(spec, data=tables or None)
-        report_context(result)  # the figures drawn, as for the PDF: their warnings are in results.json
-        text = json_text(result)
+        text = json_text(result)  # (the figures' warnings are the report's, not results.json's)
     for copy, given in rewritten.items():  # results.json names the data as the spec gave it
         text = text.replace(json.dumps(copy)[1:-1], json.dumps(given)[1:-1])
     rerun_json = json.loads(text)
     from .compare import compare_values
 
-    same, diffs = compare_values(results, rerun_json)
-    return Rerun(True, reproduced=same, differences=diffs)
+    new: list[str] = []
+    same, diffs = compare_values(results, rerun_json, new)
+    notes = [f"{len(new)} value(s) this release computes are not in the report (not compared): "
+             f"{', '.join(new[:6])}{', ...' if len(new) > 6 else ''}"] if new else []
+    return Rerun(True, reproduced=same, differences=diffs, notes=notes)
