@@ -224,6 +224,40 @@ CASES = [
 ]
 
 
+# issue 36: numbers and sizes that were accepted and then took the memory, raised, or meant nothing
+DUCKDB = BASE.replace("    id: id\n", "    id: id\n    engine: duckdb\n")
+CASES += [
+    ("a billion calibration bins", BASE + "calibration: {bins: 1000000000}\n", None,
+     ["error: spec.yaml:11: calibration.bins: at most 10,000 bins (got 1000000000): each bin estimates a rate, "
+      "and more bins hold too few scores to estimate it"]),
+    ("calibration bins past int64", BASE + "calibration: {bins: 9223372036854775808}\n", None,
+     ["error: spec.yaml:11: calibration.bins: at most 10,000 bins (got 9223372036854775808): each bin estimates "
+      "a rate, and more bins hold too few scores to estimate it"]),
+    ("negative memory_limit", DUCKDB.replace("engine: duckdb", "engine: duckdb\n    memory_limit: -1GB"), None,
+     ["error: spec.yaml:8: data[0].memory_limit: memory_limit is a size such as '1GB', '512MiB' or '50%' (of the "
+      "machine's memory); got '-1GB'"]),
+    ("memory_limit without a unit", DUCKDB.replace("engine: duckdb", "engine: duckdb\n    memory_limit: '1000'"),
+     None, ["error: spec.yaml:8: data[0].memory_limit: memory_limit is a size such as '1GB', '512MiB' or '50%' (of "
+            "the machine's memory); got '1000'"]),
+    ("memory_limit of 10 bytes", DUCKDB.replace("engine: duckdb", "engine: duckdb\n    memory_limit: 10 bytes"),
+     None, ["error: spec.yaml:8: data[0].memory_limit: memory_limit must be at least 16MB (DuckDB needs buffers "
+            "to work in); got '10 bytes'"]),
+    ("memory_limit of 0%", DUCKDB.replace("engine: duckdb", "engine: duckdb\n    memory_limit: 0%"),
+     None, ["error: spec.yaml:8: data[0].memory_limit: a memory_limit in percent is in (0, 100]; got '0%'"]),
+    ("threshold as text", BASE + "threshold: '0.5'\n", None,
+     ["error: spec.yaml:11: threshold: Input should be a number, not text (got '0.5'); write it without quotes"]),
+    ("learner threshold as text", BASE.replace("b: p_b", "b: {score: p_b, threshold: \"0.3\"}"), None,
+     ["error: spec.yaml:9: data[0].learners.b.threshold: Input should be a number, not text (got '0.3'); "
+      "write it without quotes"]),
+    ("bootstrap as text", BASE + "confidence: {bootstrap: '200'}\n", None,
+     ["error: spec.yaml:11: confidence.bootstrap: Input should be a number, not text (got '200'); write it "
+      "without quotes"]),
+    ("priors not a mapping", BASE + "priors: 0.5\n", None,
+     ["error: spec.yaml:11: priors: priors is a mapping of class -> prior (binary: {positive: 0.3}; multiclass: "
+      "one prior per class), not 0.5"]),
+]
+
+
 @pytest.mark.parametrize("name,spec,files,expected", CASES, ids=[c[0] for c in CASES])
 def test_bad_input(tmp_path, capsys, name, spec, files, expected):
     path = _write(tmp_path, spec, files)
@@ -323,3 +357,14 @@ def test_empty_text_label_is_a_class_outside_csv(tmp_path, capsys):
     spec = BASE.replace("pred.csv", "pred.parquet").replace("title: t", "title: t\npositive: 'yes'")
     path = _write(tmp_path, spec, {})
     assert main(["validate", str(path)]) == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "17", "100000000000000000000"])
+def test_threads_out_of_range(tmp_path, capsys, monkeypatch, value):
+    # issue 36: EVALREPORT_THREADS is checked as EVALREPORT_SORT is, before any work
+    monkeypatch.setenv("EVALREPORT_THREADS", value)
+    path = _write(tmp_path, BASE)
+    assert main(["run", str(path), "--quiet"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: EVALREPORT_THREADS must be a whole number from 1 to 16, got {value!r}"]
+    assert not (tmp_path / "out").exists()
