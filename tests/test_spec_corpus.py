@@ -179,7 +179,6 @@ VALID = {
     **{f"binary-data[0].{key}-null": "optional" for key in ("id", "group", "weight", "dataset", "resolution",
                                                              "database")},
     **{f"binary-data[0].dataset-{k}": "any name of a data set" for k in _TEXT},
-    **{f"binary-data[0].memory_limit-{k}": "memory_limit applies to engine duckdb only" for k in _TEXT},
     **{f"binary-data[0].learners.b.threshold-{k}": "any finite threshold" for k in _NUMBERS},
     "binary-data[0].learners.b.threshold-null": "threshold is optional (the spec's)",
     "binary-data[0].learners.c.scores-null": "scores is optional (c gives predicted)",
