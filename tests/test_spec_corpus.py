@@ -469,6 +469,15 @@ EXPLICIT = [
      ["error: spec.yaml:12: priors.0: a class prior must be in [0, 1], got 1.5"]),
     ("output folder is a file", BASE.replace("out: out}", "out: pred.csv}"),
      ["error: spec.yaml:10: report.out: pred.csv: is a file, not a folder"]),
+    # 6. issue 36: sizes bounded, so that a large spec is refused in a second, not read for a minute
+    ("101 betas", BASE + "fbeta: [" + ", ".join(["2.0"] * 101) + "]\n",
+     ["error: spec.yaml:11: fbeta: List should have at most 100 items after validation, not 101"]),
+    ("200,000 betas", BASE + "fbeta: [" + ", ".join(["2.0"] * 200_000) + "]\n",
+     ["error: spec.yaml:11: fbeta[19971]: the spec holds more than 20,000 values (scalars, lists and mappings); "
+      "a spec this large is refused"]),
+    ("20 MB of comments", BASE + ("# " + "x" * 78 + "\n") * 250_000,
+     ["error: spec.yaml: the spec holds more than the 2,097,152 characters a spec may hold (it names keys, "
+      "columns and learners; the data is in the data files)"]),
     # 5. a template folder that does not exist: refused at validation, before any evaluation
     ("no template folder", BASE.replace("out: out}", "out: out, template: nowhere}"),
      ["error: spec.yaml:10: report.template: no such folder: nowhere"]),

@@ -19,7 +19,7 @@ from .files import not_a_file
 from .messages import _by_line, _Locator
 from .models import Spec
 from .patterns import expand_patterns
-from .yaml_lines import _compose_lines
+from .yaml_lines import MAX_SPEC_CHARS, _compose_lines
 
 
 def parse_spec(text: str, *, source: str = "<spec>", base_dir: Path | str = ".") -> Spec:
@@ -129,6 +129,10 @@ def _read_spec(path: Path) -> str:
         raise SpecError([f"{path}: {kind}"])
     with open(fd, encoding="utf-8") as f:  # universal newlines, as read_text
         try:
-            return f.read()
+            text = f.read(MAX_SPEC_CHARS + 1)  # a 20 GB file is not read whole to be refused
         except (OSError, UnicodeDecodeError) as exc:
             raise SpecError([f"{path}: cannot read the spec: {exc}"]) from None
+    if len(text) > MAX_SPEC_CHARS:
+        raise SpecError([f"{path}: the spec holds more than the {MAX_SPEC_CHARS:,} characters a spec may hold (it "
+                         "names keys, columns and learners; the data is in the data files)"])
+    return text

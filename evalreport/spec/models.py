@@ -418,7 +418,8 @@ class Spec(_Model):
         None, description="Binary: {false_negative, false_positive}; multiclass: {matrix: [[...]]}."
     )
     metrics: Union[Literal["all"], list[str]] = "all"
-    fbeta: list[Number] = Field(default_factory=lambda: [0.5, 2.0], description="Betas reported for F-beta.")
+    fbeta: list[Number] = Field(default_factory=lambda: [0.5, 2.0], max_length=100,
+                                description="Betas reported for F-beta (at most 100).")
     partial_auc: PartialAuc | None = None
     thresholds: ThresholdTable | None = Field(
         None, description="Binary: the threshold table's operating points {at, top_fraction, recall, fpr}.")
