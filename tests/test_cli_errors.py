@@ -368,3 +368,27 @@ def test_threads_out_of_range(tmp_path, capsys, monkeypatch, value):
     assert capsys.readouterr().err.splitlines() == [
         f"error: EVALREPORT_THREADS must be a whole number from 1 to 16, got {value!r}"]
     assert not (tmp_path / "out").exists()
+
+
+def test_every_problem_in_one_pass(tmp_path, capsys):
+    # issue 36: a spec's problems came in rounds (the keys' own, then across keys, then the data);
+    # the keys' own problems and those across keys now come together
+    spec = BASE.replace("version: 1\n", "version: 1\ntask: multiclass\n").replace(
+        "b: p_b", "b: {score: p_b, threshold: x}") + (
+        "confidence: {bootstrap: -1}\nthreshold: '0.5'\ngates:\n  - {learner: zz, metric: auc, min: 0.5}\n"
+        "metrics: [auc, bogus]\n")
+    path = _write(tmp_path, spec)
+    assert main(["validate", str(path)]) == 2
+    lines = [line.replace(str(tmp_path) + "/", "") for line in capsys.readouterr().err.splitlines()]
+    heads = [line.split(": ", 3)[1:3] for line in lines]
+    assert heads == [
+        ["spec.yaml:2", "task"],  # across keys: a multiclass task needs classes
+        ["spec.yaml:9", "data[0].learners.a"],  # across keys: a multiclass learner gives a list
+        ["spec.yaml:10", "data[0].learners.b.threshold"],  # its own: not a number
+        ["spec.yaml:12", "confidence.bootstrap"],  # its own: negative
+        ["spec.yaml:13", "threshold"],  # its own: text
+        ["spec.yaml:15", "gates[0].learner"],  # across keys: no learner zz
+        ["spec.yaml:16", "metrics[1]"],  # a name: no metric bogus
+    ], lines
+    # learner b, whose threshold failed, is not judged across keys: its problem could come from the leaving out
+    assert not any(line.split(": ")[2] == "data[0].learners.b" for line in lines)

@@ -623,3 +623,71 @@ def test_engine_weights_of_a_scale_it_cannot_carry(tmp_path, capsys, task, weigh
     line = 7 if task == "binary" else 9
     _refused(tmp_path, capsys, spec, {"pred.parquet": _parquet(**columns)},
              [f"error: spec.yaml:{line}: data[0].weight: pred.parquet: column 'w': " + problem.format(totals)])
+
+
+# 8. issue 36: the engines agree. What the in-memory road refuses, DuckDB refuses with the same
+# words (a .csv of another separator, an encoding); a missing or repeated id too; and DuckDB's
+# own query excerpt (LINE 1: SELECT ...) never follows the error line.
+
+ENGINE_AGREES = [
+    ("semicolons", GOOD.replace(",", ";"),
+     ["error: spec.yaml:4: data[0].path: pred.csv: the header reads as one column 'id;y;p'; the file looks "
+      "separated by ';', but .csv is read as comma-separated (.csv: commas, .tsv: tabs)"] * 2),
+    ("bars", GOOD.replace(",", "|"),
+     ["error: spec.yaml:4: data[0].path: pred.csv: the header reads as one column 'id|y|p'; the file looks "
+      "separated by '|', but .csv is read as comma-separated (.csv: commas, .tsv: tabs)"] * 2),
+    ("tabs", GOOD.replace(",", "\t"),
+     ["error: spec.yaml:4: data[0].path: pred.csv: the header reads as one column 'id\\ty\\tp'; the file looks "
+      "separated by '\\t', but .csv is read as comma-separated (.csv: commas, .tsv: tabs)"] * 2),
+    ("UTF-16", GOOD.encode("utf-16"),
+     ["error: spec.yaml:4: data[0].path: pred.csv is UTF-16 text (it starts with a UTF-16 byte-order mark); "
+      "save it as UTF-8"] * 2),
+    ("gzip not named so", _gzip(GOOD),
+     ["error: spec.yaml:4: data[0].path: pred.csv is gzip-compressed, but its name does not say so (name it "
+      "pred.csv.gz)"] * 2),
+    ("duplicate id", _replace_row(GOOD, 5, "4,1,0.5"),
+     ["error: spec.yaml:6: data[0].id: pred.csv: column 'id': id 4 appears twice (rows 4 and 5)",
+      "error: spec.yaml:6: data[0].id: pred.csv: column 'id': id 4 appears twice; an id names one row"]),
+    ("empty id", _replace_row(GOOD, 5, ",1,0.5"),
+     ["error: spec.yaml:6: data[0].id: pred.csv: column 'id', row 5: missing id",
+      "error: spec.yaml:6: data[0].id: pred.csv: column 'id': 1 missing id(s) (empty or null); every row needs "
+      "an id"]),
+]
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+@pytest.mark.parametrize("name,content,expected", ENGINE_AGREES, ids=[c[0] for c in ENGINE_AGREES])
+def test_engines_refuse_alike(tmp_path, capsys, engine, name, content, expected):
+    # (the engine's key goes after id: the lines of path and id stay)
+    spec = _spec(extra_keys="    engine: duckdb\n") if engine == "duckdb" else _spec()
+    _refused(tmp_path, capsys, spec, {"pred.csv": content}, [expected[1 if engine == "duckdb" else 0]])
+
+
+@pytest.mark.parametrize("name,content", [
+    ("truncated quote", GOOD + '21,1,"0.5'),
+    ("Latin-1", ("id,y,p,n\n" + "".join(f"{i},{y},{p},caf\xe9\n" for i, y, p in ROWS)).encode("latin-1")),
+    ("a line of 3 MB", GOOD + "21,1," + "9" * 3_000_000 + "\n"),
+], ids=["truncated", "latin-1", "very long line"])
+def test_duckdb_errors_are_one_line_without_the_query_excerpt(tmp_path, capsys, name, content):
+    status, lines, out = _run(tmp_path, capsys, _spec(extra_keys="    engine: duckdb\n"), {"pred.csv": content})
+    assert status == 2 and len(lines) == 1, lines
+    assert lines[0].startswith("error: spec.yaml:") and "LINE 1:" not in lines[0] and "^" not in lines[0]
+    assert len(lines[0]) < 1000
+    assert (out / "results.json").read_text() == PREVIOUS
+
+
+def test_bad_sql_is_one_line(tmp_path, capsys):
+    spec = _spec("SELECT * FROM nowhere_at_all", "    engine: duckdb\n    kind: sql\n").replace("    id: id\n", "")
+    status, lines, _ = _run(tmp_path, capsys, spec, {})
+    assert status == 2 and len(lines) == 1 and lines[0].startswith("error: spec.yaml:"), lines
+    assert "LINE 1:" not in lines[0] and "nowhere_at_all" in lines[0]
+
+
+def test_a_header_longer_than_a_block_is_read(tmp_path, capsys):
+    # pyarrow parses 1 MiB blocks: a longer header was "Empty CSV file or block: cannot infer number of columns"
+    name = "x" * (1 << 20)
+    csv = f"id,y,p,{name}\n" + "".join(f"{i},{y},{p},0\n" for i, y, p in ROWS)
+    status, lines, out = _run(tmp_path, capsys, _spec(), {"pred.csv": csv})
+    assert (status, lines) == (0, [])
+    d = json.loads((out / "results.json").read_text())
+    assert d["learners"]["a"]["auc"] == pytest.approx(skm.roc_auc_score(LABELS, SCORES), abs=1e-12)

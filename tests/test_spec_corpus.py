@@ -376,7 +376,12 @@ EXPLICIT = [
      ["error: spec.yaml:6: data[0].lable: unknown key 'lable' (did you mean 'label'?); valid keys here: path, table, "
       "label, id, group, slices, weight, dataset, replicates, engine, resolution, kind, database, memory_limit, learners",
       "error: spec.yaml:12: data[1].lable: unknown key 'lable' (did you mean 'label'?); valid keys here: path, table, "
-      "label, id, group, slices, weight, dataset, replicates, engine, resolution, kind, database, memory_limit, learners"]),
+      "label, id, group, slices, weight, dataset, replicates, engine, resolution, kind, database, memory_limit, learners",
+      # the checks across keys in the same pass (issue 36): the entry repeats the learners of data[0]
+      "error: spec.yaml:12: data[1].learners.a: learner 'a' is already defined in data[0] of the same data set; a "
+      "name is unique within a data set",
+      "error: spec.yaml:12: data[1].learners.b: learner 'b' is already defined in data[0] of the same data set; a "
+      "name is unique within a data set"]),
     # a YAML problem is told once, where it is written, not again at each alias
     ("YAML tag in an aliased learner",
      BASE.replace("      a: p_a\n", "      a: &l {score: !!binary aGk=}\n      c: *l\n"),
@@ -446,7 +451,10 @@ EXPLICIT = [
       "error: spec.yaml:13: data[0].learners.none.scores[0]: Input should be a valid string (got 1)"]),
     ("learners named list and float",
      BASE.replace("b: p_b", "list: [p_a, p_b]\n      float: {score: p_b, threshold: x}"),
-     ["error: spec.yaml:10: data[0].learners.float.threshold: Input should be a valid number, unable to parse "
+     # the checks across keys in the same pass (issue 36): a list learner in a binary task
+     ["error: spec.yaml:9: data[0].learners.list: a list of score columns is for multiclass tasks; a binary "
+      "learner gives one score column",
+      "error: spec.yaml:10: data[0].learners.float.threshold: Input should be a valid number, unable to parse "
       "string as a number (got 'x')"]),
     ("list learner in a binary task", BASE.replace("b: p_b", "list: [p_a, p_b]"),
      ["error: spec.yaml:9: data[0].learners.list: a list of score columns is for multiclass tasks; a binary "

@@ -75,6 +75,8 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
     if src.kind not in ("table", "sql") and not files:
         problems.add(base + ("path",), f"no file matches {src.path}")
         return None
+    if src.engine == "duckdb" and not _engine_agrees(spec, i, files, problems):
+        return None
     if spec.task == "multiclass":
         lists = {name: list(learner.scores) for name, learner in src.learners.items()}
         try:
@@ -193,6 +195,41 @@ def _merge_tables(tables: list):
     pos = np.concatenate([np.diff(t.tp) for t in tables])
     neg = np.concatenate([np.diff(t.fp) for t in tables])
     return count_table_from_aggregates(score, pos, neg, n_rows=sum(t.n_rows for t in tables))
+
+
+def _engine_agrees(spec: Spec, i: int, files: list, problems: _Problems) -> bool:
+    """What the in-memory road refuses, refused before DuckDB aggregates (issue 36):
+    a .csv whose header is split by another separator, and a missing or repeated id.
+    False when a problem was recorded."""
+    from ..engines import ColumnError
+    from ..engines.duckdb_ids import check_ids_duckdb
+    from .file_problems import _header_line, _other_separator, _separator_problem, _text_problem
+
+    src, base = spec.data[i], ("data", i)
+    first = files[0] if files else None
+    if first is not None and data_suffix(first)[0] in (".csv", ".tsv", ".jsonl"):
+        problem = _text_problem(first, src.path)  # UTF-16, compressed but not named so, empty
+        if problem is not None:
+            problems.add(base + ("path",), problem)
+            return False
+    if first is not None and data_suffix(first)[0] in (".csv", ".tsv"):
+        header = _header_line(first)
+        own = "\t" if data_suffix(first)[0] == ".tsv" else ","
+        separator = _other_separator(first, [header]) if header and own not in header else None
+        if separator is not None:
+            problems.add(base + ("path",), _separator_problem(src.path, first, header, separator))
+            return False
+    if src.id is None:
+        return True
+    try:
+        check_ids_duckdb([str(f) for f in files] if files else src.path, src.id, memory_limit=src.memory_limit,
+                         kind=src.kind, database=str(spec.resolve(src.database)) if src.database else None)
+    except ColumnError as exc:
+        problems.add(base + ("id",), f"{src.path}: {exc}")
+        return False
+    except (ValueError, ImportError):
+        pass  # the aggregation tells what DuckDB cannot read, at its key
+    return True
 
 
 def _engine_key(exc, spec: Spec) -> tuple:

@@ -116,6 +116,7 @@ from .duckdb_source import (  # noqa: F401 (KINDS, DUCKDB_SHARE and _share_memor
     _schema,
     _share_memory,
     _type_problem,
+    duckdb_text,
 )
 from .resolution import parse_resolution
 from .tables import Aggregated, MulticlassAggregated, class_column, class_key
@@ -264,7 +265,7 @@ def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[s
                 try:
                     return con.execute(sql, params).fetchall()
                 except duckdb.Error as exc:
-                    raise ValueError(f"DuckDB failed reading {where}: {str(exc).strip()}") from None
+                    raise ValueError(f"DuckDB failed reading {where}: {duckdb_text(exc)}") from None
 
             types = _schema(con, duckdb, from_sql, params, where)
             cols = [c for columns in learners.values() for c in columns]

@@ -15,7 +15,7 @@ import numpy as np
 from ..arrow import arrow_to_numpy
 from ..metrics import stream as _stream
 from .checks import LABELS_CAP, check_columns, judge_checks, match_positive, quote_ident, sorted_labels
-from .duckdb_source import _booleans_as_in_memory, _schema, _type_problem
+from .duckdb_source import _booleans_as_in_memory, _schema, _type_problem, duckdb_text
 from .resolution import cell_scale, cells_for
 from .tables import Aggregated, build_tables
 
@@ -70,7 +70,7 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
     try:
         row = list(run(f"SELECT {', '.join(checks)} FROM {from_sql}").fetchall()[0])
     except duckdb.Error as exc:
-        raise ValueError(f"DuckDB failed reading {where}: {str(exc).strip()}") from None
+        raise ValueError(f"DuckDB failed reading {where}: {duckdb_text(exc)}") from None
     rows, ranges = judge_checks(row, cols=cols, scores=scores, mode=mode, label=label,
                                 weight=weight, by=by, where=where)
 
@@ -125,7 +125,7 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
         try:
             frame = run(sql, extra).fetchnumpy()
         except duckdb.Error as exc:
-            raise ValueError(f"DuckDB failed aggregating learner {name!r} of {where}: {str(exc).strip()}") from None
+            raise ValueError(f"DuckDB failed aggregating learner {name!r} of {where}: {duckdb_text(exc)}") from None
         build_tables(
             frame, learner=name, by=by is not None, mode=mode,
             weighted=weight is not None, tables=tables, bounds=bounds, rows=rows,
@@ -146,8 +146,10 @@ def _class_sums(is_pos: str, weight: str | None) -> str:
     if weight is None:
         return f"count(*) FILTER (WHERE {is_pos}) AS pos, count(*) - count(*) FILTER (WHERE {is_pos}) AS neg"
     w = f"CAST({quote_ident(weight)} AS DOUBLE)"
-    return (f"coalesce(sum({w}) FILTER (WHERE {is_pos}), 0)::DOUBLE AS pos, "
-            f"coalesce(sum({w}) FILTER (WHERE NOT ({is_pos})), 0)::DOUBLE AS neg")
+    # fsum: compensated (Kahan-Babuska) sums, whose result does not hang on the order
+    # DuckDB's threads add the rows in, as a plain float sum's last digit does
+    return (f"coalesce(fsum({w}) FILTER (WHERE {is_pos}), 0)::DOUBLE AS pos, "
+            f"coalesce(fsum({w}) FILTER (WHERE NOT ({is_pos})), 0)::DOUBLE AS neg")
 
 
 def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind, scores, weight, by, rows,
@@ -167,14 +169,14 @@ def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind
     try:
         m_pos, m_neg = run(f"SELECT {counts} FROM {from_sql}", bind).fetchall()[0]
     except duckdb.Error as exc:
-        raise ValueError(f"DuckDB failed reading {where}: {str(exc).strip()}") from None
+        raise ValueError(f"DuckDB failed reading {where}: {duckdb_text(exc)}") from None
     value_set = group_values = None
     if by is not None:
         try:
             distinct = _arrow_table(con.sql(f"SELECT DISTINCT {quote_ident(by)} AS g FROM {from_sql}",
                                             params=bound(from_sql) or None)).column("g").combine_chunks()
         except duckdb.Error as exc:
-            raise ValueError(f"DuckDB failed reading the groups of {where}: {str(exc).strip()}") from None
+            raise ValueError(f"DuckDB failed reading the groups of {where}: {duckdb_text(exc)}") from None
         found = distinct.to_pylist()
         group_values = sorted_labels(found)
         first = {v: i for i, v in enumerate(found)}
@@ -192,7 +194,8 @@ def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind
             cap=cap, n_groups=0 if by is None else len(group_values),
         )
         try:
-            for batch in _arrow_batches(con.sql(sql, params=bound(sql, bind) or None), batch_rows):
+            for batch in _fixed_batches(_arrow_batches(con.sql(sql, params=bound(sql, bind) or None), batch_rows),
+                                        batch_rows):
                 codes = None
                 if by is not None:
                     codes = _numpy(pc.index_in(batch.column("g"), value_set=value_set))
@@ -202,7 +205,7 @@ def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind
                 )
                 del batch
         except duckdb.Error as exc:
-            raise ValueError(f"DuckDB failed aggregating learner {name!r} of {where}: {str(exc).strip()}") from None
+            raise ValueError(f"DuckDB failed aggregating learner {name!r} of {where}: {duckdb_text(exc)}") from None
         result = reducer.finish(rows)
         del reducer
         reductions[name] = result.reduction
@@ -222,6 +225,27 @@ def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind
         reductions=reductions,
         learner_tables=learner_tables,
     )
+
+
+def _fixed_batches(batches, rows: int):
+    """The batches re-cut at every ``rows`` rows of the ordered result: DuckDB hands
+    back batches whose sizes depend on its threads, and the reducer's float sums
+    depend on where a batch ends; fixed boundaries make the tables, and so every
+    measure, the same bits whatever the threads (issue 36: OMP_NUM_THREADS=1 moved
+    an average precision in its last digit)."""
+    import pyarrow as pa
+
+    held, count = [], 0
+    for batch in batches:
+        held.append(batch)
+        count += batch.num_rows
+        while count >= rows:
+            table = pa.Table.from_batches(held).combine_chunks()
+            yield from table.slice(0, rows).to_batches(max_chunksize=rows)
+            rest = table.slice(rows)
+            held, count = rest.combine_chunks().to_batches(), rest.num_rows
+    if count:
+        yield from pa.Table.from_batches(held).combine_chunks().to_batches(max_chunksize=rows)
 
 
 def _numpy(array) -> np.ndarray:

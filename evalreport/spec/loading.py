@@ -18,6 +18,7 @@ from .checks import _name_problems, _pydantic_problems, _semantic_problems
 from .files import not_a_file
 from .messages import _by_line, _Locator
 from .models import Spec
+from .one_pass import cross_key_problems
 from .patterns import expand_patterns
 from .yaml_lines import MAX_SPEC_CHARS, _compose_lines
 
@@ -37,7 +38,9 @@ def parse_spec(text: str, *, source: str = "<spec>", base_dir: Path | str = ".")
     try:
         spec = Spec.model_validate({**data, "base_dir": Path(base_dir), "source": source})
     except ValidationError as exc:
-        raise SpecError(_by_line(problems + _pydantic_problems(exc, where))) from None
+        # the checks across keys too, with the keys that failed left out: one pass tells all
+        crossed = cross_key_problems(data, exc, where, base_dir=Path(base_dir), source=source)
+        raise SpecError(_by_line(problems + _pydantic_problems(exc, where) + crossed)) from None
     # learners from patterns (files, columns, classes) become ordinary entries first:
     # the checks below see the learners' names, and the data checks the files
     spec, expanded = expand_patterns(spec, where)
