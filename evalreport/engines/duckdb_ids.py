@@ -12,7 +12,35 @@ import tempfile
 from .checks import ColumnError, quote_ident
 from .duckdb_source import _check_memory_limit, _connect, _duckdb, _resolve_source, _schema, duckdb_text
 
-__all__ = ["check_ids_duckdb"]
+__all__ = ["check_ids_duckdb", "largest_weight_duckdb"]
+
+
+def largest_weight_duckdb(source, weight: str, *, memory_limit: str = "1GB", kind: str = "auto",
+                          database: str | None = None) -> float | None:
+    """The largest finite weight of the source (None: no such column, or none finite):
+    the in-memory road scales weights by its power of two when their sums would
+    overflow or their products underflow, and so does the DuckDB road with it."""
+    _check_memory_limit(memory_limit)
+    kind, database, from_sql, params, where = _resolve_source(source, kind, database)
+    duckdb = _duckdb()
+    tmp = tempfile.mkdtemp(prefix="evalreport-duckdb-")
+    try:
+        con = _connect(duckdb, database, memory_limit=memory_limit, temp_directory=tmp)
+        try:
+            types = _schema(con, duckdb, from_sql, params, where)
+            if weight not in types:
+                return None
+            w = f"TRY_CAST({quote_ident(weight)} AS DOUBLE)"
+            try:
+                top = con.execute(f"SELECT max({w}) FILTER (WHERE isfinite({w})) FROM {from_sql}",
+                                  params).fetchone()[0]
+            except duckdb.Error:
+                return None  # (the aggregation tells what DuckDB cannot read)
+        finally:
+            con.close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return None if top is None else float(top)
 
 
 def check_ids_duckdb(source, id_column: str, *, memory_limit: str = "1GB", kind: str = "auto",

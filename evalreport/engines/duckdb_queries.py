@@ -21,7 +21,7 @@ from .tables import Aggregated, build_tables
 
 
 def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores, weight, mode, by,
-               labels_as_text=False, stream=None):
+               labels_as_text=False, stream=None, weight_exponent=0):
     def bound(sql, extra=None):
         p = dict(params)
         if extra:
@@ -100,11 +100,11 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
         return _stream_exact(
             duckdb, con, from_sql, where, bound, run, lab=lab, is_pos=is_pos, bind=bind, scores=scores,
             weight=weight, by=by, rows=rows, labels=labels, truncated=truncated,
-            positive_label=positive_label, **(stream or {}),
+            positive_label=positive_label, weight_exponent=weight_exponent, **(stream or {}),
         )
     tables: dict = {}
     bounds = {}
-    counts = _class_sums(is_pos, weight)
+    counts = _class_sums(is_pos, weight, weight_exponent)
     g = f"{quote_ident(by)} AS g, " if by is not None else ""
     for name, col in scores.items():
         x = f"CAST({quote_ident(col)} AS DOUBLE)"
@@ -141,11 +141,21 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
     )
 
 
-def _class_sums(is_pos: str, weight: str | None) -> str:
+def scaled_weight(weight: str, exponent: int = 0) -> str:
+    """The SQL of a weight column as DOUBLE, scaled by ``2**-exponent`` (exactly: two
+    factors, each a power of two that float64 holds; see data.checks._scaled_weights)."""
+    w = f"CAST({quote_ident(weight)} AS DOUBLE)"
+    if not exponent:
+        return w
+    half = -exponent // 2
+    return f"({w} * {2.0 ** half!r} * {2.0 ** (-exponent - half)!r})"
+
+
+def _class_sums(is_pos: str, weight: str | None, weight_exponent: int = 0) -> str:
     """SELECT items ``pos`` and ``neg``: the rows (or weights) of each class in a group."""
     if weight is None:
         return f"count(*) FILTER (WHERE {is_pos}) AS pos, count(*) - count(*) FILTER (WHERE {is_pos}) AS neg"
-    w = f"CAST({quote_ident(weight)} AS DOUBLE)"
+    w = scaled_weight(weight, weight_exponent)
     # fsum: compensated (Kahan-Babuska) sums, whose result does not hang on the order
     # DuckDB's threads add the rows in, as a plain float sum's last digit does
     return (f"coalesce(fsum({w}) FILTER (WHERE {is_pos}), 0)::DOUBLE AS pos, "
@@ -154,7 +164,7 @@ def _class_sums(is_pos: str, weight: str | None) -> str:
 
 def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind, scores, weight, by, rows,
                   labels, truncated, positive_label, batch_rows, keep_thresholds=(), max_fprs=(),
-                  cap=None) -> Aggregated:
+                  cap=None, weight_exponent=0) -> Aggregated:
     """Exact tables, streamed: ``GROUP BY score ORDER BY score DESC`` read in Arrow
     batches through :class:`~evalreport.metrics.CountReducer`, so Python holds one
     batch and the reducer's kept rows, never the whole table."""
@@ -163,7 +173,7 @@ def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind
 
     cap = _stream._integer(_stream.DEFAULT_CAP if cap is None else cap, "cap", 2)
     batch_rows = _stream._integer(batch_rows, "batch_rows", 1)  # (its default: aggregate_duckdb's)
-    counts = _class_sums(is_pos, weight)
+    counts = _class_sums(is_pos, weight, weight_exponent)
     # The class totals first (one pass over the label and weight columns): the
     # reducer needs m+ for the break-even point and m+, m- for partial AUCs.
     try:
