@@ -376,3 +376,17 @@ def test_pattern_with_a_future_warning_writes_nothing_on_stderr(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert (proc.returncode, proc.stderr) == (0, "")
     assert "p_lr     p.csv  p_lr" in proc.stdout
+
+
+def test_a_key_error_beside_patterns_tells_no_problem_of_the_unexpanded_names(tmp_path, capsys):
+    # issue 36 (one pass): the checks across keys run with the failed key left out, on the learners
+    # the patterns give (a gate names lr_r1, not lr_{run})
+    _runs(tmp_path, ["r1", "r2"])
+    text = GLOB + "confidence: {bootstrap: -3}\ngates:\n  - {learner: lr_r1, metric: auc, min: 0.1}\n"
+    assert _errors(_spec(tmp_path, text), capsys) == [
+        "error: spec.yaml:8: confidence.bootstrap: Input should be greater than or equal to 0 (got -3)"]
+    bad_gate = text.replace("learner: lr_r1", "learner: lr_r3")
+    assert _errors(_spec(tmp_path, bad_gate), capsys) == [
+        "error: spec.yaml:8: confidence.bootstrap: Input should be greater than or equal to 0 (got -3)",
+        "error: spec.yaml:10: gates[0].learner: unknown learner 'lr_r3' (did you mean 'lr_r2'?); valid: lr_r1, "
+        "lr_r2"]

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from .checks import _clean_loc, _semantic_problems
 from .messages import _Locator
 from .models import Spec
+from .patterns import expand_patterns
 
 __all__ = ["cross_key_problems"]
 
@@ -47,8 +48,14 @@ def cross_key_problems(data: dict, exc: ValidationError, where: _Locator, *, bas
             continue
         except Exception:  # noqa: BLE001 - a spec left so short that a check trips: no more to tell
             return []
-        recorder = _Recorder(where)
+        # learners from patterns expanded first, as on the way of a valid spec (a gate names
+        # lr_r001, not lr_{run}); on a locator of its own (the expansion records its aliases)
+        local = _Locator(where.source, where.lines)
         try:
+            spec, expanded = expand_patterns(spec, local)
+            if expanded:
+                return []  # the patterns' problems are told when the keys are fixed
+            recorder = _Recorder(local)
             _semantic_problems(spec, recorder)
         except Exception:  # noqa: BLE001 - the same
             return []
