@@ -392,3 +392,16 @@ def test_every_problem_in_one_pass(tmp_path, capsys):
     ], lines
     # learner b, whose threshold failed, is not judged across keys: its problem could come from the leaving out
     assert not any(line.split(": ")[2] == "data[0].learners.b" for line in lines)
+
+
+def test_bins_are_bounded_where_the_edges_are_made():
+    # issue 36: bins of 10**9 took the memory, 2**63 raised IndexError in bin_edges; the spec's
+    # bound is the engine's
+    from evalreport.metrics.calibration import MAX_BINS, bin_edges
+    from evalreport.spec.models import MAX_BINS as SPEC_MAX_BINS
+
+    assert MAX_BINS == SPEC_MAX_BINS == 10_000
+    for bins in (2**63, 10**9, MAX_BINS + 1, 1, 0, True, 2.5):
+        with pytest.raises(ValueError, match=r"^bins must be a whole number from 2 to 10,000"):
+            bin_edges([0.1, 0.5], [1, 1], bins, "uniform", counts=True)
+    assert bin_edges([0.1, 0.5], [1, 1], MAX_BINS, "uniform", counts=True).size == MAX_BINS + 1

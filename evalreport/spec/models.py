@@ -261,8 +261,10 @@ class Confidence(_Model):
         "differences and slice gaps (smaller values are listed as too small).")
 
 
-#: the most calibration bins: each bin is an estimate of a rate, and more bins than
-#: this hold too few scores to estimate it (while their edges and counts cost memory)
+
+
+#: the most calibration bins: metrics.calibration.MAX_BINS (not imported: importing that
+#: module first closes an import cycle through compare.stats; a test holds them equal)
 MAX_BINS = 10_000
 
 
