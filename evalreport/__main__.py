@@ -426,7 +426,10 @@ def main(argv=None) -> int:
                 raise KeyboardInterrupt from exc
             _SIGNALS.quiet()
             for problem in exc.problems:
-                print(f"error: {problem}", file=sys.stderr)
+                # one line each: stderr holds error: and warning: lines only (a library's
+                # message of several lines is joined)
+                print("error: " + " ".join(p.strip() for p in str(problem).splitlines() if p.strip()),
+                      file=sys.stderr)
             return exc.exit_status
         _SIGNALS.check()  # a signal something swallowed
         _SIGNALS.quiet()

@@ -218,6 +218,40 @@ CASES = [
 ]
 
 
+# issue 36: numbers and sizes that were accepted and then took the memory, raised, or meant nothing
+DUCKDB = BASE.replace("    id: id\n", "    id: id\n    engine: duckdb\n")
+CASES += [
+    ("a billion calibration bins", BASE + "calibration: {bins: 1000000000}\n", None,
+     ["error: spec.yaml:11: calibration.bins: at most 10,000 bins (got 1000000000): each bin estimates a rate, "
+      "and more bins hold too few scores to estimate it"]),
+    ("calibration bins past int64", BASE + "calibration: {bins: 9223372036854775808}\n", None,
+     ["error: spec.yaml:11: calibration.bins: at most 10,000 bins (got 9223372036854775808): each bin estimates "
+      "a rate, and more bins hold too few scores to estimate it"]),
+    ("negative memory_limit", DUCKDB.replace("engine: duckdb", "engine: duckdb\n    memory_limit: -1GB"), None,
+     ["error: spec.yaml:8: data[0].memory_limit: memory_limit is a size such as '1GB', '512MiB' or '50%' (of the "
+      "machine's memory); got '-1GB'"]),
+    ("memory_limit without a unit", DUCKDB.replace("engine: duckdb", "engine: duckdb\n    memory_limit: '1000'"),
+     None, ["error: spec.yaml:8: data[0].memory_limit: memory_limit is a size such as '1GB', '512MiB' or '50%' (of "
+            "the machine's memory); got '1000'"]),
+    ("memory_limit of 10 bytes", DUCKDB.replace("engine: duckdb", "engine: duckdb\n    memory_limit: 10 bytes"),
+     None, ["error: spec.yaml:8: data[0].memory_limit: memory_limit must be at least 16MB (DuckDB needs buffers "
+            "to work in); got '10 bytes'"]),
+    ("memory_limit of 0%", DUCKDB.replace("engine: duckdb", "engine: duckdb\n    memory_limit: 0%"),
+     None, ["error: spec.yaml:8: data[0].memory_limit: a memory_limit in percent is in (0, 100]; got '0%'"]),
+    ("threshold as text", BASE + "threshold: '0.5'\n", None,
+     ["error: spec.yaml:11: threshold: Input should be a number, not text (got '0.5'); write it without quotes"]),
+    ("learner threshold as text", BASE.replace("b: p_b", "b: {score: p_b, threshold: \"0.3\"}"), None,
+     ["error: spec.yaml:9: data[0].learners.b.threshold: Input should be a number, not text (got '0.3'); "
+      "write it without quotes"]),
+    ("bootstrap as text", BASE + "confidence: {bootstrap: '200'}\n", None,
+     ["error: spec.yaml:11: confidence.bootstrap: Input should be a number, not text (got '200'); write it "
+      "without quotes"]),
+    ("priors not a mapping", BASE + "priors: 0.5\n", None,
+     ["error: spec.yaml:11: priors: priors is a mapping of class -> prior (binary: {positive: 0.3}; multiclass: "
+      "one prior per class), not 0.5"]),
+]
+
+
 @pytest.mark.parametrize("name,spec,files,expected", CASES, ids=[c[0] for c in CASES])
 def test_bad_input(tmp_path, capsys, name, spec, files, expected):
     path = _write(tmp_path, spec, files)
@@ -317,3 +351,51 @@ def test_empty_text_label_is_a_class_outside_csv(tmp_path, capsys):
     spec = BASE.replace("pred.csv", "pred.parquet").replace("title: t", "title: t\npositive: 'yes'")
     path = _write(tmp_path, spec, {})
     assert main(["validate", str(path)]) == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "17", "100000000000000000000"])
+def test_threads_out_of_range(tmp_path, capsys, monkeypatch, value):
+    # issue 36: EVALREPORT_THREADS is checked as EVALREPORT_SORT is, before any work
+    monkeypatch.setenv("EVALREPORT_THREADS", value)
+    path = _write(tmp_path, BASE)
+    assert main(["run", str(path), "--quiet"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: EVALREPORT_THREADS must be a whole number from 1 to 16, got {value!r}"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_problem_in_one_pass(tmp_path, capsys):
+    # issue 36: a spec's problems came in rounds (the keys' own, then across keys, then the data);
+    # the keys' own problems and those across keys now come together
+    spec = BASE.replace("version: 1\n", "version: 1\ntask: multiclass\n").replace(
+        "b: p_b", "b: {score: p_b, threshold: x}") + (
+        "confidence: {bootstrap: -1}\nthreshold: '0.5'\ngates:\n  - {learner: zz, metric: auc, min: 0.5}\n"
+        "metrics: [auc, bogus]\n")
+    path = _write(tmp_path, spec)
+    assert main(["validate", str(path)]) == 2
+    lines = [line.replace(str(tmp_path) + "/", "") for line in capsys.readouterr().err.splitlines()]
+    heads = [line.split(": ", 3)[1:3] for line in lines]
+    assert heads == [
+        ["spec.yaml:2", "task"],  # across keys: a multiclass task needs classes
+        ["spec.yaml:9", "data[0].learners.a"],  # across keys: a multiclass learner gives a list
+        ["spec.yaml:10", "data[0].learners.b.threshold"],  # its own: not a number
+        ["spec.yaml:12", "confidence.bootstrap"],  # its own: negative
+        ["spec.yaml:13", "threshold"],  # its own: text
+        ["spec.yaml:15", "gates[0].learner"],  # across keys: no learner zz
+        ["spec.yaml:16", "metrics[1]"],  # a name: no metric bogus
+    ], lines
+    # learner b, whose threshold failed, is not judged across keys: its problem could come from the leaving out
+    assert not any(line.split(": ")[2] == "data[0].learners.b" for line in lines)
+
+
+def test_bins_are_bounded_where_the_edges_are_made():
+    # issue 36: bins of 10**9 took the memory, 2**63 raised IndexError in bin_edges; the spec's
+    # bound is the engine's
+    from evalreport.metrics.calibration import MAX_BINS, bin_edges
+    from evalreport.spec.models import MAX_BINS as SPEC_MAX_BINS
+
+    assert MAX_BINS == SPEC_MAX_BINS == 10_000
+    for bins in (2**63, 10**9, MAX_BINS + 1, 1, 0, True, 2.5):
+        with pytest.raises(ValueError, match=r"^bins must be a whole number from 2 to 10,000"):
+            bin_edges([0.1, 0.5], [1, 1], bins, "uniform", counts=True)
+    assert bin_edges([0.1, 0.5], [1, 1], MAX_BINS, "uniform", counts=True).size == MAX_BINS + 1

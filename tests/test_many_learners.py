@@ -294,3 +294,51 @@ def test_threshold_notes_of_mixed_kinds():
              ("d", "learner's own threshold"), ("e", "spec threshold"), ("f", "hard decisions"))]
     assert _threshold_notes(rows) == ("b, d: learner's own threshold; f: hard decisions; "
                                       "every other learner: spec threshold")
+
+
+@pytest.mark.parametrize("formats", ["json", "html,json"])
+def test_past_the_pairwise_limit_the_pairs_are_left_out_with_a_warning(tmp_path, monkeypatch, capsys, formats):
+    # issue 36: 1,000 learners of one data set (499,500 pairs) ran past a minute; past
+    # MAX_PAIRED_LEARNERS the pairwise comparisons are left out, said in one warning
+    import evalreport.compare as compare
+
+    monkeypatch.setattr(compare, "MAX_PAIRED_LEARNERS", 4)
+    spec = write_case(tmp_path, 6, rows=200, seed=1, bootstrap=0)
+    assert main(["run", str(spec), "--out", str(tmp_path / "out"), "--format", formats, "--quiet"]) in (0, 3)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    c = results["comparisons"]
+    assert all(not c.get(name) for name in ("delong", "mcnemar", "envelopment"))
+    said = ("compare: 6 learners are 15 pairs: the pairwise comparisons (delong, envelopment, mcnemar, paired_t) "
+            "are made for at most 4 learners of a data set and are left out (the rankings, intervals and cost "
+            "envelope are kept); compare fewer learners per data set to have them")
+    assert said in results["warnings"]
+    # the learners are all there, each ranked, with DeLong's interval of its AUC (one per learner)
+    assert len(results["learners"]) == 6 and len(c["rankings"]["auc"]) == 6
+    assert all(lr["auc_ci"] is not None for lr in results["learners"].values())
+
+
+def test_ranking_disagreements_match_a_plain_search():
+    # the places are looked up once per ranking: the same disagreements as searching the orders
+    from itertools import combinations
+
+    from evalreport.compare import Ranking, ranking_disagreements
+
+    rng = np.random.default_rng(5)
+    keys = [f"k{i}" for i in range(12)]
+    rankings = []
+    for m in ("x", "y", "z"):
+        values = {k: float(v) for k, v in zip(keys, rng.integers(0, 5, len(keys)))}
+        kept = [k for k in keys if rng.random() > 0.2]
+        rankings.append(Ranking(m, tuple(sorted(kept, key=lambda k: -values[k])), values))
+    expected = []
+    for a, b in combinations(keys, 2):
+        pa = [r.measure for r in rankings if a in r.order and b in r.order and r.values[a] != r.values[b]
+              and r.order.index(a) < r.order.index(b)]
+        pb = [r.measure for r in rankings if a in r.order and b in r.order and r.values[a] != r.values[b]
+              and r.order.index(b) < r.order.index(a)]
+        if pa and pb:
+            expected.append((a, b, tuple(pa), tuple(pb)))
+    got = [(d.a, d.b, d.prefer_a, d.prefer_b) for d in ranking_disagreements(rankings, keys)]
+    assert got == expected and expected

@@ -805,3 +805,25 @@ def test_a_handler_python_cannot_put_back_is_skipped(monkeypatch):
     signals.restore()
     assert calls == [(signal.SIGINT, signals.handler), (signal.SIGTERM, signals.handler)]
     assert signals.saved is None
+
+
+@pytest.mark.parametrize("out", ["x/../y", "y/../y", "./x/.././y"])
+def test_an_output_path_with_dot_dot_is_told_as_the_folder_written(tmp_path, capsys, out):
+    # issue 36: report.out: x/../y (no folder x) wrote into y/ and printed .../x/../y/results.json
+    (tmp_path / "pred.csv").write_text("id,y,p\n" + "".join(f"{i},{i % 2},{(i * 7 % 10) / 10}\n"
+                                                           for i in range(1, 21)))
+    (tmp_path / "spec.yaml").write_text(textwrap.dedent(f"""\
+        version: 1
+        data:
+          - path: pred.csv
+            label: y
+            id: id
+            learners: {{a: p}}
+        confidence: {{bootstrap: 0}}
+        report: {{formats: [json], out: "{out}"}}
+        """))
+    assert main(["run", str(tmp_path / "spec.yaml")]) == 0
+    captured = capsys.readouterr()
+    assert f"wrote {tmp_path.resolve() / 'y' / 'results.json'}\n" in captured.out
+    assert (tmp_path / "y" / "results.json").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pred.csv", "spec.yaml", "y"]  # no folder x

@@ -73,10 +73,22 @@ def _locate(spec, text: str) -> str:
 def output_path(out=None, spec=None) -> Path:
     """``out``, or else the spec's ``report.out`` (relative to the spec's folder)."""
     if out is not None:
-        return Path(out)
+        return _real(Path(out))
     if spec is None:
         raise TypeError("output_path needs out or spec")
-    return spec.resolve(spec.report.out)
+    return _real(spec.resolve(spec.report.out))
+
+
+def _real(path: Path) -> Path:
+    """A path with '..' in it as the folder it names: ``x/../y`` is ``y``, and the
+    report says so (it wrote into y/ and printed x/../y, creating x/ on the way,
+    issue 36). Symbolic links are followed as the system follows them."""
+    if ".." not in path.parts:
+        return path
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError):  # a loop of links, a NUL byte: check_output tells it
+        return path
 
 
 def check_output(out=None, spec=None) -> Path:

@@ -18,8 +18,9 @@ from .checks import _name_problems, _pydantic_problems, _semantic_problems
 from .files import not_a_file
 from .messages import _by_line, _Locator
 from .models import Spec
+from .one_pass import cross_key_problems
 from .patterns import expand_patterns
-from .yaml_lines import _compose_lines
+from .yaml_lines import MAX_SPEC_CHARS, _compose_lines
 
 
 def parse_spec(text: str, *, source: str = "<spec>", base_dir: Path | str = ".") -> Spec:
@@ -37,7 +38,9 @@ def parse_spec(text: str, *, source: str = "<spec>", base_dir: Path | str = ".")
     try:
         spec = Spec.model_validate({**data, "base_dir": Path(base_dir), "source": source})
     except ValidationError as exc:
-        raise SpecError(_by_line(problems + _pydantic_problems(exc, where))) from None
+        # the checks across keys too, with the keys that failed left out: one pass tells all
+        crossed = cross_key_problems(data, exc, where, base_dir=Path(base_dir), source=source)
+        raise SpecError(_by_line(problems + _pydantic_problems(exc, where) + crossed)) from None
     # learners from patterns (files, columns, classes) become ordinary entries first:
     # the checks below see the learners' names, and the data checks the files
     spec, expanded = expand_patterns(spec, where)
@@ -129,6 +132,10 @@ def _read_spec(path: Path) -> str:
         raise SpecError([f"{path}: {kind}"])
     with open(fd, encoding="utf-8") as f:  # universal newlines, as read_text
         try:
-            return f.read()
+            text = f.read(MAX_SPEC_CHARS + 1)  # a 20 GB file is not read whole to be refused
         except (OSError, UnicodeDecodeError) as exc:
             raise SpecError([f"{path}: cannot read the spec: {exc}"]) from None
+    if len(text) > MAX_SPEC_CHARS:
+        raise SpecError([f"{path}: the spec holds more than the {MAX_SPEC_CHARS:,} characters a spec may hold (it "
+                         "names keys, columns and learners; the data is in the data files)"])
+    return text

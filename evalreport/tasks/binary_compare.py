@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..compare import Comparisons, compare_learners, pair_tests, stats
+from ..compare import (PAIRWISE, Comparisons, compare_learners, pair_tests, pairwise_skipped, stats,
+                       too_many_pairs)
 from ..compare.stats import paired_classes
 from ..data import Source
 from ..result import RunWarning
@@ -75,11 +76,13 @@ def compare_datasets(spec: Spec, learners: dict, sources: list[Source] | None = 
     for dataset, group in by_dataset.items():
         if len(group) < 2:
             continue
-        comp = compare_learners(group, spec.compare_set, dataset,
-                                rankings("binary", group, spec.compare_set))
+        many = too_many_pairs(len(group))  # no pairs: pairwise_skipped's warning says so
+        wanted = spec.compare_set - PAIRWISE if many else spec.compare_set
+        comp = compare_learners(group, wanted, dataset, rankings("binary", group, spec.compare_set))
         if sources is not None:
-            comp = replace(comp, tests=_pair_tests(spec, group, sources, dataset,
-                                                   (components or {}).get(dataset)))
+            if not many:
+                comp = replace(comp, tests=_pair_tests(spec, group, sources, dataset,
+                                                       (components or {}).get(dataset)))
             comp = replace(comp, resamples=paired_resamples(spec, group, sources, dataset,
                                                             _resampled_measures(spec, group)))
         out.append(comp)
@@ -143,6 +146,7 @@ def compare_binary(spec: Spec, learners: dict, sources: list[Source]):
     components = delong_intervals(spec, learners, sources, warnings)
     comparisons = compare_datasets(spec, learners, sources, components)
     del components
+    warnings += [w for c in comparisons if (w := pairwise_skipped(len(c.learners), spec.compare_set, c.dataset))]
     warnings += unmet_comparisons(spec, learners, sources, comparisons)
     warnings += test_warnings(comparisons)
     warnings += untested_ranking(spec, comparisons)
@@ -188,6 +192,8 @@ def unmet_comparisons(spec: Spec, learners: dict, sources: list[Source], compari
     asked = list(spec.compare)
     out = []
     for comp in comparisons:
+        if too_many_pairs(len(comp.learners)):
+            continue  # pairwise_skipped's warning
         files = [s for s in sources if s.dataset == comp.dataset]
         where = _on(comp.dataset)
         pairs = len(comp.learners) * (len(comp.learners) - 1) // 2

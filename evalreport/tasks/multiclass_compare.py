@@ -10,7 +10,8 @@ from dataclasses import replace
 import numpy as np
 
 from .. import registry
-from ..compare import Comparisons, pair_tests, ranking_disagreements
+from ..compare import (Comparisons, pair_tests, pairwise_skipped, ranking_disagreements,
+                       too_many_pairs)
 from ..compare.stats import paired_classes
 from ..result import RunWarning
 from ..spec import Spec
@@ -110,13 +111,17 @@ def compare_multiclass(spec: Spec, learners: dict, sources=None):
         by_dataset.setdefault(lr.dataset, {})[key] = lr
     comparisons = [compare_dataset(group, spec.compare_set, dataset)
                    for dataset, group in by_dataset.items() if len(group) > 1]
-    warnings: list[RunWarning] = []
+    warnings: list[RunWarning] = [w for c in comparisons
+                                  if (w := pairwise_skipped(len(c.learners), spec.compare_set & {"mcnemar", "paired_t"},
+                                                            c.dataset))]
     if sources is not None:
         for i, comp in enumerate(comparisons):
             comparisons[i] = replace(comp, resamples=paired_resamples(spec, by_dataset[comp.dataset], sources,
                                                                       comp.dataset))
     if spec.compare_set & {"mcnemar", "paired_t"} and sources is not None:
         for i, comp in enumerate(comparisons):
+            if too_many_pairs(len(comp.learners)):
+                continue  # pairwise_skipped's warning
             tests = mcnemar_tests(spec, by_dataset[comp.dataset], sources, comp.dataset)
             comparisons[i] = replace(comp, tests=tests)
             reason = _unpairable(sources, comp.dataset)
