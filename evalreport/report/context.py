@@ -23,6 +23,7 @@ from .format import UNDEFINED, Column, fmt, p_text
 from .history import history_context, history_sentences
 from .leaderboard import leaderboard_context, leaderboard_warnings
 from .significance import tests_section
+from .spec_lines import CONTINUATION, spec_lines
 from .summary import shown_learners
 from .verdicts import MARKS, gates_summary, page_one
 
@@ -139,6 +140,9 @@ def _common(result: Result) -> dict:
                    for i in texts.inputs],
         "balance": [],
         "spec_text": texts.spec_text,
+        # the spec's lines as in the file, numbered, long ones folded (report/spec_lines.py)
+        "spec_lines": spec_lines(texts.spec_text),
+        "spec_fold_mark": CONTINUATION,
         "spec_redacted": texts.note,
         "matrix": [],
         "rankings": [],
