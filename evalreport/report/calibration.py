@@ -46,7 +46,7 @@ def calibration_section(result, base: dict, shown=None) -> None:
             svg = Markup(reliability_figure(key, cal.bins, styles[key]["color"], f"reliability-{i}",
                                             top_label=cal.top_label))
         rows.append({"key": key, "color": styles[key]["color"], "svg": svg,
-                     "cells": [measure_text(c.key, lr.values.get(c.key)) for c in cols]})
+                     "cells": [measure_text(c.key, lr.values.get(c.key), table=True) for c in cols]})
     notes = cells_with_notes(result, rows, "cells", cols)
     options = result.spec.calibration
     top_label = any(lr.calibration is not None and lr.calibration.top_label for lr in result.learners.values())

@@ -28,11 +28,11 @@ def _label(measure: str) -> str:
 
 
 def _signed(measure: str, change) -> str:
-    """A change with its sign, its digits by the measure's policy ("+0.012", "-0.031")."""
+    """A change with its sign, a table's digits ("+0.0120", "-0.0310")."""
     if change is None:
         return measure_text(measure, None)
     sign = "+" if change > 0 else ("-" if change < 0 else "")
-    return sign + measure_text(measure, abs(float(change)))
+    return sign + measure_text(measure, abs(float(change)), table=True)
 
 
 def _interval(measure: str, interval) -> str:
@@ -71,10 +71,11 @@ def _balances(history: dict) -> list[dict]:
         row = {"dataset": b.get("dataset"), "p": p, "note": b.get("note") or "", "classes": None}
         if isinstance(b.get("classes"), list):  # a multi-class task: each class's share
             shares = [(b.get(k) or {}) for k in ("previous", "current", "change")]
-            row["classes"] = [{"name": c, "previous": rate(shares[0].get(c)), "current": rate(shares[1].get(c)),
+            row["classes"] = [{"name": c, "previous": rate(shares[0].get(c), table=True),
+                               "current": rate(shares[1].get(c), table=True),
                                "change": _signed("accuracy", shares[2].get(c))} for c in b["classes"]]
         else:
-            row.update(previous=rate(b.get("previous")), current=rate(b.get("current")),
+            row.update(previous=rate(b.get("previous"), table=True), current=rate(b.get("current"), table=True),
                        change=_signed("accuracy", b.get("change")), interval=_interval("accuracy", b.get("interval")))
         out.append(row)
     return out
@@ -150,7 +151,8 @@ def history_context(result, styles) -> dict | None:
         change = c.get("change")
         changes.append({
             "learner": c.get("learner"), "measure": _label(m) if m else "",
-            "previous": measure_text(m, c.get("previous")), "current": measure_text(m, c.get("current")),
+            "previous": measure_text(m, c.get("previous"), table=True),
+            "current": measure_text(m, c.get("current"), table=True),
             "change": _signed(m, change), "interval": _interval(m, c.get("interval")),
             "p": "" if c.get("p_value") is None else p_value_text(c["p_value"]),
             "p_holm": "" if c.get("p_holm") is None else p_value_text(c["p_holm"]),
@@ -163,7 +165,7 @@ def history_context(result, styles) -> dict | None:
     for d in history.get("drift", []):
         psi = d.get("psi")
         drift.append({
-            "learner": d.get("learner"), "class": d.get("class"), "psi": rate(psi), "ks": rate(d.get("ks")),
+            "learner": d.get("learner"), "class": d.get("class"), "psi": rate(psi, table=True), "ks": rate(d.get("ks"), table=True),
             "label": label(psi) if (label is not None and psi is not None) else "",
             "bins": d.get("psi_bins"), "method": d.get("method") or "", "note": d.get("note") or "",
         })

@@ -97,8 +97,9 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
                 if d.p_value is None:
                     row["delong"] = d.note or UNDEFINED
                 else:
-                    # the difference and its interval under the policy of rates (3 decimals)
+                    # the difference and its interval: 3 significant digits in a sentence, 4 decimals in the table
                     diff = interval_text(d.difference, tuple(d.ci) if d.ci else None)
+                    cell = interval_text(d.difference, tuple(d.ci) if d.ci else None, table=True)
                     sign = "+" if d.difference > 0 else ""
                     if shown is not None and d.p_holm is not None and family > 1:
                         # many pairs: one line each, the adjusted p the verdict reads (results.json: the rest)
@@ -110,7 +111,7 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
                         row["delong"] += f" ({d.note})"
                     else:
                         # the table's cells: one line a pair, the numbers in columns
-                        row["delong_cells"] = [f"{sign}{diff}", fmt(d.z, 3), p_value_text(d.p_value),
+                        row["delong_cells"] = [f"{sign}{cell}", fmt(d.z, 3), p_value_text(d.p_value),
                                                p_value_text(d.p_holm) if family > 1 else ""]
                     adjusted = adjusted or family > 1
                     p = d.p_holm if d.p_holm is not None else d.p_value
