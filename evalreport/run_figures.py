@@ -16,6 +16,7 @@ import numpy as np
 
 from .figures import HALF_WIDTH, _figure, _legend_below, _rc, _svg
 from .plots import _learner_handle, _thin, _unit_axes
+from .report.format import value_text
 
 __all__ = ["tpr_on_grid", "roc_band", "roc_band_figure", "GRID"]
 
@@ -67,7 +68,7 @@ def roc_band_figure(result, shown: list[str], styles: dict) -> tuple[str, str]:
             lr = result.learners[key]
             st, roc = styles[key], lr.curves.roc
             auc = lr.summary.auc
-            handles.append(_learner_handle(key, st, f"{key} (AUC {auc:.3f})" if roc is not None and auc is not None
+            handles.append(_learner_handle(key, st, f"{key} (AUC {value_text(auc)})" if roc is not None and auc is not None
                                            else key, lr.hard or roc is None))
             if roc is not None:
                 ax.plot(*_thin(roc.x, roc.y), color=st["color"], linestyle=st["linestyle"], zorder=3)

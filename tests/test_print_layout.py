@@ -7,6 +7,7 @@ layout. The margins are print.css's ``@page`` margins."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -43,7 +44,7 @@ def rendered(request, tmp_path_factory):
     os.environ["SOURCE_DATE_EPOCH"] = "1795305600"  # the audit's date, as tests/test_examples.py
     try:
         status = main(["run", str(ROOT / "examples" / example / "spec.yaml"), "--out", str(out),
-                       "--format", "html,pdf", "--quiet"])
+                       "--format", "json,html,pdf", "--quiet"])
     finally:
         if saved is None:
             os.environ.pop("SOURCE_DATE_EPOCH", None)
@@ -52,7 +53,8 @@ def rendered(request, tmp_path_factory):
     assert status in (0, 3)
     with pdfplumber.open(out / "report.pdf") as pdf:
         pages = [_page(p) for p in pdf.pages]
-    return example, pages, (out / "report.html").read_text(encoding="utf-8")
+    return example, pages, (out / "report.html").read_text(encoding="utf-8"), \
+        json.loads((out / "results.json").read_text(encoding="utf-8"))
 
 
 def _page(page) -> dict:
@@ -87,19 +89,19 @@ def _fill(page: dict) -> float:
 
 
 def test_every_character_lies_inside_the_text_area(rendered):
-    example, pages, _ = rendered
+    example, pages, *_ = rendered
     problems = [f"page {i}: {text}" for i, p in enumerate(pages, 1) for text in _outside(p)]
     assert not problems, f"{example}: {len(problems)} characters outside the text area: {problems[:8]}"
 
 
 def test_no_page_but_the_last_is_less_than_40_percent_full(rendered):
-    example, pages, _ = rendered
+    example, pages, *_ = rendered
     thin = {i: round(_fill(p), 2) for i, p in enumerate(pages[:-1], 1) if _fill(p) < MIN_FILL}
     assert not thin, f"{example}: pages filled less than {MIN_FILL:.0%}: {thin}"
 
 
 def test_page_counts_do_not_grow(rendered):
-    example, pages, _ = rendered
+    example, pages, *_ = rendered
     if example in MAX_PAGES:
         assert len(pages) <= MAX_PAGES[example]
 
@@ -122,3 +124,55 @@ def _report_text(html: str) -> str:
     tags, attributes and the printed spec (the user's own text)."""
     html = re.sub(r"<style>.*?</style>|<svg.*?</svg>|<pre class=\"spec\">.*?</pre>", " ", html, flags=re.S)
     return re.sub(r"<[^>]+>", " ", html)
+
+
+EXPONENT = re.compile(r"\d[eE][-+]?\d")
+#: a percentage with a space before its sign, or with more than one decimal
+PERCENT_SPACED = re.compile(r"\d\s+%")
+PERCENT_LONG = re.compile(r"\d\.\d{2,}%")
+#: a number printed right after the word "threshold"
+THRESHOLD = re.compile(r"\bthreshold\s+(-?\d[\d,]*(?:\.\d+)?)")
+
+
+def _threshold_texts(results) -> set[str]:
+    """Every threshold_text of results.json (learners, verdict, suggestions, ...)."""
+    found = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k == "threshold_text" and isinstance(v, str):
+                    found.add(v)
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(results)
+    return found
+
+
+def _significant(text: str) -> int:
+    return len(re.sub(r"\D", "", text).lstrip("0"))
+
+
+def test_the_reports_numbers_have_one_style(rendered):
+    example, _, html, results = rendered
+    text = re.sub(r"\s+", " ", _report_text(html))
+    assert not EXPONENT.findall(text), f"{example}: exponents: {EXPONENT.findall(text)[:5]}"
+    for bad in (PERCENT_SPACED, PERCENT_LONG):
+        hits = [text[max(m.start() - 30, 0):m.end()] for m in bad.finditer(text)]
+        assert not hits, f"{example}: percentages not in the one style: {hits[:5]}"
+    # a threshold prints as its threshold_text; a number the spec gave (a row "at threshold
+    # 0.5") as written, which is never longer than 3 significant digits in the examples
+    texts = _threshold_texts(results)
+    odd = [m.group(0) for m in THRESHOLD.finditer(text)
+           if m.group(1) not in texts and _significant(m.group(1)) > 3]
+    assert not odd, f"{example}: thresholds not printed as their threshold_text: {odd[:5]}"
+
+
+def test_the_style_scan_finds_what_it_forbids():
+    assert EXPONENT.search("a gap of -7.7e-05") and not EXPONENT.search("logistic@test 0.9e")
+    assert PERCENT_SPACED.search("32 % positive") and PERCENT_LONG.search("38.62%")
+    assert not PERCENT_LONG.search("38.6%") and not PERCENT_SPACED.search("38.6%")
+    assert THRESHOLD.search("KS at threshold 0.663395799").group(1) == "0.663395799"
+    assert _significant("0.663395799") == 9 and _significant("0.00120") == 3

@@ -229,7 +229,7 @@ def binary_context(result, base: dict) -> dict:
         "family": family,
         "population": population,
         "test_share": _test_share(result),
-        # "(sample: 37 % positive)" beside the measures at the sample's share (with priors; else "")
+        # "(sample: 37.3% positive)" beside the measures at the sample's share (with priors; else "")
         "sample_label": marked,
         "rank_notes": rank_notes,
         "learners": learners,
