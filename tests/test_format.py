@@ -58,6 +58,7 @@ def test_counts_and_percentages():
 def test_a_spec_number_as_written_never_in_exponents():
     assert [plain(v) for v in (1e-05, 0.1, 20.0, 2.5e-7, 0.123456789)] == \
         ["0.00001", "0.1", "20", "0.00000025", "0.123457"]
+    assert plain(1e7) == "10000000"
     assert fmt(2.3e-05, 6) == "0.000023"
 
 

@@ -11,7 +11,7 @@ from .. import registry
 from ..figures import learner_styles, reliability_figure
 from ..metrics.calibration import POOR_ECE
 from ..words import and_join
-from .format import Column, fmt, measure_text
+from .format import Column, fmt, measure_text, plain
 from .notes import cells_with_notes
 
 __all__ = ["calibration_section", "poor_calibration_sentences", "ece_differences"]
@@ -92,7 +92,7 @@ def poor_calibration_sentences(result) -> list[str]:
     one not tested (no paired bootstrap) is said so. Its ranking may stand, but
     its scores should not be read as probabilities."""
     label = {m.name: m.ranking_label for m in registry.ranked(result.task.name)} if result.task else {}
-    level = f"{result.spec.confidence.level * 100:g}%"
+    level = f"{plain(result.spec.confidence.level * 100)}%"
     out = []
     for comp in result.comparisons:
         first: dict[str, list[str]] = {}

@@ -140,7 +140,7 @@ def plain(value, digits: int = 6) -> str:
 
     value = float(value)
     if value.is_integer() and abs(value) < 1e15:
-        return f"{int(value):,}"
+        return str(int(value))  # as written: no separators
     return np.format_float_positional(value, precision=digits, unique=True, fractional=False, trim="-")
 
 

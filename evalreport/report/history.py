@@ -9,7 +9,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from .. import registry
-from .format import measure_text, p_value_text, rate
+from .format import measure_text, p_value_text, plain, rate
 
 __all__ = ["history_context", "history_sentences"]
 
@@ -185,8 +185,8 @@ def history_context(result, styles) -> dict | None:
         "previous": previous, "changes": changes, "drift": drift, "balances": _balances(history),
         "tested": sum(1 for c in history.get("changes", []) if c.get("p_holm") is not None),
         "methods": list(dict.fromkeys(c["method"] for c in changes if c["method"])),
-        "psi_low": rate(low), "psi_high": rate(high), "level": f"{result.spec.confidence.level:g}",
-        "alpha": f"{alpha:g}", "runs": len(runs), "first": runs[0]["date"] if runs else None,
+        "psi_low": rate(low), "psi_high": rate(high), "level": plain(result.spec.confidence.level),
+        "alpha": plain(alpha), "runs": len(runs), "first": runs[0]["date"] if runs else None,
         "figure": figure, "sentences": history_sentences(result),
         "by_class": any(d.get("class") is not None for d in drift),
         "multiclass": result.spec.task == "multiclass",

@@ -58,7 +58,7 @@ def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
     """The report's leaderboard (None below :data:`LEADERBOARD_MIN` learners): the
     rows of the block as text under the number policy, with the task's other
     ranked measures beside the primary one."""
-    from .format import UNDEFINED, Column, measure_interval_text, measure_text, p_value_text
+    from .format import UNDEFINED, Column, measure_interval_text, measure_text, p_value_text, plain
 
     if len(result.learners) < LEADERBOARD_MIN:
         return None
@@ -97,7 +97,7 @@ def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
         "measure": measure.label, "direction": arrow,
         "interval": _interval_words(result, name),
         "others": [m.label for m in others], "rows": rows, "several": any(r["dataset"] for r in rows),
-        "test": test or "", "significant": worse, "alpha": f"{alpha:g}",
+        "test": test or "", "significant": worse, "alpha": plain(alpha),
         # the comparisons with the best: each data set's learners but its best
         "compared": len(rows) - len({r["dataset"] for r in rows}),
         "rule": f"from {LEADERBOARD_MIN} learners on",

@@ -7,7 +7,7 @@ from markupsafe import Markup
 
 from .. import registry
 from ..class_figures import critical_difference_figure
-from .format import UNDEFINED, fmt, interval_text, p_text, p_value_text
+from .format import UNDEFINED, fmt, interval_text, p_text, p_value_text, plain
 
 __all__ = ["tests_section"]
 
@@ -81,7 +81,7 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
     pairs among the shown learners); every pair is in the sentences, the heatmaps
     and results.json."""
     level = result.spec.confidence.level
-    pct = f"{100 * (1 - level):g}%"
+    pct = f"{plain(100 * (1 - level))}%"
     rows, sentences = [], []
     # many learners: the pairs that matter are each against the best (the leaderboard's)
     best = _best(result) if shown is not None else {}
