@@ -12,7 +12,7 @@ from decimal import Decimal
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalreport.report.format import (count, cost, fmt, interval_text, measure_interval_text, measure_text,
+from evalreport.report.format import (count, cost, ends_text, fmt, interval_text, measure_interval_text, measure_text,
                                       p_text, p_value_text, percent, plain, rate, value_text)
 
 EXPONENT = re.compile(r"\d[eE][-+]?\d")
@@ -69,6 +69,8 @@ def test_intervals_take_the_values_digits_and_never_print_equal_ends():
     assert interval_text(0.5, (0.5, 0.5)) == "0.500 ± 0"
     assert interval_text(0.04387, (0.031, 0.0572)) == "0.0439 [0.0310, 0.0572]"
     assert measure_interval_text("auc", 0.99, None) == "0.990"
+    assert ends_text(-0.053, 0.00949) == "[-0.0530, 0.0095]" and ends_text(0.983, 1.0) == "[0.983, 1.000]"
+    assert ends_text(11.24, 13.4) == "[11.2, 13.4]" and ends_text(0.5, 0.5) == "[0.500, 0.500]"
     assert measure_interval_text("auc", None, (0.1, 0.2)) == "undefined"
 
 

@@ -205,7 +205,7 @@ def binary_context(result, base: dict) -> dict:
             rankings.append({"dataset": comp.dataset or "", "measure": label[r.measure],
                              "order": " > ".join(r.order) if r.order else UNDEFINED})
     balance = [{"key": lr_key, "file": redact_text(lr.source)[0], "positives": fmt(lr.summary.positives), "negatives": fmt(lr.summary.negatives),
-                "share": fmt(lr.summary.positives / (lr.summary.positives + lr.summary.negatives), 3)
+                "share": fmt(lr.summary.positives / (lr.summary.positives + lr.summary.negatives), table=True)
                 if (lr.summary.positives + lr.summary.negatives) else UNDEFINED}
                for lr_key, lr in result.learners.items()]
     base["verdict"]["sentences"] += _sentences(result) + base["tests"]["sentences"]
@@ -273,7 +273,7 @@ def _ks_text(lr) -> str | None:
     ks = lr.values.get("ks")
     if ks is None:
         return None
-    return f"{measure_text('ks', ks)} at {lr.threshold_text(lr.ks.threshold)}"
+    return f"{measure_text('ks', ks, table=True)} at {lr.threshold_text(lr.ks.threshold)}"
 
 
 #: the population table's columns: (key, heading, better)

@@ -11,7 +11,7 @@ from .. import registry
 from ..figures import learner_styles, reliability_figure
 from ..metrics.calibration import POOR_ECE
 from ..words import and_join
-from .format import Column, fmt, measure_text, plain
+from .format import Column, ends_text, fmt, measure_text, plain
 from .notes import cells_with_notes
 
 __all__ = ["calibration_section", "poor_calibration_sentences", "ece_differences"]
@@ -132,4 +132,4 @@ def poor_calibration_sentences(result) -> list[str]:
 
 
 def _with_interval(key: str, ece: float, interval) -> str:
-    return f"{key} ({fmt(ece)}, difference [{fmt(interval[0])}, {fmt(interval[1])}])"
+    return f"{key} ({fmt(ece)}, difference {ends_text(*interval)})"

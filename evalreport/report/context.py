@@ -19,7 +19,7 @@ from ..redact import published, redact_text
 from ..result import Result
 from ..words import gate_text
 from .configurations import configurations_context
-from .format import UNDEFINED, Column, fmt, p_text
+from .format import UNDEFINED, Column, ends_text, fmt, p_text
 from .history import history_context, history_sentences
 from .leaderboard import leaderboard_context, leaderboard_warnings
 from .significance import tests_section
@@ -68,7 +68,7 @@ def _gate_line(g: dict) -> str:
     text = gate_text(g, fmt)
     interval = g.get("interval")
     if interval:
-        text += f"; interval [{fmt(interval[0])}, {fmt(interval[1])}]"
+        text += f"; interval {ends_text(*interval)}"
     return text
 
 

@@ -12,7 +12,7 @@ from ..words import and_join
 
 __all__ = ["UNDEFINED", "fmt", "measure_text", "Column", "Cell", "and_join", "p_text", "p_value_text",
            "with_interval", "interval_text", "measure_interval_text", "rate", "cost", "count", "number",
-           "kind_of", "value_text", "percent", "plain"]
+           "kind_of", "value_text", "percent", "plain", "ends_text"]
 
 UNDEFINED = "undefined"
 
@@ -213,6 +213,21 @@ def interval_text(value, interval, kind: str = "rate", *, table: bool = False) -
         return (_tiny(x) if d <= TABLE_DECIMALS else None) or _fixed(x, d)
 
     return f"{end(value)} [{end(lo)}, {end(hi)}]"
+
+
+def ends_text(lo, hi, *, table: bool = False) -> str:
+    """An interval alone, both ends with the same decimals (those of the larger end, at
+    least 3 below 10; more while they print equal): "[-0.0530, 0.0095]", "[0.983, 1.000]"."""
+    if _special(lo) or _special(hi):
+        return f"[{_special(lo) or value_text(lo)}, {_special(hi) or value_text(hi)}]"
+    lo, hi = float(lo), float(hi)
+    d = _decimals(max(abs(lo), abs(hi)), "table" if table else "prose")
+    if not table and max(abs(lo), abs(hi)) < 10:
+        d = max(d, PROSE_DIGITS)  # [0.983, 1.000], not [0.98, 1.00]
+    while lo != hi and _fixed(lo, d) == _fixed(hi, d) and d < 12:
+        d += 1
+    return f"[{_tiny(lo) if d <= TABLE_DECIMALS and _tiny(lo) else _fixed(lo, d)}, " \
+           f"{_tiny(hi) if d <= TABLE_DECIMALS and _tiny(hi) else _fixed(hi, d)}]"
 
 
 def measure_interval_text(name: str, value, interval, *, table: bool = False) -> str:

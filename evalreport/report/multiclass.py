@@ -139,7 +139,7 @@ def multiclass_context(result, base: dict) -> dict:
         rankings_agreed=agreed_ranking(rankings),
         rankings_disagree=any(not c.rankings_agree for c in result.comparisons),
         figures=figs,
-        class_balance=[{"name": c, "support": fmt(v), "share": fmt(v / total, 3) if total else UNDEFINED}
+        class_balance=[{"name": c, "support": fmt(v), "share": fmt(v / total, table=True) if total else UNDEFINED}
                        for c, v in support.items()],
         summary_notes=summary_notes,
         family=family_table(result, learners, "multiclass"),

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-from ..report.format import fmt
+from ..report.format import ends_text, fmt
 from ..words import gate_text
 
 __all__ = ["STATUSES", "SEVERITIES", "Finding", "Suggestion", "LearnerVerdict", "Leader", "Verdict",
@@ -191,7 +191,7 @@ def _gate_findings(gates: list[dict]) -> list[Finding]:
         text = gate_text(g, fmt)
         kind = g.get("outcome")
         interval = g.get("interval")
-        span = f" [{fmt(interval[0])}, {fmt(interval[1])}]" if interval else ""
+        span = f" {ends_text(*interval)}" if interval else ""
         if kind == "fail":
             out.append(Finding("high", g.get("learner"), g.get("metric"), f"Gate failed: {text}."))
         elif kind == "inconclusive":
