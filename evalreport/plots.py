@@ -21,7 +21,6 @@ import numpy as np
 
 from .figure_text import _label, _partial_auc
 from .plot_paths import _log_path, _pr_path, _thin
-from .report.format import value_text  # legends print numbers as sentences do
 
 __all__ = ["plot_roc", "plot_pr", "plot_cost_curves", "learner_styles", "PALETTE"]
 
@@ -30,6 +29,14 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#0
 _DASHES = ("-", (0, (6, 2)), (0, (2, 1.5)), (0, (6, 2, 2, 2)))
 #: the smallest text on a printed figure, in points
 MIN_TEXT = 7.0
+
+
+def value_text(value) -> str:
+    """A measure's value in a legend, as the report's sentences print it (report/format.py;
+    imported here, not at the top: importing evalreport.report imports the figures)."""
+    from .report.format import value_text as text
+
+    return text(value)
 def learner_styles(keys) -> dict[str, dict]:
     """One colour (and, past eight learners, a dash pattern) per learner, in every figure.
 

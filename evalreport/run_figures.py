@@ -15,8 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .figures import HALF_WIDTH, _figure, _legend_below, _rc, _svg
-from .plots import _learner_handle, _thin, _unit_axes
-from .report.format import value_text
+from .plots import _learner_handle, _thin, _unit_axes, value_text
 
 __all__ = ["tpr_on_grid", "roc_band", "roc_band_figure", "GRID"]
 

@@ -326,7 +326,8 @@ def test_verdict_names_a_first_ranked_poorly_calibrated_learner(tmp_path):
     assert ece_b > 0.05 and ece_a < ece_b
     (sentence,) = poor_calibration_sentences(result)
     assert sentence.startswith("b ranks first by AUC")
-    assert (f"but its calibration is poor: ECE {ece_b:.3f} (above 0.05); a ({ece_a:.3f}) calibrated better (the "
+    # 3 significant digits in a sentence (Python's own "#.3g" as the reference)
+    assert (f"but its calibration is poor: ECE {ece_b:#.3g} (above 0.05); a ({ece_a:#.3g}) calibrated better (the "
             "95% paired-bootstrap interval of the ECE difference excludes 0).") in sentence
     assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
     assert "b ranks first by AUC" in (tmp_path / "out" / "report.html").read_text()
