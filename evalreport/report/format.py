@@ -184,8 +184,10 @@ def measure_text(name: str, value, *, table: bool = False) -> str:
     undefined is always "undefined". ``table``: the value is a table's cell."""
     measure = registry.MEASURES.get(name)
     if value is None or measure is None or measure.format is None:
-        if kind_of(name) == "count" or isinstance(value, bool):
+        if isinstance(value, bool) or _special(value):
             return number(value)
+        if kind_of(name) == "count":  # whole counts as counts; a mean of counts as a value
+            return count(value) if float(value).is_integer() else value_text(value, table=table)
         return value_text(value, table=table)
     return measure.format(value)
 

@@ -27,19 +27,19 @@ def _label(measure: str) -> str:
     return m.label if m is not None else measure.replace("_", " ")
 
 
-def _signed(measure: str, change) -> str:
-    """A change with its sign, a table's digits ("+0.0120", "-0.0310")."""
+def _signed(measure: str, change, table: bool = True) -> str:
+    """A change with its sign: a table's digits ("+0.0120", "-0.0310"), or a sentence's."""
     if change is None:
         return measure_text(measure, None)
     sign = "+" if change > 0 else ("-" if change < 0 else "")
-    return sign + measure_text(measure, abs(float(change)), table=True)
+    return sign + measure_text(measure, abs(float(change)), table=table)
 
 
-def _interval(measure: str, interval) -> str:
+def _interval(measure: str, interval, table: bool = True) -> str:
     if interval is None or None in tuple(interval):
         return ""
     lo, hi = (float(x) for x in interval)
-    return f"[{_signed(measure, lo)}, {_signed(measure, hi)}]"
+    return f"[{_signed(measure, lo, table)}, {_signed(measure, hi, table)}]"
 
 
 def _worse(measure: str, change: float) -> bool:
@@ -71,12 +71,12 @@ def _balances(history: dict) -> list[dict]:
         row = {"dataset": b.get("dataset"), "p": p, "note": b.get("note") or "", "classes": None}
         if isinstance(b.get("classes"), list):  # a multi-class task: each class's share
             shares = [(b.get(k) or {}) for k in ("previous", "current", "change")]
-            row["classes"] = [{"name": c, "previous": rate(shares[0].get(c), table=True),
-                               "current": rate(shares[1].get(c), table=True),
-                               "change": _signed("accuracy", shares[2].get(c))} for c in b["classes"]]
+            row["classes"] = [{"name": c, "previous": rate(shares[0].get(c)), "current": rate(shares[1].get(c)),
+                               "change": _signed("accuracy", shares[2].get(c), False)} for c in b["classes"]]
         else:
-            row.update(previous=rate(b.get("previous"), table=True), current=rate(b.get("current"), table=True),
-                       change=_signed("accuracy", b.get("change")), interval=_interval("accuracy", b.get("interval")))
+            row.update(previous=rate(b.get("previous")), current=rate(b.get("current")),  # a sentence's digits
+                       change=_signed("accuracy", b.get("change"), False),
+                       interval=_interval("accuracy", b.get("interval"), False))
         out.append(row)
     return out
 
