@@ -315,7 +315,7 @@ ENTRIES = [
             CALIBRATION_UNDEFINED, compute=_calibration("brier"), gate=True, section="calibration"),
     Measure("log_loss", "log loss", "threshold_free", TASKS, "lower",
             "The weighted mean of -log(s) over positives and -log(1 - s) over negatives (multi-class: "
-            "-log p_i,y_i), each probability first clipped to [eps, 1 - eps], eps = 2.22e-16 (float64 machine "
+            "-log p_i,y_i), each probability first clipped to [eps, 1 - eps], eps = 2.22 × 10⁻¹⁶ (float64 machine "
             "epsilon), as scikit-learn clips.", "scikit-learn log_loss",
             CALIBRATION_UNDEFINED, compute=_calibration("log_loss"), gate=True, section="calibration"),
     Measure("ece", "ECE", "threshold_free", TASKS, "lower",

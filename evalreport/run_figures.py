@@ -72,7 +72,7 @@ def roc_band_figure(result, shown: list[str], styles: dict) -> tuple[str, str]:
             if roc is not None:
                 ax.plot(*_thin(roc.x, roc.y), color=st["color"], linestyle=st["linestyle"], zorder=3)
         # short labels: two columns of legend under a half-width figure (the caption says the rest)
-        handles += [Patch(color="#a6a6a6", linewidth=0, label=f"other {n}: 10–90 %"),
+        handles += [Patch(color="#a6a6a6", linewidth=0, label=f"other {n}: 10–90%"),
                     Patch(color="#d9d9d9", linewidth=0, label=f"other {n}: min–max")]
         _unit_axes(ax, "False positive rate (FPR)", "True positive rate (TPR = recall)")
         ax.set_title(f"ROC: the top {len(shown)} and the other {n}")
@@ -82,7 +82,7 @@ def roc_band_figure(result, shown: list[str], styles: dict) -> tuple[str, str]:
                f"other {n} learners at each false positive rate. {inside}")
         svg = _svg(fig, "roc-band", alt)
     caption = (f"ROC curves of the {len(shown)} learners the figures show, over the spread of the other {n}: "
-               "at each false positive rate, the dark band holds the middle 80 % of their true positive rates "
+               "at each false positive rate, the dark band holds the middle 80% of their true positive rates "
                f"(10th to 90th percentile), the light band the least to the greatest. {inside}")
     return svg, caption
 

@@ -126,7 +126,8 @@ def _report_text(html: str) -> str:
     return re.sub(r"<[^>]+>", " ", html)
 
 
-EXPONENT = re.compile(r"\d[eE][-+]?\d")
+#: a number in exponent notation, as a word of its own (not inside a hash such as 30742834b899e0d7)
+EXPONENT = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?[eE][-+]?\d+(?![\w.])")
 #: a percentage with a space before its sign, or with more than one decimal
 PERCENT_SPACED = re.compile(r"\d\s+%")
 PERCENT_LONG = re.compile(r"\d\.\d{2,}%")
@@ -172,6 +173,7 @@ def test_the_reports_numbers_have_one_style(rendered):
 
 def test_the_style_scan_finds_what_it_forbids():
     assert EXPONENT.search("a gap of -7.7e-05") and not EXPONENT.search("logistic@test 0.9e")
+    assert EXPONENT.search("p = 2e-16.") and not EXPONENT.search("sha256 30742834b899e0d75a5a06")
     assert PERCENT_SPACED.search("32 % positive") and PERCENT_LONG.search("38.62%")
     assert not PERCENT_LONG.search("38.6%") and not PERCENT_SPACED.search("38.6%")
     assert THRESHOLD.search("KS at threshold 0.663395799").group(1) == "0.663395799"
