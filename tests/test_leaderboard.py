@@ -168,7 +168,7 @@ def test_the_report_shows_the_leaderboard_with_many_learners(by_cost):
     assert ">best<" in section or ">best " in section
     # the ROC figure of the top learners over the band of the rest
     assert 'data-figure="roc-band"' in section
-    assert f"other {N - 8}: 10–90 %" in section and f"other {N - 8}: min–max" in section
+    assert f"other {N - 8}: 10–90%" in section and f"other {N - 8}: min–max" in section
 
 
 def test_no_leaderboard_in_the_report_below_the_rule(tmp_path):
