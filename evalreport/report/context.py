@@ -19,7 +19,7 @@ from ..redact import published, redact_text
 from ..result import Result
 from ..words import gate_text
 from .configurations import configurations_context
-from .format import UNDEFINED, Column, ends_text, fmt, p_text
+from .format import UNDEFINED, Column, ends_text, fmt, p_text, plain
 from .history import history_context, history_sentences
 from .leaderboard import leaderboard_context, leaderboard_warnings
 from .significance import tests_section
@@ -65,7 +65,7 @@ def _verdict(result: Result) -> dict:
 
 def _gate_line(g: dict) -> str:
     """A gate row in words, with its interval where one is computed."""
-    text = gate_text(g, fmt)
+    text = gate_text(g, fmt, plain)  # the spec's bound as written
     interval = g.get("interval")
     if interval:
         text += f"; interval {ends_text(*interval)}"

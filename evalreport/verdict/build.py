@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-from ..report.format import ends_text, fmt
+from ..report.format import ends_text, fmt, plain
 from ..words import gate_text
 
 __all__ = ["STATUSES", "SEVERITIES", "Finding", "Suggestion", "LearnerVerdict", "Leader", "Verdict",
@@ -188,7 +188,7 @@ def _threshold(lr) -> tuple[float | None, str | None, str]:
 def _gate_findings(gates: list[dict]) -> list[Finding]:
     out = []
     for g in gates:
-        text = gate_text(g, fmt)
+        text = gate_text(g, fmt, plain)  # the spec's bound as written
         kind = g.get("outcome")
         interval = g.get("interval")
         span = f" {ends_text(*interval)}" if interval else ""
