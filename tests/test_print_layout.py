@@ -121,13 +121,14 @@ def test_the_measure_tells_full_from_empty():
 
 def _report_text(html: str) -> str:
     """The report's words and numbers: the HTML without its style, figures' drawing,
-    tags, attributes and the printed spec (the user's own text)."""
-    html = re.sub(r"<style>.*?</style>|<svg.*?</svg>|<pre class=\"spec\">.*?</pre>", " ", html, flags=re.S)
+    tags, attributes, and the user's own text (the printed spec, the spec's description)."""
+    html = re.sub(r"<style>.*?</style>|<svg.*?</svg>|<pre class=\"spec\">.*?</pre>"
+                  r"|<div class=\"description\">.*?</div>", " ", html, flags=re.S)
     return re.sub(r"<[^>]+>", " ", html)
 
 
 #: a number in exponent notation, as a word of its own (not inside a hash such as 30742834b899e0d7)
-EXPONENT = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?[eE][-+]?\d+(?![\w.])")
+EXPONENT = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?[eE][-+]?\d+(?!\w|\.\d)")
 #: a percentage with a space before its sign, or with more than one decimal
 PERCENT_SPACED = re.compile(r"\d\s+%")
 PERCENT_LONG = re.compile(r"\d\.\d{2,}%")
