@@ -66,8 +66,8 @@ class Measure:
     reference: str
     undefined: str = ""  # when the value is undefined ("" never, or not a scalar)
     compute: Mapping[str, Callable[[Any], float | None]] = field(default_factory=dict)
-    #: how the report prints a defined value (None: report.format.fmt, 4 significant
-    #: digits); an undefined one is always "undefined"
+    #: how the report prints a defined value (None: report.format's number style, 3
+    #: significant digits in prose, 4 decimals in tables); an undefined one is always "undefined"
     format: Callable[[Any], str] | None = None
     metric: bool = True  # a name the spec's `metrics:` list accepts
     gate: bool = False  # gates may test it (a scalar)

@@ -31,6 +31,14 @@ __all__ = ["plot_roc", "plot_pr", "plot_cost_curves", "learner_styles", "PALETTE
 MIN_TEXT = 7.0
 
 
+def value_text(value) -> str:
+    """A measure's value in a legend, as the report's sentences print it (report/format.py;
+    imported here, not at the top: importing evalreport.report imports the figures)."""
+    from .report.format import value_text as text
+
+    return text(value)
+
+
 @dataclass(frozen=True)
 class _Curve:
     """A curve as drawn: x, y and, for P-R, the counts at its points."""
@@ -225,7 +233,7 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
     handles, hulls = [], False
     for key, lr in drawn.learners.items():
         st, roc, at, summary = styles[key], lr.roc, lr.at, lr.summary
-        handles.append(_learner_handle(key, st, f"{key} (AUC {summary.auc:.3f})"
+        handles.append(_learner_handle(key, st, f"{key} (AUC {value_text(summary.auc)})"
                                        if roc is not None and summary.auc is not None else key,
                                        lr.hard or roc is None))
         if roc is not None:
@@ -357,7 +365,7 @@ def plot_pr(ax, source, *, styles=None, threshold=None, legend=True, title=None)
     for key, lr in drawn.learners.items():
         pr, st, at = lr.pr, styles[key], lr.at
         ap, bep = lr.summary.average_precision, lr.summary.bep
-        parts = [f"AP {ap:.3f}" if ap is not None else "", f"BEP {bep:.3f}" if bep is not None else ""]
+        parts = [f"AP {value_text(ap)}" if ap is not None else "", f"BEP {value_text(bep)}" if bep is not None else ""]
         parts = ", ".join(p for p in parts if p)
         handles.append(_learner_handle(key, st, f"{key} ({parts})" if parts else key, lr.hard or pr is None))
         if pr is not None:
@@ -461,7 +469,7 @@ def plot_cost_curves(ax, source, *, styles=None, threshold=None, pc_positive=Non
     for key, lr in drawn.learners.items():
         curve, st, at = lr.summary.cost_curve, styles[key], lr.at
         cost = lr.summary.expected_total_cost
-        handles.append(_learner_handle(key, st, f"{key} (expected total cost {cost:.3f})"
+        handles.append(_learner_handle(key, st, f"{key} (expected total cost {value_text(cost)})"
                                        if curve is not None and cost is not None else key,
                                        lr.hard or curve is None))
         if curve is not None:

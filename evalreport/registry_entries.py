@@ -421,7 +421,7 @@ ENTRIES = [
             brief="Weighted mean of (s - y)²; multi-class summed over classes."),
     Measure("log_loss", "log loss", "threshold_free", TASKS, "lower",
             "The weighted mean of -log(s) over positives and -log(1 - s) over negatives (multi-class: "
-            "-log p_i,y_i), each probability first clipped to [eps, 1 - eps], eps = 2.22e-16 (float64 machine "
+            "-log p_i,y_i), each probability first clipped to [eps, 1 - eps], eps = 2.22 × 10⁻¹⁶ (float64 machine "
             "epsilon), as scikit-learn clips.", "scikit-learn log_loss",
             CALIBRATION_UNDEFINED, compute=_calibration("log_loss"), gate=True, section="calibration",
             unit="cost", swapped="log_loss",

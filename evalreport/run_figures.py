@@ -16,7 +16,7 @@ import numpy as np
 
 from .figures import FULL_WIDTH, _figure, _legend_below, _rc, _svg
 from .plot_paths import _log_path
-from .plots import _learner_handle, _line, _thin, _unit_axes
+from .plots import _learner_handle, _line, _thin, _unit_axes, value_text
 
 __all__ = ["tpr_on_grid", "roc_band", "roc_band_figure", "GRID"]
 
@@ -80,7 +80,7 @@ def roc_band_figure(result, shown: list[str], styles: dict) -> tuple[str, str]:
             lr = result.learners[key]
             st, roc = styles[key], lr.curves.roc
             auc = lr.summary.auc
-            handles.append(_learner_handle(key, st, f"{key} (AUC {auc:.3f})" if roc is not None and auc is not None
+            handles.append(_learner_handle(key, st, f"{key} (AUC {value_text(auc)})" if roc is not None and auc is not None
                                            else key, lr.hard or roc is None))
             if roc is not None:
                 ax.plot(*_thin(roc.x, roc.y), **_line(st))
@@ -88,7 +88,7 @@ def roc_band_figure(result, shown: list[str], styles: dict) -> tuple[str, str]:
                 corner.plot(x, y, **_line(st))
                 low = min(low, float(np.max(y[x <= left], initial=y[0])))
         low = min(low, float(band["low"][on_log][0]))
-        handles += [Patch(color="#a6a6a6", linewidth=0, label=f"other {n}: 10–90 %"),
+        handles += [Patch(color="#a6a6a6", linewidth=0, label=f"other {n}: 10–90%"),
                     Patch(color="#d9d9d9", linewidth=0, label=f"other {n}: min–max")]
         _unit_axes(ax, "False positive rate (FPR)", "True positive rate (TPR = recall)")
         ax.set_title(f"ROC: {len(shown)} learner{'s' if len(shown) > 1 else ''} over the other {n}")
@@ -109,7 +109,7 @@ def roc_band_figure(result, shown: list[str], styles: dict) -> tuple[str, str]:
         svg = _svg(fig, "roc-band", alt)
     caption = (f"ROC curves of the {len(shown)} learners the figures draw in colour, over the spread of the other {n}"
                " (right: the top-left corner, the false positive rate on a log scale): "
-               "at each false positive rate, the dark band holds the middle 80 % of their true positive rates "
+               "at each false positive rate, the dark band holds the middle 80% of their true positive rates "
                f"(10th to 90th percentile), the light band the least to the greatest. {inside}")
     return svg, caption
 

@@ -332,8 +332,8 @@ def test_verdict_names_a_first_ranked_poorly_calibrated_learner(tmp_path):
     assert sentence.startswith("b ranks first by AUC")
     low, high = result.learners["b"].bootstrap["ece"]
     assert low > 0.05  # b's scores are far from calibrated: its whole interval is above the cut
-    assert (f"but its calibration is poor: ECE {ece_b:.3f} [{low:.3f}, {high:.3f}], above 0.05 over the whole 95% "
-            f"interval; a ({ece_a:.3f}) calibrated better (the "
+    assert (f"but its calibration is poor: ECE {ece_b:#.3g} [{low:.3f}, {high:.3f}], above 0.05 over the whole 95% "
+            f"interval; a ({ece_a:#.3g}) calibrated better (the "
             "95% paired-bootstrap interval of the ECE difference excludes 0).") in sentence
     assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
     assert "b ranks first by AUC" in (tmp_path / "out" / "report.html").read_text()

@@ -172,7 +172,7 @@ def test_the_report_shows_the_leaderboard_with_many_learners(by_cost):
     # the learners in colour (the leader, issue 34) over the band of every other
     drawn, rest = map(int, re.search(r"ROC: (\d+) learners? over the other (\d+)", section).groups())
     assert drawn >= 1 and drawn + rest == N
-    assert f"other {rest}: 10–90 %" in section and f"other {rest}: min–max" in section
+    assert f"other {rest}: 10–90%" in section and f"other {rest}: min–max" in section
 
 
 def test_no_leaderboard_in_the_report_below_the_rule(tmp_path):

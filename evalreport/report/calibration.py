@@ -11,7 +11,7 @@ from .. import registry
 from ..figures import reliability_figure
 from ..metrics.calibration import POOR_ECE
 from ..words import and_join
-from .format import Column, fmt, measure_text
+from .format import Column, ends_text, fmt, measure_text, plain
 from .notes import cells_with_notes
 
 __all__ = ["calibration_section", "poor_calibration_sentences", "ece_differences"]
@@ -48,7 +48,7 @@ def calibration_section(result, base: dict, shown=None) -> None:
             svg = Markup(reliability_figure(key, cal.bins, styles[key]["color"], f"reliability-{i}",
                                             top_label=cal.top_label))
         rows.append({"key": key, "color": styles[key]["color"], "svg": svg,
-                     "cells": [measure_text(c.key, lr.values.get(c.key)) for c in cols]})
+                     "cells": [measure_text(c.key, lr.values.get(c.key), table=True) for c in cols]})
     notes = cells_with_notes(result, rows, "cells", cols)
     options = result.spec.calibration
     top_label = any(lr.calibration is not None and lr.calibration.top_label for lr in result.learners.values())
@@ -95,7 +95,7 @@ def poor_calibration_sentences(result) -> list[str]:
     one not tested (no paired bootstrap) is said so. Its ranking may stand, but
     its scores should not be read as probabilities."""
     label = {m.name: m.ranking_label for m in registry.ranked(result.task.name)} if result.task else {}
-    level = f"{result.spec.confidence.level * 100:g}%"
+    level = f"{plain(result.spec.confidence.level * 100)}%"
     out = []
     for comp in result.comparisons:
         first: dict[str, list[str]] = {}
@@ -150,4 +150,4 @@ def _poor(ece: float, interval, level: str) -> str:
 
 
 def _with_interval(key: str, ece: float, interval) -> str:
-    return f"{key} ({fmt(ece)}, difference [{fmt(interval[0])}, {fmt(interval[1])}])"
+    return f"{key} ({fmt(ece)}, difference {ends_text(*interval)})"

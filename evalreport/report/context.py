@@ -19,11 +19,12 @@ from ..redact import published, redact_text
 from ..result import Result
 from ..words import gate_text
 from .configurations import configurations_context
-from .format import UNDEFINED, Column, fmt, p_text
+from .format import UNDEFINED, Column, ends_text, fmt, p_text, plain
 from .history import history_context, history_sentences
 from .leaderboard import leaderboard_context
 from .results import report_warnings
 from .significance import tests_section
+from .spec_lines import CONTINUATION, spec_lines
 from .summary import shown_learners
 from .verdicts import MARKS, gates_summary, page_one
 
@@ -65,10 +66,10 @@ def _verdict(result: Result) -> dict:
 
 def _gate_line(g: dict) -> str:
     """A gate row in words, with its interval where one is computed."""
-    text = gate_text(g, fmt)
+    text = gate_text(g, fmt, plain)  # the spec's bound as written
     interval = g.get("interval")
     if interval:
-        text += f"; interval [{fmt(interval[0])}, {fmt(interval[1])}]"
+        text += f"; interval {ends_text(*interval)}"
     return text
 
 
@@ -137,6 +138,9 @@ def _common(result: Result) -> dict:
                    for i in texts.inputs],
         "balance": [],
         "spec_text": texts.spec_text,
+        # the spec's lines as in the file, numbered, long ones folded (report/spec_lines.py)
+        "spec_lines": spec_lines(texts.spec_text),
+        "spec_fold_mark": CONTINUATION,
         "spec_redacted": texts.note,
         "matrix": [],
         "rankings": [],

@@ -10,7 +10,7 @@ from markupsafe import Markup
 from ..figures import gains_figure
 from ..metrics.operating_table import gains_note, row_note
 from ..redact import published
-from .format import UNDEFINED, Cell, Column, fmt, measure_column
+from .format import UNDEFINED, Cell, Column, fmt, measure_column, percent
 
 __all__ = ["operating_context", "ROW_COLUMNS", "GAINS_COLUMNS"]
 
@@ -51,14 +51,14 @@ def _published_notes(result) -> dict[tuple[str, str], str]:
 
 
 def _share(value) -> str:
-    return UNDEFINED if value is None else f"{fmt(100 * value, 3)}%"
+    return percent(value)
 
 
 def _row_cells(lr, row, note: str, marks: _Marks) -> list[Cell]:
     texts = {
         "threshold": UNDEFINED if row.threshold is None else lr.threshold_text(row.threshold),
         "flagged": _share(row.flagged),
-        **{k: fmt(row.values.get(k)) for k in ROW_SHOWN},
+        **{k: fmt(row.values.get(k), table=True) for k in ROW_SHOWN},
     }
     return [marks.cell(texts[k], note) for k in ("threshold", "flagged", *ROW_SHOWN)]
 
@@ -88,7 +88,7 @@ def _gains_tables(learners, styles, notes) -> tuple[list[dict], list[dict]]:
                 table = learners[key].operating_table
                 g = table.gains[d]
                 note = notes.get((key, gains_note(table)), "")
-                cells += [marks.cell(fmt(getattr(g, k), 3), note) for k, _ in GAINS_COLUMNS]
+                cells += [marks.cell(fmt(getattr(g, k), table=True), note) for k, _ in GAINS_COLUMNS]
             rows.append({"label": _share(learners[chunk[0]].operating_table.gains[d].flagged), "cells": cells})
         tables.append({"learners": [{"key": k, "color": styles[k]["color"]} for k in chunk], "rows": rows})
     return tables, marks.notes

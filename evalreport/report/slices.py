@@ -26,7 +26,7 @@ _REASON_OF = {"auc": ("auc",), "accuracy": ("accuracy",), "recall": ("recall",),
 def _gap(value) -> str:
     if value is None:
         return ""
-    text = fmt(abs(value), 2)
+    text = fmt(abs(value), table=True)
     return ("±" if value == 0 else "+" if value > 0 else "−") + text
 
 
@@ -49,7 +49,7 @@ def _table(column, marks: dict, notes: list) -> list[dict]:
                 value, interval, gap = v.rates[key]
             else:
                 value, interval, gap = sub.values.get(key), v.intervals.get(key), v.gaps.get(key)
-            text, _, ends = measure_interval_text(key, value, interval).partition(" [")
+            text, _, ends = measure_interval_text(key, value, interval, table=True).partition(" [")
             # a value too small to compare is shown, but not compared with the whole
             cell = {"text": text, "interval": f"[{ends}" if ends else "", "gap": "" if v.small else _gap(gap),
                     "mark": "", "note": ""}

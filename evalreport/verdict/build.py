@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-from ..report.format import fmt
+from ..report.format import ends_text, fmt, plain
 from ..words import gate_text
 
 __all__ = ["STATUSES", "SEVERITIES", "Finding", "Suggestion", "LearnerVerdict", "Leader", "Verdict",
@@ -190,10 +190,10 @@ def _threshold(lr) -> tuple[float | None, str | None, str]:
 def _gate_findings(gates: list[dict]) -> list[Finding]:
     out = []
     for g in gates:
-        text = gate_text(g, fmt)
+        text = gate_text(g, fmt, plain)  # the spec's bound as written
         kind = g.get("outcome")
         interval = g.get("interval")
-        span = f" [{fmt(interval[0])}, {fmt(interval[1])}]" if interval else ""
+        span = f" {ends_text(*interval)}" if interval else ""
         if kind == "fail":
             out.append(Finding("high", g.get("learner"), g.get("metric"), f"Gate failed: {text}."))
         elif kind == "inconclusive":
