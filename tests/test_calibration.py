@@ -435,6 +435,6 @@ def test_calibration_is_called_poor_only_when_the_whole_interval_is_above_the_cu
 
     assert _poor(0.2, (0.12, 0.31), "95%") == ("its calibration is poor: ECE 0.200 [0.120, 0.310], above 0.05 over "
                                                "the whole 95% interval")
-    assert _poor(0.06, (0.03, 0.09), "95%") == ("its calibration may be poor: ECE 0.060 [0.030, 0.090], whose 95% "
+    assert _poor(0.06, (0.03, 0.09), "95%") == ("its calibration may be poor: ECE 0.0600 [0.0300, 0.0900], whose 95% "
                                                 "interval holds 0.05")
     assert _poor(0.06, None, "95%").endswith("(above 0.05; no interval computed)")
