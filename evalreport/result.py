@@ -241,6 +241,12 @@ class Result:
             raise TypeError("this Result has no task: build it with evalreport.evaluate")
         return self.task.views
 
+    def with_intervals(self) -> "Result":
+        """The result with every interval computed: this one (evaluated in full);
+        :func:`evalreport.evaluate` returns a :class:`evalreport.deferred.DeferredResult`,
+        whose intervals are computed on first access or by this method."""
+        return self
+
     def to_dict(self) -> dict:
         """results.json as a dict (the file's JSON read back: lists, floats, None).
 
