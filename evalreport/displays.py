@@ -7,7 +7,7 @@ its matplotlib objects.
 ...                                      confidence={"bootstrap": 0})
 >>> display = evalreport.RocCurveDisplay.from_result(result)
 >>> display.line_.get_xydata().tolist()[:3]
-[[0.0, 0.0], [0.0, 0.3333333333333333], [0.0, 0.6666666666666666]]
+[[0.0, 0.0], [0.0, 0.6666666666666666], [0.3333333333333333, 0.6666666666666666]]
 >>> display.figure_ is display.ax_.figure
 True
 
