@@ -7,7 +7,9 @@ point values need. Everything an interval can change is deferred: the learners'
 ``bootstrap``, ``population``, ``slices`` and ``auc_ci``, and the result's
 ``gates``, ``comparisons``, ``warnings``, ``friedman``, ``history`` and
 ``verdict`` (a gate's outcome, a test, a warning and the verdict depend on the
-intervals). The first read of any of them, or :meth:`DeferredResult.with_intervals`,
+intervals). The first read of any of them (the views that read them too:
+``to_dict``, ``to_frame``, ``_repr_html_``, ``render``, the plots of a Result), or
+:meth:`DeferredResult.with_intervals`,
 runs the whole pipeline once, as the command line does (the same spec, seed and
 numbers), and caches that full result; every later read comes from it.
 
