@@ -76,3 +76,23 @@ def test_copies_and_no_bootstrap():
     assert type(again) is evalreport.pipeline.Result and again.learners["a"].bootstrap is not None
     plain = evalreport.from_predictions(y, scores, positive=1, confidence={"bootstrap": 0})
     assert not isinstance(plain, DeferredResult) and plain.with_intervals() is plain
+
+
+def test_the_quick_fields_are_the_full_results_on_an_example():
+    """Every learner field read off the quick evaluation is the full result's, byte for byte
+    (pickled), on an example with slices, groups and calibration."""
+    import dataclasses
+
+    from evalreport.deferred import DEFERRED_LEARNER_FIELDS
+    from evalreport.pipeline import evaluate_deferred
+
+    spec = load_spec("examples/credit_audit/spec.yaml")
+    spec = spec.model_copy(update={"confidence": spec.confidence.model_copy(update={"bootstrap": 50})})
+    deferred, full = evaluate_deferred(spec), full_evaluate(spec)
+    assert isinstance(deferred, DeferredResult)
+    for key, lr in deferred.learners.items():
+        for f in dataclasses.fields(lr):
+            if f.name not in DEFERRED_LEARNER_FIELDS:
+                assert pickle.dumps(object.__getattribute__(lr, f.name)) == pickle.dumps(
+                    getattr(full.learners[key], f.name)), (key, f.name)
+    assert not deferred.intervals_computed
