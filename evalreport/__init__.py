@@ -79,6 +79,10 @@ def evaluate(spec=None, *, data=None, progress=None, y_true=None, scores=None, *
     Returns
     -------
     Result
+        With a bootstrap in the spec, an :class:`evalreport.deferred.DeferredResult`:
+        the point values at once, the intervals, tests, gates, warnings and verdict
+        computed once on first access (or by ``result.with_intervals()``), the same
+        numbers as ``evalreport run``.
 
     Raises
     ------
