@@ -12,6 +12,8 @@ from .errors import DataError, EvalReportError, OutputError, RenderError, SpecEr
 
 
 _PLOTS = ("plot_roc", "plot_pr", "plot_cost_curves")
+#: the display objects (evalreport.displays), loaded when first used as the helpers are
+_DISPLAYS = ("RocCurveDisplay", "PrecisionRecallDisplay", "CostCurveDisplay")
 
 
 def __getattr__(name):
@@ -28,6 +30,11 @@ def __getattr__(name):
         from . import plots
 
         globals()[name] = value = getattr(plots, name)
+        return value
+    if name in _DISPLAYS:
+        from . import displays
+
+        globals()[name] = value = getattr(displays, name)
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -72,6 +79,10 @@ def evaluate(spec=None, *, data=None, progress=None, y_true=None, scores=None, *
     Returns
     -------
     Result
+        With a bootstrap in the spec, an :class:`evalreport.deferred.DeferredResult`:
+        the point values at once, the intervals, tests, gates, warnings and verdict
+        computed once on first access (or by ``result.with_intervals()``), the same
+        numbers as ``evalreport run``.
 
     Raises
     ------
@@ -100,9 +111,10 @@ def evaluate(spec=None, *, data=None, progress=None, y_true=None, scores=None, *
     if options:
         raise TypeError(f"evaluate: unexpected keyword argument(s) {', '.join(sorted(options))} (spec keys "
                         "go in the spec; with y_true and scores they are taken as spec keys)")
-    from .pipeline import evaluate as _evaluate
+    from .pipeline import evaluate_deferred as _evaluate
     from .spec import load_spec as _load_spec
 
+    # the point values now, the intervals on first access (evalreport.deferred)
     return _evaluate(_load_spec(spec), progress=progress, data=data)
 
 
@@ -185,10 +197,13 @@ def check_output(out=None, spec=None):
 
 
 __all__ = [
+    "CostCurveDisplay",
     "DataError",
     "EvalReportError",
     "OutputError",
+    "PrecisionRecallDisplay",
     "RenderError",
+    "RocCurveDisplay",
     "SpecError",
     "check_output",
     "evaluate",

@@ -131,9 +131,9 @@ def from_predictions(y_true, scores, *, positive=None, classes=None, priors=None
     >>> round(result.learners["a"].values["auc"], 4)
     0.8889
     """
-    from .pipeline import evaluate
+    from .pipeline import evaluate_deferred  # as evalreport.evaluate does (not imported from it: no cycle)
     from .spec import load_spec
 
     spec_dict, data = predictions_spec(y_true, scores, positive=positive, classes=classes, priors=priors,
                                        costs=costs, threshold=threshold, **spec)
-    return evaluate(load_spec(spec_dict), data=data, progress=progress)
+    return evaluate_deferred(load_spec(spec_dict), progress=progress, data=data)

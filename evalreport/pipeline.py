@@ -44,7 +44,7 @@ from .tasks.base import undefined_warnings, with_values
 from .tasks.slices import slice_gate
 from .words import and_join
 
-__all__ = ["Result", "LearnerResult", "OperatingPointSpec", "RunWarning", "STAGES", "evaluate", "report_date",
+__all__ = ["Result", "LearnerResult", "OperatingPointSpec", "RunWarning", "STAGES", "evaluate", "evaluate_deferred", "report_date",
            "learner_keys", "check_gates", "across_datasets", "with_history", "with_verdict"]
 
 #: the stages of a run, in order (render is the report's: evalreport.report.render)
@@ -218,6 +218,34 @@ def evaluate(spec: Spec, *, progress=None, data=None) -> Result:
         result = _evaluate(spec, tracked, routed, data)
     result = replace(result, warnings=result.warnings + [RunWarning(w) for w in routed.lines()])
     return with_verdict(with_history(result))
+
+
+def evaluate_deferred(spec: Spec, *, progress=None, data=None) -> Result:
+    """The Python API's evaluation (:mod:`evalreport.deferred`): the point values at
+    once (load, check and evaluate with the bootstrap left out), the intervals and
+    all that depends on them (tests, gates, warnings, verdict) on first access, by
+    :func:`evaluate` of the same spec and data, once. A spec without a bootstrap
+    (``confidence.bootstrap: 0``) is evaluated in full at once."""
+    if not spec.confidence.bootstrap:
+        return evaluate(spec, progress=progress, data=data)
+    from .deferred import DeferredResult
+
+    quick_spec = spec.model_copy(update={"confidence": spec.confidence.model_copy(update={"bootstrap": 0})})
+    with routed_warnings("reading the data") as routed:  # the full result says them
+        def tracked(message: str) -> None:
+            routed.stage = message
+            if progress:
+                progress(message)
+
+        task = task_of(quick_spec)
+        sources = load_sources(quick_spec, tracked, data)
+        checked = task.check(quick_spec, sources)
+        learners, _ = task.evaluate(quick_spec, sources, learner_keys(sources), checked, tracked)
+        learners = {key: with_values(task.name, lr) for key, lr in learners.items()}
+    inputs = [{"path": s.path, "sha256": s.sha256_hex, "rows": s.rows} for s in sources]
+    quick = Result(spec=spec, version=__version__, date=report_date(spec), inputs=inputs, operating_point=checked,
+                   learners=learners, gates=[], task=task)
+    return DeferredResult(quick, lambda: evaluate(spec, progress=progress, data=data))
 
 
 def with_verdict(result: Result) -> Result:

@@ -101,6 +101,10 @@ class LearnerResult:
     #: streamed table (its rows are not all kept) and, the variance, weighted data
     score_summary: dict | None = None
     auc_variance: float | None = None
+    #: the per-resample values of the measures the compare stage resamples in pairs,
+    #: kept from the draws of this learner's intervals so that the paired bootstrap
+    #: reuses them (tasks.binary_evaluate.Resampled); not in results.json
+    resampled: Any = field(default=None, repr=False)
 
     def threshold_text(self, t: float) -> str:
         """The text of threshold ``t`` (the learner's or a hull vertex's): one that
@@ -239,6 +243,12 @@ class Result:
         if self.task is None or self.task.views is None:
             raise TypeError("this Result has no task: build it with evalreport.evaluate")
         return self.task.views
+
+    def with_intervals(self) -> "Result":
+        """The result with every interval computed: this one (evaluated in full);
+        :func:`evalreport.evaluate` returns a :class:`evalreport.deferred.DeferredResult`,
+        whose intervals are computed on first access or by this method."""
+        return self
 
     def to_dict(self) -> dict:
         """results.json as a dict (the file's JSON read back: lists, floats, None).

@@ -120,6 +120,7 @@ def paired_resamples(spec: Spec, group: dict, sources: list[Source], dataset,
     labels, _, values = aligned(sources, dataset)
     out: dict = {m: {} for m in measures}
     notes: dict = {m: {} for m in measures}
+    todo: dict = {}  # the learners with measures not kept from their intervals' draws
     for key, lr in group.items():
         wanted = {}
         for m in measures:
@@ -128,12 +129,22 @@ def paired_resamples(spec: Spec, group: dict, sources: list[Source], dataset,
                 notes[m][key] = f"{m} is undefined for learner '{key}' or has no bootstrap statistic"
             else:
                 wanted[m] = statistic
+        kept = lr.resampled
+        # the values its intervals' bootstrap computed: the same draws (same labels in the same
+        # row order, the first file's, and the same seed), so the same values as drawn here
+        if kept is not None and kept.source == files[0].index and (kept.n_resamples, kept.seed) == (
+                b, spec.confidence.seed):
+            for m in [m for m in wanted if m in kept.values]:
+                out[m][key] = kept.values[m]
+                del wanted[m]
         if wanted:
-            scores = values[lr.name].astype(float) if lr.hard else values[lr.name]
-            drawn = stats.resampled_values(labels, scores, statistics=wanted, n_resamples=b,
-                                           seed=spec.confidence.seed)
-            for m, v in drawn.items():
+            todo[key] = (values[lr.name].astype(float) if lr.hard else values[lr.name], wanted)
+    if todo:  # one stream of draws for all of them
+        drawn = stats.resampled_values_many(labels, todo, n_resamples=b, seed=spec.confidence.seed)
+        for key, measured in drawn.items():
+            for m, v in measured.items():
                 out[m][key] = v
+    out = {m: {k: out[m][k] for k in group if k in out[m]} for m in measures}  # in the learners' order
     return stats.PairedResamples(n_resamples=b, seed=spec.confidence.seed, values=out, notes=notes)
 
 
