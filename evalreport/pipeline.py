@@ -260,7 +260,7 @@ def with_history(result: Result) -> Result:
     options = getattr(spec, "history", None)  # spec.models.History
     if options is None:
         return result
-    from .history.archive import previous, runs
+    from .history.archive import fate, previous, runs
     from .history.changes import changes
     from .history.gates import change_gates
     from .history.trend import trend_runs
@@ -269,12 +269,11 @@ def with_history(result: Result) -> Result:
     level = spec.confidence.level
     folder = spec.resolve(options.dir)
     current = result_core(result)
-    before = previous(folder, result.date)
-    compared = None if before is None else changes(before[1], current, level=level)
+    # read once: an entry that cannot be read is left out, with a warning naming it (archive.Runs.warnings)
     archived = runs(folder)
-    said: list[str] = []
-    if isinstance(archived, tuple):  # (runs, warnings about unreadable entries)
-        archived, said = archived[0], list(archived[1])
+    before = previous(folder, result.date, archived)
+    compared = None if before is None else changes(before[1], current, level=level)
+    said = archived.warnings + fate(folder, result.date, options.keep)
     block = {
         "previous": None if compared is None else compared.get("previous"),
         "changes": [] if compared is None else compared.get("changes", []),
@@ -284,7 +283,7 @@ def with_history(result: Result) -> Result:
     }
     learners = [(lr.name, lr.key, lr.dataset) for lr in result.learners.values()]
     gates, gate_warnings = change_gates(spec.gates, learners, compared, level=level, task=spec.task)
-    warnings = [RunWarning(f"history: {w}") for w in said]
+    warnings = [RunWarning(w) for w in said]  # each begins with "history:"
     warnings += [RunWarning(text, learner=key, measure=measure) for text, key, measure in gate_warnings]
     return adding(result, block, gates, warnings)
 
