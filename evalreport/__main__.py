@@ -185,7 +185,9 @@ def _check_environment() -> None:
     """The environment variables the engine reads, checked before any work."""
     from .metrics import keysort, rated_pass
     from .metrics.parallel import thread_count
+    from .pipeline import source_date_epoch
 
+    source_date_epoch()  # WeasyPrint and fontTools read it too, and fail on '' with a traceback
     try:
         thread_count()
         keysort._setting()  # EVALREPORT_SORT
@@ -195,8 +197,10 @@ def _check_environment() -> None:
 
 
 def cmd_run(args) -> int:
-    from .pipeline import evaluate
+    from .pipeline import evaluate, report_date
     from .report import check_output, render
+    from .report.html import check_template
+    from .report.output_check import check_history
     from .report.results import report_warnings
     from .spec import load_spec
     from .verdict import gate_failed, status_line
@@ -206,6 +210,9 @@ def cmd_run(args) -> int:
     wanted = formats if formats is not None else spec.report.formats
     out = check_output(args.out, spec)  # before the evaluation: fail in a second, not after it
     _check_environment()
+    check_history(spec, report_date(spec))  # history.dir too: exit 2 means nothing was written
+    if {"html", "pdf"} & set(wanted):
+        check_template(spec)  # report.template: the folder, and its templates compile
     progress = Progress(args.quiet)
     result = evaluate(spec, progress=progress)
     progress("writing the report")
@@ -246,12 +253,15 @@ def cmd_run(args) -> int:
 
 def cmd_validate(args) -> int:
     from .data import load_sources
+    from .pipeline import report_date
     from .report import check_output
+    from .report.output_check import check_history
     from .spec import load_spec
 
     spec = load_spec(args.spec)
     check_output(None, spec)  # report.out: a folder that can be written (nothing is left in it)
     _check_environment()
+    check_history(spec, report_date(spec))
     sources = load_sources(spec)
     rows = sum(s.rows for s in sources)
     learners = sum(len(s.learner_names) for s in sources)

@@ -44,22 +44,39 @@ from .tasks.slices import slice_gate
 from .words import and_join
 
 __all__ = ["Result", "LearnerResult", "OperatingPointSpec", "RunWarning", "STAGES", "evaluate", "report_date",
+           "source_date_epoch",
            "learner_keys", "check_gates", "across_datasets", "with_history", "with_verdict"]
 
 #: the stages of a run, in order (render is the report's: evalreport.report.render)
 STAGES = ("load", "check", "evaluate", "gates", "compare", "history", "verdict", "render")
 
 
+def source_date_epoch() -> dt.datetime | None:
+    """SOURCE_DATE_EPOCH as a UTC time (None: unset), or a SpecError saying what is
+    wrong with it. Set but empty is an error too: WeasyPrint and fontTools read the
+    variable themselves and fail on it with a traceback, so it is checked before
+    any work (the command line's environment check)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch is None:
+        return None
+    hint = "give whole seconds since 1970-01-01 UTC (e.g. 1767225600) or unset it"
+    if not epoch.strip():
+        raise SpecError([f"SOURCE_DATE_EPOCH is set but empty: {hint}"])
+    try:
+        if not epoch.strip().lstrip("+-").isdigit():
+            raise ValueError(epoch)
+        return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc)
+    except (ValueError, OverflowError, OSError):
+        raise SpecError([f"SOURCE_DATE_EPOCH={epoch!r} is not a Unix timestamp: {hint}"]) from None
+
+
 def report_date(spec: Spec) -> str:
     """The spec's date, else SOURCE_DATE_EPOCH, else today (UTC)."""
+    epoch = source_date_epoch()  # checked even with a date: the PDF's writers read it too
     if spec.date is not None:
         return spec.date.isoformat()
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch:
-        try:
-            return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc).date().isoformat()
-        except (ValueError, OverflowError, OSError):
-            raise SpecError([f"SOURCE_DATE_EPOCH={epoch!r} is not a Unix timestamp"]) from None
+    if epoch is not None:
+        return epoch.date().isoformat()
     return dt.datetime.now(tz=dt.timezone.utc).date().isoformat()
 
 

@@ -236,3 +236,80 @@ def test_runs_reads_each_entry_once_and_names_it(tmp_path):
     assert got.warnings == [f"history: {tmp_path / '2026-01-08' / 'results.json'} skipped: "
                             "learners.a.auc_variance must be at least 0, not -1"]
     assert not math.isnan(got[0][1]["learners"]["a"]["auc"])
+
+
+# --- the archive's folder, checked before the evaluation (exit 2, nothing written) ------------
+
+def _chattr(path, flag) -> bool:
+    import shutil
+    import subprocess
+
+    if shutil.which("chattr") is None:
+        return False
+    return subprocess.run(["chattr", flag, str(path)], capture_output=True).returncode == 0
+
+
+@pytest.fixture
+def no_evaluation(monkeypatch):
+    import evalreport.pipeline
+
+    def evaluate(*args, **kwargs):
+        pytest.fail("the evaluation ran although the history archive cannot be written")
+
+    monkeypatch.setattr(evalreport.pipeline, "evaluate", evaluate)
+
+
+def _history_line(spec) -> int:
+    return next(i for i, line in enumerate(spec.read_text().splitlines(), 1) if line.startswith("history:"))
+
+
+@pytest.mark.parametrize("command", ["run", "validate"])
+@pytest.mark.parametrize("kind", ["a file", "/dev/null", "under a file", "immutable", "immutable entry",
+                                  "read-only file system"])
+def test_history_dir_that_cannot_be_written_is_refused_first(tmp_path, capsys, no_evaluation, monkeypatch,
+                                                            command, kind):
+    spec = _spec(tmp_path, "2026-01-08")
+    archive = tmp_path / "archive"
+    if kind == "a file":
+        archive.write_text("not a folder")
+        problem = f"{archive}: is a file, not a folder"
+    elif kind == "/dev/null":
+        spec.write_text(spec.read_text().replace("dir: archive", "dir: /dev/null"))
+        archive = None
+        problem = "/dev/null: is a character device, not a folder"
+    elif kind == "under a file":
+        (tmp_path / "f").write_text("x")
+        spec.write_text(spec.read_text().replace("dir: archive", "dir: f/archive"))
+        archive = None
+        problem = f"{tmp_path / 'f' / 'archive'}: cannot create the folder: {tmp_path / 'f'} is a file, not a folder"
+    elif kind == "read-only file system":
+        import errno
+        import os
+
+        archive.mkdir()
+        real_open = os.open
+
+        def guarded(path, *args, **kwargs):  # what a read-only mount answers, as root too
+            if str(path).startswith(str(archive)):
+                raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+            return real_open(path, *args, **kwargs)
+
+        monkeypatch.setattr(os, "open", guarded)
+        problem = f"{archive}: cannot write in this folder: Read-only file system"
+    else:
+        target = archive if kind == "immutable" else archive / "2026-01-08"
+        target.mkdir(parents=True)
+        if not _chattr(target, "+i"):
+            pytest.skip("chattr +i is not available here")
+        problem = f"{target}: cannot write in this folder: Operation not permitted"
+    before = sorted(p.name for p in tmp_path.iterdir())
+    try:
+        status = main([command, str(spec)])
+    finally:
+        if kind.startswith("immutable"):
+            _chattr(target, "-i")
+    captured = capsys.readouterr()
+    assert status == 2
+    assert captured.err.splitlines() == [f"error: {spec}:{_history_line(spec)}: history.dir: {problem}"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written: no out/, no archive entry
+    assert "wrote" not in captured.out
