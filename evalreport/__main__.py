@@ -198,6 +198,7 @@ def _check_environment() -> None:
 
 def cmd_run(args) -> int:
     from .pipeline import evaluate, report_date
+    from .redact import redact_text
     from .report import check_output, render
     from .report.html import check_template
     from .report.output_check import check_history
@@ -228,7 +229,7 @@ def cmd_run(args) -> int:
         for fmt, path in written.items():
             print(f"wrote {path}")
         for note in left:
-            print(f"warning: {note}", file=sys.stderr)
+            print(f"warning: {redact_text(note)[0]}", file=sys.stderr)
     status = EXIT_OK
     failed = [g for g in result.gates if gate_failed(g)]
     for g in failed:
@@ -362,6 +363,19 @@ def cmd_diff(args) -> int:
     return EXIT_GATE if failed else EXIT_OK
 
 
+def _redacted(problem: str) -> str:
+    """An error message as printed: credentials in it redacted (evalreport.redact), the
+    location it starts with ("spec.yaml:12: spark.conf.fs.s3a.secret.key: ") kept as it is:
+    a key path names a key, it holds no secret."""
+    import re
+
+    from .redact import redact_text
+
+    located = re.match(r".*?:\d+: [^\s:]+(?:\.[^\s:]+)*: ", problem)
+    head = located.group(0) if located else ""
+    return head + redact_text(problem[len(head):])[0]
+
+
 def _interrupted(args) -> int:
     """One line on stderr and 128 + the signal's number; nothing more may be raised."""
     _SIGNALS.quiet()
@@ -404,8 +418,8 @@ def main(argv=None) -> int:
             if _SIGNALS.received is not None:  # e.g. a render that failed because of it
                 raise KeyboardInterrupt from exc
             _SIGNALS.quiet()
-            for problem in exc.problems:
-                print(f"error: {problem}", file=sys.stderr)
+            for problem in exc.problems:  # a message may quote a credential (DuckDB echoes its SQL)
+                print(f"error: {_redacted(str(problem))}", file=sys.stderr)
             return exc.exit_status
         _SIGNALS.check()  # a signal something swallowed
         _SIGNALS.quiet()
