@@ -32,6 +32,9 @@ class _Signals:
         self.armed = False
         self.saved: dict[int, object] | None = None
         self.saved_hook = None
+        self.keep = False  # the process's entry (cli): the handlers stay until the process ends
+        self.told = False  # the one line is printed
+        self.args = None  # the command's arguments, for the line (run: written or not)
 
     def handler(self, signum, frame):
         if self.received is None:
@@ -379,6 +382,7 @@ def _redacted(problem: str) -> str:
 def _interrupted(args) -> int:
     """One line on stderr and 128 + the signal's number; nothing more may be raised."""
     _SIGNALS.quiet()
+    _SIGNALS.told = True
     # CPython quirk: a KeyboardInterrupt that left code run by exec() of a string (the
     # dataclasses of a module being imported, say) marks the interpreter, and with
     # `python -m` it then dies by SIGINT after main returns, whatever it returned.
@@ -400,6 +404,7 @@ def main(argv=None) -> int:
     installed = _SIGNALS.install()
     if installed:
         _SIGNALS.received = None  # a new run (tests call main again and again)
+    _SIGNALS.told, _SIGNALS.args = False, None
     args = None
     try:
         _SIGNALS.armed = True
@@ -412,6 +417,7 @@ def main(argv=None) -> int:
         commands = {"run": cmd_run, "validate": cmd_validate, "init": cmd_init, "schema": _schema,
                     "measures": _measures, "diff": cmd_diff}
         args.committing = False
+        _SIGNALS.args = args
         try:
             status = commands[args.command](args)
         except EvalReportError as exc:
@@ -428,9 +434,47 @@ def main(argv=None) -> int:
         return _interrupted(args)
     finally:
         _SIGNALS.quiet()
-        if installed:
+        if installed and not _SIGNALS.keep:
             _SIGNALS.restore()
 
 
+def cli(argv=None) -> None:
+    """The process's entry (the ``evalreport`` script, ``python -m evalreport``):
+    :func:`main`, then the end of the process, with SIGINT and SIGTERM handled until
+    it exits.
+
+    A signal after the status is decided (the report just swapped in) is only
+    recorded by then; once ``main`` put the handlers back, or while the interpreter
+    shuts down (it resets them to the default action), it would kill the process
+    with nothing said. So the handlers stay, the signals are blocked, any that came
+    or are pending is told in its one line (128 + its number), and the process ends
+    at once (``os._exit`` after flushing: no shutdown in which a signal could go
+    unsaid). What could still arrive after the last look stays blocked, pending, and
+    goes with the process."""
+    _SIGNALS.keep = True
+    status = main(argv)
+    sys.exit(_end(status))
+
+
+def _end(status: int):
+    mask = {signal.SIGINT, signal.SIGTERM}
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, mask)
+    except (AttributeError, ValueError, OSError):  # no pthread_sigmask here: the ordinary exit
+        return status
+    for _ in range(2):  # once more after flushing: the flush may have taken a while
+        pending = signal.sigpending() & mask
+        if not _SIGNALS.told and (_SIGNALS.received is not None or pending):
+            if _SIGNALS.received is None:
+                _SIGNALS.received = min(pending)  # SIGINT (2) before SIGTERM (15)
+            status = _interrupted(_SIGNALS.args)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError, AttributeError):  # a closed pipe, a closed or missing stream
+                pass
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    cli()
