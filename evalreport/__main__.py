@@ -286,26 +286,40 @@ def cmd_validate(args) -> int:
 
 def cmd_init(args) -> int:
     from .report.output import check_output
-    from .resources import starter_spec
+    from .resources import starter_data, starter_spec
 
     folder = check_output(args.dir)  # a file, /dev/null, a path under a file, no permission
     target = folder / "evalreport.yaml"
     exists = SpecError([f"{target}: already exists; remove it or choose another folder"])
     if os.path.lexists(target):
         raise exists
-    created = False
+    # sample predictions beside it, so that validate and run work at once (the README's quick
+    # start); a file of that name already there is the user's and stays
+    name, sample = starter_data(args.task)
+    data = folder / name
+    written = []
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        with open(target, "x", encoding="utf-8") as f:  # "x": never over a file made meanwhile
-            created = True
-            f.write(starter_spec(args.task))
-    except FileExistsError:
-        raise exists from None
+        for path, text, mine in ((target, starter_spec(args.task).encode("utf-8"), True),
+                                 (data, sample, False)):
+            if not mine and os.path.lexists(path):
+                continue
+            with open(path, "xb") as f:  # "x": never over a file made meanwhile
+                written.append(path)
+                f.write(text)
+    except FileExistsError as exc:
+        for path in written:
+            path.unlink(missing_ok=True)
+        if exc.filename == str(target):
+            raise exists from None
+        raise OutputError([f"{exc.filename}: made by something else meanwhile; run init again"]) from None
     except OSError as exc:
-        if created:  # no half-written starter spec
-            target.unlink(missing_ok=True)
-        raise OutputError([f"{target}: cannot write: {exc.strerror or exc}"]) from None
+        for path in written:  # no half-written starter
+            path.unlink(missing_ok=True)
+        raise OutputError([f"{exc.filename or target}: cannot write: {exc.strerror or exc}"]) from None
     print(f"wrote {target}")
+    if data in written:
+        print(f"wrote {data} (sample predictions: replace them with yours)")
     return EXIT_OK
 
 
@@ -449,8 +463,8 @@ def cli(argv=None) -> None:
     with nothing said. So the handlers stay, the signals are blocked, any that came
     or are pending is told in its one line (128 + its number), and the process ends
     at once (``os._exit`` after flushing: no shutdown in which a signal could go
-    unsaid). What could still arrive after the last look stays blocked, pending, and
-    goes with the process."""
+    unsaid; the exit functions run first, with the signals held). What could still
+    arrive after the last look stays blocked, pending, and goes with the process."""
     _SIGNALS.keep = True
     status = main(argv)
     sys.exit(_end(status))
@@ -462,6 +476,12 @@ def _end(status: int):
         signal.pthread_sigmask(signal.SIG_BLOCK, mask)
     except (AttributeError, ValueError, OSError):  # no pthread_sigmask here: the ordinary exit
         return status
+    import atexit
+
+    try:  # what the interpreter's exit would have run (temporary folders, logging), signals held
+        atexit._run_exitfuncs()
+    except Exception:  # noqa: BLE001 - a clean-up that fails must not lose the status
+        pass
     for _ in range(2):  # once more after flushing: the flush may have taken a while
         pending = signal.sigpending() & mask
         if not _SIGNALS.told and (_SIGNALS.received is not None or pending):

@@ -128,7 +128,9 @@ CASES = [
       "data set; a name is unique within a data set"]),
     # data problems
     ("file not found", BASE.replace("pred.csv", "pred2.csv"), None,
-     ["error: spec.yaml:4: data[0].path: file not found: pred2.csv (did you mean 'pred.csv'?)"]),
+     # where it was looked for (the spec's folder, not the current one; tmp_path/ is cut from the lines)
+     ["error: spec.yaml:4: data[0].path: file not found: pred2.csv (looked for pred2.csv: a relative path "
+      "starts from the spec's folder) (did you mean 'pred.csv'?)"]),
     ("missing column", BASE.replace("b: p_b", "b: p_bb"), None,
      ["error: spec.yaml:9: data[0].learners.b.score: column 'p_bb' is not in pred.csv (columns: id, y, "
       "p_a, p_b, w, fold, yhat) (did you mean 'p_b'?)"]),
