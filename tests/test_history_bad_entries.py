@@ -178,6 +178,7 @@ def test_same_date_rerun_and_backfill_are_said(tmp_path, capsys):
 # --- the reader's promise: what it accepts, the history can compute on -------------------------
 
 _VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False, allow_infinity=False),
+                    st.sampled_from([1e308, -1e308, 2 ** 53, 2 ** 53 + 2, 1e15, -1e15, 1e300, 5e-324, 1 + 1e-12]),
                     st.text(max_size=3), st.lists(st.integers(-1, 3), max_size=3), st.just({}),
                     st.just({"kind": "values", "values": [0.1], "weights": [1]}))
 

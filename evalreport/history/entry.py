@@ -23,10 +23,17 @@ from pathlib import Path
 
 __all__ = ["BadEntry", "check_run", "parse_run", "read_run"]
 
-#: a learner's values that are a number or null (results.json's scalars the history reads)
-_NUMBERS = ("auc", "accuracy", "precision", "recall", "specificity", "f1", "expected_total_cost")
+#: a learner's values that are a proportion in [0, 1] or null (results.json's scalars the history reads)
+_PROPORTIONS = ("auc", "accuracy", "precision", "recall", "specificity", "f1")
 #: a learner's values that are a count (>= 0) or null
 _COUNTS = ("positives", "negatives")
+#: the largest count: beyond 2^53 a float holds no count exactly, and the tests' products of
+#: counts would overflow
+_COUNT_MAX = float(2 ** 53)
+#: the largest cost (in the spec's units): the changes' arithmetic on it stays finite
+_COST_MAX = 1e15
+#: the largest total weight of a class's score summary: the classes' weights are summed
+_WEIGHT_MAX = 1e300
 #: the bootstrap intervals the history reads (bootstrap.<name>: [lo, hi])
 _BOOTSTRAPPED = ("f1", "expected_total_cost", "macro_f1")
 
@@ -85,9 +92,21 @@ def _number(x, where: str, *, low: float | None = None, high: float | None = Non
     if not _is_number(x):
         raise BadEntry(f"{where} must be a number{' or null' if null else ''}, not {_shown(x)}")
     if low is not None and x < low:
-        raise BadEntry(f"{where} must be at least {low:g}, not {x!r}")
+        raise BadEntry(f"{where} must be at least {low:g}, not {_shown(x)}")
     if high is not None and x > high:
-        raise BadEntry(f"{where} must be at most {high:g}, not {x!r}")
+        raise BadEntry(f"{where} must be at most {high:g}, not {_shown(x)}")
+
+
+def _count(x, where: str) -> None:
+    _number(x, where, low=0, high=_COUNT_MAX)
+
+
+def _proportion(x, where: str) -> None:
+    _number(x, where, low=0, high=1)
+
+
+def _cost(x, where: str) -> None:
+    _number(x, where, low=-_COST_MAX, high=_COST_MAX)
 
 
 def _shown(x) -> str:
@@ -110,14 +129,14 @@ def _text(x, where: str) -> None:
         raise BadEntry(f"{where} must be a text or null, not {_shown(x)}")
 
 
-def _pair(x, where: str) -> None:
+def _pair(x, where: str, check=_cost) -> None:
     """An interval: [lo, hi] of numbers (either may be null), or null."""
     if x is None:
         return
     if not isinstance(x, list) or len(x) != 2:
         raise BadEntry(f"{where} must be an interval [lo, hi] or null, not {_shown(x)}")
     for i, v in enumerate(x):
-        _number(v, f"{where}[{i}]")
+        check(v, f"{where}[{i}]")
 
 
 def _summary(s, where: str) -> None:
@@ -127,7 +146,7 @@ def _summary(s, where: str) -> None:
         keys = ("values", "weights")
     elif kind == "quantiles":
         keys = ("values", "probabilities")
-        _number(s.get("weight"), f"{where}.weight", low=0)
+        _number(s.get("weight"), f"{where}.weight", low=0, high=_WEIGHT_MAX)
     else:
         raise BadEntry(f"{where}.kind must be 'values' or 'quantiles', not {_shown(kind)}")
     lists = []
@@ -141,6 +160,8 @@ def _summary(s, where: str) -> None:
         lists.append(xs)
     if len(lists[0]) != len(lists[1]):
         raise BadEntry(f"{where}: {len(lists[0])} values but {len(lists[1])} {keys[1]}")
+    if kind == "values" and math.fsum(lists[1]) > _WEIGHT_MAX:
+        raise BadEntry(f"{where}.weights: their sum is beyond {_WEIGHT_MAX:g}")
 
 
 def _score_summary(s, where: str) -> None:
@@ -157,31 +178,32 @@ def _score_summary(s, where: str) -> None:
 
 def _learner(block, where: str) -> None:
     _object(block, where, null=False)
-    for key in _NUMBERS:
-        _number(block.get(key), f"{where}.{key}")
+    for key in _PROPORTIONS:
+        _proportion(block.get(key), f"{where}.{key}")
+    _cost(block.get("expected_total_cost"), f"{where}.expected_total_cost")
     for key in _COUNTS:
-        _number(block.get(key), f"{where}.{key}", low=0)
-    # DeLong's variance: a square root is taken of it
-    _number(block.get("auc_variance"), f"{where}.auc_variance", low=0)
+        _count(block.get(key), f"{where}.{key}")
+    # DeLong's variance of an AUC (in [0, 1]): a square root is taken of it
+    _number(block.get("auc_variance"), f"{where}.auc_variance", low=0, high=1)
     threshold = block.get("threshold")
     if not (threshold is None or isinstance(threshold, str) or _is_number(threshold)):
         raise BadEntry(f"{where}.threshold must be a number, a text or null, not {_shown(threshold)}")
     dataset = block.get("dataset")
     if not (dataset is None or isinstance(dataset, str) or _is_number(dataset)):
         raise BadEntry(f"{where}.dataset must be a text or null, not {_shown(dataset)}")
-    _pair(block.get("auc_ci"), f"{where}.auc_ci")
+    _pair(block.get("auc_ci"), f"{where}.auc_ci", _proportion)
     macro = _object(block.get("macro"), f"{where}.macro")
     if macro is not None:
-        _number(macro.get("f1"), f"{where}.macro.f1")
+        _proportion(macro.get("f1"), f"{where}.macro.f1")
     op = _object(block.get("operating_point"), f"{where}.operating_point")
     if op is not None:
-        _number(op.get("min_cost"), f"{where}.operating_point.min_cost")
+        _cost(op.get("min_cost"), f"{where}.operating_point.min_cost")
     confusion = _object(block.get("confusion"), f"{where}.confusion")
     if confusion is not None:
         for key in ("tp", "fp", "tn", "fn"):
             if key not in confusion:
                 raise BadEntry(f"{where}.confusion has no {key}")
-            _number(confusion[key], f"{where}.confusion.{key}", low=0)
+            _count(confusion[key], f"{where}.confusion.{key}")
     matrix = block.get("confusion_matrix")
     if matrix is not None:
         if not isinstance(matrix, list) or any(not isinstance(row, list) or len(row) != len(matrix)
@@ -189,16 +211,17 @@ def _learner(block, where: str) -> None:
             raise BadEntry(f"{where}.confusion_matrix must be a square array of counts, not {_shown(matrix)}")
         for i, row in enumerate(matrix):
             for j, v in enumerate(row):
-                _number(v, f"{where}.confusion_matrix[{i}][{j}]", low=0)
+                _count(v, f"{where}.confusion_matrix[{i}][{j}]")
     counts = _object(block.get("class_counts"), f"{where}.class_counts")
     if counts is not None:
         for cls, v in counts.items():
-            _number(v, f"{where}.class_counts.{cls}", low=0)
+            _count(v, f"{where}.class_counts.{cls}")
     bootstrap = _object(block.get("bootstrap"), f"{where}.bootstrap")
     if bootstrap is not None:
         _number(bootstrap.get("level"), f"{where}.bootstrap.level", low=0, high=1)
         for key in _BOOTSTRAPPED:
-            _pair(bootstrap.get(key), f"{where}.bootstrap.{key}")
+            check = _cost if key == "expected_total_cost" else _proportion
+            _pair(bootstrap.get(key), f"{where}.bootstrap.{key}", check)
     _score_summary(block.get("score_summary"), f"{where}.score_summary")
 
 
