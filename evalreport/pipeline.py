@@ -44,23 +44,39 @@ from .tasks.base import undefined_warnings, with_values
 from .tasks.slices import slice_gate
 from .words import and_join
 
-__all__ = ["Result", "LearnerResult", "OperatingPointSpec", "RunWarning", "STAGES", "evaluate", "evaluate_deferred", "report_date",
+__all__ = ["Result", "LearnerResult", "OperatingPointSpec", "RunWarning", "STAGES", "evaluate", "evaluate_deferred", "report_date", "source_date_epoch",
            "learner_keys", "check_gates", "across_datasets", "with_history", "with_verdict"]
 
 #: the stages of a run, in order (render is the report's: evalreport.report.render)
 STAGES = ("load", "check", "evaluate", "gates", "compare", "history", "verdict", "render")
 
 
+def source_date_epoch() -> dt.datetime | None:
+    """SOURCE_DATE_EPOCH as a UTC time (None: unset), or a SpecError saying what is
+    wrong with it. Set but empty is an error too: WeasyPrint and fontTools read the
+    variable themselves and fail on it with a traceback, so it is checked before
+    any work (the command line's environment check)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch is None:
+        return None
+    hint = "give whole seconds since 1970-01-01 UTC (e.g. 1767225600) or unset it"
+    if not epoch.strip():
+        raise SpecError([f"SOURCE_DATE_EPOCH is set but empty: {hint}"])
+    try:
+        if not epoch.strip().lstrip("+-").isdigit():
+            raise ValueError(epoch)
+        return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc)
+    except (ValueError, OverflowError, OSError):
+        raise SpecError([f"SOURCE_DATE_EPOCH={epoch!r} is not a Unix timestamp: {hint}"]) from None
+
+
 def report_date(spec: Spec) -> str:
     """The spec's date, else SOURCE_DATE_EPOCH, else today (UTC)."""
+    epoch = source_date_epoch()  # checked even with a date: the PDF's writers read it too
     if spec.date is not None:
         return spec.date.isoformat()
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch:
-        try:
-            return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc).date().isoformat()
-        except (ValueError, OverflowError, OSError):
-            raise SpecError([f"SOURCE_DATE_EPOCH={epoch!r} is not a Unix timestamp"]) from None
+    if epoch is not None:
+        return epoch.date().isoformat()
     return dt.datetime.now(tz=dt.timezone.utc).date().isoformat()
 
 
@@ -289,7 +305,7 @@ def with_history(result: Result) -> Result:
     options = getattr(spec, "history", None)  # spec.models.History
     if options is None:
         return result
-    from .history.archive import entry_sha256, previous, runs
+    from .history.archive import entry_sha256, fate, previous, runs
     from .history.changes import changes
     from .history.gates import change_gates
     from .history.trend import trend_runs
@@ -298,12 +314,11 @@ def with_history(result: Result) -> Result:
     level = spec.confidence.level
     folder = spec.resolve(options.dir)
     current = result_core(result)
-    before = previous(folder, result.date)
-    compared = None if before is None else changes(before[1], current, level=level)
+    # read once: an entry that cannot be read is left out, with a warning naming it (archive.Runs.warnings)
     archived = runs(folder)
-    said: list[str] = []
-    if isinstance(archived, tuple):  # (runs, warnings about unreadable entries)
-        archived, said = archived[0], list(archived[1])
+    before = previous(folder, result.date, archived)
+    compared = None if before is None else changes(before[1], current, level=level)
+    said = archived.warnings + fate(folder, result.date, options.keep)
     block = {
         "previous": None if compared is None else compared.get("previous"),
         # the chain of audits: the previous run's results.json as archived, by its sha256
@@ -315,7 +330,7 @@ def with_history(result: Result) -> Result:
     }
     learners = [(lr.name, lr.key, lr.dataset) for lr in result.learners.values()]
     gates, gate_warnings = change_gates(spec.gates, learners, compared, level=level, task=spec.task)
-    warnings = [RunWarning(f"history: {w}") for w in said]
+    warnings = [RunWarning(w) for w in said]  # each begins with "history:"
     warnings += [RunWarning(text, learner=key, measure=measure) for text, key, measure in gate_warnings]
     return adding(result, block, gates, warnings)
 

@@ -48,6 +48,13 @@ CASES = [
      ["error: spec.yaml:1: version: required key is missing"]),
     ("wrong version", BASE.replace("version: 1", "version: 2"), None,
      ["error: spec.yaml:1: version: Input should be 1 (got 2)"]),
+    # a lone surrogate cannot be written as UTF-8 (results.json, the report): refused, not escaped (issue 36)
+    ("lone surrogate in a text", BASE.replace("title: t", 'title: "t\\ud800"'), None,
+     ['error: spec.yaml:2: title: "t\\ud800" holds a lone surrogate escape (\\ud800 to \\udfff), which is '
+      "not a character: write the character itself"]),
+    ("lone surrogate in a learner's name", BASE.replace("b: p_b", '"b\\udfff": p_b'), None,
+     ['error: spec.yaml:7: data[0].learners: the key "b\\udfff" holds a lone surrogate escape (\\ud800 to '
+      "\\udfff), which is not a character: write the character itself"]),
     ("missing label", BASE.replace("    label: y\n", ""), None,
      ["error: spec.yaml:4: data[0].label: required key is missing"]),
     ("unknown data key", BASE.replace("    label: y\n", "    label: y\n    wieght: w\n"), None,
@@ -115,7 +122,9 @@ CASES = [
       "data set; a name is unique within a data set"]),
     # data problems
     ("file not found", BASE.replace("pred.csv", "pred2.csv"), None,
-     ["error: spec.yaml:4: data[0].path: file not found: pred2.csv (did you mean 'pred.csv'?)"]),
+     # where it was looked for (the spec's folder, not the current one; tmp_path/ is cut from the lines)
+     ["error: spec.yaml:4: data[0].path: file not found: pred2.csv (looked for pred2.csv: a relative path "
+      "starts from the spec's folder) (did you mean 'pred.csv'?)"]),
     ("missing column", BASE.replace("b: p_b", "b: p_bb"), None,
      ["error: spec.yaml:9: data[0].learners.b.score: column 'p_bb' is not in pred.csv (columns: id, y, "
       "p_a, p_b, w, fold, yhat) (did you mean 'p_b'?)"]),
@@ -399,3 +408,78 @@ def test_bins_are_bounded_where_the_edges_are_made():
         with pytest.raises(ValueError, match=r"^bins must be a whole number from 2 to 10,000"):
             bin_edges([0.1, 0.5], [1, 1], bins, "uniform", counts=True)
     assert bin_edges([0.1, 0.5], [1, 1], MAX_BINS, "uniform", counts=True).size == MAX_BINS + 1
+
+
+# --- issue 36: the environment and the user's templates, checked before any work ---------------
+
+@pytest.mark.parametrize("epoch, message", [
+    ("", "SOURCE_DATE_EPOCH is set but empty: give whole seconds since 1970-01-01 UTC (e.g. 1767225600) or "
+         "unset it"),
+    ("  ", "SOURCE_DATE_EPOCH is set but empty: give whole seconds since 1970-01-01 UTC (e.g. 1767225600) or "
+           "unset it"),
+    ("yesterday", "SOURCE_DATE_EPOCH='yesterday' is not a Unix timestamp: give whole seconds since 1970-01-01 UTC "
+                  "(e.g. 1767225600) or unset it"),
+    ("1.5e9", "SOURCE_DATE_EPOCH='1.5e9' is not a Unix timestamp: give whole seconds since 1970-01-01 UTC "
+              "(e.g. 1767225600) or unset it"),
+    ("9" * 30, f"SOURCE_DATE_EPOCH='{'9' * 30}' is not a Unix timestamp: give whole seconds since 1970-01-01 UTC "
+               "(e.g. 1767225600) or unset it"),
+])
+@pytest.mark.parametrize("command", ["run", "validate"])
+def test_source_date_epoch_is_checked_first(tmp_path, capsys, monkeypatch, epoch, message, command):
+    path = _write(tmp_path, BASE.replace("title: t", "title: t\ndate: 2026-01-08").replace("[json]",
+                                                                                        "[json, pdf]"))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    assert main([command, str(path)]) == 2  # a date in the spec too: WeasyPrint reads the variable itself
+    assert capsys.readouterr().err.splitlines() == [f"error: {message}"]
+    assert not (tmp_path / "out").exists()
+
+
+def _template_case(tmp_path, files: dict[str, str], formats="[html, pdf]"):
+    folder = tmp_path / "tpl"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return _write(tmp_path, BASE.replace("report: {formats: [json], out: out}",
+                                         f"report: {{formats: {formats}, out: out, template: tpl}}"))
+
+
+def _base_template() -> str:
+    from evalreport.resources import templates_dir
+
+    return (templates_dir() / "base.html.j2").read_text()
+
+
+@pytest.mark.parametrize("files, formats, problem", [
+    ({"base.html.j2": "{% block x %}"}, "[html]",
+     "the report cannot be made with the templates of {tpl}: template error: {tpl}/base.html.j2:1: "
+     "Unexpected end of template."),
+    ({"base.html.j2": "{{ no_such_name }}"}, "[html]",
+     "the report cannot be made with the templates of {tpl}: template error: 'no_such_name' is undefined"),
+    ({"base.html.j2": "lang"}, "[pdf]",
+     'the report cannot be made with the templates of {tpl}: PDF: WeasyPrint: Missing required "lang" attribute '
+     "at the root of the document"),
+])
+def test_a_user_template_error_is_exit_2_naming_the_template(tmp_path, capsys, files, formats, problem):
+    if files.get("base.html.j2") == "lang":  # the page's root without its language: PDF/UA refuses it
+        files = {"base.html.j2": _base_template().replace('<html lang="en">', "<html>")}
+    path = _template_case(tmp_path, files, formats)
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if text.startswith("report:"))
+    assert main(["run", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1
+    expected = f"error: {path}:{line}: report.template: " + problem.format(tpl=tmp_path / "tpl")
+    assert lines[0].startswith(expected)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_missing_template_folder_is_refused_before_the_evaluation(tmp_path, capsys, monkeypatch):
+    import evalreport.pipeline
+
+    monkeypatch.setattr(evalreport.pipeline, "evaluate", lambda *a, **k: pytest.fail("evaluated"))
+    path = _write(tmp_path, BASE.replace("report: {formats: [json], out: out}",
+                                         "report: {formats: [html], out: out, template: nope}"))
+    assert main(["run", str(path)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: {path}:10: report.template: no such folder: nope"]

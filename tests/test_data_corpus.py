@@ -309,7 +309,8 @@ PATHS = [
     ("a symbolic link to itself", _spec(), {"pred.csv": lambda path: path.symlink_to(path.name)},
      ["error: spec.yaml:4: data[0].path: cannot read pred.csv: Too many levels of symbolic links"]),
     ("the home of no user", _spec("~evalreport-no-such-user/pred.csv"), {},
-     ["error: spec.yaml:4: data[0].path: file not found: ~evalreport-no-such-user/pred.csv"]),
+     ["error: spec.yaml:4: data[0].path: file not found: ~evalreport-no-such-user/pred.csv (looked for "
+      "~evalreport-no-such-user/pred.csv: a relative path starts from the spec's folder)"]),
 ]
 
 

@@ -737,6 +737,22 @@ SIGNAL_AT = textwrap.dedent("""\
             Finalised()
             return real(*args, **kwargs)
         evalreport.pipeline.evaluate = evaluate
+    elif where == "swapped":  # right after the new set is swapped in (issue 36)
+        from evalreport.report import output
+        real = output.exchange
+        def exchange(a, b):
+            done = real(a, b)
+            os.kill(os.getpid(), signum)
+            return done
+        output.exchange = exchange
+    elif where == "returned":  # after main returned its status, before the process ends (issue 36)
+        import evalreport.__main__ as entry
+        real = entry.main
+        def main(argv=None):
+            status = real(argv)
+            os.kill(os.getpid(), signum)
+            return status
+        entry.main = main
     else:
         from evalreport.report import output
         real = output.exchange
@@ -744,12 +760,12 @@ SIGNAL_AT = textwrap.dedent("""\
             os.kill(os.getpid(), signum)
             return real(a, b)
         output.exchange = exchange
-    from evalreport.__main__ import main
-    sys.exit(main(sys.argv[3:]))
+    from evalreport.__main__ import cli
+    cli(sys.argv[3:])  # the process's entry, as the evalreport script and python -m call it
 """)
 
 
-@pytest.mark.parametrize("where", ["exec", "finaliser", "svg", "exchange"])
+@pytest.mark.parametrize("where", ["exec", "finaliser", "svg", "exchange", "swapped", "returned"])
 @pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
                          ids=["SIGINT", "SIGTERM"])
 def test_signal_at_a_chosen_moment(cancer, tmp_path, signum, code, where):
@@ -762,7 +778,7 @@ def test_signal_at_a_chosen_moment(cancer, tmp_path, signum, code, where):
                            str(proj / "spec.yaml"), "--quiet"],
                           env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == code
-    expected = ONE_LINE["written" if where == "exchange" else "nothing"].format(name)
+    expected = ONE_LINE["written" if where in ("exchange", "swapped", "returned") else "nothing"].format(name)
     assert proc.stderr == expected + "\n"
     _check_interrupted(proj, before, proc, code, name, proc.stderr)
 

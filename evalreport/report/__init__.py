@@ -65,7 +65,20 @@ def _archive(result: Result, results_json: bytes) -> None:
                            f"{exc.strerror or exc}; the report is written"]) from None
 
 
-def render(
+def render(result: Result, out=None, formats=None, **options) -> dict[str, Path]:
+    """Write the report of ``result`` into folder ``out`` (:func:`_render_set`). With
+    the user's templates (``report.template: DIR``) a failure to render is theirs:
+    a :class:`SpecError` (exit status 2) naming ``report.template``, and nothing is
+    written (the files are made before the set goes in)."""
+    try:
+        return _render_set(result, out, formats, **options)
+    except RenderError as exc:
+        from .html import blame_template
+
+        raise blame_template(result.spec, exc) from None
+
+
+def _render_set(
     result: Result,
     out=None,
     formats=None,
