@@ -29,7 +29,8 @@ __all__ = ["DeferredResult", "DEFERRED_LEARNER_FIELDS", "DEFERRED_RESULT_FIELDS"
 #: what a learner's bootstrap (or the compare stage) fills: read from the full result
 DEFERRED_LEARNER_FIELDS = frozenset({"auc_ci", "bootstrap", "population", "slices", "resampled"})
 #: what depends on the intervals, the tests or the warnings of the whole run
-DEFERRED_RESULT_FIELDS = frozenset({"gates", "comparisons", "warnings", "friedman", "history", "verdict"})
+DEFERRED_RESULT_FIELDS = frozenset({"gates", "comparisons", "warnings", "friedman", "history", "verdict",
+                                    "attached_data"})  # report.attach: [data], made with the full run
 
 _classes: dict[type, type] = {}
 

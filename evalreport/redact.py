@@ -71,9 +71,17 @@ def looks_like_credential(name: str, *, words=_WORDS) -> bool:
     camelCase humps) must *be* one of secret(s), password(s), passwd, pwd,
     passphrase, token, key, credential(s), auth, authorization, or a known
     compound such as apikey or accesstoken. Whole words only: ``monkey``,
-    ``keys``, ``keyword``, ``author``, ``max_tokens`` are ordinary names.
+    ``keys``, ``keyword``, ``author``, ``max_tokens`` are ordinary names. A name
+    ending in ``env`` (``password_env``) names the environment variable that holds
+    the credential, not the credential.
+
+    >>> looks_like_credential("fs.s3a.secret.key"), looks_like_credential("password_env")
+    (True, False)
     """
-    return any(p in words or _COMPOUNDS.fullmatch(p) for p in _word_parts(str(name)))
+    parts = _word_parts(str(name))
+    if parts and parts[-1] == "env":
+        return False  # names the environment variable that holds one (report.sign.password_env)
+    return any(p in words or _COMPOUNDS.fullmatch(p) for p in parts)
 
 
 # scheme://user:password@host -> the password. The scheme and every name below
