@@ -10,11 +10,15 @@ evaluated, and the whole `evaluate` for reference.
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+
+# this checkout's evalreport, not an installed one
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def main() -> None:
@@ -26,7 +30,7 @@ def main() -> None:
     import pyarrow.parquet as pq
 
     import evalreport
-    from evalreport.pipeline import compare_datasets
+    from evalreport.tasks.binary_compare import compare_datasets
 
     n, k = int(args.rows), args.learners
     rng = np.random.default_rng(0)
