@@ -120,7 +120,7 @@ def _interval_words(result, name: str) -> str:
 def leaderboard_context(result) -> dict | None:
     """The report's leaderboard section (None below :data:`LEADERBOARD_MIN` learners),
     with, when the figures summarise (report/summary.py), the ROC curves of the
-    learners they draw over the band of the rest (evalreport/run_figures.py)."""
+    learners they draw over the band of the rest (evalreport/figures/runs.py)."""
     from .summary import shown_learners, shown_styles
 
     shown = shown_learners(result)
@@ -131,7 +131,7 @@ def leaderboard_context(result) -> dict | None:
     if shown is not None and (result.spec.task or "binary") == "binary":
         from markupsafe import Markup
 
-        from ..run_figures import roc_band_figure
+        from ..figures.runs import roc_band_figure
 
         # the learners in colour (the leader, the deployed one, its challengers) over the band of the rest
         styles = shown_styles(result, shown)
