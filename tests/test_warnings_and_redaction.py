@@ -566,7 +566,7 @@ def test_numpy_warning_while_drawing(tmp_path, capfd):
     _, d, page = _run(spec)
     assert capfd.readouterr().err == ""
     # (the ROC figure's drawing is the plot helper's, evalreport.figures.plots.plot_roc)
-    pattern = (r"RuntimeWarning in plot_roc \(evalreport/plots\.py:\d+\), while drawing the report's "
+    pattern = (r"RuntimeWarning in plot_roc \(evalreport/figures/plots\.py:\d+\), while drawing the report's "
                r"figures: invalid value encountered in multiply")
     listed = _report_warnings(page)
     assert any(re.fullmatch(pattern, w) for w in listed), listed
