@@ -32,9 +32,9 @@ MIN_TEXT = 7.0
 
 
 def value_text(value) -> str:
-    """A measure's value in a legend, as the report's sentences print it (report/format.py;
+    """A measure's value in a legend, as the report's sentences print it (number_style.py;
     imported here, not at the top: importing evalreport.report imports the figures)."""
-    from ..report.format import value_text as text
+    from ..number_style import value_text as text
 
     return text(value)
 

@@ -22,7 +22,7 @@ from .configurations import configurations_context
 from .format import UNDEFINED, Column, ends_text, fmt, p_text, plain
 from .history import history_context, history_sentences
 from .leaderboard import leaderboard_context
-from .results import report_warnings
+from ..results import report_warnings
 from .significance import tests_section
 from .spec_lines import CONTINUATION, spec_lines
 from .summary import shown_learners
