@@ -27,7 +27,7 @@ def __getattr__(name):
         return load_spec
     # the plot helpers import NumPy (matplotlib only when they draw): likewise when asked
     if name in _PLOTS:
-        from . import plots
+        from .figures import plots
 
         globals()[name] = value = getattr(plots, name)
         return value

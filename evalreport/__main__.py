@@ -221,7 +221,7 @@ def cmd_run(args) -> int:
     from .report.context import figure_warnings
     from .report.html import check_template
     from .report.output_check import check_history
-    from .report.results import report_warnings
+    from .results import report_warnings
     from .spec import load_spec
     from .verdict import gate_failed, status_line
 

@@ -1,5 +1,5 @@
 """Display objects, as scikit-learn's ``RocCurveDisplay``: a figure of ROC, P-R or
-cost curves made by the report's own drawing (:mod:`evalreport.plots`), kept with
+cost curves made by the report's own drawing (:mod:`evalreport.figures.plots`), kept with
 its matplotlib objects.
 
 >>> import evalreport
@@ -22,23 +22,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .plots import _drawn, plot_cost_curves, plot_pr, plot_roc
+from .figures.plots import _drawn, plot_cost_curves, plot_pr, plot_roc
 
 __all__ = ["RocCurveDisplay", "PrecisionRecallDisplay", "CostCurveDisplay"]
 
-#: the zorder of a learner's curve in every figure of evalreport.plots (the hulls,
+#: the zorder of a learner's curve in every figure of evalreport.figures.plots (the hulls,
 #: marks and guides have others): the lines of that zorder are the learners' curves,
 #: in the learners' order
 _CURVE_ZORDER = 3
 
 
 class _CurveDisplay:
-    _plot = None  # the evalreport.plots function
+    _plot = None  # the evalreport.figures.plots function
     _has_curve = None  # learner (plots._Learner) -> whether it has a curve here
 
     def __init__(self, source, **options):
         """``source``: a Result of a binary task, a BinaryEvaluation or a mapping of
-        names to either (as :func:`evalreport.plots.plot_roc` takes); ``options``:
+        names to either (as :func:`evalreport.figures.plots.plot_roc` takes); ``options``:
         that function's keywords (``threshold``, ``pc_positive``, ``styles``, ...)."""
         self.source = source
         self.options = options
@@ -94,14 +94,14 @@ class _CurveDisplay:
 
 
 class RocCurveDisplay(_CurveDisplay):
-    """ROC curves (:func:`evalreport.plots.plot_roc`); a line's data is (FPR, TPR)."""
+    """ROC curves (:func:`evalreport.figures.plots.plot_roc`); a line's data is (FPR, TPR)."""
 
     _plot = staticmethod(plot_roc)
     _has_curve = staticmethod(lambda lr: lr.roc is not None)
 
 
 class PrecisionRecallDisplay(_CurveDisplay):
-    """P-R curves (:func:`evalreport.plots.plot_pr`); a line's data is (recall,
+    """P-R curves (:func:`evalreport.figures.plots.plot_pr`); a line's data is (recall,
     precision), straight in count space between the curve's points."""
 
     _plot = staticmethod(plot_pr)
@@ -109,7 +109,7 @@ class PrecisionRecallDisplay(_CurveDisplay):
 
 
 class CostCurveDisplay(_CurveDisplay):
-    """Cost curves (:func:`evalreport.plots.plot_cost_curves`); a line's data is
+    """Cost curves (:func:`evalreport.figures.plots.plot_cost_curves`); a line's data is
     (PC(+), normalised expected cost)."""
 
     _plot = staticmethod(plot_cost_curves)

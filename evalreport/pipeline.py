@@ -271,7 +271,7 @@ def with_verdict(result: Result) -> Result:
     the leader, the findings, the suggestions and the challengers."""
     from .compare.challengers import challenger_tests
     from .compare.leaderboard import leaderboard
-    from .report.results import carried
+    from .results import carried
     from .verdict import build_verdict, judged_keys, with_outcomes
 
     spec = result.spec
@@ -309,7 +309,7 @@ def with_history(result: Result) -> Result:
     from .history.changes import changes
     from .history.gates import change_gates
     from .history.trend import trend_runs
-    from .report.results import result_core, with_history as adding
+    from .results import result_core, with_history as adding
 
     level = spec.confidence.level
     folder = spec.resolve(options.dir)

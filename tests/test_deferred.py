@@ -14,7 +14,7 @@ from evalreport.compare import stats
 from evalreport.deferred import DeferredResult
 from evalreport.pipeline import evaluate as full_evaluate
 from evalreport.arrays import predictions_spec
-from evalreport.report.results import result_dict
+from evalreport.results import result_dict
 from evalreport.spec import load_spec
 
 

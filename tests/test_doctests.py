@@ -1,5 +1,5 @@
 """The API's docstrings: every public function and class (``evalreport.__all__``,
-``evalreport.metrics.__all__``, ``evalreport.plots.__all__``, the public
+``evalreport.metrics.__all__``, ``evalreport.figures.plots.__all__``, the public
 methods and properties of ``BinaryEvaluation`` and ``Result``) has a numpydoc
 Examples section that runs, and the examples give what they say
 (``doctest.testmod`` over the modules that hold them), so they cannot rot.
@@ -16,7 +16,7 @@ import pytest
 
 import evalreport
 import evalreport.metrics
-import evalreport.plots
+import evalreport.figures.plots
 from evalreport.metrics import BinaryEvaluation
 from evalreport.result import Result
 
@@ -24,8 +24,8 @@ from evalreport.result import Result
 def _public() -> dict[str, object]:
     objects = {f"evalreport.{n}": getattr(evalreport, n) for n in evalreport.__all__}
     objects |= {f"evalreport.metrics.{n}": getattr(evalreport.metrics, n) for n in evalreport.metrics.__all__}
-    objects |= {f"evalreport.plots.{n}": getattr(evalreport.plots, n) for n in evalreport.plots.__all__
-                if callable(getattr(evalreport.plots, n))}
+    objects |= {f"evalreport.figures.plots.{n}": getattr(evalreport.figures.plots, n) for n in evalreport.figures.plots.__all__
+                if callable(getattr(evalreport.figures.plots, n))}
     for cls in (BinaryEvaluation, Result):
         for name, member in vars(cls).items():
             if name.startswith("_") and name != "_repr_html_":

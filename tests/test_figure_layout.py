@@ -78,16 +78,17 @@ def check_layout(fig, name: str) -> list[str]:
 @pytest.fixture
 def captured(monkeypatch):
     """Every figure drawn while the fixture lives, as (name, Figure)."""
-    from evalreport import class_figures, figure_svg, figures, history_figure, pair_figures, run_figures
+    from evalreport import figures
+    from evalreport.figures import classes, history, pairs, runs, svg
 
     seen = []
-    real = figure_svg._svg
+    real = svg._svg
 
     def keep(fig, name, alt, natural=False):
         seen.append((name, fig))
         return real(fig, name, alt, natural=natural)
 
-    for module in (figures, class_figures, pair_figures, run_figures, history_figure):
+    for module in (figures, classes, pairs, runs, history):
         monkeypatch.setattr(module, "_svg", keep)
     return seen
 
@@ -114,8 +115,8 @@ def test_every_text_inside_its_figure(example, expected, captured):
 
 
 def test_the_trend_figure_inside(captured):
-    from evalreport.history_figure import trend_figure
-    from evalreport.plots import learner_styles
+    from evalreport.figures.history import trend_figure
+    from evalreport.figures.plots import learner_styles
 
     rng = np.random.default_rng(3)
     keys = ["logistic", "forest"]
@@ -146,8 +147,8 @@ def test_the_check_finds_a_title_cut_and_a_label_over_the_ticks():
 def test_the_figures_of_many_classes_and_ranks_inside(captured):
     from types import SimpleNamespace
 
-    from evalreport.class_figures import class_roc_figure, confusion_figure, critical_difference_figure
-    from evalreport.pair_figures import significance_heatmap
+    from evalreport.figures.classes import class_roc_figure, confusion_figure, critical_difference_figure
+    from evalreport.figures.pairs import significance_heatmap
 
     rng = np.random.default_rng(0)
     roc = SimpleNamespace(x=np.array([0, 0.1, 1.0]), y=np.array([0, 0.8, 1.0]))

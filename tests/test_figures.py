@@ -1,4 +1,4 @@
-"""The figures (evalreport/figures.py, class_figures.py, figure_text.py): drawn without pyplot, axes fitted to
+"""The figures (evalreport/figures/: __init__.py, classes.py, text.py): drawn without pyplot, axes fitted to
 what they show, alt text that says what a figure shows."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def test_drawing_never_imports_pyplot():
     # the figures are drawn on Figure objects with the SVG backend's canvas
     out = _python(
         "import sys\n"
-        "import evalreport.class_figures as f\n"
+        "import evalreport.figures.classes as f\n"
         "assert 'matplotlib.pyplot' not in sys.modules\n"
         "svg = f.critical_difference_figure(['a', 'b', 'c'], [1.2, 2.0, 2.8], 1.1, [(0, 2)])\n"
         "assert svg.startswith('<svg')\n"
@@ -37,8 +37,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from evalreport import class_figures as C
-from evalreport import figure_text as T
+from evalreport.figures import classes as C
+from evalreport.figures import text as T
 from evalreport import figures as F
 
 HIGH_AUCS = [

@@ -283,7 +283,7 @@ def test_change_gates_level_and_missing_learner():
 
 def test_trend_figure_draws_every_learner_and_the_bounds():
     from evalreport.figures import learner_styles
-    from evalreport.history_figure import trend_figure
+    from evalreport.figures.history import trend_figure
 
     runs = [{"date": f"2026-11-{d:02d}", "values": {"a": {"auc": 0.9 - 0.01 * i, "auc_ci": [0.85, 0.95],
                                                        "recall": 0.8, "recall_ci": None}}}

@@ -270,7 +270,7 @@ def test_the_tests_table_lists_only_the_pairs_that_matter(by_cost):
 
 
 def test_tpr_on_grid_takes_the_top_of_a_vertical_rise_and_interpolates():
-    from evalreport.run_figures import roc_band, tpr_on_grid
+    from evalreport.figures.runs import roc_band, tpr_on_grid
 
     fpr, tpr = np.array([0.0, 0.0, 0.5, 1.0]), np.array([0.0, 0.6, 0.8, 1.0])
     assert tpr_on_grid(fpr, tpr, np.array([0.0, 0.25, 0.5, 1.0])).tolist() == [0.6, 0.7, 0.8, 1.0]

@@ -147,7 +147,7 @@ def test_heatmap_cells_name_their_pair_in_the_html_only(many):
     """Each cell of the HTML's heatmaps carries its pair and verdict or Holm p as an
     SVG <title> (a tooltip): the envelopment's upper triangle, both triangles of the
     tests' square (DeLong's above, McNemar's below); the PDF's copies carry none."""
-    from evalreport.pair_figures import without_titles
+    from evalreport.figures.pairs import without_titles
     from evalreport.report.format import p_text
 
     _, html, results = many

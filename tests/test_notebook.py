@@ -124,7 +124,7 @@ def _no_external_reference(html: str) -> None:
     assert not re.search(r"href=\"(?!#)", bare) and not re.search(r"url\((?!#)", bare)
 
 
-# ---- the plot helpers (evalreport.plots): the report's own drawing, on any Axes
+# ---- the plot helpers (evalreport.figures.plots): the report's own drawing, on any Axes
 
 TEN = ([0, 1, 1, 1, 0, 0, 1, 1, 0, 0], [10, 9, 8, 7, 6, 5, 4, 3, 2, 1])
 
@@ -136,7 +136,8 @@ def _axes():
 
 
 def test_the_report_draws_with_the_plot_helpers(result, monkeypatch):
-    from evalreport import figures, plots
+    from evalreport import figures
+    from evalreport.figures import plots
 
     calls = []
     for name in ("plot_roc", "plot_pr", "plot_cost_curves"):
@@ -196,13 +197,13 @@ def test_import_evalreport_stays_light():
 
     code = ("import sys, evalreport, evalreport.metrics as m\n"
             "ev = m.evaluate_binary([0, 1], [0.2, 0.7]); repr(ev)\n"
-            "print('matplotlib' in sys.modules, 'evalreport.plots' in sys.modules)\n"
+            "print('matplotlib' in sys.modules, 'evalreport.figures.plots' in sys.modules)\n"
             "evalreport.plot_roc\n"
-            "print('evalreport.plots' in sys.modules, 'matplotlib' in sys.modules)\n")
+            "print('evalreport.figures.plots' in sys.modules, 'matplotlib' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(evalreport.__file__).parent.parent).stdout
     assert out.split() == ["False", "False", "True", "False"]
-    assert evalreport.plot_roc is __import__("evalreport.plots").plots.plot_roc
+    assert evalreport.plot_roc is __import__("evalreport.figures.plots").figures.plots.plot_roc
 
 
 # ---- a BinaryEvaluation shows itself

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 colorspacious = pytest.importorskip("colorspacious")
 
-from evalreport.class_figures import CLASS_PALETTE  # noqa: E402
-from evalreport.plots import EMPHASIS_FROM, MUTED, PALETTE, learner_styles, plot_roc  # noqa: E402
+from evalreport.figures.classes import CLASS_PALETTE  # noqa: E402
+from evalreport.figures.plots import EMPHASIS_FROM, MUTED, PALETTE, learner_styles, plot_roc  # noqa: E402
 
 #: The least CAM02-UCS distance between two learners' colours drawn together, in
 #: every vision. One unit of CAM02-UCS is about a just-noticeable difference between

@@ -11,7 +11,7 @@ import pytest
 import evalreport
 from evalreport.compare.stats import bootstrap_intervals, population_at
 from evalreport.metrics.population import MEASURES
-from evalreport.report.results import result_dict
+from evalreport.results import result_dict
 
 
 def _by_hand(tp, fp, m_pos, m_neg, p, c_fn, c_fp) -> dict:

@@ -74,14 +74,14 @@ def test_what_laying_out_raises_is_listed_by_the_report_not_results_json(tmp_pat
     assert listed[:len(d["warnings"])] == d["warnings"]
     assert listed[len(d["warnings"]):] == [
         "UserWarning in reliability_figure, roc_figure, pr_figure, cost_figure, scalars_figure and gains_figure "
-        "(evalreport/figure_svg.py), while drawing the report's figures: constrained_layout not applied"]
+        "(evalreport/figures/svg.py), while drawing the report's figures: constrained_layout not applied"]
 
 
 def test_figures_svg_leaves_out_only_what_draws_nothing():
     import io
     import xml.etree.ElementTree as ET
 
-    from evalreport.figure_svg import _lean
+    from evalreport.figures.svg import _lean
     from evalreport.figures import _figure, _rc
 
     with _rc():  # text as text, as the report's figures

@@ -186,7 +186,7 @@ def test_a_threshold_chosen_on_validation_prints_one_text_on_both_data_sets(tmp_
     # 0.253 (0.254 is past the score) and test's 0.254; 0.253 flags two more
     # instances on test, so one text for both needs four places
     import evalreport
-    from evalreport.report.results import result_dict
+    from evalreport.results import result_dict
 
     val = [(1, 0.9), (1, 0.2537), (0, 0.2), (0, 0.1), (1, 0.8), (0, 0.05)]
     test = [(1, 0.95), (1, 0.2532), (0, 0.2536), (0, 0.1), (1, 0.7), (0, 0.3)]

@@ -532,7 +532,7 @@ report: {formats: [html, json], out: out}
 """
 
 GLYPH = ("UserWarning in reliability_figure, roc_figure, pr_figure, cost_figure, scalars_figure and "
-         "gains_figure (evalreport/figure_svg.py), "
+         "gains_figure (evalreport/figures/svg.py), "
          "while drawing the report's figures: Glyph 27169 (\\N{CJK UNIFIED IDEOGRAPH-6A21}) missing from "
          "font(s) DejaVu Sans.")
 
@@ -565,8 +565,8 @@ def test_numpy_warning_while_drawing(tmp_path, capfd):
     capfd.readouterr()
     _, d, page = _run(spec)
     assert capfd.readouterr().err == ""
-    # (the ROC figure's drawing is the plot helper's, evalreport.plots.plot_roc)
-    pattern = (r"RuntimeWarning in plot_roc \(evalreport/plots\.py:\d+\), while drawing the report's "
+    # (the ROC figure's drawing is the plot helper's, evalreport.figures.plots.plot_roc)
+    pattern = (r"RuntimeWarning in plot_roc \(evalreport/figures/plots\.py:\d+\), while drawing the report's "
                r"figures: invalid value encountered in multiply")
     listed = _report_warnings(page)
     assert any(re.fullmatch(pattern, w) for w in listed), listed

@@ -31,7 +31,8 @@ from .. import registry
 from .stats.holm import holm
 from .stats.paired_bootstrap import paired_difference
 
-__all__ = ["rank_measure", "test_for", "leaderboard", "resampled", "TEST_WORDS", "carry_leaderboard"]
+__all__ = ["rank_measure", "test_for", "leaderboard", "resampled", "TEST_WORDS", "carry_leaderboard", "LEADERBOARD_MIN",
+           "leaderboard_warnings"]
 
 #: the tests by name, in words (the report, the verdict)
 TEST_WORDS = {"delong": "DeLong's paired test of the AUCs",
@@ -192,3 +193,38 @@ def _leaderboard(result) -> dict:
                 alike.append(k)
     return {"rank_by": name, "direction": measure.direction, "test": test, "rows": rows,
             "indistinguishable_from_best": alike, "untested": untested}
+
+
+#: the report shows the leaderboard from this many learners on (in one data set or in all)
+LEADERBOARD_MIN = 5
+
+
+def leaderboard_warnings(result) -> list[str]:
+    """Why a value of the block is null, where the run's other warnings do not say
+    it: a learner whose value is undefined (ranked last), and no paired test to
+    compare with the best. Said where the report shows the leaderboard (from
+    :data:`LEADERBOARD_MIN` learners on); below, the block's nulls are those of
+    the measures and tests the run's warnings already name, and a report of a
+    few learners stays as it was."""
+    if len(result.learners) < LEADERBOARD_MIN:
+        return []
+    block = leaderboard(result)
+    label = registry.get(block["rank_by"]).label
+    out = [f"leaderboard: learner '{r['learner']}': {label} is undefined: ranked last, without a rank"
+           for r in block["rows"] if r["value"] is None]
+    if block["test"] is None and len(block["rows"]) > 1:
+        out.append(f"leaderboard: no paired test of {label} against the best learner ({_no_test_why(result, block)}): "
+                   "p_vs_best is null")
+    return out
+
+
+def _no_test_why(result, block: dict) -> str:
+    """Why the block has no test: its measure's test was not computed, nor the paired bootstrap."""
+    wanted = test_for(block["rank_by"], result.spec.task or "binary")
+    if wanted != "paired_bootstrap":
+        return (f"the spec's compare: leaves out {wanted}, and the paired bootstrap is not computed: "
+                "confidence.bootstrap is 0, or the data are weighted or aggregated")
+    if not result.spec.confidence.bootstrap:
+        return "its test is the paired bootstrap, and confidence.bootstrap is 0"
+    return ("its test is the paired bootstrap, which needs the instances, unit weights and a bootstrap "
+            "statistic of the measure")

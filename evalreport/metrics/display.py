@@ -1,6 +1,6 @@
 """How a :class:`~evalreport.metrics.BinaryEvaluation` shows itself: a short
 text (``repr``) and, in Jupyter, its scalars beside a small ROC / P-R / cost
-figure drawn by the report's plot helpers (:mod:`evalreport.plots`), inline
+figure drawn by the report's plot helpers (:mod:`evalreport.figures.plots`), inline
 SVG with nothing fetched. Nothing is computed here but the drawing; matplotlib
 is imported when the HTML is asked for, not with the engine.
 """
@@ -16,7 +16,7 @@ __all__ = ["evaluation_html", "evaluation_text"]
 SCALARS = (("auc", "AUC"), ("rank_loss", "rank loss"), ("average_precision", "AP"), ("bep", "BEP"),
            ("expected_total_cost", "expected total cost"))
 
-#: a figure's ids are prefixed with its name (figure_svg._svg): one name per figure shown,
+#: a figure's ids are prefixed with its name (figures/svg.py's _svg): one name per figure shown,
 #: so that several evaluations' figures can live in one notebook page
 _FIGURES = itertools.count(1)
 
@@ -41,9 +41,9 @@ def evaluation_text(ev) -> str:
 
 def _figure_svg(ev) -> str:
     """ROC, P-R and cost curve side by side, as the report draws them (one learner)."""
-    from ..figure_svg import _svg
+    from ..figures.svg import _svg
     from ..figures import FULL_WIDTH, _figure, _rc
-    from ..plots import plot_cost_curves, plot_pr, plot_roc
+    from ..figures.plots import plot_cost_curves, plot_pr, plot_roc
 
     with _rc():
         fig = _figure((FULL_WIDTH, 2.6), layout="constrained")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import OutputError, RenderError
 from ..result import Result
-from .results import InlineList, result_dict
+from ..results import InlineList, result_dict
 from ..redact import published
 from .output import SET_FILES, check_output, write_report_set
 

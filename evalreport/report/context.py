@@ -22,7 +22,7 @@ from .configurations import configurations_context
 from .format import UNDEFINED, Column, ends_text, fmt, p_text, plain
 from .history import history_context, history_sentences
 from .leaderboard import leaderboard_context
-from .results import report_warnings
+from ..results import report_warnings
 from .significance import tests_section
 from .spec_lines import CONTINUATION, spec_lines
 from .summary import shown_learners
@@ -83,7 +83,7 @@ _STAGE = "drawing the report's figures"
 
 def _made(result: Result) -> tuple[dict, list[str], list[str]]:
     """(the context, the warnings of making the figures, those of laying them out)."""
-    from ..figure_svg import drawing
+    from ..figures.svg import drawing
 
     # matplotlib's and NumPy's warnings go to the report's warnings, not stderr
     with routed_warnings(_STAGE) as routed, drawing(dry=False, stage=_STAGE) as layout:

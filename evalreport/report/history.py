@@ -174,7 +174,7 @@ def history_context(result, styles) -> dict | None:
     if runs:
         from ..figures import learner_styles
         from ..history.trend import HEADLINE, MULTICLASS_HEADLINE
-        from ..history_figure import trend_figure
+        from ..figures.history import trend_figure
 
         keys = list(dict.fromkeys([*result.learners, *(k for r in runs for k in (r.get("values") or {}))]))
         from .summary import shown_learners, shown_styles

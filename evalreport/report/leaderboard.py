@@ -14,45 +14,11 @@ four learners the headline table on page one already is a leaderboard.
 from __future__ import annotations
 
 from .. import registry
-from ..compare.leaderboard import TEST_WORDS, carry_leaderboard, leaderboard, rank_measure, test_for
+from ..compare.leaderboard import LEADERBOARD_MIN, TEST_WORDS, carry_leaderboard, leaderboard, leaderboard_warnings  # noqa: F401
+from ..compare.leaderboard import rank_measure, test_for
 
 __all__ = ["LEADERBOARD_MIN", "rank_measure", "leaderboard", "carry_leaderboard", "leaderboard_warnings", "leaderboard_section",
            "leaderboard_context", "test_for"]
-
-#: the report shows the leaderboard from this many learners on (in one data set or in all)
-LEADERBOARD_MIN = 5
-
-
-def leaderboard_warnings(result) -> list[str]:
-    """Why a value of the block is null, where the run's other warnings do not say
-    it: a learner whose value is undefined (ranked last), and no paired test to
-    compare with the best. Said where the report shows the leaderboard (from
-    :data:`LEADERBOARD_MIN` learners on); below, the block's nulls are those of
-    the measures and tests the run's warnings already name, and a report of a
-    few learners stays as it was."""
-    if len(result.learners) < LEADERBOARD_MIN:
-        return []
-    block = leaderboard(result)
-    label = registry.get(block["rank_by"]).label
-    out = [f"leaderboard: learner '{r['learner']}': {label} is undefined: ranked last, without a rank"
-           for r in block["rows"] if r["value"] is None]
-    if block["test"] is None and len(block["rows"]) > 1:
-        out.append(f"leaderboard: no paired test of {label} against the best learner ({_no_test_why(result, block)}): "
-                   "p_vs_best is null")
-    return out
-
-
-def _no_test_why(result, block: dict) -> str:
-    """Why the block has no test: its measure's test was not computed, nor the paired bootstrap."""
-    wanted = test_for(block["rank_by"], result.spec.task or "binary")
-    if wanted != "paired_bootstrap":
-        return (f"the spec's compare: leaves out {wanted}, and the paired bootstrap is not computed: "
-                "confidence.bootstrap is 0, or the data are weighted or aggregated")
-    if not result.spec.confidence.bootstrap:
-        return "its test is the paired bootstrap, and confidence.bootstrap is 0"
-    return ("its test is the paired bootstrap, which needs the instances, unit weights and a bootstrap "
-            "statistic of the measure")
-
 
 def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
     """The report's leaderboard (None below :data:`LEADERBOARD_MIN` learners): the
@@ -120,7 +86,7 @@ def _interval_words(result, name: str) -> str:
 def leaderboard_context(result) -> dict | None:
     """The report's leaderboard section (None below :data:`LEADERBOARD_MIN` learners),
     with, when the figures summarise (report/summary.py), the ROC curves of the
-    learners they draw over the band of the rest (evalreport/run_figures.py)."""
+    learners they draw over the band of the rest (evalreport/figures/runs.py)."""
     from .summary import shown_learners, shown_styles
 
     shown = shown_learners(result)
@@ -131,7 +97,7 @@ def leaderboard_context(result) -> dict | None:
     if shown is not None and (result.spec.task or "binary") == "binary":
         from markupsafe import Markup
 
-        from ..run_figures import roc_band_figure
+        from ..figures.runs import roc_band_figure
 
         # the learners in colour (the leader, the deployed one, its challengers) over the band of the rest
         styles = shown_styles(result, shown)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from .. import registry
-from ..class_figures import class_roc_figure, class_scores_figure, confusion_figure
+from ..figures.classes import class_roc_figure, class_scores_figure, confusion_figure
 from ..figures import scalars_figure
 from .appendix import definitions as appendix_definitions, glossary, works_cited
 from .family import family_table

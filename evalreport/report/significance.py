@@ -6,7 +6,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from .. import registry
-from ..class_figures import critical_difference_figure
+from ..figures.classes import critical_difference_figure
 from .format import UNDEFINED, fmt, interval_text, p_text, p_value_text, plain, value_text
 
 __all__ = ["tests_section"]

@@ -8,7 +8,7 @@ per-learner detail (confusion matrices, reliability diagrams, fold tables), only
 the top learners by the verdict's ranking (least cost at the operating point for
 a binary task, the first ranking for a multi-class one), always with the deployed
 one; its tables of measures keep every learner; the pairwise matrices become a
-heatmap (evalreport/pair_figures.py). A note in the report says what was summarised
+heatmap (evalreport/figures/pairs.py). A note in the report says what was summarised
 and why; results.json keeps every number of every learner and pair.
 """
 
@@ -150,7 +150,7 @@ UNDRAWN = {"color": "#b0b0b0", "linestyle": "-"}
 
 
 def emphasis(result) -> list[str]:
-    """The learners the figures draw in colour past :data:`~evalreport.plots.EMPHASIS_FROM`
+    """The learners the figures draw in colour past :data:`~evalreport.figures.plots.EMPHASIS_FROM`
     learners, as the verdict (result.verdict) names them, at most six: the deployed
     learner (spec ``deployed``), each data set's leader and those tied with it (a
     leading configuration of replicates: its replicates), the challengers the tests
@@ -159,7 +159,7 @@ def emphasis(result) -> list[str]:
     every learner). Without a verdict: the
     deployed learner, else each data set's first by the ranking. The figures draw
     the rest in grey: they take this list, and never decide it."""
-    from ..plots import PALETTE
+    from ..figures.plots import PALETTE
 
     verdict = getattr(result, "verdict", None)
     if verdict is None:
@@ -200,11 +200,11 @@ def coloured(result, keys: list[str]) -> list[str]:
 
 def shown_styles(result, shown: list[str] | None) -> dict[str, dict]:
     """Each learner's colour, dash and marker, as every figure and table swatch
-    draws it: up to :data:`~evalreport.plots.EMPHASIS_FROM` learners each in its
+    draws it: up to :data:`~evalreport.figures.plots.EMPHASIS_FROM` learners each in its
     colour; past it only the learners of :func:`emphasis` (in the result's order),
     the other drawn ones grey (thin, behind), and those not drawn a lighter grey."""
     from ..figures import learner_styles
-    from ..plots import EMPHASIS_FROM
+    from ..figures.plots import EMPHASIS_FROM
 
     keys = list(result.learners) if shown is None else list(shown)
     picked = coloured(result, keys) if len(result.learners) > EMPHASIS_FROM else None
@@ -219,7 +219,7 @@ def pair_heatmaps(result, shown: list[str] | None) -> list[dict]:
     ranking's order. Each: {"dataset", "svg", "caption"}."""
     from markupsafe import Markup
 
-    from ..pair_figures import TITLED_CELLS, envelopment_heatmap, significance_heatmap, without_titles
+    from ..figures.pairs import TITLED_CELLS, envelopment_heatmap, significance_heatmap, without_titles
     from .format import p_text
 
     if shown is None:
@@ -269,5 +269,5 @@ def pair_heatmaps(result, shown: list[str] | None) -> list[dict]:
                            "p-values: blue where the row's learner is right significantly more often, orange "
                            "where the column's is."})
     # the PDF's copy without the cells' tooltips (comparisons.html.j2 picks by format)
-    titled = len(result.learners) <= TITLED_CELLS  # the cells carry tooltips (pair_figures.py)
+    titled = len(result.learners) <= TITLED_CELLS  # the cells carry tooltips (figures/pairs.py)
     return [{**h, "svg_print": Markup(without_titles(str(h["svg"]))), "titled": titled} for h in out]

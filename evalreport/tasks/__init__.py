@@ -10,8 +10,8 @@ from __future__ import annotations
 from ..report.binary import binary_context
 from ..report.multiclass import multiclass_context
 from ..report.notebook import NotebookViews
-from ..report.results import binary as binary_json
-from ..report.results import multiclass as multiclass_json
+from ..results import binary as binary_json
+from ..results import multiclass as multiclass_json
 from .base import Task
 from .binary_compare import compare_binary
 from .binary_evaluate import evaluate_learners, operating_point

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-from ..report.format import ends_text, fmt, plain
+from ..number_style import ends_text, fmt, plain
 from ..words import gate_text
 
 __all__ = ["STATUSES", "SEVERITIES", "Finding", "Suggestion", "LearnerVerdict", "Leader", "Verdict",

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import math
 
-from . import registry
-from .figure_text import _label
-from .figures import FULL_WIDTH, _figure, _legend_below, _proxy, _rc, _svg
+from .. import registry
+from .text import _label
+from . import FULL_WIDTH, _figure, _legend_below, _proxy, _rc, _svg
 from .styles import _muted_handle
-from .words import and_join
+from ..words import and_join
 
 __all__ = ["trend_figure", "trend_alt"]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import weakref
 from dataclasses import replace
 
-from ...redact import published
-from ...result import Result
-from ..leaderboard import carry_leaderboard, leaderboard, leaderboard_warnings
+from ..redact import published
+from ..result import Result
+from ..compare.leaderboard import carry_leaderboard, leaderboard, leaderboard_warnings
 from .comparisons import comparisons_dict
 from .configurations import configurations_dict
 from .format import InlineList

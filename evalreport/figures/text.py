@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .words import and_join
+from ..words import and_join
 
 
 def _label(text: str) -> str:
@@ -26,7 +26,7 @@ CROWDED_FPR, CROWDED_TPR = 0.1, 0.8
 
 
 def _num(v) -> str:
-    from .report.format import value_text  # the report's one number style (never exponents)
+    from ..number_style import value_text  # the report's one number style (never exponents)
 
     return value_text(v)
 

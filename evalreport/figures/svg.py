@@ -1,4 +1,4 @@
-"""A matplotlib figure -> the SVG text the report inlines (figures.py draws).
+"""A matplotlib figure -> the SVG text the report inlines (figures/__init__.py draws).
 
 The SVG is made lean for WeasyPrint (:func:`_lean`), and the figures can be
 built without being drawn (:func:`drawing`), for a JSON-only run that still
@@ -46,7 +46,7 @@ def drawing(*, dry: bool, stage: str = "drawing the report's figures"):
     yielded :class:`~evalreport.capture.Routed`, not to the enclosing capture:
     the report lists it after the rest; results.json, the same whatever the
     formats, does not."""
-    from .capture import Routed
+    from ..capture import Routed
 
     layout = Routed(stage)
     token = _DRAWING.set(_Drawing(dry, layout))

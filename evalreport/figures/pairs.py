@@ -11,7 +11,7 @@ import textwrap
 
 import numpy as np
 
-from .figures import HALF_WIDTH, _figure, _rc, _svg
+from . import HALF_WIDTH, _figure, _rc, _svg
 
 __all__ = ["envelopment_heatmap", "significance_heatmap", "without_titles", "NAMED_TICKS", "TITLED_CELLS"]
 

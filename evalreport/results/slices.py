@@ -13,8 +13,8 @@ small to count).
 
 from __future__ import annotations
 
-from ... import registry
-from ...metrics.proportion import PROPORTIONS
+from .. import registry
+from ..metrics.proportion import PROPORTIONS
 from .format import InlineList, num
 
 __all__ = ["slices_json"]

@@ -8,9 +8,9 @@ partial AUC, the operating point, the curves) written by :data:`SHAPED`.
 
 from __future__ import annotations
 
-from ... import registry
-from ...metrics.population import MEASURES as POPULATION
-from ...redact import published
+from .. import registry
+from ..metrics.population import MEASURES as POPULATION
+from ..redact import published
 from .calibration import calibration_json
 from .format import InlineList, class_scores_json, curve_block, groups_dict, num, number_list
 from .slices import slices_json

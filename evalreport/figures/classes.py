@@ -9,9 +9,9 @@ import textwrap
 
 import numpy as np
 
-from .figure_text import cd_alt, class_roc_alt, class_scores_alt, confusion_alt
-from .figure_text import _label
-from .figures import (FULL_WIDTH, HALF_WIDTH, MIN_TEXT, PALETTE, _dot, _figure, _legend_below, _rc, _svg,
+from .text import cd_alt, class_roc_alt, class_scores_alt, confusion_alt
+from .text import _label
+from . import (FULL_WIDTH, HALF_WIDTH, MIN_TEXT, PALETTE, _dot, _figure, _legend_below, _rc, _svg,
                       _thin, _unit_axes, dot_handles, scalar_limits)
 from .styles import _DASHES
 

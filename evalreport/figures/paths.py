@@ -1,4 +1,4 @@
-"""The paths the plot helpers draw (:mod:`evalreport.plots`): curves thinned to
+"""The paths the plot helpers draw (:mod:`evalreport.figures.plots`): curves thinned to
 what a printed figure shows, and the straight segments of ROC and P-R curves
 filled in where a log axis or the P-R space would bend them. Drawing only: every
 number was computed on the full curves."""

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .figure_svg import FONT, _svg, drawing
-from .figure_text import _label, cost_alt, gains_alt, pr_alt, reliability_alt, roc_alt, scalars_alt
-# the drawing of the ROC, P-R and cost curves is the plot helpers' (evalreport.plots, for
+from .svg import FONT, _svg, drawing
+from .text import _label, cost_alt, gains_alt, pr_alt, reliability_alt, roc_alt, scalars_alt
+# the drawing of the ROC, P-R and cost curves is the plot helpers' (evalreport.figures.plots, for
 # custom figures too); the rest is shared with the other figure modules from here
-from .plots import MIN_TEXT, PALETTE, _proxy, _thin, _unit_axes  # noqa: F401  (class_figures.py, ...)
+from .plots import MIN_TEXT, PALETTE, _proxy, _thin, _unit_axes  # noqa: F401  (classes.py, ...)
 from .plots import _cost_limits, _drawn, _line, learner_styles, plot_cost_curves, plot_pr, plot_roc
 from .styles import _muted_handle
 from .plots import roc_crowded

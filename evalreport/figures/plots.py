@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from .figure_text import _label, _partial_auc
-from .plot_paths import _log_path, _pr_path, _thin
+from .text import _label, _partial_auc
+from .paths import _log_path, _pr_path, _thin
 # the learners' colours, dashes and markers (re-exported: the figure modules import them from here)
 from .styles import EMPHASIS_FROM, MUTED, PALETTE, learner_styles  # noqa: F401
 from .styles import _learner_handles, _line, _proxy
@@ -32,9 +32,9 @@ MIN_TEXT = 7.0
 
 
 def value_text(value) -> str:
-    """A measure's value in a legend, as the report's sentences print it (report/format.py;
+    """A measure's value in a legend, as the report's sentences print it (number_style.py;
     imported here, not at the top: importing evalreport.report imports the figures)."""
-    from .report.format import value_text as text
+    from ..number_style import value_text as text
 
     return text(value)
 
@@ -153,7 +153,7 @@ def roc_crowded(curves) -> bool:
     """Whether every ROC curve (x = FPR, y = TPR) reaches TPR 0.8 by FPR 0.1: at a
     linear scale they then differ only in the top-left corner, and a second panel
     with FPR on a log scale shows where they part."""
-    from .figure_text import CROWDED_FPR, CROWDED_TPR
+    from .text import CROWDED_FPR, CROWDED_TPR
 
     return bool(curves) and all(float(np.max(c.y[c.x <= CROWDED_FPR], initial=0.0)) >= CROWDED_TPR
                                 for c in curves)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .figures import FULL_WIDTH, _figure, _legend_below, _rc, _svg
-from .plot_paths import _log_path
+from . import FULL_WIDTH, _figure, _legend_below, _rc, _svg
+from .paths import _log_path
 from .plots import _learner_handle, _line, _thin, _unit_axes, value_text
 
 __all__ = ["tpr_on_grid", "roc_band", "roc_band_figure", "GRID"]

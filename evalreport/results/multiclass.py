@@ -8,8 +8,8 @@ written after them under its own name.
 
 from __future__ import annotations
 
-from ... import registry
-from ...redact import published
+from .. import registry
+from ..redact import published
 from .calibration import calibration_json
 from .format import InlineList, averages_dict, class_scores_json, curve_block, num
 

@@ -3,8 +3,8 @@ a data entry declares ``replicates``."""
 
 from __future__ import annotations
 
-from ...compare.configurations import configuration_ranks, configurations
-from ...spec import rank_measure
+from ..compare.configurations import configuration_ranks, configurations
+from ..spec import rank_measure
 from .format import num
 
 __all__ = ["configurations_dict"]
