@@ -219,7 +219,6 @@ def cmd_run(args) -> int:
     from .redact import redact_text
     from .report import check_output, render
     from .report.context import figure_warnings
-    from .report.html import check_template
     from .report.output_check import check_history
     from .results import report_warnings
     from .spec import load_spec
@@ -236,6 +235,8 @@ def cmd_run(args) -> int:
     _check_environment()
     check_history(spec, report_date(spec))  # history.dir too: exit 2 means nothing was written
     if {"html", "pdf"} & set(wanted):
+        from .report.html import check_template  # (Jinja: not imported by a JSON-only run)
+
         check_template(spec)  # report.template: the folder, and its templates compile
     progress = Progress(args.quiet)
     result = evaluate(spec, progress=progress)

@@ -94,7 +94,15 @@ class _CurveDisplay:
 
 
 class RocCurveDisplay(_CurveDisplay):
-    """ROC curves (:func:`evalreport.figures.plots.plot_roc`); a line's data is (FPR, TPR)."""
+    """ROC curves (:func:`evalreport.figures.plots.plot_roc`); a line's data is (FPR, TPR).
+
+    Examples
+    --------
+    >>> import evalreport
+    >>> shown = evalreport.RocCurveDisplay.from_predictions([0, 1, 1, 0], {"a": [0.2, 0.9, 0.6, 0.4]})
+    >>> shown.figure_ is shown.ax_.figure, len(shown.lines_) >= 1
+    (True, True)
+    """
 
     _plot = staticmethod(plot_roc)
     _has_curve = staticmethod(lambda lr: lr.roc is not None)
@@ -102,7 +110,15 @@ class RocCurveDisplay(_CurveDisplay):
 
 class PrecisionRecallDisplay(_CurveDisplay):
     """P-R curves (:func:`evalreport.figures.plots.plot_pr`); a line's data is (recall,
-    precision), straight in count space between the curve's points."""
+    precision), straight in count space between the curve's points.
+
+    Examples
+    --------
+    >>> import evalreport
+    >>> shown = evalreport.PrecisionRecallDisplay.from_predictions([0, 1, 1, 0], {"a": [0.2, 0.9, 0.6, 0.4]})
+    >>> shown.figure_ is shown.ax_.figure, len(shown.lines_) >= 1
+    (True, True)
+    """
 
     _plot = staticmethod(plot_pr)
     _has_curve = staticmethod(lambda lr: lr.pr is not None)
@@ -110,7 +126,15 @@ class PrecisionRecallDisplay(_CurveDisplay):
 
 class CostCurveDisplay(_CurveDisplay):
     """Cost curves (:func:`evalreport.figures.plots.plot_cost_curves`); a line's data is
-    (PC(+), normalised expected cost)."""
+    (PC(+), normalised expected cost).
+
+    Examples
+    --------
+    >>> import evalreport
+    >>> shown = evalreport.CostCurveDisplay.from_predictions([0, 1, 1, 0], {"a": [0.2, 0.9, 0.6, 0.4]})
+    >>> shown.figure_ is shown.ax_.figure, len(shown.lines_) >= 1
+    (True, True)
+    """
 
     _plot = staticmethod(plot_cost_curves)
     _has_curve = staticmethod(lambda lr: lr.summary.cost_curve is not None)

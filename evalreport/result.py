@@ -247,7 +247,18 @@ class Result:
     def with_intervals(self) -> "Result":
         """The result with every interval computed: this one (evaluated in full);
         :func:`evalreport.evaluate` returns a :class:`evalreport.deferred.DeferredResult`,
-        whose intervals are computed on first access or by this method."""
+        whose intervals are computed on first access or by this method.
+
+        Examples
+        --------
+        >>> import evalreport
+        >>> result = evalreport.from_predictions([0, 1, 1, 0, 1, 0], {"a": [.2, .9, .6, .4, .7, .1]}, positive=1,
+        ...                                      confidence={"bootstrap": 200})
+        >>> full = result.with_intervals()          # the bootstrap runs now, once
+        >>> low, high = full.learners["a"].bootstrap["average_precision"]
+        >>> low <= full.learners["a"].values["average_precision"] <= high
+        True
+        """
         return self
 
     def to_dict(self) -> dict:
