@@ -59,7 +59,7 @@ def test_an_arrow_table_gives_the_numbers_of_the_file(from_file):
 
 
 def test_a_pandas_data_frame_gives_the_numbers_of_the_file(from_file):
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
     spec = _spec_mapping(table="test")
     del spec["data"][0]["path"]
     frame = pd.read_csv(EXAMPLE / "predictions.csv")
@@ -174,7 +174,7 @@ def _text_score(frame):
 def test_a_data_frame_with_a_bad_column_is_told_as_a_file(tmp_path, spoil, expected):
     """A pandas DataFrame's bad column (missing, a missing value, a text) gets the
     file's message, the table named where the file's path would be."""
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
     frame = spoil(pd.read_csv(EXAMPLE / "predictions.csv"))
     frame.to_csv(tmp_path / "predictions.csv", index=False)
     spec = _spec_mapping(path=str(tmp_path / "predictions.csv"))

@@ -335,7 +335,7 @@ def test_without_thresholds_only_the_gains(tmp_path):
 
 
 def test_duckdb_gives_the_same_table_as_memory(tmp_path):
-    pytest.importorskip("duckdb")
+    import duckdb  # noqa: F401
     extra = "thresholds: {at: [0.5], top_fraction: [0.1, 0.3], recall: [0.8], fpr: [0.2]}\n"
     assert _run(tmp_path, extra) == 0
     memory = json.loads((tmp_path / "out" / "results.json").read_text())["learners"]

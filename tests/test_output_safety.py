@@ -505,7 +505,7 @@ def test_killed_while_replacing(melon, step):
     (out / "report.pdf").write_bytes(b"my own paper\n")  # carried over (swap) or left in place
     _edit(spec, "Watermelons:", "Melons:")
     proc = subprocess.run([sys.executable, "-c", KILL_AT, step, *args], env=_env(),
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)  # timeouts here: hang guards
     assert proc.returncode == 9, proc.stderr
     now = {name: (out / name).read_bytes() for name in old}
     titles = {json.loads(now["results.json"])["title"], _title(now["report.html"].decode())}
@@ -549,11 +549,11 @@ def test_lock_wait(melon):
     def holder():
         with output._locked(melon / ".reports.evalreport.lock", out, None):
             held.set()
-            release.wait(10)
+            release.wait(600)  # a hang guard: set as soon as the other run says it waits
 
     thread = threading.Thread(target=holder)
     thread.start()
-    held.wait(10)
+    assert held.wait(600)
     messages = []
 
     def progress(message):  # the holder lets go once this run says it waits
@@ -625,8 +625,8 @@ def test_two_runs_into_one_folder(tmp_path):
     procs = [subprocess.Popen([sys.executable, "-m", "evalreport", "run", str(s), "--quiet",
                                "--out", str(out)], env=_env(), stderr=subprocess.PIPE, text=True)
              for s in specs]
-    assert [(p.wait(timeout=300), p.stderr.read()) for p in procs] == [(0, ""), (0, "")]
-    pypdf = pytest.importorskip("pypdf")
+    assert [(p.wait(timeout=600), p.stderr.read()) for p in procs] == [(0, ""), (0, "")]
+    import pypdf
     title = json.loads((out / "results.json").read_text())["title"]
     assert title in ("first: learner A against learner B", "second: learner A against learner B")
     assert _title((out / "report.html").read_text()) == title
@@ -656,7 +656,7 @@ def cancer(tmp_path_factory) -> Path:
     text = spec.read_text()
     spec.write_text(text.replace(NEW_TITLE, OLD_TITLE))
     proc = subprocess.run([sys.executable, "-m", "evalreport", "run", str(spec), "--quiet"],
-                          env=_env(), capture_output=True, text=True, timeout=300)
+                          env=_env(), capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     spec.write_text(text)
     return base
@@ -676,7 +676,7 @@ def _check_interrupted(proj: Path, before: dict, proc, code: int, name: str, err
         assert after == before  # the previous report, byte for byte
         return
     assert (proc.returncode, err) in ((0, ""), (code, ONE_LINE["written"].format(name) + "\n"))
-    pypdf = pytest.importorskip("pypdf")
+    import pypdf
     assert json.loads(now["results.json"])["title"] == NEW_TITLE
     assert _title(now["report.html"].decode()) == NEW_TITLE
     assert pypdf.PdfReader(reports / "report.pdf").metadata.title == NEW_TITLE
@@ -688,16 +688,53 @@ def _copy(cancer: Path, tmp_path: Path) -> tuple[Path, dict]:
     return proj, _tree(proj)
 
 
+# The run marks each stage as it enters it (a file named after the stage), so that
+# the test sends its signal from outside once the run is there, whatever the load
+# on the machine: no fixed sleep that a slow start would turn into another stage.
+STAGE_MARKS = textwrap.dedent("""\
+    import pathlib, sys
+    import evalreport.pipeline, evalreport.report, evalreport.report.pdf, evalreport.spec
+    marks = pathlib.Path(sys.argv[1])
+    def mark(module, name, stage):
+        real = getattr(module, name)
+        def marked(*args, **kwargs):
+            (marks / stage).touch()
+            return real(*args, **kwargs)
+        setattr(module, name, marked)
+    mark(evalreport.spec, "load_spec", "spec")  # the signal handlers are in by then
+    mark(evalreport.pipeline, "evaluate", "evaluate")
+    mark(evalreport.report, "render", "render")
+    mark(evalreport.report.pdf, "html_to_pdf", "pdf")
+    from evalreport.__main__ import main
+    sys.exit(main(sys.argv[2:]))
+""")
+
+
+def _wait_for(path: Path, proc) -> None:
+    """Until ``path`` exists (polled every 10 ms); a 600 s hang guard."""
+    deadline = time.monotonic() + 600
+    while not path.exists():
+        assert proc.poll() is None, f"the run ended ({proc.returncode}) before {path.name}"
+        assert time.monotonic() < deadline, f"no {path.name} after 600 s"
+        time.sleep(0.01)
+
+
 @pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
                          ids=["SIGINT", "SIGTERM"])
-@pytest.mark.parametrize("delay", [0.5, 1.0, 2.0, 3.0])
-def test_signal_mid_run(cancer, tmp_path, signum, code, delay):
+@pytest.mark.parametrize("stage", ["spec", "evaluate", "render", "pdf"])
+def test_signal_mid_run(cancer, tmp_path, tmp_path_factory, signum, code, stage):
     proj, before = _copy(cancer, tmp_path)
-    proc = subprocess.Popen([sys.executable, "-m", "evalreport", "run", str(proj / "spec.yaml"),
-                             "--quiet"], env=_env(), stderr=subprocess.PIPE, text=True)
-    time.sleep(delay)
+    aux = tmp_path_factory.mktemp("marks")  # beside the project, which must stay as it was
+    marks = aux / "marks"
+    marks.mkdir()
+    (aux / "stage_marks.py").write_text(STAGE_MARKS)
+    env = _env()
+    env["PYTHONPATH"] += os.pathsep + str(aux)
+    proc = subprocess.Popen([sys.executable, "-m", "stage_marks", str(marks), "run", str(proj / "spec.yaml"),
+                             "--quiet"], env=env, stderr=subprocess.PIPE, text=True)
+    _wait_for(marks / stage, proc)
     proc.send_signal(signum)
-    err = proc.communicate(timeout=120)[1]
+    err = proc.communicate(timeout=600)[1]  # a hang guard
     _check_interrupted(proj, before, proc, code, signal.Signals(signum).name, err)
 
 
@@ -760,7 +797,7 @@ def test_signal_at_a_chosen_moment(cancer, tmp_path, signum, code, where):
     env["PYTHONPATH"] += os.pathsep + str(tmp_path)
     proc = subprocess.run([sys.executable, "-m", "signal_at", where, name, "run",
                            str(proj / "spec.yaml"), "--quiet"],
-                          env=env, capture_output=True, text=True, timeout=300)
+                          env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == code
     expected = ONE_LINE["written" if where == "exchange" else "nothing"].format(name)
     assert proc.stderr == expected + "\n"

@@ -14,7 +14,7 @@ from evalreport.metrics import evaluate_binary
 from evalreport.metrics.few_ties import FewTiesTable, few_ties_limit
 from evalreport.metrics.rated_pass import compiled_pass, uses_compiled_pass
 
-pytest.importorskip("numba")
+import numba  # noqa: F401
 
 
 def _inputs(kind: str, n: int, seed: int):

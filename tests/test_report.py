@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from evalreport.__main__ import main
+from goldens import assert_matches
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -193,7 +194,7 @@ def test_examples_match_golden_results(tmp_path, example):
     golden = GOLDEN / f"{example}.json"
     if os.environ.get("EVALREPORT_UPDATE_GOLDEN"):
         golden.write_text(json.dumps(got, indent=2) + "\n")
-    assert got == json.loads(golden.read_text())
+    assert_matches(got, json.loads(golden.read_text()))  # floats to 1e-12: tests/goldens.py
     html = (work / "reports" / "report.html").read_text()
     for name in got["learners"]:
         assert name in html

@@ -678,7 +678,7 @@ def test_a_cap_that_is_not_an_integer_is_refused(cap):
 
 
 def test_duckdb_refuses_non_integer_cap_and_batch_rows(tmp_path):
-    pq_ = pytest.importorskip("pyarrow.parquet")
+    from pyarrow import parquet as pq_
     import pyarrow as pa
 
     path = str(tmp_path / "d.parquet")
@@ -703,7 +703,7 @@ def test_duckdb_weighted_one_class_file(tmp_path):
     """The engine's road to the BEP bug: DuckDB sums the weights in parallel, in
     another order than the stream's running sum (p2 of the review crashed in
     about one file of three)."""
-    pq_ = pytest.importorskip("pyarrow.parquet")
+    from pyarrow import parquet as pq_
     import pyarrow as pa
 
     from evalreport.engines.duckdb import aggregate_duckdb
