@@ -233,6 +233,7 @@ def _no_space(monkeypatch):
     monkeypatch.setattr(os, "write", write)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["reports", "spec folder"])
 def test_full_disk(melon, monkeypatch, capsys, where):
     out = melon / "reports" if where == "reports" else melon
@@ -297,6 +298,7 @@ def _not_listed(path) -> str:
     return f"warning: {path}: not written by this run and left in place (not listed in .evalreport-set.json)"
 
 
+@pytest.mark.slow
 def test_swap_carries_a_users_report_file_over(melon, capsys):
     """A folder holding only a report.pdf of the user's (not listed in a manifest):
     the new set goes in beside it, and the PDF is neither deleted nor replaced."""
@@ -350,6 +352,7 @@ def test_the_python_api_logs_what_it_left_in_place(tmp_path, caplog):
     assert (out / "report.pdf").read_bytes() == b"my own paper\n"
 
 
+@pytest.mark.slow
 def test_file_mode_deletes_only_what_the_manifest_proves(melon, monkeypatch, capsys):
     """--out . beside the spec, with a report.pdf and a report.html of the user's."""
     monkeypatch.chdir(melon)
@@ -387,6 +390,7 @@ def test_file_mode_deletes_only_what_the_manifest_proves(melon, monkeypatch, cap
     assert (melon / "report.pdf").read_bytes() == b"my own paper\n"
 
 
+@pytest.mark.slow
 def test_folder_with_other_files_is_never_swapped(melon, monkeypatch):
     (melon / "reports").mkdir()
     (melon / "reports" / "2026-11-01").mkdir()
@@ -495,6 +499,7 @@ KILL_AT = textwrap.dedent("""\
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("step", ["before exchange", "after exchange", "between renames"])
 def test_killed_while_replacing(melon, step):
     out = melon if step == "between renames" else melon / "reports"
@@ -577,6 +582,7 @@ WRITER = textwrap.dedent("""\
 """)
 
 
+@pytest.mark.slow
 def test_concurrent_writers_and_a_reader_never_see_a_mixed_set(tmp_path):
     out = tmp_path / "reports"
     writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(out), f"w{k}", "15"], env=_env())
@@ -611,6 +617,7 @@ def test_concurrent_writers_and_a_reader_never_see_a_mixed_set(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == WITH_MANIFEST
 
 
+@pytest.mark.slow
 def test_two_runs_into_one_folder(tmp_path):
     """Two whole CLI runs of different specs into one folder: one complete set."""
     out = tmp_path / "shared"
@@ -719,6 +726,7 @@ def _wait_for(path: Path, proc) -> None:
         time.sleep(0.01)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
                          ids=["SIGINT", "SIGTERM"])
 @pytest.mark.parametrize("stage", ["spec", "evaluate", "render", "pdf"])
@@ -786,6 +794,7 @@ SIGNAL_AT = textwrap.dedent("""\
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["exec", "finaliser", "svg", "exchange"])
 @pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
                          ids=["SIGINT", "SIGTERM"])
