@@ -334,7 +334,8 @@ def test_data_path_without_permission(tmp_path, capsys, path, locked, shown):
         else:  # root reads everything: run without the capabilities that let it
             setpriv = shutil.which("setpriv") or pytest.skip("running as root, and no setpriv to drop that")
             proc = subprocess.run([setpriv, "--bounding-set=-dac_override,-dac_read_search", sys.executable,
-                                   "-m", "evalreport", *command], capture_output=True, text=True, timeout=600)  # a hang guard
+                                   "-m", "evalreport", *command], capture_output=True, text=True,
+                                  timeout=600)  # a hang guard
             status, err = proc.returncode, proc.stderr
     finally:
         (tmp_path / locked).chmod(0o700)

@@ -257,8 +257,9 @@ def _average_precision_values(chunk: _Chunk) -> np.ndarray:
     """Average precision as the engine's (metrics.binary._scalars_general): over
     the rows of the resample's table, sum (TP step) x precision, over m+. The sum
     is :func:`~evalreport.metrics.sums.dot`'s, whose last digit neither the
-    processor nor the BLAS thread count changes (no BLAS). A resample whose table has one instance a row (all drawn
-    once, distinct scores) is the engine's other road: evaluated as such."""
+    processor nor the BLAS thread count changes (no BLAS). A resample whose
+    table has one instance a row (all drawn once, distinct scores) is the
+    engine's other road: evaluated as such."""
     out = np.full(chunk.size, np.nan)
     # the blocks drawn, laid out as the columns of tp, fp (block k of row r is
     # column k + 1; column 0 is no table row)
