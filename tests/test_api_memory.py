@@ -43,6 +43,7 @@ def from_file():
     return result_dict(evalreport.evaluate(spec))
 
 
+@pytest.mark.slow
 def test_an_arrow_table_gives_the_numbers_of_the_file(from_file):
     spec = _spec_mapping(path=None, table="test")
     del spec["data"][0]["path"]

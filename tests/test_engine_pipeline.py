@@ -45,6 +45,7 @@ def _run(tmp, name, source, extra=""):
     return status, (json.loads(out.read_text()) if out.exists() else None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weighted", [False, True])
 def test_duckdb_equals_memory(data, weighted):
     extra = ", weight: w" if weighted else ""
@@ -217,6 +218,7 @@ def _numbers_equal(a, b, path=""):
         assert a == b, (path, a, b)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("threshold", ["0.5", "optimal"])
 @pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])
 def test_duckdb_reduced_tables_equal_memory(tmp_path, monkeypatch, threshold, weighted):
@@ -362,6 +364,7 @@ def test_duckdb_reduced_one_class_only_with_optimal_threshold(tmp_path, monkeypa
     _numbers_equal(out["duckdb"], out["memory"])
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
 def test_spark_connect_equals_memory(data):
     # Spark Connect: `spark: {remote: local}` makes PySpark start a local
@@ -392,6 +395,7 @@ def _labelled_text(tmp, name, words, rng, n=600):
     (tmp / name).write_text("\n".join(lines) + "\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("words, positive", [(("yes", "no"), '"yes"'), (("Yes", "No"), '"Yes"'),
                                              (("t", "f"), '"t"'), (("true", "false"), "true"),
                                              (("TRUE", "FALSE"), "true")])
@@ -442,6 +446,7 @@ def test_duckdb_multiclass_reads_yes_no_classes_as_text(tmp_path):
     assert out["duckdb"]["confusion_matrix"] == out["memory"]["confusion_matrix"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["duckdb", "spark"])
 def test_engines_read_tsv_and_json_lines_as_memory_does(tmp_path, engine):
     if engine == "spark":
@@ -517,6 +522,7 @@ def _labelled_parquet(path, labels, rng, n=300):
     ((1, 0), "true", False),    # True is 'true', not 1
     ((0, 0), "1", False),       # a single class that is not the positive one
 ])
+@pytest.mark.slow
 def test_engines_match_the_positive_label_as_memory_does(tmp_path, labels, positive, ok):
     _labelled_parquet(tmp_path / "p.parquet", labels, np.random.default_rng(2))
     out = _same_file_every_engine(tmp_path, "p.parquet", positive)
@@ -541,6 +547,7 @@ def test_dictionary_encoded_labels_read_as_their_values(tmp_path):
     assert out["memory"][1]["positives"] == int(y.sum())
 
 
+@pytest.mark.slow
 def test_duckdb_reads_a_boolean_score_column_of_a_csv(tmp_path):
     rng = np.random.default_rng(7)
     y = rng.random(300) < 0.4

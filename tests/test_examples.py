@@ -53,6 +53,7 @@ def _module(path: Path):
     return module
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", list(RUN))
 def test_examples_match_golden_results(tmp_path, monkeypatch, example):
     """Update with: EVALREPORT_UPDATE_GOLDEN=1 python3 -m pytest tests/test_examples.py -k golden"""
@@ -101,6 +102,7 @@ def test_every_example_has_a_readme_and_a_spec(example):
     assert example in (EXAMPLES / "README.md").read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", ["breast_cancer", "multiclass_folds", "credit_audit"])
 def test_make_predictions_reproduces_the_committed_csv(example):
     module = _module(EXAMPLES / example / "make_predictions.py")
@@ -108,6 +110,7 @@ def test_make_predictions_reproduces_the_committed_csv(example):
     assert module.predictions() == committed
 
 
+@pytest.mark.slow
 def test_experiment_runs_are_reproduced():
     folder = EXAMPLES / "experiment_runs"
     module = _module(folder / "make_runs.py")

@@ -84,6 +84,7 @@ def test_results_json_matches_its_golden(tmp_path, monkeypatch, name):
     assert _layout(got.decode("utf-8")) == _layout(want)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(SPECS))
 def test_results_json_is_byte_identical_on_a_rerun(tmp_path, monkeypatch, name):
     # the same inputs on the same machine give the same bytes (in this process:

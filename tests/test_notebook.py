@@ -20,6 +20,7 @@ def result():
     return evalreport.evaluate(EXAMPLE)
 
 
+@pytest.mark.slow
 def test_to_dict_is_results_json(result, tmp_path):
     written = evalreport.render(result, out=tmp_path / "r", formats=["json"])
     assert result.to_dict() == json.loads(written["json"].read_text(encoding="utf-8"))

@@ -73,6 +73,7 @@ def test_evaluations_come_back_from_a_worker_process():
         _same_evaluation(ev, _evaluate_in_worker(seed))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", ["watermelon", "multiclass_folds"])
 def test_spec_results_pickle(example):
     spec = evalreport.load_spec(ROOT / "examples" / example / "spec.yaml")

@@ -66,6 +66,7 @@ def test_normalised_cost_by_hand():
     assert normalised_cost(0, 3, 27, 0, 0.25) is None
 
 
+@pytest.mark.slow
 def test_breast_cancer_example_reports_the_population_and_the_deployed_cost(tmp_path):
     """The issue's numbers: at the 10 % prior, logistic's precision is about 0.63 and
     the cost-sensitive errors are 0.127 (logistic) and 0.154 (forest); forest's
@@ -124,6 +125,7 @@ def test_no_population_without_priors_and_a_gate_on_the_deployed_cost(tmp_path):
     assert "At the decision threshold, in the population" not in (tmp_path / "out" / "report.html").read_text()
 
 
+@pytest.mark.slow
 def test_multiclass_population_is_scikit_learn_with_prior_weights(tmp_path):
     """Multi-class priors: the decisions' accuracy, precision and recall per class,
     weighted so each true class has its prior's share (scikit-learn as the oracle)."""

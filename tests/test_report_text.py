@@ -28,6 +28,7 @@ def _paragraphs(page: str) -> list[str]:
     return [html.unescape(re.sub(r"<[^>]+>", "", body)) for _, body in found]
 
 
+@pytest.mark.slow
 def test_assumption_sentences_are_separated(breast_cancer_html):
     note = next(p for p in _paragraphs(breast_cancer_html) if p.startswith("Assumptions."))
     assert "intervals at level 0.95. McNemar: paired decisions" in note

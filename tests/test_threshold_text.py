@@ -70,6 +70,7 @@ def _scores(rng, kind):
     return rng.random(n) * 10.0 ** rng.integers(-12, 6) * rng.choice([-1, 1])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["near_one", "ties", "negative", "many_decimals"])
 def test_every_threshold_text_gives_the_same_decisions_and_is_shortest(kind):
     rng = np.random.default_rng(19)
@@ -156,6 +157,7 @@ def _near_one_spec(tmp, threshold="optimal"):
     return tmp / "spec.yaml"
 
 
+@pytest.mark.slow
 def test_the_report_prints_thresholds_that_keep_the_matrix(tmp_path):
     import evalreport
     from evalreport.report.context import report_context

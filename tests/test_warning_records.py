@@ -8,6 +8,8 @@ import re
 import textwrap
 from pathlib import Path
 
+import pytest
+
 import evalreport
 from evalreport.__main__ import main
 from evalreport.result import RunWarning
@@ -48,6 +50,7 @@ def test_records_name_the_learner_and_the_measure(tmp_path):
     assert mcnemar and mcnemar[0].learner is None and mcnemar[0].measure == "mcnemar"
 
 
+@pytest.mark.slow
 def test_report_marks_the_cell_and_json_keeps_messages(tmp_path):
     assert main(["run", str(_spec(tmp_path)), "--quiet"]) == 3  # the gate on an undefined value fails
     data = json.loads((tmp_path / "out" / "results.json").read_text())
