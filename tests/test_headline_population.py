@@ -7,6 +7,7 @@ from __future__ import annotations
 from html import unescape
 
 import numpy as np
+import pytest
 
 import evalreport
 from evalreport.report.context import report_context
@@ -26,6 +27,7 @@ def _spec(tmp_path, priors: bool):
     return evalreport.evaluate(evalreport.load_spec(tmp_path / "spec.yaml")), y, a
 
 
+@pytest.mark.slow
 def test_with_priors_page_one_gives_the_population_with_intervals(tmp_path):
     result, y, a = _spec(tmp_path, priors=True)
     ctx = report_context(result)

@@ -249,7 +249,9 @@ def _unhuge(value):
 LINE = re.compile(r"^error: spec\.yaml:\d+: (?P<path>\(top level\)|[^\s\[\]]+?(\[\d+\])*(\.[^\s\[\]:]+?(\[\d+\])*)*): ")
 
 
-@pytest.mark.parametrize("case_id,base,path,value", CASES, ids=[c[0] for c in CASES])
+# the 1 MB values take half the file's time: slow (pytest -m "not slow" leaves them out)
+@pytest.mark.parametrize("case_id,base,path,value", [
+    pytest.param(*c, id=c[0], marks=[pytest.mark.slow] if c[0].endswith("-1MB") else []) for c in CASES])
 def test_mutation(tmp_path, capsys, case_id, base, path, value):
     spec = _set(BASES[base], path, value)
     spec_path = _write_case(tmp_path, spec)
@@ -624,6 +626,7 @@ BOMBS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="resource limits are POSIX")
 @pytest.mark.parametrize("name", list(BOMBS))
 def test_yaml_bomb_in_a_bounded_process(tmp_path, name):
@@ -698,6 +701,7 @@ report: {formats: [json], out: out}
 """
 
 
+@pytest.mark.slow
 def test_learners_block_reused_across_data_sets(tmp_path, capsys):
     # the alias runs as the block written out twice: results for both data sets
     outs = []
