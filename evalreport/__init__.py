@@ -12,6 +12,8 @@ from .errors import DataError, EvalReportError, OutputError, RenderError, SpecEr
 
 
 _PLOTS = ("plot_roc", "plot_pr", "plot_cost_curves")
+#: the display objects (evalreport.displays), loaded when first used as the helpers are
+_DISPLAYS = ("RocCurveDisplay", "PrecisionRecallDisplay", "CostCurveDisplay")
 
 
 def __getattr__(name):
@@ -29,17 +31,41 @@ def __getattr__(name):
 
         globals()[name] = value = getattr(plots, name)
         return value
+    if name in _DISPLAYS:
+        from . import displays
+
+        globals()[name] = value = getattr(displays, name)
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def evaluate(spec, *, data=None, progress=None):
+def from_predictions(y_true, scores, **options):
+    """Evaluate predictions given as arrays: see :func:`evalreport.arrays.from_predictions`.
+
+    Examples
+    --------
+    >>> result = from_predictions([0, 1, 1, 0], {"a": [0.2, 0.9, 0.6, 0.4]}, positive=1,
+    ...                           confidence={"bootstrap": 0})
+    >>> result.learners["a"].values["auc"]
+    1.0
+    """
+    from .arrays import from_predictions as _from_predictions
+
+    return _from_predictions(y_true, scores, **options)
+
+
+def evaluate(spec=None, *, data=None, progress=None, y_true=None, scores=None, **options):
     """Load the data of a spec and compute every number (no report written).
 
     Parameters
     ----------
     spec : Spec, str, os.PathLike or mapping
         A loaded spec, a path to a spec file, YAML text or a mapping of the
-        spec's keys (see :func:`load_spec`).
+        spec's keys (see :func:`load_spec`). Leave it out to pass arrays.
+    y_true, scores : array-like, optional
+        Instead of a spec: the labels and the scores (one array, or {learner:
+        scores}), with ``options`` as :func:`from_predictions` takes them
+        (``evaluate(y_true=y, scores={"a": p}, positive=1)``).
     data : mapping, optional
         In-memory tables by name, for the data entries of the spec that give
         ``table: <name>`` instead of ``path:``: pyarrow Tables, or pandas or
@@ -53,6 +79,10 @@ def evaluate(spec, *, data=None, progress=None):
     Returns
     -------
     Result
+        With a bootstrap in the spec, an :class:`evalreport.deferred.DeferredResult`:
+        the point values at once, the intervals, tests, gates, warnings and verdict
+        computed once on first access (or by ``result.with_intervals()``), the same
+        numbers as ``evalreport run``.
 
     Raises
     ------
@@ -70,9 +100,21 @@ def evaluate(spec, *, data=None, progress=None):
     >>> round(result.learners["model"].values["auc"], 4)
     0.8889
     """
-    from .pipeline import evaluate as _evaluate
+    if y_true is not None or scores is not None:
+        if spec is not None or data is not None:
+            raise TypeError("evaluate: give either a spec (and data) or y_true and scores, not both")
+        if y_true is None or scores is None:
+            raise TypeError("evaluate: y_true and scores go together")
+        return from_predictions(y_true, scores, progress=progress, **options)
+    if spec is None:
+        raise TypeError("evaluate: a spec (a path, YAML text or a mapping), or y_true and scores, is needed")
+    if options:
+        raise TypeError(f"evaluate: unexpected keyword argument(s) {', '.join(sorted(options))} (spec keys "
+                        "go in the spec; with y_true and scores they are taken as spec keys)")
+    from .pipeline import evaluate_deferred as _evaluate
     from .spec import load_spec as _load_spec
 
+    # the point values now, the intervals on first access (evalreport.deferred)
     return _evaluate(_load_spec(spec), progress=progress, data=data)
 
 
@@ -155,16 +197,25 @@ def check_output(out=None, spec=None):
 
 
 __all__ = [
+    "CostCurveDisplay",
     "DataError",
     "EvalReportError",
     "OutputError",
+    "PrecisionRecallDisplay",
     "RenderError",
+    "RocCurveDisplay",
     "SpecError",
     "check_output",
     "evaluate",
+    "from_predictions",
     "load_spec",
     "plot_cost_curves",
     "plot_pr",
     "plot_roc",
     "render",
 ]
+
+
+def __dir__():
+    # the names loaded when first used (load_spec, the plot helpers) are listed too
+    return sorted(set(globals()) | set(__all__))

@@ -3,7 +3,7 @@
 Exit status: 0 done; 2 a spec, data file or argument is wrong, or the report
 cannot be written where it should go (messages on stderr, nothing written);
 3 the report was written but a gate failed (or, with --strict, a warning was
-raised); 1 an internal error; 130 / 143 interrupted by SIGINT (Ctrl-C) /
+raised); 4 (verify) something does not check; 1 an internal error; 130 / 143 interrupted by SIGINT (Ctrl-C) /
 SIGTERM (one line on stderr; the previous report intact unless the new one
 was complete).
 
@@ -32,6 +32,9 @@ class _Signals:
         self.armed = False
         self.saved: dict[int, object] | None = None
         self.saved_hook = None
+        self.keep = False  # the process's entry (cli): the handlers stay until the process ends
+        self.told = False  # the one line is printed
+        self.args = None  # the command's arguments, for the line (run: written or not)
 
     def handler(self, signum, frame):
         if self.received is None:
@@ -164,6 +167,21 @@ def _parser() -> argparse.ArgumentParser:
                       "[LEARNER/]psi:max=X (e.g. psi:max=0.25); without LEARNER, every learner")
     diff.add_argument("--level", type=float, default=0.95, metavar="LEVEL",
                       help="confidence level of the tests and intervals (default 0.95)")
+    ver = sub.add_parser(
+        "verify", help="check a report: its attachments' sha256, its signature, its numbers rerun, the chain of audits",
+        description="Check a report written by evalreport run: every attachment of the PDF against the sha256 "
+        "its list records; each signature (intact, who signed, nothing appended after it, trusted by --trust); "
+        "with the data attached (report.attach: [results, spec, data]) or found by sha256 in --data, the "
+        "evaluation rerun from the attached spec in a temporary folder and every value of the attached "
+        "results.json compared; with --history, the chain of audits. An HTML report: the sha256 of results.json "
+        "it records. Exit status 0 when everything checks, 4 when something does not, 2 for an unreadable file. "
+        "Nothing is written next to the report.")
+    ver.add_argument("report", nargs="?", metavar="REPORT.pdf", help="report.pdf or report.html")
+    ver.add_argument("--json", action="store_true", help="the checks as JSON on stdout")
+    ver.add_argument("--trust", action="append", default=[], metavar="CERT",
+                     help="a certificate (PEM or DER) the signer's must chain to; repeatable")
+    ver.add_argument("--data", metavar="DIR", help="a folder where data not attached is found by its sha256")
+    ver.add_argument("--history", metavar="DIR", help="the archive (history.dir): walk the chain of audits")
     return p
 
 
@@ -185,7 +203,9 @@ def _check_environment() -> None:
     """The environment variables the engine reads, checked before any work."""
     from .metrics import keysort, rated_pass
     from .metrics.parallel import thread_count
+    from .pipeline import source_date_epoch
 
+    source_date_epoch()  # WeasyPrint and fontTools read it too, and fail on '' with a traceback
     try:
         thread_count()
         keysort._setting()  # EVALREPORT_SORT
@@ -195,8 +215,12 @@ def _check_environment() -> None:
 
 
 def cmd_run(args) -> int:
-    from .pipeline import evaluate
+    from .pipeline import evaluate, report_date
+    from .redact import redact_text
     from .report import check_output, render
+    from .report.context import figure_warnings
+    from .report.html import check_template
+    from .report.output_check import check_history
     from .report.results import report_warnings
     from .spec import load_spec
     from .verdict import gate_failed, status_line
@@ -205,7 +229,14 @@ def cmd_run(args) -> int:
     spec = load_spec(args.spec)
     wanted = formats if formats is not None else spec.report.formats
     out = check_output(args.out, spec)  # before the evaluation: fail in a second, not after it
+    if "pdf" in wanted and spec.report.sign is not None:  # the signing key too (report.sign)
+        from .report.sign import load_signer
+
+        load_signer(spec)
     _check_environment()
+    check_history(spec, report_date(spec))  # history.dir too: exit 2 means nothing was written
+    if {"html", "pdf"} & set(wanted):
+        check_template(spec)  # report.template: the folder, and its templates compile
     progress = Progress(args.quiet)
     result = evaluate(spec, progress=progress)
     progress("writing the report")
@@ -221,7 +252,7 @@ def cmd_run(args) -> int:
         for fmt, path in written.items():
             print(f"wrote {path}")
         for note in left:
-            print(f"warning: {note}", file=sys.stderr)
+            print(f"warning: {redact_text(note)[0]}", file=sys.stderr)
     status = EXIT_OK
     failed = [g for g in result.gates if gate_failed(g)]
     for g in failed:
@@ -229,9 +260,10 @@ def cmd_run(args) -> int:
         print(f"gate {said}: {gate_text(g, lambda x: f'{x:.6g}')}", file=sys.stderr)
     if failed:
         status = EXIT_GATE
-    # Every warning of the run (the evaluation's, and NumPy's or matplotlib's while
-    # drawing), as results.json lists them; --quiet keeps cron's mail empty.
-    warnings = report_warnings(result)
+    # Every warning of the run: the evaluation's, as results.json lists them, then
+    # NumPy's or matplotlib's while drawing the figures, as the report lists them;
+    # --quiet keeps cron's mail empty.
+    warnings = report_warnings(result) + figure_warnings(result)
     if not args.quiet or args.strict:
         for w in warnings:
             print(f"warning: {w}", file=sys.stderr)
@@ -246,12 +278,19 @@ def cmd_run(args) -> int:
 
 def cmd_validate(args) -> int:
     from .data import load_sources
+    from .pipeline import report_date
     from .report import check_output
+    from .report.output_check import check_history
     from .spec import load_spec
 
     spec = load_spec(args.spec)
     check_output(None, spec)  # report.out: a folder that can be written (nothing is left in it)
+    if "pdf" in spec.report.formats and spec.report.sign is not None:  # the signing key and its password
+        from .report.sign import load_signer
+
+        load_signer(spec)
     _check_environment()
+    check_history(spec, report_date(spec))
     sources = load_sources(spec)
     rows = sum(s.rows for s in sources)
     learners = sum(len(s.learner_names) for s in sources)
@@ -272,26 +311,40 @@ def cmd_validate(args) -> int:
 
 def cmd_init(args) -> int:
     from .report.output import check_output
-    from .resources import starter_spec
+    from .resources import starter_data, starter_spec
 
     folder = check_output(args.dir)  # a file, /dev/null, a path under a file, no permission
     target = folder / "evalreport.yaml"
     exists = SpecError([f"{target}: already exists; remove it or choose another folder"])
     if os.path.lexists(target):
         raise exists
-    created = False
+    # sample predictions beside it, so that validate and run work at once (the README's quick
+    # start); a file of that name already there is the user's and stays
+    name, sample = starter_data(args.task)
+    data = folder / name
+    written = []
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        with open(target, "x", encoding="utf-8") as f:  # "x": never over a file made meanwhile
-            created = True
-            f.write(starter_spec(args.task))
-    except FileExistsError:
-        raise exists from None
+        for path, text, mine in ((target, starter_spec(args.task).encode("utf-8"), True),
+                                 (data, sample, False)):
+            if not mine and os.path.lexists(path):
+                continue
+            with open(path, "xb") as f:  # "x": never over a file made meanwhile
+                written.append(path)
+                f.write(text)
+    except FileExistsError as exc:
+        for path in written:
+            path.unlink(missing_ok=True)
+        if exc.filename == str(target):
+            raise exists from None
+        raise OutputError([f"{exc.filename}: made by something else meanwhile; run init again"]) from None
     except OSError as exc:
-        if created:  # no half-written starter spec
-            target.unlink(missing_ok=True)
-        raise OutputError([f"{target}: cannot write: {exc.strerror or exc}"]) from None
+        for path in written:  # no half-written starter
+            path.unlink(missing_ok=True)
+        raise OutputError([f"{exc.filename or target}: cannot write: {exc.strerror or exc}"]) from None
     print(f"wrote {target}")
+    if data in written:
+        print(f"wrote {data} (sample predictions: replace them with yours)")
     return EXIT_OK
 
 
@@ -352,9 +405,29 @@ def cmd_diff(args) -> int:
     return EXIT_GATE if failed else EXIT_OK
 
 
+def _verify(args) -> int:
+    from .verify.cli import cmd_verify
+
+    return cmd_verify(args)
+
+
+def _redacted(problem: str) -> str:
+    """An error message as printed: credentials in it redacted (evalreport.redact), the
+    location it starts with ("spec.yaml:12: spark.conf.fs.s3a.secret.key: ") kept as it is:
+    a key path names a key, it holds no secret."""
+    import re
+
+    from .redact import redact_text
+
+    located = re.match(r".*?:\d+: [^\s:]+(?:\.[^\s:]+)*: ", problem)
+    head = located.group(0) if located else ""
+    return head + redact_text(problem[len(head):])[0]
+
+
 def _interrupted(args) -> int:
     """One line on stderr and 128 + the signal's number; nothing more may be raised."""
     _SIGNALS.quiet()
+    _SIGNALS.told = True
     # CPython quirk: a KeyboardInterrupt that left code run by exec() of a string (the
     # dataclasses of a module being imported, say) marks the interpreter, and with
     # `python -m` it then dies by SIGINT after main returns, whatever it returned.
@@ -376,6 +449,7 @@ def main(argv=None) -> int:
     installed = _SIGNALS.install()
     if installed:
         _SIGNALS.received = None  # a new run (tests call main again and again)
+    _SIGNALS.told, _SIGNALS.args = False, None
     args = None
     try:
         _SIGNALS.armed = True
@@ -386,8 +460,9 @@ def main(argv=None) -> int:
             parser.print_help(sys.stderr)
             return EXIT_INPUT
         commands = {"run": cmd_run, "validate": cmd_validate, "init": cmd_init, "schema": _schema,
-                    "measures": _measures, "diff": cmd_diff}
+                    "measures": _measures, "diff": cmd_diff, "verify": _verify}
         args.committing = False
+        _SIGNALS.args = args
         try:
             status = commands[args.command](args)
         except EvalReportError as exc:
@@ -395,7 +470,11 @@ def main(argv=None) -> int:
                 raise KeyboardInterrupt from exc
             _SIGNALS.quiet()
             for problem in exc.problems:
-                print(f"error: {problem}", file=sys.stderr)
+                # one line each: stderr holds error: and warning: lines only (a library's
+                # message of several lines is joined); a message may quote a credential
+                # (DuckDB echoes its SQL): redacted
+                one = " ".join(p.strip() for p in str(problem).splitlines() if p.strip())
+                print(f"error: {_redacted(one)}", file=sys.stderr)
             return exc.exit_status
         _SIGNALS.check()  # a signal something swallowed
         _SIGNALS.quiet()
@@ -404,9 +483,53 @@ def main(argv=None) -> int:
         return _interrupted(args)
     finally:
         _SIGNALS.quiet()
-        if installed:
+        if installed and not _SIGNALS.keep:
             _SIGNALS.restore()
 
 
+def cli(argv=None) -> None:
+    """The process's entry (the ``evalreport`` script, ``python -m evalreport``):
+    :func:`main`, then the end of the process, with SIGINT and SIGTERM handled until
+    it exits.
+
+    A signal after the status is decided (the report just swapped in) is only
+    recorded by then; once ``main`` put the handlers back, or while the interpreter
+    shuts down (it resets them to the default action), it would kill the process
+    with nothing said. So the handlers stay, the signals are blocked, any that came
+    or are pending is told in its one line (128 + its number), and the process ends
+    at once (``os._exit`` after flushing: no shutdown in which a signal could go
+    unsaid; the exit functions run first, with the signals held). What could still
+    arrive after the last look stays blocked, pending, and goes with the process."""
+    _SIGNALS.keep = True
+    status = main(argv)
+    sys.exit(_end(status))
+
+
+def _end(status: int):
+    mask = {signal.SIGINT, signal.SIGTERM}
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, mask)
+    except (AttributeError, ValueError, OSError):  # no pthread_sigmask here: the ordinary exit
+        return status
+    import atexit
+
+    try:  # what the interpreter's exit would have run (temporary folders, logging), signals held
+        atexit._run_exitfuncs()
+    except Exception:  # noqa: BLE001 - a clean-up that fails must not lose the status
+        pass
+    for _ in range(2):  # once more after flushing: the flush may have taken a while
+        pending = signal.sigpending() & mask
+        if not _SIGNALS.told and (_SIGNALS.received is not None or pending):
+            if _SIGNALS.received is None:
+                _SIGNALS.received = min(pending)  # SIGINT (2) before SIGTERM (15)
+            status = _interrupted(_SIGNALS.args)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError, AttributeError):  # a closed pipe, a closed or missing stream
+                pass
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    cli()

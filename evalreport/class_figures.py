@@ -5,12 +5,28 @@ figure, SVG and style helpers)."""
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 from .figure_text import cd_alt, class_roc_alt, class_scores_alt, confusion_alt
 from .figure_text import _label
-from .figures import (FULL_WIDTH, HALF_WIDTH, MIN_TEXT, PALETTE, _figure, _legend_below, _proxy, _rc, _svg,
-                      _thin, _unit_axes, scalar_limits)
+from .figures import (FULL_WIDTH, HALF_WIDTH, MIN_TEXT, PALETTE, _dot, _figure, _legend_below, _rc, _svg,
+                      _thin, _unit_axes, dot_handles, scalar_limits)
+from .styles import _DASHES
+
+#: The classes' colours, never the learners' (blue is a learner on one page and a class
+#: on another no more): teal, indigo, olive, orchid, each at least 3:1 on white and
+#: every two at least 20 CAM02-UCS units apart under simulated deuteranopia,
+#: protanopia and tritanopia (tests/test_palette.py); each class also has its own dash.
+CLASS_PALETTE = ("#00796B", "#332288", "#6A6A00", "#D35FB7")
+#: the heatmaps' shading: a sequential map of its own (no learner's or class's colour)
+CONFUSION_CMAP = "Blues"
+#: a confusion heatmap's cell up to :data:`NATURAL_CLASSES` classes, in inches: the
+#: matrix is drawn at its natural size (a 3 x 3 matrix no longer takes a third of a page)
+CELL = 0.42
+NATURAL_CLASSES = 6
+
 
 def _cell_text_size(k: int, panel_width: float, chars: int) -> float:
     """The largest size (at most 8.5 pt) at which ``chars`` characters fit a cell
@@ -20,9 +36,12 @@ def _cell_text_size(k: int, panel_width: float, chars: int) -> float:
 
 
 def confusion_figure(name: str, classes: list[str], confusion: np.ndarray, fig_id: str) -> str:
-    """k x k heatmap: counts (left) and row-normalised shares (right), drawn at
-    print width; the two side by side while their cell text fits at 7 pt or more,
-    else one above the other; the shares as whole percentages past 6 classes."""
+    """k x k heatmap: counts (left) and row-normalised shares (right), shaded by the
+    share of the true class, with a colour bar as the shading's key. Up to six
+    classes drawn at their natural size (cells of :data:`CELL`, the SVG never
+    stretched wider); past that at print width, the two side by side while their
+    cell text fits at 7 pt or more, else one above the other; the shares as whole
+    percentages past 6 classes."""
     k = len(classes)
     rows = confusion.sum(axis=1, keepdims=True)
     shares = np.divide(confusion, rows, out=np.zeros_like(confusion, dtype=float), where=rows > 0)
@@ -30,30 +49,54 @@ def confusion_figure(name: str, classes: list[str], confusion: np.ndarray, fig_i
     percent = k > 6
     share_text = [[f"{100 * v:.0f}" if percent else f"{v:.2f}" for v in row] for row in shares]
     chars = max(len(t) for row in counts + share_text for t in row) if k else 1
-    label_room = min(1.6, 0.4 + 0.065 * max((len(c) for c in classes), default=1))
-    side = (FULL_WIDTH - 2 * label_room - 0.3) / 2
-    stacked = _cell_text_size(k, side, chars) < MIN_TEXT
-    panel = min(FULL_WIDTH - label_room - 0.2, 0.5 * k + 0.6) if stacked else side
-    size = max(MIN_TEXT, _cell_text_size(k, panel, chars))
-    with _rc({"axes.grid": False}):
+    longest = max((len(c) for c in classes), default=1)
+    label_room = min(1.6, 0.4 + 0.065 * longest)
+    rotate = k > 4 or longest * 0.065 * 0.9 > CELL  # names wider than a cell slant
+    # the cell fits its longest number at 8 pt; the panel, k cells
+    panel = k * max(CELL, chars * 0.075 + 0.12)
+    natural = k <= NATURAL_CLASSES and label_room + 2 * panel + 1.3 <= FULL_WIDTH
+    if natural:
+        stacked = False
+        size = min(8.0, max(MIN_TEXT, _cell_text_size(k, panel, chars)))
+        xlabels = (0.5 + 0.055 * longest) if rotate else 0.45
+        width = min(FULL_WIDTH, label_room + 2 * panel + 0.35 + 0.95)
+        height = panel + xlabels + 0.55
+    else:
+        side = (FULL_WIDTH - label_room - 1.2) / 2
+        stacked = _cell_text_size(k, side, chars) < MIN_TEXT
+        panel = min(FULL_WIDTH - label_room - 1.0, 0.5 * k + 0.6) if stacked else side
+        size = max(MIN_TEXT, _cell_text_size(k, panel, chars))
+        width = FULL_WIDTH
         height = (2 * (panel + 1.0) if stacked else min(panel + 1.3, 4.8)) + 0.2
-        fig = _figure((FULL_WIDTH, height), layout="constrained")
-        axes = fig.subplots(2, 1) if stacked else fig.subplots(1, 2)
+    with _rc({"axes.grid": False}):
+        fig = _figure((width, height), layout="constrained")
+        axes = fig.subplots(2, 1) if stacked else fig.subplots(1, 2, sharey=True)
         share_title = "% of each true class" if percent else "share of each true class"
         for ax, texts, title in ((axes[0], counts, "counts"), (axes[1], share_text, share_title)):
-            ax.imshow(shares, cmap="Blues", vmin=0, vmax=1)
+            image = ax.imshow(shares, cmap=CONFUSION_CMAP, vmin=0, vmax=1)
             for i in range(k):
                 for j in range(k):
                     ax.text(j, i, texts[i][j], ha="center", va="center", fontsize=size,
                             color="white" if shares[i, j] > 0.6 else "#1d1d1f")
             ax.set_xticks(range(k))
-            ax.set_xticklabels(classes, rotation=45 if k > 4 else 0, ha="right" if k > 4 else "center")
+            ax.set_xticklabels(classes, rotation=45 if rotate else 0, ha="right" if rotate else "center",
+                               rotation_mode="anchor" if rotate else "default")
             ax.set_yticks(range(k))
             ax.set_yticklabels(classes)
             ax.set_xlabel("predicted")
             ax.set_ylabel("true")
-            ax.set_title(_label(f"{name}: {title}"))
-        return _svg(fig, fig_id, confusion_alt(name, classes, confusion))
+            ax.set_title(_label(name) + "\n" + title if natural else _label(f"{name}: {title}"))
+        if not stacked:
+            axes[1].set_ylabel("")
+            axes[1].tick_params(labelleft=False)
+        # the shading's key: both panels are shaded by the share of the row (the true class)
+        # beside the last panel, its height (a colour bar of the figure's ran past the matrices)
+        cax = axes[-1].inset_axes([1.06, 0.0, 0.055 if natural else 0.035, 1.0])
+        bar = fig.colorbar(image, cax=cax, ticks=[0, 0.5, 1])
+        bar.set_label("shading: share of\nthe true class" if natural else "shading: share of the true class")
+        bar.ax.tick_params(labelsize=MIN_TEXT)
+        bar.outline.set_linewidth(0.4)
+        return _svg(fig, fig_id, confusion_alt(name, classes, confusion), natural=natural)
 
 
 #: past this many classes, one-vs-rest ROC curves are drawn one small panel per class
@@ -75,7 +118,9 @@ def class_roc_figure(name: str, curves: dict, aucs: dict, fig_id: str, color: st
             i = list(curves).index(cname)
             auc = aucs.get(cname)
             label = _label(f"{cname} (AUC {auc:.3f})" if auc is not None else cname)
-            ax.plot(*_thin(roc.x, roc.y), color=PALETTE[i % len(PALETTE)], label=label)
+            # the classes' own colours and dashes: never a learner's
+            ax.plot(*_thin(roc.x, roc.y), color=CLASS_PALETTE[i % len(CLASS_PALETTE)],
+                    linestyle=_DASHES[i % len(_DASHES)], label=label)
         _unit_axes(ax, "False positive rate (one vs rest)", "True positive rate")
         ax.set_title(_label(f"{name}: one-vs-rest ROC curves"))
         _legend_below(fig, [ax])
@@ -86,6 +131,7 @@ def _class_roc_grid(name: str, curves: dict, aucs: dict, fig_id: str, color: str
     k = len(curves)
     ncols = 3 if k <= 9 else 4
     nrows = -(-k // ncols)
+    fit = max(6, int(HALF_WIDTH / ncols * 72 / (0.55 * 7.5)))  # characters of a 7.5 pt title per panel
     with _rc({"axes.titlesize": 7.5, "xtick.labelsize": 7, "ytick.labelsize": 7}):
         fig = _figure((HALF_WIDTH, 0.2 + nrows * HALF_WIDTH / ncols * 1.08 + 0.35), layout="constrained")
         axes = np.atleast_1d(fig.subplots(nrows, ncols, sharex=True, sharey=True)).ravel()
@@ -94,7 +140,12 @@ def _class_roc_grid(name: str, curves: dict, aucs: dict, fig_id: str, color: str
             if c.roc is not None:
                 ax.plot(*_thin(c.roc.x, c.roc.y), color=color, linewidth=1.1)
             auc = aucs.get(cname)
-            ax.set_title(_label(f"{cname}" + (f" {auc:.2f}" if auc is not None else "")), pad=2)
+            # on as many lines as the panel's width needs (a long class name ran past the figure)
+            title = f"{cname}" + (f" {auc:.2f}" if auc is not None else "")
+            if len(title) > fit:  # the name on its lines, the AUC under it
+                title = textwrap.fill(f"{cname}", fit, break_long_words=True) + (
+                    f"\n{auc:.2f}" if auc is not None else "")
+            ax.set_title(_label(title), pad=2)
             ax.set_xlim(0, 1)
             ax.set_ylim(0, 1.02)
             ax.set_aspect("equal")
@@ -122,16 +173,14 @@ def class_scores_figure(classes: list[str], values: dict[str, dict[str, float | 
                 v = values[key].get(cname)
                 if v is None:
                     continue
-                ax.plot([v], [i + (j - (len(keys) - 1) / 2) * step], marker="o", markersize=5,
-                        color=styles[key]["color"], linestyle="none", clip_on=False)
+                ax.plot([v], [i + (j - (len(keys) - 1) / 2) * step], **_dot(styles[key]))
         ax.set_yticks(range(len(classes)))
         ax.set_yticklabels(classes)
         ax.set_ylim(len(classes) - 0.5, -0.5)
         ax.set_xlim(*scalar_limits([(c, {k: (values[k].get(c), None) for k in keys}) for c in classes]))
         ax.grid(axis="y", visible=False)
         ax.set_xlabel(f"{measure} per class (one vs rest)")
-        handles = [_proxy(_label(k), color=styles[k]["color"], marker="o", markersize=5, linestyle="none")
-                   for k in keys]
+        handles = dot_handles(keys, styles)
         fig.legend(handles, [h.get_label() for h in handles], loc="outside upper center",
                    ncol=min(len(keys), 6), frameon=False, handletextpad=0.2, columnspacing=1.2)
         return _svg(fig, "class-scores", class_scores_alt(classes, values, measure))

@@ -137,17 +137,21 @@ def _style_attributes(m) -> str:
     return " ".join(f'{name.strip()}="{value.strip()}"' for name, value in declarations)
 
 
-def _svg(fig, name: str, alt: str) -> str:
+def _svg(fig, name: str, alt: str, natural: bool = False) -> str:
     """The figure as SVG text; ``alt`` (what it shows, in a sentence) is its
-    accessible name, read out where the picture cannot be seen. Inside
-    ``drawing(dry=True)``, a placeholder with the same name (see :func:`drawing`)."""
+    accessible name, read out where the picture cannot be seen: the ``aria-label``
+    in HTML and the SVG's ``<title>``, which WeasyPrint writes as the tagged PDF
+    figure's ``/Alt``. Inside ``drawing(dry=True)``, a placeholder with the same
+    name (see :func:`drawing`). ``natural``: never drawn wider than the figure's own
+    size (a small figure, such as a 3 x 3 confusion matrix, is not stretched to the
+    text width: its text stays the size it was set at)."""
     import matplotlib
 
     _warn_missing_glyphs(fig)
-    label = html.escape(alt, quote=True)
+    label = html.escape(" ".join(alt.split()), quote=True)  # one line, no stray spaces
     mode = _DRAWING.get()
     if mode is not None and mode.dry:
-        return f'<svg role="img" data-figure="{name}" aria-label="{label}"></svg>'
+        return f'<svg role="img" data-figure="{name}" aria-label="{label}"><title>{label}</title></svg>'
     buf = io.StringIO()
     with warnings.catch_warnings():
         if mode is not None:
@@ -162,4 +166,9 @@ def _svg(fig, name: str, alt: str) -> str:
     text = re.sub(r'(xlink:href|href)="#([^"]+)"', rf'\1="#{name}-\2"', text)
     text = re.sub(r"url\(#([^)]+)\)", rf"url(#{name}-\1)", text)
     text = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1', text, count=1)
-    return text.replace("<svg", f'<svg role="img" data-figure="{name}" aria-label="{label}"', 1)
+    if natural:
+        text = text.replace("<svg", f'<svg style="max-width: {fig.get_figwidth():.2f}in"', 1)
+    text = text.replace("<svg", f'<svg role="img" data-figure="{name}" aria-label="{label}"', 1)
+    # the title first inside the root: WeasyPrint reads only a direct child
+    start = text.index(">", text.index("<svg")) + 1
+    return f"{text[:start]}<title>{label}</title>{text[start:]}"

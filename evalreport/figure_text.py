@@ -26,7 +26,9 @@ CROWDED_FPR, CROWDED_TPR = 0.1, 0.8
 
 
 def _num(v) -> str:
-    return "undefined" if v is None else f"{v:.3g}"
+    from .report.format import value_text  # the report's one number style (never exponents)
+
+    return value_text(v)
 
 
 def _envelopment(result) -> list[str]:

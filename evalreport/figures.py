@@ -16,9 +16,11 @@ from .figure_text import _label, cost_alt, gains_alt, pr_alt, reliability_alt, r
 # the drawing of the ROC, P-R and cost curves is the plot helpers' (evalreport.plots, for
 # custom figures too); the rest is shared with the other figure modules from here
 from .plots import MIN_TEXT, PALETTE, _proxy, _thin, _unit_axes  # noqa: F401  (class_figures.py, ...)
-from .plots import _cost_limits, _drawn, learner_styles, plot_cost_curves, plot_pr, plot_roc, roc_crowded
+from .plots import _cost_limits, _drawn, _line, learner_styles, plot_cost_curves, plot_pr, plot_roc
+from .styles import _muted_handle
+from .plots import roc_crowded
 
-__all__ = ["PALETTE", "learner_styles", "figures", "gains_figure", "drawing"]
+__all__ = ["PALETTE", "learner_styles", "figures", "gains_figure", "drawing", "dot_handles"]
 
 def _rc(extra: dict | None = None):
     """matplotlib's settings for drawing one figure (read when artists are made
@@ -75,6 +77,13 @@ _RC = {
 }
 
 
+def _legend_columns(labels, width: float) -> int:
+    """How many columns of legend entries the longest of ``labels`` allows at ``width``."""
+    # a character of 7.5 pt DejaVu Sans is about 0.06 in wide; the marker and gaps 0.45 in
+    longest = max(len(lab) for lab in labels) * 0.062 + 0.45
+    return max(1, min(len(labels), int((width - 0.2) // longest)))
+
+
 def _legend_below(fig, axes, handles=None, labels=None, width: float = HALF_WIDTH) -> None:
     """The legend under the axes, outside the data (constrained layout makes
     room for it); as many columns as the longest label allows at this width."""
@@ -86,9 +95,7 @@ def _legend_below(fig, axes, handles=None, labels=None, width: float = HALF_WIDT
         labels, handles = list(pairs), list(pairs.values())
     if not handles:
         return
-    # a character of 7.5 pt DejaVu Sans is about 0.06 in wide; the marker and gaps 0.45 in
-    longest = max(len(lab) for lab in labels) * 0.062 + 0.45
-    ncol = max(1, min(len(labels), int((width - 0.2) // longest)))
+    ncol = _legend_columns(labels, width)
     fig.legend(handles, labels, loc="outside lower center", ncol=ncol, frameon=False,
                handlelength=1.8, columnspacing=1.0, handletextpad=0.4, borderaxespad=0.2)
 
@@ -132,8 +139,7 @@ def cost_figure(result, styles, thirds: bool = False) -> str:
         size = (THIRD_WIDTH, THIRD_HEIGHT) if thirds else (HALF_WIDTH, 3.3)
         fig = _figure(size, layout="constrained")
         ax = fig.subplots()
-        handles = plot_cost_curves(ax, result, styles=styles, legend=False,
-                                   title="Cost curves (least cost shaded)" if thirds else None)
+        handles = plot_cost_curves(ax, result, styles=styles, legend=False)
         _legend_below(fig, [ax], handles, [h.get_label() for h in handles], width=size[0])
         return _svg(fig, "cost", cost_alt(result))
 
@@ -172,10 +178,12 @@ def scalars_figure(result, styles, rows) -> str:
                 if value is None:
                     continue
                 y = i + (j - (len(keys) - 1) / 2) * step
-                color = styles[key]["color"]
+                st = styles[key]
+                muted = st.get("muted")
                 if interval is not None:
-                    ax.plot(interval, [y, y], color=color, linewidth=1.2)
-                ax.plot([value], [y], marker="o", markersize=5, color=color, linestyle="none", clip_on=False)
+                    ax.plot(interval, [y, y], color=st["color"], linewidth=0.8 if muted else 1.2,
+                            zorder=1.5 if muted else 2)
+                ax.plot([value], [y], **_dot(st))
         ax.set_yticks(range(len(rows)))
         ax.set_yticklabels([label for label, _ in rows])
         ax.set_ylim(len(rows) - 0.5, -0.5)
@@ -183,18 +191,42 @@ def scalars_figure(result, styles, rows) -> str:
         ax.grid(axis="y", visible=False)
         ax.set_xlabel("value (higher is better; lines: confidence intervals where computed)")
         # every learner, those with hard decisions too (no AUC: not on the first row)
-        handles = [_proxy(_label(k), color=styles[k]["color"], marker="o", markersize=5, linestyle="none")
-                   for k in keys]
+        handles = dot_handles(keys, styles)
         fig.legend(handles, [h.get_label() for h in handles], loc="outside upper center",
                    ncol=min(len(keys), 6), frameon=False, handletextpad=0.2, columnspacing=1.2)
         return _svg(fig, "scalars", scalars_alt(rows))
 
 
+def _dot(st: dict, size: float = 5) -> dict:
+    """A learner's dot in a dot chart: its marker and colour; a muted one small and behind."""
+    if st.get("muted"):
+        return dict(marker="o", markersize=size * 0.6, color=st["color"], linestyle="none", clip_on=False,
+                    zorder=1.5)
+    return dict(marker=st.get("marker", "o"), markersize=size, color=st["color"], linestyle="none",
+                clip_on=False, zorder=3)
+
+
+def dot_handles(keys, styles, size: float = 5) -> list:
+    """The legend entries of the dot charts: one per learner in colour, one for the grey ones."""
+    handles = [_proxy(_label(k), **{**_dot(styles[k], size), "clip_on": True}) for k in keys
+               if not styles[k].get("muted")]
+    grey = _muted_handle(keys, styles)
+    if grey is not None:
+        handles.append(_proxy(grey.get_label(), **_dot(styles[[k for k in keys if styles[k].get("muted")][0]],
+                                                         size)))
+    return handles
+
+
 def gains_figure(result, styles) -> str:
     """Cumulative gains (left: the share of the positives captured against the share
     flagged, the diagonal a random ranking) and lift by decile (right), per learner."""
+    drawn = [k for k, lr in result.learners.items() if lr.operating_table is not None]
+    labels = ["random"] + [_label(k) for k in drawn if not styles[k].get("muted")]
+    labels += [] if len(labels) == len(drawn) + 1 else ["n other learners (grey)"]
+    rows = -(-len(labels) // _legend_columns(labels, FULL_WIDTH))
     with _rc():
-        fig = _figure((FULL_WIDTH, 2.0), layout="constrained")
+        # each row of legend past the first takes its height from the axes: the figure grows by it
+        fig = _figure((FULL_WIDTH, 2.0 + 0.16 * (rows - 1)), layout="constrained")
         (left, right) = fig.subplots(1, 2)
         left.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="random")
         right.axhline(1.0, color="#999999", linewidth=0.8, linestyle=":")
@@ -203,10 +235,10 @@ def gains_figure(result, styles) -> str:
             if table is None:
                 continue
             st = styles[key]
-            line = dict(color=st["color"], linestyle=st["linestyle"], marker="o", markersize=3.2)
+            line = dict(**_line(st), marker=st.get("marker", "o"), markersize=2.5 if st.get("muted") else 3.2)
             points = [(0.0, 0.0)] + [(g.flagged, g.captured) for g in table.gains if g.captured is not None]
             if len(points) > 1:
-                left.plot(*zip(*points), label=_label(key), **line)
+                left.plot(*zip(*points), label="_" if st.get("muted") else _label(key), **line)
             lifts = [(g.flagged, g.lift) for g in table.gains if g.lift is not None]
             if lifts:
                 right.plot(*zip(*lifts), **line)
@@ -217,15 +249,21 @@ def gains_figure(result, styles) -> str:
         right.set_xlabel("Share flagged (top by score)")
         right.set_ylabel("Lift (captured / flagged)")
         right.set_title("Cumulative lift by decile")
-        _legend_below(fig, [left], width=FULL_WIDTH)
+        handles, labels = left.get_legend_handles_labels()
+        grey = _muted_handle([k for k, lr in result.learners.items() if lr.operating_table is not None], styles)
+        if grey is not None:
+            handles, labels = handles + [grey], labels + [grey.get_label()]
+        _legend_below(fig, [left], handles, labels, width=FULL_WIDTH)
         return _svg(fig, "gains", gains_alt(result))
 
 
-def figures(result, scalar_rows) -> dict[str, str]:
+def figures(result, scalar_rows, styles: dict | None = None) -> dict[str, str]:
     """Every figure of the report, as inline SVG text: each key is there, ""
     when nothing is drawn (no learner has the curve: a class is absent, or
-    hard decisions only), since the templates ask for every key."""
-    styles = learner_styles(result.learners)
+    hard decisions only), since the templates ask for every key. ``styles``:
+    each learner's colour, dash and marker, the emphasis decided by the report
+    (report/summary.py's ``shown_styles``); default every learner in colour."""
+    styles = styles or learner_styles(result.learners)
     learners = result.learners.values()
     # the ROC figure takes the page's width when it adds its log-FPR panel; else,
     # with a few learners (legends of a few lines), the three curves go three across
@@ -252,7 +290,7 @@ def reliability_figure(name: str, bins, color: str, fig_id: str, *, top_label: b
         # four across the page (QUARTER_WIDTH) with fixed margins (the labels are
         # known): a layout engine measures every text again, a third of the drawing
         fig = _figure((QUARTER_WIDTH, 2.1))
-        fig.subplots_adjust(left=0.3, right=0.95, top=0.9, bottom=0.17, hspace=0.12)
+        fig.subplots_adjust(left=0.3, right=0.95, top=0.9, bottom=0.19, hspace=0.12)
         (ax, hist) = fig.subplots(2, 1, sharex=True,
                                        gridspec_kw={"height_ratios": [3, 1]})
         ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="perfect calibration")

@@ -12,6 +12,7 @@ import math
 from . import registry
 from .figure_text import _label
 from .figures import FULL_WIDTH, _figure, _legend_below, _proxy, _rc, _svg
+from .styles import _muted_handle
 from .words import and_join
 
 __all__ = ["trend_figure", "trend_alt"]
@@ -82,8 +83,11 @@ def trend_figure(runs: list[dict], measures: list[str], keys: list[str], styles:
                 low = [v - ci[0] if ci else 0.0 for _, v, ci in s]
                 high = [ci[1] - v if ci else 0.0 for _, v, ci in s]
                 st = styles[k]
+                muted = st.get("muted")  # grey, thin and behind: not the leader, deployed or a challenger
                 ax.errorbar(xs, ys, yerr=[low, high], color=st["color"], linestyle=st["linestyle"],
-                            linewidth=1.2, marker="o", markersize=3.5, capsize=2, elinewidth=0.8)
+                            linewidth=0.8 if muted else 1.2, marker=st.get("marker", "o"),
+                            markersize=2.5 if muted else 3.5, capsize=2, elinewidth=0.6 if muted else 0.8,
+                            zorder=1.5 if muted else 2)
             for bound in bounds.get(m, []):
                 value, label = bound[0], bound[1]
                 span = bound[2] if len(bound) > 2 else None
@@ -105,7 +109,10 @@ def trend_figure(runs: list[dict], measures: list[str], keys: list[str], styles:
         for ax in axes[len(measures):]:
             ax.set_visible(False)
         # every learner, whether or not it has a value in every panel
-        handles = [_proxy(_label(k), color=styles[k]["color"], linestyle=styles[k]["linestyle"], marker="o",
-                          markersize=3.5) for k in keys]
+        handles = [_proxy(_label(k), color=styles[k]["color"], linestyle=styles[k]["linestyle"],
+                          marker=styles[k].get("marker", "o"), markersize=3.5) for k in keys
+                   if not styles[k].get("muted")]
+        grey = _muted_handle(keys, styles)
+        handles += [grey] if grey is not None else []
         _legend_below(fig, axes, handles, [h.get_label() for h in handles], width=FULL_WIDTH)
         return _svg(fig, "trend", trend_alt(runs, measures, keys, bounds))

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
-__all__ = ["Measure", "Term", "KINDS", "TASKS", "SCALAR_KINDS", "GATE_KINDS"]
+__all__ = ["Measure", "Term", "Undefined", "KINDS", "TASKS", "SCALAR_KINDS", "GATE_KINDS", "UNITS", "HISTORY_METHODS"]
 
 TASKS = ("binary", "multiclass")
 Task = Literal["binary", "multiclass"]
@@ -31,6 +31,23 @@ KINDS = {
 SCALAR_KINDS = ("at_threshold", "threshold_free")
 #: what gates may test: the scalars, and the parity differences across a slice column's values
 GATE_KINDS = SCALAR_KINDS + ("slice",)
+#: what a scalar's number is, which decides how the report prints it (report.format):
+#: a rate, share or measure in [-1, 1] with 3 decimals; a cost or a ratio (unbounded) with
+#: 3 significant digits
+UNITS = ("rate", "cost", "ratio")
+#: how the history diff (history.changes) compares a measure between two runs, in the
+#: order of its table: DeLong's unpaired test (the AUC), the two-proportion test from the
+#: confusion counts, the runs' bootstrap intervals (MOVER), the change alone
+HISTORY_METHODS = ("delong_unpaired", "two_proportion_z", "intervals", "no test")
+
+
+@dataclass(frozen=True)
+class Undefined:
+    """What a measure's ``compute`` returns when its value is undefined and it can say
+    why: the value is None (null in results.json, "undefined" in the report) and the
+    run warns "<name> is undefined: <why>" (tasks.base.undefined_warnings)."""
+
+    why: str
 
 
 @dataclass(frozen=True)
@@ -49,8 +66,8 @@ class Measure:
     reference: str
     undefined: str = ""  # when the value is undefined ("" never, or not a scalar)
     compute: Mapping[str, Callable[[Any], float | None]] = field(default_factory=dict)
-    #: how the report prints a defined value (None: report.format.fmt, 4 significant
-    #: digits); an undefined one is always "undefined"
+    #: how the report prints a defined value (None: report.format's number style, 3
+    #: significant digits in prose, 4 decimals in tables); an undefined one is always "undefined"
     format: Callable[[Any], str] | None = None
     metric: bool = True  # a name the spec's `metrics:` list accepts
     gate: bool = False  # gates may test it (a scalar)
@@ -64,6 +81,27 @@ class Measure:
     #: at the threshold or over every threshold); e.g. "family" (the confusion-matrix
     #: family at the threshold), "calibration"
     section: str = ""
+    #: the PDF glossary's one line ("": the definition in full)
+    brief: str = ""
+    #: what its number is (a key of UNITS): how the report prints it
+    unit: str = "rate"
+    #: per task, how the history diff compares it between two runs (one of
+    #: HISTORY_METHODS); a gate on its change (max_drop, significant_drop) needs it
+    history: Mapping[str, str] = field(default_factory=dict)
+    #: per task, the measure whose value this name reads there (a multi-class ``f1``
+    #: gate reads Zhou's macro-F1: {"multiclass": "macro_f1"}; a binary cost given to a
+    #: multi-class task's leaderboard reads the cost-sensitive error); history's rows and
+    #: the leaderboard use that measure's name
+    alias: Mapping[str, str] = field(default_factory=dict)
+    #: the same measure with the positive label swapped (binary: labels swapped, the
+    #: order of the scores reversed): "" no symmetry is declared; a name (recall ->
+    #: "specificity", itself for accuracy); "1/<name>" its reciprocal. Held by
+    #: tests/test_invariance.py
+    swapped: str = ""
+    #: binary: the value as a pure function of the weighted counts (TP, FP, TN, FN) at
+    #: the threshold (a float, None or Undefined). When given, ``compute["binary"]``
+    #: defaults to it, and the bootstrap resamples it (rank_by, challengers)
+    of_counts: Callable[[float, float, float, float], Any] | None = None
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -74,8 +112,21 @@ class Measure:
             raise ValueError(f"measure {self.name!r}: unknown task {sorted(unknown)}")
         if (self.rank and self.kind not in SCALAR_KINDS) or (self.gate and self.kind not in GATE_KINDS):
             raise ValueError(f"measure {self.name!r}: only scalars can be gated or ranked")
-        object.__setattr__(self, "compute", MappingProxyType(dict(self.compute)))
-        object.__setattr__(self, "rank", MappingProxyType(dict(self.rank)))
+        if self.unit not in UNITS:
+            raise ValueError(f"measure {self.name!r}: unit {self.unit!r} is not one of {', '.join(UNITS)}")
+        if bad := set(self.history.values()) - set(HISTORY_METHODS):
+            raise ValueError(f"measure {self.name!r}: history method {sorted(bad)} is not one of "
+                             f"{', '.join(HISTORY_METHODS)}")
+        if self.of_counts is not None and "binary" in self.tasks and "binary" not in self.compute:
+            f = self.of_counts
+
+            def binary(lr):
+                at = lr.at_threshold
+                return f(at.tp, at.fp, at.tn, at.fn)
+
+            object.__setattr__(self, "compute", {**self.compute, "binary": binary})
+        for name in ("compute", "rank", "history", "alias"):
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
         paths = {t: self.json_path.get(t, f"learners.*.{self.name}") for t in self.tasks}
         object.__setattr__(self, "json_path", MappingProxyType(paths))
 
@@ -90,7 +141,18 @@ class Measure:
     def value(self, task: str, learner) -> float | None:
         """The learner's value (None: undefined, or no single value for this task)."""
         get = self.compute.get(task)
-        return None if get is None else get(learner)
+        value = None if get is None else get(learner)
+        return None if isinstance(value, Undefined) else value
+
+    def why_undefined(self, task: str, learner) -> str:
+        """Why the learner's value is undefined, where ``compute`` says ("" otherwise)."""
+        get = self.compute.get(task)
+        value = None if get is None else get(learner)
+        return value.why if isinstance(value, Undefined) else ""
+
+    def reads(self, task: str) -> str:
+        """The measure whose value this name reads for ``task`` (``alias``, else itself)."""
+        return self.alias.get(task, self.name)
 
     @property
     def ranking_label(self) -> str:
@@ -104,3 +166,4 @@ class Term:
     name: str
     tasks: tuple[str, ...]
     definition: str
+    brief: str = ""  # the PDF glossary's one line ("": the definition in full)

@@ -7,6 +7,8 @@ compute a measure: every cell is a verdict or p-value the engine computed."""
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 from .figures import HALF_WIDTH, _figure, _rc, _svg
@@ -77,7 +79,8 @@ def _heatmap(codes: np.ndarray, legend, names: list[str], title: str, fig_id: st
             ax.set_xlabel(f"column: learner's rank by {by}")
             ax.set_ylabel(f"row: learner's rank by {by}")
         ax.tick_params(length=2)
-        ax.set_title(title)
+        # on two lines when wider than the figure ("... (McNemar) below" was cut at "belc")
+        ax.set_title(textwrap.fill(title, 32))
         used = set(np.unique(codes[codes < len(legend)]).tolist())
         handles = [Patch(facecolor=c, edgecolor="#999999", linewidth=0.4, label=lab)
                    for i, (lab, c) in enumerate(legend) if i in used]

@@ -32,6 +32,7 @@ import numpy as np
 
 from . import registry
 from ._version import __version__
+from .attachments import data_files
 from .capture import routed_warnings
 from .compare.stats import friedman_nemenyi
 from .data import Source, load_sources
@@ -39,27 +40,43 @@ from .errors import SpecError
 from .result import AcrossDatasets, LearnerResult, OperatingPointSpec, Result, RunWarning
 from .spec import Spec
 from .tasks import task_of
-from .tasks.base import with_values
+from .tasks.base import undefined_warnings, with_values
 from .tasks.slices import slice_gate
 from .words import and_join
 
-__all__ = ["Result", "LearnerResult", "OperatingPointSpec", "RunWarning", "STAGES", "evaluate", "report_date",
+__all__ = ["Result", "LearnerResult", "OperatingPointSpec", "RunWarning", "STAGES", "evaluate", "evaluate_deferred", "report_date", "source_date_epoch",
            "learner_keys", "check_gates", "across_datasets", "with_history", "with_verdict"]
 
 #: the stages of a run, in order (render is the report's: evalreport.report.render)
 STAGES = ("load", "check", "evaluate", "gates", "compare", "history", "verdict", "render")
 
 
+def source_date_epoch() -> dt.datetime | None:
+    """SOURCE_DATE_EPOCH as a UTC time (None: unset), or a SpecError saying what is
+    wrong with it. Set but empty is an error too: WeasyPrint and fontTools read the
+    variable themselves and fail on it with a traceback, so it is checked before
+    any work (the command line's environment check)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch is None:
+        return None
+    hint = "give whole seconds since 1970-01-01 UTC (e.g. 1767225600) or unset it"
+    if not epoch.strip():
+        raise SpecError([f"SOURCE_DATE_EPOCH is set but empty: {hint}"])
+    try:
+        if not epoch.strip().lstrip("+-").isdigit():
+            raise ValueError(epoch)
+        return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc)
+    except (ValueError, OverflowError, OSError):
+        raise SpecError([f"SOURCE_DATE_EPOCH={epoch!r} is not a Unix timestamp: {hint}"]) from None
+
+
 def report_date(spec: Spec) -> str:
     """The spec's date, else SOURCE_DATE_EPOCH, else today (UTC)."""
+    epoch = source_date_epoch()  # checked even with a date: the PDF's writers read it too
     if spec.date is not None:
         return spec.date.isoformat()
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch:
-        try:
-            return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc).date().isoformat()
-        except (ValueError, OverflowError, OSError):
-            raise SpecError([f"SOURCE_DATE_EPOCH={epoch!r} is not a Unix timestamp"]) from None
+    if epoch is not None:
+        return epoch.date().isoformat()
     return dt.datetime.now(tz=dt.timezone.utc).date().isoformat()
 
 
@@ -219,6 +236,34 @@ def evaluate(spec: Spec, *, progress=None, data=None) -> Result:
     return with_verdict(with_history(result))
 
 
+def evaluate_deferred(spec: Spec, *, progress=None, data=None) -> Result:
+    """The Python API's evaluation (:mod:`evalreport.deferred`): the point values at
+    once (load, check and evaluate with the bootstrap left out), the intervals and
+    all that depends on them (tests, gates, warnings, verdict) on first access, by
+    :func:`evaluate` of the same spec and data, once. A spec without a bootstrap
+    (``confidence.bootstrap: 0``) is evaluated in full at once."""
+    if not spec.confidence.bootstrap:
+        return evaluate(spec, progress=progress, data=data)
+    from .deferred import DeferredResult
+
+    quick_spec = spec.model_copy(update={"confidence": spec.confidence.model_copy(update={"bootstrap": 0})})
+    with routed_warnings("reading the data") as routed:  # the full result says them
+        def tracked(message: str) -> None:
+            routed.stage = message
+            if progress:
+                progress(message)
+
+        task = task_of(quick_spec)
+        sources = load_sources(quick_spec, tracked, data)
+        checked = task.check(quick_spec, sources)
+        learners, _ = task.evaluate(quick_spec, sources, learner_keys(sources), checked, tracked)
+        learners = {key: with_values(task.name, lr) for key, lr in learners.items()}
+    inputs = [{"path": s.path, "sha256": s.sha256_hex, "rows": s.rows} for s in sources]
+    quick = Result(spec=spec, version=__version__, date=report_date(spec), inputs=inputs, operating_point=checked,
+                   learners=learners, gates=[], task=task)
+    return DeferredResult(quick, lambda: evaluate(spec, progress=progress, data=data))
+
+
 def with_verdict(result: Result) -> Result:
     """The verdict stage: each gate row's outcome and interval
     (:func:`evalreport.verdict.with_outcomes`), then the verdict, decided once
@@ -260,7 +305,7 @@ def with_history(result: Result) -> Result:
     options = getattr(spec, "history", None)  # spec.models.History
     if options is None:
         return result
-    from .history.archive import previous, runs
+    from .history.archive import entry_sha256, fate, previous, runs
     from .history.changes import changes
     from .history.gates import change_gates
     from .history.trend import trend_runs
@@ -269,14 +314,15 @@ def with_history(result: Result) -> Result:
     level = spec.confidence.level
     folder = spec.resolve(options.dir)
     current = result_core(result)
-    before = previous(folder, result.date)
-    compared = None if before is None else changes(before[1], current, level=level)
+    # read once: an entry that cannot be read is left out, with a warning naming it (archive.Runs.warnings)
     archived = runs(folder)
-    said: list[str] = []
-    if isinstance(archived, tuple):  # (runs, warnings about unreadable entries)
-        archived, said = archived[0], list(archived[1])
+    before = previous(folder, result.date, archived)
+    compared = None if before is None else changes(before[1], current, level=level)
+    said = archived.warnings + fate(folder, result.date, options.keep)
     block = {
         "previous": None if compared is None else compared.get("previous"),
+        # the chain of audits: the previous run's results.json as archived, by its sha256
+        "previous_sha256": None if before is None else entry_sha256(folder, before[0]),
         "changes": [] if compared is None else compared.get("changes", []),
         "drift": [] if compared is None else compared.get("drift", []),
         "balance": None if compared is None else compared.get("balance"),
@@ -284,7 +330,7 @@ def with_history(result: Result) -> Result:
     }
     learners = [(lr.name, lr.key, lr.dataset) for lr in result.learners.values()]
     gates, gate_warnings = change_gates(spec.gates, learners, compared, level=level, task=spec.task)
-    warnings = [RunWarning(f"history: {w}") for w in said]
+    warnings = [RunWarning(w) for w in said]  # each begins with "history:"
     warnings += [RunWarning(text, learner=key, measure=measure) for text, key, measure in gate_warnings]
     return adding(result, block, gates, warnings)
 
@@ -302,6 +348,7 @@ def _evaluate(spec: Spec, progress, routed, tables=None) -> Result:
     # evaluate
     learners, warnings = task.evaluate(spec, sources, learner_keys(sources), checked, progress)
     learners = {key: with_values(task.name, lr) for key, lr in learners.items()}
+    warnings = warnings + undefined_warnings(task.name, learners, spec.metric_set)
     # gates (on the values, which the comparisons do not change)
     gates, gate_warnings = check_gates(spec, learners)
     # compare
@@ -311,10 +358,12 @@ def _evaluate(spec: Spec, progress, routed, tables=None) -> Result:
     learners, comparisons, compare_warnings = task.compare(spec, learners, sources)
     friedman = across_datasets(spec, learners, task.across_measure)
     inputs = [{"path": s.path, "sha256": s.sha256_hex, "rows": s.rows} for s in sources]
+    attached, attach_warnings = data_files(spec, sources, tables)  # report.attach: [data]
     return Result(
         spec=spec, version=__version__, date=date, inputs=inputs, operating_point=checked,
         learners=learners, gates=gates, comparisons=comparisons,
         warnings=([RunWarning(w) for s in sources for w in s.warnings] + warnings + compare_warnings
-                  + friedman_warnings(spec, learners, friedman, task.across_measure) + gate_warnings),
-        friedman=friedman, task=task,
+                  + friedman_warnings(spec, learners, friedman, task.across_measure) + gate_warnings
+                  + [RunWarning(w) for w in attach_warnings]),
+        friedman=friedman, task=task, attached_data=tuple(attached),
     )

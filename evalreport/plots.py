@@ -21,36 +21,22 @@ import numpy as np
 
 from .figure_text import _label, _partial_auc
 from .plot_paths import _log_path, _pr_path, _thin
+# the learners' colours, dashes and markers (re-exported: the figure modules import them from here)
+from .styles import EMPHASIS_FROM, MUTED, PALETTE, learner_styles  # noqa: F401
+from .styles import _learner_handles, _line, _proxy
 
-__all__ = ["plot_roc", "plot_pr", "plot_cost_curves", "learner_styles", "PALETTE"]
+__all__ = ["plot_roc", "plot_pr", "plot_cost_curves", "learner_styles", "PALETTE", "MUTED", "EMPHASIS_FROM"]
 
-#: Okabe & Ito's colour-blind-safe palette (yellow last: weak on white)
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
-_DASHES = ("-", (0, (6, 2)), (0, (2, 1.5)), (0, (6, 2, 2, 2)))
 #: the smallest text on a printed figure, in points
 MIN_TEXT = 7.0
-def learner_styles(keys) -> dict[str, dict]:
-    """One colour (and, past eight learners, a dash pattern) per learner, in every figure.
 
-    Parameters
-    ----------
-    keys : iterable of str
-        The learners' names, in the order of the report.
 
-    Returns
-    -------
-    dict
-        name -> ``{"color": ..., "linestyle": ...}``, matplotlib's keywords.
+def value_text(value) -> str:
+    """A measure's value in a legend, as the report's sentences print it (report/format.py;
+    imported here, not at the top: importing evalreport.report imports the figures)."""
+    from .report.format import value_text as text
 
-    Examples
-    --------
-    >>> learner_styles(["A", "B"])["B"]
-    {'color': '#D55E00', 'linestyle': '-'}
-    """
-    return {
-        key: {"color": PALETTE[i % len(PALETTE)], "linestyle": _DASHES[(i // len(PALETTE)) % len(_DASHES)]}
-        for i, key in enumerate(keys)
-    }
+    return text(value)
 
 
 @dataclass(frozen=True)
@@ -137,13 +123,6 @@ def _deployed(color: str) -> dict:
     """The marker of a learner's own (deployed) threshold: a square."""
     return dict(marker="s", markersize=5.5, markerfacecolor=color, markeredgecolor="white",
                 markeredgewidth=0.8, linestyle="none", zorder=6, clip_on=False)
-
-
-def _proxy(label: str, **kwargs):
-    """A legend entry for a kind of mark (its colour neutral: every learner has one)."""
-    from matplotlib.lines import Line2D
-
-    return Line2D([], [], label=label, **{"color": "#555555", **kwargs})
 
 
 def _deployed_proxy():
@@ -254,18 +233,19 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
     handles, hulls = [], False
     for key, lr in drawn.learners.items():
         st, roc, at, summary = styles[key], lr.roc, lr.at, lr.summary
-        handles.append(_learner_handle(key, st, f"{key} (AUC {summary.auc:.3f})"
+        handles.append(_learner_handle(key, st, f"{key} (AUC {value_text(summary.auc)})"
                                        if roc is not None and summary.auc is not None else key,
                                        lr.hard or roc is None))
         if roc is not None:
-            ax.plot(*_thin(roc.x, roc.y), color=st["color"], linestyle=st["linestyle"], zorder=3)
+            ax.plot(*_thin(roc.x, roc.y), **_line(st))
         hull = summary.hull
-        if hull is not None:
+        if hull is not None and not st.get("muted"):
             hulls = True
             ax.plot(hull.fpr, hull.tpr, color=st["color"], linestyle=(0, (3, 2)), linewidth=0.8,
                     alpha=0.8, zorder=2)
         if _placed(at):  # the deployed threshold's point
             ax.plot([at.fpr], [at.recall], **_deployed(st["color"]))
+    handles = _learner_handles(handles, list(drawn.learners), styles)
     best = _least_cost(drawn)
     if hulls:
         handles.append(_proxy("convex hulls (dashed)", linestyle=(0, (3, 2)), linewidth=0.8))
@@ -310,7 +290,7 @@ def _roc_log_panel(ax, drawn: _Drawn, styles) -> None:
     low = 1.0
     for key, roc in curves.items():
         x, y = _log_path(roc.x, roc.y, left)
-        ax.plot(x, y, color=styles[key]["color"], linestyle=styles[key]["linestyle"], zorder=3)
+        ax.plot(x, y, **_line(styles[key]))
         low = min(low, float(np.max(y[x <= left], initial=y[0])))
     for key, lr in drawn.learners.items():
         at = lr.at
@@ -385,18 +365,18 @@ def plot_pr(ax, source, *, styles=None, threshold=None, legend=True, title=None)
     for key, lr in drawn.learners.items():
         pr, st, at = lr.pr, styles[key], lr.at
         ap, bep = lr.summary.average_precision, lr.summary.bep
-        parts = [f"AP {ap:.3f}" if ap is not None else "", f"BEP {bep:.3f}" if bep is not None else ""]
+        parts = [f"AP {value_text(ap)}" if ap is not None else "", f"BEP {value_text(bep)}" if bep is not None else ""]
         parts = ", ".join(p for p in parts if p)
         handles.append(_learner_handle(key, st, f"{key} ({parts})" if parts else key, lr.hard or pr is None))
         if pr is not None:
-            ax.plot(*_pr_path(pr, lr.summary.positives), color=st["color"], linestyle=st["linestyle"],
-                    zorder=3)
+            ax.plot(*_pr_path(pr, lr.summary.positives), **_line(st))
         if at is not None and at.recall is not None and at.precision is not None:
             ax.plot([at.recall], [at.precision], **_deployed(st["color"]))
-        if bep is not None:
+        if bep is not None and not st.get("muted"):
             beps = True
             ax.plot([bep], [bep], marker="D", markersize=5.5, color=st["color"], linestyle="none", zorder=5,
                     markeredgecolor="white", markeredgewidth=0.6, clip_on=False)
+    handles = _learner_handles(handles, list(drawn.learners), styles)
     if beps:
         handles.append(_proxy("break-even points (diamonds)", marker="D", markersize=5.5, linestyle="none",
                               markeredgecolor="white"))
@@ -474,7 +454,7 @@ def plot_cost_curves(ax, source, *, styles=None, threshold=None, pc_positive=Non
     pc_star = drawn.pc
     for key, lr in drawn.learners.items():
         hull = lr.summary.hull
-        if hull is not None and len(hull.fpr) <= 12:
+        if hull is not None and len(hull.fpr) <= 12 and not styles[key].get("muted"):
             # the cost lines of the hull's vertices, faintly: the ones the envelope is made of
             for fpr, tpr in zip(hull.fpr, hull.tpr):
                 ax.plot([0, 1], [fpr, 1 - tpr], color=styles[key]["color"], linewidth=0.45,
@@ -489,17 +469,23 @@ def plot_cost_curves(ax, source, *, styles=None, threshold=None, pc_positive=Non
     for key, lr in drawn.learners.items():
         curve, st, at = lr.summary.cost_curve, styles[key], lr.at
         cost = lr.summary.expected_total_cost
-        handles.append(_learner_handle(key, st, f"{key} (expected total cost {cost:.3f})"
+        handles.append(_learner_handle(key, st, f"{key} (expected total cost {value_text(cost)})"
                                        if curve is not None and cost is not None else key,
                                        lr.hard or curve is None))
         if curve is not None:
-            ax.plot(curve.pc, curve.cost, color=st["color"], linestyle=st["linestyle"], zorder=3)
+            ax.plot(curve.pc, curve.cost, **_line(st))
         if _placed(at):
             # the deployed threshold's cost line, FPR at PC(+) = 0 to FNR at 1, and its cost at PC(+)
             ax.plot([0, 1], [at.fpr, 1 - at.recall], color=st["color"], linewidth=0.9,
                     linestyle=(0, (1, 1.2)), alpha=0.9, zorder=2)
             if pc_star is not None:
                 ax.plot([pc_star], [_deployed_cost(at, pc_star)], **_deployed(st["color"]))
+    handles = _learner_handles(handles, list(drawn.learners), styles)
+    if drawn.envelope:
+        from matplotlib.patches import Patch
+
+        handles.append(Patch(color="#8a8a8a", alpha=0.3, linewidth=0,
+                             label="shaded: the least cost at each PC(+)"))
     if any(lr.at is not None for lr in drawn.learners.values()):
         handles.append(_proxy("deployed thresholds' cost lines", linewidth=0.9,
                               linestyle=(0, (1, 1.2))))
@@ -518,5 +504,7 @@ def plot_cost_curves(ax, source, *, styles=None, threshold=None, pc_positive=Non
     ax.set_ylim(*_cost_limits(drawn))
     ax.set_xlabel("Probability cost PC(+)")
     ax.set_ylabel("Normalised expected cost")
-    ax.set_title("Cost curves (shaded: the least cost at each PC(+))" if title is None else title)
+    # the shading's key in the legend: in the title it made the title wider than a
+    # half-width figure (its ")" was cut)
+    ax.set_title("Cost curves" if title is None else title)
     return _finish(ax, handles, legend, "best")  # the curves peak in the middle: no fixed corner is free

@@ -43,7 +43,12 @@ REDACTED = "<redacted>"
 _WORDS = frozenset({
     "secret", "secrets", "password", "passwords", "passwd", "pwd", "passphrase",
     "token", "key", "credential", "credentials", "auth", "authorization",
+    # an Azure shared access signature: spark.hadoop.fs.azure.sas.<container>.<account>...
+    "sas",
 })
+#: the names whose ``name: value`` is a credential in running text too (a description's
+#: "password: hunter2"); not key or auth alone, which prose uses ("Key: the model...")
+_PAIR_WORDS = frozenset({"secret", "secrets", "password", "passwords", "passwd", "pwd", "passphrase", "token"})
 #: the same written as one word (``apikey``, ``AWS_SECRETACCESSKEY`` is split on ``_``)
 _COMPOUNDS = re.compile(
     r"(api|access|secret|private|account|master|client|session|signing|encryption|sas)"
@@ -105,7 +110,37 @@ _SCHEME_TOKEN = re.compile(
     r"(?P<secret>[A-Za-z0-9\-._~+/]+=*)")
 
 
-def _redact_values(text: str, names: re.Pattern, kinds: set[str]) -> str:
+# The shapes of well-known tokens, redacted wherever they stand (a description, an
+# error message): GitHub's (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_), AWS access key
+# ids, Slack's, Google API keys, and JSON Web Tokens (MotherDuck's tokens are JWTs).
+_TOKEN_SHAPES = re.compile(
+    r"(?<![A-Za-z0-9_])(?:"
+    r"gh[pousr]_[A-Za-z0-9]{30,255}"
+    r"|github_pat_[A-Za-z0-9_]{20,255}"
+    r"|(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}"
+    r"|xox[abposr]-[A-Za-z0-9-]{10,255}"
+    r"|AIza[0-9A-Za-z_\-]{35}"
+    r"|eyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,4096}\.[A-Za-z0-9_-]{0,4096}"
+    r")(?![A-Za-z0-9_])")
+# user:password@host without a scheme (a folder named so in a data path): the password.
+# It starts only after a blank, a slash, a quote or a bracket, so the runs scanned stay disjoint.
+_USERINFO = re.compile(
+    r"(?P<head>(?:(?<=[\s/'\"(\[=,])|^)[A-Za-z][A-Za-z0-9._~%+\-]{0,63}:)(?P<secret>[^\s/@:'\"<>]{1,256})"
+    r"(?=@[A-Za-z0-9\[])")
+# name: value in running text, for the names of _PAIR_WORDS (password: x, motherduck_token: x)
+# (the name must end in one of them, so that ordinary "word:" pairs are not matched at all)
+_PAIR = re.compile(r"(?<![A-Za-z0-9_.\-])(?P<name>[A-Za-z0-9_.\-]{0,100}"
+                   r"(?i:pass(?:word|wd|phrase)?s?|pwd|secrets?|token|key))"
+                   r":(?!//)[ \t]{0,16}")
+
+
+def _pair_name(name: str) -> bool:
+    parts = _word_parts(name)
+    return (any(p in _PAIR_WORDS or _COMPOUNDS.fullmatch(p) for p in parts)
+            or any(_COMPOUNDS.fullmatch(a + b) for a, b in zip(parts, parts[1:])))  # api_key, access_token
+
+
+def _redact_values(text: str, names: re.Pattern, kinds: set[str], which=None) -> str:
     """The value after each match of ``names`` whose name looks like a credential,
     redacted. Names inside a value already redacted are skipped, so each
     character is scanned a bounded number of times."""
@@ -115,7 +150,10 @@ def _redact_values(text: str, names: re.Pattern, kinds: set[str]) -> str:
             continue
         param = m.groupdict().get("param")
         # a URL parameter may also be a signature (sig=, X-Amz-Signature=)
-        if not looks_like_credential(m.group("name"), words=_URL_WORDS if param else _WORDS):
+        if which is not None:
+            if not which(m.group("name")):
+                continue
+        elif not looks_like_credential(m.group("name"), words=_URL_WORDS if param else _WORDS):
             continue
         if m.group("name").lower() == "authorization" and _SCHEME.match(text, m.end()):
             continue  # "Authorization=Bearer xyz": the token after the scheme is (_SCHEME_TOKEN)
@@ -141,10 +179,18 @@ def _redact_text(text: str) -> tuple[str, set[str]]:
         return m.group("head") + REDACTED
 
     text = _URL_PASSWORD.sub(lambda m: replace(m, "url"), text)
+    text = _USERINFO.sub(lambda m: replace(m, "url"), text)
+
+    def token(m) -> str:
+        kinds.add("text")
+        return REDACTED
+
+    text = _TOKEN_SHAPES.sub(token, text)
     # before the assignments: in "Authorization=Bearer xyz" the secret is xyz
     text = _SCHEME_TOKEN.sub(lambda m: replace(m, "text"), text)
     text = _redact_values(text, _OPTION, kinds)
     text = _redact_values(text, _ASSIGNMENT, kinds)
+    text = _redact_values(text, _PAIR, kinds, which=_pair_name)
     return text, kinds
 
 
@@ -175,7 +221,7 @@ def _path_text(path: tuple) -> str:
 # a commented-out YAML line: "# key: value" (also "# - key: value", and
 # "# key:value", which YAML would read as one word but a reader as a pair)
 _COMMENTED_PAIR = re.compile(
-    r"^(?P<head>#\s*(?:-\s+)?(?P<key>[^\s:#'\"{}\[\],]+)\s*:\s*)"
+    r"^(?P<head>#\s*(?:-\s+)?(?P<key>[^\s:=#'\"{}\[\],]+)\s*[:=]\s*)"
     r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s#,}]+)")
 
 
@@ -343,7 +389,12 @@ def published(result) -> Published:
             title=title, description=description, spec_text=text, redacted=redacted,
             inputs=tuple({**i, "path": redact_text(i["path"])[0]} for i in result.inputs),
             sources={key: redact_text(lr.source)[0] for key, lr in result.learners.items()},
-            warnings=tuple(redact_text(str(w))[0] for w in result.warnings),
+            # the redaction said last: the spec attached to the PDF is then not the file's bytes
+            # (the readers of warnings zip them with result.warnings, which this one is not in)
+            warnings=tuple(redact_text(str(w))[0] for w in result.warnings) + (
+                (f"the report publishes the spec with credentials redacted (the text shown and attached "
+                 f"to the PDF is not the file's, the title and description as shown): "
+                 f"{redaction_note(list(redacted))}",) if redacted else ()),
         )
     return _PUBLISHED[result]
 

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .measure import GATE_KINDS, KINDS, SCALAR_KINDS, TASKS, Measure, Term
+from .measure import GATE_KINDS, HISTORY_METHODS, KINDS, SCALAR_KINDS, TASKS, UNITS, Measure, Term, Undefined
 from .registry_entries import ENTRIES, TERMS
 
-__all__ = ["Measure", "Term", "MEASURES", "TERMS", "KINDS", "SCALAR_KINDS", "GATE_KINDS", "TASKS", "register", "unregister", "get",
-           "measures_for", "metric_names", "gate_names", "comparison_names", "ranked", "definitions",
-           "as_records", "markdown_table"]
+__all__ = ["Measure", "Term", "Undefined", "MEASURES", "TERMS", "KINDS", "SCALAR_KINDS", "GATE_KINDS", "TASKS",
+           "UNITS", "HISTORY_METHODS", "register", "unregister", "get", "measures_for", "metric_names",
+           "gate_names", "comparison_names", "ranked", "history_measures", "change_names", "reads",
+           "definitions", "as_records", "markdown_table"]
 
 #: name -> measure, in the registry's order (the order of results.json and of the report)
 MEASURES: dict[str, Measure] = {}
@@ -87,6 +88,26 @@ def ranked(task: str) -> list[Measure]:
     return sorted((m for m in MEASURES.values() if task in m.rank), key=lambda m: m.rank[task])
 
 
+def history_measures(task: str) -> list[Measure]:
+    """The measures the history diff compares for ``task``, in its table's order: by
+    method (HISTORY_METHODS), then in the registry's order."""
+    found = [m for m in MEASURES.values() if task in m.history]
+    return sorted(found, key=lambda m: HISTORY_METHODS.index(m.history[task]))
+
+
+def change_names(task: str) -> tuple[str, ...]:
+    """The names a gate on the change since the previous run (max_drop,
+    significant_drop) accepts for ``task``."""
+    return tuple(m.name for m in history_measures(task))
+
+
+def reads(name: str, task: str) -> str:
+    """The measure whose value ``name`` reads for ``task`` (its ``alias``; an unknown
+    name is itself)."""
+    m = MEASURES.get(name)
+    return name if m is None else m.reads(task)
+
+
 def definitions(task: str, names: Collection[str] | None = None) -> dict[str, str]:
     """The appendix: label -> definition of every measure of ``task`` (of those named
     in ``names``, when given) and of the terms."""
@@ -103,10 +124,12 @@ def definitions(task: str, names: Collection[str] | None = None) -> dict[str, st
 def as_records() -> list[dict]:
     """The registry for people and programs (``evalreport measures --format json``)."""
     return [{"name": m.name, "label": m.label, "tasks": list(m.tasks), "direction": m.direction,
-             "kind": m.kind, "definition": m.definition, "reference": m.reference,
+             "kind": m.kind, "unit": m.unit if m.scalar else None, "definition": m.definition,
+             "reference": m.reference,
              "undefined_when": m.undefined or None, "spec": [k for k, on in (
                  ("metrics", m.metric), ("gates", m.gate), ("compare", m.compare)) if on],
-             "ranked": sorted(m.rank, key=TASKS.index), "results_json": dict(m.json_path)}
+             "ranked": sorted(m.rank, key=TASKS.index), "results_json": dict(m.json_path),
+             "history": dict(m.history), "aliases": dict(m.alias)}
             for m in MEASURES.values()]
 
 

@@ -24,7 +24,7 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["templates_dir", "configs_dir", "starter_spec", "STARTER_TASKS"]
+__all__ = ["templates_dir", "configs_dir", "starter_spec", "starter_data", "STARTER_TASKS"]
 
 _PACKAGE = Path(__file__).resolve().parent
 #: a file each folder must hold, so that an unrelated folder of the same name
@@ -79,3 +79,13 @@ def starter_spec(task: str = "binary") -> str:
     if task not in STARTER_TASKS:
         raise ValueError(f"unknown starter task {task!r}; valid: {', '.join(STARTER_TASKS)}")
     return (configs_dir() / f"{task}.yaml").read_text(encoding="utf-8")
+
+
+def starter_data(task: str = "binary") -> tuple[str, bytes]:
+    """The sample data the starter spec of ``task`` reads: (its file name, relative to
+    the spec, and its bytes), so that ``evalreport init DIR`` then ``evalreport run
+    DIR/evalreport.yaml`` works before the user's own predictions replace it."""
+    if task not in STARTER_TASKS:
+        raise ValueError(f"unknown starter task {task!r}; valid: {', '.join(STARTER_TASKS)}")
+    sample = "multiclass" if task == "multiclass" else "binary"  # audit: the binary sample
+    return "predictions.csv", (configs_dir() / f"{sample}.predictions.csv").read_bytes()

@@ -101,6 +101,10 @@ class LearnerResult:
     #: streamed table (its rows are not all kept) and, the variance, weighted data
     score_summary: dict | None = None
     auc_variance: float | None = None
+    #: the per-resample values of the measures the compare stage resamples in pairs,
+    #: kept from the draws of this learner's intervals so that the paired bootstrap
+    #: reuses them (tasks.binary_evaluate.Resampled); not in results.json
+    resampled: Any = field(default=None, repr=False)
 
     def threshold_text(self, t: float) -> str:
         """The text of threshold ``t`` (the learner's or a hull vertex's): one that
@@ -205,6 +209,9 @@ class Result:
     #: the verdict (evalreport.verdict.Verdict): the statuses, the leader, the findings,
     #: decided once from everything above; every sink prints it
     verdict: Any = None
+    #: with report.attach naming data: what the PDF attaches of the data
+    #: (evalreport.attachments.DataFile), results.json's ``attachments``
+    attached_data: tuple = ()
 
     @property
     def gates_passed(self) -> bool:
@@ -236,6 +243,12 @@ class Result:
         if self.task is None or self.task.views is None:
             raise TypeError("this Result has no task: build it with evalreport.evaluate")
         return self.task.views
+
+    def with_intervals(self) -> "Result":
+        """The result with every interval computed: this one (evaluated in full);
+        :func:`evalreport.evaluate` returns a :class:`evalreport.deferred.DeferredResult`,
+        whose intervals are computed on first access or by this method."""
+        return self
 
     def to_dict(self) -> dict:
         """results.json as a dict (the file's JSON read back: lists, floats, None).
@@ -280,6 +293,29 @@ class Result:
         B        0.6250     0.500
         """
         return self._views().to_frame(self)
+
+    def per_class_frame(self):
+        """A multi-class result's measures per class as a pandas DataFrame, like
+        scikit-learn's ``classification_report(output_dict=True)``: one row per
+        (learner, class), then each learner's ``macro`` and ``micro`` averages;
+        columns precision, recall, f1, support, auc, average_precision and
+        ``fbeta_<b>`` (NaN: undefined). TypeError for a binary result.
+
+        Examples
+        --------
+        >>> import evalreport
+        >>> result = evalreport.from_predictions([0, 1, 2, 2, 1, 0], {"m": [[.8, .1, .1], [.2, .7, .1],
+        ...     [.1, .2, .7], [.3, .3, .4], [.5, .4, .1], [.6, .2, .2]]}, confidence={"bootstrap": 0})
+        >>> result.per_class_frame().loc["m", ["precision", "recall"]]  # doctest: +NORMALIZE_WHITESPACE
+               precision    recall
+        class
+        0       0.666667  1.000000
+        1       1.000000  0.500000
+        2       1.000000  1.000000
+        macro   0.888889  0.833333
+        micro   0.833333  0.833333
+        """
+        return self._views().per_class_frame(self)
 
     def comparisons_frame(self):
         """The tests between pairs of learners (DeLong's, McNemar's, the paired

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .figures import HALF_WIDTH, _figure, _legend_below, _rc, _svg
-from .plots import _learner_handle, _thin, _unit_axes
+from .figures import FULL_WIDTH, _figure, _legend_below, _rc, _svg
+from .plot_paths import _log_path
+from .plots import _learner_handle, _line, _thin, _unit_axes, value_text
 
 __all__ = ["tpr_on_grid", "roc_band", "roc_band_figure", "GRID"]
 
@@ -50,6 +51,7 @@ def roc_band_figure(result, shown: list[str], styles: dict) -> tuple[str, str]:
     """The ROC curves of the ``shown`` learners over the band of the others' ("", "")
     when no other learner has a curve. Returns (SVG, caption)."""
     from matplotlib.patches import Patch
+    from matplotlib.ticker import FuncFormatter, NullFormatter
 
     rest = [k for k, lr in result.learners.items() if k not in shown and lr.curves.roc is not None]
     band = roc_band([(result.learners[k].curves.roc.x, result.learners[k].curves.roc.y) for k in rest])
@@ -57,32 +59,57 @@ def roc_band_figure(result, shown: list[str], styles: dict) -> tuple[str, str]:
         return "", ""
     n = len(rest)
     with _rc():
-        fig = _figure((HALF_WIDTH, 4.0), layout="constrained")
-        ax = fig.subplots()
-        ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":")
-        ax.fill_between(band["grid"], band["low"], band["high"], color="#d9d9d9", linewidth=0, zorder=1)
-        ax.fill_between(band["grid"], band["p10"], band["p90"], color="#a6a6a6", linewidth=0, zorder=1.5)
+        # the page's width: the whole curves (left) and their top-left corner with FPR on a
+        # log scale (right), where runs of one model part; half the width left the rest empty
+        fig = _figure((FULL_WIDTH, 3.3), layout="constrained")
+        ax, corner = fig.subplots(1, 2)
+        positive = [float(result.learners[k].curves.roc.x[result.learners[k].curves.roc.x > 0].min())
+                    for k in shown + rest if result.learners[k].curves.roc is not None
+                    and np.any(result.learners[k].curves.roc.x > 0)]
+        left = max(min(positive) / 2 if positive else 1e-3, float(GRID[GRID > 0][0]))
+        on_log = band["grid"] >= left
+        for panel, where in ((ax, slice(None)), (corner, on_log)):
+            panel.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":")
+            panel.fill_between(band["grid"][where], band["low"][where], band["high"][where], color="#d9d9d9",
+                               linewidth=0, zorder=1)
+            panel.fill_between(band["grid"][where], band["p10"][where], band["p90"][where], color="#a6a6a6",
+                               linewidth=0, zorder=1.5)
         handles = []
+        low = 1.0
         for key in shown:
             lr = result.learners[key]
             st, roc = styles[key], lr.curves.roc
             auc = lr.summary.auc
-            handles.append(_learner_handle(key, st, f"{key} (AUC {auc:.3f})" if roc is not None and auc is not None
+            handles.append(_learner_handle(key, st, f"{key} (AUC {value_text(auc)})" if roc is not None and auc is not None
                                            else key, lr.hard or roc is None))
             if roc is not None:
-                ax.plot(*_thin(roc.x, roc.y), color=st["color"], linestyle=st["linestyle"], zorder=3)
-        # short labels: two columns of legend under a half-width figure (the caption says the rest)
-        handles += [Patch(color="#a6a6a6", linewidth=0, label=f"other {n}: 10–90 %"),
+                ax.plot(*_thin(roc.x, roc.y), **_line(st))
+                x, y = _log_path(roc.x, roc.y, left)
+                corner.plot(x, y, **_line(st))
+                low = min(low, float(np.max(y[x <= left], initial=y[0])))
+        low = min(low, float(band["low"][on_log][0]))
+        handles += [Patch(color="#a6a6a6", linewidth=0, label=f"other {n}: 10–90%"),
                     Patch(color="#d9d9d9", linewidth=0, label=f"other {n}: min–max")]
         _unit_axes(ax, "False positive rate (FPR)", "True positive rate (TPR = recall)")
-        ax.set_title(f"ROC: the top {len(shown)} and the other {n}")
-        _legend_below(fig, [ax], handles, [h.get_label() for h in handles])
+        ax.set_title(f"ROC: {len(shown)} learner{'s' if len(shown) > 1 else ''} over the other {n}")
+        corner.set_xscale("log")
+        corner.set_xlim(left, 1.0)
+        corner.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        corner.xaxis.set_minor_formatter(NullFormatter())
+        pad = max(0.04 * (1 - low), 0.004)
+        corner.set_ylim(max(low - pad, 0.0), 1.0 + pad / 2)
+        corner.set_xlabel("False positive rate (log scale)")
+        corner.set_ylabel("True positive rate")
+        corner.set_title("The top-left corner, FPR on a log scale")
+        _legend_below(fig, [ax], handles, [h.get_label() for h in handles], width=FULL_WIDTH)
         inside = _inside(result, shown, band)
         alt = (f"ROC curves of {', '.join(shown)} over grey bands: the spread of the true positive rates of the "
-               f"other {n} learners at each false positive rate. {inside}")
+               f"other {n} learners at each false positive rate; right, the same with the false positive rate on "
+               f"a log scale. {inside}")
         svg = _svg(fig, "roc-band", alt)
-    caption = (f"ROC curves of the {len(shown)} learners the figures show, over the spread of the other {n}: "
-               "at each false positive rate, the dark band holds the middle 80 % of their true positive rates "
+    caption = (f"ROC curves of the {len(shown)} learners the figures draw in colour, over the spread of the other {n}"
+               " (right: the top-left corner, the false positive rate on a log scale): "
+               "at each false positive rate, the dark band holds the middle 80% of their true positive rates "
                f"(10th to 90th percentile), the light band the least to the greatest. {inside}")
     return svg, caption
 

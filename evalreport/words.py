@@ -13,9 +13,9 @@ def and_join(items) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def gate_text(g: dict, number) -> str:
+def gate_text(g: dict, number, bound_number=None) -> str:
     """A gate row of results.json in words, its numbers written by ``number`` (None:
-    "undefined"): the learner, the metric, where on a slice (the value, or the two
+    "undefined"), the spec's bounds by ``bound_number`` (default ``number``): the learner, the metric, where on a slice (the value, or the two
     values a parity difference lies between), the value, its gap, and the bounds.
     A gate on the change since the previous run says so ("auc change since
     2026-11-09"), with its p-value, and why it passed with nothing to compare."""
@@ -37,7 +37,7 @@ def gate_text(g: dict, number) -> str:
     gap += f", p = {shown(g['p_value'])}" if g.get("p_value") is not None else ""
     # a gate on a significant drop decides on the Holm-adjusted p (history.changes' p_holm)
     gap += f", Holm-adjusted p = {shown(g['p_holm'])}" if g.get("p_holm") is not None else ""
-    bound = " and ".join(f"{k} {number(g[k])}" for k in ("min", "max", "max_gap", "max_drop") if k in g)
+    bound = " and ".join(f"{k} {(bound_number or number)(g[k])}" for k in ("min", "max", "max_gap", "max_drop") if k in g)
     if g.get("significant_drop"):
         bound = "no significant drop"
     note = f": {g['note']}" if g.get("note") else ""

@@ -192,3 +192,60 @@ def test_a_data_frame_with_a_bad_column_is_told_as_a_file(tmp_path, spoil, expec
     path = str(tmp_path / "predictions.csv")
     assert frame_message.split(": ", 1)[1] == (file_message.split(": ", 1)[1].replace(path, "table 'test'")
                                                .replace("predictions.csv", "table 'test'"))
+
+
+# issue 36: what pandas hands over that pyarrow cannot take is told by the table's and the column's name
+
+def _frame():
+    pd = pytest.importorskip("pandas")
+    return pd.read_csv(EXAMPLE / "predictions.csv")
+
+
+def _duplicate(frame):
+    frame.columns = list(frame.columns[:-1]) + [frame.columns[-2]]
+    return frame
+
+
+def _complex(frame):
+    frame["A"] = frame["A"] + 1j
+    return frame
+
+
+def _mixed(frame):
+    frame["A"] = frame["A"].astype(object)
+    frame.loc[2, "A"] = "high"
+    frame.loc[3, "A"] = b"low"
+    return frame
+
+
+@pytest.mark.parametrize("spoil, expected", [
+    (_duplicate, "table 'test': column 'A' appears 2 times (columns 3 and 4): rename all but one"),
+    (_complex, "table 'test': column 'A' holds complex numbers (complex128); a column holds real numbers, text "
+               "or booleans"),
+    (_mixed, "table 'test': column 'A' (dtype object) mixes values of more than one kind (numbers, text, bytes, "
+             "...) and cannot be read as one column: "),
+    (lambda frame: frame["A"], "table 'test': a pandas Series is one column; pass a DataFrame of the columns the "
+                               "spec names (series.to_frame(), or the whole frame)"),
+    (lambda frame: list(frame["A"]), "table 'test': expected a pyarrow Table or a pandas or polars DataFrame, got "
+                                     "builtins.list"),
+], ids=["duplicate column", "complex scores", "mixed object column", "a Series", "a list"])
+def test_a_data_frame_pyarrow_cannot_take_is_told_by_its_column(spoil, expected):
+    spec = _spec_mapping(table="test")
+    del spec["data"][0]["path"]
+    with pytest.raises(DataError) as bad:
+        evalreport.evaluate(spec, data={"test": spoil(_frame())})
+    (message,) = bad.value.problems
+    assert message.startswith(expected)
+
+
+def test_datetime_scores_are_refused_at_their_key():
+    pd = pytest.importorskip("pandas")
+    frame = _frame()
+    frame["A"] = pd.date_range("2020-01-01", periods=len(frame))
+    spec = _spec_mapping(table="test")
+    del spec["data"][0]["path"]
+    with pytest.raises(DataError) as bad:
+        evalreport.evaluate(spec, data={"test": frame})
+    (message,) = bad.value.problems
+    assert "data[0].learners.A.score: table 'test': column 'A', row 1: score " in message
+    assert message.endswith("is not a number")

@@ -160,3 +160,33 @@ def test_task_test_finder_finds_them():
     src = ("if isinstance(lr, LearnerResult):\n    pass\nif spec.task == 'multiclass':\n    pass\n"
            "if isinstance(x, dict):\n    pass\n")
     assert _task_tests(src) == ["isinstance(lr, LearnerResult)", "spec.task == 'multiclass'"]
+
+
+def test_every_module_imports_first():
+    """Each module imports on its own, as the first module of the package a
+    program imports: an import cycle between packages (metrics -> compare ->
+    metrics) fails only in the order that enters it from the wrong side."""
+    import importlib
+    import pkgutil
+    import sys
+
+    import evalreport
+
+    names = [m.name for m in pkgutil.walk_packages(evalreport.__path__, "evalreport.")
+             if not m.name.startswith("evalreport.templates") and not m.name.startswith("evalreport.configs")]
+    assert len(names) > 50
+    saved = {k: v for k, v in sys.modules.items() if k == "evalreport" or k.startswith("evalreport.")}
+    failed = {}
+    try:
+        for name in names:
+            for k in [k for k in sys.modules if k == "evalreport" or k.startswith("evalreport.")]:
+                del sys.modules[k]
+            try:
+                importlib.import_module(name)
+            except ImportError as e:
+                failed[name] = str(e)
+    finally:
+        for k in [k for k in sys.modules if k == "evalreport" or k.startswith("evalreport.")]:
+            del sys.modules[k]
+        sys.modules.update(saved)
+    assert not failed, failed

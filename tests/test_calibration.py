@@ -299,7 +299,11 @@ def test_report_section_table_diagrams_and_verdict(tmp_path):
     assert "they range over [-8.109, 5.879], outside [0, 1]" in section
     # b ranks first by some measure and its ECE is above 0.05: the verdict says so
     verdict = html[html.index('id="verdict"'):html.index('id="provenance"')]
-    assert "b ranks first by" in verdict and "but its calibration is poor: ECE 0.210 (above 0.05)" in verdict
+    assert "b ranks first by" in verdict
+    low, high = evalreport.evaluate(evalreport.load_spec(_run_spec(tmp_path))).learners["b"].bootstrap["ece"]
+    assert low > 0.05
+    assert (f"but its calibration is poor: ECE 0.210 [{low:.3f}, {high:.3f}], above 0.05 over the whole 95% "
+            "interval") in verdict
 
 
 def test_verdict_names_a_first_ranked_poorly_calibrated_learner(tmp_path):
@@ -326,7 +330,10 @@ def test_verdict_names_a_first_ranked_poorly_calibrated_learner(tmp_path):
     assert ece_b > 0.05 and ece_a < ece_b
     (sentence,) = poor_calibration_sentences(result)
     assert sentence.startswith("b ranks first by AUC")
-    assert (f"but its calibration is poor: ECE {ece_b:.3f} (above 0.05); a ({ece_a:.3f}) calibrated better (the "
+    low, high = result.learners["b"].bootstrap["ece"]
+    assert low > 0.05  # b's scores are far from calibrated: its whole interval is above the cut
+    assert (f"but its calibration is poor: ECE {ece_b:#.3g} [{low:.3f}, {high:.3f}], above 0.05 over the whole 95% "
+            f"interval; a ({ece_a:#.3g}) calibrated better (the "
             "95% paired-bootstrap interval of the ECE difference excludes 0).") in sentence
     assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
     assert "b ranks first by AUC" in (tmp_path / "out" / "report.html").read_text()
@@ -421,3 +428,13 @@ def test_the_count_tables_runs_give_the_searched_bins(rows, bins, strategy, weig
             assert (b.mean_score, b.observed) == pytest.approx((a.mean_score, a.observed), rel=1e-12)
         else:
             assert b.mean_score is None and b.observed is None
+
+
+def test_calibration_is_called_poor_only_when_the_whole_interval_is_above_the_cut():
+    from evalreport.report.calibration import _poor
+
+    assert _poor(0.2, (0.12, 0.31), "95%") == ("its calibration is poor: ECE 0.200 [0.120, 0.310], above 0.05 over "
+                                               "the whole 95% interval")
+    assert _poor(0.06, (0.03, 0.09), "95%") == ("its calibration may be poor: ECE 0.0600 [0.0300, 0.0900], whose 95% "
+                                                "interval holds 0.05")
+    assert _poor(0.06, None, "95%").endswith("(above 0.05; no interval computed)")

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from evalreport import registry
 from evalreport.__main__ import main
 from specs import BASE
 
@@ -47,6 +48,13 @@ CASES = [
      ["error: spec.yaml:1: version: required key is missing"]),
     ("wrong version", BASE.replace("version: 1", "version: 2"), None,
      ["error: spec.yaml:1: version: Input should be 1 (got 2)"]),
+    # a lone surrogate cannot be written as UTF-8 (results.json, the report): refused, not escaped (issue 36)
+    ("lone surrogate in a text", BASE.replace("title: t", 'title: "t\\ud800"'), None,
+     ['error: spec.yaml:2: title: "t\\ud800" holds a lone surrogate escape (\\ud800 to \\udfff), which is '
+      "not a character: write the character itself"]),
+    ("lone surrogate in a learner's name", BASE.replace("b: p_b", '"b\\udfff": p_b'), None,
+     ['error: spec.yaml:7: data[0].learners: the key "b\\udfff" holds a lone surrogate escape (\\ud800 to '
+      "\\udfff), which is not a character: write the character itself"]),
     ("missing label", BASE.replace("    label: y\n", ""), None,
      ["error: spec.yaml:4: data[0].label: required key is missing"]),
     ("unknown data key", BASE.replace("    label: y\n", "    label: y\n    wieght: w\n"), None,
@@ -62,13 +70,10 @@ CASES = [
       "predicted"]),
     ("unknown metric", BASE + "metrics: [auc, acuracy]\n", None,
      ["error: spec.yaml:11: metrics[1]: unknown metric 'acuracy' (did you mean 'accuracy'?); valid: "
-      "confusion_matrix, error_rate, accuracy, precision, recall, f1, fbeta, cost_sensitive_error, auc, "
-      "ks, gini, rank_loss, average_precision, bep, expected_total_cost, cost_at_threshold, specificity, npv, "
-      "fpr, fnr, balanced_accuracy, mcc, kappa, youden, population, roc, pr, cost_curve, threshold_table, "
-      "gains, macro, micro, brier, log_loss, ece, calibration"]),
+      + ", ".join(registry.metric_names())]),
     ("unknown comparison", BASE + "compare: [envelopment, delongg]\n", None,
      ["error: spec.yaml:11: compare[1]: unknown comparison 'delongg' (did you mean 'delong'?); valid: "
-      "f1, auc, bep, expected_total_cost, envelopment, cost_envelope, delong, mcnemar, paired_t, friedman"]),
+      + ", ".join(registry.comparison_names())]),
     ("unknown format", BASE.replace("formats: [json]", "formats: [jsn]"), None,
      ["error: spec.yaml:10: report.formats[0]: unknown format 'jsn' (did you mean 'json'?); valid: "
       "html, pdf, json"]),
@@ -91,11 +96,7 @@ CASES = [
      ["error: spec.yaml:12: gates[0].learner: unknown learner 'c'; valid: a, b"]),
     ("gate unknown metric", BASE + "gates:\n  - {metric: aucc, min: 0.8}\n", None,
      ["error: spec.yaml:12: gates[0].metric: unknown gate metric 'aucc' (did you mean 'auc'?); valid: "
-      "error_rate, accuracy, precision, recall, f1, cost_sensitive_error, auc, ks, gini, rank_loss, "
-      "average_precision, bep, partial_auc, expected_total_cost, min_cost, cost_at_threshold, specificity, "
-      "npv, fpr, fnr, balanced_accuracy, mcc, kappa, youden, "
-      "demographic_parity_difference, equal_opportunity_difference, equalized_odds_difference, brier, "
-      "log_loss, ece"]),
+      + ", ".join(registry.gate_names())]),
     ("gate without bound", BASE + "gates:\n  - {metric: auc}\n", None,
      ["error: spec.yaml:12: gates[0]: a gate needs min or max"]),
     ("duplicate key", BASE.replace("      b: p_b\n", "      b: p_b\n      a: p_b\n"), None,
@@ -121,7 +122,9 @@ CASES = [
       "data set; a name is unique within a data set"]),
     # data problems
     ("file not found", BASE.replace("pred.csv", "pred2.csv"), None,
-     ["error: spec.yaml:4: data[0].path: file not found: pred2.csv (did you mean 'pred.csv'?)"]),
+     # where it was looked for (the spec's folder, not the current one; tmp_path/ is cut from the lines)
+     ["error: spec.yaml:4: data[0].path: file not found: pred2.csv (looked for pred2.csv: a relative path "
+      "starts from the spec's folder) (did you mean 'pred.csv'?)"]),
     ("missing column", BASE.replace("b: p_b", "b: p_bb"), None,
      ["error: spec.yaml:9: data[0].learners.b.score: column 'p_bb' is not in pred.csv (columns: id, y, "
       "p_a, p_b, w, fold, yhat) (did you mean 'p_b'?)"]),
@@ -224,6 +227,40 @@ CASES = [
 ]
 
 
+# issue 36: numbers and sizes that were accepted and then took the memory, raised, or meant nothing
+DUCKDB = BASE.replace("    id: id\n", "    id: id\n    engine: duckdb\n")
+CASES += [
+    ("a billion calibration bins", BASE + "calibration: {bins: 1000000000}\n", None,
+     ["error: spec.yaml:11: calibration.bins: at most 10,000 bins (got 1000000000): each bin estimates a rate, "
+      "and more bins hold too few scores to estimate it"]),
+    ("calibration bins past int64", BASE + "calibration: {bins: 9223372036854775808}\n", None,
+     ["error: spec.yaml:11: calibration.bins: at most 10,000 bins (got 9223372036854775808): each bin estimates "
+      "a rate, and more bins hold too few scores to estimate it"]),
+    ("negative memory_limit", DUCKDB.replace("engine: duckdb", "engine: duckdb\n    memory_limit: -1GB"), None,
+     ["error: spec.yaml:8: data[0].memory_limit: memory_limit is a size such as '1GB', '512MiB' or '50%' (of the "
+      "machine's memory); got '-1GB'"]),
+    ("memory_limit without a unit", DUCKDB.replace("engine: duckdb", "engine: duckdb\n    memory_limit: '1000'"),
+     None, ["error: spec.yaml:8: data[0].memory_limit: memory_limit is a size such as '1GB', '512MiB' or '50%' (of "
+            "the machine's memory); got '1000'"]),
+    ("memory_limit of 10 bytes", DUCKDB.replace("engine: duckdb", "engine: duckdb\n    memory_limit: 10 bytes"),
+     None, ["error: spec.yaml:8: data[0].memory_limit: memory_limit must be at least 16MB (DuckDB needs buffers "
+            "to work in); got '10 bytes'"]),
+    ("memory_limit of 0%", DUCKDB.replace("engine: duckdb", "engine: duckdb\n    memory_limit: 0%"),
+     None, ["error: spec.yaml:8: data[0].memory_limit: a memory_limit in percent is in (0, 100]; got '0%'"]),
+    ("threshold as text", BASE + "threshold: '0.5'\n", None,
+     ["error: spec.yaml:11: threshold: Input should be a number, not text (got '0.5'); write it without quotes"]),
+    ("learner threshold as text", BASE.replace("b: p_b", "b: {score: p_b, threshold: \"0.3\"}"), None,
+     ["error: spec.yaml:9: data[0].learners.b.threshold: Input should be a number, not text (got '0.3'); "
+      "write it without quotes"]),
+    ("bootstrap as text", BASE + "confidence: {bootstrap: '200'}\n", None,
+     ["error: spec.yaml:11: confidence.bootstrap: Input should be a number, not text (got '200'); write it "
+      "without quotes"]),
+    ("priors not a mapping", BASE + "priors: 0.5\n", None,
+     ["error: spec.yaml:11: priors: priors is a mapping of class -> prior (binary: {positive: 0.3}; multiclass: "
+      "one prior per class), not 0.5"]),
+]
+
+
 @pytest.mark.parametrize("name,spec,files,expected", CASES, ids=[c[0] for c in CASES])
 def test_bad_input(tmp_path, capsys, name, spec, files, expected):
     path = _write(tmp_path, spec, files)
@@ -323,3 +360,126 @@ def test_empty_text_label_is_a_class_outside_csv(tmp_path, capsys):
     spec = BASE.replace("pred.csv", "pred.parquet").replace("title: t", "title: t\npositive: 'yes'")
     path = _write(tmp_path, spec, {})
     assert main(["validate", str(path)]) == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "17", "100000000000000000000"])
+def test_threads_out_of_range(tmp_path, capsys, monkeypatch, value):
+    # issue 36: EVALREPORT_THREADS is checked as EVALREPORT_SORT is, before any work
+    monkeypatch.setenv("EVALREPORT_THREADS", value)
+    path = _write(tmp_path, BASE)
+    assert main(["run", str(path), "--quiet"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: EVALREPORT_THREADS must be a whole number from 1 to 16, got {value!r}"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_problem_in_one_pass(tmp_path, capsys):
+    # issue 36: a spec's problems came in rounds (the keys' own, then across keys, then the data);
+    # the keys' own problems and those across keys now come together
+    spec = BASE.replace("version: 1\n", "version: 1\ntask: multiclass\n").replace(
+        "b: p_b", "b: {score: p_b, threshold: x}") + (
+        "confidence: {bootstrap: -1}\nthreshold: '0.5'\ngates:\n  - {learner: zz, metric: auc, min: 0.5}\n"
+        "metrics: [auc, bogus]\n")
+    path = _write(tmp_path, spec)
+    assert main(["validate", str(path)]) == 2
+    lines = [line.replace(str(tmp_path) + "/", "") for line in capsys.readouterr().err.splitlines()]
+    heads = [line.split(": ", 3)[1:3] for line in lines]
+    assert heads == [
+        ["spec.yaml:2", "task"],  # across keys: a multiclass task needs classes
+        ["spec.yaml:9", "data[0].learners.a"],  # across keys: a multiclass learner gives a list
+        ["spec.yaml:10", "data[0].learners.b.threshold"],  # its own: not a number
+        ["spec.yaml:12", "confidence.bootstrap"],  # its own: negative
+        ["spec.yaml:13", "threshold"],  # its own: text
+        ["spec.yaml:15", "gates[0].learner"],  # across keys: no learner zz
+        ["spec.yaml:16", "metrics[1]"],  # a name: no metric bogus
+    ], lines
+    # learner b, whose threshold failed, is not judged across keys: its problem could come from the leaving out
+    assert not any(line.split(": ")[2] == "data[0].learners.b" for line in lines)
+
+
+def test_bins_are_bounded_where_the_edges_are_made():
+    # issue 36: bins of 10**9 took the memory, 2**63 raised IndexError in bin_edges; the spec's
+    # bound is the engine's
+    from evalreport.metrics.calibration import MAX_BINS, bin_edges
+    from evalreport.spec.models import MAX_BINS as SPEC_MAX_BINS
+
+    assert MAX_BINS == SPEC_MAX_BINS == 10_000
+    for bins in (2**63, 10**9, MAX_BINS + 1, 1, 0, True, 2.5):
+        with pytest.raises(ValueError, match=r"^bins must be a whole number from 2 to 10,000"):
+            bin_edges([0.1, 0.5], [1, 1], bins, "uniform", counts=True)
+    assert bin_edges([0.1, 0.5], [1, 1], MAX_BINS, "uniform", counts=True).size == MAX_BINS + 1
+
+
+# --- issue 36: the environment and the user's templates, checked before any work ---------------
+
+@pytest.mark.parametrize("epoch, message", [
+    ("", "SOURCE_DATE_EPOCH is set but empty: give whole seconds since 1970-01-01 UTC (e.g. 1767225600) or "
+         "unset it"),
+    ("  ", "SOURCE_DATE_EPOCH is set but empty: give whole seconds since 1970-01-01 UTC (e.g. 1767225600) or "
+           "unset it"),
+    ("yesterday", "SOURCE_DATE_EPOCH='yesterday' is not a Unix timestamp: give whole seconds since 1970-01-01 UTC "
+                  "(e.g. 1767225600) or unset it"),
+    ("1.5e9", "SOURCE_DATE_EPOCH='1.5e9' is not a Unix timestamp: give whole seconds since 1970-01-01 UTC "
+              "(e.g. 1767225600) or unset it"),
+    ("9" * 30, f"SOURCE_DATE_EPOCH='{'9' * 30}' is not a Unix timestamp: give whole seconds since 1970-01-01 UTC "
+               "(e.g. 1767225600) or unset it"),
+])
+@pytest.mark.parametrize("command", ["run", "validate"])
+def test_source_date_epoch_is_checked_first(tmp_path, capsys, monkeypatch, epoch, message, command):
+    path = _write(tmp_path, BASE.replace("title: t", "title: t\ndate: 2026-01-08").replace("[json]",
+                                                                                        "[json, pdf]"))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    assert main([command, str(path)]) == 2  # a date in the spec too: WeasyPrint reads the variable itself
+    assert capsys.readouterr().err.splitlines() == [f"error: {message}"]
+    assert not (tmp_path / "out").exists()
+
+
+def _template_case(tmp_path, files: dict[str, str], formats="[html, pdf]"):
+    folder = tmp_path / "tpl"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return _write(tmp_path, BASE.replace("report: {formats: [json], out: out}",
+                                         f"report: {{formats: {formats}, out: out, template: tpl}}"))
+
+
+def _base_template() -> str:
+    from evalreport.resources import templates_dir
+
+    return (templates_dir() / "base.html.j2").read_text()
+
+
+@pytest.mark.parametrize("files, formats, problem", [
+    ({"base.html.j2": "{% block x %}"}, "[html]",
+     "the report cannot be made with the templates of {tpl}: template error: {tpl}/base.html.j2:1: "
+     "Unexpected end of template."),
+    ({"base.html.j2": "{{ no_such_name }}"}, "[html]",
+     "the report cannot be made with the templates of {tpl}: template error: 'no_such_name' is undefined"),
+    ({"base.html.j2": "lang"}, "[pdf]",
+     'the report cannot be made with the templates of {tpl}: PDF: WeasyPrint: Missing required "lang" attribute '
+     "at the root of the document"),
+])
+def test_a_user_template_error_is_exit_2_naming_the_template(tmp_path, capsys, files, formats, problem):
+    if files.get("base.html.j2") == "lang":  # the page's root without its language: PDF/UA refuses it
+        files = {"base.html.j2": _base_template().replace('<html lang="en">', "<html>")}
+    path = _template_case(tmp_path, files, formats)
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if text.startswith("report:"))
+    assert main(["run", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1
+    expected = f"error: {path}:{line}: report.template: " + problem.format(tpl=tmp_path / "tpl")
+    assert lines[0].startswith(expected)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_missing_template_folder_is_refused_before_the_evaluation(tmp_path, capsys, monkeypatch):
+    import evalreport.pipeline
+
+    monkeypatch.setattr(evalreport.pipeline, "evaluate", lambda *a, **k: pytest.fail("evaluated"))
+    path = _write(tmp_path, BASE.replace("report: {formats: [json], out: out}",
+                                         "report: {formats: [html], out: out, template: nope}"))
+    assert main(["run", str(path)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: {path}:10: report.template: no such folder: nope"]

@@ -586,3 +586,33 @@ def test_spark_equals_memory(tmp_path, spark):
         aggregate_spark(bad, label="y", positive="pos", scores={"cont": "s_cont"}, spark=spark)
     with pytest.raises(ValueError, match="did you mean 's_cont'"):
         aggregate_spark(bad, label="y", positive="pos", scores={"cont": "s_cnt"}, spark=spark)
+
+
+def test_fixed_batches_cut_at_the_same_rows_whatever_the_chunks():
+    # issue 36: DuckDB's batch sizes follow its threads; the reducer sees batches cut every `rows` rows
+    from evalreport.engines.duckdb_queries import _fixed_batches
+
+    values = np.arange(1000, dtype=np.float64)
+    rng = np.random.default_rng(4)
+    for _ in range(5):
+        cuts = np.sort(rng.choice(np.arange(1, 1000), size=rng.integers(1, 40), replace=False))
+        pieces = [pa.record_batch({"key": values[a:b]}) for a, b in zip([0, *cuts], [*cuts, 1000])]
+        got = [b.column("key").to_numpy() for b in _fixed_batches(iter(pieces), 97)]
+        assert [len(g) for g in got] == [97] * 10 + [30]
+        assert np.array_equal(np.concatenate(got), values)
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])
+def test_duckdb_results_do_not_depend_on_its_threads(tmp_path, weighted):
+    # issue 36: OMP_NUM_THREADS=1 changed an average precision in its last digit; the tables
+    # and the measures are the same bits with 1 thread and with 4
+    data = make_data(30000, 8)
+    path = write_parquet(data, tmp_path / "pred.parquet", row_group_size=1777)
+    out = []
+    for threads in (1, 4):
+        agg = aggregate_duckdb(path, label="y", positive=1, scores={"cont": "s_cont"},
+                               weight="w" if weighted else None, cap=300, batch_rows=1000, threads=threads)
+        t = agg.tables["cont"]
+        out.append((t.threshold.tobytes(), t.tp.tobytes(), t.fp.tobytes(),
+                    repr(evaluate_counts(t).average_precision)))
+    assert out[0] == out[1]

@@ -68,7 +68,7 @@ def test_headline_chart_axis_and_legend():
     # every learner in the legend: 'hard' has no AUC (the first row) but is named
     assert {"logistic", "tree", "hard"} <= set(_texts(svg))
     assert 'aria-label="Headline measures with their confidence intervals: AUC 0.947 to 0.992 ' \
-           '(highest: logistic); F1 0.86 to 0.93 (highest: logistic)."' in svg
+           '(highest: logistic); F1 0.860 to 0.930 (highest: logistic)."' in svg
 
 
 def test_roc_crowded():

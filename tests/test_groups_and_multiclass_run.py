@@ -186,10 +186,11 @@ def test_binary_report_shows_each_group(tmp_path):
     assert "<h3>Per group at the threshold</h3>" in html
     cells = lambda row: "".join(f'<td class="num">{v}</td>' for v in row)  # noqa: E731
     # fold a: TP 1, FP 1, TN 0, FN 1; fold b: TP 1, FP 1, TN 1, FN 0
-    assert f'<th scope="row">a</th>{cells(["1", "1", "0", "1", "0.333", "0.500", "0.500", "0.500"])}' in html
-    assert f'<th scope="row">b</th>{cells(["1", "1", "1", "0", "0.667", "0.500", "1.000", "0.667"])}' in html
+    # a table's values with 4 decimals (docs/reference.md, "How numbers print")
+    assert f'<th scope="row">a</th>{cells(["1", "1", "0", "1", "0.3333", "0.5000", "0.5000", "0.5000"])}' in html
+    assert f'<th scope="row">b</th>{cells(["1", "1", "1", "0", "0.6667", "0.5000", "1.0000", "0.6667"])}' in html
     # mean of the two folds, and their standard deviation (n - 1): |x - y| / sqrt(2)
-    assert f'<th scope="row">mean</th>{cells(["1", "1", "0.500", "0.500", "0.500", "0.500", "0.750", "0.583"])}' in html
+    assert f'<th scope="row">mean</th>{cells(["1", "1", "0.5000", "0.5000", "0.5000", "0.5000", "0.7500", "0.5833"])}' in html
     assert (f'<th scope="row">standard deviation</th>'
-            f'{cells(["0", "0", "0.707", "0.707", "0.236", "0.000", "0.354", "0.118"])}') in html
+            f'{cells(["0", "0", "0.7071", "0.7071", "0.2357", "0.0000", "0.3536", "0.1179"])}') in html
     assert "s across groups: macro-P 0.500, macro-R 0.750, macro-F1 (Zhou) 0.600, mean F1 0.583; micro-P 0.500" in html

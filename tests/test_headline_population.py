@@ -43,15 +43,15 @@ def test_with_priors_page_one_gives_the_population_with_intervals(tmp_path):
     precision = 0.05 * tpr / (0.05 * tpr + 0.95 * fpr)
     cell = head["rows"][0]["cells"][labels.index("precision, p(+) = 0.05")]
     low, high = result.learners["a"].population.intervals["precision"]
-    assert cell == f"{precision:.3f} [{low:.3f}, {high:.3f}]"
+    assert cell == f"{precision:.4f} [{low:.4f}, {high:.4f}]"  # a table: 4 decimals
     assert low < precision < high
     # the threshold column prints the threshold's one text
     assert head["rows"][0]["cells"][labels.index("threshold")] == "0.500"
     # elsewhere, the sample's measures say whose share they are at
-    assert ctx["sample_label"] == "(sample: 40 % positive)"
+    assert ctx["sample_label"] == "(sample: 40.0% positive)"
     html = unescape(render_html(result))
-    assert "Precision (sample: 40 % positive), not the population's." in html  # the P-R caption
-    assert "Cumulative gains and lift by decile (sample: 40 % positive)" in html
+    assert "Precision (sample: 40.0% positive), not the population's." in html  # the P-R caption
+    assert "Cumulative gains and lift by decile (sample: 40.0% positive)" in html
 
 
 def test_without_priors_the_sample_share_is_named_once(tmp_path):

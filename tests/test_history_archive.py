@@ -69,8 +69,7 @@ def test_unreadable_entries_are_skipped_with_a_warning(tmp_path):
     got = runs(tmp_path)
     assert [d for d, _ in got] == ["2026-01-01"]
     assert len(got.warnings) == 2
-    assert got.warnings[0].startswith(f"history: {tmp_path / '2026-01-08' / 'results.json'} skipped: it cannot be "
-                                      "read as JSON")
+    assert got.warnings[0].startswith(f"history: {tmp_path / '2026-01-08' / 'results.json'} skipped: not JSON (")
     assert got.warnings[1] == (f"history: {tmp_path / '2026-01-15' / 'results.json'} skipped: not an evalreport "
                                "results.json (no learners)")
 

@@ -677,12 +677,16 @@ def test_gates_on_change_name_only_measures_the_changes_compare():
     previous run')."""
     import importlib
 
-    from evalreport.spec.checks import CHANGE_METRICS, MULTICLASS_CHANGE_METRICS
+    from evalreport import registry
 
     C = importlib.import_module("evalreport.history.changes")  # the module, not the function
 
-    assert set(CHANGE_METRICS) == set(C.MEASURES)
-    assert {"f1" if m == "macro_f1" else m for m in C.MULTICLASS_MEASURES} == set(MULTICLASS_CHANGE_METRICS)
+    # both read the registry's ``history``: the gates' names, the changes' rows by the value each reads
+    assert C.measures("binary") == ("auc", "accuracy", "precision", "recall", "specificity", "f1",
+                                    "expected_total_cost", "min_cost")
+    assert registry.change_names("binary") == C.measures("binary")
+    assert C.measures("multiclass") == ("accuracy", "macro_f1")
+    assert registry.change_names("multiclass") == ("accuracy", "f1")
 
 
 def test_a_new_learner_passes_the_gates_on_change_with_a_note():

@@ -6,6 +6,7 @@ the block, the report shows it from LEADERBOARD_MIN learners on."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -168,7 +169,10 @@ def test_the_report_shows_the_leaderboard_with_many_learners(by_cost):
     assert ">best<" in section or ">best " in section
     # the ROC figure of the top learners over the band of the rest
     assert 'data-figure="roc-band"' in section
-    assert f"other {N - 8}: 10–90 %" in section and f"other {N - 8}: min–max" in section
+    # the learners in colour (the leader, issue 34) over the band of every other
+    drawn, rest = map(int, re.search(r"ROC: (\d+) learners? over the other (\d+)", section).groups())
+    assert drawn >= 1 and drawn + rest == N
+    assert f"other {rest}: 10–90%" in section and f"other {rest}: min–max" in section
 
 
 def test_no_leaderboard_in_the_report_below_the_rule(tmp_path):

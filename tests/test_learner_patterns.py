@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import evalreport
+import evalreport.registry
 from evalreport.__main__ import main
 from evalreport.errors import SpecError
 from evalreport.spec import rank_measure
@@ -323,9 +324,9 @@ def test_rank_by_default_and_given(tmp_path, capsys):
 
 def test_rank_by_unknown_or_not_ranked(tmp_path, capsys):
     _runs(tmp_path, ["a"])
-    valid = ("error_rate, accuracy, precision, recall, f1, cost_sensitive_error, auc, ks, gini, rank_loss, "
-             "average_precision, bep, partial_auc, expected_total_cost, min_cost, cost_at_threshold, specificity, "
-             "npv, fpr, fnr, balanced_accuracy, mcc, kappa, youden, brier, log_loss, ece")
+    # the registry's binary scalars with a better direction (F-beta aside: one value per beta)
+    valid = ", ".join(m.name for m in evalreport.registry.measures_for("binary", *evalreport.registry.SCALAR_KINDS)
+                      if m.direction != "none" and m.name != "fbeta")
     assert _errors(_spec(tmp_path, GLOB + "rank_by: acu\n"), capsys) == [
         f"error: spec.yaml:8: rank_by: unknown measure 'acu' (did you mean 'auc'?); valid for a binary task: "
         f"{valid}"]
@@ -344,3 +345,49 @@ def test_rank_by_in_the_schema():
     assert "min_cost" in schema["properties"]["rank_by"]["anyOf"][0]["enum"]
     assert "match" not in schema["$defs"]["Learner"]["properties"]
     assert "columns" in schema["$defs"]["Learner"]["properties"]
+
+
+# issue 36: the patterns are matched in linear time (RE2), and nothing but error lines reaches stderr
+
+def test_catastrophic_pattern_on_long_column_names_is_matched_at_once(tmp_path, capsys):
+    # (a+)+$ on 'aaa...ab' backtracks for hours in Python's re; RE2 answers in microseconds
+    long = "a" * 5000
+    (tmp_path / "p.csv").write_text(f"id,y,{long}b,{long}\n1,1,0.9,0.8\n2,0,0.2,0.1\n3,1,0.6,0.7\n4,0,0.4,0.3\n")
+    path = _spec(tmp_path, COLUMNS.replace('"p_(?P<name>.+)"', '"(a+)+$"'))
+    assert main(["validate", str(path)]) == 0, capsys.readouterr().err
+    from evalreport.spec import load_spec
+
+    assert list(load_spec(path).data[0].learners) == ["a" * 5000]  # the only group names it, as in re
+
+
+def test_pattern_python_reads_and_a_linear_match_cannot(tmp_path, capsys):
+    (tmp_path / "p.csv").write_text(WIDE)
+    assert _errors(_spec(tmp_path, COLUMNS.replace("(?P<name>.+)", "(?P<name>.+)(?<=r)")), capsys) == [
+        "error: spec.yaml:7: data[0].learners.match: 'p_(?P<name>.+)(?<=r)' uses what a regular expression "
+        "matched in linear time cannot do (lookaround, backreferences, repetition counts above 1,000): "
+        "invalid perl operator: (?<="]
+
+
+def test_pattern_with_a_future_warning_writes_nothing_on_stderr(tmp_path):
+    # Python's re warns "possible nested set" on '[[' (a FutureWarning on stderr): not in a run's output;
+    # the pattern is a valid one (a set holding '[' and 'l')
+    (tmp_path / "p.csv").write_text(WIDE)
+    path = _spec(tmp_path, COLUMNS.replace('"p_(?P<name>.+)"', '"p_[[l]r"'))
+    proc = subprocess.run([sys.executable, "-W", "default", "-m", "evalreport", "validate", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert "p_lr     p.csv  p_lr" in proc.stdout
+
+
+def test_a_key_error_beside_patterns_tells_no_problem_of_the_unexpanded_names(tmp_path, capsys):
+    # issue 36 (one pass): the checks across keys run with the failed key left out, on the learners
+    # the patterns give (a gate names lr_r1, not lr_{run})
+    _runs(tmp_path, ["r1", "r2"])
+    text = GLOB + "confidence: {bootstrap: -3}\ngates:\n  - {learner: lr_r1, metric: auc, min: 0.1}\n"
+    assert _errors(_spec(tmp_path, text), capsys) == [
+        "error: spec.yaml:8: confidence.bootstrap: Input should be greater than or equal to 0 (got -3)"]
+    bad_gate = text.replace("learner: lr_r1", "learner: lr_r3")
+    assert _errors(_spec(tmp_path, bad_gate), capsys) == [
+        "error: spec.yaml:8: confidence.bootstrap: Input should be greater than or equal to 0 (got -3)",
+        "error: spec.yaml:10: gates[0].learner: unknown learner 'lr_r3' (did you mean 'lr_r2'?); valid: lr_r1, "
+        "lr_r2"]

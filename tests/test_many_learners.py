@@ -49,12 +49,25 @@ def many(tmp_path_factory):
     return out, (out / "report.html").read_text(), results
 
 
+def _emphasised(results) -> list[str]:
+    """The learners drawn in colour past six (issue 34), read off results.json's verdict: the
+    deployed one, the leader and those tied with it, the superior then non-inferior challengers."""
+    v = results["verdict"]
+    picked = [v["deployed"]] if v["deployed"] else []
+    if v["leader"]:
+        picked += [v["leader"]["learner"], *v["leader"]["tied"]]
+    for flag in ("superior", "non_inferior"):
+        picked += [k for k, t in v["challengers"].items() if t[flag]]
+    return list(dict.fromkeys(picked))[:6]
+
+
 def _expected_shown(results) -> list[str]:
-    """The deployed learner, those on the cost envelope, then the least-cost ranking's."""
+    """The deployed learner, those in colour, those on the cost envelope, then the least-cost ranking's."""
     c = results["comparisons"]
     order = c["rankings"]["min_cost"]
     picked = [c["winner_at_operating_point"]]
-    for key in sorted({iv["learner"] for iv in c["cost_envelope"]}, key=order.index) + order:
+    for key in _emphasised(results) + sorted({iv["learner"] for iv in c["cost_envelope"]}, key=order.index) \
+            + order:
         if key not in picked and len(picked) < SHOWN_LEARNERS:
             picked.append(key)
     return picked
@@ -64,8 +77,12 @@ def test_figures_draw_only_the_top_learners(many):
     _, html, results = many
     shown = set(_expected_shown(results))
     assert len(shown) == SHOWN_LEARNERS
-    for figure in ("roc", "pr", "cost", "scalars"):
+    for figure in ("roc", "pr", "cost"):
         assert _names(_svg(html, figure)) == shown, figure
+    # the headline chart names the learners in colour; the others are its grey dots
+    coloured = set(_emphasised(results)) & shown
+    assert coloured and coloured <= _names(_svg(html, "scalars")) <= shown
+    assert f"{len(shown - coloured)} other learners (grey)" in _svg(html, "scalars")
     # the reliability diagrams and confusion matrices: the same learners only
     diagrams = set(re.findall(r'data-figure="reliability-\d+"[^>]*aria-label="[^"]*?(m\d{3})', html))
     assert diagrams == shown
@@ -78,9 +95,11 @@ def test_pdf_figures_hold_only_the_top_learners_legends(many):
     shown = set(_expected_shown(results))
     text = subprocess.run(["pdftotext", "-layout", str(out / "report.pdf"), "-"], capture_output=True,
                           text=True, check=True).stdout
-    # the ROC legend's entries: "name (AUC 0.xxx)"
+    # the ROC legend's entries: "name (AUC 0.xxx)" for the learners in colour, one entry for the grey ones
     legend = set(re.findall(r"\b(m\d{3}) \(AUC \d\.\d{3}\)", text))
-    assert legend == shown
+    coloured = set(_emphasised(results)) & shown
+    assert legend == coloured
+    assert f"{len(shown - coloured)} other learners (grey)" in text
 
 
 def test_every_learner_in_the_tables_and_results_json(many):
@@ -133,14 +152,15 @@ def test_heatmap_cells_name_their_pair_in_the_html_only(many):
 
     _, html, results = many
     envelopment, tests = _svg(html, "envelopment-map-0"), _svg(html, "tests-map-0")
-    assert envelopment.count("<title>") == N * (N - 1) // 2
-    assert tests.count("<title>") == N * (N - 1)
+    # one more <title>, the figure's own first: its alt text (the PDF's /Alt)
+    assert envelopment.count("<title>") == N * (N - 1) // 2 + 1
+    assert tests.count("<title>") == N * (N - 1) + 1
     for test in ("delong", "mcnemar"):
         t = results["comparisons"][test][0]
         said = re.escape(p_text(t["p_holm"]).replace("<", "&lt;"))
         assert re.search(rf"<title>({t['a']} vs {t['b']}|{t['b']} vs {t['a']}): Holm {said}", tests)
     assert "each cell names its pair and its verdict or p-value on hover" in html
-    assert "<title>" not in without_titles(tests)
+    assert without_titles(tests).count("<title>") == 1
 
 
 def test_pdf_stays_small(many):
@@ -148,7 +168,7 @@ def test_pdf_stays_small(many):
     pages = subprocess.run(["pdfinfo", str(out / "report.pdf")], capture_output=True, text=True,
                            check=True).stdout
     n_pages = int(re.search(r"Pages:\s+(\d+)", pages).group(1))
-    assert n_pages <= 30  # 156 pages at 50 learners before summarising
+    assert n_pages <= 17  # 156 pages at 50 learners before summarising; 17 when issue 34 set the limit
 
 
 def test_the_deployed_learner_is_shown_even_when_ranked_low(tmp_path):
@@ -248,7 +268,9 @@ def test_multiclass_summarises_too(tmp_path):
     (measure, order), *_ = results["comparisons"]["rankings"].items()
     assert measure in ("accuracy", "macro_f1", "macro_auc") and note.group(1) != "the result's order"
     assert shown == set(order[:SHOWN_LEARNERS])  # no gates: the deployed one is the first
-    assert _names(_svg(html, "scalars")) == shown
+    # the headline chart names the learners in colour (here the leader), the others grey dots
+    named = _names(_svg(html, "scalars"))
+    assert set(_emphasised(results)) & shown <= named <= shown and named
     blocks = set(re.findall(r'<div class="learner-block">\s*<h3>.*?(m\d{3})', html, flags=re.S))
     assert blocks == shown
     roc = set(re.findall(r'data-figure="roc-\d+"[^>]*aria-label="[^"]*?(m\d{3})', html))
@@ -272,3 +294,51 @@ def test_threshold_notes_of_mixed_kinds():
              ("d", "learner's own threshold"), ("e", "spec threshold"), ("f", "hard decisions"))]
     assert _threshold_notes(rows) == ("b, d: learner's own threshold; f: hard decisions; "
                                       "every other learner: spec threshold")
+
+
+@pytest.mark.parametrize("formats", ["json", "html,json"])
+def test_past_the_pairwise_limit_the_pairs_are_left_out_with_a_warning(tmp_path, monkeypatch, capsys, formats):
+    # issue 36: 1,000 learners of one data set (499,500 pairs) ran past a minute; past
+    # MAX_PAIRED_LEARNERS the pairwise comparisons are left out, said in one warning
+    import evalreport.compare as compare
+
+    monkeypatch.setattr(compare, "MAX_PAIRED_LEARNERS", 4)
+    spec = write_case(tmp_path, 6, rows=200, seed=1, bootstrap=0)
+    assert main(["run", str(spec), "--out", str(tmp_path / "out"), "--format", formats, "--quiet"]) in (0, 3)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    c = results["comparisons"]
+    assert all(not c.get(name) for name in ("delong", "mcnemar", "envelopment"))
+    said = ("compare: 6 learners are 15 pairs: the pairwise comparisons (delong, envelopment, mcnemar, paired_t) "
+            "are made for at most 4 learners of a data set and are left out (the rankings, intervals and cost "
+            "envelope are kept); compare fewer learners per data set to have them")
+    assert said in results["warnings"]
+    # the learners are all there, each ranked, with DeLong's interval of its AUC (one per learner)
+    assert len(results["learners"]) == 6 and len(c["rankings"]["auc"]) == 6
+    assert all(lr["auc_ci"] is not None for lr in results["learners"].values())
+
+
+def test_ranking_disagreements_match_a_plain_search():
+    # the places are looked up once per ranking: the same disagreements as searching the orders
+    from itertools import combinations
+
+    from evalreport.compare import Ranking, ranking_disagreements
+
+    rng = np.random.default_rng(5)
+    keys = [f"k{i}" for i in range(12)]
+    rankings = []
+    for m in ("x", "y", "z"):
+        values = {k: float(v) for k, v in zip(keys, rng.integers(0, 5, len(keys)))}
+        kept = [k for k in keys if rng.random() > 0.2]
+        rankings.append(Ranking(m, tuple(sorted(kept, key=lambda k: -values[k])), values))
+    expected = []
+    for a, b in combinations(keys, 2):
+        pa = [r.measure for r in rankings if a in r.order and b in r.order and r.values[a] != r.values[b]
+              and r.order.index(a) < r.order.index(b)]
+        pb = [r.measure for r in rankings if a in r.order and b in r.order and r.values[a] != r.values[b]
+              and r.order.index(b) < r.order.index(a)]
+        if pa and pb:
+            expected.append((a, b, tuple(pa), tuple(pb)))
+    got = [(d.a, d.b, d.prefer_a, d.prefer_b) for d in ranking_disagreements(rankings, keys)]
+    assert got == expected and expected

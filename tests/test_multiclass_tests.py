@@ -94,7 +94,7 @@ def test_multiclass_paired_t_is_scipys_and_bootstrap_is_reported(tmp_path):
         assert boot["macro_f1"][0] <= lr["macro"]["f1"] <= boot["macro_f1"][1]
     html = (tmp_path / "out" / "report.html").read_text()
     lo, hi = data["learners"]["knn"]["bootstrap"]["accuracy"]
-    assert f"[{lo:.3f}, {hi:.3f}]" in html
+    assert f"[{lo:.4f}, {hi:.4f}]" in html  # a table's interval: 4 decimals
 
 
 def test_paired_t_asked_without_groups_says_why(tmp_path):

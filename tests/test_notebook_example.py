@@ -57,9 +57,9 @@ def test_the_notebook_runs_against_this_tree(executed):
     assert Path(printed.strip()).resolve() == ROOT / "evalreport" / "__init__.py"
 
 
-def test_the_data_frame_goes_in_and_the_report_shows_inline(executed):
+def test_the_arrays_go_in_and_the_report_shows_inline(executed):
     assert "text/html" in _data(_outputs(executed, "import numpy"))  # df.head()
-    html = _data(_outputs(executed, "spec = {"))["text/html"]
+    html = _data(_outputs(executed, "result = evalreport.from_predictions("))["text/html"]
     assert html.startswith('<div class="evalreport-notebook">')
     assert "Two learners in a notebook" in html and '<section id="verdict"' in html
     assert "<svg" in html and _fetches_nothing(html)

@@ -782,6 +782,22 @@ SIGNAL_AT = textwrap.dedent("""\
             Finalised()
             return real(*args, **kwargs)
         evalreport.pipeline.evaluate = evaluate
+    elif where == "swapped":  # right after the new set is swapped in (issue 36)
+        from evalreport.report import output
+        real = output.exchange
+        def exchange(a, b):
+            done = real(a, b)
+            os.kill(os.getpid(), signum)
+            return done
+        output.exchange = exchange
+    elif where == "returned":  # after main returned its status, before the process ends (issue 36)
+        import evalreport.__main__ as entry
+        real = entry.main
+        def main(argv=None):
+            status = real(argv)
+            os.kill(os.getpid(), signum)
+            return status
+        entry.main = main
     else:
         from evalreport.report import output
         real = output.exchange
@@ -789,13 +805,13 @@ SIGNAL_AT = textwrap.dedent("""\
             os.kill(os.getpid(), signum)
             return real(a, b)
         output.exchange = exchange
-    from evalreport.__main__ import main
-    sys.exit(main(sys.argv[3:]))
+    from evalreport.__main__ import cli
+    cli(sys.argv[3:])  # the process's entry, as the evalreport script and python -m call it
 """)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("where", ["exec", "finaliser", "svg", "exchange"])
+@pytest.mark.parametrize("where", ["exec", "finaliser", "svg", "exchange", "swapped", "returned"])
 @pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
                          ids=["SIGINT", "SIGTERM"])
 def test_signal_at_a_chosen_moment(cancer, tmp_path, signum, code, where):
@@ -808,7 +824,7 @@ def test_signal_at_a_chosen_moment(cancer, tmp_path, signum, code, where):
                            str(proj / "spec.yaml"), "--quiet"],
                           env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == code
-    expected = ONE_LINE["written" if where == "exchange" else "nothing"].format(name)
+    expected = ONE_LINE["written" if where in ("exchange", "swapped", "returned") else "nothing"].format(name)
     assert proc.stderr == expected + "\n"
     _check_interrupted(proj, before, proc, code, name, proc.stderr)
 
@@ -851,3 +867,25 @@ def test_a_handler_python_cannot_put_back_is_skipped(monkeypatch):
     signals.restore()
     assert calls == [(signal.SIGINT, signals.handler), (signal.SIGTERM, signals.handler)]
     assert signals.saved is None
+
+
+@pytest.mark.parametrize("out", ["x/../y", "y/../y", "./x/.././y"])
+def test_an_output_path_with_dot_dot_is_told_as_the_folder_written(tmp_path, capsys, out):
+    # issue 36: report.out: x/../y (no folder x) wrote into y/ and printed .../x/../y/results.json
+    (tmp_path / "pred.csv").write_text("id,y,p\n" + "".join(f"{i},{i % 2},{(i * 7 % 10) / 10}\n"
+                                                           for i in range(1, 21)))
+    (tmp_path / "spec.yaml").write_text(textwrap.dedent(f"""\
+        version: 1
+        data:
+          - path: pred.csv
+            label: y
+            id: id
+            learners: {{a: p}}
+        confidence: {{bootstrap: 0}}
+        report: {{formats: [json], out: "{out}"}}
+        """))
+    assert main(["run", str(tmp_path / "spec.yaml")]) == 0
+    captured = capsys.readouterr()
+    assert f"wrote {tmp_path.resolve() / 'y' / 'results.json'}\n" in captured.out
+    assert (tmp_path / "y" / "results.json").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pred.csv", "spec.yaml", "y"]  # no folder x

@@ -33,6 +33,24 @@ def test_every_subpackage_is_listed():
     assert conf["package-dir"]["evalreport.configs"] == "configs"
 
 
+def test_project_metadata_builds_without_deprecations():
+    # issue 36: the SPDX string form of the license (the TOML table stops working in 2027), and the
+    # templates' sections folder declared as a package (setuptools warned it was not)
+    conf = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert conf["project"]["license"] == "MIT"
+    assert any(r.startswith("setuptools>=") and int(r.split(">=")[1].split(".")[0]) >= 77
+               for r in conf["build-system"]["requires"])
+    setuptools = conf["tool"]["setuptools"]
+    folders = {"evalreport.templates." + ".".join(p.relative_to(ROOT / "templates").parts)
+               for p in (ROOT / "templates").rglob("*") if p.is_dir() and p.name != "__pycache__"}
+    assert folders <= set(setuptools["packages"]), folders - set(setuptools["packages"])
+    assert folders <= set(setuptools["package-data"])
+
+
+def test_gitignore_has_the_virtual_environment():
+    assert ".venv/" in (ROOT / ".gitignore").read_text().splitlines()
+
+
 def test_resources_are_found():
     from evalreport.resources import configs_dir, starter_spec, templates_dir
 
@@ -60,10 +78,12 @@ def wheel(tmp_path_factory) -> Path:
         else:
             shutil.copy2(src, build / name)
     done = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(build)],
+        [sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", str(out), str(build)],  # -v: the build's warnings
         capture_output=True, text=True, timeout=600,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+    # the build's own warnings (a license table, a folder of templates not declared as a package)
+    assert "SetuptoolsDeprecationWarning" not in done.stderr and "is absent from the `packages`" not in done.stderr
     (whl,) = out.glob("evalreport-*.whl")
     return whl
 

@@ -63,16 +63,19 @@ def test_run_parts_propagates_errors_after_every_part_ends():
     assert sorted(finished) == [1, 2]
 
 
-@pytest.mark.parametrize("value, expected", [("1", 1), ("4", 4), ("12", 12), ("99", 16), ("0", 1), (" 2 ", 2)])
+@pytest.mark.parametrize("value, expected", [("1", 1), ("4", 4), ("12", 12), ("16", 16), (" 2 ", 2)])
 def test_thread_count_from_the_environment(monkeypatch, value, expected):
     monkeypatch.setenv("EVALREPORT_THREADS", value)
     assert P.thread_count() == expected
 
 
-def test_thread_count_rejects_a_bad_value(monkeypatch):
-    monkeypatch.setenv("EVALREPORT_THREADS", "two")
-    with pytest.raises(ValueError, match="EVALREPORT_THREADS must be a whole number, got 'two'"):
+@pytest.mark.parametrize("value", ["two", "0", "-2", "17", "99", str(10**30), "1.5", "+3"])
+def test_thread_count_rejects_a_bad_value(monkeypatch, value):
+    # issue 36: 0, negative and too many threads were clamped silently; checked as EVALREPORT_SORT is
+    monkeypatch.setenv("EVALREPORT_THREADS", value)
+    with pytest.raises(ValueError) as info:
         P.thread_count()
+    assert str(info.value) == f"EVALREPORT_THREADS must be a whole number from 1 to 16, got {value!r}"
 
 
 def _inputs(kind, n, rng):

@@ -28,7 +28,12 @@ def test_every_spec_key_is_documented():
 
 
 def test_every_name_list_is_documented():
-    for name in S.METRICS + S.COMPARISONS + S.FORMATS + S.GATE_METRICS:
+    # the measures' names are in docs/measures.md's table, generated from the registry
+    # (tests/test_registry.py keeps it in step); the formats in the README
+    measures = (Path(__file__).resolve().parents[1] / "docs" / "measures.md").read_text()
+    for name in S.METRICS + S.COMPARISONS + S.GATE_METRICS:
+        assert f"| `{name}` |" in measures, name
+    for name in S.FORMATS:
         assert name in README, name
 
 
@@ -141,3 +146,46 @@ def test_broken_links_finds_each_kind_of_broken_link(tmp_path):
         "README.md:10: ../elsewhere/notes.md: outside the repository",
         "README.md:11: docs/c.md: no such file",
     ]
+
+
+def test_the_quick_start_works_as_written(tmp_path):
+    """The README's quick start, its commands exactly as printed, run from an empty
+    folder with `evalreport` on the PATH (issue 36: `run` failed with "file not found:
+    predictions.csv")."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    text = README
+    block = re.search(r"## Quick start\n\n```sh\n(.*?)```", text, flags=re.S).group(1)
+    commands = [line.split("#", 1)[0].strip() for line in block.splitlines()]
+    commands = [c for c in commands if c]
+    assert commands[0] == "evalreport init my-audit" and commands[-1] == "evalreport run my-audit/evalreport.yaml"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shim = bin_dir / "evalreport"  # what `pip install` puts on the PATH, for this checkout
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m evalreport "$@"\n')
+    shim.chmod(0o755)
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "PYTHONPATH": str(root),
+           "MPLBACKEND": "Agg"}
+    for command in commands:
+        done = subprocess.run(["sh", "-c", command], cwd=work, env=env, capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, (command, done.stdout, done.stderr)
+        assert "Traceback" not in done.stderr
+    results = json.loads((work / "my-audit" / "reports" / "results.json").read_text())  # as its comment says
+    assert list(results["learners"]) == ["logistic"]
+    assert json.loads((work / "my-audit" / "evalreport-schema.json").read_text())["type"] == "object"
+
+
+def test_init_leaves_the_users_predictions_alone(tmp_path, capsys):
+    from evalreport.__main__ import main
+
+    (tmp_path / "predictions.csv").write_text("mine\n")
+    assert main(["init", str(tmp_path)]) == 0
+    assert (tmp_path / "predictions.csv").read_text() == "mine\n"
+    assert capsys.readouterr().out.splitlines() == [f"wrote {tmp_path / 'evalreport.yaml'}"]

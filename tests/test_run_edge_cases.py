@@ -46,7 +46,7 @@ def test_bad_thread_count_is_a_clear_error(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("EVALREPORT_THREADS", "four")
     for command in ("run", "validate"):
         assert main([command, spec]) == 2
-        assert capsys.readouterr().err == "error: EVALREPORT_THREADS must be a whole number, got 'four'\n"
+        assert capsys.readouterr().err == "error: EVALREPORT_THREADS must be a whole number from 1 to 16, got 'four'\n"
     assert not (tmp_path / "out").exists()
 
 

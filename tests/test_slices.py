@@ -253,7 +253,7 @@ def test_slice_intervals_match_statsmodels_wilson_and_delong(tmp_path):
         assert v["intervals"]["auc"] == [pytest.approx(x, abs=1e-12) for x in _delong_by_hand(y, s, 0.9)]
     html = (tmp_path / "out" / "report.html").read_text()
     north = got["learners"]["a"]["slices"]["region"]["values"]["north"]["intervals"]["recall"]
-    assert f"[{north[0]:.3f}, {north[1]:.3f}]" in html  # printed beside the value
+    assert f"[{north[0]:.4f}, {north[1]:.4f}]" in html  # printed beside the value (a table: 4 decimals)
 
 
 # --- end to end: a spec with slices ----------------------------------------------

@@ -179,7 +179,6 @@ VALID = {
     **{f"binary-data[0].{key}-null": "optional" for key in ("id", "group", "weight", "dataset", "resolution",
                                                              "database")},
     **{f"binary-data[0].dataset-{k}": "any name of a data set" for k in _TEXT},
-    **{f"binary-data[0].memory_limit-{k}": "memory_limit applies to engine duckdb only" for k in _TEXT},
     **{f"binary-data[0].learners.b.threshold-{k}": "any finite threshold" for k in _NUMBERS},
     "binary-data[0].learners.b.threshold-null": "threshold is optional (the spec's)",
     "binary-data[0].learners.c.scores-null": "scores is optional (c gives predicted)",
@@ -379,7 +378,12 @@ EXPLICIT = [
      ["error: spec.yaml:6: data[0].lable: unknown key 'lable' (did you mean 'label'?); valid keys here: path, table, "
       "label, id, group, slices, weight, dataset, replicates, engine, resolution, kind, database, memory_limit, learners",
       "error: spec.yaml:12: data[1].lable: unknown key 'lable' (did you mean 'label'?); valid keys here: path, table, "
-      "label, id, group, slices, weight, dataset, replicates, engine, resolution, kind, database, memory_limit, learners"]),
+      "label, id, group, slices, weight, dataset, replicates, engine, resolution, kind, database, memory_limit, learners",
+      # the checks across keys in the same pass (issue 36): the entry repeats the learners of data[0]
+      "error: spec.yaml:12: data[1].learners.a: learner 'a' is already defined in data[0] of the same data set; a "
+      "name is unique within a data set",
+      "error: spec.yaml:12: data[1].learners.b: learner 'b' is already defined in data[0] of the same data set; a "
+      "name is unique within a data set"]),
     # a YAML problem is told once, where it is written, not again at each alias
     ("YAML tag in an aliased learner",
      BASE.replace("      a: p_a\n", "      a: &l {score: !!binary aGk=}\n      c: *l\n"),
@@ -449,7 +453,10 @@ EXPLICIT = [
       "error: spec.yaml:13: data[0].learners.none.scores[0]: Input should be a valid string (got 1)"]),
     ("learners named list and float",
      BASE.replace("b: p_b", "list: [p_a, p_b]\n      float: {score: p_b, threshold: x}"),
-     ["error: spec.yaml:10: data[0].learners.float.threshold: Input should be a valid number, unable to parse "
+     # the checks across keys in the same pass (issue 36): a list learner in a binary task
+     ["error: spec.yaml:9: data[0].learners.list: a list of score columns is for multiclass tasks; a binary "
+      "learner gives one score column",
+      "error: spec.yaml:10: data[0].learners.float.threshold: Input should be a valid number, unable to parse "
       "string as a number (got 'x')"]),
     ("list learner in a binary task", BASE.replace("b: p_b", "list: [p_a, p_b]"),
      ["error: spec.yaml:9: data[0].learners.list: a list of score columns is for multiclass tasks; a binary "
@@ -472,6 +479,15 @@ EXPLICIT = [
      ["error: spec.yaml:12: priors.0: a class prior must be in [0, 1], got 1.5"]),
     ("output folder is a file", BASE.replace("out: out}", "out: pred.csv}"),
      ["error: spec.yaml:10: report.out: pred.csv: is a file, not a folder"]),
+    # 6. issue 36: sizes bounded, so that a large spec is refused in a second, not read for a minute
+    ("101 betas", BASE + "fbeta: [" + ", ".join(["2.0"] * 101) + "]\n",
+     ["error: spec.yaml:11: fbeta: List should have at most 100 items after validation, not 101"]),
+    ("200,000 betas", BASE + "fbeta: [" + ", ".join(["2.0"] * 200_000) + "]\n",
+     ["error: spec.yaml:11: fbeta[19971]: the spec holds more than 20,000 values (scalars, lists and mappings); "
+      "a spec this large is refused"]),
+    ("20 MB of comments", BASE + ("# " + "x" * 78 + "\n") * 250_000,
+     ["error: spec.yaml: the spec holds more than the 2,097,152 characters a spec may hold (it names keys, "
+      "columns and learners; the data is in the data files)"]),
     # 5. a template folder that does not exist: refused at validation, before any evaluation
     ("no template folder", BASE.replace("out: out}", "out: out, template: nowhere}"),
      ["error: spec.yaml:10: report.template: no such folder: nowhere"]),
@@ -622,7 +638,9 @@ BOMBS = {
         f"error: spec.yaml:2: title: {TOO_DEEP}"]),
     "3,000 nested block mappings": (
         BASE.replace("title: t", "title:\n" + "".join(f"{' ' * i}  a:\n" for i in range(3000)) + " " * 3002 + "1"),
-        [f"error: spec.yaml:52: title: {TOO_DEEP}"]),
+        # 4.5 million characters of indentation: past the size a spec may have (issue 36) before its depth
+        ["error: spec.yaml: the spec holds more than the 2,097,152 characters a spec may hold (it names keys, "
+         "columns and learners; the data is in the data files)"]),
 }
 
 

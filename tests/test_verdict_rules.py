@@ -282,6 +282,41 @@ def test_a_multiclass_cost_matrix_that_reverses_the_accuracy_ranking_leads_the_v
     assert page_one(result)["leader"].startswith("By cost-sensitive error")
 
 
+def test_a_multiclass_leader_by_cost_is_tested_by_the_paired_bootstrap():
+    """With the bootstrap on, the multi-class leader by cost is tested against
+    each other learner by the paired bootstrap of the cost difference; the p-value
+    equals one computed here on the same stratified rows (drawn as documented:
+    per class, in class order, from one PCG64 stream seeded with confidence.seed)."""
+    import pyarrow as pa
+
+    rng = np.random.default_rng(5)
+    n = 120
+    y = rng.integers(0, 3, n)
+    x = np.where(rng.random(n) < 0.85, y, (y + 1) % 3)
+    z = np.where(rng.random(n) < 0.80, y, (y + 2) % 3)
+    matrix = [[0, 2, 5], [1, 0, 1], [4, 1, 0]]
+    spec = {"version": 1, "task": "multiclass", "classes": [0, 1, 2],
+            "confidence": {"bootstrap": 200, "seed": 3}, "costs": {"matrix": matrix},
+            "data": [{"table": "t", "label": "y", "learners": {"x": {"predicted": "x"}, "z": {"predicted": "z"}}}]}
+    result = evalreport.evaluate(spec, data={"t": pa.table({"y": y, "x": x, "z": z})})
+    from evalreport.compare.leaderboard import leaderboard
+
+    board = leaderboard(result)
+    assert board["test"] == "paired_bootstrap" and board["untested"] == []
+
+    def cost(pred, rows):
+        return np.mean([matrix[t][p] for t, p in zip(y[rows], pred[rows])])
+
+    draw = np.random.Generator(np.random.PCG64(3))
+    members = [np.flatnonzero(y == c) for c in range(3)]
+    rows = np.concatenate([m[draw.integers(0, m.size, size=(200, m.size))] for m in members], axis=1)
+    best, other = (x, z) if cost(x, np.arange(n)) < cost(z, np.arange(n)) else (z, x)
+    d = np.array([cost(other, r) - cost(best, r) for r in rows])
+    want = min(1.0, 2 * min((d <= 0).sum(), (d >= 0).sum()) / d.size)
+    row = [r for r in board["rows"] if r["rank"] == 2][0]
+    assert row["p_vs_best"] == pytest.approx(want, abs=1e-12)
+
+
 def test_replicates_of_one_configuration_are_ranked_and_tested_as_one():
     """experiment_runs: 20 runs, 5 configurations of 4 seeds; the leader is the
     configuration of least mean cost, and the configurations Welch's t-test

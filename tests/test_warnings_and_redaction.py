@@ -211,12 +211,15 @@ def test_redact_spec_text_changes_only_the_secrets():
      "credentials: {user: <redacted>, pass: [<redacted>, <redacted>]}\nmonkey: banana\n", ["credentials"]),
     ("a: &s SECRET\npassword: *s\ntoken:\nnote: fine\n",
      "a: &s <redacted>\npassword: *s\ntoken:\nnote: fine\n", ["password"]),
-    # a '#' inside a value is no comment; a commented-out list item is
+    # a '#' inside a value is no comment (its "password: x" is the value's, issue 36); a commented-out
+    # list item is
     ('title: "a # password: x"\n#  - token: "old one"   # trailing\n',
-     'title: "a # password: x"\n#  - token: <redacted>   # trailing\n', ["comment on line 2"]),
+     'title: "a # password: <redacted>"\n#  - token: <redacted>   # trailing\n',
+     ["title (credentials in the value)", "comment on line 2"]),
     # not YAML: URLs and commented-out pairs still
+    # (the comment's "token: t" is redacted with the whole text: a pair in running text, issue 36)
     ("a: [b\nurl: sc://u:pw@h\n# token: t\n", "a: [b\nurl: sc://u:<redacted>@h\n# token: <redacted>\n",
-     ["URL credentials", "comment on line 3"]),
+     ["credentials in the value"]),
     ("a: [b\nopts: -Dx.password=pw\n", "a: [b\nopts: -Dx.password=<redacted>\n", ["credentials in the value"]),
     # a commented-out pair without a blank after the colon; a commented-out shell assignment
     ("# password:PW\n#token:'P W'\n# TODO:fix\n", "# password:<redacted>\n#token:<redacted>\n# TODO:fix\n",
@@ -250,6 +253,7 @@ def test_no_secret_in_the_report(tmp_path):
         assert secret not in published
     # the spec in the provenance section is the text as written, secrets aside
     shown = re.search(r'<pre class="spec">(.*?)</pre>', page, flags=re.S).group(1)
+    shown = re.sub(r'<span class="ln[^"]*" aria-hidden="true">[^<]*</span>', "", shown)  # the line numbers
     assert html.unescape(shown) == SECRET_SPEC_PUBLISHED
     assert "Scores exported from https://bob:&lt;redacted&gt;@models.example.com/q4" in page  # the header
     assert ("8 values that look like credentials are redacted: " + ", ".join(SECRET_KEYS) + ".") in \
@@ -347,6 +351,120 @@ def test_no_secret_published_anywhere(tmp_path):
             "comment on line 17, comment on line 18.") in html.unescape(page)
 
 
+# --- issue 36: secrets the third campaign found published --------------------------------------
+
+GITHUB_TOKEN = "ghp_" + "A1b2C3d4E5" * 4  # the shape of a GitHub token: ghp_ and 36+ letters and digits
+CAMPAIGN_SPEC = f"""\
+version: 1
+title: Campaign
+description: |
+  Pulled with {GITHUB_TOKEN} from the warehouse.
+  Warehouse login password: DESCPASSWORD9 (rotate it).
+date: 2026-11-22
+data:
+  - path: "user:FOLDERSECRET@host/pred.csv"
+    label: y
+    id: id
+    learners: {{a: a, b: b}}
+spark:
+  conf:
+    spark.hadoop.fs.azure.sas.box.acct.blob.core.windows.net: "sv=2022-11-02&ss=b&srt=co&SASSIG"
+# [default]
+# aws_secret_access_key = INISECRET7
+# region = eu-west-1
+report: {{formats: [html, json, pdf], out: out}}
+"""
+CAMPAIGN_SECRETS = (GITHUB_TOKEN, "DESCPASSWORD9", "FOLDERSECRET", "SASSIG", "INISECRET7")
+
+
+def test_the_campaigns_secrets_are_published_nowhere(tmp_path, capsys):
+    pypdf = pytest.importorskip("pypdf")
+    (tmp_path / "user:FOLDERSECRET@host").mkdir()
+    spec = _write(tmp_path, CAMPAIGN_SPEC, **{"user:FOLDERSECRET@host/pred.csv": BINARY_CSV})
+    status = main(["run", str(spec)])
+    captured = capsys.readouterr()
+    assert status == 0
+    out = tmp_path / "out"
+    reader = pypdf.PdfReader(out / "report.pdf")
+    published = {
+        "results.json": (out / "results.json").read_text(),
+        "report.html": html.unescape((out / "report.html").read_text()),
+        "the PDF's text": "".join(p.extract_text() for p in reader.pages),
+        "the PDF's bytes": (out / "report.pdf").read_bytes().decode("latin-1"),
+        **{f"the PDF's {name}": b"".join(data).decode() for name, data in reader.attachments.items()},
+        "stdout": captured.out, "stderr": captured.err,
+    }
+    for where, text in published.items():
+        assert [s for s in CAMPAIGN_SECRETS if s in text] == [], where
+    d = json.loads(published["results.json"])
+    assert d["inputs"][0]["path"].endswith("user:<redacted>@host/pred.csv")
+    attached = b"".join(reader.attachments["spec.yaml"]).decode()
+    assert attached == CAMPAIGN_SPEC.replace(GITHUB_TOKEN, "<redacted>").replace(
+        "DESCPASSWORD9", "<redacted>").replace("FOLDERSECRET", "<redacted>").replace(
+        '"sv=2022-11-02&ss=b&srt=co&SASSIG"', "<redacted>").replace("INISECRET7", "<redacted>")
+    # the attached spec is not the file's bytes: a warning says so, in results.json and on stderr
+    said = [w for w in d["warnings"] if w.startswith("the report publishes the spec with credentials redacted")]
+    assert len(said) == 1 and "comment on line 16" in said[0]
+    assert f"warning: {said[0]}" in captured.err.splitlines()
+
+
+def test_a_spec_without_secrets_is_attached_byte_for_byte(tmp_path):
+    pypdf = pytest.importorskip("pypdf")
+    text = "version: 1\n# a comment, kept: monkey: banana; keyword=AUC\ntitle:   'spaced'  \n" \
+           "data:\n  - {path: pred.csv, label: y, id: id, learners: {a: a, b: b}}\n" \
+           "report: {formats: [json, pdf], out: out}\ndate: 2026-11-22\n"
+    spec = _write(tmp_path, text, **{"pred.csv": BINARY_CSV})
+    assert main(["run", str(spec), "--quiet"]) == 0
+    reader = pypdf.PdfReader(tmp_path / "out" / "report.pdf")
+    assert b"".join(reader.attachments["spec.yaml"]) == spec.read_bytes()
+    assert not [w for w in json.loads((tmp_path / "out" / "results.json").read_text())["warnings"]
+                if "credentials" in w]
+
+
+@pytest.mark.parametrize("text, published", [
+    # known token shapes, wherever they stand
+    (f"token {GITHUB_TOKEN} here", "token <redacted> here"),
+    ("github_pat_11ABCDEFG0_abcdefghijklmnopqrstuv", "<redacted>"),
+    ("id AKIAIOSFODNN7EXAMPLE,", "id <redacted>,"),
+    ("jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJl", "jwt <redacted>"),
+    # a name: value pair in running text (a description, a SQL comment DuckDB echoes)
+    ("login password: hunter2 (rotate)", "login password: <redacted> (rotate)"),
+    ("-- motherduck_token: MDT", "-- motherduck_token: <redacted>"),
+    ("md:db?motherduck_token=MDT", "md:db?motherduck_token=<redacted>"),
+    ("/* password=PW */ SELECT", "/* password=<redacted> */ SELECT"),
+    ("my api_key: K", "my api_key: <redacted>"),
+    # user:password@host without a scheme (a folder so named)
+    ("/data/user:PW@host/pred.csv", "/data/user:<redacted>@host/pred.csv"),
+    # ordinary text stays
+    ("Key: the model's threshold", "Key: the model's threshold"),
+    ("at 12:30@home", "at 12:30@home"),
+    ("ghp_short", "ghp_short"),
+    ("a time 10:15, a ratio 3:1", "a time 10:15, a ratio 3:1"),
+])
+def test_campaign_shapes(text, published):
+    assert redact_text(text) == (published, published != text)
+
+
+def test_stderr_errors_are_redacted(tmp_path, capsys):
+    pytest.importorskip("duckdb")
+    spec = _write(tmp_path, """\
+        version: 1
+        data:
+          - path: "SELECT * FROM read_csv('pred.csv') WHERE 1=1 -- password: SQLPW motherduck_token=MDTOKEN"
+            engine: duckdb
+            kind: sql
+            label: y
+            learners: {a: a}
+        report: {formats: [json], out: out}
+        """, **{"pred.csv": BINARY_CSV})
+    assert main(["run", str(spec)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "Traceback" not in err
+    assert "SQLPW" not in err and "MDTOKEN" not in err
+    assert "password: <redacted>" in err
+    assert not (tmp_path / "out").exists()
+
+
 def test_published_texts_of_a_result(tmp_path):
     # every sink takes the texts from one view, the warnings included (one may name a data file)
     from dataclasses import replace
@@ -369,7 +487,11 @@ def test_published_texts_of_a_result(tmp_path):
     assert view.redacted == ("title (URL credentials)",)
     assert view.inputs == ({**result.inputs[0], "path": "https://u:<redacted>@h/x.csv"},)
     assert view.warnings == ("RuntimeWarning in f (x.py), while aggregating https://h/x.csv?sig=<redacted> "
-                             "with duckdb: overflow",)
+                             "with duckdb: overflow",
+                             # said once the spec's texts are redacted (issue 36)
+                             "the report publishes the spec with credentials redacted (the text shown and attached "
+                             "to the PDF is not the file's, the title and description as shown): 1 value that "
+                             "looks like a credential is redacted: title (URL credentials).")
     d, context = result_dict(result), report_context(result)
     assert d["title"] == context["title"] == view.title
     assert d["inputs"] == list(view.inputs) and context["inputs"][0]["path"] == view.inputs[0]["path"]
@@ -424,16 +546,18 @@ def test_matplotlib_warnings_reach_the_report_not_stderr(tmp_path, capfd):
     status, d, page = _run(spec)
     assert status == 0
     assert capfd.readouterr().err == ""
-    assert GLYPH in d["warnings"]
-    assert sum("missing from font(s)" in w for w in d["warnings"]) == 2  # one line per glyph
-    assert _report_warnings(page) == d["warnings"]  # the same list, in the same order
+    listed = _report_warnings(page)
+    assert GLYPH in listed
+    assert sum("missing from font(s)" in w for w in listed) == 2  # one line per glyph
+    # the figures' warnings are the report's: after the evaluation's, which results.json lists
+    assert listed[:len(d["warnings"])] == d["warnings"] and GLYPH not in d["warnings"]
 
 
 def test_results_json_is_the_same_without_the_html(tmp_path):
     spec = _write(tmp_path, CJK_SPEC, **{"pred.csv": BINARY_CSV})
     _, with_html, _ = _run(spec, "json,html")
     _, alone, _ = _run(spec, "json")
-    assert GLYPH in alone["warnings"] and alone["warnings"] == with_html["warnings"]
+    assert alone == with_html
 
 
 def test_numpy_warning_while_drawing(tmp_path, capfd):
@@ -446,8 +570,9 @@ def test_numpy_warning_while_drawing(tmp_path, capfd):
     # (the ROC figure's drawing is the plot helper's, evalreport.plots.plot_roc)
     pattern = (r"RuntimeWarning in plot_roc \(evalreport/plots\.py:\d+\), while drawing the report's "
                r"figures: invalid value encountered in multiply")
-    assert any(re.fullmatch(pattern, w) for w in d["warnings"]), d["warnings"]
-    assert _report_warnings(page) == d["warnings"]
+    listed = _report_warnings(page)
+    assert any(re.fullmatch(pattern, w) for w in listed), listed
+    assert listed[:len(d["warnings"])] == d["warnings"]
 
 
 def test_numpy_warning_while_evaluating(tmp_path, capfd):

@@ -19,7 +19,36 @@ from .curves import (
 )
 
 __all__ = ["Comparisons", "Disagreement", "PairTests", "PairVerdict", "Ranking", "compare_learners",
-           "pair_tests", "ranking_disagreements"]
+           "pair_tests", "ranking_disagreements", "MAX_PAIRED_LEARNERS", "PAIRWISE", "pairwise_skipped", "too_many_pairs"]
+
+#: the most learners of one data set compared pair by pair (envelopment and the paired
+#: tests: k(k - 1)/2 pairs, 19,900 at 200, about a millisecond each). Past it the pairs
+#: are left out with a warning: 1,000 learners are 499,500 pairs, minutes of work and a
+#: results.json no one reads; the rankings, the leaderboard's order, the intervals and
+#: the cost envelope stay (each linear in the learners).
+MAX_PAIRED_LEARNERS = 200
+#: the comparisons made pair by pair
+PAIRWISE = frozenset({"envelopment", "delong", "mcnemar", "paired_t"})
+
+
+def too_many_pairs(n: int) -> bool:
+    """Whether ``n`` learners of a data set are too many to compare pair by pair."""
+    return n > MAX_PAIRED_LEARNERS
+
+
+def pairwise_skipped(n: int, wanted, dataset=None):
+    """The warning (a RunWarning) that a data set of ``n`` learners is not compared
+    pair by pair, or None (few enough learners, or no pairwise comparison asked)."""
+    asked = sorted(PAIRWISE & set(wanted))
+    if not too_many_pairs(n) or not asked:
+        return None
+    from ..result import RunWarning
+
+    where = f" on {dataset}" if dataset is not None else ""
+    return RunWarning(f"compare: {n:,} learners{where} are {n * (n - 1) // 2:,} pairs: the pairwise comparisons "
+                      f"({', '.join(asked)}) are made for at most {MAX_PAIRED_LEARNERS} learners of a data set and "
+                      "are left out (the rankings, intervals and cost envelope are kept); compare fewer learners "
+                      "per data set to have them")
 
 @dataclass(frozen=True)
 class PairVerdict:
@@ -52,11 +81,13 @@ def ranking_disagreements(rankings, learners) -> tuple[Disagreement, ...]:
     is undefined (the learner is not in its order) or the two values are equal
     (a tie: the order between them is only the learners' order)."""
     out = []
+    # each learner's place in each ranking looked up, not searched: pairs times rankings
+    places = [{k: i for i, k in enumerate(r.order)} for r in rankings]
     for a, b in combinations(learners, 2):
         prefer: dict[str, list[str]] = {a: [], b: []}
-        for r in rankings:
-            if a in r.order and b in r.order and r.values[a] != r.values[b]:
-                prefer[a if r.order.index(a) < r.order.index(b) else b].append(r.measure)
+        for r, place in zip(rankings, places):
+            if a in place and b in place and r.values[a] != r.values[b]:
+                prefer[a if place[a] < place[b] else b].append(r.measure)
         if prefer[a] and prefer[b]:
             out.append(Disagreement(a, b, tuple(prefer[a]), tuple(prefer[b])))
     return tuple(out)

@@ -33,11 +33,6 @@ from .stats.paired_bootstrap import paired_difference
 
 __all__ = ["rank_measure", "test_for", "leaderboard", "resampled", "TEST_WORDS", "carry_leaderboard"]
 
-#: a binary measure's name given to a multi-class task: its macro counterpart (the
-#: registry lists "auc" for multi-class tasks too, as each class's one-vs-rest AUC)
-_MACRO = {"auc": "macro_auc", "f1": "macro_f1", "min_cost": "cost_sensitive_error",
-          "cost_at_threshold": "cost_sensitive_error"}
-
 #: the tests by name, in words (the report, the verdict)
 TEST_WORDS = {"delong": "DeLong's paired test of the AUCs",
               "mcnemar": "McNemar's test of the decisions",
@@ -54,7 +49,7 @@ def rank_measure(spec) -> str:
 
     name = spec_rank_measure(spec)
     if (spec.task or "binary") == "multiclass":
-        name = _MACRO.get(name, name)
+        name = registry.reads(name, "multiclass")  # the registry's alias: its macro counterpart
     return name
 
 

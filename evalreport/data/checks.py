@@ -216,12 +216,26 @@ def _scaled_weights(w: np.ndarray, display, column, loc, problems, notes: list) 
     exponent = math.frexp(top)[1]
     if abs(exponent) <= WEIGHT_EXPONENT:
         return w
+    notes.append(scale_note(display, column, top, exponent))
+    return np.ldexp(w, -exponent)
+
+
+def weight_exponent(top: float) -> int:
+    """The power of two the weights are scaled by (``2**-exponent``), their largest
+    being ``top``: 0 for weights of an ordinary scale (see :func:`_scaled_weights`)."""
+    if not top > 0 or not math.isfinite(top):
+        return 0
+    exponent = math.frexp(top)[1]
+    return exponent if abs(exponent) > WEIGHT_EXPONENT else 0
+
+
+def scale_note(display, column, top: float, exponent: int) -> str:
+    """The warning that the weights are scaled by ``2**-exponent`` (every engine's words)."""
     why = ("sums and products of weights this large overflow" if exponent > 0 else
            "products of sums of weights this small underflow")
-    notes.append(f"{display}: column '{column}': the weights are scaled by 2^{-exponent} (the largest is "
-                 f"{top:.3g}: {why}); the measures do not depend on the weights' scale, but the counts "
-                 "(TP, FP, TN, FN, positives, negatives) are in the scaled unit")
-    return np.ldexp(w, -exponent)
+    return (f"{display}: column '{column}': the weights are scaled by 2^{-exponent} (the largest is "
+            f"{top:.3g}: {why}); the measures do not depend on the weights' scale, but the counts "
+            "(TP, FP, TN, FN, positives, negatives) are in the scaled unit")
 
 
 def _class_weight_problem(weights: np.ndarray, labels: np.ndarray, k: int) -> str | None:

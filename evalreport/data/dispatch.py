@@ -16,7 +16,8 @@ import numpy as np
 from ..errors import DataError
 from ..metrics.counts import WeightScaleError
 from ..spec import FALLBACK_THRESHOLD, Spec, data_suffix
-from .checks import _MEMORY_SCALES, _engine_weight_problem, _positive_loc, _Problems, _yaml_boolean_hint
+from .checks import (_MEMORY_SCALES, _engine_weight_problem, _positive_loc, _Problems, _yaml_boolean_hint,
+                     scale_note, weight_exponent)
 from .memory import _load_one
 from .source import Source, _BackgroundSha256, _combined_sha256
 from .tables import in_memory_tables
@@ -75,6 +76,9 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
     if src.kind not in ("table", "sql") and not files:
         problems.add(base + ("path",), f"no file matches {src.path}")
         return None
+    if src.engine == "duckdb" and not _engine_agrees(spec, i, files, problems):
+        return None
+    exponent, notes = _duckdb_weight_scale(spec, src, files) if src.engine == "duckdb" else (0, ())
     if spec.task == "multiclass":
         lists = {name: list(learner.scores) for name, learner in src.learners.items()}
         try:
@@ -84,7 +88,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
                 rows, counts = aggregate_duckdb_multiclass(
                     [str(f) for f in files] if files else src.path, label=src.label, classes=spec.classes,
                     learners=lists, weight=src.weight, memory_limit=src.memory_limit, kind=src.kind,
-                    database=str(spec.resolve(src.database)) if src.database else None)
+                    database=str(spec.resolve(src.database)) if src.database else None, weight_exponent=exponent)
             else:
                 from ..engines.spark import aggregate_spark_multiclass
 
@@ -110,7 +114,8 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
         return Source(
             index=i, path=src.path, file=files[0] if files else Path(src.path),
             sha256=_combined_sha256(files) if files else None, rows=rows, dataset=src.dataset,
-            labels=None, ids=None, groups=None, weights=None, mc_counts=counts, engine=src.engine)
+            labels=None, ids=None, groups=None, weights=None, mc_counts=counts, engine=src.engine,
+            warnings=notes)
     try:
         if src.engine == "duckdb":
             from ..engines.duckdb import aggregate_duckdb
@@ -128,7 +133,8 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
             agg = aggregate_duckdb(source, label=src.label, positive=spec.positive_label, scores=scores,
                                    weight=src.weight, resolution=src.resolution, by=src.group,
                                    memory_limit=src.memory_limit, kind=src.kind, database=database,
-                                   keep_thresholds=keep, max_fprs=fprs, labels_as_text=True)
+                                   keep_thresholds=keep, max_fprs=fprs, labels_as_text=True,
+                                   weight_exponent=exponent)
         else:
             from ..engines.spark import aggregate_spark
 
@@ -181,7 +187,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
         index=i, path=src.path, file=files[0] if files else Path(src.path),
         sha256=_combined_sha256(files) if files else None, rows=agg.rows, dataset=src.dataset,
         labels=None, ids=None, groups=None, weights=None, tables=tables, group_tables=group_tables,
-        resolution_bound=bounds, engine=src.engine, reductions=agg.reductions,
+        resolution_bound=bounds, engine=src.engine, reductions=agg.reductions, warnings=notes,
     )
 
 
@@ -193,6 +199,59 @@ def _merge_tables(tables: list):
     pos = np.concatenate([np.diff(t.tp) for t in tables])
     neg = np.concatenate([np.diff(t.fp) for t in tables])
     return count_table_from_aggregates(score, pos, neg, n_rows=sum(t.n_rows for t in tables))
+
+
+def _duckdb_weight_scale(spec: Spec, src, files: list) -> tuple[int, tuple]:
+    """(exponent, warnings): DuckDB sums the weights scaled by ``2**-exponent`` where
+    the in-memory road would scale them (sums that overflow, products that underflow:
+    issue 36, the engines agree), with the same warning."""
+    if src.weight is None:
+        return 0, ()
+    from ..engines.duckdb_ids import largest_weight_duckdb
+
+    try:
+        top = largest_weight_duckdb([str(f) for f in files] if files else src.path, src.weight,
+                                    memory_limit=src.memory_limit, kind=src.kind,
+                                    database=str(spec.resolve(src.database)) if src.database else None)
+    except (ValueError, ImportError):
+        return 0, ()  # the aggregation tells what DuckDB cannot read
+    exponent = weight_exponent(top) if top is not None else 0
+    return exponent, ((scale_note(src.path, src.weight, top, exponent),) if exponent else ())
+
+
+def _engine_agrees(spec: Spec, i: int, files: list, problems: _Problems) -> bool:
+    """What the in-memory road refuses, refused before DuckDB aggregates (issue 36):
+    a .csv whose header is split by another separator, and a missing or repeated id.
+    False when a problem was recorded."""
+    from ..engines import ColumnError
+    from ..engines.duckdb_ids import check_ids_duckdb
+    from .file_problems import _header_line, _other_separator, _separator_problem, _text_problem
+
+    src, base = spec.data[i], ("data", i)
+    first = files[0] if files else None
+    if first is not None and data_suffix(first)[0] in (".csv", ".tsv", ".jsonl"):
+        problem = _text_problem(first, src.path)  # UTF-16, compressed but not named so, empty
+        if problem is not None:
+            problems.add(base + ("path",), problem)
+            return False
+    if first is not None and data_suffix(first)[0] in (".csv", ".tsv"):
+        header = _header_line(first)
+        own = "\t" if data_suffix(first)[0] == ".tsv" else ","
+        separator = _other_separator(first, [header]) if header and own not in header else None
+        if separator is not None:
+            problems.add(base + ("path",), _separator_problem(src.path, first, header, separator))
+            return False
+    if src.id is None:
+        return True
+    try:
+        check_ids_duckdb([str(f) for f in files] if files else src.path, src.id, memory_limit=src.memory_limit,
+                         kind=src.kind, database=str(spec.resolve(src.database)) if src.database else None)
+    except ColumnError as exc:
+        problems.add(base + ("id",), f"{src.path}: {exc}")
+        return False
+    except (ValueError, ImportError):
+        pass  # the aggregation tells what DuckDB cannot read, at its key
+    return True
 
 
 def _engine_key(exc, spec: Spec) -> tuple:

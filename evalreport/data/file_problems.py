@@ -28,7 +28,10 @@ def _path_problem(file: Path, display: str) -> str | None:
             hint = suggest(file.name, [p.name for p in file.parent.iterdir()])
         except (OSError, ValueError):  # only a hint
             hint = ""
-        return f"file not found: {display}{hint}"
+        # a relative path starts from the spec's folder, not the current one: say where it was looked for
+        where = "" if Path(display).is_absolute() or display == str(file) else (
+            f" (looked for {file}: a relative path starts from the spec's folder)")
+        return f"file not found: {display}{where}{hint}"
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte
         shown = _cut(display) if display.isprintable() else _short(display)
         return f"cannot read {shown}: {getattr(exc, 'strerror', None) or exc}"

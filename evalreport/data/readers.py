@@ -15,7 +15,7 @@ from ..arrow import arrow_to_numpy
 from ..spec import data_suffix
 # the header readers are the spec's (a path pattern's files are matched when the spec loads);
 # named here as before
-from ..spec.headers import _CODECS, _column_names, _csv_parse, _text_input  # noqa: F401
+from ..spec.headers import _CODECS, _column_names, _csv_parse, _csv_read_options, _text_input  # noqa: F401
 
 
 class _MemberError(ValueError):
@@ -164,8 +164,9 @@ def _read_csv(file: Path, columns: list[str], suffix: str, *, sliced: bool = Tru
             whole = None
     if whole is not None:
         return whole
+    read = _csv_read_options(file)  # blocks that hold the header whole
     with _text_input(file) as src:
-        table = pacsv.read_csv(src, parse_options=parse,
+        table = pacsv.read_csv(src, parse_options=parse, read_options=read,
                                convert_options=pacsv.ConvertOptions(include_columns=columns))
     return {c: table.column(c) for c in columns}
 

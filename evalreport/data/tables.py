@@ -81,11 +81,51 @@ def as_arrow(name: str, obj):
     if _is_pandas(obj):
         # (not through the capsule: pyarrow's own conversion leaves a pandas index out
         # and reads the columns of object dtype as text)
-        return pa.Table.from_pandas(obj, preserve_index=False)
+        return _from_pandas(name, obj)
+    if _is_pandas_series(obj):
+        raise DataError([f"table '{name}': a pandas Series is one column; pass a DataFrame of the columns the "
+                         "spec names (series.to_frame(), or the whole frame)"])
     if hasattr(obj, "__arrow_c_stream__"):
-        return pa.table(obj)
+        try:
+            return pa.table(obj)
+        except (pa.ArrowException, TypeError, ValueError) as exc:
+            raise DataError([f"table '{name}': cannot be read as a table: {str(exc).splitlines()[0]}"]) from None
     raise DataError([f"table '{name}': expected a pyarrow Table or a pandas or polars DataFrame, "
                      f"got {type(obj).__module__}.{type(obj).__qualname__}"])
+
+
+def _from_pandas(name: str, frame):
+    """A pandas DataFrame as a pyarrow Table; a column pyarrow cannot take (a name
+    twice, complex numbers, an object column of numbers and text mixed) is told by
+    its name, as a file's column is, not as pyarrow's error from deep inside."""
+    import pyarrow as pa
+
+    names = [str(c) for c in frame.columns]
+    for col in dict.fromkeys(names):
+        if names.count(col) > 1:
+            at = [str(j + 1) for j, n in enumerate(names) if n == col]
+            raise DataError([f"table '{name}': column '{col}' appears {len(at)} times (columns {', '.join(at[:-1])} "
+                             f"and {at[-1]}): rename all but one"])
+    try:
+        return pa.Table.from_pandas(frame, preserve_index=False)
+    except (pa.ArrowException, TypeError, ValueError):
+        pass
+    for j, col in enumerate(frame.columns):  # the column that fails, by its name
+        series = frame.iloc[:, j]
+        if series.dtype.kind == "c":
+            raise DataError([f"table '{name}': column '{col}' holds complex numbers ({series.dtype}); a column "
+                             "holds real numbers, text or booleans"])
+        try:
+            pa.array(series, from_pandas=True)
+        except (pa.ArrowException, TypeError, ValueError) as exc:
+            why = str(exc.args[0] if exc.args else exc).splitlines()[0]
+            raise DataError([f"table '{name}': column '{col}' (dtype {series.dtype}) mixes values of more than one "
+                             f"kind (numbers, text, bytes, ...) and cannot be read as one column: {why}"]) from None
+    raise DataError([f"table '{name}': cannot be read as a table"])  # pragma: no cover - a column fails above
+
+
+def _is_pandas_series(obj) -> bool:
+    return type(obj).__module__.split(".")[0] == "pandas" and type(obj).__name__ == "Series"
 
 
 def _is_pandas(obj) -> bool:

@@ -104,7 +104,7 @@ import tempfile
 import numpy as np
 
 from .checks import ColumnError, check_columns, quote_ident
-from .duckdb_queries import _aggregate
+from .duckdb_queries import _aggregate, scaled_weight
 from .duckdb_source import (  # noqa: F401 (KINDS, DUCKDB_SHARE and _share_memory: re-exported)
     DUCKDB_SHARE,
     KINDS,
@@ -116,6 +116,7 @@ from .duckdb_source import (  # noqa: F401 (KINDS, DUCKDB_SHARE and _share_memor
     _schema,
     _share_memory,
     _type_problem,
+    duckdb_text,
 )
 from .resolution import parse_resolution
 from .tables import Aggregated, MulticlassAggregated, class_column, class_key
@@ -145,6 +146,7 @@ def aggregate_duckdb(
     cap: int | None = None,
     batch_rows: int | None = None,
     labels_as_text: bool = False,
+    weight_exponent: int = 0,
 ) -> Aggregated:
     """Aggregate the count tables of ``scores`` with DuckDB, out of core.
 
@@ -195,6 +197,10 @@ def aggregate_duckdb(
     batch_rows : int, optional
         Exact mode: rows per Arrow batch fetched from DuckDB (default
         :data:`BATCH_ROWS`, read at each call).
+    weight_exponent : int
+        The weights are summed scaled by ``2**-weight_exponent`` (exactly): weights of
+        a scale whose sums overflow or whose products underflow, as the in-memory
+        road scales them (see :func:`weight_exponent_duckdb`).
     labels_as_text : bool
         Match ``positive`` to the labels as a spec does (as text: 1, 1.0 and
         '1' are one label; True is 'true'), not as NumPy compares.
@@ -232,7 +238,7 @@ def aggregate_duckdb(
             return _aggregate(
                 duckdb, con, from_sql, params, where,
                 label=label, positive=positive, scores=scores, weight=weight,
-                mode=mode, by=by, labels_as_text=labels_as_text, stream=dict(keep_thresholds=tuple(keep_thresholds),
+                mode=mode, by=by, labels_as_text=labels_as_text, weight_exponent=weight_exponent, stream=dict(keep_thresholds=tuple(keep_thresholds),
                                              max_fprs=tuple(max_fprs), cap=cap,
                                              batch_rows=BATCH_ROWS if batch_rows is None else batch_rows),
             )
@@ -245,7 +251,7 @@ def aggregate_duckdb(
 
 def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[str, list[str]],
                                 weight: str | None = None, memory_limit: str = "1GB",
-                                kind: str = "auto", database: str | None = None):
+                                kind: str = "auto", database: str | None = None, weight_exponent: int = 0):
     """Multi-class counts of each learner with DuckDB: one GROUP BY (true class,
     decision) for the confusion matrix and one GROUP BY (score, true class) per
     class column, from which the one-vs-rest tables and the pairwise wins follow
@@ -264,7 +270,7 @@ def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[s
                 try:
                     return con.execute(sql, params).fetchall()
                 except duckdb.Error as exc:
-                    raise ValueError(f"DuckDB failed reading {where}: {str(exc).strip()}") from None
+                    raise ValueError(f"DuckDB failed reading {where}: {duckdb_text(exc)}") from None
 
             types = _schema(con, duckdb, from_sql, params, where)
             cols = [c for columns in learners.values() for c in columns]
@@ -274,7 +280,7 @@ def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[s
                           engine="DuckDB", type_problem=_type_problem(types))
             owner = {c: name for name, columns in learners.items() for c in columns}
             lab = f"CAST({quote_ident(label)} AS VARCHAR)"
-            w = "1" if weight is None else quote_ident(weight)
+            w = "1" if weight is None else scaled_weight(weight, weight_exponent)
             # (a boolean is never NaN or infinite, and isnan takes no BOOLEAN)
             checks = ", ".join(
                 f"count(*) FILTER (WHERE {quote_ident(c)} IS NULL)" if types[c] == "BOOLEAN" else

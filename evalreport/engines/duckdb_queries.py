@@ -15,13 +15,13 @@ import numpy as np
 from ..arrow import arrow_to_numpy
 from ..metrics import stream as _stream
 from .checks import LABELS_CAP, check_columns, judge_checks, match_positive, quote_ident, sorted_labels
-from .duckdb_source import _booleans_as_in_memory, _schema, _type_problem
+from .duckdb_source import _booleans_as_in_memory, _schema, _type_problem, duckdb_text
 from .resolution import cell_scale, cells_for
 from .tables import Aggregated, build_tables
 
 
 def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores, weight, mode, by,
-               labels_as_text=False, stream=None):
+               labels_as_text=False, stream=None, weight_exponent=0):
     def bound(sql, extra=None):
         p = dict(params)
         if extra:
@@ -70,7 +70,7 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
     try:
         row = list(run(f"SELECT {', '.join(checks)} FROM {from_sql}").fetchall()[0])
     except duckdb.Error as exc:
-        raise ValueError(f"DuckDB failed reading {where}: {str(exc).strip()}") from None
+        raise ValueError(f"DuckDB failed reading {where}: {duckdb_text(exc)}") from None
     rows, ranges = judge_checks(row, cols=cols, scores=scores, mode=mode, label=label,
                                 weight=weight, by=by, where=where)
 
@@ -100,11 +100,11 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
         return _stream_exact(
             duckdb, con, from_sql, where, bound, run, lab=lab, is_pos=is_pos, bind=bind, scores=scores,
             weight=weight, by=by, rows=rows, labels=labels, truncated=truncated,
-            positive_label=positive_label, **(stream or {}),
+            positive_label=positive_label, weight_exponent=weight_exponent, **(stream or {}),
         )
     tables: dict = {}
     bounds = {}
-    counts = _class_sums(is_pos, weight)
+    counts = _class_sums(is_pos, weight, weight_exponent)
     g = f"{quote_ident(by)} AS g, " if by is not None else ""
     for name, col in scores.items():
         x = f"CAST({quote_ident(col)} AS DOUBLE)"
@@ -125,7 +125,7 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
         try:
             frame = run(sql, extra).fetchnumpy()
         except duckdb.Error as exc:
-            raise ValueError(f"DuckDB failed aggregating learner {name!r} of {where}: {str(exc).strip()}") from None
+            raise ValueError(f"DuckDB failed aggregating learner {name!r} of {where}: {duckdb_text(exc)}") from None
         build_tables(
             frame, learner=name, by=by is not None, mode=mode,
             weighted=weight is not None, tables=tables, bounds=bounds, rows=rows,
@@ -141,18 +141,30 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
     )
 
 
-def _class_sums(is_pos: str, weight: str | None) -> str:
+def scaled_weight(weight: str, exponent: int = 0) -> str:
+    """The SQL of a weight column as DOUBLE, scaled by ``2**-exponent`` (exactly: two
+    factors, each a power of two that float64 holds; see data.checks._scaled_weights)."""
+    w = f"CAST({quote_ident(weight)} AS DOUBLE)"
+    if not exponent:
+        return w
+    half = -exponent // 2
+    return f"({w} * {2.0 ** half!r} * {2.0 ** (-exponent - half)!r})"
+
+
+def _class_sums(is_pos: str, weight: str | None, weight_exponent: int = 0) -> str:
     """SELECT items ``pos`` and ``neg``: the rows (or weights) of each class in a group."""
     if weight is None:
         return f"count(*) FILTER (WHERE {is_pos}) AS pos, count(*) - count(*) FILTER (WHERE {is_pos}) AS neg"
-    w = f"CAST({quote_ident(weight)} AS DOUBLE)"
-    return (f"coalesce(sum({w}) FILTER (WHERE {is_pos}), 0)::DOUBLE AS pos, "
-            f"coalesce(sum({w}) FILTER (WHERE NOT ({is_pos})), 0)::DOUBLE AS neg")
+    w = scaled_weight(weight, weight_exponent)
+    # fsum: compensated (Kahan-Babuska) sums, whose result does not hang on the order
+    # DuckDB's threads add the rows in, as a plain float sum's last digit does
+    return (f"coalesce(fsum({w}) FILTER (WHERE {is_pos}), 0)::DOUBLE AS pos, "
+            f"coalesce(fsum({w}) FILTER (WHERE NOT ({is_pos})), 0)::DOUBLE AS neg")
 
 
 def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind, scores, weight, by, rows,
                   labels, truncated, positive_label, batch_rows, keep_thresholds=(), max_fprs=(),
-                  cap=None) -> Aggregated:
+                  cap=None, weight_exponent=0) -> Aggregated:
     """Exact tables, streamed: ``GROUP BY score ORDER BY score DESC`` read in Arrow
     batches through :class:`~evalreport.metrics.CountReducer`, so Python holds one
     batch and the reducer's kept rows, never the whole table."""
@@ -161,20 +173,20 @@ def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind
 
     cap = _stream._integer(_stream.DEFAULT_CAP if cap is None else cap, "cap", 2)
     batch_rows = _stream._integer(batch_rows, "batch_rows", 1)  # (its default: aggregate_duckdb's)
-    counts = _class_sums(is_pos, weight)
+    counts = _class_sums(is_pos, weight, weight_exponent)
     # The class totals first (one pass over the label and weight columns): the
     # reducer needs m+ for the break-even point and m+, m- for partial AUCs.
     try:
         m_pos, m_neg = run(f"SELECT {counts} FROM {from_sql}", bind).fetchall()[0]
     except duckdb.Error as exc:
-        raise ValueError(f"DuckDB failed reading {where}: {str(exc).strip()}") from None
+        raise ValueError(f"DuckDB failed reading {where}: {duckdb_text(exc)}") from None
     value_set = group_values = None
     if by is not None:
         try:
             distinct = _arrow_table(con.sql(f"SELECT DISTINCT {quote_ident(by)} AS g FROM {from_sql}",
                                             params=bound(from_sql) or None)).column("g").combine_chunks()
         except duckdb.Error as exc:
-            raise ValueError(f"DuckDB failed reading the groups of {where}: {str(exc).strip()}") from None
+            raise ValueError(f"DuckDB failed reading the groups of {where}: {duckdb_text(exc)}") from None
         found = distinct.to_pylist()
         group_values = sorted_labels(found)
         first = {v: i for i, v in enumerate(found)}
@@ -192,7 +204,8 @@ def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind
             cap=cap, n_groups=0 if by is None else len(group_values),
         )
         try:
-            for batch in _arrow_batches(con.sql(sql, params=bound(sql, bind) or None), batch_rows):
+            for batch in _fixed_batches(_arrow_batches(con.sql(sql, params=bound(sql, bind) or None), batch_rows),
+                                        batch_rows):
                 codes = None
                 if by is not None:
                     codes = _numpy(pc.index_in(batch.column("g"), value_set=value_set))
@@ -202,7 +215,7 @@ def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind
                 )
                 del batch
         except duckdb.Error as exc:
-            raise ValueError(f"DuckDB failed aggregating learner {name!r} of {where}: {str(exc).strip()}") from None
+            raise ValueError(f"DuckDB failed aggregating learner {name!r} of {where}: {duckdb_text(exc)}") from None
         result = reducer.finish(rows)
         del reducer
         reductions[name] = result.reduction
@@ -222,6 +235,27 @@ def _stream_exact(duckdb, con, from_sql, where, bound, run, *, lab, is_pos, bind
         reductions=reductions,
         learner_tables=learner_tables,
     )
+
+
+def _fixed_batches(batches, rows: int):
+    """The batches re-cut at every ``rows`` rows of the ordered result: DuckDB hands
+    back batches whose sizes depend on its threads, and the reducer's float sums
+    depend on where a batch ends; fixed boundaries make the tables, and so every
+    measure, the same bits whatever the threads (issue 36: OMP_NUM_THREADS=1 moved
+    an average precision in its last digit)."""
+    import pyarrow as pa
+
+    held, count = [], 0
+    for batch in batches:
+        held.append(batch)
+        count += batch.num_rows
+        while count >= rows:
+            table = pa.Table.from_batches(held).combine_chunks()
+            yield from table.slice(0, rows).to_batches(max_chunksize=rows)
+            rest = table.slice(rows)
+            held, count = rest.combine_chunks().to_batches(), rest.num_rows
+    if count:
+        yield from pa.Table.from_batches(held).combine_chunks().to_batches(max_chunksize=rows)
 
 
 def _numpy(array) -> np.ndarray:

@@ -32,9 +32,14 @@ _PARQUET = re.compile(r"\.(parquet|parq|pq)$", re.IGNORECASE)
 _COMPRESSED = r"(\.(" + "|".join(c.lstrip(".") for c in ENGINE_COMPRESSIONS["duckdb"]) + "))?$"
 _CSV = re.compile(r"\.(csv|tsv|txt)" + _COMPRESSED, re.IGNORECASE)
 _JSON = re.compile(r"\.(jsonl|ndjson|json)" + _COMPRESSED, re.IGNORECASE)
-_FILE_READERS = {"parquet": "read_parquet($source)", "csv": "read_csv($source)", "json": "read_json($source)"}
+#: a CSV's delimiter is the suffix's, as the in-memory road reads it (.tsv: tabs, else
+#: commas): DuckDB's sniffer would read a file of ';', '|' or tabs named .csv that the
+#: in-memory road refuses (issue 36: the engines agree)
+_FILE_READERS = {"parquet": "read_parquet($source)", "csv": "read_csv($source, delim = $delim)",
+                 "json": "read_json($source)"}
 #: read_csv with some columns' types given (``$csv_types``: column -> type)
-_CSV_TYPED = "read_csv($source, types = $csv_types)"
+_CSV_TYPED = "read_csv($source, delim = $delim, types = $csv_types)"
+_TSV = re.compile(r"\.tsv" + _COMPRESSED, re.IGNORECASE)
 #: the words pyarrow's CSV reader (the in-memory road) reads as booleans
 _ARROW_BOOLEAN_WORDS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
 _QUERY = re.compile(r"^\s*\(?\s*(select|with|from)\b", re.IGNORECASE)
@@ -43,6 +48,27 @@ _NUMERIC = {
     "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT",
     "FLOAT", "DOUBLE", "BOOLEAN",
 }
+
+
+#: DuckDB's excerpt of a query (``LINE 1: SELECT * FROM read_csv(...)``, then a caret)
+#: and its advice lists: not the user's words, and not one line of stderr
+_EXCERPT = re.compile(r"^(LINE \d+:.*|\s*\^+\s*)$")
+_ADVICE = re.compile(r"^(Possible (fixes|Solution)|The search space|\* |\s*-)", re.IGNORECASE)
+#: the longest line of DuckDB's message kept (its "Original Line:" quotes a whole row)
+_LONGEST = 200
+
+
+def duckdb_text(exc) -> str:
+    """A DuckDB error as one line: its own lines joined, less its query excerpt
+    (``LINE 1: ...`` and the caret under it) and its lists of possible fixes."""
+    kept = []
+    for line in str(exc).strip().splitlines():
+        if _ADVICE.match(line.strip()) and kept:
+            break
+        if line.strip() and not _EXCERPT.match(line):
+            line = line.strip()
+            kept.append(line if len(line) <= _LONGEST else line[:_LONGEST] + "...")
+    return " ".join(kept) or str(exc).strip().splitlines()[0]
 
 
 def _duckdb():
@@ -105,7 +131,7 @@ def _resolve_source(source, kind: str, database):
             kind = _kind_of_path(paths[0])
         if kind not in _FILE_READERS:
             raise ValueError(f"a list of files needs kind 'parquet', 'csv' or 'json', not {kind!r}")
-        return kind, None, _reader(kind), {"source": paths}, f"{kind} files {paths!r}"
+        return kind, None, _reader(kind), _file_params(kind, paths, paths[0]), f"{kind} files {paths!r}"
     if not isinstance(source, (str, os.PathLike)):
         raise ValueError(f"source must be a path, glob, table, query or duckdb:// URL, got {source!r}")
     source = os.fspath(source)
@@ -125,7 +151,7 @@ def _resolve_source(source, kind: str, database):
     if kind in _FILE_READERS:
         if database is not None:
             raise ValueError(f"database applies to kind 'table' or 'sql', not {kind!r}")
-        return kind, None, _reader(kind), {"source": source}, f"{kind} {source!r}"
+        return kind, None, _reader(kind), _file_params(kind, source, source), f"{kind} {source!r}"
     if kind == "table":
         if database is None:
             raise ValueError(
@@ -145,6 +171,13 @@ def _resolve_source(source, kind: str, database):
     return kind, database, f"({query}) AS src", {}, "the SQL query" + (
         f" on {os.fspath(database)!r}" if database is not None else ""
     )
+
+
+def _file_params(kind: str, source, first: str) -> dict:
+    """The bound parameters of a file reader: the source, and a CSV's delimiter."""
+    if kind != "csv":
+        return {"source": source}
+    return {"source": source, "delim": "\t" if _TSV.search(first) else ","}
 
 
 def _reader(kind: str) -> str:
@@ -173,7 +206,7 @@ def _booleans_as_in_memory(con, duckdb, from_sql: str, params: dict, columns, wh
             if other:
                 text[column] = types[column] = "VARCHAR"
     except duckdb.Error as exc:
-        raise ValueError(f"DuckDB cannot read {where}: {str(exc).strip()}") from None
+        raise ValueError(f"DuckDB cannot read {where}: {duckdb_text(exc)}") from None
     return (_CSV_TYPED, {**params, "csv_types": text}) if text else (from_sql, params)
 
 
@@ -182,7 +215,7 @@ def _schema(con, duckdb, from_sql: str, params: dict, where: str) -> dict:
     try:
         desc = con.execute(f"SELECT * FROM {from_sql} LIMIT 0", params).description
     except duckdb.Error as exc:
-        raise ValueError(f"DuckDB cannot read {where}: {str(exc).strip()}") from None
+        raise ValueError(f"DuckDB cannot read {where}: {duckdb_text(exc)}") from None
     return {d[0]: str(d[1]) for d in desc}
 
 

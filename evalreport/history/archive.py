@@ -10,20 +10,25 @@ written beside the old one under a temporary name and moved over it with
 ``os.replace`` (atomic within one file system), so a failure mid-write leaves the
 previous entry whole. Then the oldest entries beyond ``keep`` are deleted.
 
-Reading never raises on a bad entry: an unreadable results.json is skipped and
-said in :attr:`Runs.warnings`, so one damaged week does not stop the audit.
+Reading never raises on a bad entry: a results.json that cannot be read, or
+holds a value of a shape the history cannot use (checked once, here, by
+:mod:`.entry`), is skipped and said in :attr:`Runs.warnings`, naming the entry
+and the key; the run goes on as if the entry were absent, so one damaged week
+does not stop the audit.
 """
 
 from __future__ import annotations
 
-import json
+import hashlib
 import os
 import re
 import shutil
 import tempfile
 from pathlib import Path
 
-__all__ = ["RESULTS", "Runs", "store", "runs", "previous"]
+from .entry import BadEntry, read_run
+
+__all__ = ["RESULTS", "Runs", "fate", "store", "runs", "previous", "entry_sha256"]
 
 #: the file each entry holds
 RESULTS = "results.json"
@@ -101,24 +106,53 @@ def _prune(folder: Path, keep: int) -> list[str]:
 def runs(folder) -> Runs:
     """The archived runs, ``[(date, results dict), ...]``, date ascending; an
     entry whose results.json cannot be read or is not a results.json object is
-    skipped, with a sentence in the returned list's ``warnings``."""
+    skipped, with a sentence in the returned list's ``warnings`` (each begins
+    with ``history:``)."""
     folder = Path(folder)
     out, warnings = [], []
     for name in _entries(folder):
         path = folder / name / RESULTS
         try:
-            data = json.loads(path.read_bytes())
-        except (OSError, ValueError) as e:
-            warnings.append(f"history: {path} skipped: it cannot be read as JSON ({e})")
+            data = read_run(path)
+        except OSError as e:
+            warnings.append(f"history: {path} skipped: it cannot be read ({e.strerror or e})")
             continue
-        if not isinstance(data, dict) or not isinstance(data.get("learners"), dict):
-            warnings.append(f"history: {path} skipped: not an evalreport results.json (no learners)")
+        except BadEntry as e:
+            warnings.append(f"history: {path} skipped: {e.reason}")
             continue
         out.append((name, data))
     return Runs(out, warnings)
 
 
-def previous(folder, date: str) -> tuple[str, dict] | None:
-    """The latest archived run strictly before ``date`` (None: there is none)."""
-    earlier = [r for r in runs(folder) if r[0] < str(date)]
+def previous(folder, date: str, archived: Runs | None = None) -> tuple[str, dict] | None:
+    """The latest archived run strictly before ``date`` (None: there is none);
+    ``archived``: the runs already read (:func:`runs`), else they are read."""
+    earlier = [r for r in (runs(folder) if archived is None else archived) if r[0] < str(date)]
     return earlier[-1] if earlier else None
+
+
+def entry_sha256(folder, name: str) -> str | None:
+    """The sha256 of the entry ``name``'s results.json as archived (its bytes), or
+    None when it cannot be read: what the next run records to chain the audits."""
+    try:
+        return hashlib.sha256((Path(folder) / name / RESULTS).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def fate(folder, date: str, keep: int) -> list[str]:
+    """What storing a run of ``date`` will do beyond adding it, in sentences for the
+    run's warnings: a same-date entry it replaces, and, when ``date`` is older than
+    the ``keep`` newest entries (a backfill), that the run is not kept. Said before
+    the run is stored (the warnings go into its results.json)."""
+    folder = Path(folder)
+    names = _entries(folder)
+    said = []
+    if date in names:
+        said.append(f"history: the archive's entry for {date} ({folder / date}) is replaced by this run "
+                    "(a second run on the same date)")
+    after = sorted(set(names) | {date})
+    if date in after[:max(0, len(after) - int(keep))]:
+        said.append(f"history: this run ({date}) is older than the {keep} newest runs of the archive "
+                    f"(history.keep: {keep}): it is compared with them but not kept")
+    return said

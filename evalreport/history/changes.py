@@ -48,35 +48,41 @@ import math
 
 import numpy as np
 
+from .. import registry
 from ..compare.stats.core import _check_level
 from ..compare.stats.holm import holm
 from ..compare.stats.delong import delong_unpaired_summary
 from ..errors import DataError
+from ..metrics.proportion import PROPORTIONS as CELLS
 from .drift import CONVENTIONS, PSI_BINS, PSI_FLOOR, _as_distribution, drift_label, drift_method, ks_distance, psi
 from .multiclass import chi2_homogeneity, class_drift_rows, multiclass_balance
 from .names import METHOD_NAMES, balance_rows
 from .proportions import newcombe_interval, score_interval, two_proportion_test
 
-__all__ = ["CONVENTIONS", "METHOD_NAMES", "balance_rows", "PSI_BINS", "PSI_FLOOR", "changes", "chi2_homogeneity", "drift_label", "ks_distance",
+__all__ = ["CONVENTIONS", "METHOD_NAMES", "measures", "balance_rows", "PSI_BINS", "PSI_FLOOR", "changes", "chi2_homogeneity", "drift_label", "ks_distance",
            "newcombe_interval", "psi", "score_interval", "two_proportion_test"]
 
-#: Proportions at the threshold: (successes, trials) from the confusion counts.
-PROPORTIONS = {
-    "accuracy": (("tp", "tn"), ("tp", "tn", "fp", "fn")),
-    "precision": (("tp",), ("tp", "fp")),
-    "recall": (("tp",), ("tp", "fn")),
-    "specificity": (("tn",), ("tn", "fp")),
-}
+#: the cells of (TP, FP, TN, FN), in metrics.proportion's order
+_CELLS = ("tp", "fp", "tn", "fn")
+#: Proportions at the threshold: (successes, trials) from the confusion counts
+#: (every proportion of metrics.proportion; the registry's ``history`` says which are compared).
+PROPORTIONS = {name: (tuple(_CELLS[i] for i in hits), tuple(_CELLS[i] for i in trials))
+               for name, (hits, trials) in CELLS.items()}
 
-#: Measures with a bootstrap interval in results.json (``learners.<l>.bootstrap``).
-BOOTSTRAPPED = ("f1", "expected_total_cost", "macro_f1")
 
-#: The measures compared, in the order of the table.
-MEASURES = ("auc", *PROPORTIONS, "f1", "expected_total_cost", "min_cost")
+def measures(task: str = "binary") -> tuple[str, ...]:
+    """The measures compared for ``task``, in the order of the table: the registry's
+    with a ``history`` method for the task (a multi-class task: accuracy, and
+    macro-F1, which its ``f1`` reads), each by the name of the value it reads."""
+    return tuple(m.reads(task) for m in registry.history_measures(task))
 
-#: A multi-class task's: accuracy (the diagonal of the confusion matrix, a proportion)
-#: and macro-F1 (``macro.f1``; its bootstrap interval is ``bootstrap.macro_f1``).
-MULTICLASS_MEASURES = ("accuracy", "macro_f1")
+
+def _method(measure: str, task: str) -> str:
+    """The registry's ``history`` method of the row ``measure`` (a name or an alias)."""
+    for m in registry.history_measures(task):
+        if measure in (m.name, m.reads(task)):
+            return m.history[task]
+    return "no test"
 
 
 def _num(x) -> float | None:
@@ -97,19 +103,17 @@ def _row(learner, measure, prev, cur, *, p_value=None, interval=None, method="no
             "method": method, "note": note}
 
 
-def _value(block: dict, measure: str):
-    """(present, value) of a measure in a learner's block."""
-    if measure == "macro_f1":
-        macro = block.get("macro")
-        if isinstance(macro, dict) and "f1" in macro:
-            return True, macro["f1"]
-        return False, None
-    if measure == "min_cost":
-        op = block.get("operating_point")
-        if isinstance(op, dict) and "min_cost" in op:
-            return True, op["min_cost"]
-        return False, None
-    return measure in block, block.get(measure)
+def _value(block: dict, measure: str, task: str = "binary"):
+    """(present, value) of a measure in a learner's block: where the registry says
+    results.json holds it for ``task`` (``json_path``, below ``learners.<key>``)."""
+    m = registry.MEASURES.get(measure)
+    path = f"learners.*.{measure}" if m is None else m.json_path.get(task, f"learners.*.{measure}")
+    node = block
+    for part in path.split(".")[2:]:
+        if not isinstance(node, dict) or part not in node:
+            return False, None
+        node = node[part]
+    return True, node
 
 
 def _counts(block: dict, measure: str):
@@ -178,12 +182,12 @@ def _mover(pa, ia, pb, ib) -> tuple[float, float]:
     return (d - math.hypot(pb - ib[0], ia[1] - pa), d + math.hypot(ib[1] - pb, pa - ia[0]))
 
 
-def _interval_row(learner, measure, a, b, level) -> dict:
-    pa, pb = _value(a, measure)[1], _value(b, measure)[1]
+def _interval_row(learner, measure, a, b, level, method: str, task: str) -> dict:
+    pa, pb = _value(a, measure, task)[1], _value(b, measure, task)[1]
     if pa is None or pb is None:
         which = "previous" if pa is None else "current"
         return _row(learner, measure, pa, pb, note=f"{measure} is undefined in the {which} run")
-    if measure not in BOOTSTRAPPED:
+    if method != "intervals":
         return _row(learner, measure, pa, pb, note=f"results.json holds no interval of {measure}")
     ia, ib = (blk.get("bootstrap") or {} for blk in (a, b))
     for which, bs in (("previous", ia), ("current", ib)):
@@ -195,12 +199,13 @@ def _interval_row(learner, measure, a, b, level) -> dict:
     return _row(learner, measure, pa, pb, interval=_mover(pa, ia[measure], pb, ib[measure]), method="intervals")
 
 
-def _measure_row(learner, measure, a, b, level) -> dict:
-    if measure == "auc":
+def _measure_row(learner, measure, a, b, level, task: str) -> dict:
+    method = _method(measure, task)
+    if method == "delong_unpaired":
         return _auc_row(learner, a, b, level)
-    if measure in PROPORTIONS:
+    if method == "two_proportion_z":
         return _proportion_row(learner, measure, a, b, level)
-    return _interval_row(learner, measure, a, b, level)
+    return _interval_row(learner, measure, a, b, level, method, task)
 
 
 def _drift_row(learner, a, b) -> dict:
@@ -308,8 +313,8 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
         ``previous``
             {"date", "title"} of the previous run.
         ``changes``
-            One row per learner and measure (:data:`MEASURES` present in
-            either run; a multi-class task: :data:`MULTICLASS_MEASURES`): {"learner", "measure", "previous", "current",
+            One row per learner and measure (:func:`measures` present in
+            either run): {"learner", "measure", "previous", "current",
             "change" (current - previous), "p_value", "p_holm" (Holm's
             adjusted p-value over this run's rows with a p-value; None
             without one), "interval" (of the change, [lo, hi]), "method",
@@ -371,7 +376,8 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
     level = _check_level(level)
     prev_l, cur_l = _learners(previous, "previous"), _learners(current, "current")
     multiclass = "multiclass" in (previous.get("task"), current.get("task"))
-    measures = MULTICLASS_MEASURES if multiclass else MEASURES
+    task = "multiclass" if multiclass else "binary"
+    compared = measures(task)
     names = [*cur_l, *(k for k in prev_l if k not in cur_l)]
     common = [k for k in cur_l if k in prev_l]
     rows, drift = [], []
@@ -381,8 +387,8 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
             only = "current" if a is None else "previous"
             note = f"learner '{name}' is in the {only} run only"
             blk = b if a is None else a
-            for m in measures:
-                present, v = _value(blk, m)
+            for m in compared:
+                present, v = _value(blk, m, task)
                 if present:
                     rows.append({**_row(name, m, None if a is None else v, v if a is None else None, note=note),
                                  "only_in": only})
@@ -395,13 +401,13 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
                 drift.append({"learner": name, "psi": None, "psi_bins": None, "ks": None, "method": None,
                               "label": "undefined", "by_class": None, "note": note, "only_in": only})
             continue
-        for m in measures:
-            pa, pb = _value(a, m)[0], _value(b, m)[0]
+        for m in compared:
+            pa, pb = _value(a, m, task)[0], _value(b, m, task)[0]
             if pa and pb:
-                rows.append(_measure_row(name, m, a, b, level))
+                rows.append(_measure_row(name, m, a, b, level, task))
             elif pa or pb:
                 which = "current" if pa else "previous"
-                rows.append(_row(name, m, _value(a, m)[1], _value(b, m)[1],
+                rows.append(_row(name, m, _value(a, m, task)[1], _value(b, m, task)[1],
                                  note=f"{m} is not in the {which} run's results.json"))
         if multiclass:
             drift += class_drift_rows(name, a, b)

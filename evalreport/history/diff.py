@@ -12,12 +12,12 @@ learner. Bad files and bad gates raise :class:`~evalreport.errors.SpecError`
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import SpecError
+from .entry import BadEntry, parse_run
 from .names import METHOD_NAMES, balance_rows
 
 __all__ = ["ChangeGate", "read_results", "parse_gate", "check_gates", "table_text"]
@@ -39,21 +39,21 @@ class ChangeGate:
 
 
 def read_results(path) -> dict:
-    """A results.json file as a dict, or a SpecError naming it."""
+    """A results.json file as a dict, checked as the archive checks its entries
+    (:mod:`.entry`), or a SpecError naming it and the key that is wrong."""
     path = Path(path)
     try:
-        data = json.loads(path.read_bytes())
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise SpecError([f"{path}: no such file"]) from None
     except IsADirectoryError:
         raise SpecError([f"{path}: a folder, not a results.json file"]) from None
     except OSError as e:
         raise SpecError([f"{path}: cannot be read ({e.strerror or e})"]) from None
-    except ValueError as e:
-        raise SpecError([f"{path}: not JSON ({e})"]) from None
-    if not isinstance(data, dict) or not isinstance(data.get("learners"), dict):
-        raise SpecError([f"{path}: not an evalreport results.json (no learners)"])
-    return data
+    try:
+        return parse_run(raw)
+    except BadEntry as e:
+        raise SpecError([f"{path}: {e.reason}"]) from None
 
 
 def parse_gate(text: str) -> ChangeGate:

@@ -29,10 +29,10 @@ NOT_IN_PREVIOUS = "the learner is not in the previous run"
 
 
 def change_measure(metric: str, task: str | None) -> str:
-    """The ``measure`` of the changes' row a gate on ``metric`` reads: a multi-class
-    task's ``f1`` gate reads Zhou's macro-F1 (the registry's f1 for multi-class
-    tasks), whose row is ``macro_f1``; any other metric its own row."""
-    return "macro_f1" if task == "multiclass" and metric == "f1" else metric
+    """The ``measure`` of the changes' row a gate on ``metric`` reads: the registry's
+    alias for the task (a multi-class task's ``f1`` gate reads Zhou's macro-F1, whose
+    row is ``macro_f1``); any other metric its own row."""
+    return registry.reads(metric, task or "binary")
 
 
 def worsening(metric: str, change: float) -> float:

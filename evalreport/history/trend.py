@@ -8,7 +8,7 @@ run's confusion counts; none where neither is at hand.
 
 from __future__ import annotations
 
-from ..metrics.proportion import wilson_interval
+from ..metrics.proportion import PROPORTIONS as CELLS, wilson_interval
 
 __all__ = ["HEADLINE", "MULTICLASS_HEADLINE", "headline_values", "trend_runs"]
 
@@ -18,12 +18,10 @@ HEADLINE = ("auc", "recall", "precision", "expected_total_cost")
 #: bootstrap's intervals where computed (Wilson's for the accuracy otherwise)
 MULTICLASS_HEADLINE = ("accuracy", "macro_f1")
 
-#: a proportion at the threshold: (successes, trials) from the confusion counts
-_PROPORTIONS = {
-    "recall": (("tp",), ("tp", "fn")),
-    "precision": (("tp",), ("tp", "fp")),
-    "accuracy": (("tp", "tn"), ("tp", "fp", "tn", "fn")),
-}
+#: a proportion at the threshold: (successes, trials) from the confusion counts (each
+#: of metrics.proportion's, the cells named)
+_PROPORTIONS = {name: tuple(tuple(("tp", "fp", "tn", "fn")[i] for i in cells) for cells in pair)
+                for name, pair in CELLS.items()}
 
 
 def _interval(measure: str, block: dict, level: float):

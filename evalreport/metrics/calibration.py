@@ -130,10 +130,17 @@ def _lerp(a: float, b: float, t: float) -> float:
     return float(b - diff * (1 - t)) if t >= 0.5 else float(a + diff * t)
 
 
+#: the most bins: each bin estimates a rate, and more bins than this hold too few scores
+#: to estimate it (while their edges and counts cost memory: 10**9 bins took it all)
+MAX_BINS = 10_000
+
+
 def bin_edges(scores, weights, bins: int, strategy: str, *, counts: bool) -> np.ndarray:
     """The ``bins + 1`` edges of the bins. ``counts``: the weights are numbers of
     instances (unweighted data), so the quantiles are np.percentile's linear ones
     over the instances; else the weighted inverted-CDF quantiles."""
+    if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or not 2 <= bins <= MAX_BINS:
+        raise ValueError(f"bins must be a whole number from 2 to {MAX_BINS:,}, got {bins!r}")
     if strategy == "uniform":
         return np.linspace(0.0, 1.0, bins + 1)
     if strategy != "quantile":

@@ -69,10 +69,10 @@ def thread_count() -> int:
     CPUs available to this process (at most 16)."""
     env = os.environ.get("EVALREPORT_THREADS", "").strip()
     if env:
-        try:
-            return max(1, min(int(env), _MAX_THREADS))
-        except ValueError:
-            raise ValueError(f"EVALREPORT_THREADS must be a whole number, got {env!r}") from None
+        # checked as EVALREPORT_SORT is: 0, -2 or 10**9 is a slip, not a request for 1 or 16
+        if not env.isdigit() or not 1 <= int(env) <= _MAX_THREADS:
+            raise ValueError(f"EVALREPORT_THREADS must be a whole number from 1 to {_MAX_THREADS}, got {env!r}")
+        return int(env)
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not Linux

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import math
 
-from ..compare.stats.core import _check_level, _z
+from .levels import check_level as _check_level
+from .levels import normal_quantile as _z
 
 __all__ = ["wilson_interval", "PROPORTIONS", "proportion_intervals"]
 

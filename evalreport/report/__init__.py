@@ -6,6 +6,7 @@ the report set in the output folder as a whole (see there).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -64,7 +65,20 @@ def _archive(result: Result, results_json: bytes) -> None:
                            f"{exc.strerror or exc}; the report is written"]) from None
 
 
-def render(
+def render(result: Result, out=None, formats=None, **options) -> dict[str, Path]:
+    """Write the report of ``result`` into folder ``out`` (:func:`_render_set`). With
+    the user's templates (``report.template: DIR``) a failure to render is theirs:
+    a :class:`SpecError` (exit status 2) naming ``report.template``, and nothing is
+    written (the files are made before the set goes in)."""
+    try:
+        return _render_set(result, out, formats, **options)
+    except RenderError as exc:
+        from .html import blame_template
+
+        raise blame_template(result.spec, exc) from None
+
+
+def _render_set(
     result: Result,
     out=None,
     formats=None,
@@ -89,6 +103,11 @@ def render(
     if unknown:
         raise RenderError([f"unknown format {', '.join(unknown)}; valid: {', '.join(AVAILABLE)}"])
     out = check_output(out, spec)  # before rendering: a PDF takes seconds
+    signer = None
+    if "pdf" in formats and spec.report.sign is not None:
+        from .sign import load_signer
+
+        signer = load_signer(spec)  # before rendering: a wrong password writes nothing
     files: dict[str, bytes] = {}
     if "html" in formats or "pdf" in formats:
         from .context import report_context
@@ -97,25 +116,31 @@ def render(
         # instead of building every figure once more without drawing it
         report_context(result)
     results_json = json_text(result).encode("utf-8")
+    digest = hashlib.sha256(results_json).hexdigest()  # the HTML's meta tag: verify checks it
     if "json" in formats:
         files[SET_FILES["json"]] = results_json
     if "html" in formats:
         from .html import render_html
 
-        files[SET_FILES["html"]] = render_html(result).encode("utf-8")
+        files[SET_FILES["html"]] = render_html(result, results_sha256=digest).encode("utf-8")
     if "pdf" in formats:
+        from .deliverable import pdf_attachments
         from .html import render_html, template_dirs
         from .pdf import html_to_pdf
 
         shown = published(result)  # credentials redacted, as in the HTML and results.json
-        attached = {"results.json": results_json}
-        if shown.spec_text:
-            attached[Path(spec.source).name or "spec.yaml"] = shown.spec_text.encode("utf-8")
-        files[SET_FILES["pdf"]] = html_to_pdf(
-            render_html(result, attachments=True), title=shown.title, date=result.date,
+        spec_bytes = shown.spec_text.encode("utf-8") if shown.spec_text else None
+        attached, kinds = pdf_attachments(result, results_json, spec_bytes)
+        pdf = html_to_pdf(
+            render_html(result, attachments=True, results_sha256=digest), title=shown.title, date=result.date,
             attachments=attached, template_dirs=template_dirs(result),
-            subject="Evaluation report", keywords=list(result.learners),
+            subject="Evaluation report", keywords=list(result.learners), kinds=kinds,
         )
+        if signer is not None:
+            from .sign import sign_pdf
+
+            pdf = sign_pdf(pdf, signer, spec)  # into the set before it is swapped in: all or nothing
+        files[SET_FILES["pdf"]] = pdf
     write_report_set(out, files, progress=progress, checkpoint=checkpoint, warn=warn)
     _archive(result, results_json)
     return {fmt: out / SET_FILES[fmt] for fmt in formats if SET_FILES[fmt] in files}

@@ -83,12 +83,12 @@ def glossary(result: Result) -> dict[str, str]:
     """label -> the one-line form (:mod:`evalreport.glossary`) of each measure the
     report shows, and the terms: the PDF's appendix, where the full definitions
     took pages (the HTML report prints :func:`definitions`)."""
-    from ..glossary import TERMS_BRIEF, brief
+    from ..glossary import brief, term_brief
 
     shown = shown_measures(result)
     out = {m.label: brief(m.name, m.definition) for m in registry.measures_for(result.spec.task)
            if m.name in shown}
-    out.update({t.name: TERMS_BRIEF.get(t.name, t.definition) for t in registry.TERMS
+    out.update({t.name: term_brief(t) for t in registry.TERMS
                 if result.spec.task in t.tasks})
     return out
 

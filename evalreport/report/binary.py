@@ -13,7 +13,8 @@ from ..redact import published, redact_text
 from .appendix import definitions as appendix_definitions, glossary, works_cited
 from .family import family_table
 from .calibration import calibration_section
-from .format import UNDEFINED, Column, and_join, fmt, measure_interval_text, measure_text
+from ..metrics.population import MEASURES as POPULATION
+from .format import UNDEFINED, Column, and_join, fmt, measure_column, measure_interval_text, measure_text
 from .format import rate
 from .notes import cells_with_notes
 from .slices import slices_section
@@ -165,7 +166,7 @@ def binary_context(result, base: dict) -> dict:
             interval = ci if name == "auc" else boot.get(name) if name in BOOTSTRAPPED else None
             if name in texts:
                 return texts[name] or measure_text(name, None)
-            return measure_interval_text(name, values.get(name), interval)
+            return measure_interval_text(name, values.get(name), interval, table=True)
 
         learners.append({
             "key": key, "color": styles[key]["color"],
@@ -173,7 +174,7 @@ def binary_context(result, base: dict) -> dict:
             "dataset": lr.dataset or "", "hard": lr.hard,
             "threshold_note": THRESHOLD_NOTES.get(lr.threshold_source) or
             f"least-cost threshold at PC(+) on {lr.threshold_source.partition(':')[2]}",
-            "at": [texts.get(c.key) or measure_text(c.key, values.get(c.key)) for c in at_cols],
+            "at": [texts.get(c.key) or measure_text(c.key, values.get(c.key), table=True) for c in at_cols],
             "rank": [shown(c.key) for c in rank_cols],
             "n": fmt(sm.n), "positives": fmt(sm.positives), "negatives": fmt(sm.negatives),
             "confusion": {k: fmt(getattr(at, k)) for k in ("tp", "fp", "tn", "fn")},
@@ -205,7 +206,7 @@ def binary_context(result, base: dict) -> dict:
             rankings.append({"dataset": comp.dataset or "", "measure": label[r.measure],
                              "order": " > ".join(r.order) if r.order else UNDEFINED})
     balance = [{"key": lr_key, "file": redact_text(lr.source)[0], "positives": fmt(lr.summary.positives), "negatives": fmt(lr.summary.negatives),
-                "share": fmt(lr.summary.positives / (lr.summary.positives + lr.summary.negatives), 3)
+                "share": fmt(lr.summary.positives / (lr.summary.positives + lr.summary.negatives), table=True)
                 if (lr.summary.positives + lr.summary.negatives) else UNDEFINED}
                for lr_key, lr in result.learners.items()]
     base["verdict"]["sentences"] += _sentences(result) + base["tests"]["sentences"]
@@ -229,7 +230,7 @@ def binary_context(result, base: dict) -> dict:
         "family": family,
         "population": population,
         "test_share": _test_share(result),
-        # "(sample: 37 % positive)" beside the measures at the sample's share (with priors; else "")
+        # "(sample: 37.3% positive)" beside the measures at the sample's share (with priors; else "")
         "sample_label": marked,
         "rank_notes": rank_notes,
         "learners": learners,
@@ -239,7 +240,7 @@ def binary_context(result, base: dict) -> dict:
         "figures": {"roc": "", "pr": "", "cost": "", "scalars": "",
                     **{k: Markup(v) for k, v in figures(view, [
                         (label, {k: v for k, v in vals.items() if k in view.learners})
-                        for label, vals in scalar_rows]).items()}},
+                        for label, vals in scalar_rows], styles).items()}},
         "matrix": _matrix(result) if not drawn else [],
         "pair_heatmaps": pair_heatmaps(result, drawn),
         "rankings": rankings,
@@ -273,13 +274,12 @@ def _ks_text(lr) -> str | None:
     ks = lr.values.get("ks")
     if ks is None:
         return None
-    return f"{measure_text('ks', ks)} at {lr.threshold_text(lr.ks.threshold)}"
+    return f"{measure_text('ks', ks, table=True)} at {lr.threshold_text(lr.ks.threshold)}"
 
 
-#: the population table's columns: (key, heading, better)
-POPULATION_COLUMNS = (("precision", "precision", "higher"), ("npv", "NPV", "higher"),
-                      ("accuracy", "accuracy", "higher"), ("error_rate", "error rate", "lower"),
-                      ("f1", "F1", "higher"), ("cost_sensitive_error", "cost-sensitive error", "lower"))
+#: the population table's columns: the measures of metrics.population (headings and
+#: directions: the registry's)
+POPULATION_COLUMNS = POPULATION
 
 
 def _population_table(result, learners: list[dict]) -> dict | None:
@@ -291,8 +291,8 @@ def _population_table(result, learners: list[dict]) -> dict | None:
     rows = []
     for row, lr in zip(learners, result.learners.values()):
         pop = lr.population
-        rows.append({**row, "population": [fmt(getattr(pop, k)) for k, _, _ in POPULATION_COLUMNS]})
-    return {"p": fmt(op.p_positive, 6), "columns": [Column(k, label, b) for k, label, b in POPULATION_COLUMNS],
+        rows.append({**row, "population": [fmt(getattr(pop, k), table=True) for k in POPULATION_COLUMNS]})
+    return {"p": fmt(op.p_positive, 6), "columns": [measure_column(k) for k in POPULATION_COLUMNS],
             "rows": rows}
 
 
@@ -334,9 +334,9 @@ def _matrix(result) -> list[dict]:
     return out
 
 
-#: the per-group table's columns: (key of GroupResult.measures, heading)
-GROUP_COLUMNS = (("tp", "TP"), ("fp", "FP"), ("tn", "TN"), ("fn", "FN"), ("accuracy", "accuracy"),
-                 ("precision", "precision"), ("recall", "recall"), ("f1", "F1"))
+#: the per-group table's columns: (key of GroupResult.measures, heading; a measure's: the registry's label)
+GROUP_COLUMNS = (("tp", "TP"), ("fp", "FP"), ("tn", "TN"), ("fn", "FN"),
+                 *((k, registry.get(k).label) for k in ("accuracy", "precision", "recall", "f1")))
 
 
 def _groups(groups) -> dict | None:
@@ -346,14 +346,14 @@ def _groups(groups) -> dict | None:
     (Zhou 2.3.2: of the groups' P and R, and of their summed counts)."""
     if groups is None:
         return None
-    rows = [{"name": name, "cells": [measure_text(k, m.get(k)) for k, _ in GROUP_COLUMNS]}
+    rows = [{"name": name, "cells": [measure_text(k, m.get(k), table=True) for k, _ in GROUP_COLUMNS]}
             for name, m in zip(groups.names, groups.measures)]
     mean, sd = [], []
     for k, _ in GROUP_COLUMNS:
         vals = np.array([m[k] for m in groups.measures if m.get(k) is not None], float)
         # a mean of counts is a weighted count's text; of rates, a rate's
-        mean.append(measure_text(k, float(vals.mean())) if vals.size else UNDEFINED)
-        sd.append(measure_text(k, float(vals.std(ddof=1))) if vals.size > 1 else UNDEFINED)
+        mean.append(measure_text(k, float(vals.mean()), table=True) if vals.size else UNDEFINED)
+        sd.append(measure_text(k, float(vals.std(ddof=1)), table=True) if vals.size > 1 else UNDEFINED)
     a = groups.averages
     return {
         "columns": [label for _, label in GROUP_COLUMNS], "rows": rows, "mean": mean, "sd": sd,

@@ -8,10 +8,10 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from .. import registry
-from ..figures import learner_styles, reliability_figure
+from ..figures import reliability_figure
 from ..metrics.calibration import POOR_ECE
 from ..words import and_join
-from .format import Column, fmt, measure_text
+from .format import Column, ends_text, fmt, measure_text, plain
 from .notes import cells_with_notes
 
 __all__ = ["calibration_section", "poor_calibration_sentences", "ece_differences"]
@@ -37,7 +37,9 @@ def calibration_section(result, base: dict, shown=None) -> None:
     if not cols and not diagrams:
         base["calibration"] = None
         return
-    styles = learner_styles(result.learners)
+    from .summary import shown_styles
+
+    styles = shown_styles(result, shown)  # the figures' colours (grey past a handful, but the leaders)
     rows = []
     for i, (key, lr) in enumerate(result.learners.items()):
         cal = lr.calibration
@@ -46,7 +48,7 @@ def calibration_section(result, base: dict, shown=None) -> None:
             svg = Markup(reliability_figure(key, cal.bins, styles[key]["color"], f"reliability-{i}",
                                             top_label=cal.top_label))
         rows.append({"key": key, "color": styles[key]["color"], "svg": svg,
-                     "cells": [measure_text(c.key, lr.values.get(c.key)) for c in cols]})
+                     "cells": [measure_text(c.key, lr.values.get(c.key), table=True) for c in cols]})
     notes = cells_with_notes(result, rows, "cells", cols)
     options = result.spec.calibration
     top_label = any(lr.calibration is not None and lr.calibration.top_label for lr in result.learners.values())
@@ -85,14 +87,15 @@ def _named(keys: list[str], text) -> str:
 def poor_calibration_sentences(result) -> list[str]:
     """A sentence for each learner that ranks first by some measure on a data set
     but whose calibration is poor: its ECE above POOR_ECE (0.05: on average its
-    scores are more than 5 points off the observed frequencies), with the learners
+    scores are more than 5 points off the observed frequencies) over its whole
+    bootstrap interval ("may be poor" where the interval holds 0.05), with the learners
     of that data set whose ECE is lower. One "calibrated better" only where the
     paired bootstrap interval of the ECE difference excludes 0 (:func:`ece_differences`);
     a lower ECE whose interval holds 0 "cannot be told apart", with the interval;
     one not tested (no paired bootstrap) is said so. Its ranking may stand, but
     its scores should not be read as probabilities."""
     label = {m.name: m.ranking_label for m in registry.ranked(result.task.name)} if result.task else {}
-    level = f"{result.spec.confidence.level * 100:g}%"
+    level = f"{plain(result.spec.confidence.level * 100)}%"
     out = []
     for comp in result.comparisons:
         first: dict[str, list[str]] = {}
@@ -103,6 +106,7 @@ def poor_calibration_sentences(result) -> list[str]:
             ece = result.learners[key].values.get("ece")
             if ece is None or ece <= POOR_ECE:
                 continue
+            judged = _poor(ece, (getattr(result.learners[key], "bootstrap", None) or {}).get("ece"), level)
             others = {k: result.learners[k].values.get("ece") for k in comp.learners if k != key}
             # among many learners, the best-calibrated few by name: a list of all says nothing
             lower = sorted((k for k, v in others.items() if v is not None and v < ece), key=lambda k: others[k])
@@ -125,11 +129,25 @@ def poor_calibration_sentences(result) -> list[str]:
                 also += (f"; {_named(untested, lambda k: f'{k} ({fmt(others[k])})')} "
                          f"{'has' if one else 'have'} a lower ECE, not tested (no paired bootstrap: "
                          "confidence.bootstrap is 0, or the data are weighted or aggregated)")
-            out.append(f"{key} ranks first{where} by {and_join(measures)}, but its calibration is poor: ECE "
-                       f"{fmt(ece)} (above {fmt(POOR_ECE, 6)}){also}. Its scores should not be read as "
-                       "probabilities without recalibration.")
+            out.append(f"{key} ranks first{where} by {and_join(measures)}, but {judged}{also}. Its scores "
+                       "should not be read as probabilities without recalibration.")
     return out
 
 
+def _poor(ece: float, interval, level: str) -> str:
+    """The words for an ECE above POOR_ECE: "poor" only when its bootstrap interval
+    lies above the cut too; an interval that holds the cut says the calibration
+    may be poor (the ECE is biased upwards in small samples: a point estimate
+    above the cut is no proof)."""
+    cut = fmt(POOR_ECE, 6)
+    if interval is None or interval[0] is None:
+        return f"its calibration is poor: ECE {fmt(ece)} (above {cut}; no interval computed)"
+    low, high = interval
+    shown = f"ECE {fmt(ece)} [{fmt(low)}, {fmt(high)}]"
+    if low > POOR_ECE:
+        return f"its calibration is poor: {shown}, above {cut} over the whole {level} interval"
+    return f"its calibration may be poor: {shown}, whose {level} interval holds {cut}"
+
+
 def _with_interval(key: str, ece: float, interval) -> str:
-    return f"{key} ({fmt(ece)}, difference [{fmt(interval[0])}, {fmt(interval[1])}])"
+    return f"{key} ({fmt(ece)}, difference {ends_text(*interval)})"

@@ -16,8 +16,9 @@ def _cell(name: str, s) -> dict:
     note}: by the measure's own format."""
     if s.mean is None:
         return {"text": UNDEFINED, "range": "", "note": "undefined on every replicate"}
-    text = measure_text(name, s.mean) + (f" ± {measure_text(name, s.sd)}" if s.sd is not None else "")
-    span = "" if s.n < 2 else f"{measure_text(name, s.min)}–{measure_text(name, s.max)}"
+    text = measure_text(name, s.mean, table=True) + (f" ± {measure_text(name, s.sd, table=True)}"
+                                                     if s.sd is not None else "")
+    span = "" if s.n < 2 else f"{measure_text(name, s.min, table=True)}–{measure_text(name, s.max, table=True)}"
     return {"text": text, "range": span, "note": ""}
 
 

@@ -19,10 +19,12 @@ from ..redact import published, redact_text
 from ..result import Result
 from ..words import gate_text
 from .configurations import configurations_context
-from .format import UNDEFINED, Column, fmt, p_text
+from .format import UNDEFINED, Column, ends_text, fmt, p_text, plain
 from .history import history_context, history_sentences
-from .leaderboard import leaderboard_context, leaderboard_warnings
+from .leaderboard import leaderboard_context
+from .results import report_warnings
 from .significance import tests_section
+from .spec_lines import CONTINUATION, spec_lines
 from .summary import shown_learners
 from .verdicts import MARKS, gates_summary, page_one
 
@@ -64,27 +66,27 @@ def _verdict(result: Result) -> dict:
 
 def _gate_line(g: dict) -> str:
     """A gate row in words, with its interval where one is computed."""
-    text = gate_text(g, fmt)
+    text = gate_text(g, fmt, plain)  # the spec's bound as written
     interval = g.get("interval")
     if interval:
-        text += f"; interval [{fmt(interval[0])}, {fmt(interval[1])}]"
+        text += f"; interval {ends_text(*interval)}"
     return text
 
 
 #: result -> its report context, the figures drawn (once per result: for the
 #: HTML and the PDF alike)
 _DRAWN: "weakref.WeakKeyDictionary[Result, dict]" = weakref.WeakKeyDictionary()
-#: result -> the warnings raised while making its figures, as results.json lists them
+#: result -> the warnings raised while drawing its figures (the report lists them)
 _WARNED: "weakref.WeakKeyDictionary[Result, list[str]]" = weakref.WeakKeyDictionary()
 _STAGE = "drawing the report's figures"
 
 
-def _made(result: Result, dry: bool) -> tuple[dict, list[str], list[str]]:
+def _made(result: Result) -> tuple[dict, list[str], list[str]]:
     """(the context, the warnings of making the figures, those of laying them out)."""
     from ..figure_svg import drawing
 
     # matplotlib's and NumPy's warnings go to the report's warnings, not stderr
-    with routed_warnings(_STAGE) as routed, drawing(dry=dry, stage=_STAGE) as layout:
+    with routed_warnings(_STAGE) as routed, drawing(dry=False, stage=_STAGE) as layout:
         context = _context(result)
     # redacted as the evaluation's are (published): a warning may quote a value
     said = {str(w) for w in result.warnings}
@@ -95,11 +97,9 @@ def _made(result: Result, dry: bool) -> tuple[dict, list[str], list[str]]:
 
 def _drawn(result: Result) -> dict:
     if result not in _DRAWN:
-        context, made, laid = _made(result, dry=False)
-        # the same as a dry run's (figures.drawing): a JSON-only run draws nothing
-        _WARNED.setdefault(result, made)
-        context["warnings"] = (list(published(result).warnings) + _WARNED[result] + laid
-                               + leaderboard_warnings(result))
+        context, made, laid = _made(result)
+        _WARNED[result] = made + laid
+        context["warnings"] = report_warnings(result) + made + laid
         _DRAWN[result] = context
     return _DRAWN[result]
 
@@ -110,12 +110,11 @@ def report_context(result: Result) -> dict:
 
 
 def figure_warnings(result: Result) -> list[str]:
-    """The warnings raised while making the report's figures, as results.json
-    lists them: the same whatever the formats, and found without drawing the
-    figures when they are not drawn yet (a JSON-only run)."""
-    if result not in _WARNED:
-        _WARNED[result] = _made(result, dry=True)[1]
-    return list(_WARNED[result])
+    """The warnings raised while the report's figures were drawn (matplotlib's,
+    NumPy's), which the HTML and the PDF list after the run's; [] when no figure
+    was drawn (a JSON-only run draws none, and results.json lists none: they are
+    the figures' warnings, not the evaluation's)."""
+    return list(_WARNED.get(result, ()))
 
 
 def _context(result: Result) -> dict:
@@ -139,6 +138,9 @@ def _common(result: Result) -> dict:
                    for i in texts.inputs],
         "balance": [],
         "spec_text": texts.spec_text,
+        # the spec's lines as in the file, numbered, long ones folded (report/spec_lines.py)
+        "spec_lines": spec_lines(texts.spec_text),
+        "spec_fold_mark": CONTINUATION,
         "spec_redacted": texts.note,
         "matrix": [],
         "rankings": [],

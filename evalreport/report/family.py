@@ -21,7 +21,7 @@ def family_table(result, learners: list[dict], task: str) -> dict | None:
     if not columns:
         return None
     rows = [{"key": row["key"], "color": row["color"],
-             "family": [measure_text(c.key, lr.values.get(c.key)) for c in columns]}
+             "family": [measure_text(c.key, lr.values.get(c.key), table=True) for c in columns]}
             for row, lr in zip(learners, result.learners.values())]
     notes = cells_with_notes(result, rows, "family", columns)
     if task == "binary":

@@ -12,23 +12,28 @@ from ..words import and_join
 
 __all__ = ["UNDEFINED", "fmt", "measure_text", "Column", "Cell", "and_join", "p_text", "p_value_text",
            "with_interval", "interval_text", "measure_interval_text", "rate", "cost", "count", "number",
-           "kind_of"]
+           "kind_of", "measure_column", "value_text", "percent", "plain", "ends_text"]
 
 UNDEFINED = "undefined"
 
-# The number policy: one style per kind of value, applied to every table and sentence.
-#   rate  - a rate, share or measure in [-1, 1] (AUC, F1, ECE, PC(+)): 3 decimals (0.943);
-#           a nonzero value that would print as 0.000 gets 2 significant digits (0.00042)
-#   cost  - a cost or any other unbounded value: 3 significant digits (0.0439, 12.3, 1,230)
-#   p     - a p-value: "< 0.001", else 2 significant digits (0.027)
+# The number style (docs/reference.md, "How numbers print"), the one place it is applied:
+#   a measure's value - in prose 3 significant digits (0.943, 0.0439, 12.3; 1,234 keeps its
+#           integer digits); in a table 4 decimals (0.9431, 12.3457), so that a column lines up;
+#           its interval's ends with the value's digits (one more while the ends print equal)
+#   below 0.0001 - a nonzero value under 0.0001 in magnitude prints as "< 0.0001" ("> -0.0001"),
+#           in prose and tables: never exponent notation
+#   p     - a p-value: "p = 0.032" (2 significant digits), "p < 0.001"
+#   share - a percentage measured on the data: one decimal, no space ("37.3%")
 #   count - counts: thousands separators, integers without decimals, weighted at most 2 (1,234.57)
-# Thresholds are printed by their learner's threshold_text (decimals that keep the decisions).
-RATE_DECIMALS = 3
-COST_DIGITS = 3
+#   a number the spec gave (a cost, a prior, a level) - as the spec wrote it, never in exponents
+# Thresholds are printed by their learner's threshold_text (the shortest decimals that keep the
+# decisions, at least 3 significant digits), in tables, sentences and legends alike.
+PROSE_DIGITS = 3
+TABLE_DECIMALS = 4
+#: below it in magnitude a value prints as "< 0.0001": its digits would be noise or exponents
+FLOOR = 0.0001
+FLOOR_TEXT = "0.0001"
 P_FLOOR = 0.001
-#: the registry's scalars printed as costs (unbounded, or a cost): the rest of the scalars are rates
-COST_MEASURES = frozenset({"expected_total_cost", "min_cost", "cost_at_threshold", "cost_sensitive_error",
-                           "bayes_decision_cost", "log_loss"})
 COUNT_MEASURES = frozenset({"tp", "fp", "tn", "fn", "support", "n", "positives", "negatives"})
 
 
@@ -46,33 +51,67 @@ def _special(value) -> str | None:
     return None
 
 
+def _tiny(value: float) -> str | None:
+    """"< 0.0001" for a nonzero value under :data:`FLOOR` in magnitude ("> -0.0001" below 0)."""
+    if value != 0 and abs(value) < FLOOR:
+        return f"< {FLOOR_TEXT}" if value > 0 else f"> -{FLOOR_TEXT}"
+    return None
+
+
 def _fixed(value: float, decimals: int) -> str:
     text = f"{value:,.{max(decimals, 0)}f}"
     return text[1:] if text.startswith("-") and float(text.replace(",", "")) == 0 else text
 
 
-def _decimals(value: float, kind: str) -> int:
-    """How many decimals ``value`` gets under the policy of ``kind`` ("rate" or "cost")."""
+def _decimals(value: float, kind: str = "prose") -> int:
+    """How many decimals ``value`` gets: in a table (``kind`` "table") 4; in prose 3
+    significant digits (never fewer decimals than none)."""
+    if kind == "table":
+        return TABLE_DECIMALS
+    return _significant_decimals(value, PROSE_DIGITS)
+
+
+def _significant_decimals(value: float, digits: int) -> int:
+    """The decimals that give ``value`` ``digits`` significant digits (0.99999 rounds
+    to 1.00, not 1.000: the rounding may carry into one more integer digit)."""
     import math
 
     a = abs(value)
-    if kind == "rate":
-        if a == 0 or a >= 0.5 * 10 ** -RATE_DECIMALS:
-            return RATE_DECIMALS
-        return 1 - math.floor(math.log10(a))  # 2 significant digits below 0.0005
     if a == 0:
-        return 0
-    return max(COST_DIGITS - 1 - math.floor(math.log10(a)), 0)
+        return digits - 1
+    magnitude = math.floor(math.log10(a))
+    d = digits - 1 - magnitude
+    if d > 0 and round(a, d) >= 10 ** (magnitude + 1):
+        d -= 1
+    return max(d, 0)
 
 
-def rate(value) -> str:
-    """A rate, share or measure in [-1, 1]: 3 decimals ("0.943")."""
-    return _special(value) or _fixed(float(value), _decimals(float(value), "rate"))
+def value_text(value, *, table: bool = False) -> str:
+    """A measure's value: 3 significant digits ("0.943", "0.0439", "12.3"), in a
+    table 4 decimals ("0.9431"); "< 0.0001" below 0.0001; "undefined" for None/NaN."""
+    special = _special(value)
+    if special:
+        return special
+    value = float(value)
+    return _tiny(value) or _fixed(value, _decimals(value, "table" if table else "prose"))
 
 
-def cost(value) -> str:
-    """A cost (or another unbounded value): 3 significant digits ("0.0439", "1,230")."""
-    return _special(value) or _fixed(float(value), _decimals(float(value), "cost"))
+def rate(value, *, table: bool = False) -> str:
+    """A rate, share or measure in [-1, 1] (:func:`value_text`)."""
+    return value_text(value, table=table)
+
+
+def cost(value, *, table: bool = False) -> str:
+    """A cost or another unbounded value (:func:`value_text`)."""
+    return value_text(value, table=table)
+
+
+def percent(share) -> str:
+    """A share as a percentage with one decimal: 0.3729 -> "37.3%"."""
+    special = _special(share)
+    if special:
+        return special
+    return _fixed(100 * float(share), 1) + "%"
 
 
 def count(value) -> str:
@@ -82,82 +121,117 @@ def count(value) -> str:
         return special
     if isinstance(value, int) or float(value).is_integer():
         return f"{int(value):,}"
-    return f"{float(value):,.2f}".rstrip("0").rstrip(".")
+    return _tiny(float(value)) or f"{float(value):,.2f}".rstrip("0").rstrip(".")
 
 
-def number(value) -> str:
-    """A value of unknown kind by the policy: a count when integral, a rate within
-    [-1, 1], else a cost (3 significant digits)."""
+def plain(value, digits: int = 6) -> str:
+    """A number as written, up to ``digits`` significant digits, trailing zeros dropped,
+    never in exponents (a spec's cost, prior or level: 0.00001, not 1e-05)."""
     special = _special(value)
     if special:
         return special
-    if isinstance(value, int) or (float(value).is_integer() and abs(float(value)) < 1e15):
+    import numpy as np
+
+    value = float(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))  # as written: no separators
+    return np.format_float_positional(value, precision=digits, unique=True, fractional=False, trim="-")
+
+
+def number(value, *, table: bool = False) -> str:
+    """A value of unknown kind by the policy: a count when integral, else a
+    measure's value (:func:`value_text`)."""
+    special = _special(value)
+    if special:
+        return special
+    if isinstance(value, int) or (float(value).is_integer() and abs(float(value)) < 1e15 and not table):
         return count(value)
-    return rate(value) if abs(float(value)) <= 1 else cost(value)
+    return value_text(value, table=table)
 
 
-def fmt(value, digits: int | None = None) -> str:
+def fmt(value, digits: int | None = None, *, table: bool = False) -> str:
     """A number as text by the policy (:func:`number`): integers with separators,
     None is 'undefined', +inf thresholds are '+inf'. ``digits``: significant digits
-    instead, for what is not a measured value (a curve's simplification bound)."""
+    instead, for what is not a measured value (:func:`plain`, never exponents)."""
     if digits is None:
-        return number(value)
+        return number(value, table=table)
     special = _special(value)
     if special:
         return special
     if isinstance(value, int) or (float(value).is_integer() and abs(float(value)) < 1e15):
         return count(value)
-    return f"{float(value):.{digits}g}"
+    return _tiny(float(value)) if digits <= 4 and _tiny(float(value)) else plain(value, digits)
 
 
 def kind_of(name: str) -> str:
     """The policy's kind of the registry's measure (or table column) ``name``."""
-    if name in COST_MEASURES:
+    measure = registry.MEASURES.get(name)
+    if measure is not None and measure.unit in ("cost", "ratio"):  # unbounded: significant digits
         return "cost"
     if name in COUNT_MEASURES:
         return "count"
     return "rate"
 
 
-def measure_text(name: str, value) -> str:
+def measure_text(name: str, value, *, table: bool = False) -> str:
     """A value of the registry's measure ``name`` as the registry says to print it
-    (its ``format``), else by the policy of its kind; undefined is always "undefined"."""
+    (its ``format``), else by the policy (:func:`value_text`; counts as counts);
+    undefined is always "undefined". ``table``: the value is a table's cell."""
     measure = registry.MEASURES.get(name)
     if value is None or measure is None or measure.format is None:
-        kind = kind_of(name)
-        if kind == "count" or isinstance(value, bool):
+        if isinstance(value, bool) or _special(value):
             return number(value)
-        return rate(value) if kind == "rate" and (value is None or abs(float(value)) <= 1) else \
-            (cost(value) if value is not None else UNDEFINED)
+        if kind_of(name) == "count":  # whole counts as counts; a mean of counts as a value
+            return count(value) if float(value).is_integer() else value_text(value, table=table)
+        return value_text(value, table=table)
     return measure.format(value)
 
 
-def interval_text(value, interval, kind: str = "rate") -> str:
+def interval_text(value, interval, kind: str = "rate", *, table: bool = False) -> str:
     """A value and its interval on one line, the ends with the value's decimals:
-    "0.943 [0.921, 0.962]". When the ends would print equal, one more decimal
-    each time until they differ; an interval of zero width is "0.885 ± 0"."""
+    "0.943 [0.921, 0.962]" (a table's: "0.9431 [0.9210, 0.9620]"). When the ends
+    would print equal, one more decimal each time until they differ; an interval of
+    zero width is "0.885 ± 0". (``kind`` is kept for older callers: one policy now.)"""
     special = _special(value)
     if special:
         return special
     value = float(value)
-    base = _decimals(value, kind) if kind in ("rate", "cost") else RATE_DECIMALS
+    base = _decimals(value, "table" if table else "prose")
     if interval is None or None in tuple(interval):
-        return _fixed(value, base) if kind in ("rate", "cost") else number(value)
+        return value_text(value, table=table)
     lo, hi = (float(x) for x in interval)
     if lo == hi:
-        return f"{_fixed(value, base)} ± 0"
+        return f"{_tiny(value) or _fixed(value, base)} ± 0"
     d = base
     while _fixed(lo, d) == _fixed(hi, d) and d < 12:
         d += 1
-    return f"{_fixed(value, d)} [{_fixed(lo, d)}, {_fixed(hi, d)}]"
+
+    def end(x: float) -> str:
+        return (_tiny(x) if d <= TABLE_DECIMALS else None) or _fixed(x, d)
+
+    return f"{end(value)} [{end(lo)}, {end(hi)}]"
 
 
-def measure_interval_text(name: str, value, interval) -> str:
-    """A measure's value with its interval (:func:`interval_text`), by its kind."""
+def ends_text(lo, hi, *, table: bool = False) -> str:
+    """An interval alone, both ends with the same decimals (those of the larger end, at
+    least 3 below 10; more while they print equal): "[-0.0530, 0.0095]", "[0.983, 1.000]"."""
+    if _special(lo) or _special(hi):
+        return f"[{_special(lo) or value_text(lo)}, {_special(hi) or value_text(hi)}]"
+    lo, hi = float(lo), float(hi)
+    d = _decimals(max(abs(lo), abs(hi)), "table" if table else "prose")
+    if not table and max(abs(lo), abs(hi)) < 10:
+        d = max(d, PROSE_DIGITS)  # [0.983, 1.000], not [0.98, 1.00]
+    while lo != hi and _fixed(lo, d) == _fixed(hi, d) and d < 12:
+        d += 1
+    return f"[{_tiny(lo) if d <= TABLE_DECIMALS and _tiny(lo) else _fixed(lo, d)}, " \
+           f"{_tiny(hi) if d <= TABLE_DECIMALS and _tiny(hi) else _fixed(hi, d)}]"
+
+
+def measure_interval_text(name: str, value, interval, *, table: bool = False) -> str:
+    """A measure's value with its interval (:func:`interval_text`)."""
     if value is None or interval is None or None in tuple(interval):
-        return measure_text(name, value)
-    kind = kind_of(name)
-    return interval_text(value, interval, "rate" if kind == "rate" and abs(float(value)) <= 1 else "cost")
+        return measure_text(name, value, table=table)
+    return interval_text(value, interval, table=table)
 
 
 @dataclass(frozen=True)
@@ -167,6 +241,13 @@ class Column:
     better: str  # "higher", "lower" or ""
     #: a table split in two prints its "cost" columns in the second (a page's width)
     group: str = ""
+
+
+def measure_column(name: str, heading: str = "", group: str = "") -> Column:
+    """The column of registry measure ``name``: its label (or ``heading``, where a
+    table says more or less) and the way it is better, both the registry's."""
+    m = registry.get(name)
+    return Column(name, heading or m.label, "" if m.direction == "none" else m.direction, group)
 
 
 @dataclass(frozen=True)
@@ -191,10 +272,8 @@ def p_value_text(value, digits: int = 2) -> str:
         return special
     value = float(value)
     if value < P_FLOOR:
-        return f"< {P_FLOOR:g}"
-    import math
-
-    return _fixed(value, max(digits - 1 - math.floor(math.log10(value)), 0))
+        return f"< {plain(P_FLOOR)}"
+    return _fixed(value, _significant_decimals(value, digits))
 
 
 def p_text(value, digits: int = 2) -> str:

@@ -7,7 +7,8 @@ they appear (:func:`sample_label`)."""
 
 from __future__ import annotations
 
-from .format import UNDEFINED, Column, fmt, measure_interval_text, measure_text
+from .. import registry
+from .format import UNDEFINED, Column, fmt, measure_column, measure_interval_text, measure_text, percent, plain
 
 __all__ = ["headline_caption", "population_share_text", "sample_label", "sample_shares"]
 
@@ -29,44 +30,45 @@ def _headline(result, styles) -> dict | None:
         auc_ci = lr.auc_ci.ci if lr.auc_ci is not None else boot.get("auc")
         op = lr.operating
         cells = {
-            "auc": (lr.summary.auc, measure_interval_text("auc", lr.summary.auc, auc_ci)),
-            "min_cost": (op.min_cost if op else None, measure_text("min_cost", op.min_cost if op else None)),
+            "auc": (lr.summary.auc, measure_interval_text("auc", lr.summary.auc, auc_ci, table=True)),
+            "min_cost": (op.min_cost if op else None, measure_text("min_cost", op.min_cost if op else None, table=True)),
             "threshold": (lr.threshold, "—" if lr.hard else lr.threshold_text(lr.threshold)),
             "cost_at_threshold": (lr.values.get("cost_at_threshold"),
-                                  measure_text("cost_at_threshold", lr.values.get("cost_at_threshold"))),
-            "f1": (lr.at_threshold.f1, measure_interval_text("f1", lr.at_threshold.f1, boot.get("f1"))),
-            "ece": (lr.values.get("ece"), measure_text("ece", lr.values.get("ece"))),
+                                  measure_text("cost_at_threshold", lr.values.get("cost_at_threshold"), table=True)),
+            "f1": (lr.at_threshold.f1, measure_interval_text("f1", lr.at_threshold.f1, boot.get("f1"), table=True)),
+            "ece": (lr.values.get("ece"), measure_text("ece", lr.values.get("ece"), table=True)),
         }
         pop = lr.population
         for name in POPULATION_HEADLINE:
             value = None if pop is None else getattr(pop, name)
             interval = None if pop is None or pop.intervals is None else pop.intervals.get(name)
-            cells[f"population_{name}"] = (value, measure_interval_text(name, value, interval))
+            cells[f"population_{name}"] = (value, measure_interval_text(name, value, interval, table=True))
         rows.append({"key": key, "color": styles[key]["color"], "cells": cells})
     pc = fmt(op_point.pc_positive)
-    columns = [Column("auc", "AUC", "higher"), Column("min_cost", f"least cost at PC(+) = {pc}", "lower"),
+    # page one's headings say more than the registry's labels; the directions are the registry's
+    columns = [measure_column("auc"), measure_column("min_cost", f"least cost at PC(+) = {pc}"),
                Column("threshold", "threshold", ""),
-               Column("cost_at_threshold", "cost at the threshold", "lower")]
+               measure_column("cost_at_threshold", "cost at the threshold")]
     if priors:
-        columns += [Column(f"population_{name}", f"{label}, p(+) = {p}", "higher")
-                    for name, label in POPULATION_HEADLINE.items()]
+        columns += [Column(f"population_{name}", f"{registry.get(name).label}, p(+) = {p}",
+                           registry.get(name).direction) for name in POPULATION_HEADLINE]
     else:
-        columns.append(Column("f1", "F1 at the threshold", "higher"))
-    columns.append(Column("ece", "ECE", "lower"))
+        columns.append(measure_column("f1", "F1 at the threshold"))
+    columns.append(measure_column("ece"))
     table = _headline_table(columns, rows)
     if table is not None:
         table["caption"] = headline_caption(result, priors)
     return table
 
 
-#: the population's measures on page one (with priors): name -> label
-POPULATION_HEADLINE = {"precision": "precision", "npv": "NPV", "f1": "F1"}
+#: the population's measures on page one (with priors), by registry name
+POPULATION_HEADLINE = ("precision", "npv", "f1")
 
 
 def population_share_text(p: float) -> str:
     """A share of positives as page one prints it: two decimals ("0.10"), or two
-    significant digits below 0.1 ("0.005")."""
-    return f"{p:.2f}" if p >= 0.1 else f"{p:.2g}"
+    significant digits below 0.1 ("0.005"), never in exponents."""
+    return f"{p:.2f}" if p >= 0.1 else plain(p, 2)
 
 
 def sample_shares(result) -> dict:
@@ -80,12 +82,12 @@ def sample_shares(result) -> dict:
 
 
 def _percent(share: float) -> str:
-    return f"{100 * share:.0f} %" if share >= 0.01 else f"{100 * share:.2g} %"
+    return percent(share)
 
 
 def sample_label(result) -> str:
     """With priors, what marks a measure taken at the sample's share of positives
-    rather than the population's: "(sample: 37 % positive)" (per data set where
+    rather than the population's: "(sample: 37.3% positive)" (per data set where
     they differ); "" without priors (the sample's share is then the population's,
     named once on page one)."""
     if result.operating_point.p_positive_source != "priors":

@@ -9,7 +9,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from .. import registry
-from .format import measure_text, p_value_text, rate
+from .format import measure_text, p_value_text, plain, rate
 
 __all__ = ["history_context", "history_sentences"]
 
@@ -27,19 +27,19 @@ def _label(measure: str) -> str:
     return m.label if m is not None else measure.replace("_", " ")
 
 
-def _signed(measure: str, change) -> str:
-    """A change with its sign, its digits by the measure's policy ("+0.012", "-0.031")."""
+def _signed(measure: str, change, table: bool = True) -> str:
+    """A change with its sign: a table's digits ("+0.0120", "-0.0310"), or a sentence's."""
     if change is None:
         return measure_text(measure, None)
     sign = "+" if change > 0 else ("-" if change < 0 else "")
-    return sign + measure_text(measure, abs(float(change)))
+    return sign + measure_text(measure, abs(float(change)), table=table)
 
 
-def _interval(measure: str, interval) -> str:
+def _interval(measure: str, interval, table: bool = True) -> str:
     if interval is None or None in tuple(interval):
         return ""
     lo, hi = (float(x) for x in interval)
-    return f"[{_signed(measure, lo)}, {_signed(measure, hi)}]"
+    return f"[{_signed(measure, lo, table)}, {_signed(measure, hi, table)}]"
 
 
 def _worse(measure: str, change: float) -> bool:
@@ -72,10 +72,11 @@ def _balances(history: dict) -> list[dict]:
         if isinstance(b.get("classes"), list):  # a multi-class task: each class's share
             shares = [(b.get(k) or {}) for k in ("previous", "current", "change")]
             row["classes"] = [{"name": c, "previous": rate(shares[0].get(c)), "current": rate(shares[1].get(c)),
-                               "change": _signed("accuracy", shares[2].get(c))} for c in b["classes"]]
+                               "change": _signed("accuracy", shares[2].get(c), False)} for c in b["classes"]]
         else:
-            row.update(previous=rate(b.get("previous")), current=rate(b.get("current")),
-                       change=_signed("accuracy", b.get("change")), interval=_interval("accuracy", b.get("interval")))
+            row.update(previous=rate(b.get("previous")), current=rate(b.get("current")),  # a sentence's digits
+                       change=_signed("accuracy", b.get("change"), False),
+                       interval=_interval("accuracy", b.get("interval"), False))
         out.append(row)
     return out
 
@@ -150,7 +151,8 @@ def history_context(result, styles) -> dict | None:
         change = c.get("change")
         changes.append({
             "learner": c.get("learner"), "measure": _label(m) if m else "",
-            "previous": measure_text(m, c.get("previous")), "current": measure_text(m, c.get("current")),
+            "previous": measure_text(m, c.get("previous"), table=True),
+            "current": measure_text(m, c.get("current"), table=True),
             "change": _signed(m, change), "interval": _interval(m, c.get("interval")),
             "p": "" if c.get("p_value") is None else p_value_text(c["p_value"]),
             "p_holm": "" if c.get("p_holm") is None else p_value_text(c["p_holm"]),
@@ -163,7 +165,7 @@ def history_context(result, styles) -> dict | None:
     for d in history.get("drift", []):
         psi = d.get("psi")
         drift.append({
-            "learner": d.get("learner"), "class": d.get("class"), "psi": rate(psi), "ks": rate(d.get("ks")),
+            "learner": d.get("learner"), "class": d.get("class"), "psi": rate(psi, table=True), "ks": rate(d.get("ks"), table=True),
             "label": label(psi) if (label is not None and psi is not None) else "",
             "bins": d.get("psi_bins"), "method": d.get("method") or "", "note": d.get("note") or "",
         })
@@ -175,7 +177,10 @@ def history_context(result, styles) -> dict | None:
         from ..history_figure import trend_figure
 
         keys = list(dict.fromkeys([*result.learners, *(k for r in runs for k in (r.get("values") or {}))]))
-        styles = {**learner_styles(keys), **(styles or {})}
+        from .summary import shown_learners, shown_styles
+
+        # the current learners as every other figure draws them (past a handful, the rest grey)
+        styles = {**learner_styles(keys), **(styles or shown_styles(result, shown_learners(result)))}
         measures = [m for m in (*HEADLINE, *MULTICLASS_HEADLINE) if any(m in v for r in runs for v in (r.get("values") or {}).values())]
         if measures:
             figure = Markup(trend_figure(runs, measures, keys, styles, _bounds(result.spec, history, len(runs))))
@@ -183,9 +188,19 @@ def history_context(result, styles) -> dict | None:
         "previous": previous, "changes": changes, "drift": drift, "balances": _balances(history),
         "tested": sum(1 for c in history.get("changes", []) if c.get("p_holm") is not None),
         "methods": list(dict.fromkeys(c["method"] for c in changes if c["method"])),
-        "psi_low": rate(low), "psi_high": rate(high), "level": f"{result.spec.confidence.level:g}",
-        "alpha": f"{alpha:g}", "runs": len(runs), "first": runs[0]["date"] if runs else None,
+        "psi_low": rate(low), "psi_high": rate(high), "level": plain(result.spec.confidence.level),
+        "alpha": plain(alpha), "runs": len(runs), "first": runs[0]["date"] if runs else None,
         "figure": figure, "sentences": history_sentences(result),
         "by_class": any(d.get("class") is not None for d in drift),
         "multiclass": result.spec.task == "multiclass",
+        "chain": _chain_line(previous, history.get("previous_sha256")),
     }
+
+
+def _chain_line(previous, digest) -> dict | None:
+    """The chain of audits: the previous run's date and the sha256 of its
+    results.json as archived (``evalreport verify --history DIR`` walks the
+    chain); None without a previous run."""
+    if not previous or not digest:
+        return None
+    return {"date": previous.get("date"), "sha256": digest}

@@ -13,12 +13,13 @@ from pathlib import Path
 
 import jinja2
 
-from ..errors import RenderError
+from ..errors import RenderError, SpecError
 from ..result import Result
 from ..resources import templates_dir
+from ..spec import locate
 from .context import report_context
 
-__all__ = ["template_dirs", "render_html", "render_page_one"]
+__all__ = ["template_dirs", "check_template", "blame_template", "render_html", "render_page_one", "attached_note"]
 
 ENTRY = "report.html.j2"
 #: page one alone, for a notebook's output cell (Result._repr_html_)
@@ -27,14 +28,53 @@ PAGE_ONE = "notebook.html.j2"
 
 def template_dirs(result: Result) -> list[Path]:
     """The template folders, the user's first."""
-    spec = result.spec
+    return _template_dirs(result.spec)
+
+
+def _template_dirs(spec) -> list[Path]:
     dirs = [templates_dir()]
     if spec.report.template != "default":
         user = spec.resolve(spec.report.template)
         if not user.is_dir():
-            raise RenderError([f"{spec.source}: report.template: no such folder: {spec.report.template}"])
+            raise SpecError([locate(spec, ("report", "template"), f"{user}: no such folder")])
         dirs.insert(0, user)
     return dirs
+
+
+def check_template(spec) -> None:
+    """Before evaluating: the user's template folder (``report.template``) exists and
+    each template in it compiles; a SpecError (exit status 2) naming the template
+    otherwise. What only rendering shows (a name the context lacks, WeasyPrint's
+    refusal of a page without ``lang``) is :func:`blame_template`'s."""
+    dirs = _template_dirs(spec)
+    if len(dirs) == 1:
+        return
+    env = environment(dirs)
+    for path in sorted(dirs[0].rglob("*.j2")):
+        name = path.relative_to(dirs[0]).as_posix()
+        try:
+            env.get_template(name)
+        except jinja2.TemplateError as exc:
+            raise blame_template(spec, RenderError([_jinja_text(exc)])) from None
+
+
+def blame_template(spec, exc: RenderError) -> Exception:
+    """A failure to render with the user's templates is the spec's (exit status 2),
+    told at ``report.template``; with the default templates, or a failure to write,
+    it stays what it is (an internal error, an OutputError)."""
+    from ..errors import OutputError
+
+    if isinstance(exc, (OutputError, SpecError)) or spec.report.template == "default":
+        return exc
+    user = spec.resolve(spec.report.template)
+    return SpecError([locate(spec, ("report", "template"),
+                             f"the report cannot be made with the templates of {user}: {problem}")
+                      for problem in exc.problems])
+
+
+def _jinja_text(exc: jinja2.TemplateError) -> str:
+    where = f"{exc.filename}:{exc.lineno}: " if getattr(exc, "filename", None) else ""
+    return f"template error: {where}{exc}"
 
 
 def environment(dirs: list[Path]) -> jinja2.Environment:
@@ -57,11 +97,24 @@ def _environment(dirs: tuple[str, ...]) -> jinja2.Environment:
     )
 
 
-def render_html(result: Result, *, attachments: bool = False) -> str:
-    """The report as HTML text. ``attachments``: say that the PDF carries the data."""
+def render_html(result: Result, *, attachments: bool = False, results_sha256: str | None = None) -> str:
+    """The report as HTML text. ``attachments``: say that the PDF carries the data;
+    ``results_sha256``: the sha256 of the run's results.json, in a meta tag
+    (``evalreport verify report.html`` checks it)."""
     context = report_context(result)
     context["attachments"] = attachments
+    context["results_sha256"] = results_sha256 or ""
+    context["attached_note"] = attached_note(result.spec.report.attach)
     return _render(result, ENTRY, context)
+
+
+def attached_note(attach) -> str:
+    """The PDF's sentence on what it carries (report.attach)."""
+    if "results" not in attach:
+        return "Every number is in results.json (not attached to this PDF: report.attach leaves it out)."
+    also = [w for w, key in (("the spec", "spec"), ("the data it was computed from", "data")) if key in attach]
+    return "Every number is in results.json, attached to this PDF" + (
+        f" with {' and '.join(also)}" if also else "") + "."
 
 
 def render_page_one(result: Result) -> str:
@@ -75,5 +128,4 @@ def _render(result: Result, entry: str, context: dict) -> str:
     try:
         return environment(template_dirs(result)).get_template(entry).render(context)
     except jinja2.TemplateError as exc:
-        where = f"{exc.filename}:{exc.lineno}: " if getattr(exc, "filename", None) else ""
-        raise RenderError([f"template error: {where}{exc}"]) from None
+        raise RenderError([_jinja_text(exc)]) from None

@@ -58,7 +58,7 @@ def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
     """The report's leaderboard (None below :data:`LEADERBOARD_MIN` learners): the
     rows of the block as text under the number policy, with the task's other
     ranked measures beside the primary one."""
-    from .format import UNDEFINED, Column, measure_interval_text, measure_text, p_value_text
+    from .format import UNDEFINED, Column, measure_interval_text, measure_text, p_value_text, plain
 
     if len(result.learners) < LEADERBOARD_MIN:
         return None
@@ -73,7 +73,7 @@ def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
     for r in block["rows"]:
         lr = result.learners[r["learner"]]
         interval = (r["low"], r["high"]) if r["low"] is not None else None
-        value = measure_interval_text(name, r["value"], interval)
+        value = measure_interval_text(name, r["value"], interval, table=True)
         p, ph = r["p_vs_best"], r["p_holm_vs_best"]
         if r["rank"] == 1 and p is None and r is _first(block, r):
             vs = "best"
@@ -83,7 +83,7 @@ def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
             vs = p_value_text(ph) if ph is not None else UNDEFINED
         rows.append({"dataset": r.get("dataset", ""), "rank": str(r["rank"]) if r["rank"] is not None else "—",
                      "learner": r["learner"], "color": styles.get(r["learner"], {}).get("color", "#b0b0b0"),
-                     "value": value, "others": [measure_text(m.name, lr.values.get(m.name)) for m in others],
+                     "value": value, "others": [measure_text(m.name, lr.values.get(m.name), table=True) for m in others],
                      "vs_best": vs, "significant": ph is not None and ph < alpha})
     test = TEST_WORDS.get(block["test"])
     worse = sum(r["significant"] for r in rows)
@@ -97,7 +97,7 @@ def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
         "measure": measure.label, "direction": arrow,
         "interval": _interval_words(result, name),
         "others": [m.label for m in others], "rows": rows, "several": any(r["dataset"] for r in rows),
-        "test": test or "", "significant": worse, "alpha": f"{alpha:g}",
+        "test": test or "", "significant": worse, "alpha": plain(alpha),
         # the comparisons with the best: each data set's learners but its best
         "compared": len(rows) - len({r["dataset"] for r in rows}),
         "rule": f"from {LEADERBOARD_MIN} learners on",
@@ -133,7 +133,9 @@ def leaderboard_context(result) -> dict | None:
 
         from ..run_figures import roc_band_figure
 
-        svg, caption = roc_band_figure(result, shown, shown_styles(result, shown))
+        # the learners in colour (the leader, the deployed one, its challengers) over the band of the rest
+        styles = shown_styles(result, shown)
+        svg, caption = roc_band_figure(result, [k for k in shown if not styles[k].get("muted")], styles)
         if svg:
             section["figure"], section["figure_caption"] = Markup(svg), caption
     return section

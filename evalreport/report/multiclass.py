@@ -12,7 +12,7 @@ from ..figures import scalars_figure
 from .appendix import definitions as appendix_definitions, glossary, works_cited
 from .family import family_table
 from .calibration import calibration_section
-from .format import UNDEFINED, Column, fmt, measure_interval_text, measure_text
+from .format import UNDEFINED, Column, count, fmt, measure_column, measure_interval_text, measure_text
 from .notes import cells_with_notes
 from .summary import ShownResult, pair_heatmaps, shown_learners, shown_styles, summary_note
 from .verdicts import agreed_ranking, ranking_sentence
@@ -58,10 +58,10 @@ def multiclass_context(result, base: dict) -> dict:
             continue  # no cost matrix, or no probabilities: nothing to show
         if m.name not in ("cost_sensitive_error", "bayes_decision_cost") and m.metric and m.name not in metrics:
             continue  # not asked for (the costs are shown whenever a cost matrix is given)
-        cols.append(Column(m.name, m.label, "" if m.direction == "none" else m.direction))
-    class_cols = [Column("precision", "precision", "higher"), Column("recall", "recall", "higher"),
-                  Column("f1", "F1", "higher"), Column("support", "support", ""),
-                  Column("auc", "AUC", "higher"), Column("ap", "average precision", "higher")]
+        cols.append(measure_column(m.name))
+    class_cols = [measure_column("precision"), measure_column("recall"), measure_column("f1"),
+                  Column("support", "support", ""), measure_column("auc"),
+                  Column("ap", registry.get("average_precision").label, registry.get("average_precision").direction)]
     learners, figs = [], {}
     f1_by_class, scalar_rows = {}, {"accuracy": {}, "macro-F1 (Zhou)": {}, "macro AUC": {}}
     for i, (key, lr) in enumerate(result.learners.items()):
@@ -70,8 +70,9 @@ def multiclass_context(result, base: dict) -> dict:
         per_class = []
         for cname in classes:
             m = ev.per_class[cname]
-            per_class.append({"name": cname, "cells": [fmt(v) for v in (
-                m.precision, m.recall, m.f1, m.support, m.auc, m.average_precision)]})
+            per_class.append({"name": cname, "cells": [fmt(v, table=True) for v in (
+                m.precision, m.recall, m.f1)] + [count(m.support)] + [fmt(v, table=True) for v in (
+                m.auc, m.average_precision)]})
         f1_by_class[key] = {c: ev.per_class[c].f1 for c in classes}
         boot = lr.bootstrap or {}
         scalar_rows["accuracy"][key] = (ev.accuracy, _interval(boot.get("accuracy")))
@@ -80,11 +81,11 @@ def multiclass_context(result, base: dict) -> dict:
         groups = []
         if lr.groups is not None:
             for gname, g in lr.groups.items():
-                groups.append({"name": gname, "cells": [fmt(v) for v in (
-                    g.n, g.accuracy, g.averages.macro_f1, g.averages.mean_f1, g.macro_auc)]})
+                groups.append({"name": gname, "cells": [count(g.n)] + [fmt(v, table=True) for v in (
+                    g.accuracy, g.averages.macro_f1, g.averages.mean_f1, g.macro_auc)]})
         learners.append({
             "key": key, "color": styles[key]["color"], "hard": lr.hard,
-            "summary": [measure_interval_text(c.key, values.get(c.key), (lr.bootstrap or {}).get(c.key))
+            "summary": [measure_interval_text(c.key, values.get(c.key), (lr.bootstrap or {}).get(c.key), table=True)
                         for c in cols],
             "per_class": per_class,
             "detail": key in view.learners,  # its per-class block and figures are drawn
@@ -138,7 +139,7 @@ def multiclass_context(result, base: dict) -> dict:
         rankings_agreed=agreed_ranking(rankings),
         rankings_disagree=any(not c.rankings_agree for c in result.comparisons),
         figures=figs,
-        class_balance=[{"name": c, "support": fmt(v), "share": fmt(v / total, 3) if total else UNDEFINED}
+        class_balance=[{"name": c, "support": fmt(v), "share": fmt(v / total, table=True) if total else UNDEFINED}
                        for c, v in support.items()],
         summary_notes=summary_notes,
         family=family_table(result, learners, "multiclass"),
@@ -164,14 +165,16 @@ def _headline(result, styles) -> dict | None:
     for key, lr in result.learners.items():
         ev, boot = lr.evaluation, lr.bootstrap or {}
         rows.append({"key": key, "color": styles[key]["color"], "cells": {
-            "accuracy": (ev.accuracy, measure_interval_text("accuracy", ev.accuracy, boot.get("accuracy"))),
+            "accuracy": (ev.accuracy, measure_interval_text("accuracy", ev.accuracy, boot.get("accuracy"),
+                                                            table=True)),
             "macro_f1": (ev.averages.macro_f1,
-                         measure_interval_text("macro_f1", ev.averages.macro_f1, boot.get("macro_f1"))),
-            "macro_auc": (ev.macro_auc, measure_interval_text("macro_auc", ev.macro_auc, boot.get("macro_auc"))),
-            "ece": (lr.values.get("ece"), measure_text("ece", lr.values.get("ece"))),
+                         measure_interval_text("macro_f1", ev.averages.macro_f1, boot.get("macro_f1"), table=True)),
+            "macro_auc": (ev.macro_auc, measure_interval_text("macro_auc", ev.macro_auc, boot.get("macro_auc"),
+                                                              table=True)),
+            "ece": (lr.values.get("ece"), measure_text("ece", lr.values.get("ece"), table=True)),
         }})
-    columns = [Column("accuracy", "accuracy", "higher"), Column("macro_f1", "macro-F1", "higher"),
-               Column("macro_auc", "macro AUC", "higher"), Column("ece", "ECE", "lower")]
+    columns = [measure_column("accuracy"), measure_column("macro_f1", "macro-F1"), measure_column("macro_auc"),
+               measure_column("ece")]
     return _headline_table(columns, rows)
 
 
@@ -187,7 +190,7 @@ def _population_table(result, rows: list[dict]) -> dict | None:
         return None
     shown = SUMMARY[:6]
     return {"columns": [Column(key, label, better) for key, label, better, _ in shown],
-            "rows": [{**row, "population": [fmt(get(lr.population)) for *_, get in shown]}
+            "rows": [{**row, "population": [fmt(get(lr.population), table=True) for *_, get in shown]}
                      for row, lr in zip(rows, result.learners.values())]}
 
 

@@ -43,13 +43,64 @@ class NotebookViews:
     @staticmethod
     def to_frame(result):
         """One row per learner (its results.json key), one column per scalar
-        measure of the registry (None: undefined), as ``Result.values``."""
+        measure of the registry (NaN: undefined), as ``Result.values``; F-beta
+        as one column per b of the spec (``fbeta_2``). A column that cannot hold
+        a value in this run is left out: undefined for every learner with no
+        warning about it (a measure of the other task's kind, ``partial_auc``
+        without ``partial_auc:``); one undefined for a reason a warning gives
+        stays, as NaN."""
         pd = _pandas()
+        explained = {getattr(w, "measure", None) for w in result.warnings}
         rows = {key: dict(lr.values) for key, lr in result.learners.items()}
+        names = list(dict.fromkeys(m for r in rows.values() for m in r))
+        keep = [m for m in names if m != "fbeta" and (any(r.get(m) is not None for r in rows.values())
+                                                      or m in explained)]
+        fbeta = NotebookViews._fbeta_columns(result)
+        table = {key: {**{m: r.get(m) for m in keep}, **fbeta.get(key, {})} for key, r in rows.items()}
         # (None, an undefined value, as NaN: the columns are numbers)
-        frame = pd.DataFrame.from_dict(rows, orient="index").astype("float64")
+        frame = pd.DataFrame.from_dict(table, orient="index").astype("float64")
         frame.index.name = "learner"
         return frame
+
+    @staticmethod
+    def _fbeta_columns(result) -> dict:
+        """{learner: {"fbeta_<b>": value}} of a binary task (multi-class: per class,
+        in :meth:`per_class_frame`)."""
+        learners = NotebookViews.to_dict(result).get("learners") or {}
+        out = {}
+        for key, block in learners.items():
+            fb = block.get("fbeta") if isinstance(block, dict) else None
+            if isinstance(fb, dict):
+                out[key] = {f"fbeta_{b}": v for b, v in fb.items()}
+        return out
+
+    @staticmethod
+    def per_class_frame(result):
+        """A multi-class result's measures per class, as scikit-learn's
+        ``classification_report(output_dict=True)`` gives them: one row per
+        (learner, class), then the learner's ``macro`` and ``micro`` averages
+        (Zhou's: macro-F1 from the macro precision and recall), columns
+        precision, recall, f1, support, auc, average_precision and one
+        ``fbeta_<b>`` per b of the spec (NaN: undefined or not computed)."""
+        pd = _pandas()
+        if result.task is None or result.task.name != "multiclass":
+            raise TypeError("per_class_frame() is for multi-class results; a binary result's measures are in "
+                            "to_frame()")
+        learners = NotebookViews.to_dict(result).get("learners") or {}
+        rows, index = [], []
+        for key, block in learners.items():
+            for cls, m in (block.get("classes") or {}).items():
+                fb = {f"fbeta_{b}": v for b, v in (m.get("fbeta") or {}).items()}
+                rows.append({c: m.get(c) for c in ("precision", "recall", "f1", "support", "auc",
+                                                   "average_precision")} | fb)
+                index.append((key, cls))
+            for avg in ("macro", "micro"):
+                m = block.get(avg) or {}
+                rows.append({"precision": m.get("precision"), "recall": m.get("recall"), "f1": m.get("f1"),
+                             "support": block.get("n"), "auc": m.get("auc") if avg == "macro" else None})
+                index.append((key, avg))
+        frame = pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["learner", "class"]))
+        return frame.astype("float64")
 
     @staticmethod
     def comparisons_frame(result):

@@ -10,15 +10,15 @@ from markupsafe import Markup
 from ..figures import gains_figure
 from ..metrics.operating_table import gains_note, row_note
 from ..redact import published
-from .format import UNDEFINED, Cell, Column, fmt
+from .format import UNDEFINED, Cell, Column, fmt, measure_column, percent
 
 __all__ = ["operating_context", "ROW_COLUMNS", "GAINS_COLUMNS"]
 
+#: the threshold table's measures shown (the rest are in results.json: a page's width);
+#: their headings and directions are the registry's
+ROW_SHOWN = ("precision", "recall", "fpr", "npv", "f1", "mcc", "balanced_accuracy")
 #: the threshold table's columns after the operating point: (key, heading, better)
-ROW_COLUMNS = (("threshold", "threshold", ""), ("flagged", "flagged", ""), ("precision", "precision", "higher"),
-               ("recall", "recall", "higher"), ("fpr", "FPR", "lower"), ("npv", "NPV", "higher"),
-               ("f1", "F1", "higher"), ("mcc", "MCC", "higher"),
-               ("balanced_accuracy", "balanced accuracy", "higher"))
+ROW_COLUMNS = (("threshold", "threshold", ""), ("flagged", "flagged", ""), *ROW_SHOWN)
 #: each learner's columns in the gains table: (key, heading)
 GAINS_COLUMNS = (("captured", "captured"), ("lift", "lift"), ("response_rate", "decile response"))
 #: the most learners side by side in one gains table (three columns each: a page's width)
@@ -51,16 +51,16 @@ def _published_notes(result) -> dict[tuple[str, str], str]:
 
 
 def _share(value) -> str:
-    return UNDEFINED if value is None else f"{fmt(100 * value, 3)}%"
+    return percent(value)
 
 
 def _row_cells(lr, row, note: str, marks: _Marks) -> list[Cell]:
     texts = {
         "threshold": UNDEFINED if row.threshold is None else lr.threshold_text(row.threshold),
         "flagged": _share(row.flagged),
-        **{k: fmt(row.values.get(k)) for k, _, _ in ROW_COLUMNS[2:]},
+        **{k: fmt(row.values.get(k), table=True) for k in ROW_SHOWN},
     }
-    return [marks.cell(texts[k], note) for k, _, _ in ROW_COLUMNS]
+    return [marks.cell(texts[k], note) for k in ("threshold", "flagged", *ROW_SHOWN)]
 
 
 def _threshold_rows(result, learners, styles, notes) -> tuple[list[dict], list[dict]]:
@@ -88,7 +88,7 @@ def _gains_tables(learners, styles, notes) -> tuple[list[dict], list[dict]]:
                 table = learners[key].operating_table
                 g = table.gains[d]
                 note = notes.get((key, gains_note(table)), "")
-                cells += [marks.cell(fmt(getattr(g, k), 3), note) for k, _ in GAINS_COLUMNS]
+                cells += [marks.cell(fmt(getattr(g, k), table=True), note) for k, _ in GAINS_COLUMNS]
             rows.append({"label": _share(learners[chunk[0]].operating_table.gains[d].flagged), "cells": cells})
         tables.append({"learners": [{"key": k, "color": styles[k]["color"]} for k in chunk], "rows": rows})
     return tables, marks.notes
@@ -107,7 +107,8 @@ def operating_context(result, styles) -> dict | None:
     rows, row_notes = _threshold_rows(result, learners, styles, notes) if with_table else ([], [])
     gains, gains_notes = _gains_tables(learners, styles, notes) if with_gains else ([], [])
     return {
-        "columns": [Column(k, label, better) for k, label, better in ROW_COLUMNS],
+        "columns": [Column(k, label, better) for k, label, better in ROW_COLUMNS[:2]]
+                   + [measure_column(k) for k in ROW_SHOWN],
         "rows": rows, "row_notes": row_notes,
         "gains_columns": [label for _, label in GAINS_COLUMNS],
         "gains": gains, "gains_notes": gains_notes,

@@ -62,21 +62,33 @@ def _probe(folder: Path) -> None:
         os.unlink(probe)
 
 
-def _locate(spec, text: str) -> str:
+def _locate(spec, text: str, key=("report", "out")) -> str:
     if spec is None:
         return text
     from ..spec import locate
 
-    return locate(spec, ("report", "out"), text)
+    return locate(spec, key, text)
 
 
 def output_path(out=None, spec=None) -> Path:
     """``out``, or else the spec's ``report.out`` (relative to the spec's folder)."""
     if out is not None:
-        return Path(out)
+        return _real(Path(out))
     if spec is None:
         raise TypeError("output_path needs out or spec")
-    return spec.resolve(spec.report.out)
+    return _real(spec.resolve(spec.report.out))
+
+
+def _real(path: Path) -> Path:
+    """A path with '..' in it as the folder it names: ``x/../y`` is ``y``, and the
+    report says so (it wrote into y/ and printed x/../y, creating x/ on the way,
+    issue 36). Symbolic links are followed as the system follows them."""
+    if ".." not in path.parts:
+        return path
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError):  # a loop of links, a NUL byte: check_output tells it
+        return path
 
 
 def check_output(out=None, spec=None) -> Path:
@@ -89,27 +101,47 @@ def check_output(out=None, spec=None) -> Path:
     behind: the probe file is removed, and no folder is created.
     """
     path = output_path(out, spec)
-    spec = spec if out is None else None  # the messages give the spec's line for report.out only
+    _check_folder(path, spec if out is None else None)  # the messages give the spec's line for report.out only
+    return path
+
+
+def check_history(spec, date: str):
+    """With ``history:`` in the spec, check before evaluating that the run can be
+    stored in the archive (``history.dir``, and the entry of the run's date if it
+    exists: it is replaced; ``date``: the run's, pipeline.report_date), as :func:`check_output` checks the report's folder,
+    so that exit status 2 means nothing was written. Returns the archive's path
+    (None without ``history:``); raises :class:`OutputError` naming ``history.dir``."""
+    options = getattr(spec, "history", None)
+    if options is None:
+        return None
+    folder = spec.resolve(options.dir)
+    _check_folder(folder, spec, ("history", "dir"))
+    entry = folder / date
+    if os.path.lexists(entry):
+        _check_folder(entry, spec, ("history", "dir"))
+    return folder
+
+
+def _check_folder(path: Path, spec, key=("report", "out")) -> None:
     try:
         where, st = _nearest_existing(path)
     except ValueError as exc:  # no system call takes a NUL byte; a name the file system cannot encode
         why = "it holds a NUL byte" if "\0" in str(path) else str(exc)
         shown = str(path).replace("\0", "\\0")  # as YAML writes it, not a raw NUL on the terminal
-        raise OutputError([_locate(spec, f"{shown}: not a valid path: {why}")]) from None
+        raise OutputError([_locate(spec, key=key, text=f"{shown}: not a valid path: {why}")]) from None
     except OSError as exc:
-        raise OutputError([_locate(spec, f"{path}: cannot reach the output folder: {_why(exc)}")]) from None
+        raise OutputError([_locate(spec, key=key, text=f"{path}: cannot reach the output folder: {_why(exc)}")]) from None
     if st is None:
         problem = "is a symbolic link to nothing" if where == path else (
             f"cannot create the folder: {where} is a symbolic link to nothing")
-        raise OutputError([_locate(spec, f"{path}: {problem}")])
+        raise OutputError([_locate(spec, key=key, text=f"{path}: {problem}")])
     if not stat.S_ISDIR(st.st_mode):
         problem = (f"is {_kind(st.st_mode)}, not a folder" if where == path else
                    f"cannot create the folder: {where} is {_kind(st.st_mode)}, not a folder")
-        raise OutputError([_locate(spec, f"{path}: {problem}")])
+        raise OutputError([_locate(spec, key=key, text=f"{path}: {problem}")])
     try:
         _probe(where)
     except OSError as exc:
         problem = (f"cannot write in this folder: {_why(exc)}" if where == path else
                    f"cannot create the folder in {where}: {_why(exc)}")
-        raise OutputError([_locate(spec, f"{path}: {problem}")]) from None
-    return path
+        raise OutputError([_locate(spec, key=key, text=f"{path}: {problem}")]) from None

@@ -9,7 +9,11 @@ header and the "page X of Y" footer) and writes a PDF/A-3b file with:
   creation and modification dates) taken from the arguments, not the clock;
 * an outline built from the headings (WeasyPrint's default for h1-h6);
 * tags: a structure tree of the headings, paragraphs, lists, tables and figures
-  (``PDF_TAGS``), for screen readers and reflow.
+  (``PDF_TAGS``), for screen readers and reflow: each figure's ``/Alt`` is its
+  alt text (the SVG's ``<title>``, the HTML's ``aria-label``), each table header
+  cell has a ``/Scope`` (the ``th``'s ``scope``), the running header and footer
+  are artifacts, and the XMP claims PDF/UA-1 beside PDF/A-3b (``pdfuaid:part``,
+  with the extension schema PDF/A asks for): ``pdf_ua.py``.
 
 The same arguments give byte-identical PDF bytes: every date comes from
 ``date`` (at 00:00:00 UTC) and the file identifier ``/ID`` is the MD5 of the
@@ -45,17 +49,21 @@ from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
 from ..errors import RenderError
+from .pdf_ua import accessible
 
-__all__ = ["html_to_pdf", "RefusedURL", "make_url_fetcher", "PDF_VARIANT", "PDF_TAGS", "attachment_kind"]
+__all__ = ["html_to_pdf", "RefusedURL", "make_url_fetcher", "PDF_VARIANT", "PDF_TAGS", "PDF_UA_PART", "attachment_kind"]
 
 LOGGER = logging.getLogger("evalreport")
 
 PDF_VARIANT = "pdf/a-3b"
 #: Tagged PDF (a structure tree, /MarkInfo /Marked true, the document's language):
-#: WeasyPrint 70 adds the tags to a PDF/A-3b file when asked. The "pdf/ua-1" variant
-#: would declare PDF/UA instead, but a file has one variant: PDF/A-3b is kept (it
-#: carries the attachments), tagged, without the PDF/UA identification.
+#: WeasyPrint 70 adds the tags to a PDF/A-3b file when asked. Its "pdf/ua-1" variant
+#: would declare PDF/UA instead, but WeasyPrint writes one variant: PDF/A-3b is kept
+#: (it carries the attachments), tagged, and the finisher adds what PDF/UA-1 asks
+#: beyond it (table header scopes, the PDF/UA identification: ``pdf_ua.accessible``).
 PDF_TAGS = True
+#: the PDF/UA part the XMP claims beside PDF/A's (ISO 14289-1)
+PDF_UA_PART = 1
 
 # name suffix -> (MIME type, PDF/A-3 AFRelationship)
 _ATTACHMENT_KINDS = {
@@ -275,12 +283,15 @@ def _render_context(when: _dt.datetime) -> Iterator[_Collect]:
                 logger.setLevel(old_level)
 
 
-def _attachment(weasyprint, fetcher, name: str, data: bytes, when: _dt.datetime):
+def _attachment(weasyprint, fetcher, name: str, data: bytes, when: _dt.datetime, kind=None):
     if isinstance(data, str):
         data = data.encode("utf-8")
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise RenderError(f"PDF: the attachment {name!r} is {type(data).__name__}, not bytes")
     mime, relationship = attachment_kind(name)
+    description = {"Data": "evaluation results", "Source": "evaluation spec"}.get(relationship, name)
+    if kind is not None:  # (MIME type, relationship, description) given by the caller
+        mime, relationship, description = kind
     # A data: URL carries the MIME type to WeasyPrint, which otherwise guesses it
     # from the name (and knows no type for .yaml on most systems).
     url = f"data:{mime};base64,{base64.b64encode(bytes(data)).decode('ascii')}"
@@ -288,9 +299,7 @@ def _attachment(weasyprint, fetcher, name: str, data: bytes, when: _dt.datetime)
         url=url,
         url_fetcher=fetcher,
         name=name,
-        description={"Data": "evaluation results", "Source": "evaluation spec"}.get(
-            relationship, name
-        ),
+        description=description,
         created=when,
         modified=when,
         relationship=relationship,
@@ -329,9 +338,10 @@ def _compress_once(pdf) -> None:
 
 
 def _finish(document, pdf) -> None:
-    """WeasyPrint's finisher hook: the catalog's ``/AF`` deduplicated, each stream
-    compressed once."""
+    """WeasyPrint's finisher hook: the catalog's ``/AF`` deduplicated, the PDF/UA
+    additions, each stream compressed once."""
     _dedupe_associated_files(document, pdf)
+    accessible(document, pdf, ua_part=PDF_UA_PART)
     _compress_once(pdf)
 
 
@@ -358,6 +368,7 @@ def html_to_pdf(
     author: str = "evalreport",
     subject: str | None = None,
     keywords: list[str] | None = None,
+    kinds: dict[str, tuple[str, str, str]] | None = None,
 ) -> bytes:
     """Render ``html`` to PDF/A-3b bytes, deterministically and offline.
 
@@ -367,7 +378,9 @@ def html_to_pdf(
     ``attachments`` maps file names (``results.json``, ``spec.yaml``) to their
     bytes, embedded as they are. Relative URLs resolve against the first of
     ``template_dirs``; only files inside those folders and ``data:`` URLs are
-    read. Raises :class:`RenderError` when WeasyPrint cannot render.
+    read. ``kinds`` gives an attachment its (MIME type, AFRelationship,
+    description) instead of those its name's suffix gives (a data file is
+    /Source). Raises :class:`RenderError` when WeasyPrint cannot render.
     """
     when = _parse_date(date)
     stamp = when.strftime("%Y-%m-%dT%H:%M:%SZ")  # W3C date-time, what WeasyPrint expects
@@ -395,7 +408,7 @@ def html_to_pdf(
                 pdf_variant=PDF_VARIANT,
                 pdf_tags=PDF_TAGS,
                 attachments=[
-                    _attachment(weasyprint, fetcher, name, data, when)
+                    _attachment(weasyprint, fetcher, name, data, when, (kinds or {}).get(name))
                     for name, data in sorted(attachments.items())
                 ],
             )

@@ -7,7 +7,7 @@ from markupsafe import Markup
 
 from .. import registry
 from ..class_figures import critical_difference_figure
-from .format import UNDEFINED, fmt, interval_text, p_text, p_value_text
+from .format import UNDEFINED, fmt, interval_text, p_text, p_value_text, plain, value_text
 
 __all__ = ["tests_section"]
 
@@ -31,7 +31,7 @@ def _mcnemar_cell(m, family: int) -> str:
     if m.method == "exact":
         text = counts + f"exact binomial {p_text(m.p_value)}"
     else:
-        text = counts + (f"χ² = {fmt(m.statistic, 3)}, " if m.statistic is not None else "") + p_text(m.p_value)
+        text = counts + (f"χ² = {value_text(m.statistic)}, " if m.statistic is not None else "") + p_text(m.p_value)
     text += _holm(m.p_value, m.p_holm, family)
     if m.p_value_exact is not None:
         # the χ² asked for with few disagreements: it is rough, the exact one is beside it
@@ -42,7 +42,7 @@ def _mcnemar_cell(m, family: int) -> str:
 def _mcnemar_cells(m, family: int) -> list[str]:
     """e01, e10, the test (exact, or χ² and its statistic), p and Holm's p: the
     table's columns of :func:`_mcnemar_cell`'s sentence."""
-    test = "exact" if m.method == "exact" else ("χ² " + fmt(m.statistic, 3) if m.statistic is not None else "χ²")
+    test = "exact" if m.method == "exact" else ("χ² " + value_text(m.statistic) if m.statistic is not None else "χ²")
     p = p_value_text(m.p_value)
     if m.p_value_exact is not None:  # the χ² asked for with few disagreements: the exact p beside it
         p += f" (exact {p_value_text(m.p_value_exact)})"
@@ -81,7 +81,7 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
     pairs among the shown learners); every pair is in the sentences, the heatmaps
     and results.json."""
     level = result.spec.confidence.level
-    pct = f"{100 * (1 - level):g}%"
+    pct = f"{plain(100 * (1 - level))}%"
     rows, sentences = [], []
     # many learners: the pairs that matter are each against the best (the leaderboard's)
     best = _best(result) if shown is not None else {}
@@ -97,20 +97,21 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
                 if d.p_value is None:
                     row["delong"] = d.note or UNDEFINED
                 else:
-                    # the difference and its interval under the policy of rates (3 decimals)
+                    # the difference and its interval: 3 significant digits in a sentence, 4 decimals in the table
                     diff = interval_text(d.difference, tuple(d.ci) if d.ci else None)
+                    cell = interval_text(d.difference, tuple(d.ci) if d.ci else None, table=True)
                     sign = "+" if d.difference > 0 else ""
                     if shown is not None and d.p_holm is not None and family > 1:
                         # many pairs: one line each, the adjusted p the verdict reads (results.json: the rest)
                         row["delong"] = f"ΔAUC {sign}{diff}, Holm {p_text(d.p_holm)}"
                     else:
-                        row["delong"] = (f"ΔAUC {sign}{diff}, z = {fmt(d.z, 3)}, {p_text(d.p_value)}"
+                        row["delong"] = (f"ΔAUC {sign}{diff}, z = {value_text(d.z)}, {p_text(d.p_value)}"
                                          + _holm(d.p_value, d.p_holm, family))
                     if d.z is None and d.note:  # why z is undefined (also in the warnings)
                         row["delong"] += f" ({d.note})"
                     else:
                         # the table's cells: one line a pair, the numbers in columns
-                        row["delong_cells"] = [f"{sign}{diff}", fmt(d.z, 3), p_value_text(d.p_value),
+                        row["delong_cells"] = [f"{sign}{cell}", value_text(d.z), p_value_text(d.p_value),
                                                p_value_text(d.p_holm) if family > 1 else ""]
                     adjusted = adjusted or family > 1
                     p = d.p_holm if d.p_holm is not None else d.p_value
@@ -130,7 +131,7 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
                 adjusted = adjusted or family > 1
             if t.paired_t is not None:
                 pt = t.paired_t
-                row["paired_t"] = (f"mean error difference {'+' if pt.mean_difference > 0 else ''}{fmt(pt.mean_difference)}, t = {fmt(pt.t, 3)} "
+                row["paired_t"] = (f"mean error difference {'+' if pt.mean_difference > 0 else ''}{fmt(pt.mean_difference)}, t = {value_text(pt.t)} "
                                    f"({pt.dof} dof), {p_text(pt.p_value)}")
             if shown is None or _matters(t, best.get(comp.dataset), shown, 1 - level):
                 rows.append(row)
@@ -183,13 +184,13 @@ def _friedman(f, fr) -> dict:
     if fr.identical_ranks:
         f_part = f"the ranks are identical on every data set, so F is infinite, {p_text(fr.p_value_f)}"
     else:
-        f_part = f"F = {fmt(fr.f_statistic, 4)}, {p_text(fr.p_value_f)}"
+        f_part = f"F = {value_text(fr.f_statistic)}, {p_text(fr.p_value_f)}"
     return {
         "measure": f.measure, "datasets": ", ".join(f.datasets),
         "ranks": [{"learner": n, "rank": fmt(r, 3)} for n, r in zip(f.learners, fr.average_ranks)],
-        "text": (f"Friedman's test over {n} data sets ({label}): χ² = {fmt(fr.chi2, 4)}, "
+        "text": (f"Friedman's test over {n} data sets ({label}): χ² = {value_text(fr.chi2)}, "
                  f"{p_text(fr.p_value_chi2)}; {f_part}. "
-                 f"Nemenyi's critical difference at α = {fmt(fr.alpha, 2)}: {fmt(fr.critical_difference, 4)}."),
+                 f"Nemenyi's critical difference at α = {fmt(fr.alpha, 2)}: {value_text(fr.critical_difference)}."),
         "svg": Markup(critical_difference_figure(list(f.learners), fr.average_ranks,
                                                  fr.critical_difference, fr.significant_pairs)),
     }

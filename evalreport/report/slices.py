@@ -8,15 +8,16 @@ small, which are named. results.json holds every measure of every slice."""
 from __future__ import annotations
 
 from ..metrics.slices import too_small_text
-from .format import UNDEFINED, Column, fmt, measure_interval_text
+from .format import UNDEFINED, Column, fmt, measure_column, measure_interval_text
 
 __all__ = ["slices_section", "SLICE_COLUMNS"]
 
-#: the table's columns: (key, heading, better); keys are registry names, but
-#: fpr and selection_rate, read off the slice's rates
-SLICE_COLUMNS = (("auc", "AUC", "higher"), ("accuracy", "accuracy", "higher"),
-                 ("recall", "recall (TPR)", "higher"), ("fpr", "FPR", "lower"),
-                 ("selection_rate", "selection rate", ""), ("precision", "precision", "higher"))
+#: the table's columns: (key, heading, better); keys are registry names (heading and
+#: direction the registry's, but recall's heading names the TPR the parity compares),
+#: fpr read off the slice's rates, and selection_rate, which is no measure of its own
+SLICE_COLUMNS = tuple((c.key, c.label, c.better) for c in (
+    measure_column("auc"), measure_column("accuracy"), measure_column("recall", "recall (TPR)"),
+    measure_column("fpr"), Column("selection_rate", "selection rate", ""), measure_column("precision")))
 #: where a column's undefined value is explained (the engine's names of its reasons)
 _REASON_OF = {"auc": ("auc",), "accuracy": ("accuracy",), "recall": ("recall",), "fpr": ("fpr",),
               "selection_rate": ("accuracy",), "precision": ("precision",)}
@@ -25,7 +26,7 @@ _REASON_OF = {"auc": ("auc",), "accuracy": ("accuracy",), "recall": ("recall",),
 def _gap(value) -> str:
     if value is None:
         return ""
-    text = fmt(abs(value), 2)
+    text = fmt(abs(value), table=True)
     return ("±" if value == 0 else "+" if value > 0 else "−") + text
 
 
@@ -48,7 +49,7 @@ def _table(column, marks: dict, notes: list) -> list[dict]:
                 value, interval, gap = v.rates[key]
             else:
                 value, interval, gap = sub.values.get(key), v.intervals.get(key), v.gaps.get(key)
-            text, _, ends = measure_interval_text(key, value, interval).partition(" [")
+            text, _, ends = measure_interval_text(key, value, interval, table=True).partition(" [")
             # a value too small to compare is shown, but not compared with the whole
             cell = {"text": text, "interval": f"[{ends}" if ends else "", "gap": "" if v.small else _gap(gap),
                     "mark": "", "note": ""}

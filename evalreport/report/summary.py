@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 
-__all__ = ["SHOWN_LEARNERS", "shown_learners", "shown_styles", "ShownResult", "summary_note", "pair_heatmaps"]
+__all__ = ["SHOWN_LEARNERS", "shown_learners", "shown_styles", "emphasis", "coloured", "ShownResult", "summary_note", "pair_heatmaps"]
 
 #: the most learners drawn in a figure and given per-learner detail; past it the
 #: report summarises. Eight: the colour-blind-safe palette's colours, one each
@@ -63,7 +63,9 @@ def shown_learners(result, limit: int = SHOWN_LEARNERS) -> list[str] | None:
     ranked = _ranked(result)
     envelope = [iv.learner for c in result.comparisons for iv in c.cost_envelope]
     picked: list[str] = []
-    for key in _deployed(result, ranked) + sorted(set(envelope), key=ranked.index) + ranked:
+    # the learners drawn in colour (the leader, the deployed one, its challengers) first
+    first = _deployed(result, ranked) + emphasis(result)
+    for key in first + sorted(set(envelope), key=ranked.index) + ranked:
         if key not in picked and len(picked) < limit:
             picked.append(key)
     return [k for k in result.learners if k in picked]
@@ -120,7 +122,26 @@ def summary_note(result, shown: list[str] | None, limit: int = SHOWN_LEARNERS) -
             f"top {len(shown)} by {by}, always with the deployed one: {', '.join(shown)}. "
             f"The leaderboard and the tables of measures list every learner; the table of tests lists each "
             f"learner against the best and the significant pairs among those shown; the pairwise comparisons "
-            f"of all {n} are drawn as heatmaps. results.json holds every number of every learner and pair.")
+            f"of all {n} are drawn as heatmaps. results.json holds every number of every learner and pair. "
+            + _colour_words(result, shown))
+
+
+def _colour_words(result, shown: list[str]) -> str:
+    """Which of the drawn learners are in colour, and why, in a sentence."""
+    from ..words import and_join
+
+    picked = coloured(result, shown)
+    verdict = getattr(result, "verdict", None)
+    over = verdict.leader.over if verdict is not None and verdict.leader is not None else "learners"
+    why = ["the runs of the leading configuration" if over == "configurations" else "the leader"]
+    if verdict is not None and verdict.deployed is not None:
+        why.append("the deployed learner")
+        if any(t.get("superior") or t.get("non_inferior") for t in (verdict.challengers or {}).values()):
+            why.append("the challengers that may replace it")
+    verb = "is" if len(picked) == 1 else "are"
+    rest = len(shown) - len(picked)
+    return (f"In the figures {and_join(picked)} {verb} drawn in colour ({and_join(why)}), "
+            f"the other {rest} in grey.")
 
 
 #: the swatch of a learner the figures do not draw: no colour of the palette
@@ -128,14 +149,66 @@ def summary_note(result, shown: list[str] | None, limit: int = SHOWN_LEARNERS) -
 UNDRAWN = {"color": "#b0b0b0", "linestyle": "-"}
 
 
-def shown_styles(result, shown: list[str] | None) -> dict[str, dict]:
-    """Each learner's colour: the drawn ones as the figures draw them (the palette
-    in the result's order of the drawn learners), the others grey."""
-    from ..figures import learner_styles
+def emphasis(result) -> list[str]:
+    """The learners the figures draw in colour past :data:`~evalreport.plots.EMPHASIS_FROM`
+    learners, as the verdict (result.verdict) names them, at most six: the deployed
+    learner (spec ``deployed``), each data set's leader and those tied with it (a
+    leading configuration of replicates: its replicates), the challengers the tests
+    find superior to the deployed one, then those found non-inferior (a learner the
+    leader's test cannot separate from it is not emphasised: without a test, that is
+    every learner). Without a verdict: the
+    deployed learner, else each data set's first by the ranking. The figures draw
+    the rest in grey: they take this list, and never decide it."""
+    from ..plots import PALETTE
 
-    if shown is None:
-        return learner_styles(result.learners)
-    styles = learner_styles(shown)
+    verdict = getattr(result, "verdict", None)
+    if verdict is None:
+        return _deployed(result, _ranked(result))
+    learners = result.learners
+
+    def keys_of(name: str) -> list[str]:
+        return [k for k, lr in learners.items() if k == name or lr.name == name]
+
+    picked: list[str] = []
+    if verdict.deployed is not None:
+        picked += keys_of(verdict.deployed)
+    leaders = verdict.leaders or ((verdict.leader,) if verdict.leader is not None else ())
+    replicates = {}
+    if any(x.over == "configurations" for x in leaders):
+        from ..compare.configurations import configurations
+
+        replicates = {k: list(c.replicates) for k, c in configurations(result).items()}
+    for x in leaders:
+        for name in (x.learner, *x.tied):
+            picked += replicates.get(name, []) if x.over == "configurations" else keys_of(name)
+    tests = verdict.challengers or {}
+    for flag in ("superior", "non_inferior"):
+        picked += [k for name, t in tests.items() if t.get(flag) for k in keys_of(name)]
+    out: list[str] = []
+    for k in picked:
+        if k in learners and k not in out and len(out) < len(PALETTE):
+            out.append(k)
+    return out
+
+
+def coloured(result, keys: list[str]) -> list[str]:
+    """Of the drawn ``keys``, those in colour past a handful: :func:`emphasis`'s, else
+    the deployed (or first-ranked) one, else the first."""
+    return [k for k in emphasis(result) if k in keys] or \
+        [k for k in _deployed(result, _ranked(result)) if k in keys][:1] or list(keys)[:1]
+
+
+def shown_styles(result, shown: list[str] | None) -> dict[str, dict]:
+    """Each learner's colour, dash and marker, as every figure and table swatch
+    draws it: up to :data:`~evalreport.plots.EMPHASIS_FROM` learners each in its
+    colour; past it only the learners of :func:`emphasis` (in the result's order),
+    the other drawn ones grey (thin, behind), and those not drawn a lighter grey."""
+    from ..figures import learner_styles
+    from ..plots import EMPHASIS_FROM
+
+    keys = list(result.learners) if shown is None else list(shown)
+    picked = coloured(result, keys) if len(result.learners) > EMPHASIS_FROM else None
+    styles = learner_styles(keys, picked)
     return {k: styles.get(k, UNDRAWN) for k in result.learners}
 
 

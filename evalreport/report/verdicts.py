@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .. import registry
 from ..words import and_join
-from .format import cost, fmt, measure_text, p_text, rate
+from .format import cost, ends_text, fmt, measure_text, p_text, plain, rate
 
 __all__ = ["fpr_bounds", "interval_phrases", "ranking_sentence", "recommendation", "gates_summary",
            "GATES_LISTED", "page_one"]
@@ -120,7 +120,7 @@ _TEST_NAMES = {"delong": "DeLong's test", "mcnemar": "McNemar's test", "bootstra
 
 
 def _percent(alpha: float) -> str:
-    return f"{alpha * 100:g}%"
+    return f"{plain(alpha * 100)}%"  # the spec's level, as written
 
 
 def gates_summary(gates: list[dict]) -> tuple[str, list[dict]]:
@@ -245,7 +245,7 @@ def _challenger_lines(verdict) -> list[str]:
             out.append(f"May {name} replace {verdict.deployed}? Not tested: {c.get('reason') or 'undefined'}.")
             continue
         lo, hi = c["interval"] if c.get("interval") else (None, None)
-        span = f" [{fmt(lo)}, {fmt(hi)}]" if lo is not None else ""
+        span = f" {ends_text(lo, hi)}" if lo is not None else ""
         margin = c.get("margin") or 0
         if c.get("superior"):
             answer = f"yes: {name} is better"

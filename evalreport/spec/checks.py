@@ -330,15 +330,6 @@ def _rank_by_problems(spec: Spec, add) -> None:
             f"{', '.join(valid)}")
 
 
-#: the measures whose change since the previous run a gate may bound (max_drop,
-#: significant_drop): those evalreport.history.changes compares between two runs
-CHANGE_METRICS = ("auc", "accuracy", "precision", "recall", "specificity", "f1", "expected_total_cost",
-                  "min_cost")
-#: a multi-class task's: those evalreport.history.changes compares (its MULTICLASS_MEASURES;
-#: a multi-class gate's f1 is Zhou's macro-F1, the changes' macro_f1)
-MULTICLASS_CHANGE_METRICS = ("accuracy", "f1")
-
-
 def _change_gate_problems(spec: Spec, i: int, gate: Gate, add) -> None:
     """A gate on the change since the previous run (max_drop, significant_drop,
     drift) compares with the archive of earlier runs: the spec needs history:, and
@@ -350,7 +341,8 @@ def _change_gate_problems(spec: Spec, i: int, gate: Gate, add) -> None:
     if getattr(spec, "history", None) is None:
         add(("gates", i, key), f"a gate on {key} compares with the previous run, which needs history: "
             "{dir: <folder>} in the spec (the archive of the runs)")
-    allowed = MULTICLASS_CHANGE_METRICS if spec.task == "multiclass" else CHANGE_METRICS
+    # the measures whose change evalreport.history.changes computes (the registry's ``history``)
+    allowed = registry.change_names(spec.task or "binary")
     if gate.drift is None and gate.metric in gate_names() and gate.metric not in allowed:
         task = " for a multiclass task" if spec.task == "multiclass" else ""
         add(("gates", i, "metric"), f"the change since the previous run is not computed for {gate.metric}"

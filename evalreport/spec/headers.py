@@ -38,14 +38,44 @@ def _csv_parse(suffix: str):
     return pacsv.ParseOptions(delimiter="\t" if suffix == ".tsv" else ",")
 
 
+#: the longest header line read: pyarrow parses blocks of 1 MiB by default and calls a
+#: header longer than a block an "Empty CSV file or block" (issue 36); the block grows
+#: to hold the header, up to this
+MAX_HEADER_BYTES = 64 * 2**20
+
+
+def _csv_read_options(file: Path):
+    """pyarrow's ReadOptions for a CSV/TSV file: blocks that hold its header line
+    whole (four times its length, at least pyarrow's 1 MiB). ValueError for a
+    header longer than :data:`MAX_HEADER_BYTES`."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    compression = data_suffix(file)[1]
+    length = 0
+    with pa.input_stream(str(file), compression=_CODECS.get(compression)) as stream:
+        while length <= MAX_HEADER_BYTES:
+            piece = stream.read(1 << 20)
+            end = piece.find(b"\n")
+            if end >= 0 or not piece:
+                length += end if end >= 0 else 0
+                break
+            length += len(piece)
+    if length > MAX_HEADER_BYTES:
+        raise ValueError(f"the header line is longer than {MAX_HEADER_BYTES // 2**20} MiB (a file of that "
+                         "many column names is not a prediction file)")
+    return pacsv.ReadOptions(block_size=max(1 << 20, 4 * length + 1))
+
+
 def _column_names(file: Path) -> list[str]:
     """The file's column names, in its order (NPZ: its members)."""
     suffix, _ = data_suffix(file)
     if suffix in (".csv", ".tsv"):
         import pyarrow.csv as pacsv
 
+        read = _csv_read_options(file)
         with _text_input(file) as src:
-            reader = pacsv.open_csv(src, parse_options=_csv_parse(suffix))
+            reader = pacsv.open_csv(src, parse_options=_csv_parse(suffix), read_options=read)
             return list(reader.schema.names)
     if suffix == ".parquet":
         import pyarrow.parquet as pq

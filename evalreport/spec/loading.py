@@ -18,8 +18,9 @@ from .checks import _name_problems, _pydantic_problems, _semantic_problems
 from .files import not_a_file
 from .messages import _by_line, _Locator
 from .models import Spec
+from .one_pass import cross_key_problems
 from .patterns import expand_patterns
-from .yaml_lines import _compose_lines
+from .yaml_lines import MAX_SPEC_CHARS, _compose_lines
 
 
 def parse_spec(text: str, *, source: str = "<spec>", base_dir: Path | str = ".") -> Spec:
@@ -34,10 +35,15 @@ def parse_spec(text: str, *, source: str = "<spec>", base_dir: Path | str = ".")
         problems.append(where.message((key,), f"unknown key '{key}'"))
         data = {k: v for k, v in data.items() if k not in ("base_dir", "source")}
     problems += _name_problems(data, where)
+    unencodable = _surrogate_problems(data, where)
+    if unencodable:  # before anything uses the text: a path, results.json, the report would fail on it
+        raise SpecError(_by_line(problems + unencodable))
     try:
         spec = Spec.model_validate({**data, "base_dir": Path(base_dir), "source": source})
     except ValidationError as exc:
-        raise SpecError(_by_line(problems + _pydantic_problems(exc, where))) from None
+        # the checks across keys too, with the keys that failed left out: one pass tells all
+        crossed = cross_key_problems(data, exc, where, base_dir=Path(base_dir), source=source)
+        raise SpecError(_by_line(problems + _pydantic_problems(exc, where) + crossed)) from None
     # learners from patterns (files, columns, classes) become ordinary entries first:
     # the checks below see the learners' names, and the data checks the files
     spec, expanded = expand_patterns(spec, where)
@@ -129,6 +135,43 @@ def _read_spec(path: Path) -> str:
         raise SpecError([f"{path}: {kind}"])
     with open(fd, encoding="utf-8") as f:  # universal newlines, as read_text
         try:
-            return f.read()
+            text = f.read(MAX_SPEC_CHARS + 1)  # a 20 GB file is not read whole to be refused
         except (OSError, UnicodeDecodeError) as exc:
             raise SpecError([f"{path}: cannot read the spec: {exc}"]) from None
+    if len(text) > MAX_SPEC_CHARS:
+        raise SpecError([f"{path}: the spec holds more than the {MAX_SPEC_CHARS:,} characters a spec may hold (it "
+                         "names keys, columns and learners; the data is in the data files)"])
+    return text
+
+
+def _surrogate_problems(data, where, path=()) -> list[str]:
+    """Text holding a lone surrogate (YAML's escape ``"\\ud800"``): not a character, so
+    it cannot be written as UTF-8 (results.json, the report, a file name). Refused with
+    its key path rather than escaped on the way out, where the report would show a
+    different text from the spec's."""
+    out = []
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        here = (*path, key)
+        if isinstance(key, str) and _has_surrogate(key):
+            out.append(where.message(path or here, f"the key {_escaped(key)} holds a lone surrogate escape "
+                                     "(\\ud800 to \\udfff), which is not a character: write the character itself"))
+        if isinstance(value, str) and _has_surrogate(value):
+            out.append(where.message(here, f"{_escaped(value)} holds a lone surrogate escape (\\ud800 to "
+                                     "\\udfff), which is not a character: write the character itself"))
+        elif isinstance(value, (dict, list)):
+            out += _surrogate_problems(value, where, here)
+    return out
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _escaped(text: str) -> str:
+    shown = text.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
+    return f'"{shown if len(shown) <= 60 else shown[:57] + "..."}"'  # as YAML's double quotes write it

@@ -25,6 +25,7 @@ from pydantic import (
     model_validator,
 )
 
+from .deliverable import DEFAULT_ATTACH_LIMIT, AttachItem, Sign, attach_field, parse_size
 from .messages import _short
 from .names import FORMATS, comparison_names, metric_names
 
@@ -45,6 +46,15 @@ def _not_bool(value):
     # (threshold: true, min: yes), never a number
     if isinstance(value, bool):
         raise ValueError(f"Input should be a number, not a boolean (got {value!r})")
+    # pydantic's lax mode reads the text '0.5' as a number; in a spec a quoted number
+    # is a slip (threshold: "0.5") that would be read silently. Only the exponent form
+    # YAML 1.1 itself reads as text (1e3, 5e-1) is taken as the number it is.
+    if isinstance(value, str) and not _EXPONENT_NUMBER.fullmatch(value.strip()):
+        try:
+            float(value)
+        except ValueError:
+            return value  # not a number at all: pydantic tells it as such
+        raise ValueError(f"Input should be a number, not text (got {_short(value)}); write it without quotes")
     return value
 
 
@@ -111,6 +121,13 @@ class Learner(_Model):
         return [self.score if self.score is not None else self.predicted]
 
 
+#: a memory size as DuckDB reads it: a number and a unit (or a percentage of the memory)
+_MEMORY_SIZE = re.compile(r"(\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)\s*(%|b|bytes|kb|mb|gb|tb|kib|mib|gib|tib)", re.I)
+_MEMORY_UNITS = {"b": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kib": 2**10, "mib": 2**20,
+                 "gib": 2**30, "tib": 2**40}
+_MIN_MEMORY = 16e6
+
+
 class DataSource(_Model):
     path: str | None = Field(None, description="Prediction file, relative to the spec: .csv .tsv .parquet "
                                                ".jsonl .npz (.csv .tsv .jsonl also compressed: .gz .bz2 .zst "
@@ -145,6 +162,24 @@ class DataSource(_Model):
         description="Learner name -> its column(s). A name may hold a part of the path ('{run}', "
         "'lr_{run}': one learner per matching file), and the key match: <regex> (or a list of them) gives "
         "one learner per matching column, named by the regex's group `name`.")
+
+    @field_validator("memory_limit")
+    @classmethod
+    def _a_size(cls, value):
+        # DuckDB reads -1GB as no limit at all, and '10 bytes' fails later with an
+        # out-of-memory error: a budget is a positive size it can work in
+        match = _MEMORY_SIZE.fullmatch(value.strip())
+        if match is None:
+            raise ValueError(f"memory_limit is a size such as '1GB', '512MiB' or '50%' (of the machine's memory); "
+                             f"got {_short(value)}")
+        number, unit = float(match[1]), match[2].lower()
+        if unit == "%":
+            if not 0 < number <= 100:
+                raise ValueError(f"a memory_limit in percent is in (0, 100]; got {_short(value)}")
+        elif number * _MEMORY_UNITS[unit] < _MIN_MEMORY:
+            raise ValueError(f"memory_limit must be at least 16MB (DuckDB needs buffers to work in); got "
+                             f"{_short(value)}")
+        return value
 
     @field_validator("learners", mode="before")
     @classmethod
@@ -227,13 +262,29 @@ class Confidence(_Model):
         "differences and slice gaps (smaller values are listed as too small).")
 
 
+
+
+#: the most calibration bins: metrics.calibration.MAX_BINS (not imported: importing that
+#: module first closes an import cycle through compare.stats; a test holds them equal)
+MAX_BINS = 10_000
+
+
 class CalibrationOptions(_Model):
     """``calibration:``: the bins of the reliability diagram and of the ECE."""
 
-    bins: Count = Field(10, ge=2, description="Number of bins of the reliability diagram and the ECE.")
+    bins: Count = Field(10, ge=2, description="Number of bins of the reliability diagram and the ECE "
+                        f"(2 to {MAX_BINS:,}).")
     strategy: Literal["uniform", "quantile"] = Field(
         "uniform", description="uniform: equal-width bins over [0, 1]; quantile: bins of equal mass (edges at "
         "the scores' quantiles).")
+
+    @field_validator("bins")
+    @classmethod
+    def _few_bins(cls, value):
+        if value > MAX_BINS:
+            raise ValueError(f"at most {MAX_BINS:,} bins (got {_short(value)}): each bin estimates a rate, and "
+                             "more bins hold too few scores to estimate it")
+        return value
 
 
 class Gate(_Model):
@@ -301,6 +352,21 @@ class Report(_Model):
     curve_points: Union[Count, Literal["all"]] = Field(
         5000, description="Most points per curve kept in results.json, or 'all'."
     )
+    attach: list[AttachItem] = attach_field()
+    attach_limit: Union[Count, str] = Field(
+        DEFAULT_ATTACH_LIMIT, description="A data file larger than this (50MB, 200kB, 1GB, 64MiB or bytes) is "
+        "listed with its sha256 in the PDF but not attached.")
+    sign: Sign | None = Field(None, description="Sign the PDF: {certificate, key, password_env, timestamp_url}.")
+
+    @field_validator("attach_limit")
+    @classmethod
+    def _size(cls, value):
+        parse_size(value)
+        return value
+
+    @property
+    def attach_limit_bytes(self) -> int:
+        return parse_size(self.attach_limit)
 
     @field_validator("formats")
     @classmethod
@@ -370,7 +436,8 @@ class Spec(_Model):
         None, description="Binary: {false_negative, false_positive}; multiclass: {matrix: [[...]]}."
     )
     metrics: Union[Literal["all"], list[str]] = "all"
-    fbeta: list[Number] = Field(default_factory=lambda: [0.5, 2.0], description="Betas reported for F-beta.")
+    fbeta: list[Number] = Field(default_factory=lambda: [0.5, 2.0], max_length=100,
+                                description="Betas reported for F-beta (at most 100).")
     partial_auc: PartialAuc | None = None
     thresholds: ThresholdTable | None = Field(
         None, description="Binary: the threshold table's operating points {at, top_fraction, recall, fpr}.")
@@ -409,6 +476,14 @@ class Spec(_Model):
             return [number(x) for x in v] if isinstance(v, list) else v
 
         return {k: number(v) for k, v in value.items()} if isinstance(value, dict) else value
+
+    @field_validator("priors", mode="before")
+    @classmethod
+    def _priors_mapping(cls, value):
+        if value is not None and not isinstance(value, dict):
+            raise ValueError(f"priors is a mapping of class -> prior (binary: {{positive: 0.3}}; multiclass: one "
+                             f"prior per class), not {_short(value)}")
+        return value
 
     @field_validator("positive", "classes", mode="before")
     @classmethod

@@ -29,6 +29,7 @@ from ..errors import suggest
 from .headers import _column_names
 from .messages import _cut, _Locator
 from .models import DataSource, Learner, Spec
+from .regex import compile_pattern, span
 from .replicates import configuration_name, template_configuration
 
 #: a named part of a path, learner name, data set name or columns template
@@ -94,8 +95,8 @@ def _replicate_problems(i: int, src: DataSource, add) -> None:
     groups = []
     for pattern in regexes:
         try:
-            groups += list(re.compile(pattern).groupindex)
-        except re.error:  # the pattern check says why
+            groups += list(compile_pattern(pattern).groupindex)
+        except ValueError:  # the pattern check says why
             pass
     named = list(dict.fromkeys([p for t in templates for p in PART.findall(t)] + groups))
     if part in named:
@@ -123,7 +124,7 @@ def _replicates(src: DataSource, entry: DataSource, names: dict, more: dict, val
         configuration = template_configuration(key[0], part, values, PART)
         if configuration is not None:
             out[(entry.dataset, name)] = (configuration, values[part])
-    regexes = [re.compile(p) for p in (src.learners["match"].match if "match" in src.learners else None) or []]
+    regexes = [compile_pattern(p) for p in (src.learners["match"].match if "match" in src.learners else None) or []]
     for name, key in more.items():
         if key != ("match",):
             continue
@@ -134,8 +135,8 @@ def _replicates(src: DataSource, entry: DataSource, names: dict, more: dict, val
                 continue
             # the name's span in the column: group name, else the only group, else the whole column
             at = "name" if "name" in regex.groupindex else 1 if regex.groups == 1 else 0
-            start, end = m.span(at)
-            s, e = m.span(part)
+            start, end = span(regex, m, at)
+            s, e = span(regex, m, part)
             if start <= s and e <= end:
                 offset = s - start, e - start
                 out[(entry.dataset, name)] = (configuration_name("", name[:offset[0]], m.group(part),
@@ -363,9 +364,9 @@ def _matched(spec: Spec, i: int, src: DataSource, patterns: list[str], add) -> d
             add(at, f"a pattern is a regular expression (text), got {pattern!r}")
             continue
         try:
-            compiled.append((at, re.compile(pattern)))
-        except re.error as exc:
-            add(at, f"{_cut(pattern)!r} is not a regular expression: {exc}")
+            compiled.append((at, compile_pattern(pattern)))
+        except ValueError as exc:
+            add(at, f"{_cut(pattern)!r} {exc}")
     if len(compiled) < len(patterns):
         return {}
     try:

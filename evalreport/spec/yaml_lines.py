@@ -25,6 +25,13 @@ MAX_DEPTH = 50
 #: a "billion laughs" would build a billion values); each expansion counts its
 #: whole subtree again, so the work stays bounded whatever the spec
 MAX_EXPANDED = 100_000
+#: the largest spec, in characters: a spec holds keys and names (the data is in
+#: the data files), and PyYAML reads about half a megabyte a second, comments too
+MAX_SPEC_CHARS = 2 * 2**20
+#: the most values (scalars, lists, mappings) written in a spec: a thousand learners
+#: with their thresholds are a few thousand, a cost matrix of 100 classes ten thousand;
+#: each costs about 0.2 ms to compose (a list of 200,000 betas took 40 s)
+MAX_VALUES = 20_000
 _TAG = "tag:yaml.org,2002:"
 #: the scalar types a spec is written in; any other tag (!!python/..., !!binary,
 #: !!set, a local !tag) is refused before anything is built from it
@@ -45,6 +52,12 @@ class _Alias(yaml.nodes.Node):
     def __init__(self, anchor: str, target: yaml.Node, start_mark, end_mark):
         super().__init__(target.tag, anchor, start_mark, end_mark)
         self.target = target
+
+
+class _TooMany(Exception):
+    def __init__(self, path, mark):
+        super().__init__(path, mark)
+        self.path, self.mark = path, mark
 
 
 class _TooDeep(Exception):
@@ -79,6 +92,9 @@ class _Loader(yaml.SafeLoader):
             index = index.target
         part = index.value if isinstance(index, yaml.ScalarNode) else index
         self._path.append("?" if part is None and parent is not None else part)
+        self._values = getattr(self, "_values", 0) + 1
+        if self._values > MAX_VALUES:
+            raise _TooMany(self._path[1:3], self.peek_event().start_mark)
         if len(self._path) > MAX_DEPTH + 1:
             raise _TooDeep(self._path[1:2], self.peek_event().start_mark)
         try:
@@ -137,6 +153,9 @@ def _compose_lines(text: str, source: str):
     the user wrote it); a problem in the anchor's own text is reported once,
     where it is written.
     """
+    if len(text) > MAX_SPEC_CHARS:
+        raise SpecError([f"{source}: the spec holds more than the {MAX_SPEC_CHARS:,} characters a spec may hold "
+                         "(it names keys, columns and learners; the data is in the data files)"])
     loader = None
     try:
         loader = _Loader(text)  # the reader refuses control characters here
@@ -145,6 +164,10 @@ def _compose_lines(text: str, source: str):
         raise SpecError([_yaml_problem(exc, text, source)]) from None
     except _TooDeep as exc:
         raise SpecError([f"{source}:{exc.mark.line + 1}: {format_path(exc.path)}: {_too_deep()}"]) from None
+    except _TooMany as exc:
+        raise SpecError([f"{source}:{exc.mark.line + 1}: {format_path(exc.path)}: the spec holds more than "
+                         f"{MAX_VALUES:,} values (scalars, lists and mappings); a spec this large is refused"]
+                        ) from None
     except RecursionError:  # only when called with little stack left
         raise SpecError([f"{source}: invalid YAML: nested too deeply to be read"]) from None
     finally:

@@ -19,7 +19,7 @@ from .. import registry
 from ..compare import Ranking
 from ..result import RunWarning
 
-__all__ = ["Task", "with_values", "rankings", "learner_warning", "aligned"]
+__all__ = ["Task", "with_values", "undefined_warnings", "rankings", "learner_warning", "aligned"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,26 @@ def with_values(task: str, learner):
     report take a scalar from)."""
     values = {m.name: m.value(task, learner) for m in registry.measures_for(task, *registry.SCALAR_KINDS)}
     return replace(learner, values=values)
+
+
+def undefined_warnings(task: str, learners: dict, metrics) -> list[RunWarning]:
+    """Why a value is undefined, for each registry scalar the spec's ``metrics`` ask
+    for whose ``compute`` says why (returns :class:`~evalreport.measure.Undefined`):
+    "learner 'k': <name> at threshold <t> is undefined: <why>" (at a threshold of a
+    binary learner), else "<name> is undefined: <why>". A measure added to the
+    registry gets its warnings here, with nothing else to edit."""
+    out = []
+    for key, lr in learners.items():
+        for m in registry.measures_for(task, *registry.SCALAR_KINDS):
+            if m.name not in metrics or lr.values.get(m.name) is not None:
+                continue
+            why = m.why_undefined(task, lr)
+            if not why:
+                continue
+            where = f" at threshold {lr.threshold_text(lr.threshold)}" if (
+                m.kind == "at_threshold" and hasattr(lr, "threshold_text")) else ""
+            out.append(learner_warning(key, f"{m.name}{where} is undefined: {why}", m.name))
+    return out
 
 
 def rankings(task: str, learners: dict, wanted: frozenset[str], *, keep_empty: bool = True

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..compare import Comparisons, compare_learners, pair_tests, stats
+from ..compare import (PAIRWISE, Comparisons, compare_learners, pair_tests, pairwise_skipped, stats,
+                       too_many_pairs)
+from ..compare.stats import paired_classes
 from ..data import Source
 from ..result import RunWarning
 from ..spec import Spec
@@ -74,11 +76,13 @@ def compare_datasets(spec: Spec, learners: dict, sources: list[Source] | None = 
     for dataset, group in by_dataset.items():
         if len(group) < 2:
             continue
-        comp = compare_learners(group, spec.compare_set, dataset,
-                                rankings("binary", group, spec.compare_set))
+        many = too_many_pairs(len(group))  # no pairs: pairwise_skipped's warning says so
+        wanted = spec.compare_set - PAIRWISE if many else spec.compare_set
+        comp = compare_learners(group, wanted, dataset, rankings("binary", group, spec.compare_set))
         if sources is not None:
-            comp = replace(comp, tests=_pair_tests(spec, group, sources, dataset,
-                                                   (components or {}).get(dataset)))
+            if not many:
+                comp = replace(comp, tests=_pair_tests(spec, group, sources, dataset,
+                                                       (components or {}).get(dataset)))
             comp = replace(comp, resamples=paired_resamples(spec, group, sources, dataset,
                                                             _resampled_measures(spec, group)))
         out.append(comp)
@@ -116,6 +120,7 @@ def paired_resamples(spec: Spec, group: dict, sources: list[Source], dataset,
     labels, _, values = aligned(sources, dataset)
     out: dict = {m: {} for m in measures}
     notes: dict = {m: {} for m in measures}
+    todo: dict = {}  # the learners with measures not kept from their intervals' draws
     for key, lr in group.items():
         wanted = {}
         for m in measures:
@@ -124,12 +129,22 @@ def paired_resamples(spec: Spec, group: dict, sources: list[Source], dataset,
                 notes[m][key] = f"{m} is undefined for learner '{key}' or has no bootstrap statistic"
             else:
                 wanted[m] = statistic
+        kept = lr.resampled
+        # the values its intervals' bootstrap computed: the same draws (same labels in the same
+        # row order, the first file's, and the same seed), so the same values as drawn here
+        if kept is not None and kept.source == files[0].index and (kept.n_resamples, kept.seed) == (
+                b, spec.confidence.seed):
+            for m in [m for m in wanted if m in kept.values]:
+                out[m][key] = kept.values[m]
+                del wanted[m]
         if wanted:
-            scores = values[lr.name].astype(float) if lr.hard else values[lr.name]
-            drawn = stats.resampled_values(labels, scores, statistics=wanted, n_resamples=b,
-                                           seed=spec.confidence.seed)
-            for m, v in drawn.items():
+            todo[key] = (values[lr.name].astype(float) if lr.hard else values[lr.name], wanted)
+    if todo:  # one stream of draws for all of them
+        drawn = stats.resampled_values_many(labels, todo, n_resamples=b, seed=spec.confidence.seed)
+        for key, measured in drawn.items():
+            for m, v in measured.items():
                 out[m][key] = v
+    out = {m: {k: out[m][k] for k in group if k in out[m]} for m in measures}  # in the learners' order
     return stats.PairedResamples(n_resamples=b, seed=spec.confidence.seed, values=out, notes=notes)
 
 
@@ -142,6 +157,7 @@ def compare_binary(spec: Spec, learners: dict, sources: list[Source]):
     components = delong_intervals(spec, learners, sources, warnings)
     comparisons = compare_datasets(spec, learners, sources, components)
     del components
+    warnings += [w for c in comparisons if (w := pairwise_skipped(len(c.learners), spec.compare_set, c.dataset))]
     warnings += unmet_comparisons(spec, learners, sources, comparisons)
     warnings += test_warnings(comparisons)
     warnings += untested_ranking(spec, comparisons)
@@ -158,12 +174,14 @@ def untested_ranking(spec: Spec, comparisons) -> list[RunWarning]:
     task = spec.task or "binary"
     if not comparisons or test_for(name, task) != "paired_bootstrap":
         return []
-    if task != "binary":
-        why = "which is computed for binary tasks only"
-    elif not spec.confidence.bootstrap:
-        why = "and confidence.bootstrap is 0"
-    else:
+    if any(getattr(c, "resamples", None) is not None for c in comparisons):
         return []
+    if not spec.confidence.bootstrap:
+        why = "and confidence.bootstrap is 0"
+    elif task != "binary" and name not in paired_classes.MEASURES:
+        why = f"which is not resampled for {name}"
+    else:
+        why = "and the rows cannot be resampled (aggregated or weighted data, or more than the bootstrap budget)"
     return [RunWarning(f"the learners ranked by {name} are not tested against the best (nor a challenger against "
                        f"the deployed learner): the test of {name} is the paired bootstrap of the difference, "
                        f"{why}", measure=name)]
@@ -185,6 +203,8 @@ def unmet_comparisons(spec: Spec, learners: dict, sources: list[Source], compari
     asked = list(spec.compare)
     out = []
     for comp in comparisons:
+        if too_many_pairs(len(comp.learners)):
+            continue  # pairwise_skipped's warning
         files = [s for s in sources if s.dataset == comp.dataset]
         where = _on(comp.dataset)
         pairs = len(comp.learners) * (len(comp.learners) - 1) // 2

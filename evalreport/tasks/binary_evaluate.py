@@ -3,12 +3,13 @@ measures at its threshold, curves, groups and intervals (one sort of its scores)
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 import numpy as np
 
 from ..compare import stats
+from ..compare.stats.bootstrap import percentile_intervals
 from ..curves import OutputCurves, output_curves
 from ..data import Source
 from ..errors import SpecError
@@ -95,6 +96,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
     brackets: dict[str, tuple] = {}  # key -> (learner name, threshold, (lower, upper)): _one_text
     for s in order:
         results, warnings = by_source[s.index] = ({}, [])
+        jobs: dict = {}  # key -> (scores, bootstrap statistics): one stream of draws for all (_bootstrap)
         src_spec = spec.data[s.index]
         learner_values = s.learners if s.tables is None else dict.fromkeys(s.tables)
         for name, values in learner_values.items():
@@ -209,7 +211,11 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                     warnings.append(learner_warning(key, f"scores binned at resolution {src_spec.resolution}: "
                                                     f"measures are exact to within {shown}"))
             else:
-                auc_ci, boot = _intervals(spec, s, scores, threshold, key, warnings, progress, op)
+                auc_ci, statistics = _intervals(spec, s, scores, threshold, key, warnings, progress, op)
+                if statistics is not None:
+                    jobs[key] = (scores, statistics)
+                # placeholders until the source's learners are resampled together (_bootstrap)
+                boot = None if statistics is None else dict.fromkeys(statistics, stats.BootstrapInterval(None, None))
             warnings.extend(learner_warning(key, text, m) for m, text in
                             (optable.notes(lambda t: texts.get(float(t)) or f"{t:g}") if optable else ()))
             # what a later run compares with, read off the whole count table (a reduced
@@ -241,6 +247,10 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
             # The count table is no longer needed: only the summary and the
             # bounded curves are kept, so memory does not grow with learners.
             del ev
+        if jobs:
+            if progress:
+                progress(f"bootstrap: {spec.confidence.bootstrap:,} resamples of {len(jobs)} learner(s)")
+            results.update(_bootstrap(spec, s, jobs, results))
     # in the spec's order whatever the order of evaluation
     results = {k: v for s in sources for k, v in by_source[s.index][0].items()}
     warnings = [w for s in sources for w in by_source[s.index][1]]
@@ -390,8 +400,6 @@ def _intervals(spec: Spec, s: Source, scores, threshold, key, warnings, progress
                                             f"{s.rows:,} rows is too much work; {advice} "
                                             "(confidence.bootstrap: 0 silences this)", "bootstrap"))
         else:
-            if progress:
-                progress(f"bootstrap: {b:,} resamples")
             statistics = {"bep": stats.bep_score, "f1": stats.f1_at(threshold),
                           "average_precision": stats.average_precision_score,
                           "expected_total_cost": stats.expected_total_cost}
@@ -404,7 +412,59 @@ def _intervals(spec: Spec, s: Source, scores, threshold, key, warnings, progress
             if not_probabilities(scores) is None:  # the calibration of scores that are probabilities
                 statistics["brier"] = stats.brier_of
                 statistics["ece"] = stats.ece_of(spec.calibration.bins, spec.calibration.strategy)
-            boot = stats.bootstrap_intervals(
-                s.labels, scores, n_resamples=b, seed=spec.confidence.seed, level=level, statistics=statistics)
+            boot = statistics
     return auc_ci, boot
+
+
+@dataclass(frozen=True, eq=False)
+class Resampled:
+    """A learner's values of some measures in each of the bootstrap's resamples of
+    data[``source``] (the paired bootstrap of the compare stage reads them)."""
+
+    source: int
+    n_resamples: int
+    seed: int
+    values: dict  # measure -> array of n_resamples floats, NaN where undefined
+
+
+#: the bootstrap's names of the measures resampled for the compare stage alone
+PAIRED_PREFIX = "paired:"
+
+
+def _bootstrap(spec: Spec, s: Source, jobs: dict, results: dict) -> dict:
+    """The bootstrap intervals of the source's learners (``jobs``: key -> (scores,
+    statistics)), from one stream of draws: the draws depend on the labels and the
+    seed alone, so they are those each learner would draw by itself, made once per
+    chunk for all (stats.resampled_values_many). Where the data set has several
+    learners, the values of the measures the compare stage resamples in pairs (the
+    ranked one, the ECE) are kept on each learner (:class:`Resampled`), computed here
+    when not among the intervals' statistics, so that the paired bootstrap draws
+    nothing again (tasks.binary_compare.paired_resamples)."""
+    from ..compare.leaderboard import rank_measure
+
+    b, seed = spec.confidence.bootstrap, spec.confidence.seed
+    paired: tuple = ()
+    if sum(len(d.learners) for d in spec.data if d.dataset == s.dataset) > 1:  # compared in pairs
+        paired = tuple(dict.fromkeys([rank_measure(spec), "ece"]))
+    full = {}
+    for key, (scores, statistics) in jobs.items():
+        extra = {f"{PAIRED_PREFIX}{m}": stats.statistic_for(m, results[key], spec) for m in paired
+                 if m not in statistics}
+        full[key] = (scores, {**statistics, **{k: v for k, v in extra.items() if v is not None}})
+    values = stats.resampled_values_many(s.labels, full, n_resamples=b, seed=seed)
+    out = {}
+    for key, (_, statistics) in jobs.items():
+        names = list(statistics)
+        boot = percentile_intervals(names, np.array([values[key][n] for n in names]), spec.confidence.level)
+        lr = results[key]
+        pop = lr.population
+        if pop is not None and f"{POPULATION_PREFIX}{POPULATION[0]}" in boot:
+            pop = replace(pop, intervals=MappingProxyType(
+                {m: tuple(boot[f"{POPULATION_PREFIX}{m}"]) for m in POPULATION}))
+        kept = {m: values[key].get(m if m in statistics else f"{PAIRED_PREFIX}{m}") for m in paired}
+        out[key] = replace(lr, bootstrap={k: v for k, v in boot.items() if not k.startswith(POPULATION_PREFIX)},
+                           population=pop, resampled=Resampled(s.index, b, seed, {
+                               m: v for m, v in kept.items() if v is not None}) if paired else None)
+    return out
+
 

@@ -10,7 +10,9 @@ from dataclasses import replace
 import numpy as np
 
 from .. import registry
-from ..compare import Comparisons, pair_tests, ranking_disagreements
+from ..compare import (Comparisons, pair_tests, pairwise_skipped, ranking_disagreements,
+                       too_many_pairs)
+from ..compare.stats import paired_classes
 from ..result import RunWarning
 from ..spec import Spec
 from ..words import and_join
@@ -68,6 +70,38 @@ def mcnemar_tests(spec: Spec, group: dict, sources, dataset) -> tuple:
                       mcnemar_method=spec.confidence.mcnemar)
 
 
+def paired_resamples(spec: Spec, group: dict, sources, dataset):
+    """The measure ranked, for each learner of one data set, in the same
+    ``confidence.bootstrap`` stratified resamples of its rows
+    (compare.stats.paired_classes), for the leaderboard's and the challengers'
+    paired bootstrap; None where the rows cannot be resampled (no bootstrap
+    asked, aggregated or weighted data, more work than the bootstrap budget) or
+    the measure has another test or is not resampled."""
+    from ..compare.leaderboard import rank_measure, test_for
+    from .binary_evaluate import BOOTSTRAP_BUDGET
+    from .multiclass_evaluate import prior_factors
+
+    name = rank_measure(spec)
+    b = spec.confidence.bootstrap
+    if (not b or test_for(name, "multiclass") != "paired_bootstrap" or name not in paired_classes.MEASURES
+            or _unpairable(sources, dataset) is not None):
+        return None
+    labels, _, values = aligned(sources, dataset)
+    if labels.size * b > BOOTSTRAP_BUDGET:
+        return None
+    cost = (spec.costs or {}).get("matrix")
+    if name == "cost_sensitive_error" and cost is None:
+        return None
+    k = len(spec.classes)
+    learners = {}
+    for key, lr in group.items():
+        v = values[lr.name]
+        learners[key] = (v, None) if lr.hard else (np.argmax(v, axis=1), v)
+    return paired_classes.paired_class_resamples(labels, k, learners, (name,), n_resamples=b,
+                                                 seed=spec.confidence.seed, cost=cost,
+                                                 factor=prior_factors(spec, labels))
+
+
 def compare_multiclass(spec: Spec, learners: dict, sources=None):
     """The compare stage of a multi-class task: each data set's rankings and
     McNemar's tests, and a warning for each binary comparison the spec's
@@ -77,9 +111,17 @@ def compare_multiclass(spec: Spec, learners: dict, sources=None):
         by_dataset.setdefault(lr.dataset, {})[key] = lr
     comparisons = [compare_dataset(group, spec.compare_set, dataset)
                    for dataset, group in by_dataset.items() if len(group) > 1]
-    warnings: list[RunWarning] = []
+    warnings: list[RunWarning] = [w for c in comparisons
+                                  if (w := pairwise_skipped(len(c.learners), spec.compare_set & {"mcnemar", "paired_t"},
+                                                            c.dataset))]
+    if sources is not None:
+        for i, comp in enumerate(comparisons):
+            comparisons[i] = replace(comp, resamples=paired_resamples(spec, by_dataset[comp.dataset], sources,
+                                                                      comp.dataset))
     if spec.compare_set & {"mcnemar", "paired_t"} and sources is not None:
         for i, comp in enumerate(comparisons):
+            if too_many_pairs(len(comp.learners)):
+                continue  # pairwise_skipped's warning
             tests = mcnemar_tests(spec, by_dataset[comp.dataset], sources, comp.dataset)
             comparisons[i] = replace(comp, tests=tests)
             reason = _unpairable(sources, comp.dataset)

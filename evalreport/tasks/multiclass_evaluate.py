@@ -27,7 +27,7 @@ from .base import learner_warning
 from .family import multiclass_family_warnings
 from .calibration import multiclass_learner_calibration
 
-__all__ = ["evaluate_multiclass_learners", "class_weights_for_priors"]
+__all__ = ["prior_factors", "evaluate_multiclass_learners", "class_weights_for_priors"]
 
 #: the engine's names of undefined multi-class values -> the registry's measure
 #: (per-class values, "classes.<c>.<m>", concern no single registry measure)
@@ -59,8 +59,9 @@ def _bootstrap(spec: Spec, ev, s: Source, key: str, warnings: list) -> dict | No
                                          statistics={"accuracy": accuracy_of, "macro_f1": macro_f1_of})
 
 
-def class_weights_for_priors(spec: Spec, labels: np.ndarray, weights) -> np.ndarray | None:
-    """Instance weights that make the class shares equal the spec's priors (for costs)."""
+def prior_factors(spec: Spec, labels: np.ndarray, weights=None) -> np.ndarray | None:
+    """Each true class's weight that makes the class shares equal the spec's priors
+    (for costs); None without priors."""
     if not spec.priors:
         return None
     keys = [str(c) for c in spec.classes]
@@ -70,6 +71,15 @@ def class_weights_for_priors(spec: Spec, labels: np.ndarray, weights) -> np.ndar
     for i, key in enumerate(keys):
         if key in spec.priors and observed[i] > 0:
             factor[i] = spec.priors[key] / (observed[i] / observed.sum())
+    return factor
+
+
+def class_weights_for_priors(spec: Spec, labels: np.ndarray, weights) -> np.ndarray | None:
+    """Instance weights that make the class shares equal the spec's priors (for costs)."""
+    factor = prior_factors(spec, labels, weights)
+    if factor is None:
+        return None
+    w = np.ones(labels.size) if weights is None else weights
     return w * factor[labels]
 
 

@@ -10,7 +10,9 @@ threshold tuned on the data being judged. A tuned threshold is only a
   learner's (spec ``deployed``), else the worst of the judged learners'.
 - **Findings**, most severe first: a failed gate (high); an inconclusive gate, a
   gate that could not be checked, a threshold tuned on the data judged, a test
-  that could not be made (medium); every other warning (low).
+  that could not be made where a conclusion rests on it (the test of the measure
+  ranked, or one the spec's ``compare:`` names) (medium); every other warning
+  (low).
 - The **leader** says only what the tests support: the learners whose
   Holm-adjusted paired test against the first-ranked one is not significant are
   named as indistinguishable from it, and then no single learner is
@@ -25,7 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-from ..report.format import fmt
+from ..report.format import ends_text, fmt, plain
 from ..words import gate_text
 
 __all__ = ["STATUSES", "SEVERITIES", "Finding", "Suggestion", "LearnerVerdict", "Leader", "Verdict",
@@ -188,10 +190,10 @@ def _threshold(lr) -> tuple[float | None, str | None, str]:
 def _gate_findings(gates: list[dict]) -> list[Finding]:
     out = []
     for g in gates:
-        text = gate_text(g, fmt)
+        text = gate_text(g, fmt, plain)  # the spec's bound as written
         kind = g.get("outcome")
         interval = g.get("interval")
-        span = f" [{fmt(interval[0])}, {fmt(interval[1])}]" if interval else ""
+        span = f" {ends_text(*interval)}" if interval else ""
         if kind == "fail":
             out.append(Finding("high", g.get("learner"), g.get("metric"), f"Gate failed: {text}."))
         elif kind == "inconclusive":
@@ -217,8 +219,24 @@ def _threshold_findings(result, keys: list[str]) -> list[Finding]:
             for k in tuned]
 
 
+def _relied_on(result) -> set[str]:
+    """The tests a missing one of which weakens a conclusion: the test of the
+    measure ranked (the leader's and the challengers') and those the spec's
+    ``compare:`` names; a test run because ``compare: all`` lists every test that
+    applies (Friedman's over the data sets, say) is a low finding when it cannot
+    be made."""
+    from ..compare.leaderboard import rank_measure, test_for
+
+    spec = result.spec
+    out = {test_for(rank_measure(spec), spec.task or "binary")}
+    if spec.compare != "all":
+        out |= set(spec.compare)
+    return out
+
+
 def _warning_findings(result, judged: set[str]) -> list[Finding]:
     out = []
+    relied_on = _relied_on(result)
     for w in result.warnings:
         text = str(w)
         learner, measure = getattr(w, "learner", None), getattr(w, "measure", None)
@@ -228,7 +246,7 @@ def _warning_findings(result, judged: set[str]) -> list[Finding]:
             continue  # said as a finding of its own (_threshold_findings)
         if text.startswith("gate ") and "not evaluated" in text:
             continue  # said as the gate's finding
-        severity = "medium" if measure in _TESTS else "low"
+        severity = "medium" if measure in _TESTS and measure in relied_on else "low"
         out.append(Finding(severity, learner, measure, text + ("" if text.endswith(".") else ".")))
     return out
 

@@ -38,6 +38,7 @@ from .bootstrap import (
     f1_at,
     population_at,
     resampled_values,
+    resampled_values_many,
 )
 from .bootstrap_measures import at_threshold_of, brier_of, cost_at, ece_of, ks_score, least_cost_at, statistic_for
 from .components import StructuralComponents, structural_components
@@ -60,7 +61,7 @@ from .paired_t import PairedT, paired_t_test
 
 __all__ = [
     "PairedDifference", "PairedResamples", "non_inferiority_p", "paired_difference", "two_sided_p",
-    "resampled_values", "at_threshold_of", "brier_of", "cost_at", "ece_of", "ks_score", "least_cost_at",
+    "resampled_values", "resampled_values_many", "at_threshold_of", "brier_of", "cost_at", "ece_of", "ks_score", "least_cost_at",
     "statistic_for",
     "AucInterval",
     "BootstrapInterval",

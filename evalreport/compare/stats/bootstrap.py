@@ -24,7 +24,7 @@ from .core import _as_bool, _as_scores, _check_level
 
 __all__ = ["BootstrapInterval", "Statistic", "auc_score", "average_precision_score", "bep_score",
            "bootstrap_intervals", "expected_total_cost", "f1_at", "percentile_intervals", "population_at",
-           "resampled_values"]
+           "resampled_values", "resampled_values_many"]
 
 
 Statistic = Callable[[BinaryEvaluation], "float | None"]
@@ -331,21 +331,21 @@ def _resampled_chunks(y, s, n_resamples, rng, stratified):
     and "negative draws" is None); they are drawn chunk by chunk, positives
     then negatives, so the chunk size fixes the random stream: keep it.
     """
+    layout = _Layout(y, s)
+    for dp, dn in _draws(y, n_resamples, rng, stratified):
+        yield from layout.chunks(dp, dn)
+
+
+def _draws(y, n_resamples, rng, stratified):
+    """Yield each chunk's draws (positives', negatives'): a function of the labels,
+    ``n_resamples`` and the generator alone, never of the scores, so one stream
+    serves every learner scored on these rows (:func:`resampled_values_many`)."""
     n = y.size
-    thr, inverse = np.unique(s, return_inverse=True)  # ascending
-    K = thr.size
-    block = (K - 1) - inverse.astype(np.int64)  # index in descending order
-    thr_desc = thr[::-1].copy()
-    pos_idx = np.flatnonzero(y)
-    neg_idx = np.flatnonzero(~y)
-    m, nn = pos_idx.size, neg_idx.size
-    pos_blocks = block[pos_idx]
-    neg_blocks = block[neg_idx]
-    # chunks of resamples, so that the draws and per-block counts stay small
-    chunk = max(1, min(n_resamples, 4_000_000 // max(n, K, 1)))
-    part = max(1, _PART // (K + 1))
-    positive_rows = np.unique(pos_blocks) + 1
-    positive_rows = (positive_rows, np.union1d(positive_rows, [0, K]))
+    m = int(np.count_nonzero(y))
+    nn = n - m
+    # chunks of resamples, so that the draws and per-block counts stay small (the
+    # distinct scores K are at most n: max(n, K) is n, whatever the scores)
+    chunk = max(1, min(n_resamples, 4_000_000 // max(n, 1)))
     done = 0
     while done < n_resamples:
         c = min(chunk, n_resamples - done)
@@ -357,19 +357,42 @@ def _resampled_chunks(y, s, n_resamples, rng, stratified):
         else:
             dp = _draw(rng, n, (c, n))
             dn = None
+        yield dp, dn
+        done += c
+
+
+class _Layout:
+    """One learner's scores sorted once: each instance's block (the index of its
+    distinct score, descending), per class; :meth:`chunks` counts a chunk of draws."""
+
+    def __init__(self, y, s):
+        thr, inverse = np.unique(s, return_inverse=True)  # ascending
+        self.K = K = thr.size
+        self.y, self.n = y, y.size
+        self.block = (K - 1) - inverse.astype(np.int64)  # index in descending order
+        self.thr_desc = thr[::-1].copy()
+        self.pos_blocks = self.block[np.flatnonzero(y)]
+        self.neg_blocks = self.block[np.flatnonzero(~y)]
+        rows = np.unique(self.pos_blocks) + 1
+        self.positive_rows = (rows, np.union1d(rows, [0, K]))
+
+    def chunks(self, dp, dn):
+        K, y, block = self.K, self.y, self.block
+        c = dp.shape[0]
+        part = max(1, _PART // (K + 1))
         # counted and measured a few resamples at a time: arrays that stay in the cache
         for lo in range(0, c, part):
             hi = min(c, lo + part)
-            if stratified:
-                cp = _block_counts(pos_blocks, dp[lo:hi], K)
-                cn = _block_counts(neg_blocks, dn[lo:hi], K)
+            if dn is not None:
+                cp = _block_counts(self.pos_blocks, dp[lo:hi], K)
+                cn = _block_counts(self.neg_blocks, dn[lo:hi], K)
             else:
                 drawn_pos = y[dp[lo:hi]]
                 flat = block[dp[lo:hi]] + (np.arange(hi - lo, dtype=np.int64) * K)[:, None]
                 cp = np.bincount(flat[drawn_pos], minlength=(hi - lo) * K).reshape(hi - lo, K)
                 cn = np.bincount(flat[~drawn_pos], minlength=(hi - lo) * K).reshape(hi - lo, K)
-            yield _Chunk(cp, cn, thr_desc, n, dp[lo:hi], None if dn is None else dn[lo:hi], positive_rows)
-        done += c
+            yield _Chunk(cp, cn, self.thr_desc, self.n, dp[lo:hi], None if dn is None else dn[lo:hi],
+                         self.positive_rows)
 
 
 def _resampled_evaluations(y, s, n_resamples, rng, stratified):
@@ -475,15 +498,30 @@ def resampled_values(y_true_bool, scores, *, statistics: Mapping[str, Statistic]
     values a paired bootstrap (compare.stats.paired_bootstrap)."""
     y = _as_bool(y_true_bool)
     s = _as_scores(scores, y.size, "scores")
-    names = list(statistics)
-    values = np.full((len(names), n_resamples), np.nan)
+    return resampled_values_many(y, {None: (s, statistics)}, n_resamples=n_resamples, seed=seed,
+                                 stratified=stratified)[None]
+
+
+def resampled_values_many(y_true_bool, learners: Mapping, *, n_resamples: int = 2000, seed: int = 0,
+                          stratified: bool = True) -> dict:
+    """:func:`resampled_values` of several learners scored on the same rows:
+    ``learners`` maps a key to (scores, statistics); returns key -> {name: values}.
+    The draws are made once per chunk for all of them: the same draws, so the same
+    values, as each learner's own call (the stream depends on the labels alone)."""
+    y = _as_bool(y_true_bool)
+    jobs = [(key, _Layout(y, _as_scores(s, y.size, "scores")), list(st), st) for key, (s, st) in learners.items()]
+    values = {key: np.full((len(names), n_resamples), np.nan) for key, _, names, _ in jobs}
     rng = np.random.Generator(np.random.PCG64(seed))
     done = 0
-    for chunk in _resampled_chunks(y, s, n_resamples, rng, stratified):
-        for i, name in enumerate(names):
-            values[i, done:done + chunk.size] = _values(statistics[name], chunk)
-        done += chunk.size
-    return {name: values[i] for i, name in enumerate(names)}
+    for dp, dn in _draws(y, n_resamples, rng, stratified):
+        for key, layout, names, statistics in jobs:
+            at = done
+            for chunk in layout.chunks(dp, dn):
+                for i, name in enumerate(names):
+                    values[key][i, at:at + chunk.size] = _values(statistics[name], chunk)
+                at += chunk.size
+        done += dp.shape[0]
+    return {key: {name: values[key][i] for i, name in enumerate(names)} for key, _, names, _ in jobs}
 
 
 def percentile_intervals(names, values: np.ndarray, level: float) -> dict[str, BootstrapInterval]:

@@ -11,14 +11,17 @@ undefined. :func:`statistic_for` picks the statistic of a registry measure.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from ... import registry
 from ...metrics.calibration import calibration_of, not_probabilities, table_outcomes
 from ...metrics.sums import dot
 from .bootstrap import Statistic, auc_score, average_precision_score, bep_score, expected_total_cost, f1_at
 
 __all__ = ["AT_THRESHOLD", "at_threshold_of", "least_cost_at", "cost_at", "ks_score", "brier_of", "ece_of",
-           "statistic_for"]
+           "statistic_for", "of_counts_at"]
 
 
 def _at_formulas(tp, fp, pos, neg, c_fn: float, c_fp: float) -> dict:
@@ -182,17 +185,14 @@ def ece_of(bins: int = 10, strategy: str = "uniform") -> Statistic:
         def compute(chunk) -> np.ndarray:
             s = chunk.thr_desc
             which = np.searchsorted(edges[1:-1], s, side="left")  # a score on an inner edge: the bin below
-            # The scores descend, so each bin is one run of columns. Its positives
-            # are a difference of the integer cumulative counts, and its score sum a
-            # NumPy sum: no BLAS product, whose last digit depends on the processor.
+            # the scores are in descending order, so each bin is a run of columns:
+            # sums over runs (integer counts exact), no (scores x bins) matrix product
             starts = np.flatnonzero(np.r_[True, which[1:] != which[:-1]])
-            ends = np.r_[starts[1:], s.size]
             drawn = chunk.cp + chunk.cn
-            gap = np.zeros((chunk.size, bins))
-            gap[:, which[starts]] = (chunk.tp[:, ends] - chunk.tp[:, starts]) - np.add.reduceat(
-                drawn * s, starts, axis=1)
+            positives = np.add.reduceat(chunk.cp, starts, axis=1)
+            score_sums = np.add.reduceat(drawn * s, starts, axis=1)
             with np.errstate(invalid="ignore", divide="ignore"):
-                return np.abs(gap).sum(axis=1) / drawn.sum(axis=1)
+                return np.abs(positives - score_sums).sum(axis=1) / drawn.sum(axis=1)
 
         statistic._vectorised = compute
     return statistic
@@ -223,7 +223,24 @@ def statistic_for(name: str, lr, spec) -> Statistic | None:
     calibration = getattr(lr, "calibration", None)
     if name in ("brier", "ece") and calibration is not None and calibration.ece is not None:
         return brier_of if name == "brier" else ece_of(spec.calibration.bins, spec.calibration.strategy)
+    measure = registry.MEASURES.get(name)
+    if measure is not None and measure.of_counts is not None:
+        return of_counts_at(measure.of_counts, lr.threshold)
     return None
+
+
+def of_counts_at(function, threshold: float) -> Statistic:
+    """A bootstrap statistic: a registry measure's pure function of the counts
+    (``Measure.of_counts``) of the decisions "positive iff score >= threshold", one
+    resample at a time (None where undefined)."""
+    threshold = float(threshold)
+
+    def statistic(ev) -> float | None:
+        tp, fp, pos, neg = _row_at(ev, threshold)
+        v = function(tp, fp, neg - fp, pos - tp)
+        return float(v) if isinstance(v, (int, float)) and not math.isnan(v) else None
+
+    return statistic
 
 
 def _affine(statistic: Statistic, a: float, b: float) -> Statistic:

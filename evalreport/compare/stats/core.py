@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...metrics.levels import check_level as _check_level
+from ...metrics.levels import normal_quantile as _z
+
 
 def _as_bool(y, name="y_true_bool") -> np.ndarray:
     y = np.asarray(y)
@@ -41,13 +44,6 @@ def _as_scores(s, n: int, name: str) -> np.ndarray:
     return s
 
 
-def _check_level(level: float) -> float:
-    level = float(level)
-    if not 0.0 < level < 1.0:
-        raise ValueError(f"level must be in (0, 1), got {level!r}")
-    return level
-
-
 def _special():
     # scipy.special holds the distribution functions that scipy.stats' norm,
     # t, chi2 and f call; importing it instead of scipy.stats saves about a
@@ -55,10 +51,6 @@ def _special():
     import scipy.special
 
     return scipy.special
-
-
-def _z(level: float) -> float:
-    return float(_special().ndtri(0.5 + level / 2.0))  # norm.ppf
 
 
 def _two_sided_normal(z: float) -> float:

@@ -12,7 +12,6 @@ from dataclasses import replace
 
 from ...redact import published
 from ...result import Result
-from ..context import figure_warnings
 from ..leaderboard import carry_leaderboard, leaderboard, leaderboard_warnings
 from .comparisons import comparisons_dict
 from .configurations import configurations_dict
@@ -23,12 +22,13 @@ __all__ = ["result_dict", "result_core", "with_history", "carried", "report_warn
 
 
 def report_warnings(result: Result) -> list[str]:
-    """Every warning of the run, as results.json and the report list them: the
-    evaluation's (``result.warnings``), then those raised while drawing the
-    report's figures (matplotlib, NumPy). The figures are drawn once per result,
-    whatever the formats, so results.json is the same with or without the HTML.
-    Credentials in them are redacted (a warning may name a data file's URL)."""
-    return list(published(result).warnings) + figure_warnings(result) + leaderboard_warnings(result)
+    """Every warning of the evaluation, as results.json lists them: the
+    evaluation's (``result.warnings``), then the leaderboard's. Credentials in
+    them are redacted (a warning may name a data file's URL). The warnings raised
+    while drawing the report's figures are the report's (its HTML and PDF list
+    them after these; ``report.context.figure_warnings``): results.json is the same
+    whatever the formats, and a JSON-only run draws nothing."""
+    return list(published(result).warnings) + leaderboard_warnings(result)
 
 
 def published_inputs(result: Result) -> list[dict]:
@@ -55,6 +55,8 @@ def result_core(result: Result) -> dict:
             "task": spec.task,
             **task.json_head(result),
             "inputs": published_inputs(result),
+            # with report.attach: [data]: what the PDF carries of the data (evalreport.attachments)
+            **({"attachments": [f.as_dict() for f in result.attached_data]} if result.attached_data else {}),
             **task.json_after_inputs(result),
             "learners": {key: task.learner_json(lr, result) for key, lr in result.learners.items()},
             "comparisons": comparisons_dict(result),

@@ -14,13 +14,14 @@ small to count).
 from __future__ import annotations
 
 from ... import registry
+from ...metrics.proportion import PROPORTIONS
 from .format import InlineList, num
 
 __all__ = ["slices_json"]
 
 #: the measures a slice value writes an interval of (``intervals``, null where not
 #: computed): DeLong's for the AUC, Wilson's for the proportions (metrics.slices.PROPORTIONS)
-_INTERVALS = ("auc", "accuracy", "error_rate", "precision", "recall", "specificity", "npv", "fpr", "fnr")
+_INTERVALS = ("auc", *(name for name in PROPORTIONS if name in registry.MEASURES))
 
 
 def _interval(iv):
