@@ -321,6 +321,7 @@ def test_all_problems_at_once(tmp_path, capsys):
     assert len(err) == 2 and "'p_aa'" in err[0] and "'p_bb'" in err[1]
 
 
+@pytest.mark.slow
 def test_npz_and_parquet_and_jsonl(tmp_path, capsys):
     import pyarrow as pa
     import pyarrow.parquet as pq

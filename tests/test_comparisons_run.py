@@ -73,6 +73,7 @@ def _friedman_run(tmp_path, n_datasets, extra=()):
     return data, (tmp_path / "out" / "report.html").read_text(), np.array(aucs)
 
 
+@pytest.mark.slow
 def test_friedman_across_data_sets(tmp_path):
     data, html, aucs = _friedman_run(tmp_path, 5)
     f = data["comparisons"]["friedman"]
@@ -103,6 +104,7 @@ def test_friedman_over_two_data_sets_is_too_few(tmp_path):
                "Friedman's test across 2 data sets: fewer than 5" in w for w in data["warnings"])
 
 
+@pytest.mark.slow
 def test_friedman_leaves_out_the_data_set_the_thresholds_are_chosen_on(tmp_path):
     data, html, aucs = _friedman_run(tmp_path, 6, ["threshold: {optimal_on: s0}"])
     f = data["comparisons"]["friedman"]

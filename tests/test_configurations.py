@@ -80,6 +80,7 @@ report: {formats: [json], out: out}
 """
 
 
+@pytest.mark.slow
 def test_three_replicates_of_two_configurations(tmp_path):
     from sklearn.metrics import average_precision_score, roc_auc_score
 
@@ -274,6 +275,7 @@ def test_each_data_set_is_ranked_apart():
     assert configuration_ranks(configs, "auc") == [("b@x", 1), ("a@x", 2), ("a@y", 1)]
 
 
+@pytest.mark.slow
 def test_experiment_runs_groups_twenty_runs_into_five_configurations():
     spec = evalreport.load_spec(ROOT / "examples" / "experiment_runs" / "spec.yaml")
     mapping = replicates_of(spec)

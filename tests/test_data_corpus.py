@@ -363,6 +363,7 @@ VALID = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,spec,files", VALID, ids=[c[0] for c in VALID])
 def test_legitimate_variants_run(tmp_path, capsys, name, spec, files):
     status, lines, out = _run(tmp_path, capsys, spec, files)
@@ -415,6 +416,7 @@ def _one_class_csv():
     return "id,y,p\n" + "".join(f"{i},1,{p}\n" for i, _, p in ROWS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bootstrap", [None, 0])
 def test_one_class_runs_with_undefined_measures(tmp_path, capsys, bootstrap):
     top = "" if bootstrap is None else f"confidence: {{bootstrap: {bootstrap}}}\n"
@@ -452,6 +454,7 @@ def test_one_class_with_decisions_and_the_optimal_threshold(tmp_path, capsys):
             "y_true): the measures at a threshold are taken at 0.5") in d["warnings"]
 
 
+@pytest.mark.slow
 def test_multiclass_with_a_class_absent(tmp_path, capsys):
     spec = """\
     version: 1
@@ -490,6 +493,7 @@ def _weighted(tmp_path, capsys, weights, *extra):
     return json.loads((out / "results.json").read_text())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weightless", ["positives", "negatives"])
 def test_zero_weight_on_one_class_is_like_one_class(tmp_path, capsys, weightless):
     zero = 1 if weightless == "positives" else 0
@@ -500,6 +504,7 @@ def test_zero_weight_on_one_class_is_like_one_class(tmp_path, capsys, weightless
             "weight)") in d["warnings"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scale", [1e308, 1e-320, 2.0**-1074])
 def test_weights_of_an_extreme_scale(tmp_path, capsys, scale):
     # sums of 1e308 overflow, products of sums of subnormal weights underflow:
@@ -522,6 +527,7 @@ def test_weights_of_an_extreme_scale(tmp_path, capsys, scale):
                                        f"(the largest is {w.max():.3g}: ")
 
 
+@pytest.mark.slow
 def test_weights_of_an_ordinary_scale_are_not_scaled(tmp_path, capsys):
     w = [2.0 ** 200 * (1 + i % 3) for i in range(N)]
     d = _weighted(tmp_path, capsys, w)
@@ -550,6 +556,7 @@ def _svg_texts(html: str, figure: str) -> list[str]:
     return re.findall(r"<text[^>]*>([^<]*)</text>", svg)
 
 
+@pytest.mark.slow
 def test_learner_names_are_drawn_as_text(tmp_path, capsys):
     spec = _spec(extra_keys="    group: g\n").replace("      a: p\n", "".join(
         f"      {json.dumps(name)}: {'pq'[k % 2]}\n" for k, name in enumerate(ODD)))
@@ -567,6 +574,7 @@ def test_learner_names_are_drawn_as_text(tmp_path, capsys):
     assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt; &amp; y" in html
 
 
+@pytest.mark.slow
 def test_class_names_are_drawn_as_text(tmp_path, capsys):
     classes = [r"$\frac{$", "_hidden", "$"]
     spec = f"""\

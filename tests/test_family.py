@@ -351,6 +351,7 @@ def _binary_csv(seed=0, n=200):
     return y, a, b, "y,a,b\n" + "".join(f"{int(t)},{p},{q}\n" for t, p, q in zip(y, a, b))
 
 
+@pytest.mark.slow
 def test_binary_run_writes_the_family_ks_and_gini(tmp_path):
     y, a, b, csv = _binary_csv()
     code, data, html = _run(tmp_path, csv)
@@ -401,6 +402,7 @@ def test_the_family_is_left_out_when_the_metrics_leave_it_out(tmp_path):
     assert "<h3>The confusion-matrix family" not in html
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bound, code", [("min: -1", 0), ("min: 0.99", 3), ("max: 0.99", 0)])
 def test_a_gate_on_mcc(tmp_path, bound, code):
     _, _, _, csv = _binary_csv()

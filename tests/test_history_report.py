@@ -146,6 +146,7 @@ GATES = [{"learner": "a", "metric": "auc", "max_drop": 0.05}, {"metric": "auc", 
          {"drift": "psi", "max": 0.25}]
 
 
+@pytest.mark.slow
 def test_gates_on_change_fail_with_exit_status_3(tmp_path, stand_ins, monkeypatch, capsys):
     spec = _spec_with_history(tmp_path, GATES, monkeypatch)
     status, err, first = _run_week(tmp_path, spec, "2026-11-02", 1, 0.15, monkeypatch, capsys)

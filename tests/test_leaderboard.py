@@ -55,6 +55,7 @@ def by_auc(tmp_path_factory):
     return _run(tmp_path_factory.mktemp("lb_auc"), N, "json", costs=False)
 
 
+@pytest.mark.slow
 def test_sorted_by_the_deployed_thresholds_cost_when_costs_are_given(by_cost):
     results, _ = by_cost
     lb = results["leaderboard"]

@@ -75,6 +75,7 @@ def _folds(tmp_path) -> dict:
     return json.loads((tmp_path / "out" / "results.json").read_text())
 
 
+@pytest.mark.slow
 def test_multiclass_paired_t_is_scipys_and_bootstrap_is_reported(tmp_path):
     from scipy import stats
     data = _folds(tmp_path)

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -26,12 +28,14 @@ def _modules_after_run(tmp_path, example: str, formats: str) -> set[str]:
     return set(proc.stdout.split())
 
 
+@pytest.mark.slow
 def test_reading_a_small_csv_does_not_import_pandas(tmp_path):
     # pyarrow imports pandas on to_numpy() and on any Python value made an Arrow scalar
     for example in ("watermelon", "breast_cancer"):  # text ids, number ids
         assert "pandas" not in _modules_after_run(tmp_path, example, "json")
 
 
+@pytest.mark.slow
 def test_a_json_only_run_imports_no_matplotlib_and_lists_the_same_warnings(tmp_path):
     """A JSON-only run draws no figure (no dry pass either): matplotlib, Jinja and
     WeasyPrint are never imported, and its results.json is the one a run with the

@@ -61,6 +61,7 @@ def rendered(tmp_path_factory):
     return tmp, status
 
 
+@pytest.mark.slow
 def test_html_sections_in_order_and_learners(rendered):
     tmp, status = rendered
     assert status in (0, 3)
@@ -127,6 +128,7 @@ def test_gate_verdict_on_first_page(rendered):
     assert "deployed threshold" in flat and "deploy " not in flat.replace("deployed", "")
 
 
+@pytest.mark.slow
 def test_byte_identical_renders(tmp_path):
     spec = _spec(tmp_path)
     assert main(["run", str(spec), "--quiet", "--out", str(tmp_path / "one")]) in (0, 3)
@@ -161,6 +163,7 @@ def test_undefined_name_in_template_is_an_error(tmp_path):
     assert (tmp_path / "out" / "report.html").read_text() == "previous"
 
 
+@pytest.mark.slow
 def test_output_size_does_not_grow_with_rows(tmp_path):
     rng = np.random.default_rng(3)
     n = 200_000

@@ -31,6 +31,7 @@ def _random(seed: int, n: int = 400, values: int = 4, weighted: bool = False):
 
 # --- the parity differences: fairlearn's definitions -----------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("weighted", [False, True])
 def test_parity_differences_match_fairlearn(seed, weighted):
@@ -168,6 +169,7 @@ def _with_tiny(seed=0):
     return text, c
 
 
+@pytest.mark.slow
 def test_a_slice_of_5_positives_is_left_out_end_to_end(tmp_path):
     from fairlearn import metrics as fm
     got, c = _run(tmp_path, csv=_with_tiny(), status=0)

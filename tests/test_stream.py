@@ -216,6 +216,7 @@ def test_a_long_table_is_reduced_and_its_curve_stays_within_the_bound():
     assert 0 < red.roc_error < 0.02
 
 
+@pytest.mark.slow
 def test_rows_of_one_score_split_across_chunks_anywhere():
     """One score spread over many streamed rows (as GROUP BY score, g returns
     them) and over chunk boundaries, folded when held back for long."""
@@ -378,6 +379,7 @@ def streams(draw):
     return y, s, w, g, groups, sizes, cap, keep
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(streams())
 def test_property_streamed_equals_memory(case):

@@ -116,6 +116,7 @@ def test_credentials_inside_a_text(text, published):
 
 # Each shape once: a previous unbounded pattern made redaction quadratic, and
 # 1 MB of letters in a title hung the test suite.
+@pytest.mark.slow
 @pytest.mark.parametrize("unit", ["a", "=", ":", "-D", "-Da=", "?a=", "--a ", "Bearer "])
 def test_redaction_is_linear_in_the_length(unit):
     import subprocess
@@ -243,6 +244,7 @@ def test_redaction_cases(text, published, where):
     assert redact_spec_text(text) == (published, where)
 
 
+@pytest.mark.slow
 def test_no_secret_in_the_report(tmp_path):
     spec = _write(tmp_path, SECRET_SPEC, **{"pred.csv": BINARY_CSV})
     status, d, page = _run(spec)
@@ -264,6 +266,7 @@ def test_no_secret_in_the_report(tmp_path):
     assert published_spec_text(load_spec(spec)) == SECRET_SPEC_PUBLISHED
 
 
+@pytest.mark.slow
 def test_no_secret_in_the_pdf(tmp_path):
     import pypdf
     spec = _write(tmp_path, SECRET_SPEC, **{"pred.csv": BINARY_CSV})
@@ -316,6 +319,7 @@ EVERYWHERE_SECRETS = ("TITLEPW", "TITLETOKEN", "DESCBEARER", "DESCPW", "PATHSIG"
 EVERYWHERE_TITLE = "Audit from sc://alice:<redacted>@host:15002/;token=<redacted>"
 
 
+@pytest.mark.slow
 def test_no_secret_published_anywhere(tmp_path):
     # a secret in the title, the description, spark.conf, spark.remote and a data path:
     # in no file of the report, nor in the PDF's text, metadata or attachments
