@@ -10,6 +10,7 @@ import pytest
 
 from evalreport.__main__ import main
 
+@pytest.mark.slow
 def test_asah_delong_matches_proc(tmp_path, asah_dir):
     (tmp_path / "spec.yaml").write_text(textwrap.dedent(f"""\
         version: 1

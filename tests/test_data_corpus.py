@@ -321,6 +321,7 @@ def test_data_path_that_is_no_file(tmp_path, capsys, name, spec, files, expected
     assert capsys.readouterr().err.replace(str(tmp_path) + "/", "").splitlines() == expected
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions")
 @pytest.mark.parametrize("path,locked,shown", [("locked/pred.csv", "locked", "locked/pred.csv"),
                                                ("pred.csv", "pred.csv", "pred.csv")],

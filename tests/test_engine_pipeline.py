@@ -128,6 +128,7 @@ def test_duckdb_groups_equal_memory(tmp_path):
     assert out["duckdb"]["auc"] == pytest.approx(out["memory"]["auc"], abs=1e-12)
 
 
+@pytest.mark.slow
 def test_spark_equals_memory(data):
     pytest.importorskip("pyspark")
     _, mem = _run(data, "mems", "path: all.parquet")

@@ -389,6 +389,7 @@ def test_binary_run_writes_the_family_ks_and_gini(tmp_path):
     assert "Matthews&#39; correlation" in appendix and "Kolmogorov-Smirnov" in appendix
 
 
+@pytest.mark.slow
 def test_the_family_is_left_out_when_the_metrics_leave_it_out(tmp_path):
     _, _, _, csv = _binary_csv()
     code, data, html = _run(tmp_path, csv, "metrics: [accuracy, auc, mcc]\n")

@@ -128,6 +128,7 @@ def _print_width(name: str, drawn: float = 0.0) -> float:
     return F.HALF_WIDTH if name in ("pr", "cost") or name.startswith("roc-") else F.FULL_WIDTH
 
 
+@pytest.mark.slow
 def test_no_text_under_7pt_at_print_size(breast_cancer):
     from evalreport.report.context import report_context
 

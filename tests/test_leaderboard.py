@@ -89,6 +89,7 @@ def _numpy_paired_costs(folder: Path, results: dict, keys, b: int, seed: int = 0
     return out
 
 
+@pytest.mark.slow
 def test_p_vs_best_is_a_paired_bootstrap_of_the_cost_difference_and_holm_over_the_best(by_cost):
     from statsmodels.stats.multitest import multipletests
 

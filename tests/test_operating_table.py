@@ -293,6 +293,7 @@ thresholds:
         "a multiclass task decides by the class of highest score"]
 
 
+@pytest.mark.slow
 def test_results_json_and_report(tmp_path):
     spec = SPEC.replace("    id: id\n", "    id: id\n    weight: w\n").replace("[json]", "[json, html]")
     assert _run(tmp_path, "thresholds: {at: [0.5], top_fraction: [0.25], recall: [0], fpr: [0]}\n",

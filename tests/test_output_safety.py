@@ -272,6 +272,7 @@ def test_a_template_error_is_still_an_internal_error():
 # 4. The set is replaced as a whole
 
 
+@pytest.mark.slow
 def test_swap_replaces_the_folder_and_keeps_its_mode(melon):
     out = melon / "reports"
     # an earlier set with a format not written now: its manifest proves the PDF stale
@@ -424,6 +425,7 @@ def test_folder_with_other_files_is_never_swapped(melon, monkeypatch):
         ".evalreport-set.json", "predictions.csv", "report.pdf", "reports", "results.json", "spec.yaml"]
 
 
+@pytest.mark.slow
 def test_without_an_atomic_exchange(melon, monkeypatch):
     def unsupported(a, b):
         raise OSError(errno.EINVAL, "Invalid argument")

@@ -137,6 +137,7 @@ def test_byte_identical_renders(tmp_path):
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes(), name
 
 
+@pytest.mark.slow
 def test_template_override_by_file_name(tmp_path):
     (tmp_path / "mytemplates" / "sections").mkdir(parents=True)
     (tmp_path / "mytemplates" / "sections" / "appendix.html.j2").write_text(
@@ -151,6 +152,7 @@ def test_template_override_by_file_name(tmp_path):
     assert '<section id="verdict"' in html  # the rest from the defaults
 
 
+@pytest.mark.slow
 def test_undefined_name_in_template_is_an_error(tmp_path):
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "sections").mkdir()
@@ -185,6 +187,7 @@ def test_output_size_does_not_grow_with_rows(tmp_path):
     assert (tmp_path / "out" / "report.pdf").stat().st_size < 1_000_000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", ["watermelon"])
 def test_examples_match_golden_results(tmp_path, example):
     """Update with: EVALREPORT_UPDATE_GOLDEN=1 python3 -m pytest tests/test_report.py -k golden"""

@@ -47,6 +47,7 @@ def test_infinite_threshold_note_only_when_one_is_shown(breast_cancer_html):
     assert "predicts nothing positive" not in breast_cancer_html
 
 
+@pytest.mark.slow
 def test_infinite_threshold_note_when_the_envelope_has_one():
     # watermelon: learner A's run on the envelope starts at the trivial classifier, +inf
     page = render_html(evaluate(load_spec(str(ROOT / "examples" / "watermelon" / "spec.yaml"))))

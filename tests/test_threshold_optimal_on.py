@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 import evalreport
 from evalreport.__main__ import main
@@ -53,6 +54,7 @@ def test_thresholds_chosen_on_one_data_set_are_applied_to_the_other(tmp_path):
         "not an independent data set"]
 
 
+@pytest.mark.slow
 def test_threshold_optimal_warns_that_it_is_optimistic(tmp_path):
     path, _ = _write(tmp_path, threshold="optimal")
     assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 0

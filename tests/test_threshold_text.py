@@ -118,6 +118,7 @@ def test_a_threshold_whose_double_is_below_its_decimal_is_printed_as_written():
     assert threshold_text(evaluate_binary([0, 1, 1], [0.2, 0.3, 0.9]).counts, 0.3) == "0.300"
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 30), min_size=2, max_size=40),
        st.lists(st.booleans(), min_size=2, max_size=40),

@@ -35,6 +35,7 @@ def _spec(tmp: Path) -> Path:
     return tmp / "spec.yaml"
 
 
+@pytest.mark.slow
 def test_records_name_the_learner_and_the_measure(tmp_path):
     result = evalreport.evaluate(evalreport.load_spec(_spec(tmp_path)))
     assert all(isinstance(w, RunWarning) for w in result.warnings)

@@ -469,6 +469,7 @@ def test_stderr_errors_are_redacted(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_published_texts_of_a_result(tmp_path):
     # every sink takes the texts from one view, the warnings included (one may name a data file)
     from dataclasses import replace
@@ -513,6 +514,7 @@ def test_published_spec_built_in_python():
                                      ("title (URL credentials)", "description (credentials in the value)"))
 
 
+@pytest.mark.slow
 def test_no_redaction_note_without_credentials(tmp_path):
     plain = "".join(line for line in SECRET_SPEC.split("spark:")[0].splitlines(keepends=True)
                     if not line.startswith("description"))
@@ -557,6 +559,7 @@ def test_matplotlib_warnings_reach_the_report_not_stderr(tmp_path, capfd):
     assert listed[:len(d["warnings"])] == d["warnings"] and GLYPH not in d["warnings"]
 
 
+@pytest.mark.slow
 def test_results_json_is_the_same_without_the_html(tmp_path):
     spec = _write(tmp_path, CJK_SPEC, **{"pred.csv": BINARY_CSV})
     _, with_html, _ = _run(spec, "json,html")
@@ -628,6 +631,7 @@ def test_routed_warnings_group_by_message_and_reissue_deprecations():
 # ---------------------------------------------------------------------------
 # C. nothing asked for is dropped in silence
 
+@pytest.mark.slow
 def test_delong_with_undefined_z_is_a_warning(tmp_path):
     # both learners separate the classes perfectly: AUC 1 with no variance
     csv = "id,y,a,b\n0,1,0.9,0.8\n1,1,0.8,0.7\n2,0,0.2,0.1\n3,0,0.1,0.3\n4,1,0.7,0.9\n5,0,0.3,0.2\n"
@@ -689,6 +693,7 @@ def test_mcnemar_exact_p_value_in_json_report_and_warnings(tmp_path):
         in comparisons
 
 
+@pytest.mark.slow
 def test_mcnemar_auto_uses_the_exact_test_without_a_warning(tmp_path):
     spec = _write(tmp_path, CJK_SPEC.replace("{模型: a, b: b}", "{a: a, b: b}"), **{"pred.csv": BINARY_CSV})
     _, d, page = _run(spec)
