@@ -38,6 +38,7 @@ def _sklearn_aucs(y, s, n_resamples, seed):
     return np.array(out)
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10_000), resample_seed=st.integers(0, 2**32 - 1))
 def test_shared_draws_are_each_learners_own(seed, resample_seed):

@@ -197,6 +197,7 @@ def _paths(data, prefix=()):
             yield from _paths(v, (*prefix, i))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_an_entry_the_reader_accepts_never_crashes_the_history(good_entry, data):

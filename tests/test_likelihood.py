@@ -43,6 +43,7 @@ def _sklearn(y, yhat, w) -> tuple[float, float, bool]:
 rows = st.lists(st.tuples(st.booleans(), st.booleans(), st.integers(0, 3)), min_size=1, max_size=30)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(rows)
 def test_the_ratios_are_scikit_learns_and_undefined_where_it_says_nan(data):
