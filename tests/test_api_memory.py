@@ -59,6 +59,7 @@ def test_an_arrow_table_gives_the_numbers_of_the_file(from_file):
     assert again.inputs[0]["sha256"] == entry["sha256"]
 
 
+@pytest.mark.slow
 def test_a_pandas_data_frame_gives_the_numbers_of_the_file(from_file):
     import pandas as pd
     spec = _spec_mapping(table="test")
@@ -91,6 +92,7 @@ def test_a_missing_column_is_told_as_for_a_file(tmp_path):
     assert table_message.split(": ", 1)[1] == tail.replace("predictions.csv", "table 'test'")
 
 
+@pytest.mark.slow
 def test_a_spec_as_yaml_text_and_as_a_mapping():
     spec = _spec_mapping(table="test")
     del spec["data"][0]["path"]

@@ -87,6 +87,7 @@ def test_friedman_across_data_sets(tmp_path):
     assert "Across data sets" in html and "Critical-difference diagram" in html
 
 
+@pytest.mark.slow
 def test_friedman_over_two_data_sets_is_too_few(tmp_path):
     """Two data sets: the statistic in results.json, flagged; no diagram, no ranks
     in the report, and a warning saying why; never "p = 0"."""
@@ -127,6 +128,7 @@ def test_p_values_under_the_float_resolution_never_read_p_0():
     assert _p(None) == "p = undefined" and _p_value(None) == "undefined"
 
 
+@pytest.mark.slow
 def test_delong_p_value_matrix_prints_p_under_1e_16(tmp_path):
     # Five learners (ten pairs: the report prints a matrix), 4000 rows, AUCs
     # from about 1.0 down to 0.5: DeLong's p for the far pairs is 0.0 in

@@ -379,6 +379,7 @@ def _big(rows: int, last: str) -> str:
     return "id,y,p\n" + body + last + "\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sliced", [False, True])
 def test_one_bad_row_at_the_end_of_a_large_file(tmp_path, capsys, monkeypatch, sliced):
     if sliced:  # the reader that reads large files a slice at a time

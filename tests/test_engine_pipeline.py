@@ -161,6 +161,7 @@ def _spark_equals(out_dir, mem):
             assert got["learners"][learner][m] == pytest.approx(mem["learners"][learner][m], abs=1e-9)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["duckdb", "spark"])
 def test_multiclass_through_an_engine_equals_memory(tmp_path, engine):
     if engine == "spark":

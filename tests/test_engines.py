@@ -554,6 +554,7 @@ def spark():
     session.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
 def test_spark_equals_memory(tmp_path, spark):
     from evalreport.engines.spark import aggregate_spark

@@ -169,6 +169,7 @@ def test_large_data_spec_validates_on_a_small_file(tmp_path, capsys):
     assert "20,000 rows, 2 learner(s)" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_large_data_duckdb_spec_runs_on_a_small_file(tmp_path):
     """spec_duckdb.yaml: the same report through DuckDB, within its resolution bound
     of the in-memory numbers."""

@@ -414,6 +414,7 @@ def test_a_gate_on_mcc(tmp_path, bound, code):
     assert gate["passed"] is (code == 0)
 
 
+@pytest.mark.slow
 def test_gates_on_ks_and_fpr(tmp_path):
     _, _, _, csv = _binary_csv()
     got, data, _ = _run(tmp_path, csv, "gates:\n  - {learner: a, metric: ks, min: 0.2}\n"

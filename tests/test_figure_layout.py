@@ -114,6 +114,7 @@ def test_every_text_inside_its_figure(example, expected, captured):
     assert problems == []
 
 
+@pytest.mark.slow
 def test_the_trend_figure_inside(captured):
     from evalreport.history_figure import trend_figure
     from evalreport.plots import learner_styles

@@ -97,6 +97,7 @@ def breast_cancer():
     return evaluate(load_spec(ROOT / "examples" / "breast_cancer" / "spec.yaml"))
 
 
+@pytest.mark.slow
 def test_alt_texts_say_what_the_figures_show(breast_cancer):
     styles = F.learner_styles(breast_cancer.learners)
     roc = F.roc_figure(breast_cancer, styles)

@@ -32,6 +32,7 @@ def _embedded_streams(pdf: bytes) -> dict[str, bytes]:
     return out
 
 
+@pytest.mark.slow
 def test_the_attachments_are_compressed_once_at_level_6(tmp_path, monkeypatch):
     rng = np.random.default_rng(0)
     data = ("[" + ", ".join(repr(float(v)) for v in rng.random(20_000)) + "]").encode()

@@ -44,6 +44,7 @@ def _multiclass(tmp, *, formats="json"):
     return np.array(CLASSES)[y], p, rows
 
 
+@pytest.mark.slow
 def test_multiclass_results_match_scikit_learn(tmp_path):
     y, p, _ = _multiclass(tmp_path)
     assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0

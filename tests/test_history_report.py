@@ -203,6 +203,7 @@ def test_a_failed_run_stores_nothing(tmp_path, stand_ins, monkeypatch, capsys):
     assert not (tmp_path / "hist").exists()
 
 
+@pytest.mark.slow
 def test_no_history_key_without_the_spec_key(tmp_path, capsys):
     (tmp_path / "spec.yaml").write_text(SPEC)
     _week(tmp_path / "week.csv", 1, 0.15)

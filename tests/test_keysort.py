@@ -26,6 +26,7 @@ def _awkward_scores(n: int, seed: int) -> np.ndarray:
     return s
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("road", ROADS)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_argsort_scores_is_the_stable_argsort_on_either_road(monkeypatch, road, seed):

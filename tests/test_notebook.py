@@ -81,6 +81,7 @@ def test_a_result_still_pickles(result):
 _NAMESPACES = ('xmlns="http://www.w3.org/2000/svg"', 'xmlns:xlink="http://www.w3.org/1999/xlink"')
 
 
+@pytest.mark.slow
 def test_repr_html_is_page_one_inline(result):
     import re
 

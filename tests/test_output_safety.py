@@ -446,6 +446,7 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
 
 
+@pytest.mark.slow
 def test_leftovers_of_killed_runs_are_removed(melon):
     out = melon / "reports"
     assert _run(melon / "spec.yaml", "--format", "json") == 0

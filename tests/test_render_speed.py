@@ -144,6 +144,7 @@ def test_figures_svg_leaves_out_only_what_draws_nothing():
     assert drawn(lean) == drawn(raw)
 
 
+@pytest.mark.slow
 def test_a_report_with_html_builds_its_figures_once(tmp_path, monkeypatch):
     from test_warnings_and_redaction import BINARY_CSV, CJK_SPEC, _run, _write
 

@@ -90,6 +90,7 @@ def test_description_markdown_is_safe(rendered):
     assert "Audit &amp; &lt;b&gt;check&lt;/b&gt;" in html
 
 
+@pytest.mark.slow
 def test_pdf_structure(rendered):
     from pypdf import PdfReader
 

@@ -33,6 +33,7 @@ def test_only_positives_and_a_free_false_negative(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_only_positives_with_priors_runs(tmp_path):
     # The same data with priors: the population has both classes, so PC(+) is defined.
     spec = _spec(tmp_path, ONLY_POSITIVES, "priors: {positive: 0.2}\n"

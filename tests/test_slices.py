@@ -94,6 +94,7 @@ def test_wilson_interval_matches_statsmodels():
     assert wilson_interval(0, 0) is None
 
 
+@pytest.mark.slow
 def test_the_binomial_bootstrap_is_resampling_within_value_and_class():
     """One binomial draw per (value, class) cell is resampling that cell's rows: the
     intervals agree with an explicit row bootstrap (to Monte Carlo error), and the
@@ -237,6 +238,7 @@ def _delong_by_hand(y, s, level):
     return max(auc - z * se, 0.0), min(auc + z * se, 1.0)
 
 
+@pytest.mark.slow
 def test_slice_intervals_match_statsmodels_wilson_and_delong(tmp_path):
     from statsmodels.stats.proportion import proportion_confint
 
@@ -338,6 +340,7 @@ def test_each_slice_is_the_subset_evaluated_alone(tmp_path):
         assert v["small"] == (value == "isle")
 
 
+@pytest.mark.slow
 def test_parity_in_results_json_matches_fairlearn_with_bootstrap_intervals(tmp_path):
     from fairlearn import metrics as fm
     got, c = _run(tmp_path, status=0)
@@ -393,6 +396,7 @@ def test_a_small_slice_is_marked_and_warned_about_once(tmp_path):
     assert got["learners"]["b"]["slices"]["region"]["values"]["north"]["small"] is False
 
 
+@pytest.mark.slow
 def test_undefined_measures_of_a_slice_are_null_with_a_warning(tmp_path):
     text, cols = _data(tiny=False)
     lines = text.splitlines()
@@ -477,6 +481,7 @@ def test_a_gate_on_a_too_small_value_is_not_evaluated(tmp_path):
     assert all("note" not in r and r["value"] is not None for r in got["gates"] if r["slice_value"] != "isle")
 
 
+@pytest.mark.slow
 def test_a_gate_on_an_undefined_slice_value_fails_with_a_warning(tmp_path):
     text, cols = _data(tiny=False)
     # a region of 10 positives and 10 negatives that nothing flags: its precision is undefined
@@ -597,6 +602,7 @@ def test_slices_in_a_multiclass_task_are_refused(tmp_path, monkeypatch, capsys):
 
 # --- the report ----------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_report_shows_the_slices(tmp_path):
     _run(tmp_path, status=0)
     html = (tmp_path / "out" / "report.html").read_text()

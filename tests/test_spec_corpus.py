@@ -659,6 +659,7 @@ def test_yaml_bomb_in_a_bounded_process(tmp_path, name):
     assert (tmp_path / "out" / "results.json").read_text() == '{"previous": "report"}\n'
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(BOMBS))
 def test_yaml_bomb_is_refused_within_its_budget(monkeypatch, name):
     # The budget bounds the work, not only the memory: the scalars built (each

@@ -617,6 +617,7 @@ def test_the_hull_is_merged_chunk_by_chunk(size, cap):
     assert_same(got, evaluate_binary(y, s), keep=(), fprs=())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [1, 2, 7])
 def test_the_hull_merged_chunk_by_chunk_against_a_brute_force_hull(size):
     rng = np.random.default_rng(size)
@@ -701,6 +702,7 @@ def test_too_many_groups_are_refused():
         CountReducer(positives=1, negatives=1, n_groups=MAX_GROUPS + 1)
 
 
+@pytest.mark.slow
 def test_duckdb_weighted_one_class_file(tmp_path):
     """The engine's road to the BEP bug: DuckDB sums the weights in parallel, in
     another order than the stream's running sum (p2 of the review crashed in

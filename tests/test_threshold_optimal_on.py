@@ -32,6 +32,7 @@ def _write(tmp, threshold="{optimal_on: valid}", test_learners="{a: a, b: b}"):
     return tmp / "spec.yaml", data
 
 
+@pytest.mark.slow
 def test_thresholds_chosen_on_one_data_set_are_applied_to_the_other(tmp_path):
     path, data = _write(tmp_path)
     result = evalreport.evaluate(evalreport.load_spec(path))

@@ -280,6 +280,7 @@ def test_no_secret_in_the_pdf(tmp_path):
         assert secret not in text and secret.encode() not in pdf
 
 
+@pytest.mark.slow
 def test_warnings_on_stderr_unless_quiet(tmp_path, capsys):
     # McNemar's chi-square asked for with few disagreements: a warning
     spec = _write(tmp_path, SECRET_SPEC.replace("date: 2026-11-22\n", "date: 2026-11-22\n"
@@ -545,6 +546,7 @@ GLYPH = ("UserWarning in reliability_figure, roc_figure, pr_figure, cost_figure,
          "font(s) DejaVu Sans.")
 
 
+@pytest.mark.slow
 def test_matplotlib_warnings_reach_the_report_not_stderr(tmp_path, capfd):
     # DejaVu Sans has no CJK glyphs: matplotlib warns once per glyph and figure
     spec = _write(tmp_path, CJK_SPEC, **{"pred.csv": BINARY_CSV})
@@ -567,6 +569,7 @@ def test_results_json_is_the_same_without_the_html(tmp_path):
     assert alone == with_html
 
 
+@pytest.mark.slow
 def test_numpy_warning_while_drawing(tmp_path, capfd):
     # PC(+) of 1e-320: the iso-cost line of the ROC figure has an infinite slope
     spec = _write(tmp_path, CJK_SPEC.replace("{模型: a, b: b}", "{a: a, b: b}")
@@ -645,6 +648,7 @@ def test_delong_with_undefined_z_is_a_warning(tmp_path):
     assert reason in html.unescape(page.split('id="comparisons"')[1].split("</section>")[0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("e01, e10", [(0, 1), (3, 9), (5, 0), (7, 7), (2, 11), (12, 12)])
 def test_mcnemar_exact_p_value_matches_statsmodels(e01, e10):
     from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
@@ -673,6 +677,7 @@ def test_mcnemar_exact_only_below_25_disagreements():
     assert r.e01 + r.e10 == 30 and r.p_value_exact is None and r.note is None
 
 
+@pytest.mark.slow
 def test_mcnemar_exact_p_value_in_json_report_and_warnings(tmp_path):
     # the chi-square asked for (confidence.mcnemar: corrected) with few disagreements
     spec = _write(tmp_path, CJK_SPEC.replace("{模型: a, b: b}", "{a: a, b: b}")
