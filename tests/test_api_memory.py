@@ -139,6 +139,7 @@ def test_not_a_table():
                                   "got builtins.list"]
 
 
+@pytest.mark.slow
 def test_any_arrow_stream_is_read(from_file):
     """polars (and other libraries) hand their data over through the Arrow
     PyCapsule interface: an object with only __arrow_c_stream__ is read."""

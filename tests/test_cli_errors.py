@@ -303,6 +303,7 @@ def test_validate_writes_nothing(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_subprocess_no_traceback(tmp_path):
     path = _write(tmp_path, BASE + "tresh: 1\n")
     proc = subprocess.run([sys.executable, "-m", "evalreport", "run", str(path)],

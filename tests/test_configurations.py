@@ -153,6 +153,7 @@ def test_a_regex_group_names_the_replicates(tmp_path):
     assert configs["C1"].measures["auc"].sd == pytest.approx(statistics.stdev(xs), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_no_replicates_no_block(tmp_path):
     _write_runs(tmp_path)
     result = evalreport.evaluate(_spec(tmp_path, FILES.replace("    replicates: seed\n", "")))

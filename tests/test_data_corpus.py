@@ -397,6 +397,7 @@ def test_ragged_row_at_the_end_of_a_large_file(tmp_path, capsys, monkeypatch):
               "'200000,0'"])
 
 
+@pytest.mark.slow
 def test_byte_order_mark_and_crlf_on_the_sliced_reader(tmp_path, capsys, monkeypatch):
     # the first column, 'id', is found by its name: the mark is not part of it
     monkeypatch.setattr(readers, "CSV_SLICE_BYTES", 1 << 16)

@@ -103,6 +103,7 @@ def test_engine_spec_limits(data, capsys):
     assert "hard decisions need engine: memory" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_duckdb_groups_equal_memory(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -426,6 +427,7 @@ def test_duckdb_reads_csv_labels_and_groups_as_memory_does(tmp_path, words, posi
         assert duck["groups"] == mem["groups"]
 
 
+@pytest.mark.slow
 def test_duckdb_multiclass_reads_yes_no_classes_as_text(tmp_path):
     rng = np.random.default_rng(11)
     n = 400
@@ -534,6 +536,7 @@ def test_engines_match_the_positive_label_as_memory_does(tmp_path, labels, posit
             assert out["duckdb"][1][m] == pytest.approx(out["memory"][1][m], abs=1e-12), m
 
 
+@pytest.mark.slow
 def test_dictionary_encoded_labels_read_as_their_values(tmp_path):
     # pandas' category columns are dictionary-encoded in Parquet: the memory
     # road crashed on them (no pyarrow kernel for dictionaries)
@@ -580,6 +583,7 @@ def test_spark_reads_doubled_quotes_in_a_csv(tmp_path):
     assert out["spark"][1]["positives"] == int(y.sum())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["duckdb", "spark"])
 def test_engine_column_problems_are_reported_at_their_key(tmp_path, capsys, engine):
     if engine == "spark":
@@ -620,6 +624,7 @@ def test_duckdb_refuses_a_yes_no_score_column_as_memory_does(tmp_path, capsys):
     assert "data[0].learners.a.score: p.csv: score column 'a' of learner 'a' is not numeric (DuckDB type VARCHAR)" in err
 
 
+@pytest.mark.slow
 def test_duckdb_multiclass_boolean_scores_and_column_problems(tmp_path, capsys):
     rng = np.random.default_rng(13)
     y = rng.integers(0, 2, 200)

@@ -424,6 +424,7 @@ def test_gates_on_ks_and_fpr(tmp_path):
     assert data["gates"][0]["value"] == data["learners"]["a"]["ks"]
 
 
+@pytest.mark.slow
 def test_undefined_members_are_null_with_a_warning_and_marked(tmp_path):
     # positives only: no negatives, so specificity, FPR, balanced accuracy, Youden, MCC, KS and Gini
     csv = "y,a,b\n" + "".join(f"1,{p},{q}\n" for p, q in ((0.9, 0.2), (0.4, 0.8), (0.7, 0.6)))

@@ -18,6 +18,7 @@ def _python(code: str) -> str:
                           check=True, cwd=ROOT).stdout
 
 
+@pytest.mark.slow
 def test_drawing_never_imports_pyplot():
     # pyplot holds a global figure registry and switches the process's backend;
     # the figures are drawn on Figure objects with the SVG backend's canvas
@@ -60,6 +61,7 @@ def _texts(svg: str) -> list[str]:
     return re.findall(r"<text[^>]*>([^<]*)</text>", svg)
 
 
+@pytest.mark.slow
 def test_headline_chart_axis_and_legend():
     result = SimpleNamespace(learners=dict.fromkeys(["logistic", "tree", "hard"]))
     svg = F.scalars_figure(result, F.learner_styles(result.learners), HIGH_AUCS)
@@ -155,6 +157,7 @@ def _min_print_size(svg: str, print_width: float) -> float:
     return min(float(s) for s in re.findall(r'font-size="([\d.]+)px"', svg)) * print_width / width
 
 
+@pytest.mark.slow
 def test_ten_classes_legible_at_print_size():
     classes = [f"class {i}" for i in range(10)]
     rng = np.random.default_rng(0)

@@ -54,6 +54,7 @@ def test_with_priors_page_one_gives_the_population_with_intervals(tmp_path):
     assert "Cumulative gains and lift by decile (sample: 40.0% positive)" in html
 
 
+@pytest.mark.slow
 def test_without_priors_the_sample_share_is_named_once(tmp_path):
     result, y, _ = _spec(tmp_path, priors=False)
     ctx = report_context(result)

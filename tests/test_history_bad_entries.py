@@ -157,6 +157,7 @@ def test_good_entry_is_compared(tmp_path, capsys, good_entry):
     assert results["history"]["previous"]["date"] == "2026-01-01"
 
 
+@pytest.mark.slow
 def test_same_date_rerun_and_backfill_are_said(tmp_path, capsys):
     assert _run(tmp_path, "2026-01-08", capsys, keep=2)[0] in (0, 3)
     assert _run(tmp_path, "2026-01-15", capsys, keep=2)[0] in (0, 3)

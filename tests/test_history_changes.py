@@ -305,6 +305,7 @@ def _plain_score_interval(x1, n1, x2, n2, level=0.95):
     return lo, hi
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(hs.integers(1, 300), hs.integers(1, 300), hs.floats(0, 1), hs.floats(0, 1),
        hs.sampled_from([0.8, 0.9, 0.95, 0.99]))

@@ -69,6 +69,7 @@ def test_a_json_run_with_integer_labels_imports_no_pyarrow_compute(tmp_path):
     assert "pyarrow.compute" not in modules and "pandas" not in modules
 
 
+@pytest.mark.slow
 def test_arrow_integer_and_boolean_labels_read_as_through_arrow():
     import numpy as np
     import pyarrow as pa

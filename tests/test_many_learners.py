@@ -91,6 +91,7 @@ def test_figures_draw_only_the_top_learners(many):
     assert confusions == shown
 
 
+@pytest.mark.slow
 def test_pdf_figures_hold_only_the_top_learners_legends(many):
     out, _, results = many
     shown = set(_expected_shown(results))

@@ -104,6 +104,7 @@ def test_repr_html_is_page_one_inline(result):
     assert not re.search(r"href=\"(?!#)", bare) and not re.search(r"url\((?!#)", bare)
 
 
+@pytest.mark.slow
 def test_repr_html_shows_failed_gates(tmp_path):
     import yaml
 
@@ -220,6 +221,7 @@ def test_binary_evaluation_repr_is_short():
         "(only one class carries weight))>")
 
 
+@pytest.mark.slow
 def test_binary_evaluation_html_holds_its_scalars_and_an_inline_figure():
     from evalreport.metrics import evaluate_binary
 

@@ -327,6 +327,7 @@ def test_results_json_and_report(tmp_path):
         in section and '<ol class="cell-notes"><li value="1">learner &#39;a&#39;: threshold table, recall' in section
 
 
+@pytest.mark.slow
 def test_without_thresholds_only_the_gains(tmp_path):
     assert _run(tmp_path, "") == 0
     lr = json.loads((tmp_path / "out" / "results.json").read_text())["learners"]["a"]
@@ -335,6 +336,7 @@ def test_without_thresholds_only_the_gains(tmp_path):
     assert "gains" not in json.loads((tmp_path / "out" / "results.json").read_text())["learners"]["a"]
 
 
+@pytest.mark.slow
 def test_duckdb_gives_the_same_table_as_memory(tmp_path):
     import duckdb  # noqa: F401
     extra = "thresholds: {at: [0.5], top_fraction: [0.1, 0.3], recall: [0.8], fpr: [0.2]}\n"

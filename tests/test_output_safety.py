@@ -549,6 +549,7 @@ def test_lock_timeout(melon, monkeypatch, capsys):
     assert not lock.exists()  # the lock file goes with its holder
 
 
+@pytest.mark.slow
 def test_lock_wait(melon):
     out = melon / "reports"
     result = evalreport.evaluate(evalreport.load_spec(melon / "spec.yaml"))

@@ -164,6 +164,7 @@ def _non_inferior_case():
     return y, np.clip(deployed, 0, 1), np.clip(challenger, 0, 1)
 
 
+@pytest.mark.slow
 def test_a_challenger_non_inferior_within_the_margin_but_not_superior(tmp_path):
     y, deployed, challenger = _non_inferior_case()
     result = _spec(tmp_path, y, {"deployed": deployed, "challenger": challenger},

@@ -70,6 +70,7 @@ def test_the_draws_are_stratified_and_the_same_for_every_learner():
     assert "b" not in out.values["macro_auc"] and "hard decisions" in out.notes["macro_auc"]["b"]
 
 
+@pytest.mark.slow
 def test_the_paired_p_value_follows_an_independent_loop_over_the_same_rows():
     """The two-sided p-value of the cost difference equals the one computed from
     scratch (scikit-learn's confusion matrices) on the very rows drawn."""

@@ -101,6 +101,7 @@ def test_breast_cancer_example_reports_the_population_and_the_deployed_cost(tmp_
     assert html.count("deployed thresholds (squares)") >= 3  # ROC, P-R and cost figures
 
 
+@pytest.mark.slow
 def test_no_population_without_priors_and_a_gate_on_the_deployed_cost(tmp_path):
     (tmp_path / "p.csv").write_text("y,a\n1,0.9\n0,0.1\n1,0.8\n0,0.7\n1,0.3\n0,0.2\n")
     (tmp_path / "spec.yaml").write_text(textwrap.dedent("""\

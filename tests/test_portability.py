@@ -66,6 +66,7 @@ def _openblas_can_switch() -> str | None:
     return None if " avx2" in flags else "the Haswell kernel needs AVX2"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(_openblas_can_switch() is not None, reason=str(_openblas_can_switch()))
 def test_sums_are_the_same_under_two_blas_kernels():
     got = {}

@@ -37,6 +37,7 @@ def _everything(y, s):
                               ev.counts.tp, ev.counts.fp)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["distinct", "few ties", "many ties"])
 @pytest.mark.parametrize("negative", [False, True])
 def test_compiled_pass_equals_the_numpy_pass(monkeypatch, kind, negative):

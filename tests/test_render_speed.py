@@ -57,6 +57,7 @@ def test_a_json_only_run_imports_no_matplotlib_and_lists_the_same_warnings(tmp_p
     assert with_html == alone and GLYPH in _report_warnings(page) and GLYPH not in alone["warnings"]
 
 
+@pytest.mark.slow
 def test_what_laying_out_raises_is_listed_by_the_report_not_results_json(tmp_path, monkeypatch):
     import warnings
 

@@ -22,6 +22,7 @@ def _spec(tmp_path, csv: str, more: str = "") -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_only_positives_and_a_free_false_negative(tmp_path, capsys):
     spec = _spec(tmp_path, ONLY_POSITIVES, "costs: {false_negative: 0, false_positive: 1}\n")
     assert main(["run", spec]) == 2

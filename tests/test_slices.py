@@ -200,6 +200,7 @@ def test_a_slice_of_5_positives_is_left_out_end_to_end(tmp_path):
     assert '<span class="small-tag">too small</span>' in html
 
 
+@pytest.mark.slow
 def test_slices_min_decides_what_is_too_small(tmp_path):
     spec = SPEC.format(extra="").replace("seed: 3}", "seed: 3, slices_min: 5}")
     got, c = _run(tmp_path, csv=_with_tiny(), spec=spec, status=0)
@@ -211,6 +212,7 @@ def test_slices_min_decides_what_is_too_small(tmp_path):
     assert not any("too small" in w for w in got["warnings"])
 
 
+@pytest.mark.slow
 def test_weighted_values_are_counted_in_rows_not_weights(tmp_path):
     """A value's size is its rows: weights scaled a thousandfold down leave it in."""
     text, c = _data(weighted=True, tiny=False)
@@ -303,6 +305,7 @@ def _run(tmp_path, extra="", csv=None, spec=None, status=None):
     return json.loads((tmp_path / "out" / "results.json").read_text()), cols
 
 
+@pytest.mark.slow
 def test_each_slice_is_the_subset_evaluated_alone(tmp_path):
     from sklearn.metrics import average_precision_score, precision_score, recall_score, roc_auc_score
 
@@ -358,6 +361,7 @@ def test_parity_in_results_json_matches_fairlearn_with_bootstrap_intervals(tmp_p
             assert p["too_small"] == ["isle"]
 
 
+@pytest.mark.slow
 def test_weighted_slices_are_weighted_without_intervals(tmp_path):
     from fairlearn import metrics as fm
     from sklearn.metrics import roc_auc_score
@@ -383,6 +387,7 @@ def test_weighted_slices_are_weighted_without_intervals(tmp_path):
             ) in got["warnings"]
 
 
+@pytest.mark.slow
 def test_a_small_slice_is_marked_and_warned_about_once(tmp_path):
     got, _ = _run(tmp_path, status=0)
     said = [w for w in got["warnings"] if "too small" in w]
@@ -417,6 +422,7 @@ def test_undefined_measures_of_a_slice_are_null_with_a_warning(tmp_path):
 
 # --- gates on slices ---------------------------------------------------------------
 
+@pytest.mark.slow
 def test_gates_on_slices_name_the_failing_value(tmp_path, capsys):
     from statsmodels.stats.proportion import proportion_confint
 
@@ -461,6 +467,7 @@ def test_gates_on_slices_name_the_failing_value(tmp_path, capsys):
     assert "a: demographic_parity_difference across region (between" in html
 
 
+@pytest.mark.slow
 def test_a_gate_on_a_too_small_value_is_not_evaluated(tmp_path):
     got, _ = _run(tmp_path, extra="gates:\n  - {learner: a, metric: auc, slice: region, min: 0.5}\n"
                                    "  - {learner: a, metric: recall, slice: region, max_gap: 0.5}\n")
@@ -495,6 +502,7 @@ def test_a_gate_on_an_undefined_slice_value_fails_with_a_warning(tmp_path):
             in got["warnings"])
 
 
+@pytest.mark.slow
 def test_a_parity_gate_with_one_value_left_is_not_evaluated(tmp_path):
     """slices_min above every value but one: no difference, a note naming the values."""
     got, _ = _run(tmp_path, extra="gates:\n  - {learner: a, metric: equalized_odds_difference, slice: band, "
@@ -614,6 +622,7 @@ def test_the_report_shows_the_slices(tmp_path):
     assert "demographic parity difference" in html and "equalized odds difference" in html
 
 
+@pytest.mark.slow
 def test_no_slices_no_section(tmp_path):
     spec = SPEC.format(extra="").replace("    slices: [region, band]\n", "")
     _run(tmp_path, spec=spec, status=0)
@@ -648,6 +657,7 @@ def test_a_slice_inherits_nothing_of_the_whole_population(tmp_path, monkeypatch)
             assert getattr(sub, f.name) == default, f.name
 
 
+@pytest.mark.slow
 def test_a_learner_of_hard_decisions_has_slices_without_curve_measures(tmp_path):
     from sklearn.metrics import recall_score
 

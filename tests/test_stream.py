@@ -449,6 +449,7 @@ def test_weighted_one_class_with_totals_summed_in_another_order():
             assert got.partial_auc(0.5) is None
 
 
+@pytest.mark.slow
 def test_weighted_one_class_random_weights_and_orders():
     rng = np.random.default_rng(8)
     for trial in range(200):
@@ -680,6 +681,7 @@ def test_a_cap_that_is_not_an_integer_is_refused(cap):
         CountReducer(positives=1, negatives=1, cap=cap)
 
 
+@pytest.mark.slow
 def test_duckdb_refuses_non_integer_cap_and_batch_rows(tmp_path):
     from pyarrow import parquet as pq_
     import pyarrow as pa

@@ -183,6 +183,7 @@ def test_the_report_prints_thresholds_that_keep_the_matrix(tmp_path):
             assert np.array_equal(scores >= float(lr.threshold_text(t)), scores >= t)
 
 
+@pytest.mark.slow
 def test_a_threshold_chosen_on_validation_prints_one_text_on_both_data_sets(tmp_path):
     # the least-cost threshold of a on validation is its score 0.2537; the test set
     # has scores 0.2532 and 0.2536 just below it: validation's own text would be

@@ -141,6 +141,7 @@ def test_learner_status_rules():
     assert worst_status(["fit", "not_fit", "inconclusive"]) == "not_fit"
 
 
+@pytest.mark.slow
 def test_the_deployed_learners_status_is_the_overall_status():
     cols = _table(shift=(1.5, 0.2))
     gates = [{"metric": "auc", "min": 0.65}]

@@ -135,6 +135,7 @@ def test_json_output_and_another_certificate_is_not_trusted(signed, tmp_path, ca
     assert sig["ok"] is False and sig["text"].endswith("the signer's certificate is not trusted by --trust")
 
 
+@pytest.mark.slow
 def test_data_attached_with_sha256_and_size(signed):
     reader = pypdf.PdfReader(signed["pdf"])
     csv = (signed["folder"] / "preds.csv").read_bytes()

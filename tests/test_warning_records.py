@@ -71,6 +71,7 @@ def test_report_marks_the_cell_and_json_keeps_messages(tmp_path):
     assert 'class="mark"' not in row_b.group(1)
 
 
+@pytest.mark.slow
 def test_multiclass_records_use_the_registry_names(tmp_path):
     """A class never predicted: macro-P counts it as 0 and says so; the record names
     the registry's precision (the table's macro-P column), and the cell is marked."""

@@ -779,6 +779,7 @@ def test_bayes_cost_of_rounded_probabilities_is_renormalised(tmp_path):
     assert not any(w.startswith("learner 'n'") for w in d["warnings"])
 
 
+@pytest.mark.slow
 def test_bayes_cost_of_scores_that_are_not_probabilities_is_named(tmp_path):
     scores = [(3 * a, 3 * b, 3 * c) for a, b, c in EXACT[:1]] + [(2 * a, 2 * b, 2 * c) for a, b, c in EXACT[1:]]
     spec = _write(tmp_path, MC_SPEC, **{"pred.csv": _mc_csv(scores, EXACT)})
@@ -788,6 +789,7 @@ def test_bayes_cost_of_scores_that_are_not_probabilities_is_named(tmp_path):
             "sums to 3; rows within 0.02 of 1 would be renormalised)") in d["warnings"]
 
 
+@pytest.mark.slow
 def test_friedman_names_the_learner_it_leaves_out(tmp_path):
     other = "id,y,a,b\n" + "".join(f"{i},{y},{a},{b}\n" for i, (y, a, b) in enumerate(
         [(1, 0.9, 0.8), (0, 0.1, 0.2), (1, 0.8, 0.3), (0, 0.2, 0.1), (1, 0.6, 0.2), (0, 0.4, 0.5)]))
@@ -805,6 +807,7 @@ def test_friedman_names_the_learner_it_leaves_out(tmp_path):
     assert "Friedman's test across data sets leaves out learner 'c': it is not measured on d2" in d["warnings"]
 
 
+@pytest.mark.slow
 def test_explicit_tests_that_do_not_apply_are_named(tmp_path):
     spec = _write(tmp_path, CJK_SPEC.replace("{模型: a, b: b}", "{a: a, b: b}")
                   + "compare: [envelopment, paired_t, friedman]\n", **{"pred.csv": BINARY_CSV})
@@ -820,6 +823,7 @@ def test_explicit_tests_that_do_not_apply_are_named(tmp_path):
     assert not any(w.startswith("compare:") for w in d["warnings"])
 
 
+@pytest.mark.slow
 def test_one_class_data_renders(tmp_path):
     # no negatives: no ROC, P-R or cost figure to draw, and the report says why
     csv = "id,y,a,b\n0,1,0.9,0.8\n1,1,0.1,0.2\n2,1,0.8,0.9\n3,1,0.2,0.1\n"
