@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -36,7 +38,6 @@ import re
 from types import SimpleNamespace
 
 import numpy as np
-import pytest
 
 from evalreport import class_figures as C
 from evalreport import figure_text as T
