@@ -43,6 +43,7 @@ def from_file():
     return result_dict(evalreport.evaluate(spec))
 
 
+@pytest.mark.slow
 def test_an_arrow_table_gives_the_numbers_of_the_file(from_file):
     spec = _spec_mapping(path=None, table="test")
     del spec["data"][0]["path"]
@@ -58,8 +59,9 @@ def test_an_arrow_table_gives_the_numbers_of_the_file(from_file):
     assert again.inputs[0]["sha256"] == entry["sha256"]
 
 
+@pytest.mark.slow
 def test_a_pandas_data_frame_gives_the_numbers_of_the_file(from_file):
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
     spec = _spec_mapping(table="test")
     del spec["data"][0]["path"]
     frame = pd.read_csv(EXAMPLE / "predictions.csv")
@@ -90,6 +92,7 @@ def test_a_missing_column_is_told_as_for_a_file(tmp_path):
     assert table_message.split(": ", 1)[1] == tail.replace("predictions.csv", "table 'test'")
 
 
+@pytest.mark.slow
 def test_a_spec_as_yaml_text_and_as_a_mapping():
     spec = _spec_mapping(table="test")
     del spec["data"][0]["path"]
@@ -136,6 +139,7 @@ def test_not_a_table():
                                   "got builtins.list"]
 
 
+@pytest.mark.slow
 def test_any_arrow_stream_is_read(from_file):
     """polars (and other libraries) hand their data over through the Arrow
     PyCapsule interface: an object with only __arrow_c_stream__ is read."""
@@ -174,7 +178,7 @@ def _text_score(frame):
 def test_a_data_frame_with_a_bad_column_is_told_as_a_file(tmp_path, spoil, expected):
     """A pandas DataFrame's bad column (missing, a missing value, a text) gets the
     file's message, the table named where the file's path would be."""
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
     frame = spoil(pd.read_csv(EXAMPLE / "predictions.csv"))
     frame.to_csv(tmp_path / "predictions.csv", index=False)
     spec = _spec_mapping(path=str(tmp_path / "predictions.csv"))

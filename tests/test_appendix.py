@@ -26,6 +26,7 @@ def results(tmp_path_factory):
     return _evaluate(tmp_path_factory.mktemp("appendix"))
 
 
+@pytest.mark.slow
 def test_measures_the_report_has_no_place_for_are_left_out(results):
     shown = shown_measures(results)
     # no slices, no groups, no priors, no thresholds: their definitions would describe nothing

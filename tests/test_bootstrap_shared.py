@@ -38,6 +38,7 @@ def _sklearn_aucs(y, s, n_resamples, seed):
     return np.array(out)
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10_000), resample_seed=st.integers(0, 2**32 - 1))
 def test_shared_draws_are_each_learners_own(seed, resample_seed):
@@ -51,6 +52,7 @@ def test_shared_draws_are_each_learners_own(seed, resample_seed):
     assert np.array_equal(alone["bep"], many["b"]["bep"], equal_nan=True)
 
 
+@pytest.mark.slow
 def test_the_pipeline_intervals_and_paired_values_are_the_learners_own():
     y, a, b = _data(7, n=300)
     result = evalreport.from_predictions(y.astype(int), {"a": a, "b": b}, positive=1,

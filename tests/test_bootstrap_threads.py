@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = 20_000
@@ -48,6 +49,7 @@ def _run(spec: Path, out: Path, threads: int) -> bytes:
     return (out / "results.json").read_bytes()
 
 
+@pytest.mark.slow
 def test_results_json_is_the_same_under_one_and_two_blas_threads(tmp_path):
     spec = _write(tmp_path)
     one = _run(spec, tmp_path / "one", 1)

@@ -389,7 +389,7 @@ def test_multiclass_run(tmp_path):
 
 
 def test_duckdb_aggregation_gives_the_in_memory_calibration(tmp_path):
-    pytest.importorskip("duckdb")
+    import duckdb  # noqa: F401
     spec = _run_spec(tmp_path, learners="{a: a, b: b}")
     memory = evalreport.evaluate(evalreport.load_spec(spec))
     spec.write_text(spec.read_text().replace("    label: y\n", "    label: y\n    engine: duckdb\n"))

@@ -303,6 +303,7 @@ def test_validate_writes_nothing(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_subprocess_no_traceback(tmp_path):
     path = _write(tmp_path, BASE + "tresh: 1\n")
     proc = subprocess.run([sys.executable, "-m", "evalreport", "run", str(path)],
@@ -321,6 +322,7 @@ def test_all_problems_at_once(tmp_path, capsys):
     assert len(err) == 2 and "'p_aa'" in err[0] and "'p_bb'" in err[1]
 
 
+@pytest.mark.slow
 def test_npz_and_parquet_and_jsonl(tmp_path, capsys):
     import pyarrow as pa
     import pyarrow.parquet as pq

@@ -10,6 +10,7 @@ import pytest
 
 from evalreport.__main__ import main
 
+@pytest.mark.slow
 def test_asah_delong_matches_proc(tmp_path, asah_dir):
     (tmp_path / "spec.yaml").write_text(textwrap.dedent(f"""\
         version: 1
@@ -73,6 +74,7 @@ def _friedman_run(tmp_path, n_datasets, extra=()):
     return data, (tmp_path / "out" / "report.html").read_text(), np.array(aucs)
 
 
+@pytest.mark.slow
 def test_friedman_across_data_sets(tmp_path):
     data, html, aucs = _friedman_run(tmp_path, 5)
     f = data["comparisons"]["friedman"]
@@ -85,6 +87,7 @@ def test_friedman_across_data_sets(tmp_path):
     assert "Across data sets" in html and "Critical-difference diagram" in html
 
 
+@pytest.mark.slow
 def test_friedman_over_two_data_sets_is_too_few(tmp_path):
     """Two data sets: the statistic in results.json, flagged; no diagram, no ranks
     in the report, and a warning saying why; never "p = 0"."""
@@ -103,6 +106,7 @@ def test_friedman_over_two_data_sets_is_too_few(tmp_path):
                "Friedman's test across 2 data sets: fewer than 5" in w for w in data["warnings"])
 
 
+@pytest.mark.slow
 def test_friedman_leaves_out_the_data_set_the_thresholds_are_chosen_on(tmp_path):
     data, html, aucs = _friedman_run(tmp_path, 6, ["threshold: {optimal_on: s0}"])
     f = data["comparisons"]["friedman"]
@@ -124,6 +128,7 @@ def test_p_values_under_the_float_resolution_never_read_p_0():
     assert _p(None) == "p = undefined" and _p_value(None) == "undefined"
 
 
+@pytest.mark.slow
 def test_delong_p_value_matrix_prints_p_under_1e_16(tmp_path):
     # Five learners (ten pairs: the report prints a matrix), 4000 rows, AUCs
     # from about 1.0 down to 0.5: DeLong's p for the far pairs is 0.0 in

@@ -80,6 +80,7 @@ report: {formats: [json], out: out}
 """
 
 
+@pytest.mark.slow
 def test_three_replicates_of_two_configurations(tmp_path):
     from sklearn.metrics import average_precision_score, roc_auc_score
 
@@ -152,6 +153,7 @@ def test_a_regex_group_names_the_replicates(tmp_path):
     assert configs["C1"].measures["auc"].sd == pytest.approx(statistics.stdev(xs), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_no_replicates_no_block(tmp_path):
     _write_runs(tmp_path)
     result = evalreport.evaluate(_spec(tmp_path, FILES.replace("    replicates: seed\n", "")))
@@ -274,6 +276,7 @@ def test_each_data_set_is_ranked_apart():
     assert configuration_ranks(configs, "auc") == [("b@x", 1), ("a@x", 2), ("a@y", 1)]
 
 
+@pytest.mark.slow
 def test_experiment_runs_groups_twenty_runs_into_five_configurations():
     spec = evalreport.load_spec(ROOT / "examples" / "experiment_runs" / "spec.yaml")
     mapping = replicates_of(spec)

@@ -321,6 +321,7 @@ def test_data_path_that_is_no_file(tmp_path, capsys, name, spec, files, expected
     assert capsys.readouterr().err.replace(str(tmp_path) + "/", "").splitlines() == expected
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions")
 @pytest.mark.parametrize("path,locked,shown", [("locked/pred.csv", "locked", "locked/pred.csv"),
                                                ("pred.csv", "pred.csv", "pred.csv")],
@@ -336,7 +337,8 @@ def test_data_path_without_permission(tmp_path, capsys, path, locked, shown):
         else:  # root reads everything: run without the capabilities that let it
             setpriv = shutil.which("setpriv") or pytest.skip("running as root, and no setpriv to drop that")
             proc = subprocess.run([setpriv, "--bounding-set=-dac_override,-dac_read_search", sys.executable,
-                                   "-m", "evalreport", *command], capture_output=True, text=True, timeout=60)
+                                   "-m", "evalreport", *command], capture_output=True, text=True,
+                                  timeout=600)  # a hang guard
             status, err = proc.returncode, proc.stderr
     finally:
         (tmp_path / locked).chmod(0o700)
@@ -362,6 +364,7 @@ VALID = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,spec,files", VALID, ids=[c[0] for c in VALID])
 def test_legitimate_variants_run(tmp_path, capsys, name, spec, files):
     status, lines, out = _run(tmp_path, capsys, spec, files)
@@ -376,6 +379,7 @@ def _big(rows: int, last: str) -> str:
     return "id,y,p\n" + body + last + "\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sliced", [False, True])
 def test_one_bad_row_at_the_end_of_a_large_file(tmp_path, capsys, monkeypatch, sliced):
     if sliced:  # the reader that reads large files a slice at a time
@@ -393,6 +397,7 @@ def test_ragged_row_at_the_end_of_a_large_file(tmp_path, capsys, monkeypatch):
               "'200000,0'"])
 
 
+@pytest.mark.slow
 def test_byte_order_mark_and_crlf_on_the_sliced_reader(tmp_path, capsys, monkeypatch):
     # the first column, 'id', is found by its name: the mark is not part of it
     monkeypatch.setattr(readers, "CSV_SLICE_BYTES", 1 << 16)
@@ -414,6 +419,7 @@ def _one_class_csv():
     return "id,y,p\n" + "".join(f"{i},1,{p}\n" for i, _, p in ROWS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bootstrap", [None, 0])
 def test_one_class_runs_with_undefined_measures(tmp_path, capsys, bootstrap):
     top = "" if bootstrap is None else f"confidence: {{bootstrap: {bootstrap}}}\n"
@@ -451,6 +457,7 @@ def test_one_class_with_decisions_and_the_optimal_threshold(tmp_path, capsys):
             "y_true): the measures at a threshold are taken at 0.5") in d["warnings"]
 
 
+@pytest.mark.slow
 def test_multiclass_with_a_class_absent(tmp_path, capsys):
     spec = """\
     version: 1
@@ -489,6 +496,7 @@ def _weighted(tmp_path, capsys, weights, *extra):
     return json.loads((out / "results.json").read_text())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weightless", ["positives", "negatives"])
 def test_zero_weight_on_one_class_is_like_one_class(tmp_path, capsys, weightless):
     zero = 1 if weightless == "positives" else 0
@@ -499,6 +507,7 @@ def test_zero_weight_on_one_class_is_like_one_class(tmp_path, capsys, weightless
             "weight)") in d["warnings"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scale", [1e308, 1e-320, 2.0**-1074])
 def test_weights_of_an_extreme_scale(tmp_path, capsys, scale):
     # sums of 1e308 overflow, products of sums of subnormal weights underflow:
@@ -521,6 +530,7 @@ def test_weights_of_an_extreme_scale(tmp_path, capsys, scale):
                                        f"(the largest is {w.max():.3g}: ")
 
 
+@pytest.mark.slow
 def test_weights_of_an_ordinary_scale_are_not_scaled(tmp_path, capsys):
     w = [2.0 ** 200 * (1 + i % 3) for i in range(N)]
     d = _weighted(tmp_path, capsys, w)
@@ -549,6 +559,7 @@ def _svg_texts(html: str, figure: str) -> list[str]:
     return re.findall(r"<text[^>]*>([^<]*)</text>", svg)
 
 
+@pytest.mark.slow
 def test_learner_names_are_drawn_as_text(tmp_path, capsys):
     spec = _spec(extra_keys="    group: g\n").replace("      a: p\n", "".join(
         f"      {json.dumps(name)}: {'pq'[k % 2]}\n" for k, name in enumerate(ODD)))
@@ -566,6 +577,7 @@ def test_learner_names_are_drawn_as_text(tmp_path, capsys):
     assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt; &amp; y" in html
 
 
+@pytest.mark.slow
 def test_class_names_are_drawn_as_text(tmp_path, capsys):
     classes = [r"$\frac{$", "_hidden", "$"]
     spec = f"""\

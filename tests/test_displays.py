@@ -32,6 +32,7 @@ def _on_polyline(points, vertices, tol=1e-12):
     return True
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_roc_display_draws_sklearns_points(seed):

@@ -54,6 +54,7 @@ def test_every_public_object_has_a_numpydoc_example(name):
     assert runs, f"{name}: every example line is skipped"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", MODULES)
 def test_the_examples_run(module, monkeypatch):
     monkeypatch.setenv("MPLBACKEND", "Agg")

@@ -460,7 +460,7 @@ def test_invalid_input_raises(kwargs, match):
 )
 def test_missing_values_are_named(y_true, y_score, positive, match):
     if isinstance(y_true, str) or isinstance(y_score, str):
-        pd = pytest.importorskip("pandas")
+        import pandas as pd
         if y_true == "pandas-string":
             y_true = pd.Series(["a", "b", pd.NA, "b"], dtype="string")
         elif y_true == "pandas-Int64":

@@ -45,6 +45,7 @@ def _run(tmp, name, source, extra=""):
     return status, (json.loads(out.read_text()) if out.exists() else None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weighted", [False, True])
 def test_duckdb_equals_memory(data, weighted):
     extra = ", weight: w" if weighted else ""
@@ -102,6 +103,7 @@ def test_engine_spec_limits(data, capsys):
     assert "hard decisions need engine: memory" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_duckdb_groups_equal_memory(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -127,6 +129,7 @@ def test_duckdb_groups_equal_memory(tmp_path):
     assert out["duckdb"]["auc"] == pytest.approx(out["memory"]["auc"], abs=1e-12)
 
 
+@pytest.mark.slow
 def test_spark_equals_memory(data):
     pytest.importorskip("pyspark")
     _, mem = _run(data, "mems", "path: all.parquet")
@@ -159,6 +162,7 @@ def _spark_equals(out_dir, mem):
             assert got["learners"][learner][m] == pytest.approx(mem["learners"][learner][m], abs=1e-9)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["duckdb", "spark"])
 def test_multiclass_through_an_engine_equals_memory(tmp_path, engine):
     if engine == "spark":
@@ -217,6 +221,7 @@ def _numbers_equal(a, b, path=""):
         assert a == b, (path, a, b)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("threshold", ["0.5", "optimal"])
 @pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])
 def test_duckdb_reduced_tables_equal_memory(tmp_path, monkeypatch, threshold, weighted):
@@ -362,6 +367,7 @@ def test_duckdb_reduced_one_class_only_with_optimal_threshold(tmp_path, monkeypa
     _numbers_equal(out["duckdb"], out["memory"])
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
 def test_spark_connect_equals_memory(data):
     # Spark Connect: `spark: {remote: local}` makes PySpark start a local
@@ -392,6 +398,7 @@ def _labelled_text(tmp, name, words, rng, n=600):
     (tmp / name).write_text("\n".join(lines) + "\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("words, positive", [(("yes", "no"), '"yes"'), (("Yes", "No"), '"Yes"'),
                                              (("t", "f"), '"t"'), (("true", "false"), "true"),
                                              (("TRUE", "FALSE"), "true")])
@@ -420,6 +427,7 @@ def test_duckdb_reads_csv_labels_and_groups_as_memory_does(tmp_path, words, posi
         assert duck["groups"] == mem["groups"]
 
 
+@pytest.mark.slow
 def test_duckdb_multiclass_reads_yes_no_classes_as_text(tmp_path):
     rng = np.random.default_rng(11)
     n = 400
@@ -442,6 +450,7 @@ def test_duckdb_multiclass_reads_yes_no_classes_as_text(tmp_path):
     assert out["duckdb"]["confusion_matrix"] == out["memory"]["confusion_matrix"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["duckdb", "spark"])
 def test_engines_read_tsv_and_json_lines_as_memory_does(tmp_path, engine):
     if engine == "spark":
@@ -517,6 +526,7 @@ def _labelled_parquet(path, labels, rng, n=300):
     ((1, 0), "true", False),    # True is 'true', not 1
     ((0, 0), "1", False),       # a single class that is not the positive one
 ])
+@pytest.mark.slow
 def test_engines_match_the_positive_label_as_memory_does(tmp_path, labels, positive, ok):
     _labelled_parquet(tmp_path / "p.parquet", labels, np.random.default_rng(2))
     out = _same_file_every_engine(tmp_path, "p.parquet", positive)
@@ -526,6 +536,7 @@ def test_engines_match_the_positive_label_as_memory_does(tmp_path, labels, posit
             assert out["duckdb"][1][m] == pytest.approx(out["memory"][1][m], abs=1e-12), m
 
 
+@pytest.mark.slow
 def test_dictionary_encoded_labels_read_as_their_values(tmp_path):
     # pandas' category columns are dictionary-encoded in Parquet: the memory
     # road crashed on them (no pyarrow kernel for dictionaries)
@@ -541,6 +552,7 @@ def test_dictionary_encoded_labels_read_as_their_values(tmp_path):
     assert out["memory"][1]["positives"] == int(y.sum())
 
 
+@pytest.mark.slow
 def test_duckdb_reads_a_boolean_score_column_of_a_csv(tmp_path):
     rng = np.random.default_rng(7)
     y = rng.random(300) < 0.4
@@ -571,6 +583,7 @@ def test_spark_reads_doubled_quotes_in_a_csv(tmp_path):
     assert out["spark"][1]["positives"] == int(y.sum())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["duckdb", "spark"])
 def test_engine_column_problems_are_reported_at_their_key(tmp_path, capsys, engine):
     if engine == "spark":
@@ -611,6 +624,7 @@ def test_duckdb_refuses_a_yes_no_score_column_as_memory_does(tmp_path, capsys):
     assert "data[0].learners.a.score: p.csv: score column 'a' of learner 'a' is not numeric (DuckDB type VARCHAR)" in err
 
 
+@pytest.mark.slow
 def test_duckdb_multiclass_boolean_scores_and_column_problems(tmp_path, capsys):
     rng = np.random.default_rng(13)
     y = rng.integers(0, 2, 200)

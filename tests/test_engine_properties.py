@@ -236,6 +236,7 @@ def test_invariant_under_shuffling_rows(data, rnd):
     np.testing.assert_array_equal(a.roc.threshold, b.roc.threshold)
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES)
 @given(binary_data(weights=True, integer_weights=True))
 def test_integer_weights_equal_repeated_rows(data):

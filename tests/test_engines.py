@@ -102,6 +102,7 @@ def check_against_memory(agg: Aggregated, data: dict, *, positive, weighted: boo
 # --------------------------------------------------------------------------- DuckDB
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])
 @pytest.mark.parametrize("string_labels", [False, True], ids=["int-labels", "str-labels"])
 def test_parquet_equals_memory(tmp_path, weighted, string_labels):
@@ -554,6 +555,7 @@ def spark():
     session.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
 def test_spark_equals_memory(tmp_path, spark):
     from evalreport.engines.spark import aggregate_spark

@@ -20,8 +20,8 @@ from evalreport.metrics import evaluate_binary, evaluate_reduced
 from evalreport.metrics.family import FAMILY, FAMILY_MULTICLASS, family_at, family_matrix
 from evalreport.metrics.ks import gini, ks_of, ks_statistic
 
-sk = pytest.importorskip("sklearn.metrics")
-stats = pytest.importorskip("scipy.stats")
+from sklearn import metrics as sk
+from scipy import stats
 
 
 def _sklearn(fn, *args, **kwargs):
@@ -351,6 +351,7 @@ def _binary_csv(seed=0, n=200):
     return y, a, b, "y,a,b\n" + "".join(f"{int(t)},{p},{q}\n" for t, p, q in zip(y, a, b))
 
 
+@pytest.mark.slow
 def test_binary_run_writes_the_family_ks_and_gini(tmp_path):
     y, a, b, csv = _binary_csv()
     code, data, html = _run(tmp_path, csv)
@@ -388,6 +389,7 @@ def test_binary_run_writes_the_family_ks_and_gini(tmp_path):
     assert "Matthews&#39; correlation" in appendix and "Kolmogorov-Smirnov" in appendix
 
 
+@pytest.mark.slow
 def test_the_family_is_left_out_when_the_metrics_leave_it_out(tmp_path):
     _, _, _, csv = _binary_csv()
     code, data, html = _run(tmp_path, csv, "metrics: [accuracy, auc, mcc]\n")
@@ -401,6 +403,7 @@ def test_the_family_is_left_out_when_the_metrics_leave_it_out(tmp_path):
     assert "<h3>The confusion-matrix family" not in html
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bound, code", [("min: -1", 0), ("min: 0.99", 3), ("max: 0.99", 0)])
 def test_a_gate_on_mcc(tmp_path, bound, code):
     _, _, _, csv = _binary_csv()
@@ -411,6 +414,7 @@ def test_a_gate_on_mcc(tmp_path, bound, code):
     assert gate["passed"] is (code == 0)
 
 
+@pytest.mark.slow
 def test_gates_on_ks_and_fpr(tmp_path):
     _, _, _, csv = _binary_csv()
     got, data, _ = _run(tmp_path, csv, "gates:\n  - {learner: a, metric: ks, min: 0.2}\n"
@@ -420,6 +424,7 @@ def test_gates_on_ks_and_fpr(tmp_path):
     assert data["gates"][0]["value"] == data["learners"]["a"]["ks"]
 
 
+@pytest.mark.slow
 def test_undefined_members_are_null_with_a_warning_and_marked(tmp_path):
     # positives only: no negatives, so specificity, FPR, balanced accuracy, Youden, MCC, KS and Gini
     csv = "y,a,b\n" + "".join(f"1,{p},{q}\n" for p, q in ((0.9, 0.2), (0.4, 0.8), (0.7, 0.6)))

@@ -75,6 +75,7 @@ def _assert_as_general_road(y, s, evaluate=evaluate_binary):
     return ev
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(4_000, 20_000), st.integers(1, 3),
        st.sampled_from([0, 0, 2, 5]), st.sampled_from([0, 3]), st.booleans(), st.sampled_from(ROADS))

@@ -107,6 +107,7 @@ def _report_figures(example: str, captured):
     ("multiclass_folds", {"confusion-0", "roc-0", "scalars", "class-scores"}),
     ("experiment_runs", {"roc-band", "envelopment-map-0", "tests-map-0", "cost"}),
 ])
+@pytest.mark.slow
 def test_every_text_inside_its_figure(example, expected, captured):
     drawn = _report_figures(example, captured)
     assert expected <= {name for name, _ in drawn}
@@ -114,6 +115,7 @@ def test_every_text_inside_its_figure(example, expected, captured):
     assert problems == []
 
 
+@pytest.mark.slow
 def test_the_trend_figure_inside(captured):
     from evalreport.figures.history import trend_figure
     from evalreport.figures.plots import learner_styles
@@ -144,6 +146,7 @@ def test_the_check_finds_a_title_cut_and_a_label_over_the_ticks():
     assert any("axis label 'value' over tick label" in p for p in problems)
 
 
+@pytest.mark.slow
 def test_the_figures_of_many_classes_and_ranks_inside(captured):
     from types import SimpleNamespace
 

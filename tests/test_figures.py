@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -18,6 +20,7 @@ def _python(code: str) -> str:
                           check=True, cwd=ROOT).stdout
 
 
+@pytest.mark.slow
 def test_drawing_never_imports_pyplot():
     # pyplot holds a global figure registry and switches the process's backend;
     # the figures are drawn on Figure objects with the SVG backend's canvas
@@ -35,7 +38,6 @@ import re
 from types import SimpleNamespace
 
 import numpy as np
-import pytest
 
 from evalreport.figures import classes as C
 from evalreport.figures import text as T
@@ -60,6 +62,7 @@ def _texts(svg: str) -> list[str]:
     return re.findall(r"<text[^>]*>([^<]*)</text>", svg)
 
 
+@pytest.mark.slow
 def test_headline_chart_axis_and_legend():
     result = SimpleNamespace(learners=dict.fromkeys(["logistic", "tree", "hard"]))
     svg = F.scalars_figure(result, F.learner_styles(result.learners), HIGH_AUCS)
@@ -97,6 +100,7 @@ def breast_cancer():
     return evaluate(load_spec(ROOT / "examples" / "breast_cancer" / "spec.yaml"))
 
 
+@pytest.mark.slow
 def test_alt_texts_say_what_the_figures_show(breast_cancer):
     styles = F.learner_styles(breast_cancer.learners)
     roc = F.roc_figure(breast_cancer, styles)
@@ -128,6 +132,7 @@ def _print_width(name: str, drawn: float = 0.0) -> float:
     return F.HALF_WIDTH if name in ("pr", "cost") or name.startswith("roc-") else F.FULL_WIDTH
 
 
+@pytest.mark.slow
 def test_no_text_under_7pt_at_print_size(breast_cancer):
     from evalreport.report.context import report_context
 
@@ -153,6 +158,7 @@ def _min_print_size(svg: str, print_width: float) -> float:
     return min(float(s) for s in re.findall(r'font-size="([\d.]+)px"', svg)) * print_width / width
 
 
+@pytest.mark.slow
 def test_ten_classes_legible_at_print_size():
     classes = [f"class {i}" for i in range(10)]
     rng = np.random.default_rng(0)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import zlib
 
 import numpy as np
+import pytest
 
 import evalreport
 from evalreport.report import html as report_html
@@ -31,6 +32,7 @@ def _embedded_streams(pdf: bytes) -> dict[str, bytes]:
     return out
 
 
+@pytest.mark.slow
 def test_the_attachments_are_compressed_once_at_level_6(tmp_path, monkeypatch):
     rng = np.random.default_rng(0)
     data = ("[" + ", ".join(repr(float(v)) for v in rng.random(20_000)) + "]").encode()
@@ -48,6 +50,7 @@ def test_the_attachments_are_compressed_once_at_level_6(tmp_path, monkeypatch):
     assert len(streams["results.json"]) <= 1.02 * len(compress(data, 9))
 
 
+@pytest.mark.slow
 def test_html_and_pdf_compile_the_templates_once(tmp_path):
     spec = tmp_path / "spec.yaml"
     (tmp_path / "p.csv").write_text("y,a\n" + "".join(f"{i % 2},{(i * 7 % 11) / 11}\n" for i in range(40)))

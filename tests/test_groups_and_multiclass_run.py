@@ -44,6 +44,7 @@ def _multiclass(tmp, *, formats="json"):
     return np.array(CLASSES)[y], p, rows
 
 
+@pytest.mark.slow
 def test_multiclass_results_match_scikit_learn(tmp_path):
     y, p, _ = _multiclass(tmp_path)
     assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
@@ -70,6 +71,7 @@ def test_multiclass_results_match_scikit_learn(tmp_path):
     assert d["comparisons"]["best_accuracy"] == "mlp"
 
 
+@pytest.mark.slow
 def test_multiclass_report_renders(tmp_path):
     _multiclass(tmp_path, formats="html")
     assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
@@ -78,6 +80,7 @@ def test_multiclass_report_renders(tmp_path):
         assert text in html
 
 
+@pytest.mark.slow
 def test_multiclass_report_says_when_curves_are_simplified(tmp_path):
     # 300 rows of 4-decimal scores: each one-vs-rest ROC curve has far more
     # than 20 vertices, so with curve_points: 20 each is drawn through part of them
@@ -95,6 +98,7 @@ def test_multiclass_report_says_when_curves_are_simplified(tmp_path):
     assert f"mlp: the ROC curves of 3 classes through at most {points} points, within {fmt(bound, 2)}" in html
 
 
+@pytest.mark.slow
 def test_multiclass_report_without_simplified_curves_has_no_note(tmp_path):
     _multiclass(tmp_path, formats="html")
     assert main(["run", str(tmp_path / "spec.yaml"), "--quiet"]) == 0
@@ -171,6 +175,7 @@ def test_boolean_classes_stay_booleans(tmp_path):
     assert d["confusion_matrix"] == skm.confusion_matrix(y, yhat, labels=[True, False]).tolist()
 
 
+@pytest.mark.slow
 def test_binary_report_shows_each_group(tmp_path):
     # the same folds as above: the report has a table per learner, a row per group,
     # the mean and standard deviation across groups, and the macro/micro averages

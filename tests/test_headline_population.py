@@ -7,6 +7,7 @@ from __future__ import annotations
 from html import unescape
 
 import numpy as np
+import pytest
 
 import evalreport
 from evalreport.report.context import report_context
@@ -26,6 +27,7 @@ def _spec(tmp_path, priors: bool):
     return evalreport.evaluate(evalreport.load_spec(tmp_path / "spec.yaml")), y, a
 
 
+@pytest.mark.slow
 def test_with_priors_page_one_gives_the_population_with_intervals(tmp_path):
     result, y, a = _spec(tmp_path, priors=True)
     ctx = report_context(result)
@@ -52,6 +54,7 @@ def test_with_priors_page_one_gives_the_population_with_intervals(tmp_path):
     assert "Cumulative gains and lift by decile (sample: 40.0% positive)" in html
 
 
+@pytest.mark.slow
 def test_without_priors_the_sample_share_is_named_once(tmp_path):
     result, y, _ = _spec(tmp_path, priors=False)
     ctx = report_context(result)

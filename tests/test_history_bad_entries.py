@@ -157,6 +157,7 @@ def test_good_entry_is_compared(tmp_path, capsys, good_entry):
     assert results["history"]["previous"]["date"] == "2026-01-01"
 
 
+@pytest.mark.slow
 def test_same_date_rerun_and_backfill_are_said(tmp_path, capsys):
     assert _run(tmp_path, "2026-01-08", capsys, keep=2)[0] in (0, 3)
     assert _run(tmp_path, "2026-01-15", capsys, keep=2)[0] in (0, 3)
@@ -197,6 +198,7 @@ def _paths(data, prefix=()):
             yield from _paths(v, (*prefix, i))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_an_entry_the_reader_accepts_never_crashes_the_history(good_entry, data):

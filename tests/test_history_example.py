@@ -36,6 +36,7 @@ def weeks(tmp_path_factory):
     return folder, statuses, results
 
 
+@pytest.mark.slow
 def test_three_weeks_archived_and_the_third_fails_its_gates(weeks):
     folder, statuses, results = weeks
     assert statuses == [0, 0, 3]

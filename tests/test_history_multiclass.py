@@ -82,6 +82,7 @@ def weeks(tmp_path_factory):
     return folder, statuses, results, raw
 
 
+@pytest.mark.slow
 def test_results_json_keeps_each_class_count_and_score_column(weeks):
     _, _, results, raw = weeks
     for r, (p, y) in zip(results, raw):

@@ -146,6 +146,7 @@ GATES = [{"learner": "a", "metric": "auc", "max_drop": 0.05}, {"metric": "auc", 
          {"drift": "psi", "max": 0.25}]
 
 
+@pytest.mark.slow
 def test_gates_on_change_fail_with_exit_status_3(tmp_path, stand_ins, monkeypatch, capsys):
     spec = _spec_with_history(tmp_path, GATES, monkeypatch)
     status, err, first = _run_week(tmp_path, spec, "2026-11-02", 1, 0.15, monkeypatch, capsys)
@@ -202,6 +203,7 @@ def test_a_failed_run_stores_nothing(tmp_path, stand_ins, monkeypatch, capsys):
     assert not (tmp_path / "hist").exists()
 
 
+@pytest.mark.slow
 def test_no_history_key_without_the_spec_key(tmp_path, capsys):
     (tmp_path / "spec.yaml").write_text(SPEC)
     _week(tmp_path / "week.csv", 1, 0.15)

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 MODULES = (
@@ -39,6 +41,7 @@ def test_version_imports_only_what_it_needs():
         assert heavy not in modules, heavy
 
 
+@pytest.mark.slow
 def test_a_json_run_with_text_labels_and_ids_imports_no_pandas(tmp_path):
     rows = "".join(f"r{i},{'good' if i % 3 else 'bad'},{(i * 37 % 101) / 101}\n" for i in range(60))
     (tmp_path / "p.csv").write_text("id,ripe,a\n" + rows)
@@ -51,6 +54,7 @@ def test_a_json_run_with_text_labels_and_ids_imports_no_pandas(tmp_path):
     assert "pandas" not in modules
 
 
+@pytest.mark.slow
 def test_a_json_run_with_integer_labels_imports_no_pyarrow_compute(tmp_path):
     # 0/1 labels are counted and compared by NumPy off the Arrow buffers:
     # pyarrow.compute (about 0.03 s of CPU) stays out of such a run (data/checks._integers)
@@ -65,6 +69,7 @@ def test_a_json_run_with_integer_labels_imports_no_pyarrow_compute(tmp_path):
     assert "pyarrow.compute" not in modules and "pandas" not in modules
 
 
+@pytest.mark.slow
 def test_arrow_integer_and_boolean_labels_read_as_through_arrow():
     import numpy as np
     import pyarrow as pa

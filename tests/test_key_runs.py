@@ -5,6 +5,7 @@ distinct score, thresholds descending, cumulative positives and negatives."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,7 @@ def _keys(scores: np.ndarray, labels: np.ndarray, negative: bool) -> np.ndarray:
     return np.sort(((~bits if negative else bits) << _ONE) | labels.astype(np.uint64))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 300), st.integers(1, 40), st.booleans(), st.integers(0, 2**32 - 1),
        st.sampled_from([None, 1, 2, 5, 16]), st.sampled_from(["1", "2", "3"]))

@@ -55,6 +55,7 @@ def by_auc(tmp_path_factory):
     return _run(tmp_path_factory.mktemp("lb_auc"), N, "json", costs=False)
 
 
+@pytest.mark.slow
 def test_sorted_by_the_deployed_thresholds_cost_when_costs_are_given(by_cost):
     results, _ = by_cost
     lb = results["leaderboard"]
@@ -88,6 +89,7 @@ def _numpy_paired_costs(folder: Path, results: dict, keys, b: int, seed: int = 0
     return out
 
 
+@pytest.mark.slow
 def test_p_vs_best_is_a_paired_bootstrap_of_the_cost_difference_and_holm_over_the_best(by_cost):
     from statsmodels.stats.multitest import multipletests
 
@@ -109,6 +111,7 @@ def test_p_vs_best_is_a_paired_bootstrap_of_the_cost_difference_and_holm_over_th
     assert results["leaderboard"]["untested"] == []
 
 
+@pytest.mark.slow
 def test_p_vs_best_by_accuracy_is_the_runs_mcnemar_and_holm_over_the_comparisons_with_the_best(by_accuracy):
     from statsmodels.stats.multitest import multipletests
 
@@ -136,6 +139,7 @@ def test_without_bootstrap_the_cost_is_ranked_untested_and_a_warning_says_why(tm
     assert any("paired bootstrap" in w and "confidence.bootstrap is 0" in w for w in results["warnings"])
 
 
+@pytest.mark.slow
 def test_sorted_by_auc_without_costs_with_delongs_interval_and_test(by_auc):
     from statsmodels.stats.multitest import multipletests
 
@@ -175,6 +179,7 @@ def test_the_report_shows_the_leaderboard_with_many_learners(by_cost):
     assert f"other {rest}: 10–90%" in section and f"other {rest}: min–max" in section
 
 
+@pytest.mark.slow
 def test_no_leaderboard_in_the_report_below_the_rule(tmp_path):
     results, out = _run(tmp_path, LEADERBOARD_MIN - 1, "json,html")
     assert len(results["leaderboard"]["rows"]) == LEADERBOARD_MIN - 1  # results.json: always

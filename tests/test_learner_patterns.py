@@ -97,6 +97,7 @@ def test_glob_many_matches_sorted_numbers_as_numbers(tmp_path, capsys):
     assert out[-1] == "  run10    runs/run10/p.csv  score"
 
 
+@pytest.mark.slow
 def test_glob_learners_run_and_are_paired(tmp_path):
     _runs(tmp_path, ["a", "b"])
     result = evalreport.evaluate(evalreport.load_spec(_spec(tmp_path, GLOB)))
@@ -173,6 +174,7 @@ def test_name_collision_between_two_glob_patterns(tmp_path, capsys):
         "data set; a name is unique within a data set"]
 
 
+@pytest.mark.slow
 def test_glob_subprocess_exit_2_no_traceback(tmp_path):
     (tmp_path / "runs").mkdir()
     proc = subprocess.run([sys.executable, "-m", "evalreport", "validate", str(_spec(tmp_path, GLOB))],

@@ -43,6 +43,7 @@ def _sklearn(y, yhat, w) -> tuple[float, float, bool]:
 rows = st.lists(st.tuples(st.booleans(), st.booleans(), st.integers(0, 3)), min_size=1, max_size=30)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(rows)
 def test_the_ratios_are_scikit_learns_and_undefined_where_it_says_nan(data):
@@ -105,6 +106,7 @@ def _run(y, p, *, threshold=0.5, extra=None):
     return evalreport.evaluate(spec, data={"t": pa.table({"y": y, "p": p})})
 
 
+@pytest.mark.slow
 def test_a_run_writes_them_and_warns_where_undefined(tmp_path):
     # TP 2, FP 1, TN 2, FN 1 at 0.5: LR+ = (2/3) / (1/3) = 2, LR- = (1/3) / (2/3) = 0.5, DOR = 4
     result = _run([1, 1, 1, 0, 0, 0], [0.9, 0.8, 0.3, 0.7, 0.2, 0.1],

@@ -73,6 +73,7 @@ def _expected_shown(results) -> list[str]:
     return picked
 
 
+@pytest.mark.slow
 def test_figures_draw_only_the_top_learners(many):
     _, html, results = many
     shown = set(_expected_shown(results))
@@ -90,6 +91,7 @@ def test_figures_draw_only_the_top_learners(many):
     assert confusions == shown
 
 
+@pytest.mark.slow
 def test_pdf_figures_hold_only_the_top_learners_legends(many):
     out, _, results = many
     shown = set(_expected_shown(results))
@@ -171,6 +173,7 @@ def test_pdf_stays_small(many):
     assert n_pages <= 17  # 156 pages at 50 learners before summarising; 17 when issue 34 set the limit
 
 
+@pytest.mark.slow
 def test_the_deployed_learner_is_shown_even_when_ranked_low(tmp_path):
     # the spec names a weak learner deployed: it ranks far down by cost, yet it is drawn
     first = _run(tmp_path / "first", 20, "json")
@@ -186,6 +189,7 @@ def test_the_deployed_learner_is_shown_even_when_ranked_low(tmp_path):
     assert len(_names(_svg(html, "roc"))) == SHOWN_LEARNERS
 
 
+@pytest.mark.slow
 def test_a_small_report_is_unchanged(tmp_path):
     out = _run(tmp_path, SHOWN_LEARNERS, "html,json")
     html = (out / "report.html").read_text()
@@ -240,6 +244,7 @@ def test_poor_calibration_names_the_best_calibrated_few(many):
     assert "calibrated better" not in html
 
 
+@pytest.mark.slow
 def test_multiclass_summarises_too(tmp_path):
     rng = np.random.default_rng(5)
     n, k = 300, 12

@@ -128,6 +128,7 @@ def test_holm_by_hand_leaves_undefined_p_values_out():
     assert holm([0.6, 0.7]) == [1.0, 1.0]  # capped at 1
 
 
+@pytest.mark.slow
 def test_holm_on_a_run_is_per_test_over_the_data_sets_pairs(tmp_path):
     # breast_cancer: 4 learners, 6 pairs, McNemar's disagreements from 15 to 37
     shutil.copytree(ROOT / "examples" / "breast_cancer", tmp_path / "bc")

@@ -75,8 +75,9 @@ def _folds(tmp_path) -> dict:
     return json.loads((tmp_path / "out" / "results.json").read_text())
 
 
+@pytest.mark.slow
 def test_multiclass_paired_t_is_scipys_and_bootstrap_is_reported(tmp_path):
-    stats = pytest.importorskip("scipy.stats")
+    from scipy import stats
     data = _folds(tmp_path)
     rows = data["comparisons"]["paired_t"]
     assert [(r["a"], r["b"]) for r in rows] == [("logistic", "bayes"), ("logistic", "knn"), ("bayes", "knn")]

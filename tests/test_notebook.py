@@ -20,6 +20,7 @@ def result():
     return evalreport.evaluate(EXAMPLE)
 
 
+@pytest.mark.slow
 def test_to_dict_is_results_json(result, tmp_path):
     written = evalreport.render(result, out=tmp_path / "r", formats=["json"])
     assert result.to_dict() == json.loads(written["json"].read_text(encoding="utf-8"))
@@ -27,7 +28,7 @@ def test_to_dict_is_results_json(result, tmp_path):
 
 
 def test_to_frame_holds_the_measures(result):
-    pytest.importorskip("pandas")
+    import pandas  # noqa: F401
     frame = result.to_frame()
     assert list(frame.index) == ["A", "B"] and frame.index.name == "learner"
     assert frame.loc["A", "auc"] == pytest.approx(0.64) and frame.loc["B", "auc"] == pytest.approx(0.32)
@@ -36,7 +37,7 @@ def test_to_frame_holds_the_measures(result):
 
 
 def test_comparisons_frame(result):
-    pytest.importorskip("pandas")
+    import pandas  # noqa: F401
     frame = result.comparisons_frame()
     delong = frame[frame["test"] == "delong"].iloc[0]
     expected = result.to_dict()["comparisons"]["delong"][0]
@@ -80,6 +81,7 @@ def test_a_result_still_pickles(result):
 _NAMESPACES = ('xmlns="http://www.w3.org/2000/svg"', 'xmlns:xlink="http://www.w3.org/1999/xlink"')
 
 
+@pytest.mark.slow
 def test_repr_html_is_page_one_inline(result):
     import re
 
@@ -102,6 +104,7 @@ def test_repr_html_is_page_one_inline(result):
     assert not re.search(r"href=\"(?!#)", bare) and not re.search(r"url\((?!#)", bare)
 
 
+@pytest.mark.slow
 def test_repr_html_shows_failed_gates(tmp_path):
     import yaml
 
@@ -219,6 +222,7 @@ def test_binary_evaluation_repr_is_short():
         "(only one class carries weight))>")
 
 
+@pytest.mark.slow
 def test_binary_evaluation_html_holds_its_scalars_and_an_inline_figure():
     from evalreport.metrics import evaluate_binary
 

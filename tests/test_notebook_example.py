@@ -50,6 +50,7 @@ def _data(outputs) -> dict:
     return {k: v for o in outputs for k, v in o.get("data", {}).items()}
 
 
+@pytest.mark.slow
 def test_the_notebook_runs_against_this_tree(executed):
     assert all(o.output_type != "error" for c in executed.cells if c.cell_type == "code" for o in c.outputs)
     (printed,) = [o.text for o in executed.cells[-1].outputs if o.output_type == "stream"]

@@ -293,6 +293,7 @@ thresholds:
         "a multiclass task decides by the class of highest score"]
 
 
+@pytest.mark.slow
 def test_results_json_and_report(tmp_path):
     spec = SPEC.replace("    id: id\n", "    id: id\n    weight: w\n").replace("[json]", "[json, html]")
     assert _run(tmp_path, "thresholds: {at: [0.5], top_fraction: [0.25], recall: [0], fpr: [0]}\n",
@@ -326,6 +327,7 @@ def test_results_json_and_report(tmp_path):
         in section and '<ol class="cell-notes"><li value="1">learner &#39;a&#39;: threshold table, recall' in section
 
 
+@pytest.mark.slow
 def test_without_thresholds_only_the_gains(tmp_path):
     assert _run(tmp_path, "") == 0
     lr = json.loads((tmp_path / "out" / "results.json").read_text())["learners"]["a"]
@@ -334,8 +336,9 @@ def test_without_thresholds_only_the_gains(tmp_path):
     assert "gains" not in json.loads((tmp_path / "out" / "results.json").read_text())["learners"]["a"]
 
 
+@pytest.mark.slow
 def test_duckdb_gives_the_same_table_as_memory(tmp_path):
-    pytest.importorskip("duckdb")
+    import duckdb  # noqa: F401
     extra = "thresholds: {at: [0.5], top_fraction: [0.1, 0.3], recall: [0.8], fpr: [0.2]}\n"
     assert _run(tmp_path, extra) == 0
     memory = json.loads((tmp_path / "out" / "results.json").read_text())["learners"]

@@ -233,6 +233,7 @@ def _no_space(monkeypatch):
     monkeypatch.setattr(os, "write", write)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["reports", "spec folder"])
 def test_full_disk(melon, monkeypatch, capsys, where):
     out = melon / "reports" if where == "reports" else melon
@@ -271,6 +272,7 @@ def test_a_template_error_is_still_an_internal_error():
 # 4. The set is replaced as a whole
 
 
+@pytest.mark.slow
 def test_swap_replaces_the_folder_and_keeps_its_mode(melon):
     out = melon / "reports"
     # an earlier set with a format not written now: its manifest proves the PDF stale
@@ -297,6 +299,7 @@ def _not_listed(path) -> str:
     return f"warning: {path}: not written by this run and left in place (not listed in .evalreport-set.json)"
 
 
+@pytest.mark.slow
 def test_swap_carries_a_users_report_file_over(melon, capsys):
     """A folder holding only a report.pdf of the user's (not listed in a manifest):
     the new set goes in beside it, and the PDF is neither deleted nor replaced."""
@@ -350,6 +353,7 @@ def test_the_python_api_logs_what_it_left_in_place(tmp_path, caplog):
     assert (out / "report.pdf").read_bytes() == b"my own paper\n"
 
 
+@pytest.mark.slow
 def test_file_mode_deletes_only_what_the_manifest_proves(melon, monkeypatch, capsys):
     """--out . beside the spec, with a report.pdf and a report.html of the user's."""
     monkeypatch.chdir(melon)
@@ -387,6 +391,7 @@ def test_file_mode_deletes_only_what_the_manifest_proves(melon, monkeypatch, cap
     assert (melon / "report.pdf").read_bytes() == b"my own paper\n"
 
 
+@pytest.mark.slow
 def test_folder_with_other_files_is_never_swapped(melon, monkeypatch):
     (melon / "reports").mkdir()
     (melon / "reports" / "2026-11-01").mkdir()
@@ -420,6 +425,7 @@ def test_folder_with_other_files_is_never_swapped(melon, monkeypatch):
         ".evalreport-set.json", "predictions.csv", "report.pdf", "reports", "results.json", "spec.yaml"]
 
 
+@pytest.mark.slow
 def test_without_an_atomic_exchange(melon, monkeypatch):
     def unsupported(a, b):
         raise OSError(errno.EINVAL, "Invalid argument")
@@ -440,6 +446,7 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
 
 
+@pytest.mark.slow
 def test_leftovers_of_killed_runs_are_removed(melon):
     out = melon / "reports"
     assert _run(melon / "spec.yaml", "--format", "json") == 0
@@ -495,6 +502,7 @@ KILL_AT = textwrap.dedent("""\
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("step", ["before exchange", "after exchange", "between renames"])
 def test_killed_while_replacing(melon, step):
     out = melon if step == "between renames" else melon / "reports"
@@ -505,7 +513,7 @@ def test_killed_while_replacing(melon, step):
     (out / "report.pdf").write_bytes(b"my own paper\n")  # carried over (swap) or left in place
     _edit(spec, "Watermelons:", "Melons:")
     proc = subprocess.run([sys.executable, "-c", KILL_AT, step, *args], env=_env(),
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)  # timeouts here: hang guards
     assert proc.returncode == 9, proc.stderr
     now = {name: (out / name).read_bytes() for name in old}
     titles = {json.loads(now["results.json"])["title"], _title(now["report.html"].decode())}
@@ -541,6 +549,7 @@ def test_lock_timeout(melon, monkeypatch, capsys):
     assert not lock.exists()  # the lock file goes with its holder
 
 
+@pytest.mark.slow
 def test_lock_wait(melon):
     out = melon / "reports"
     result = evalreport.evaluate(evalreport.load_spec(melon / "spec.yaml"))
@@ -549,11 +558,11 @@ def test_lock_wait(melon):
     def holder():
         with output._locked(melon / ".reports.evalreport.lock", out, None):
             held.set()
-            release.wait(10)
+            release.wait(600)  # a hang guard: set as soon as the other run says it waits
 
     thread = threading.Thread(target=holder)
     thread.start()
-    held.wait(10)
+    assert held.wait(600)
     messages = []
 
     def progress(message):  # the holder lets go once this run says it waits
@@ -577,6 +586,7 @@ WRITER = textwrap.dedent("""\
 """)
 
 
+@pytest.mark.slow
 def test_concurrent_writers_and_a_reader_never_see_a_mixed_set(tmp_path):
     out = tmp_path / "reports"
     writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(out), f"w{k}", "15"], env=_env())
@@ -611,6 +621,7 @@ def test_concurrent_writers_and_a_reader_never_see_a_mixed_set(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == WITH_MANIFEST
 
 
+@pytest.mark.slow
 def test_two_runs_into_one_folder(tmp_path):
     """Two whole CLI runs of different specs into one folder: one complete set."""
     out = tmp_path / "shared"
@@ -625,8 +636,8 @@ def test_two_runs_into_one_folder(tmp_path):
     procs = [subprocess.Popen([sys.executable, "-m", "evalreport", "run", str(s), "--quiet",
                                "--out", str(out)], env=_env(), stderr=subprocess.PIPE, text=True)
              for s in specs]
-    assert [(p.wait(timeout=300), p.stderr.read()) for p in procs] == [(0, ""), (0, "")]
-    pypdf = pytest.importorskip("pypdf")
+    assert [(p.wait(timeout=600), p.stderr.read()) for p in procs] == [(0, ""), (0, "")]
+    import pypdf
     title = json.loads((out / "results.json").read_text())["title"]
     assert title in ("first: learner A against learner B", "second: learner A against learner B")
     assert _title((out / "report.html").read_text()) == title
@@ -656,7 +667,7 @@ def cancer(tmp_path_factory) -> Path:
     text = spec.read_text()
     spec.write_text(text.replace(NEW_TITLE, OLD_TITLE))
     proc = subprocess.run([sys.executable, "-m", "evalreport", "run", str(spec), "--quiet"],
-                          env=_env(), capture_output=True, text=True, timeout=300)
+                          env=_env(), capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     spec.write_text(text)
     return base
@@ -676,7 +687,7 @@ def _check_interrupted(proj: Path, before: dict, proc, code: int, name: str, err
         assert after == before  # the previous report, byte for byte
         return
     assert (proc.returncode, err) in ((0, ""), (code, ONE_LINE["written"].format(name) + "\n"))
-    pypdf = pytest.importorskip("pypdf")
+    import pypdf
     assert json.loads(now["results.json"])["title"] == NEW_TITLE
     assert _title(now["report.html"].decode()) == NEW_TITLE
     assert pypdf.PdfReader(reports / "report.pdf").metadata.title == NEW_TITLE
@@ -688,16 +699,54 @@ def _copy(cancer: Path, tmp_path: Path) -> tuple[Path, dict]:
     return proj, _tree(proj)
 
 
+# The run marks each stage as it enters it (a file named after the stage), so that
+# the test sends its signal from outside once the run is there, whatever the load
+# on the machine: no fixed sleep that a slow start would turn into another stage.
+STAGE_MARKS = textwrap.dedent("""\
+    import pathlib, sys
+    import evalreport.pipeline, evalreport.report, evalreport.report.pdf, evalreport.spec
+    marks = pathlib.Path(sys.argv[1])
+    def mark(module, name, stage):
+        real = getattr(module, name)
+        def marked(*args, **kwargs):
+            (marks / stage).touch()
+            return real(*args, **kwargs)
+        setattr(module, name, marked)
+    mark(evalreport.spec, "load_spec", "spec")  # the signal handlers are in by then
+    mark(evalreport.pipeline, "evaluate", "evaluate")
+    mark(evalreport.report, "render", "render")
+    mark(evalreport.report.pdf, "html_to_pdf", "pdf")
+    from evalreport.__main__ import main
+    sys.exit(main(sys.argv[2:]))
+""")
+
+
+def _wait_for(path: Path, proc) -> None:
+    """Until ``path`` exists (polled every 10 ms); a 600 s hang guard."""
+    deadline = time.monotonic() + 600
+    while not path.exists():
+        assert proc.poll() is None, f"the run ended ({proc.returncode}) before {path.name}"
+        assert time.monotonic() < deadline, f"no {path.name} after 600 s"
+        time.sleep(0.01)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
                          ids=["SIGINT", "SIGTERM"])
-@pytest.mark.parametrize("delay", [0.5, 1.0, 2.0, 3.0])
-def test_signal_mid_run(cancer, tmp_path, signum, code, delay):
+@pytest.mark.parametrize("stage", ["spec", "evaluate", "render", "pdf"])
+def test_signal_mid_run(cancer, tmp_path, tmp_path_factory, signum, code, stage):
     proj, before = _copy(cancer, tmp_path)
-    proc = subprocess.Popen([sys.executable, "-m", "evalreport", "run", str(proj / "spec.yaml"),
-                             "--quiet"], env=_env(), stderr=subprocess.PIPE, text=True)
-    time.sleep(delay)
+    aux = tmp_path_factory.mktemp("marks")  # beside the project, which must stay as it was
+    marks = aux / "marks"
+    marks.mkdir()
+    (aux / "stage_marks.py").write_text(STAGE_MARKS)
+    env = _env()
+    env["PYTHONPATH"] += os.pathsep + str(aux)
+    proc = subprocess.Popen([sys.executable, "-m", "stage_marks", str(marks), "run", str(proj / "spec.yaml"),
+                             "--quiet"], env=env, stderr=subprocess.PIPE, text=True)
+    _wait_for(marks / stage, proc)
     proc.send_signal(signum)
-    err = proc.communicate(timeout=120)[1]
+    err = proc.communicate(timeout=600)[1]  # a hang guard
     _check_interrupted(proj, before, proc, code, signal.Signals(signum).name, err)
 
 
@@ -765,6 +814,7 @@ SIGNAL_AT = textwrap.dedent("""\
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["exec", "finaliser", "svg", "exchange", "swapped", "returned"])
 @pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
                          ids=["SIGINT", "SIGTERM"])
@@ -776,7 +826,7 @@ def test_signal_at_a_chosen_moment(cancer, tmp_path, signum, code, where):
     env["PYTHONPATH"] += os.pathsep + str(tmp_path)
     proc = subprocess.run([sys.executable, "-m", "signal_at", where, name, "run",
                            str(proj / "spec.yaml"), "--quiet"],
-                          env=env, capture_output=True, text=True, timeout=300)
+                          env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == code
     expected = ONE_LINE["written" if where in ("exchange", "swapped", "returned") else "nothing"].format(name)
     assert proc.stderr == expected + "\n"

@@ -88,6 +88,7 @@ def wheel(tmp_path_factory) -> Path:
     return whl
 
 
+@pytest.mark.slow
 def test_wheel_holds_templates_and_configs(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     shipped = {f"evalreport/templates/{p.relative_to(ROOT / 'templates').as_posix()}"
@@ -127,12 +128,14 @@ def _installed_run(tmp_path: Path, import_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_wheel_unpacked_like_site_packages(wheel, tmp_path):
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     _installed_run(tmp_path, site)
 
 
+@pytest.mark.slow
 def test_wheel_imported_from_zip(wheel, tmp_path):
     # A zipapp or zipped site-packages: the templates are not files on disk.
     _installed_run(tmp_path, wheel)

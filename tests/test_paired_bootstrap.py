@@ -64,6 +64,7 @@ def test_each_vectorised_statistic_is_its_value_on_each_resample(seed):
                                        rtol=1e-12, atol=1e-15, err_msg=name)
 
 
+@pytest.mark.slow
 def test_the_scalar_forms_against_scikit_learn_and_the_engine():
     from sklearn.metrics import accuracy_score, brier_score_loss, cohen_kappa_score, matthews_corrcoef
 
@@ -163,6 +164,7 @@ def _non_inferior_case():
     return y, np.clip(deployed, 0, 1), np.clip(challenger, 0, 1)
 
 
+@pytest.mark.slow
 def test_a_challenger_non_inferior_within_the_margin_but_not_superior(tmp_path):
     y, deployed, challenger = _non_inferior_case()
     result = _spec(tmp_path, y, {"deployed": deployed, "challenger": challenger},

@@ -5,6 +5,7 @@ test of a multi-class ranking read off it."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 from sklearn.metrics import accuracy_score, f1_score, precision_score, recall_score, roc_auc_score
 
@@ -36,6 +37,7 @@ def _by_hand(labels, scores, cost, factor, k):
             "macro_auc": roc_auc_score(labels, scores, multi_class="ovr", average="macro", labels=range(k))}
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(12, 60), ties=st.booleans())
 def test_each_resample_is_measured_as_scikit_learn_measures_its_rows(seed, n, ties):
@@ -68,6 +70,7 @@ def test_the_draws_are_stratified_and_the_same_for_every_learner():
     assert "b" not in out.values["macro_auc"] and "hard decisions" in out.notes["macro_auc"]["b"]
 
 
+@pytest.mark.slow
 def test_the_paired_p_value_follows_an_independent_loop_over_the_same_rows():
     """The two-sided p-value of the cost difference equals the one computed from
     scratch (scikit-learn's confusion matrices) on the very rows drawn."""

@@ -154,6 +154,7 @@ def breast_cancer(tmp_path_factory):
         yield pdf, page
 
 
+@pytest.mark.slow
 def test_every_figure_has_its_alt_text(breast_cancer):
     pdf, page = breast_cancer
     alts = [str(f.Alt) if "/Alt" in f else None for f in _elements(pdf, "/Figure")]

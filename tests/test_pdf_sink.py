@@ -13,8 +13,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-pypdf = pytest.importorskip("pypdf")
-pytest.importorskip("weasyprint")
+import pypdf
+import weasyprint  # noqa: F401
 
 from evalreport.errors import RenderError  # noqa: E402
 from evalreport.report import pdf as pdf_sink  # noqa: E402

@@ -65,6 +65,7 @@ def _evaluate_in_worker(seed):
     return evaluate_binary(y, s)
 
 
+@pytest.mark.slow
 def test_evaluations_come_back_from_a_worker_process():
     # spawn: the worker imports evalreport afresh, as on macOS and Windows
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -73,6 +74,7 @@ def test_evaluations_come_back_from_a_worker_process():
         _same_evaluation(ev, _evaluate_in_worker(seed))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", ["watermelon", "multiclass_folds"])
 def test_spec_results_pickle(example):
     spec = evalreport.load_spec(ROOT / "examples" / example / "spec.yaml")

@@ -66,6 +66,7 @@ def test_normalised_cost_by_hand():
     assert normalised_cost(0, 3, 27, 0, 0.25) is None
 
 
+@pytest.mark.slow
 def test_breast_cancer_example_reports_the_population_and_the_deployed_cost(tmp_path):
     """The issue's numbers: at the 10 % prior, logistic's precision is about 0.63 and
     the cost-sensitive errors are 0.127 (logistic) and 0.154 (forest); forest's
@@ -100,6 +101,7 @@ def test_breast_cancer_example_reports_the_population_and_the_deployed_cost(tmp_
     assert html.count("deployed thresholds (squares)") >= 3  # ROC, P-R and cost figures
 
 
+@pytest.mark.slow
 def test_no_population_without_priors_and_a_gate_on_the_deployed_cost(tmp_path):
     (tmp_path / "p.csv").write_text("y,a\n1,0.9\n0,0.1\n1,0.8\n0,0.7\n1,0.3\n0,0.2\n")
     (tmp_path / "spec.yaml").write_text(textwrap.dedent("""\
@@ -124,10 +126,11 @@ def test_no_population_without_priors_and_a_gate_on_the_deployed_cost(tmp_path):
     assert "At the decision threshold, in the population" not in (tmp_path / "out" / "report.html").read_text()
 
 
+@pytest.mark.slow
 def test_multiclass_population_is_scikit_learn_with_prior_weights(tmp_path):
     """Multi-class priors: the decisions' accuracy, precision and recall per class,
     weighted so each true class has its prior's share (scikit-learn as the oracle)."""
-    sklearn = pytest.importorskip("sklearn.metrics")
+    from sklearn import metrics as sklearn
     rng = np.random.default_rng(3)
     n, classes = 300, ["x", "y", "z"]
     y = rng.choice(3, n, p=[0.5, 0.3, 0.2])

@@ -83,6 +83,7 @@ def _spec(tmp_path, bootstrap: int, priors: bool = True) -> object:
     return evalreport.load_spec(tmp_path / "spec.yaml"), y, a
 
 
+@pytest.mark.slow
 def test_results_json_population_intervals_from_the_spec(tmp_path):
     spec, y, a = _spec(tmp_path, 300)
     result = evalreport.evaluate(spec)

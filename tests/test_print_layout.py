@@ -88,6 +88,7 @@ def _fill(page: dict) -> float:
     return (low - TOP) / (h - TOP - BOTTOM)
 
 
+@pytest.mark.slow
 def test_every_character_lies_inside_the_text_area(rendered):
     example, pages, *_ = rendered
     problems = [f"page {i}: {text}" for i, p in enumerate(pages, 1) for text in _outside(p)]

@@ -14,7 +14,7 @@ from evalreport.metrics import evaluate_binary
 from evalreport.metrics.few_ties import FewTiesTable, few_ties_limit
 from evalreport.metrics.rated_pass import compiled_pass, uses_compiled_pass
 
-pytest.importorskip("numba")
+import numba  # noqa: F401
 
 
 def _inputs(kind: str, n: int, seed: int):
@@ -37,6 +37,7 @@ def _everything(y, s):
                               ev.counts.tp, ev.counts.fp)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["distinct", "few ties", "many ties"])
 @pytest.mark.parametrize("negative", [False, True])
 def test_compiled_pass_equals_the_numpy_pass(monkeypatch, kind, negative):

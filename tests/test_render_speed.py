@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -26,12 +28,14 @@ def _modules_after_run(tmp_path, example: str, formats: str) -> set[str]:
     return set(proc.stdout.split())
 
 
+@pytest.mark.slow
 def test_reading_a_small_csv_does_not_import_pandas(tmp_path):
     # pyarrow imports pandas on to_numpy() and on any Python value made an Arrow scalar
     for example in ("watermelon", "breast_cancer"):  # text ids, number ids
         assert "pandas" not in _modules_after_run(tmp_path, example, "json")
 
 
+@pytest.mark.slow
 def test_a_json_only_run_imports_no_matplotlib_and_lists_the_same_warnings(tmp_path):
     """A JSON-only run draws no figure (no dry pass either): matplotlib, Jinja and
     WeasyPrint are never imported, and its results.json is the one a run with the
@@ -53,6 +57,7 @@ def test_a_json_only_run_imports_no_matplotlib_and_lists_the_same_warnings(tmp_p
     assert with_html == alone and GLYPH in _report_warnings(page) and GLYPH not in alone["warnings"]
 
 
+@pytest.mark.slow
 def test_what_laying_out_raises_is_listed_by_the_report_not_results_json(tmp_path, monkeypatch):
     import warnings
 
@@ -140,6 +145,7 @@ def test_figures_svg_leaves_out_only_what_draws_nothing():
     assert drawn(lean) == drawn(raw)
 
 
+@pytest.mark.slow
 def test_a_report_with_html_builds_its_figures_once(tmp_path, monkeypatch):
     from test_warnings_and_redaction import BINARY_CSV, CJK_SPEC, _run, _write
 

@@ -44,6 +44,7 @@ def test_agreed_ranking_is_one_order_of_one_data_set():
     assert agreed_ranking([]) is None
 
 
+@pytest.mark.slow
 def test_rankings_that_agree_are_a_sentence(watermelon):
     text = html.unescape(re.sub(r"<[^>]+>", "", watermelon))
     assert ("Every measure (AUC, BEP, F1, expected total cost and cost at the operating point) ranks the "
@@ -51,6 +52,7 @@ def test_rankings_that_agree_are_a_sentence(watermelon):
     assert 'class="rankings"' not in watermelon
 
 
+@pytest.mark.slow
 def test_rankings_that_disagree_keep_their_table(breast_cancer):
     assert 'class="rankings"' in breast_cancer and "The rankings disagree" in breast_cancer
 
@@ -63,6 +65,7 @@ def test_no_envelopment_table_where_the_sentences_say_every_pair(watermelon, bre
         assert 'class="matrix"' not in page and "Envelopment is exact" in page
 
 
+@pytest.mark.slow
 def test_an_envelopment_table_where_pairs_are_left_unsaid(monkeypatch):
     from evalreport.report import binary
 
@@ -88,6 +91,7 @@ def test_tests_of_a_few_pairs_are_one_line_each_in_columns(breast_cancer):
         assert header in html.unescape(table)
 
 
+@pytest.mark.slow
 def test_page_one_of_many_runs_names_a_few_and_counts_the_rest():
     from evalreport.report.verdicts import DEPLOYED_SHOWN, DISAGREEMENTS_SHOWN, SUGGESTIONS_SHOWN
 

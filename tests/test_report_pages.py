@@ -30,6 +30,7 @@ def pages(request, tmp_path_factory):
     return request.param, len(PdfReader(out / "report.pdf").pages)
 
 
+@pytest.mark.slow
 def test_pages_within_the_issue_21_target(pages):
     example, count = pages
     assert count <= PAGES[example]

@@ -28,6 +28,7 @@ def _paragraphs(page: str) -> list[str]:
     return [html.unescape(re.sub(r"<[^>]+>", "", body)) for _, body in found]
 
 
+@pytest.mark.slow
 def test_assumption_sentences_are_separated(breast_cancer_html):
     note = next(p for p in _paragraphs(breast_cancer_html) if p.startswith("Assumptions."))
     assert "intervals at level 0.95. McNemar: paired decisions" in note
@@ -46,6 +47,7 @@ def test_infinite_threshold_note_only_when_one_is_shown(breast_cancer_html):
     assert "predicts nothing positive" not in breast_cancer_html
 
 
+@pytest.mark.slow
 def test_infinite_threshold_note_when_the_envelope_has_one():
     # watermelon: learner A's run on the envelope starts at the trivial classifier, +inf
     page = render_html(evaluate(load_spec(str(ROOT / "examples" / "watermelon" / "spec.yaml"))))

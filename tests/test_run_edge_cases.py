@@ -22,6 +22,7 @@ def _spec(tmp_path, csv: str, more: str = "") -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_only_positives_and_a_free_false_negative(tmp_path, capsys):
     spec = _spec(tmp_path, ONLY_POSITIVES, "costs: {false_negative: 0, false_positive: 1}\n")
     assert main(["run", spec]) == 2
@@ -33,6 +34,7 @@ def test_only_positives_and_a_free_false_negative(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_only_positives_with_priors_runs(tmp_path):
     # The same data with priors: the population has both classes, so PC(+) is defined.
     spec = _spec(tmp_path, ONLY_POSITIVES, "priors: {positive: 0.2}\n"

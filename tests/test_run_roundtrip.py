@@ -36,6 +36,7 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
 
 
+@pytest.mark.slow
 def test_watermelon_numbers_from_the_notes(melon):
     status, d = _run(melon / "spec.yaml")
     assert status == 0
@@ -67,6 +68,7 @@ def test_watermelon_numbers_from_the_notes(melon):
     assert a["curves"]["roc"]["threshold"][0] is None  # +inf: nothing predicted positive
 
 
+@pytest.mark.slow
 def test_priors_costs_and_optimal_threshold(melon):
     _edit(melon / "spec.yaml", "threshold: 0.5\ncosts: {false_negative: 1, false_positive: 1}",
           "threshold: optimal\npriors: {positive: 0.1}\ncosts: {false_negative: 5, false_positive: 1}")
@@ -83,6 +85,7 @@ def test_priors_costs_and_optimal_threshold(melon):
     assert a["cost_sensitive_error"] == pytest.approx((2 * 5 + 1 * 1) / 10)
 
 
+@pytest.mark.slow
 def test_gate_failure_writes_report_and_exits_3(melon):
     _edit(melon / "spec.yaml", "fbeta: [0.5, 2]", "fbeta: [0.5, 2]\ngates:\n  - {metric: auc, min: 0.5}")
     status, d = _run(melon / "spec.yaml")
@@ -97,6 +100,7 @@ def test_gate_failure_writes_report_and_exits_3(melon):
     assert d["gates"][0]["interval"][0] < 0.5
 
 
+@pytest.mark.slow
 def test_strict_turns_warnings_into_status_3(melon, capsys):
     _edit(melon / "spec.yaml", "threshold: 0.5", "threshold: 2")  # nothing predicted positive
     status, d = _run(melon / "spec.yaml")
@@ -108,6 +112,7 @@ def test_strict_turns_warnings_into_status_3(melon, capsys):
     assert status == 3
 
 
+@pytest.mark.slow
 def test_source_date_epoch_and_byte_identical_runs(melon, monkeypatch):
     _edit(melon / "spec.yaml", "date: 2026-11-22\n", "")
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
@@ -118,6 +123,7 @@ def test_source_date_epoch_and_byte_identical_runs(melon, monkeypatch):
     assert json.loads(first)["date"] == "2023-11-14"
 
 
+@pytest.mark.slow
 def test_out_option_and_python_api(melon, tmp_path):
     spec = evalreport.load_spec(melon / "spec.yaml")
     result = evalreport.evaluate(spec)
@@ -155,6 +161,7 @@ def test_weights_and_hard_decisions(tmp_path):
     assert any("'rules' gives hard decisions only" in w for w in d["warnings"])
 
 
+@pytest.mark.slow
 def test_progress_is_silent_when_not_a_terminal(melon, capsys):
     assert main(["run", str(melon / "spec.yaml")]) == 0
     captured = capsys.readouterr()

@@ -123,6 +123,7 @@ def _outline(path: Path) -> _Outline:
     return parser
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_contents_link_every_section_in_order(pages, example):
     """The table of contents: one link a numbered section, in the page's order,
@@ -213,6 +214,7 @@ _FIGURE_ROWS = """() => [...document.querySelectorAll('.figure-row')].map(row =>
     const r = f.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.width)]; }))"""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_layout_in_chromium(pages, browser, example, width):

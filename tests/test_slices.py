@@ -31,10 +31,11 @@ def _random(seed: int, n: int = 400, values: int = 4, weighted: bool = False):
 
 # --- the parity differences: fairlearn's definitions -----------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("weighted", [False, True])
 def test_parity_differences_match_fairlearn(seed, weighted):
-    fm = pytest.importorskip("fairlearn.metrics")
+    from fairlearn import metrics as fm
     y, s, g, w = _random(seed, weighted=weighted)
     t = float(np.quantile(s, 0.6))
     pred = s >= t
@@ -93,6 +94,7 @@ def test_wilson_interval_matches_statsmodels():
     assert wilson_interval(0, 0) is None
 
 
+@pytest.mark.slow
 def test_the_binomial_bootstrap_is_resampling_within_value_and_class():
     """One binomial draw per (value, class) cell is resampling that cell's rows: the
     intervals agree with an explicit row bootstrap (to Monte Carlo error), and the
@@ -168,8 +170,9 @@ def _with_tiny(seed=0):
     return text, c
 
 
+@pytest.mark.slow
 def test_a_slice_of_5_positives_is_left_out_end_to_end(tmp_path):
-    fm = pytest.importorskip("fairlearn.metrics")
+    from fairlearn import metrics as fm
     got, c = _run(tmp_path, csv=_with_tiny(), status=0)
     block = got["learners"]["a"]["slices"]["region"]
     assert block["too_small"] == ["isle"] and block["values"]["isle"]["positives"] == 5
@@ -197,17 +200,19 @@ def test_a_slice_of_5_positives_is_left_out_end_to_end(tmp_path):
     assert '<span class="small-tag">too small</span>' in html
 
 
+@pytest.mark.slow
 def test_slices_min_decides_what_is_too_small(tmp_path):
     spec = SPEC.format(extra="").replace("seed: 3}", "seed: 3, slices_min: 5}")
     got, c = _run(tmp_path, csv=_with_tiny(), spec=spec, status=0)
     block = got["learners"]["a"]["slices"]["region"]
     assert block["slices_min"] == 5 and block["too_small"] == []
-    fm = pytest.importorskip("fairlearn.metrics")
+    from fairlearn import metrics as fm
     ref = fm.equal_opportunity_difference(c["y"], c["p_a"] >= 0.5, sensitive_features=c["region"])
     assert block["parity"]["equal_opportunity_difference"]["value"] == pytest.approx(ref, abs=1e-12)
     assert not any("too small" in w for w in got["warnings"])
 
 
+@pytest.mark.slow
 def test_weighted_values_are_counted_in_rows_not_weights(tmp_path):
     """A value's size is its rows: weights scaled a thousandfold down leave it in."""
     text, c = _data(weighted=True, tiny=False)
@@ -235,6 +240,7 @@ def _delong_by_hand(y, s, level):
     return max(auc - z * se, 0.0), min(auc + z * se, 1.0)
 
 
+@pytest.mark.slow
 def test_slice_intervals_match_statsmodels_wilson_and_delong(tmp_path):
     from statsmodels.stats.proportion import proportion_confint
 
@@ -299,6 +305,7 @@ def _run(tmp_path, extra="", csv=None, spec=None, status=None):
     return json.loads((tmp_path / "out" / "results.json").read_text()), cols
 
 
+@pytest.mark.slow
 def test_each_slice_is_the_subset_evaluated_alone(tmp_path):
     from sklearn.metrics import average_precision_score, precision_score, recall_score, roc_auc_score
 
@@ -339,8 +346,9 @@ def test_each_slice_is_the_subset_evaluated_alone(tmp_path):
         assert v["small"] == (value == "isle")
 
 
+@pytest.mark.slow
 def test_parity_in_results_json_matches_fairlearn_with_bootstrap_intervals(tmp_path):
-    fm = pytest.importorskip("fairlearn.metrics")
+    from fairlearn import metrics as fm
     got, c = _run(tmp_path, status=0)
     for learner in ("a", "b"):
         block = got["learners"][learner]["slices"]["region"]
@@ -356,8 +364,9 @@ def test_parity_in_results_json_matches_fairlearn_with_bootstrap_intervals(tmp_p
             assert p["too_small"] == ["isle"]
 
 
+@pytest.mark.slow
 def test_weighted_slices_are_weighted_without_intervals(tmp_path):
-    fm = pytest.importorskip("fairlearn.metrics")
+    from fairlearn import metrics as fm
     from sklearn.metrics import roc_auc_score
 
     csv = _data(weighted=True)
@@ -381,6 +390,7 @@ def test_weighted_slices_are_weighted_without_intervals(tmp_path):
             ) in got["warnings"]
 
 
+@pytest.mark.slow
 def test_a_small_slice_is_marked_and_warned_about_once(tmp_path):
     got, _ = _run(tmp_path, status=0)
     said = [w for w in got["warnings"] if "too small" in w]
@@ -394,6 +404,7 @@ def test_a_small_slice_is_marked_and_warned_about_once(tmp_path):
     assert got["learners"]["b"]["slices"]["region"]["values"]["north"]["small"] is False
 
 
+@pytest.mark.slow
 def test_undefined_measures_of_a_slice_are_null_with_a_warning(tmp_path):
     text, cols = _data(tiny=False)
     lines = text.splitlines()
@@ -414,6 +425,7 @@ def test_undefined_measures_of_a_slice_are_null_with_a_warning(tmp_path):
 
 # --- gates on slices ---------------------------------------------------------------
 
+@pytest.mark.slow
 def test_gates_on_slices_name_the_failing_value(tmp_path, capsys):
     from statsmodels.stats.proportion import proportion_confint
 
@@ -458,6 +470,7 @@ def test_gates_on_slices_name_the_failing_value(tmp_path, capsys):
     assert "a: demographic_parity_difference across region (between" in html
 
 
+@pytest.mark.slow
 def test_a_gate_on_a_too_small_value_is_not_evaluated(tmp_path):
     got, _ = _run(tmp_path, extra="gates:\n  - {learner: a, metric: auc, slice: region, min: 0.5}\n"
                                    "  - {learner: a, metric: recall, slice: region, max_gap: 0.5}\n")
@@ -478,6 +491,7 @@ def test_a_gate_on_a_too_small_value_is_not_evaluated(tmp_path):
     assert all("note" not in r and r["value"] is not None for r in got["gates"] if r["slice_value"] != "isle")
 
 
+@pytest.mark.slow
 def test_a_gate_on_an_undefined_slice_value_fails_with_a_warning(tmp_path):
     text, cols = _data(tiny=False)
     # a region of 10 positives and 10 negatives that nothing flags: its precision is undefined
@@ -491,6 +505,7 @@ def test_a_gate_on_an_undefined_slice_value_fails_with_a_warning(tmp_path):
             in got["warnings"])
 
 
+@pytest.mark.slow
 def test_a_parity_gate_with_one_value_left_is_not_evaluated(tmp_path):
     """slices_min above every value but one: no difference, a note naming the values."""
     got, _ = _run(tmp_path, extra="gates:\n  - {learner: a, metric: equalized_odds_difference, slice: band, "
@@ -598,6 +613,7 @@ def test_slices_in_a_multiclass_task_are_refused(tmp_path, monkeypatch, capsys):
 
 # --- the report ----------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_report_shows_the_slices(tmp_path):
     _run(tmp_path, status=0)
     html = (tmp_path / "out" / "report.html").read_text()
@@ -609,6 +625,7 @@ def test_the_report_shows_the_slices(tmp_path):
     assert "demographic parity difference" in html and "equalized odds difference" in html
 
 
+@pytest.mark.slow
 def test_no_slices_no_section(tmp_path):
     spec = SPEC.format(extra="").replace("    slices: [region, band]\n", "")
     _run(tmp_path, spec=spec, status=0)
@@ -643,6 +660,7 @@ def test_a_slice_inherits_nothing_of_the_whole_population(tmp_path, monkeypatch)
             assert getattr(sub, f.name) == default, f.name
 
 
+@pytest.mark.slow
 def test_a_learner_of_hard_decisions_has_slices_without_curve_measures(tmp_path):
     from sklearn.metrics import recall_score
 

@@ -3,6 +3,7 @@ long line folded into marked pieces that join to the line."""
 
 from __future__ import annotations
 
+import pytest
 import yaml
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -27,6 +28,7 @@ def test_a_fold_prefers_a_space_in_the_last_third():
     assert fold("a" * 25, 10) == ("a" * 10, "a" * 10, "a" * 5)
 
 
+@pytest.mark.slow
 @given(st.lists(LINE, max_size=30), st.sampled_from(["\n", "\r\n", "\r"]), st.booleans())
 def test_the_numbers_are_the_files_lines(lines, newline, final_break):
     lines = [ln.replace("\r", "").replace("\n", "") for ln in lines]

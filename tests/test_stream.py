@@ -216,6 +216,7 @@ def test_a_long_table_is_reduced_and_its_curve_stays_within_the_bound():
     assert 0 < red.roc_error < 0.02
 
 
+@pytest.mark.slow
 def test_rows_of_one_score_split_across_chunks_anywhere():
     """One score spread over many streamed rows (as GROUP BY score, g returns
     them) and over chunk boundaries, folded when held back for long."""
@@ -378,6 +379,7 @@ def streams(draw):
     return y, s, w, g, groups, sizes, cap, keep
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(streams())
 def test_property_streamed_equals_memory(case):
@@ -447,6 +449,7 @@ def test_weighted_one_class_with_totals_summed_in_another_order():
             assert got.partial_auc(0.5) is None
 
 
+@pytest.mark.slow
 def test_weighted_one_class_random_weights_and_orders():
     rng = np.random.default_rng(8)
     for trial in range(200):
@@ -615,6 +618,7 @@ def test_the_hull_is_merged_chunk_by_chunk(size, cap):
     assert_same(got, evaluate_binary(y, s), keep=(), fprs=())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [1, 2, 7])
 def test_the_hull_merged_chunk_by_chunk_against_a_brute_force_hull(size):
     rng = np.random.default_rng(size)
@@ -677,8 +681,9 @@ def test_a_cap_that_is_not_an_integer_is_refused(cap):
         CountReducer(positives=1, negatives=1, cap=cap)
 
 
+@pytest.mark.slow
 def test_duckdb_refuses_non_integer_cap_and_batch_rows(tmp_path):
-    pq_ = pytest.importorskip("pyarrow.parquet")
+    from pyarrow import parquet as pq_
     import pyarrow as pa
 
     path = str(tmp_path / "d.parquet")
@@ -699,11 +704,12 @@ def test_too_many_groups_are_refused():
         CountReducer(positives=1, negatives=1, n_groups=MAX_GROUPS + 1)
 
 
+@pytest.mark.slow
 def test_duckdb_weighted_one_class_file(tmp_path):
     """The engine's road to the BEP bug: DuckDB sums the weights in parallel, in
     another order than the stream's running sum (p2 of the review crashed in
     about one file of three)."""
-    pq_ = pytest.importorskip("pyarrow.parquet")
+    from pyarrow import parquet as pq_
     import pyarrow as pa
 
     from evalreport.engines.duckdb import aggregate_duckdb

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 import evalreport
 from evalreport.__main__ import main
@@ -31,6 +32,7 @@ def _write(tmp, threshold="{optimal_on: valid}", test_learners="{a: a, b: b}"):
     return tmp / "spec.yaml", data
 
 
+@pytest.mark.slow
 def test_thresholds_chosen_on_one_data_set_are_applied_to_the_other(tmp_path):
     path, data = _write(tmp_path)
     result = evalreport.evaluate(evalreport.load_spec(path))
@@ -53,6 +55,7 @@ def test_thresholds_chosen_on_one_data_set_are_applied_to_the_other(tmp_path):
         "not an independent data set"]
 
 
+@pytest.mark.slow
 def test_threshold_optimal_warns_that_it_is_optimistic(tmp_path):
     path, _ = _write(tmp_path, threshold="optimal")
     assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 0

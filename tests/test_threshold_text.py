@@ -70,6 +70,7 @@ def _scores(rng, kind):
     return rng.random(n) * 10.0 ** rng.integers(-12, 6) * rng.choice([-1, 1])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["near_one", "ties", "negative", "many_decimals"])
 def test_every_threshold_text_gives_the_same_decisions_and_is_shortest(kind):
     rng = np.random.default_rng(19)
@@ -117,6 +118,7 @@ def test_a_threshold_whose_double_is_below_its_decimal_is_printed_as_written():
     assert threshold_text(evaluate_binary([0, 1, 1], [0.2, 0.3, 0.9]).counts, 0.3) == "0.300"
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 30), min_size=2, max_size=40),
        st.lists(st.booleans(), min_size=2, max_size=40),
@@ -156,6 +158,7 @@ def _near_one_spec(tmp, threshold="optimal"):
     return tmp / "spec.yaml"
 
 
+@pytest.mark.slow
 def test_the_report_prints_thresholds_that_keep_the_matrix(tmp_path):
     import evalreport
     from evalreport.report.context import report_context
@@ -180,6 +183,7 @@ def test_the_report_prints_thresholds_that_keep_the_matrix(tmp_path):
             assert np.array_equal(scores >= float(lr.threshold_text(t)), scores >= t)
 
 
+@pytest.mark.slow
 def test_a_threshold_chosen_on_validation_prints_one_text_on_both_data_sets(tmp_path):
     # the least-cost threshold of a on validation is its score 0.2537; the test set
     # has scores 0.2532 and 0.2536 just below it: validation's own text would be

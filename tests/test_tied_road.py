@@ -65,6 +65,7 @@ def _check_intervals_off_runs(e, fa, ta, fb, tb):
         assert set(want.tolist()) == {i.above}, (i, d)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(25))
 def test_pieces_give_the_whole_grid_road_exactly(seed):
     y, learners = _learners(seed)

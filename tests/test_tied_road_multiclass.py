@@ -78,6 +78,7 @@ def test_small_labels():
     np.testing.assert_array_equal(_small_labels(y, 200), y)
 
 
+@pytest.mark.slow
 def test_multiclass_auc_against_scikit_learn():
     from sklearn.metrics import roc_auc_score
 

@@ -141,6 +141,7 @@ def test_learner_status_rules():
     assert worst_status(["fit", "not_fit", "inconclusive"]) == "not_fit"
 
 
+@pytest.mark.slow
 def test_the_deployed_learners_status_is_the_overall_status():
     cols = _table(shift=(1.5, 0.2))
     gates = [{"metric": "auc", "min": 0.65}]
@@ -317,6 +318,7 @@ def test_a_multiclass_leader_by_cost_is_tested_by_the_paired_bootstrap():
     assert row["p_vs_best"] == pytest.approx(want, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_replicates_of_one_configuration_are_ranked_and_tested_as_one():
     """experiment_runs: 20 runs, 5 configurations of 4 seeds; the leader is the
     configuration of least mean cost, and the configurations Welch's t-test

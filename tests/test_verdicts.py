@@ -86,6 +86,7 @@ def breast_cancer():
     return evalreport.evaluate(load_spec(ROOT / "examples/breast_cancer/spec.yaml"))
 
 
+@pytest.mark.slow
 def test_breast_cancer_verdict_says_who_is_above_where(breast_cancer):
     from evalreport.report.binary import _details, _matrix, _sentences
 

@@ -105,6 +105,7 @@ def _verify(capsys, *args) -> tuple[int, str]:
     return status, capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_signed_report_verifies(signed, capsys):
     status, out = _verify(capsys, signed["pdf"], "--trust", signed["folder"] / "signer.crt")
     assert status == 0, out
@@ -134,6 +135,7 @@ def test_json_output_and_another_certificate_is_not_trusted(signed, tmp_path, ca
     assert sig["ok"] is False and sig["text"].endswith("the signer's certificate is not trusted by --trust")
 
 
+@pytest.mark.slow
 def test_data_attached_with_sha256_and_size(signed):
     reader = pypdf.PdfReader(signed["pdf"])
     csv = (signed["folder"] / "preds.csv").read_bytes()
@@ -154,6 +156,7 @@ def test_data_attached_with_sha256_and_size(signed):
         assert listed[name] == hashlib.sha256(reader.attachments[name][0]).hexdigest()
 
 
+@pytest.mark.slow
 def test_signed_file_keeps_pdf_a_3b(signed, tmp_path, monkeypatch):
     """The signature is an incremental update: the unsigned file's bytes come first,
     unchanged, and the signed file passes the PDF/A checks test_pdf_sink makes."""
@@ -267,6 +270,7 @@ def test_wrong_or_missing_password_exit_2_and_nothing_written(signed, tmp_path, 
         assert ("wrong password" in err) if password else ("EVALREPORT_TEST_PASSWORD is not set" in err)
 
 
+@pytest.mark.slow
 def test_pem_key_and_certificate(tmp_path, monkeypatch, capsys):
     _write_data(tmp_path)
     _write_signer(tmp_path, "PEM signer")
@@ -300,6 +304,7 @@ def test_unreadable_file_is_exit_2(tmp_path, capsys):
     assert main(["verify", str(tmp_path / "missing.pdf")]) == 2
 
 
+@pytest.mark.slow
 def test_data_found_by_sha256_in_data_dir(tmp_path, capsys):
     _write_data(tmp_path)
     spec = SPEC.format(sign="").replace("attach: [results, spec, data]", "attach: [results, spec, data]\n"
@@ -391,6 +396,7 @@ def test_fixture_made_by_an_earlier_release_verifies(capsys):
     assert re.search(r"verified: \d+ values reproduce", out)
 
 
+@pytest.mark.slow
 def test_an_update_appended_after_signing(signed, tmp_path, capsys):
     """An incremental update after the signature (the signed revision intact):
     verify says something was appended."""
@@ -409,6 +415,7 @@ def test_an_update_appended_after_signing(signed, tmp_path, capsys):
     assert "the signed bytes were changed" not in text
 
 
+@pytest.mark.slow
 def test_in_memory_table_attached_as_parquet_and_rerun(tmp_path, capsys):
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -430,6 +437,7 @@ def test_in_memory_table_attached_as_parquet_and_rerun(tmp_path, capsys):
     assert re.search(r"verified: \d+ values reproduce", out)
 
 
+@pytest.mark.slow
 def test_engine_attaches_its_count_tables(tmp_path, capsys):
     """DuckDB: the count tables it handed the measures, checked against cumulative
     counts made here with NumPy from the raw file."""
@@ -505,6 +513,7 @@ def test_values_compared_exactly_or_within_1e_12():
                                    "extra: not recorded, present in the rerun"]
 
 
+@pytest.mark.slow
 def test_rerun_with_history_uses_the_archive(archive, tmp_path, capsys):
     """A spec with history: reruns against the runs of --history DIR before its date."""
     folder = tmp_path / "weekly"
@@ -526,6 +535,7 @@ def test_rerun_with_history_uses_the_archive(archive, tmp_path, capsys):
     assert status == 4 and "run 2026-11-29 (this report's) is missing from the archive" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["parent", "absolute"])
 def test_rerun_lays_out_data_outside_the_spec_folder(tmp_path, capsys, where):
     (tmp_path / "specs").mkdir()

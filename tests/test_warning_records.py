@@ -8,6 +8,8 @@ import re
 import textwrap
 from pathlib import Path
 
+import pytest
+
 import evalreport
 from evalreport.__main__ import main
 from evalreport.result import RunWarning
@@ -33,6 +35,7 @@ def _spec(tmp: Path) -> Path:
     return tmp / "spec.yaml"
 
 
+@pytest.mark.slow
 def test_records_name_the_learner_and_the_measure(tmp_path):
     result = evalreport.evaluate(evalreport.load_spec(_spec(tmp_path)))
     assert all(isinstance(w, RunWarning) for w in result.warnings)
@@ -48,6 +51,7 @@ def test_records_name_the_learner_and_the_measure(tmp_path):
     assert mcnemar and mcnemar[0].learner is None and mcnemar[0].measure == "mcnemar"
 
 
+@pytest.mark.slow
 def test_report_marks_the_cell_and_json_keeps_messages(tmp_path):
     assert main(["run", str(_spec(tmp_path)), "--quiet"]) == 3  # the gate on an undefined value fails
     data = json.loads((tmp_path / "out" / "results.json").read_text())
@@ -67,6 +71,7 @@ def test_report_marks_the_cell_and_json_keeps_messages(tmp_path):
     assert 'class="mark"' not in row_b.group(1)
 
 
+@pytest.mark.slow
 def test_multiclass_records_use_the_registry_names(tmp_path):
     """A class never predicted: macro-P counts it as 0 and says so; the record names
     the registry's precision (the table's macro-P column), and the cell is marked."""

@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from ..metrics.counts import CountTable
+from ..metrics.sums import dot
 
 
 #: Cells per requested bin for an integer resolution, and the most cells.
@@ -95,7 +96,7 @@ def resolution_bounds(table: CountTable) -> dict:
     N = np.diff(fp)
     out: dict[str, float | None] = {"auc": None, "average_precision": None, "bep": None}
     if mp > 0 and mn > 0:
-        out["auc"] = float(np.dot(P, N) / (2.0 * mp * mn))
+        out["auc"] = dot(P, N) / (2.0 * mp * mn)  # sums.dot: no BLAS
     if mp > 0:
         a = tp[:-1]
         d = a + fp[:-1]
@@ -104,7 +105,7 @@ def resolution_bounds(table: CountTable) -> dict:
         with np.errstate(divide="ignore", invalid="ignore"):
             binned = np.where(has, P * (a + P) / (d + P + N), 0.0)
             upper = np.where(has, P * (a + P) / (d + P), 0.0)
-            lower = np.where(c > 0, P - (c - a) * np.log1p(P / np.where(c > 0, c, 1.0)), P)
+            lower = np.where(c > 0, P - (c - a) * _log1p(P / np.where(c > 0, c, 1.0)), P)
         lower = np.where(has, lower, 0.0)
         gap = np.maximum(np.maximum(upper - binned, binned - lower), 0.0)
         out["average_precision"] = float(gap.sum() / mp)
@@ -120,3 +121,11 @@ def resolution_bounds(table: CountTable) -> dict:
             lo = max(0.0, r - nb)
             out["bep"] = float(max(hi - xb, xb - lo, 0.0) / mp)
     return out
+
+
+def _log1p(x: np.ndarray) -> np.ndarray:
+    """log(1 + x) by the C library (math.log1p), value by value: NumPy's log1p is
+    an AVX-512 kernel where the processor has one and the C library's elsewhere,
+    and the two differ in the last digit. One value per bin (10^4 at resolution
+    1e-4): a millisecond."""
+    return np.fromiter(map(math.log1p, x.tolist()), dtype=np.float64, count=x.size)

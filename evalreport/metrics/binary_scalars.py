@@ -54,7 +54,7 @@ def _scalars_general(table: CountTable):
     # Twice the area under the ROC polyline in count units: exact when unweighted.
     auc2 = _trapezoids2(tp, fp)
     recall_steps = np.subtract(tp[1:], tp[:-1], dtype=np.float64)
-    # sums.dot: the same np.dot up to 10,000 rows, a fixed order above (no BLAS threads' digit)
+    # sums.dot: NumPy's pairwise sum, not BLAS: the same last digit on every processor and thread count
     ap = dot(recall_steps, _precision(table)) / table.positives
     return auc2, ap, _bep(table), (None, None)
 

@@ -13,6 +13,8 @@ import math
 
 import numpy as np
 
+from .sums import dot
+
 __all__ = ["FAMILY", "FAMILY_MULTICLASS", "family_at", "family_matrix"]
 
 #: the family's names, in the order of results.json and of the report's table
@@ -123,10 +125,11 @@ def family_matrix(confusion, classes=None) -> tuple[dict[str, float | None], dic
             left_out[name] = f"the mean leaves out class{'es' if len(absent) > 1 else ''} " \
                              f"{', '.join(absent)} ({reason})"
     # MCC (Gorodkin 2004): cov(t, p) / sqrt(cov(t, t) cov(p, p)) of the one-hot codes
-    t_dot_p = float(rows @ cols)
+    # sums.dot, not @ (BLAS): the same last digit on every processor
+    t_dot_p = dot(rows, cols)
     cov_tp = float(diag.sum()) * n - t_dot_p
-    cov_tt = n * n - float(rows @ rows)
-    cov_pp = n * n - float(cols @ cols)
+    cov_tt = n * n - dot(rows, rows)
+    cov_pp = n * n - dot(cols, cols)
     if cov_tt == 0 or cov_pp == 0:
         values["mcc"] = None
         why["mcc"] = ("all the instances are of one class" if cov_tt == 0

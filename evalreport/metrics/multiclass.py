@@ -10,6 +10,7 @@ and ``undefined`` names the matrices concerned.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Mapping, Sequence
@@ -19,6 +20,7 @@ import numpy as np
 from .binary import evaluate_counts
 from .frozen import FrozenMapping
 from .labels import label_key
+from .sums import dot
 
 __all__ = [
     "Averages",
@@ -339,7 +341,8 @@ def evaluate_multiclass_counts(confusion: np.ndarray, classes: Sequence, *, n: i
     if tables is not None:
         if all(a is not None for a in aucs):
             macro_auc = float(np.mean(aucs))
-            weighted_auc = float(np.dot(aucs, supports) / np.sum(supports))
+            # math.fsum: a final sum rounded once, the same bits on every processor (np.dot: BLAS's)
+            weighted_auc = math.fsum(a * s for a, s in zip(aucs, supports)) / math.fsum(supports)
         else:
             und["macro.auc"] = "a class has no instances (or all of them): its one-vs-rest AUC is undefined"
     if wins is not None:
@@ -369,13 +372,13 @@ def multiclass_costs(y, yhat, scores, cost_matrix, weights=None, probabilities=N
         raise ValueError(f"cost matrix must be {k} x {k}")
     if total == 0:
         return None, None
-    cse = float(np.dot(w, c[y, yhat]) / total)
+    cse = dot(w, c[y, yhat]) / float(total)
     bayes = None
     is_prob = probabilities if probabilities is not None else (
         scores is not None and bool(np.all(scores >= 0)) and np.allclose(scores.sum(axis=1), 1.0, atol=1e-3))
     if scores is not None and is_prob:
         # expected cost of predicting j: sum_i p_i cost[i][j]; choose the least
-        bayes = float(np.dot(w, c[y, np.argmin(scores @ c, axis=1)]) / total)
+        bayes = dot(w, c[y, np.argmin(scores @ c, axis=1)]) / float(total)
     return cse, bayes
 
 

@@ -21,6 +21,7 @@ from .binary import _bep_between, _trapezoids2
 from .cost import upper_hull_indices
 from .frozen import FrozenMapping
 from .reduced import Reduction, StreamResult, _roc_error
+from .sums import dot
 from .table import CountTable
 
 __all__ = ["ExactRows"]
@@ -132,7 +133,7 @@ class ExactRows:
         # AP: the step sum, as binary._scalars_general
         steps = np.subtract(tp, tp_prev, dtype=np.float64)
         precision = np.divide(tp, np.add(tp, fp), dtype=np.float64)
-        self.ap_sum += float(np.dot(steps, precision))
+        self.ap_sum += dot(steps, precision)  # sums.dot: no BLAS, the same bits on every processor
         # BEP: where TP + FP first reaches m+ (binary._bep)
         if self.bep_tp is None and self.m_pos > 0:
             predicted = np.add(tp, fp)

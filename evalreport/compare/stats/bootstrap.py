@@ -256,10 +256,10 @@ def _auc_values(chunk: _Chunk) -> np.ndarray:
 def _average_precision_values(chunk: _Chunk) -> np.ndarray:
     """Average precision as the engine's (metrics.binary._scalars_general): over
     the rows of the resample's table, sum (TP step) x precision, over m+. The sum
-    is :func:`~evalreport.metrics.sums.dot`'s, whose last digit no BLAS thread
-    count changes (``np.dot`` of one thread up to 10,000 rows, as before: the
-    same numbers). A resample whose table has one instance a row (all drawn
-    once, distinct scores) is the engine's other road: evaluated as such."""
+    is :func:`~evalreport.metrics.sums.dot`'s, whose last digit neither the
+    processor nor the BLAS thread count changes (no BLAS). A resample whose
+    table has one instance a row (all drawn once, distinct scores) is the
+    engine's other road: evaluated as such."""
     out = np.full(chunk.size, np.nan)
     # the blocks drawn, laid out as the columns of tp, fp (block k of row r is
     # column k + 1; column 0 is no table row)

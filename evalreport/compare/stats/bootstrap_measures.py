@@ -17,6 +17,7 @@ import numpy as np
 
 from ... import registry
 from ...metrics.calibration import calibration_of, not_probabilities, table_outcomes
+from ...metrics.sums import dot
 from .bootstrap import Statistic, auc_score, average_precision_score, bep_score, expected_total_cost, f1_at
 
 __all__ = ["AT_THRESHOLD", "at_threshold_of", "least_cost_at", "cost_at", "ks_score", "brier_of", "ece_of",
@@ -154,14 +155,15 @@ def _brier_values(chunk) -> np.ndarray:
     s = chunk.thr_desc
     total = chunk.cp.sum(axis=1) + chunk.cn.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (chunk.cp @ (1.0 - s) ** 2 + chunk.cn @ s ** 2) / total
+        # products and NumPy's row sums, not a BLAS product: the same last digit on every processor
+        return ((chunk.cp * (1.0 - s) ** 2).sum(axis=1) + (chunk.cn * s ** 2).sum(axis=1)) / total
 
 
 def brier_of(ev) -> float | None:
     """The Brier score of an evaluation's scores (probabilities)."""
     s, p, q, _ = table_outcomes(ev.counts)
     total = float(p.sum() + q.sum())
-    return None if total <= 0 else float((p @ (1 - s) ** 2 + q @ s ** 2) / total)
+    return None if total <= 0 else (dot(p, (1 - s) ** 2) + dot(q, s ** 2)) / total
 
 
 brier_of._vectorised = _brier_values
