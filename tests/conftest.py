@@ -15,6 +15,11 @@ from hypothesis import HealthCheck, settings
 
 ASAH_DIR = Path(__file__).resolve().parent / "data" / "asah"
 
+# examples/credit_audit signs its PDF with a demo certificate whose password the
+# example publishes (its README): the tests that render it read it from here, as a
+# user's shell would give it (never from the spec)
+os.environ.setdefault("CREDIT_AUDIT_PASSWORD", "credit-audit-demo")
+
 # Property tests: no per-example deadline (the first call pays NumPy's warm-up),
 # derandomized on CI so a failure reproduces; example counts are set per test.
 settings.register_profile(
