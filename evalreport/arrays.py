@@ -83,7 +83,20 @@ def predictions_spec(y_true, scores, *, positive=None, classes=None, priors=None
         head["threshold"] = threshold
     out = {"version": 1, **head, **spec,
            "data": [{"table": TABLE, "label": label, "learners": entry_learners}]}
-    return out, {TABLE: pa.table(columns)}
+    return out, {TABLE: pa.Table.from_arrays([_arrow(v) for v in columns.values()], names=list(columns))}
+
+
+def _arrow(values: np.ndarray):
+    """A numpy column as an Arrow array. Numbers go in as their buffer (no copy):
+    ``pa.array`` would first import pandas, a fifth of a second of the first call,
+    to ask whether the column is a pandas Series; labels of text or booleans go
+    through ``pa.array``."""
+    import pyarrow as pa
+
+    if values.ndim == 1 and values.dtype.kind in "iuf" and values.dtype.byteorder in "=|":
+        values = np.ascontiguousarray(values)
+        return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values), [None, pa.py_buffer(values)])
+    return pa.array(values)
 
 
 def from_predictions(y_true, scores, *, positive=None, classes=None, priors=None, costs=None, threshold=None,
