@@ -64,6 +64,12 @@ def _word_parts(name: str) -> list[str]:
     return [p for p in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if p]
 
 
+#: spec keys whose names look like a credential's but whose values name files: the
+#: signing key's and certificate's paths (report.sign; the password comes from the
+#: environment variable password_env names, never from the spec)
+_PATHS_NOT_SECRETS = frozenset({("report", "sign", "key"), ("report", "sign", "certificate")})
+
+
 def looks_like_credential(name: str, *, words=_WORDS) -> bool:
     """Whether a key named ``name`` probably holds a credential.
 
@@ -295,7 +301,7 @@ def redact_spec_text(text: str) -> tuple[str, list[str]]:
         if isinstance(node, yaml.MappingNode):
             for key, value in node.value:
                 name = key.value if isinstance(key, yaml.ScalarNode) else str(key.value)
-                if looks_like_credential(name):
+                if looks_like_credential(name) and path + (name,) not in _PATHS_NOT_SECRETS:
                     if redact_all(value, set()):
                         where.append((key.start_mark.index, _path_text(path + (name,))))
                 else:

@@ -225,7 +225,7 @@ def test_the_ece_interval_and_the_paired_difference_against_numpy(tmp_path):
     assert diff.interval == pytest.approx((lo, hi)) and hi < 0
     (sentence,) = poor_calibration_sentences(result)
     ece_a = result.learners["a"].values["ece"]
-    assert (f"; a ({ece_a:.3f}) calibrated better (the 95% paired-bootstrap interval of the ECE difference "
+    assert (f"; a ({ece_a:#.3g}) calibrated better (the 95% paired-bootstrap interval of the ECE difference "
             "excludes 0)") in sentence
 
 
@@ -247,6 +247,6 @@ def test_a_lower_ece_that_cannot_be_told_apart_is_said_so_with_its_interval(tmp_
     assert lo < 0 < hi
     (sentence,) = poor_calibration_sentences(result)
     assert sentence.startswith("a ranks first by AUC")
-    assert (f"; b ({ece['b']:.3f}, difference [{lo:.3f}, {hi:.3f}]) has a lower ECE but cannot be told apart "
+    assert (f"; b ({ece['b']:#.3g}, difference [{lo:#.3g}, {hi:#.3g}]) has a lower ECE but cannot be told apart "
             "from it") in sentence
     assert "calibrated better" not in sentence

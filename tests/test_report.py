@@ -162,7 +162,7 @@ def test_undefined_name_in_template_is_an_error(tmp_path):
     spec.write_text(spec.read_text().replace("out: out}", "out: out, template: bad}"))
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "report.html").write_text("previous")
-    assert main(["run", str(spec), "--quiet"]) == 1
+    assert main(["run", str(spec), "--quiet"]) == 2  # the user's template: exit 2, naming it (issue 36)
     assert (tmp_path / "out" / "report.html").read_text() == "previous"
 
 
