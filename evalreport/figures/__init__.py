@@ -312,5 +312,11 @@ def reliability_figure(name: str, bins, color: str, fig_id: str, *, top_label: b
                  color=color, alpha=0.45, edgecolor="white", linewidth=0.5)
         hist.set_xlabel("top score (confidence)" if top_label else "score")
         hist.set_ylabel("weight" if any(not float(b.n).is_integer() for b in bins) else "instances")
+        # two short tick labels ("1.5k", not "1500"): the fixed left margin holds them and
+        # the rotated label beside them inside the figure
+        from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+        hist.yaxis.set_major_locator(MaxNLocator(nbins=2, integer=True))
+        hist.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v / 1000:g}k" if abs(v) >= 1000 else f"{v:g}"))
         hist.grid(axis="x", visible=False)
         return _svg(fig, fig_id, reliability_alt(name, bins, top_label))
