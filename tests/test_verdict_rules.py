@@ -376,3 +376,26 @@ def test_a_challenger_non_inferior_within_the_margin_but_not_superior():
     assert c["non_inferior"] and not c["superior"]  # the data make the case
     (line,) = page_one(result)["challengers"]
     assert line.startswith("May b replace a? B is not worse by more than the margin 0.1")
+
+
+def test_a_test_the_conclusion_rests_on_is_medium_when_missing_others_low():
+    """The leader's test not made (no bootstrap for the measure ranked) is a medium
+    finding: the leader then stands untested; with the bootstrap on it is tested, and
+    the finding is gone."""
+    import pyarrow as pa
+
+    rng = np.random.default_rng(2)
+    n = 200
+    y = rng.integers(0, 2, n)
+    table = pa.table({"y": y, "a": np.clip(0.3 * y + rng.random(n) * 0.7, 0, 1), "b": rng.random(n)})
+    spec = {"version": 1, "positive": 1, "confidence": {"bootstrap": 0},
+            "costs": {"false_negative": 5, "false_positive": 1},
+            "data": [{"table": "t", "label": "y", "learners": {"a": "a", "b": "b"}}]}
+    result = evalreport.evaluate(spec, data={"t": table})
+    untested = [f for f in result.verdict.findings if "not tested against the best" in f.text]
+    assert len(untested) == 1 and untested[0].severity == "medium"
+    assert result.verdict.leader.rank_by == "cost_at_threshold"
+    # with the bootstrap on, the same ranking is tested: no such finding
+    spec["confidence"] = {"bootstrap": 200}
+    result = evalreport.evaluate(spec, data={"t": table})
+    assert not [f for f in result.verdict.findings if "not tested against the best" in f.text]

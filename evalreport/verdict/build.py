@@ -228,7 +228,8 @@ def _relied_on(result) -> set[str]:
     from ..compare.leaderboard import rank_measure, test_for
 
     spec = result.spec
-    out = {test_for(rank_measure(spec), spec.task or "binary")}
+    ranked = rank_measure(spec)
+    out = {ranked, test_for(ranked, spec.task or "binary")}  # the measure ranked: its test not made
     if spec.compare != "all":
         out |= set(spec.compare)
     return out
@@ -246,7 +247,8 @@ def _warning_findings(result, judged: set[str]) -> list[Finding]:
             continue  # said as a finding of its own (_threshold_findings)
         if text.startswith("gate ") and "not evaluated" in text:
             continue  # said as the gate's finding
-        severity = "medium" if measure in _TESTS and measure in relied_on else "low"
+        untested = measure in _TESTS or "not tested against the best" in text
+        severity = "medium" if untested and measure in relied_on else "low"
         out.append(Finding(severity, learner, measure, text + ("" if text.endswith(".") else ".")))
     return out
 
