@@ -27,6 +27,7 @@ import pytest
 from sklearn import metrics as skm
 
 from evalreport.data import readers
+from evalreport.data.checks import magnitude
 from evalreport.__main__ import main
 from evalreport.metrics import evaluate_binary
 
@@ -527,7 +528,7 @@ def test_weights_of_an_extreme_scale(tmp_path, capsys, scale):
     assert a["accuracy"] == pytest.approx(skm.accuracy_score(LABELS, yhat, sample_weight=scaled), rel=1e-12)
     assert a["positives"] == pytest.approx(scaled[np.array(LABELS) == 1].sum(), rel=1e-12)
     assert d["warnings"][0].startswith(f"pred.csv: column 'w': the weights are scaled by 2^{-exponent} "
-                                       f"(the largest is {w.max():.3g}: ")
+                                       f"(the largest is {magnitude(w.max())}: ")
 
 
 @pytest.mark.slow
@@ -651,7 +652,7 @@ def test_engine_weights_of_an_extreme_scale_are_scaled_as_in_memory(tmp_path, ca
         got[engine] = json.loads((out / "results.json").read_text())
     top = weight * 3
     exponent = math.frexp(top)[1]
-    note = (f"pred.parquet: column 'w': the weights are scaled by 2^{-exponent} (the largest is {top:.3g}: ")
+    note = (f"pred.parquet: column 'w': the weights are scaled by 2^{-exponent} (the largest is {magnitude(top)}: ")
     for engine, d in got.items():
         assert any(w.startswith(note) for w in d["warnings"]), (engine, d["warnings"])
     a, b = got["memory"]["learners"]["a"], got["duckdb"]["learners"]["a"]
