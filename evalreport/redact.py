@@ -38,6 +38,9 @@ __all__ = ["REDACTED", "Published", "published", "published_spec", "published_sp
            "redaction_note"]
 
 REDACTED = "<redacted>"
+#: how the warning that the published spec is redacted begins (verify knows it: the
+#: attached spec, redacted, reruns without it)
+REDACTED_SPEC_WARNING = "the report publishes the spec with credentials redacted"
 
 #: word parts of a key name that mark its value as a credential
 _WORDS = frozenset({
@@ -406,7 +409,7 @@ def published(result) -> Published:
             # the redaction said last: the spec attached to the PDF is then not the file's bytes
             # (the readers of warnings zip them with result.warnings, which this one is not in)
             warnings=tuple(redact_text(str(w))[0] for w in result.warnings) + (
-                (f"the report publishes the spec with credentials redacted (the text shown and attached "
+                (f"{REDACTED_SPEC_WARNING} (the text shown and attached "
                  f"to the PDF is not the file's, the title and description as shown): "
                  f"{redaction_note(list(redacted))}",) if redacted else ()),
         )

@@ -563,3 +563,18 @@ def test_a_value_a_later_release_adds_is_noted_not_a_difference():
     assert (same, diffs, new) == (1, [], ["a.lr_plus"])
     same, diffs = compare_values({"a": {"auc": 0.5, "x": 1}}, {"a": {"auc": 0.6}}, new)
     assert diffs == ["a.auc: recorded 0.5, rerun 0.6", "a.x: recorded, missing from the rerun"]
+
+
+def test_a_spec_published_redacted_still_reruns(tmp_path, capsys):
+    """A credential in the spec (here in a comment) is redacted in the attached copy,
+    with a warning saying so; the rerun from that copy has nothing to redact, and the
+    verification compares every other value (the warning is the report's alone)."""
+    _write_data(tmp_path)
+    spec = SPEC.format(sign="").replace("[pdf, json, html]", "[pdf]") + "# export DB_PASSWORD=hunter2hunter2\n"
+    (tmp_path / "spec.yaml").write_text(spec)
+    assert main(["run", str(tmp_path / "spec.yaml"), "--quiet", "--out", str(tmp_path / "out")]) == 0
+    results = json.loads(pypdf.PdfReader(tmp_path / "out" / "report.pdf").attachments["results.json"][0])
+    assert any(w.startswith("the report publishes the spec with credentials redacted") for w in results["warnings"])
+    status, out = _verify(capsys, tmp_path / "out" / "report.pdf")
+    assert status == 0, out
+    assert re.search(r"verified: \d+ values reproduce", out)
