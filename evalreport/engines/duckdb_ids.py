@@ -6,11 +6,8 @@ must be refused here too (issue 36: the engines agree on what is valid).
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-
 from .checks import ColumnError, quote_ident
-from .duckdb_source import _check_memory_limit, _connect, _duckdb, _resolve_source, _schema, duckdb_text
+from .duckdb_source import _schema, _session, duckdb_text
 
 __all__ = ["check_ids_duckdb", "largest_weight_duckdb"]
 
@@ -20,26 +17,16 @@ def largest_weight_duckdb(source, weight: str, *, memory_limit: str = "1GB", kin
     """The largest finite weight of the source (None: no such column, or none finite):
     the in-memory road scales weights by its power of two when their sums would
     overflow or their products underflow, and so does the DuckDB road with it."""
-    _check_memory_limit(memory_limit)
-    kind, database, from_sql, params, where = _resolve_source(source, kind, database)
-    duckdb = _duckdb()
-    tmp = tempfile.mkdtemp(prefix="evalreport-duckdb-")
-    try:
-        con = _connect(duckdb, database, memory_limit=memory_limit, temp_directory=tmp)
+    with _session(source, memory_limit=memory_limit, kind=kind, database=database) as db:
+        types = _schema(db.con, db.duckdb, db.from_sql, db.params, db.where)
+        if weight not in types:
+            return None
+        w = f"TRY_CAST({quote_ident(weight)} AS DOUBLE)"
         try:
-            types = _schema(con, duckdb, from_sql, params, where)
-            if weight not in types:
-                return None
-            w = f"TRY_CAST({quote_ident(weight)} AS DOUBLE)"
-            try:
-                top = con.execute(f"SELECT max({w}) FILTER (WHERE isfinite({w})) FROM {from_sql}",
-                                  params).fetchone()[0]
-            except duckdb.Error:
-                return None  # (the aggregation tells what DuckDB cannot read)
-        finally:
-            con.close()
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+            top = db.con.execute(f"SELECT max({w}) FILTER (WHERE isfinite({w})) FROM {db.from_sql}",
+                                 db.params).fetchone()[0]
+        except db.duckdb.Error:
+            return None  # (the aggregation tells what DuckDB cannot read)
     return None if top is None else float(top)
 
 
@@ -48,29 +35,20 @@ def check_ids_duckdb(source, id_column: str, *, memory_limit: str = "1GB", kind:
     """Raise :class:`~evalreport.engines.checks.ColumnError` (role "id") when the
     id column is missing, holds a missing or empty id, or an id twice; two
     queries (a count and a GROUP BY that DuckDB spills past ``memory_limit``)."""
-    _check_memory_limit(memory_limit)
-    kind, database, from_sql, params, where = _resolve_source(source, kind, database)
-    duckdb = _duckdb()
-    tmp = tempfile.mkdtemp(prefix="evalreport-duckdb-")
-    try:
-        con = _connect(duckdb, database, memory_limit=memory_limit, temp_directory=tmp)
+    with _session(source, memory_limit=memory_limit, kind=kind, database=database) as db:
+        types = _schema(db.con, db.duckdb, db.from_sql, db.params, db.where)
+        if id_column not in types:
+            return  # the aggregation names the missing column (with the closest name)
+        col = quote_ident(id_column)
+        empty = f"{col} IS NULL" + (f" OR trim({col}) = ''" if types[id_column] == "VARCHAR" else "")
         try:
-            types = _schema(con, duckdb, from_sql, params, where)
-            if id_column not in types:
-                return  # the aggregation names the missing column (with the closest name)
-            col = quote_ident(id_column)
-            empty = f"{col} IS NULL" + (f" OR trim({col}) = ''" if types[id_column] == "VARCHAR" else "")
-            try:
-                missing = con.execute(f"SELECT count(*) FILTER (WHERE {empty}) FROM {from_sql}", params).fetchone()[0]
-                twice = con.execute(f"SELECT {col}, count(*) AS n FROM {from_sql} WHERE {col} IS NOT NULL "
-                                    f"GROUP BY {col} HAVING count(*) > 1 ORDER BY {col} LIMIT 1",
-                                    params).fetchone()
-            except duckdb.Error as exc:
-                raise ValueError(f"DuckDB failed reading {where}: {duckdb_text(exc)}") from None
-        finally:
-            con.close()
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+            missing = db.con.execute(f"SELECT count(*) FILTER (WHERE {empty}) FROM {db.from_sql}",
+                                     db.params).fetchone()[0]
+            twice = db.con.execute(f"SELECT {col}, count(*) AS n FROM {db.from_sql} WHERE {col} IS NOT NULL "
+                                   f"GROUP BY {col} HAVING count(*) > 1 ORDER BY {col} LIMIT 1",
+                                   db.params).fetchone()
+        except db.duckdb.Error as exc:
+            raise ValueError(f"DuckDB failed reading {db.where}: {duckdb_text(exc)}") from None
     if missing:
         raise ColumnError(f"column '{id_column}': {missing:,} missing id(s) (empty or null); every row needs an id",
                           "id")

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import tempfile
+from contextlib import contextmanager
+from types import SimpleNamespace
 from urllib.parse import parse_qs, unquote
 
 from ..spec.files import ENGINE_COMPRESSIONS
@@ -104,6 +108,25 @@ def _connect(duckdb, database, *, memory_limit: str, temp_directory: str, thread
         con.close()
         raise
     return con
+
+
+@contextmanager
+def _session(source, *, memory_limit: str, kind: str, database):
+    """One connection to the source, in a temporary spill folder removed after:
+    yields ``duckdb``, ``con``, ``from_sql``, ``params`` and ``where`` (the
+    source resolved as :func:`_resolve_source` resolves it)."""
+    _check_memory_limit(memory_limit)
+    kind, database, from_sql, params, where = _resolve_source(source, kind, database)
+    duckdb = _duckdb()
+    tmp = tempfile.mkdtemp(prefix="evalreport-duckdb-")
+    try:
+        con = _connect(duckdb, database, memory_limit=memory_limit, temp_directory=tmp)
+        try:
+            yield SimpleNamespace(duckdb=duckdb, con=con, from_sql=from_sql, params=params, where=where)
+        finally:
+            con.close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _share_memory(con, share: float) -> None:
