@@ -117,14 +117,20 @@ def roc_figure(result, styles, thirds: bool = False) -> str:
         return _svg(fig, "roc", roc_alt(result, crowded))
 
 
-def pr_figure(result, styles, thirds: bool = False) -> str:
+def _curves_figure(plot, name: str, alt: str, result, styles, thirds: bool) -> str:
+    """One axes of every learner's curves (``plot``: a plot helper) with the legend
+    below: the P-R and the cost figures."""
     with _rc():
         size = (THIRD_WIDTH, THIRD_HEIGHT) if thirds else (HALF_WIDTH, 3.3)
         fig = _figure(size, layout="constrained")
         ax = fig.subplots()
-        handles = plot_pr(ax, result, styles=styles, legend=False)
+        handles = plot(ax, result, styles=styles, legend=False)
         _legend_below(fig, [ax], handles, [h.get_label() for h in handles], width=size[0])
-        return _svg(fig, "pr", pr_alt(result))
+        return _svg(fig, name, alt)
+
+
+def pr_figure(result, styles, thirds: bool = False) -> str:
+    return _curves_figure(plot_pr, "pr", pr_alt(result), result, styles, thirds)
 
 
 def cost_limits(result) -> tuple[float, float]:
@@ -135,13 +141,7 @@ def cost_limits(result) -> tuple[float, float]:
 
 
 def cost_figure(result, styles, thirds: bool = False) -> str:
-    with _rc():
-        size = (THIRD_WIDTH, THIRD_HEIGHT) if thirds else (HALF_WIDTH, 3.3)
-        fig = _figure(size, layout="constrained")
-        ax = fig.subplots()
-        handles = plot_cost_curves(ax, result, styles=styles, legend=False)
-        _legend_below(fig, [ax], handles, [h.get_label() for h in handles], width=size[0])
-        return _svg(fig, "cost", cost_alt(result))
+    return _curves_figure(plot_cost_curves, "cost", cost_alt(result), result, styles, thirds)
 
 
 def scalar_limits(rows) -> tuple[float, float]:
