@@ -12,7 +12,7 @@ from .words import and_join
 
 __all__ = ["UNDEFINED", "fmt", "measure_text", "Column", "Cell", "and_join", "p_text", "p_value_text",
            "with_interval", "interval_text", "measure_interval_text", "rate", "cost", "count", "number",
-           "kind_of", "measure_column", "value_text", "percent", "plain", "ends_text"]
+           "kind_of", "measure_column", "value_text", "percent", "plain", "ends_text", "magnitude"]
 
 UNDEFINED = "undefined"
 
@@ -291,3 +291,16 @@ def with_interval(text: str, interval) -> str:
     if lo is None or hi is None:
         return text
     return f"{text} [{rate(lo)}, {rate(hi)}]"
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def magnitude(x: float) -> str:
+    """A number far from 1 as the report prints it, with no exponent notation.
+
+    >>> magnitude(1e200), magnitude(2.5e-300)
+    ('1 × 10²⁰⁰', '2.5 × 10⁻³⁰⁰')
+    """
+    mantissa, exponent = f"{x:.2e}".split("e")
+    return f"{float(mantissa):g} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"

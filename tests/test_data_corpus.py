@@ -27,7 +27,7 @@ import pytest
 from sklearn import metrics as skm
 
 from evalreport.data import readers
-from evalreport.data.checks import magnitude
+from evalreport.number_style import magnitude
 from evalreport.__main__ import main
 from evalreport.metrics import evaluate_binary
 

@@ -231,24 +231,13 @@ def weight_exponent(top: float) -> int:
 
 def scale_note(display, column, top: float, exponent: int) -> str:
     """The warning that the weights are scaled by ``2**-exponent`` (every engine's words)."""
+    from ..number_style import magnitude
+
     why = ("sums and products of weights this large overflow" if exponent > 0 else
            "products of sums of weights this small underflow")
     return (f"{display}: column '{column}': the weights are scaled by 2^{-exponent} (the largest is "
             f"{magnitude(top)}: {why}); the measures do not depend on the weights' scale, but the counts "
             "(TP, FP, TN, FN, positives, negatives) are in the scaled unit")
-
-
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def magnitude(x: float) -> str:
-    """A number far from 1 as the report prints it, with no exponent notation.
-
-    >>> magnitude(1e200), magnitude(2.5e-300)
-    ('1 × 10²⁰⁰', '2.5 × 10⁻³⁰⁰')
-    """
-    mantissa, exponent = f"{x:.2e}".split("e")
-    return f"{float(mantissa):g} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
 
 
 def _class_weight_problem(weights: np.ndarray, labels: np.ndarray, k: int) -> str | None:
