@@ -76,7 +76,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
     if src.kind not in ("table", "sql") and not files:
         problems.add(base + ("path",), f"no file matches {src.path}")
         return None
-    if src.engine == "duckdb" and not _engine_agrees(spec, i, files, problems):
+    if not _engine_agrees(spec, i, files, problems):
         return None
     exponent, notes = _duckdb_weight_scale(spec, src, files) if src.engine == "duckdb" else (0, ())
     if spec.task == "multiclass":
@@ -220,17 +220,23 @@ def _duckdb_weight_scale(spec: Spec, src, files: list) -> tuple[int, tuple]:
 
 
 def _engine_agrees(spec: Spec, i: int, files: list, problems: _Problems) -> bool:
-    """What the in-memory road refuses, refused before DuckDB aggregates (issue 36):
-    a .csv whose header is split by another separator, and a missing or repeated id.
-    False when a problem was recorded."""
+    """What the in-memory road refuses, refused before DuckDB or Spark aggregates
+    (issue 36: the engines agree): a UTF-16, compressed-but-not-named-so or empty
+    text file, a header past the limits, a .csv whose header is split by another
+    separator, and a missing or repeated id. False when a problem was recorded."""
     from ..engines import ColumnError
-    from ..engines.duckdb_ids import check_ids_duckdb
+    from ..spec.headers import header_problem
     from .file_problems import _header_line, _other_separator, _separator_problem, _text_problem
 
     src, base = spec.data[i], ("data", i)
     first = files[0] if files else None
     if first is not None and data_suffix(first)[0] in (".csv", ".tsv", ".jsonl"):
         problem = _text_problem(first, src.path)  # UTF-16, compressed but not named so, empty
+        if problem is not None:
+            problems.add(base + ("path",), problem)
+            return False
+    for file in files:  # (each header: DuckDB reads every file's columns)
+        problem = header_problem(file, src.path if len(files) == 1 else str(file))
         if problem is not None:
             problems.add(base + ("path",), problem)
             return False
@@ -244,14 +250,29 @@ def _engine_agrees(spec: Spec, i: int, files: list, problems: _Problems) -> bool
     if src.id is None:
         return True
     try:
-        check_ids_duckdb([str(f) for f in files] if files else src.path, src.id, memory_limit=src.memory_limit,
-                         kind=src.kind, database=str(spec.resolve(src.database)) if src.database else None)
+        _check_ids(spec, src, files)
     except ColumnError as exc:
         problems.add(base + ("id",), f"{src.path}: {exc}")
         return False
     except (ValueError, ImportError):
-        pass  # the aggregation tells what DuckDB cannot read, at its key
+        pass  # the aggregation tells what the engine cannot read, at its key
     return True
+
+
+def _check_ids(spec: Spec, src, files: list) -> None:
+    """The engine's own check of the id column (ColumnError: a missing or repeated id)."""
+    if src.engine == "duckdb":
+        from ..engines.duckdb_ids import check_ids_duckdb
+
+        check_ids_duckdb([str(f) for f in files] if files else src.path, src.id, memory_limit=src.memory_limit,
+                         kind=src.kind, database=str(spec.resolve(src.database)) if src.database else None)
+        return
+    from ..engines.spark import check_ids_spark
+
+    session = spec.spark
+    check_ids_spark(str(spec.resolve(src.path)), src.id, master=session.master if session else None,
+                    conf=dict(session.conf) if session else None, remote=session.remote if session else None,
+                    **_spark_reader(src))
 
 
 def _engine_key(exc, spec: Spec) -> tuple:

@@ -13,6 +13,7 @@ import numpy as np
 from ..metrics.labels import label_key
 from ..metrics.slices import small_slice_notes
 from ..spec import Spec, data_suffix, suggest
+from ..spec.headers import header_problem
 from .checks import (
     _binary_labels,
     _binary_row,
@@ -63,6 +64,7 @@ def _load_one(spec: Spec, i: int, problems: _Problems, progress=None, tables=Non
         progress(f"reading {display}")
     text = data_suffix(file)[0] in (".csv", ".tsv", ".jsonl")
     problem = _text_problem(file, display) if text else None
+    problem = problem or header_problem(file, display)  # (past the limits every engine keeps)
     if problem is not None:
         problems.add(base + ("path",), problem)
         return None

@@ -120,6 +120,7 @@ from .checks import (  # noqa: F401
     check_labels,
     judge_checks,
     match_positive,
+    id_problem,
     missing_column_message,
     quote_ident,
     sorted_labels,

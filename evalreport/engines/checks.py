@@ -113,6 +113,18 @@ class ColumnError(ValueError):
         self.role, self.learner = role, learner
 
 
+def id_problem(id_column: str, missing: int, twice) -> None:
+    """Raise :class:`ColumnError` (role "id") for ``missing`` ids (null or empty) or
+    ``twice``, the first repeated id as ``(value, count)``; both engines say it so."""
+    if missing:
+        raise ColumnError(f"column '{id_column}': {missing:,} missing id(s) (empty or null); every row needs an id",
+                          "id")
+    if twice is not None:
+        value, n = twice
+        times = "twice" if n == 2 else f"{n:,} times"
+        raise ColumnError(f"column '{id_column}': id {value!r} appears {times}; an id names one row", "id")
+
+
 def check_columns(columns, *, label: str, scores: dict, weight, by, where: str, engine: str,
                   type_problem) -> None:
     """Raise :class:`ColumnError` for a named column that is missing (with the

@@ -6,7 +6,7 @@ must be refused here too (issue 36: the engines agree on what is valid).
 
 from __future__ import annotations
 
-from .checks import ColumnError, quote_ident
+from .checks import id_problem, quote_ident
 from .duckdb_source import _schema, _session, duckdb_text
 
 __all__ = ["check_ids_duckdb", "largest_weight_duckdb"]
@@ -49,10 +49,4 @@ def check_ids_duckdb(source, id_column: str, *, memory_limit: str = "1GB", kind:
                                    db.params).fetchone()
         except db.duckdb.Error as exc:
             raise ValueError(f"DuckDB failed reading {db.where}: {duckdb_text(exc)}") from None
-    if missing:
-        raise ColumnError(f"column '{id_column}': {missing:,} missing id(s) (empty or null); every row needs an id",
-                          "id")
-    if twice is not None:
-        value, n = twice
-        times = "twice" if n == 2 else f"{n:,} times"
-        raise ColumnError(f"column '{id_column}': id {value!r} appears {times}; an id names one row", "id")
+    id_problem(id_column, missing, twice)

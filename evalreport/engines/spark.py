@@ -60,11 +60,12 @@ from . import (
     match_positive,
     ColumnError,
     check_columns,
+    id_problem,
     parse_resolution,
     sorted_labels,
 )
 
-__all__ = ["aggregate_spark", "spark_session"]
+__all__ = ["aggregate_spark", "check_ids_spark", "spark_session"]
 
 
 def _pyspark():
@@ -251,6 +252,31 @@ def aggregate_spark(
         labels_truncated=truncated,
         positive_label=positive_label,
     )
+
+
+def check_ids_spark(source, id_column: str, *, spark=None, master: str | None = None, conf: dict | None = None,
+                    remote: str | None = None, fmt: str = "parquet", options: dict | None = None) -> None:
+    """Raise :class:`~evalreport.engines.checks.ColumnError` (role "id") when the id
+    column holds a missing (null or empty) id or an id twice, as the in-memory road
+    and :func:`~evalreport.engines.duckdb_ids.check_ids_duckdb` do (issue 36: the
+    engines agree). A missing column is left to the aggregation (it names the closest).
+    Two jobs: a count, and a group-by of the ids that keeps the smallest repeated one."""
+    session = None
+    if not hasattr(source, "groupBy"):
+        session = spark_session(spark=spark, master=master, conf=conf, remote=remote)
+    _, F, T = _pyspark()
+    df, _ = _read(session, source, fmt, options)
+    fields = {f.name: f.dataType for f in df.schema.fields}
+    if id_column not in fields:
+        return
+    col = _col(F, id_column)
+    empty = col.isNull()
+    if isinstance(fields[id_column], T.StringType):
+        empty = empty | (F.trim(col) == F.lit(""))
+    missing = df.where(empty).count()
+    twice = (df.where(col.isNotNull()).groupBy(col.alias("v")).agg(F.count(F.lit(1)).alias("n"))
+             .where(F.col("n") > 1).orderBy("v").limit(1).collect())
+    id_problem(id_column, missing, (twice[0]["v"], twice[0]["n"]) if twice else None)
 
 
 def _type_problem(df, T):

@@ -38,33 +38,79 @@ def _csv_parse(suffix: str):
     return pacsv.ParseOptions(delimiter="\t" if suffix == ".tsv" else ",")
 
 
-#: the longest header line read: pyarrow parses blocks of 1 MiB by default and calls a
-#: header longer than a block an "Empty CSV file or block" (issue 36); the block grows
-#: to hold the header, up to this
-MAX_HEADER_BYTES = 64 * 2**20
+#: The header (first line) of a CSV/TSV file is refused past these, whatever the engine
+#: (issue 36): a prediction file holds a label, an id, perhaps weights, groups and slices,
+#: and score columns (a multi-class learner one per class: 1,000 classes of 4 learners are
+#: 4,000), so 5,000 columns and 1 MiB of names are generous. Past them pyarrow spends
+#: ~20 us a column inferring types (250,000 columns: tens of seconds), DuckDB runs out of
+#: its default 1GB budget (its CSV reader's buffers grow with the columns: 10,000 did not
+#: fit) and its lines stop at 2,000,000 bytes; the check itself reads the first line only.
+MAX_HEADER_BYTES = 2**20
+MAX_COLUMNS = 5_000
+
+
+def _first_line(file: Path, limit: int) -> tuple[bytes, bool]:
+    """(the first line of a CSV/TSV file, decompressed, without its line end; whether
+    it is longer than ``limit`` bytes, then cut there). Read 1 MiB at a time."""
+    import pyarrow as pa
+
+    line = b""
+    with pa.input_stream(str(file), compression=_CODECS.get(data_suffix(file)[1])) as stream:
+        while len(line) <= limit:
+            piece = stream.read(1 << 20)
+            end = piece.find(b"\n")
+            if end >= 0 or not piece:
+                line += piece[:end] if end >= 0 else piece
+                break
+            line += piece
+    too_long = len(line.rstrip(b"\r")) > limit
+    return (line[:limit] if too_long else line.rstrip(b"\r")), too_long
+
+
+def header_problem(file: Path, display: str) -> str | None:
+    """Why the header of a CSV/TSV file is past :data:`MAX_HEADER_BYTES` or
+    :data:`MAX_COLUMNS`, naming the file (None: within them, not a CSV/TSV file,
+    or unreadable: the readers say why). Reads the first line only."""
+    if data_suffix(file)[0] not in (".csv", ".tsv"):
+        return None
+    try:
+        line, too_long = _first_line(file, MAX_HEADER_BYTES)
+    except Exception:  # noqa: BLE001 (an unreadable file: the readers say why)
+        return None
+    problem = _limits_problem(file, line, too_long)
+    return None if problem is None else f"{display}: {problem}"
+
+
+def _limits_problem(file: Path, line: bytes, too_long: bool) -> str | None:
+    """The header's limits: the fields are counted with Python's csv module (quotes as
+    pyarrow and DuckDB read them), in time linear in the line."""
+    import csv
+
+    why = ("a prediction file holds a label, an id, weights, groups and score columns: "
+           f"headers of at most {MAX_COLUMNS:,} columns and {MAX_HEADER_BYTES // 2**20} MiB are read "
+           "(keep the columns the spec names)")
+    if too_long:
+        return f"the header (line 1) is longer than {MAX_HEADER_BYTES:,} bytes; {why}"
+    delimiter = "\t" if data_suffix(file)[0] == ".tsv" else ","
+    if line.count(delimiter.encode()) < MAX_COLUMNS:  # (fewer separators: fewer columns, whatever the quotes)
+        return None
+    text = line.decode("utf-8", "replace").lstrip("\ufeff")
+    columns = len(next(csv.reader([text], delimiter=delimiter), []))
+    return f"the header (line 1) has {columns:,} columns; {why}" if columns > MAX_COLUMNS else None
 
 
 def _csv_read_options(file: Path):
     """pyarrow's ReadOptions for a CSV/TSV file: blocks that hold its header line
-    whole (four times its length, at least pyarrow's 1 MiB). ValueError for a
-    header longer than :data:`MAX_HEADER_BYTES`."""
-    import pyarrow as pa
+    whole (four times its length, at least pyarrow's 1 MiB: a header longer than
+    a block is an "Empty CSV file or block" to pyarrow). ValueError for a header
+    past :data:`MAX_HEADER_BYTES` or :data:`MAX_COLUMNS`."""
     import pyarrow.csv as pacsv
 
-    compression = data_suffix(file)[1]
-    length = 0
-    with pa.input_stream(str(file), compression=_CODECS.get(compression)) as stream:
-        while length <= MAX_HEADER_BYTES:
-            piece = stream.read(1 << 20)
-            end = piece.find(b"\n")
-            if end >= 0 or not piece:
-                length += end if end >= 0 else 0
-                break
-            length += len(piece)
-    if length > MAX_HEADER_BYTES:
-        raise ValueError(f"the header line is longer than {MAX_HEADER_BYTES // 2**20} MiB (a file of that "
-                         "many column names is not a prediction file)")
-    return pacsv.ReadOptions(block_size=max(1 << 20, 4 * length + 1))
+    line, too_long = _first_line(file, MAX_HEADER_BYTES)
+    problem = _limits_problem(file, line, too_long)
+    if problem is not None:
+        raise ValueError(problem)
+    return pacsv.ReadOptions(block_size=max(1 << 20, 4 * len(line) + 1))
 
 
 def _column_names(file: Path) -> list[str]:
