@@ -725,8 +725,11 @@ def test_bad_sql_is_one_line(tmp_path, capsys):
 
 
 def test_a_header_longer_than_a_block_is_read(tmp_path, capsys):
-    # pyarrow parses 1 MiB blocks: a longer header was "Empty CSV file or block: cannot infer number of columns"
-    name = "x" * (1 << 20)
+    # pyarrow parses 1 MiB blocks: a header line of 1 MiB (the longest read: MAX_HEADER_BYTES), its
+    # line end past the block, was "Empty CSV file or block: cannot infer number of columns"
+    from evalreport.spec.headers import MAX_HEADER_BYTES
+
+    name = "x" * (MAX_HEADER_BYTES - len("id,y,p,"))
     csv = f"id,y,p,{name}\n" + "".join(f"{i},{y},{p},0\n" for i, y, p in ROWS)
     status, lines, out = _run(tmp_path, capsys, _spec(), {"pred.csv": csv})
     assert (status, lines) == (0, [])

@@ -95,7 +95,10 @@ def _limits_problem(file: Path, line: bytes, too_long: bool) -> str | None:
     if line.count(delimiter.encode()) < MAX_COLUMNS:  # (fewer separators: fewer columns, whatever the quotes)
         return None
     text = line.decode("utf-8", "replace").lstrip("\ufeff")
-    columns = len(next(csv.reader([text], delimiter=delimiter), []))
+    try:
+        columns = len(next(csv.reader([text], delimiter=delimiter), []))
+    except csv.Error:  # (not a header the readers read either: count the separators)
+        columns = text.count(delimiter) + 1
     return f"the header (line 1) has {columns:,} columns; {why}" if columns > MAX_COLUMNS else None
 
 
