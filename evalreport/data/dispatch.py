@@ -103,7 +103,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
             problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{_MEMORY_SCALES}")
             return None
         except (ValueError, ImportError) as exc:
-            problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}")
+            problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}{_memory_hint(src, exc)}")
             return None
         first = next(iter(counts.values()), None)
         for table in first.tables if first is not None else ():  # (every learner has the same weights)
@@ -149,7 +149,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
         problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{_MEMORY_SCALES}")
         return None
     except (ValueError, ImportError, RuntimeError) as exc:
-        problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}")
+        problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}{_memory_hint(src, exc)}")
         return None
     from ..engines import PositiveLabelMissing, check_labels
 
@@ -273,6 +273,17 @@ def _check_ids(spec: Spec, src, files: list) -> None:
     check_ids_spark(str(spec.resolve(src.path)), src.id, master=session.master if session else None,
                     conf=dict(session.conf) if session else None, remote=session.remote if session else None,
                     **_spark_reader(src))
+
+
+def _memory_hint(src, exc) -> str:
+    """What to do when DuckDB runs out of its budget: its CSV reader holds buffers for
+    every column of the file (5,000 columns need about 700MB of memory_limit)."""
+    if src.engine != "duckdb" or "Out of Memory" not in str(exc):
+        return ""
+    if data_suffix(src.path)[0] not in (".csv", ".tsv"):
+        return f" (memory_limit is {src.memory_limit}: raise it)"
+    return (f" (memory_limit is {src.memory_limit}; DuckDB's CSV reader needs memory for every column of "
+            "the file, the ones the spec does not name too: raise memory_limit, or keep fewer columns)")
 
 
 def _engine_key(exc, spec: Spec) -> tuple:
