@@ -110,7 +110,7 @@ def test_spark_refuses_as_memory_and_duckdb_do(tmp_path, capsys):
 _NAME = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n\x00"), max_size=6)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(names=st.lists(st.sampled_from(["a", "b,c", '"', 'x"y', "", " ", ",,"]) | _NAME, min_size=1, max_size=12),
        limit=st.integers(1, 12))
 def test_the_column_count_is_pyarrows(tmp_path_factory, names, limit):
@@ -127,3 +127,15 @@ def test_the_column_count_is_pyarrows(tmp_path_factory, names, limit):
         assert problem is not None and f"has {count:,} columns" in problem, (names, problem)
     else:
         assert problem is None, (names, problem)
+
+
+@pytest.mark.slow
+def test_duckdb_out_of_memory_says_what_to_do(tmp_path, capsys):
+    # DuckDB's CSV reader holds buffers for every column: 5,000 columns do not fit in 64MB
+    spec = _spec(extra_keys="    engine: duckdb\n    memory_limit: 64MB\n")
+    status, lines, out = _run(tmp_path, capsys, spec, {"pred.csv": _wide(MAX_COLUMNS)})
+    assert status == 2 and len(lines) == 1, lines
+    assert lines[0].startswith("error: spec.yaml:4: data[0].path: pred.csv: ") and "Out of Memory" in lines[0]
+    assert lines[0].endswith("(memory_limit is 64MB; DuckDB's CSV reader needs memory for every column of the "
+                             "file, the ones the spec does not name too: raise memory_limit, or keep fewer columns)")
+    assert (out / "results.json").read_text() == "previous report\n"
