@@ -139,3 +139,12 @@ def test_duckdb_out_of_memory_says_what_to_do(tmp_path, capsys):
     assert lines[0].endswith("(memory_limit is 64MB; DuckDB's CSV reader needs memory for every column of the "
                              "file, the ones the spec does not name too: raise memory_limit, or keep fewer columns)")
     assert (out / "results.json").read_text() == "previous report\n"
+
+
+def test_every_file_of_a_glob_has_its_header_checked(tmp_path, capsys):
+    # DuckDB reads the columns of every file: the one past the limit is named
+    spec = _spec("parts/p*.csv", "    engine: duckdb\n").replace("    id: id\n", "")
+    (tmp_path / "parts").mkdir()
+    files = {"parts/p1.csv": GOOD, "parts/p2.csv": _wide(MAX_COLUMNS + 1)}
+    _refused(tmp_path, capsys, spec, files, [
+        f"error: spec.yaml:4: data[0].path: parts/p2.csv: the header (line 1) has {MAX_COLUMNS + 1:,} columns; {WHY}"])

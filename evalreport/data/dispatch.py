@@ -9,6 +9,7 @@ that the files of one data set pair up by id, and raises one
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -236,7 +237,8 @@ def _engine_agrees(spec: Spec, i: int, files: list, problems: _Problems) -> bool
             problems.add(base + ("path",), problem)
             return False
     for file in files:  # (each header: DuckDB reads every file's columns)
-        problem = header_problem(file, src.path if len(files) == 1 else str(file))
+        shown = src.path if len(files) == 1 else os.path.relpath(file, spec.base_dir)  # (a glob's file)
+        problem = header_problem(file, shown)
         if problem is not None:
             problems.add(base + ("path",), problem)
             return False
