@@ -273,9 +273,13 @@ def check_ids_spark(source, id_column: str, *, spark=None, master: str | None = 
     empty = col.isNull()
     if isinstance(fields[id_column], T.StringType):
         empty = empty | (F.trim(col) == F.lit(""))
-    missing = df.where(empty).count()
-    twice = (df.where(col.isNotNull()).groupBy(col.alias("v")).agg(F.count(F.lit(1)).alias("n"))
-             .where(F.col("n") > 1).orderBy("v").limit(1).collect())
+    try:
+        missing = df.where(empty).count()
+        twice = (df.where(col.isNotNull()).groupBy(col.alias("v")).agg(F.count(F.lit(1)).alias("n"))
+                 .where(F.col("n") > 1).orderBy("v").limit(1).collect())
+    except Exception as exc:  # noqa: BLE001 - a failed job (Py4J, SparkRuntimeException): the aggregation says it
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"Spark failed reading the ids of {source!r}: {first}") from None
     id_problem(id_column, missing, (twice[0]["v"], twice[0]["n"]) if twice else None)
 
 
