@@ -56,6 +56,19 @@ HEADERS = [
 ]
 
 
+# rows Spark's CSV reader reads without a word (a short row padded with nulls, a long one cut:
+# a decimal comma shifts the score), which the in-memory reader refuses by line
+ROWS_CASES = [
+    ("a short row", GOOD + "21,1\n",
+     "error: spec.yaml:4: data[0].path: pred.csv: line 22: 2 fields where the header has 3: '21,1'"),
+    ("a decimal comma", GOOD + "21,1,0,5\n",
+     "error: spec.yaml:4: data[0].path: pred.csv: line 22: 4 fields where the header has 3: '21,1,0,5'"),
+    ("a quote never closed", GOOD + '21,1,"0.5',
+     "error: spec.yaml:4: data[0].path: pred.csv: row 21, the last, ends inside a quoted field that is not "
+     "closed: '21,1,\"0.5' (the file ends in this line, without a line end: cut short?)"),
+]
+
+
 def _engine_spec(engine: str) -> str:
     # (the engine's key goes after id: the lines of path and id stay; the session last)
     if engine == "memory":
@@ -68,6 +81,11 @@ def _engine_spec(engine: str) -> str:
 def test_headers_past_the_limits_are_refused_by_every_engine(tmp_path, capsys, engine, name, content, expected):
     # 250,000 columns took 80 s in memory; DuckDB ran out of its memory (10,000 did) or its line length
     _refused(tmp_path, capsys, _engine_spec(engine), {"pred.csv": content}, [expected])
+
+
+@pytest.mark.parametrize("name,content,expected", ROWS_CASES, ids=[c[0] for c in ROWS_CASES])
+def test_the_memory_engine_refuses_rows_spark_would_read(tmp_path, capsys, name, content, expected):
+    _refused(tmp_path, capsys, _engine_spec("memory"), {"pred.csv": content}, [expected])
 
 
 @pytest.mark.slow
@@ -94,7 +112,7 @@ def test_spark_refuses_as_memory_and_duckdb_do(tmp_path, capsys):
     pytest.importorskip("pyspark")
     # each case's DuckDB line (the memory engine's says the same, with the rows); the id
     # checks are Spark's own jobs, the rest is read from the file before Spark starts
-    cases = [(name, content, expected[1]) for name, content, expected in ENGINE_AGREES] + HEADERS[:1]
+    cases = [(name, content, expected[1]) for name, content, expected in ENGINE_AGREES] + HEADERS[:1] + ROWS_CASES
     for name, content, expected in cases:
         folder = tmp_path / name.replace(" ", "_")
         folder.mkdir()

@@ -227,7 +227,7 @@ def _engine_agrees(spec: Spec, i: int, files: list, problems: _Problems) -> bool
     separator, and a missing or repeated id. False when a problem was recorded."""
     from ..engines import ColumnError
     from ..spec.headers import header_problem
-    from .file_problems import _header_line, _other_separator, _separator_problem, _text_problem
+    from .file_problems import _header_line, _other_separator, _rows_problem, _separator_problem, _text_problem
 
     src, base = spec.data[i], ("data", i)
     first = files[0] if files else None
@@ -248,6 +248,13 @@ def _engine_agrees(spec: Spec, i: int, files: list, problems: _Problems) -> bool
         separator = _other_separator(first, [header]) if header and own not in header else None
         if separator is not None:
             problems.add(base + ("path",), _separator_problem(src.path, first, header, separator))
+            return False
+    for file in files if src.engine == "spark" else ():
+        # Spark reads a short row padded with nulls and a long one cut: find them first (one pass)
+        problem = _rows_problem(file, src.path if len(files) == 1 else os.path.relpath(file, spec.base_dir)) \
+            if data_suffix(file)[0] in (".csv", ".tsv") else None
+        if problem is not None:
+            problems.add(base + ("path",), problem)
             return False
     if src.id is None:
         return True

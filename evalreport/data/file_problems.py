@@ -13,7 +13,7 @@ import zipfile
 from pathlib import Path
 
 from ..spec import _cut, _short, data_suffix, not_a_file, suggest
-from .readers import _CODECS, _csv_parse, _text_input
+from .readers import _CODECS, _csv_parse, _csv_read_options, _text_input
 from .source import _a, _shown
 
 
@@ -143,9 +143,11 @@ def _csv_problem(file: Path, display: str) -> str | None:
             pacsv.read_csv(src, parse_options=parse, read_options=pacsv.ReadOptions(use_threads=False))
     except Exception:  # noqa: BLE001 (what it says is in found)
         pass
-    if not found:
-        return None
-    row = found[0]
+    return _row_message(file, display, found[0]) if found else None
+
+
+def _row_message(file: Path, display: str, row) -> str:
+    """The message of pyarrow's invalid row ``row``: its line, its fields against the header's."""
     where = f"line {row.number}" if row.number is not None else "a line"
     hint = ""
     if row.text.count('"') % 2:
@@ -158,6 +160,45 @@ def _csv_problem(file: Path, display: str) -> str | None:
             hint = _CUT
     return (f"{display}: {where}: {row.actual_columns} fields where the header has {row.expected_columns}: "
             f"{_shown(row.text)}{hint}")
+
+
+def _rows_problem(file: Path, display: str) -> str | None:
+    """The first row of a CSV/TSV file with the wrong number of fields, or its last
+    row ending inside a quoted field never closed, in one streamed pass (pyarrow, one
+    thread, the first column only kept, as text: the memory of one block): what the
+    in-memory reader refuses and Spark's CSV reader reads without a word (it pads a
+    short row with nulls and drops a long row's extra fields: a decimal comma shifts
+    the score). None when every row is whole, or when the pass fails (the readers say why)."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    found = []
+
+    def first(row):
+        found.append(row)
+        return "skip"
+
+    try:
+        read = _csv_read_options(file)
+        # the header read as a row (its fields are the columns): lines keep their numbers
+        read.use_threads, read.autogenerate_column_names = False, True
+        parse = pacsv.ParseOptions(delimiter=_csv_parse(data_suffix(file)[0]).delimiter, invalid_row_handler=first)
+        convert = pacsv.ConvertOptions(include_columns=["f0"], column_types={"f0": pa.string()})
+        rows = -1  # (the header)
+        with _text_input(file) as src:
+            for batch in pacsv.open_csv(src, parse_options=parse, read_options=read, convert_options=convert):
+                if found:
+                    break
+                rows += batch.num_rows
+    except Exception:  # noqa: BLE001 (the readers say what they cannot read)
+        return None
+    if found:
+        return _row_message(file, display, found[0])
+    last = _open_quote_at_end(file) if data_suffix(file)[1] is None else None
+    if last is not None:
+        return (f"{display}: row {rows:,}, the last, ends inside a quoted field that is not closed: "
+                f"{_shown(last)}{_CUT}")
+    return None
 
 
 def _json_kind(value) -> str:
