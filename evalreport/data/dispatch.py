@@ -104,7 +104,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
             problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{_MEMORY_SCALES}")
             return None
         except (ValueError, ImportError) as exc:
-            problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}{_memory_hint(src, exc)}")
+            problems.add(*_engine_error(spec, i, files, exc))
             return None
         first = next(iter(counts.values()), None)
         for table in first.tables if first is not None else ():  # (every learner has the same weights)
@@ -150,7 +150,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
         problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{_MEMORY_SCALES}")
         return None
     except (ValueError, ImportError, RuntimeError) as exc:
-        problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}{_memory_hint(src, exc)}")
+        problems.add(*_engine_error(spec, i, files, exc))
         return None
     from ..engines import PositiveLabelMissing, check_labels
 
@@ -282,6 +282,23 @@ def _check_ids(spec: Spec, src, files: list) -> None:
     check_ids_spark(str(spec.resolve(src.path)), src.id, master=session.master if session else None,
                     conf=dict(session.conf) if session else None, remote=session.remote if session else None,
                     **_spark_reader(src))
+
+
+def _engine_error(spec: Spec, i: int, files: list, exc) -> tuple[tuple, str]:
+    """(key, message) of an engine's error. When DuckDB fails on a CSV/TSV file (its
+    sniffer, given a row of the wrong number of fields, finds no dialect or no header;
+    a quote never closed makes the score text), the row is found by line as the
+    memory engine finds it (a pass over the files, on failure only)."""
+    from .file_problems import _rows_problem
+
+    src, base = spec.data[i], ("data", i)
+    if src.engine == "duckdb":
+        for file in files:
+            if data_suffix(file)[0] in (".csv", ".tsv"):
+                problem = _rows_problem(file, src.path if len(files) == 1 else os.path.relpath(file, spec.base_dir))
+                if problem is not None:
+                    return base + ("path",), problem
+    return base + _engine_key(exc, spec), f"{src.path}: {exc}{_memory_hint(src, exc)}"
 
 
 def _memory_hint(src, exc) -> str:
