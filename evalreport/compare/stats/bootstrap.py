@@ -182,7 +182,7 @@ class _Chunk:
         self.n_rows = n_rows
         # the rows (1..K) of the scores some positive has; the same with the ends
         # (rows 0 and K): the only rows that can be vertices of an ROC hull
-        self.positive_rows, self.hull_rows = positive_rows
+        self.positive_rows, self.hull_rows, self.negative_blocks = positive_rows
         self.size = c
         self.draws_pos, self.draws_neg = draws_pos, draws_neg
         self._evaluations: dict[int, BinaryEvaluation] = {}
@@ -248,7 +248,13 @@ def _auc_values(chunk: _Chunk) -> np.ndarray:
     if 2 * int(p.max()) * int(q.max()) > 2**53:  # int64 sums, or their float64 conversion, would round
         out[ok] = [chunk.evaluation(r).auc for r in ok.tolist()]
         return out
-    auc2 = ((fp[:, 1:] - fp[:, :-1]) * (tp[:, 1:] + tp[:, :-1])).sum(axis=1)
+    # each block's negatives times the TP before and after it: only the blocks some
+    # negative has (in the sample) can hold one (the others add 0); a row-wise
+    # integer dot product, exact in any order
+    blocks = chunk.negative_blocks
+    tp_sum = np.take(tp, blocks, axis=1)
+    tp_sum += np.take(tp, blocks + 1, axis=1)
+    auc2 = np.einsum("ij,ij->i", np.take(chunk.cn[ok] if ok.size < chunk.size else chunk.cn, blocks, axis=1), tp_sum)
     out[ok] = auc2 / (2 * p * q)
     return out
 
@@ -302,7 +308,7 @@ def _expected_total_cost_values(chunk: _Chunk) -> np.ndarray:
     # Only a point reached by a rise can be a strict vertex (besides the ends):
     # the rows of scores some positive has, the same in every resample.
     rows = chunk.hull_rows
-    vertices = hull_rows(np.ascontiguousarray(chunk.fp[:, rows]), np.ascontiguousarray(chunk.tp[:, rows]))
+    vertices = hull_rows(np.take(chunk.fp, rows, axis=1), np.take(chunk.tp, rows, axis=1))  # (C-contiguous)
     out[ok] = cost_curve_areas(chunk, ok, [rows[vertices[r]] for r in ok.tolist()])
     return out
 
@@ -374,7 +380,8 @@ class _Layout:
         self.pos_blocks = self.block[np.flatnonzero(y)]
         self.neg_blocks = self.block[np.flatnonzero(~y)]
         rows = np.unique(self.pos_blocks) + 1
-        self.positive_rows = (rows, np.union1d(rows, [0, K]))
+        # (and the blocks some negative has, 0-based: the only ones the AUC's sum reads)
+        self.positive_rows = (rows, np.union1d(rows, [0, K]), np.unique(self.neg_blocks))
 
     def chunks(self, dp, dn):
         K, y, block = self.K, self.y, self.block

@@ -123,7 +123,13 @@ def least_cost_at(pc: float) -> Statistic:
         return None if np.isnan(v).all() else float(np.nanmin(v))
 
     def compute(chunk) -> np.ndarray:
-        v = _normalised(chunk.tp, chunk.fp, chunk.pos[:, None], chunk.neg[:, None], pc)
+        # Only the rows of scores some positive has (and the ends) can hold the least:
+        # any other row has the TP of the row before it and no fewer FP, so its cost
+        # is no lower, in floats too (each operation rounds monotonically). The
+        # same least as over every row, at about half the work (issue 38).
+        rows = chunk.hull_rows
+        v = _normalised(np.take(chunk.tp, rows, axis=1), np.take(chunk.fp, rows, axis=1), chunk.pos[:, None],
+                        chunk.neg[:, None], pc)
         out = np.full(chunk.size, np.nan)
         ok = ~np.isnan(v).all(axis=1)
         out[ok] = v[ok].min(axis=1)
@@ -134,9 +140,13 @@ def least_cost_at(pc: float) -> Statistic:
 
 
 def _ks_values(chunk) -> np.ndarray:
+    # (the rows of scores some positive has and the ends only: elsewhere TPR - FPR
+    # is no higher than in the row before, as in least_cost_at)
+    rows = chunk.hull_rows
     with np.errstate(invalid="ignore", divide="ignore"):
         ok = (chunk.pos > 0) & (chunk.neg > 0)
-        d = chunk.tp / np.where(ok, chunk.pos, 1)[:, None] - chunk.fp / np.where(ok, chunk.neg, 1)[:, None]
+        d = (np.take(chunk.tp, rows, axis=1) / np.where(ok, chunk.pos, 1)[:, None]
+             - np.take(chunk.fp, rows, axis=1) / np.where(ok, chunk.neg, 1)[:, None])
     return np.where(ok, d.max(axis=1), np.nan)
 
 
