@@ -186,6 +186,15 @@ class _Chunk:
         self.size = c
         self.draws_pos, self.draws_neg = draws_pos, draws_neg
         self._evaluations: dict[int, BinaryEvaluation] = {}
+        self._drawn = None
+
+    @property
+    def drawn(self) -> np.ndarray:
+        """Per resample, how many instances of each block were drawn (cp + cn),
+        made once for the statistics that read it."""
+        if self._drawn is None:
+            self._drawn = self.cp + self.cn
+        return self._drawn
 
     def table(self, r: int) -> CountTable:
         return _table_from_block_counts(self.thr_desc, self.cp[r], self.cn[r], self.n_rows)
@@ -270,7 +279,7 @@ def _average_precision_values(chunk: _Chunk) -> np.ndarray:
     # the blocks drawn, laid out as the columns of tp, fp (block k of row r is
     # column k + 1; column 0 is no table row)
     drawn = np.zeros(chunk.tp.shape, dtype=bool)
-    np.not_equal(chunk.cp + chunk.cn, 0, out=drawn[:, 1:])
+    np.not_equal(chunk.drawn, 0, out=drawn[:, 1:])
     # every resample's table rows, one after the other (formed for all at once;
     # gathered by flat index: a boolean mask of a 2-D view takes twice as long)
     at = np.flatnonzero(drawn)
@@ -282,12 +291,19 @@ def _average_precision_values(chunk: _Chunk) -> np.ndarray:
     np.subtract(tp[1:], tp[:-1], out=step[1:])
     step[starts] = tp[starts]  # each table's first row steps up from 0
     precision = np.divide(tp, tp + fp, dtype=np.float64)
-    for r in np.flatnonzero(chunk.pos > 0).tolist():
-        lo, hi = int(starts[r]), int(ends[r])
-        if chunk.pos[r] + chunk.neg[r] == hi - lo:  # unit steps
+    # dot's products, for all the rows at once (each one IEEE multiplication); each
+    # resample's sum is then dot's: NumPy's pairwise sum of its contiguous run
+    products = np.multiply(step, precision)
+    pos, units = chunk.pos.tolist(), ((chunk.pos + chunk.neg) == rows).tolist()
+    bounds = zip(starts.tolist(), ends.tolist())
+    add = np.add.reduce
+    for r, (lo, hi) in enumerate(bounds):
+        if pos[r] <= 0:
+            continue
+        if units[r]:  # unit steps
             out[r] = chunk.evaluation(r).average_precision
         else:
-            out[r] = dot(step[lo:hi], precision[lo:hi]) / int(chunk.pos[r])
+            out[r] = float(add(products[lo:hi], axis=None)) / pos[r]
     return out
 
 
@@ -305,8 +321,8 @@ def _expected_total_cost_values(chunk: _Chunk) -> np.ndarray:
             table = chunk.table(r)
             out[r] = cost_curve(table, roc_hull(table)).area
         return out
-    # Only a point reached by a rise can be a strict vertex (besides the ends):
-    # the rows of scores some positive has, the same in every resample.
+    # Only a point reached by a rise, before a step to the right, can be a strict
+    # vertex (besides the ends): the rows _Layout keeps, the same in every resample.
     rows = chunk.hull_rows
     vertices = hull_rows(np.take(chunk.fp, rows, axis=1), np.take(chunk.tp, rows, axis=1))  # (C-contiguous)
     out[ok] = cost_curve_areas(chunk, ok, [rows[vertices[r]] for r in ok.tolist()])
@@ -380,8 +396,23 @@ class _Layout:
         self.pos_blocks = self.block[np.flatnonzero(y)]
         self.neg_blocks = self.block[np.flatnonzero(~y)]
         rows = np.unique(self.pos_blocks) + 1
+        # The rows that can be a vertex of a resample's ROC hull, or hold its least
+        # cost or its KS: the ends, and the last row of each run of blocks with
+        # positives before a block with negatives (issue 38; about half the rows
+        # with positives). In every resample, a row after a block without positives
+        # has the TP of the row before it and no fewer FP; a row whose next block
+        # has no negatives has the FP of the next row and no more TP: either lies
+        # on or under the chain's segment through a row kept, so it is no strict
+        # vertex, and its cost is no lower (its TPR - FPR no higher), in floats too
+        # (each operation rounds monotonically).
+        has_pos = np.zeros(K + 1, dtype=bool)
+        has_pos[self.pos_blocks] = True
+        has_neg = np.zeros(K + 1, dtype=bool)
+        has_neg[self.neg_blocks] = True
+        has_neg[K] = True  # (the last block's row is an end)
+        ends = np.flatnonzero(has_pos[:K] & has_neg[1:]) + 1
         # (and the blocks some negative has, 0-based: the only ones the AUC's sum reads)
-        self.positive_rows = (rows, np.union1d(rows, [0, K]), np.unique(self.neg_blocks))
+        self.positive_rows = (rows, np.union1d(ends, [0, K]), np.unique(self.neg_blocks))
 
     def chunks(self, dp, dn):
         K, y, block = self.K, self.y, self.block

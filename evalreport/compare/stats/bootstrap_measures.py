@@ -90,6 +90,14 @@ def _normalised(tp, fp, pos, neg, pc: float):
     tp, fp, pos, neg = (np.asarray(a, dtype=np.float64) for a in (tp, fp, pos, neg))
     with np.errstate(invalid="ignore", divide="ignore"):
         ok = (pos > 0) & (neg > 0)
+        if tp.ndim == 2 and ok.all():  # every resample has both classes: the same operations, in place
+            v = np.subtract(pos, tp)
+            v /= pos
+            v *= pc
+            w = np.divide(fp, neg)
+            w *= 1 - pc
+            v += w
+            return v
         return np.where(ok, (pos - tp) / np.where(ok, pos, 1) * pc + fp / np.where(ok, neg, 1) * (1 - pc), np.nan)
 
 
@@ -163,7 +171,7 @@ ks_score._vectorised = _ks_values
 
 def _brier_values(chunk) -> np.ndarray:
     s = chunk.thr_desc
-    total = chunk.cp.sum(axis=1) + chunk.cn.sum(axis=1)
+    total = chunk.pos + chunk.neg  # the instances drawn (cp's and cn's row sums)
     with np.errstate(invalid="ignore", divide="ignore"):
         # products and NumPy's row sums, not a BLAS product: the same last digit on every processor
         return ((chunk.cp * (1.0 - s) ** 2).sum(axis=1) + (chunk.cn * s ** 2).sum(axis=1)) / total
@@ -198,11 +206,10 @@ def ece_of(bins: int = 10, strategy: str = "uniform") -> Statistic:
             # the scores are in descending order, so each bin is a run of columns:
             # sums over runs (integer counts exact), no (scores x bins) matrix product
             starts = np.flatnonzero(np.r_[True, which[1:] != which[:-1]])
-            drawn = chunk.cp + chunk.cn
             positives = np.add.reduceat(chunk.cp, starts, axis=1)
-            score_sums = np.add.reduceat(drawn * s, starts, axis=1)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                return np.abs(positives - score_sums).sum(axis=1) / drawn.sum(axis=1)
+            score_sums = np.add.reduceat(chunk.drawn * s, starts, axis=1)
+            with np.errstate(invalid="ignore", divide="ignore"):  # (the instances drawn: drawn's row sums)
+                return np.abs(positives - score_sums).sum(axis=1) / (chunk.pos + chunk.neg)
 
         statistic._vectorised = compute
     return statistic
