@@ -182,7 +182,7 @@ class _Chunk:
         self.n_rows = n_rows
         # the rows (1..K) of the scores some positive has; the same with the ends
         # (rows 0 and K): the only rows that can be vertices of an ROC hull
-        self.positive_rows, self.hull_rows, self.negative_blocks = positive_rows
+        self.positive_rows, self.hull_rows, self.negative_runs = positive_rows
         self.size = c
         self.draws_pos, self.draws_neg = draws_pos, draws_neg
         self._evaluations: dict[int, BinaryEvaluation] = {}
@@ -252,18 +252,22 @@ def _auc_values(chunk: _Chunk) -> np.ndarray:
     ok = np.flatnonzero((chunk.pos > 0) & (chunk.neg > 0))
     if not ok.size:
         return out
-    tp, fp = chunk.tp[ok], chunk.fp[ok]
+    whole = ok.size == chunk.size  # (no copy of the counts then)
+    tp, fp = (chunk.tp, chunk.fp) if whole else (chunk.tp[ok], chunk.fp[ok])
     p, q = chunk.pos[ok], chunk.neg[ok]
     if 2 * int(p.max()) * int(q.max()) > 2**53:  # int64 sums, or their float64 conversion, would round
         out[ok] = [chunk.evaluation(r).auc for r in ok.tolist()]
         return out
-    # each block's negatives times the TP before and after it: only the blocks some
-    # negative has (in the sample) can hold one (the others add 0); a row-wise
-    # integer dot product, exact in any order
-    blocks = chunk.negative_blocks
-    tp_sum = np.take(tp, blocks, axis=1)
-    tp_sum += np.take(tp, blocks + 1, axis=1)
-    auc2 = np.einsum("ij,ij->i", np.take(chunk.cn[ok] if ok.size < chunk.size else chunk.cn, blocks, axis=1), tp_sum)
+    # The trapezoids' sum, run by run: over a run of blocks with negatives and no
+    # positives TP stays put, so its trapezoids add up to one, from the row before
+    # the run (start) to its last row (end); a block with both classes is a run of
+    # its own; the other blocks add nothing. Integers: exact in any order.
+    start, end = chunk.negative_runs
+    width = np.take(fp, end, axis=1)
+    width -= np.take(fp, start, axis=1)
+    height = np.take(tp, end, axis=1)
+    height += np.take(tp, start, axis=1)
+    auc2 = np.einsum("ij,ij->i", width, height)
     out[ok] = auc2 / (2 * p * q)
     return out
 
@@ -283,14 +287,18 @@ def _average_precision_values(chunk: _Chunk) -> np.ndarray:
     # every resample's table rows, one after the other (formed for all at once;
     # gathered by flat index: a boolean mask of a 2-D view takes twice as long)
     at = np.flatnonzero(drawn)
-    tp, fp = chunk.tp.reshape(-1)[at], chunk.fp.reshape(-1)[at]
+    tp, fp = np.take(chunk.tp, at), np.take(chunk.fp, at)
     rows = np.count_nonzero(drawn, axis=1)
     ends = np.cumsum(rows)
     starts = ends - rows
+    # (the counts as floats first: exact, and the same floats as a mixed-type
+    # operation gives, without its slower casting loop)
+    tp_f = tp.astype(np.float64)
     step = np.empty(tp.size, dtype=np.float64)
-    np.subtract(tp[1:], tp[:-1], out=step[1:])
-    step[starts] = tp[starts]  # each table's first row steps up from 0
-    precision = np.divide(tp, tp + fp, dtype=np.float64)
+    np.subtract(tp_f[1:], tp_f[:-1], out=step[1:])
+    step[starts] = tp_f[starts]  # each table's first row steps up from 0
+    tp += fp
+    precision = np.divide(tp_f, tp.astype(np.float64))
     # dot's products, for all the rows at once (each one IEEE multiplication); each
     # resample's sum is then dot's: NumPy's pairwise sum of its contiguous run
     products = np.multiply(step, precision)
@@ -411,8 +419,15 @@ class _Layout:
         has_neg[self.neg_blocks] = True
         has_neg[K] = True  # (the last block's row is an end)
         ends = np.flatnonzero(has_pos[:K] & has_neg[1:]) + 1
-        # (and the blocks some negative has, 0-based: the only ones the AUC's sum reads)
-        self.positive_rows = (rows, np.union1d(ends, [0, K]), np.unique(self.neg_blocks))
+        # The AUC's runs: each maximal run of blocks with negatives and no positives,
+        # and each block with both, as (the row before it, its last row)
+        neg_only = has_neg[:K] & ~has_pos[:K]
+        mixed = np.flatnonzero(has_neg[:K] & has_pos[:K])
+        edges = np.diff(np.concatenate(([False], neg_only, [False])).astype(np.int8))
+        run_start, run_end = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+        order = np.argsort(np.concatenate((run_start, mixed)), kind="stable")
+        runs = (np.concatenate((run_start, mixed))[order], np.concatenate((run_end, mixed + 1))[order])
+        self.positive_rows = (rows, np.union1d(ends, [0, K]), runs)
 
     def chunks(self, dp, dn):
         K, y, block = self.K, self.y, self.block
