@@ -16,10 +16,9 @@ from typing import Callable, Mapping, NamedTuple
 import numpy as np
 
 from ...metrics.binary import BinaryEvaluation, evaluate_counts
-from ...metrics.cost import cost_curve, roc_hull
-from ...metrics.sums import dot
 from ...metrics.table import CountTable
-from .bootstrap_hull import cost_curve_areas, hull_rows
+from .bootstrap_values import (_auc_values, _average_precision_values, _bep_values, _expected_total_cost_values,
+                               _f1_values, _row_at, etc_finish, etc_part)
 from .core import _as_bool, _as_scores, _check_level
 
 __all__ = ["BootstrapInterval", "Statistic", "auc_score", "average_precision_score", "bep_score",
@@ -57,6 +56,10 @@ def average_precision_score(ev: BinaryEvaluation) -> float | None:
 def expected_total_cost(ev: BinaryEvaluation) -> float | None:
     """Area under the cost curve of an evaluation (a bootstrap statistic)."""
     return ev.expected_total_cost
+
+
+# (gathered over the chunks of one draw, then computed at once: resampled_values_many)
+expected_total_cost._gathered = (etc_part, etc_finish)
 
 
 @_vectorised(lambda chunk: _auc_values(chunk))
@@ -116,12 +119,6 @@ def population_at(threshold: float, measure: str, p_positive: float, c_fn: float
     statistic.__name__ = f"population_{measure}_at_{threshold:g}"
     statistic._vectorised = compute
     return statistic
-
-
-def _row_at(chunk, threshold: float) -> int:
-    """The column of "score >= threshold" in a chunk's cumulative counts (the same
-    in every resample)."""
-    return int(chunk.thr_desc.size - np.searchsorted(chunk.thr_desc[::-1], threshold, side="left"))
 
 
 class BootstrapInterval(NamedTuple):
@@ -221,134 +218,10 @@ def _values(statistic: Statistic, chunk: _Chunk) -> np.ndarray:
     return compute(chunk) if compute is not None else _per_resample(statistic, chunk)
 
 
-def _bep_values(chunk: _Chunk) -> np.ndarray:
-    """metrics.binary._bep for every resample, operation for operation: the first
-    row where TP + FP reaches m+, interpolated from the row before it."""
-    pos = chunk.pos
-    out = np.full(chunk.size, np.nan)
-    ok = np.flatnonzero(pos > 0)
-    if not ok.size:
-        return out
-    tp, fp, p = chunk.tp, chunk.fp, pos
-    if ok.size < chunk.size:
-        tp, fp, p = tp[ok], fp[ok], p[ok]
-    predicted = tp + fp
-    k = (predicted < p[:, None]).sum(axis=1)  # searchsorted(predicted, m+, "left")
-    rows = np.arange(ok.size)
-    p1, t1 = predicted[rows, k], tp[rows, k]
-    exact = p1 == p
-    km = np.maximum(k - 1, 0)
-    p0, t0 = predicted[rows, km], tp[rows, km]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        between = t0 + (t1 - t0) * ((p - p0) / (p1 - p0))
-    out[ok] = np.where(exact, t1 / p, between / p)
-    return out
-
-
-def _auc_values(chunk: _Chunk) -> np.ndarray:
-    """The engine's AUC: twice the trapezoid area in counts (an exact integer sum,
-    in any order) over 2 m+ m-, one correctly rounded division."""
-    out = np.full(chunk.size, np.nan)
-    ok = np.flatnonzero((chunk.pos > 0) & (chunk.neg > 0))
-    if not ok.size:
-        return out
-    whole = ok.size == chunk.size  # (no copy of the counts then)
-    tp, fp = (chunk.tp, chunk.fp) if whole else (chunk.tp[ok], chunk.fp[ok])
-    p, q = chunk.pos[ok], chunk.neg[ok]
-    if 2 * int(p.max()) * int(q.max()) > 2**53:  # int64 sums, or their float64 conversion, would round
-        out[ok] = [chunk.evaluation(r).auc for r in ok.tolist()]
-        return out
-    # The trapezoids' sum, run by run: over a run of blocks with negatives and no
-    # positives TP stays put, so its trapezoids add up to one, from the row before
-    # the run (start) to its last row (end); a block with both classes is a run of
-    # its own; the other blocks add nothing. Integers: exact in any order.
-    start, end = chunk.negative_runs
-    width = np.take(fp, end, axis=1)
-    width -= np.take(fp, start, axis=1)
-    height = np.take(tp, end, axis=1)
-    height += np.take(tp, start, axis=1)
-    auc2 = np.einsum("ij,ij->i", width, height)
-    out[ok] = auc2 / (2 * p * q)
-    return out
-
-
-def _average_precision_values(chunk: _Chunk) -> np.ndarray:
-    """Average precision as the engine's (metrics.binary._scalars_general): over
-    the rows of the resample's table, sum (TP step) x precision, over m+. The sum
-    is :func:`~evalreport.metrics.sums.dot`'s, whose last digit neither the
-    processor nor the BLAS thread count changes (no BLAS). A resample whose
-    table has one instance a row (all drawn once, distinct scores) is the
-    engine's other road: evaluated as such."""
-    out = np.full(chunk.size, np.nan)
-    # the blocks drawn, laid out as the columns of tp, fp (block k of row r is
-    # column k + 1; column 0 is no table row)
-    drawn = np.zeros(chunk.tp.shape, dtype=bool)
-    np.not_equal(chunk.drawn, 0, out=drawn[:, 1:])
-    # every resample's table rows, one after the other (formed for all at once;
-    # gathered by flat index: a boolean mask of a 2-D view takes twice as long)
-    at = np.flatnonzero(drawn)
-    tp, fp = np.take(chunk.tp, at), np.take(chunk.fp, at)
-    rows = np.count_nonzero(drawn, axis=1)
-    ends = np.cumsum(rows)
-    starts = ends - rows
-    # (the counts as floats first: exact, and the same floats as a mixed-type
-    # operation gives, without its slower casting loop)
-    tp_f = tp.astype(np.float64)
-    step = np.empty(tp.size, dtype=np.float64)
-    np.subtract(tp_f[1:], tp_f[:-1], out=step[1:])
-    step[starts] = tp_f[starts]  # each table's first row steps up from 0
-    tp += fp
-    precision = np.divide(tp_f, tp.astype(np.float64))
-    # dot's products, for all the rows at once (each one IEEE multiplication); each
-    # resample's sum is then dot's: NumPy's pairwise sum of its contiguous run
-    products = np.multiply(step, precision)
-    pos, units = chunk.pos.tolist(), ((chunk.pos + chunk.neg) == rows).tolist()
-    bounds = zip(starts.tolist(), ends.tolist())
-    add = np.add.reduce
-    for r, (lo, hi) in enumerate(bounds):
-        if pos[r] <= 0:
-            continue
-        if units[r]:  # unit steps
-            out[r] = chunk.evaluation(r).average_precision
-        else:
-            out[r] = float(add(products[lo:hi], axis=None)) / pos[r]
-    return out
-
-
-def _expected_total_cost_values(chunk: _Chunk) -> np.ndarray:
-    """The area under the cost curve of each resample's ROC hull: the engine's
-    cost curve (:func:`cost_curve`; no other measure is formed) of the hull's
-    vertices, found for all the chunk's resamples at once (:func:`.bootstrap_hull.hull_rows`):
-    the same vertices as :func:`roc_hull` finds, so the same floats."""
-    out = np.full(chunk.size, np.nan)
-    ok = np.flatnonzero((chunk.pos > 0) & (chunk.neg > 0))
-    if not ok.size:
-        return out
-    if 2 * int(chunk.pos.max()) * int(chunk.neg.max()) >= 1 << 62:  # cross products past int64
-        for r in ok.tolist():
-            table = chunk.table(r)
-            out[r] = cost_curve(table, roc_hull(table)).area
-        return out
-    # Only a point reached by a rise, before a step to the right, can be a strict
-    # vertex (besides the ends): the rows _Layout keeps, the same in every resample.
-    rows = chunk.hull_rows
-    vertices = hull_rows(np.take(chunk.fp, rows, axis=1), np.take(chunk.tp, rows, axis=1))  # (C-contiguous)
-    out[ok] = cost_curve_areas(chunk, ok, [rows[vertices[r]] for r in ok.tolist()])
-    return out
-
-
-def _f1_values(threshold: float):
-    def compute(chunk: _Chunk) -> np.ndarray:
-        j = _row_at(chunk, threshold)  # the row "score >= threshold": one column in every resample
-        tp, fp = chunk.tp[:, j], chunk.fp[:, j]
-        den = 2 * tp + fp + (chunk.pos - tp)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(den > 0, (2 * tp) / den, np.nan)
-    return compute
-
-
 #: resamples x distinct scores counted and measured at a time (about 2 MiB an int64 array)
 _PART = 1 << 18
+#: the most resamples a gathered statistic (the expected total cost) is computed for at once
+_GATHER = 128
 
 
 def _resampled_chunks(y, s, n_resamples, rng, stratified):
@@ -569,10 +442,23 @@ def resampled_values_many(y_true_bool, learners: Mapping, *, n_resamples: int = 
     for dp, dn in _draws(y, n_resamples, rng, stratified):
         for key, layout, names, statistics in jobs:
             at = done
+            # a statistic whose vectorised rounds cost as much for a few resamples as
+            # for many (the hull's) keeps what it needs of each chunk, and is computed
+            # once for the whole draw
+            gathered = {i: [] for i, name in enumerate(names) if hasattr(statistics[name], "_gathered")}
+            since = at
             for chunk in layout.chunks(dp, dn):
                 for i, name in enumerate(names):
-                    values[key][i, at:at + chunk.size] = _values(statistics[name], chunk)
+                    if i in gathered:
+                        gathered[i].append(statistics[name]._gathered[0](chunk))
+                    else:
+                        values[key][i, at:at + chunk.size] = _values(statistics[name], chunk)
                 at += chunk.size
+                if at - since >= _GATHER or at == done + dp.shape[0]:
+                    for i, parts in gathered.items():
+                        values[key][i, since:at] = statistics[names[i]]._gathered[1](parts)
+                        parts.clear()
+                    since = at
         done += dp.shape[0]
     return {key: {name: values[key][i] for i, name in enumerate(names)} for key, _, names, _ in jobs}
 
