@@ -276,7 +276,6 @@ class _Layout:
         self.thr_desc = thr[::-1].copy()
         self.pos_blocks = self.block[np.flatnonzero(y)]
         self.neg_blocks = self.block[np.flatnonzero(~y)]
-        rows = np.unique(self.pos_blocks) + 1
         # The rows that can be a vertex of a resample's ROC hull, or hold its least
         # cost or its KS: the ends, and the last row of each run of blocks with
         # positives before a block with negatives (issue 38; about half the rows
@@ -290,6 +289,7 @@ class _Layout:
         has_pos[self.pos_blocks] = True
         has_neg = np.zeros(K + 1, dtype=bool)
         has_neg[self.neg_blocks] = True
+        rows = np.flatnonzero(has_pos[:K]) + 1  # (np.unique's, without its import of numpy.ma)
         has_neg[K] = True  # (the last block's row is an end)
         ends = np.flatnonzero(has_pos[:K] & has_neg[1:]) + 1
         # The AUC's runs: each maximal run of blocks with negatives and no positives,
@@ -300,7 +300,8 @@ class _Layout:
         run_start, run_end = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
         order = np.argsort(np.concatenate((run_start, mixed)), kind="stable")
         runs = (np.concatenate((run_start, mixed))[order], np.concatenate((run_end, mixed + 1))[order])
-        self.positive_rows = (rows, np.union1d(ends, [0, K]), runs)
+        hull = np.concatenate(([0], ends if ends.size and ends[-1] == K else np.append(ends, K)))
+        self.positive_rows = (rows, hull, runs)
 
     def chunks(self, dp, dn):
         K, y, block = self.K, self.y, self.block
