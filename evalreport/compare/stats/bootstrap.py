@@ -168,8 +168,9 @@ class _Chunk:
 
     def __init__(self, cp, cn, thr_desc, n_rows, draws_pos, draws_neg, positive_rows):
         c, k = cp.shape
-        self.tp = np.zeros((c, k + 1), dtype=np.int64)
-        self.fp = np.zeros((c, k + 1), dtype=np.int64)
+        self.tp = np.empty((c, k + 1), dtype=np.int64)
+        self.fp = np.empty((c, k + 1), dtype=np.int64)
+        self.tp[:, 0] = self.fp[:, 0] = 0
         np.cumsum(cp, axis=1, out=self.tp[:, 1:])
         np.cumsum(cn, axis=1, out=self.fp[:, 1:])
         self.cp, self.cn = cp, cn

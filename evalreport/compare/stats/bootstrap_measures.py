@@ -206,7 +206,9 @@ def ece_of(bins: int = 10, strategy: str = "uniform") -> Statistic:
             # the scores are in descending order, so each bin is a run of columns:
             # sums over runs (integer counts exact), no (scores x bins) matrix product
             starts = np.flatnonzero(np.r_[True, which[1:] != which[:-1]])
-            positives = np.add.reduceat(chunk.cp, starts, axis=1)
+            # (each bin's positives: its run's cumulative TP at the end less at the start)
+            bounds = np.append(starts, s.size)
+            positives = np.take(chunk.tp, bounds[1:], axis=1) - np.take(chunk.tp, bounds[:-1], axis=1)
             score_sums = np.add.reduceat(chunk.drawn * s, starts, axis=1)
             with np.errstate(invalid="ignore", divide="ignore"):  # (the instances drawn: drawn's row sums)
                 return np.abs(positives - score_sums).sum(axis=1) / (chunk.pos + chunk.neg)

@@ -34,7 +34,7 @@ def _bep_values(chunk: "_Chunk") -> np.ndarray:
     if ok.size < chunk.size:
         tp, fp, p = tp[ok], fp[ok], p[ok]
     predicted = tp + fp
-    k = (predicted < p[:, None]).sum(axis=1)  # searchsorted(predicted, m+, "left")
+    k = np.count_nonzero(predicted < p[:, None], axis=1)  # searchsorted(predicted, m+, "left")
     rows = np.arange(ok.size)
     p1, t1 = predicted[rows, k], tp[rows, k]
     exact = p1 == p
