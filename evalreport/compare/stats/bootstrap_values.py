@@ -30,16 +30,28 @@ def _bep_values(chunk: "_Chunk") -> np.ndarray:
     ok = np.flatnonzero(pos > 0)
     if not ok.size:
         return out
-    tp, fp, p = chunk.tp, chunk.fp, pos
-    if ok.size < chunk.size:
-        tp, fp, p = tp[ok], fp[ok], p[ok]
-    predicted = tp + fp
-    k = np.count_nonzero(predicted < p[:, None], axis=1)  # searchsorted(predicted, m+, "left")
-    rows = np.arange(ok.size)
-    p1, t1 = predicted[rows, k], tp[rows, k]
+    tp, fp, p, rows = chunk.tp, chunk.fp, pos[ok], ok
+    # k = searchsorted(TP + FP, m+, "left") in each row (TP + FP never falls along a
+    # row): a binary search of all the rows at once, reading a few columns, not
+    # every row's sum
+    lo = np.zeros(ok.size, dtype=np.int64)
+    hi = np.full(ok.size, tp.shape[1], dtype=np.int64)
+    while True:
+        open_ = lo < hi
+        if not open_.any():
+            break
+        mid = (lo + hi) // 2
+        mid[~open_] = lo[~open_]  # (a closed row reads a column in range, and stays put)
+        below = tp[rows, mid] + fp[rows, mid] < p
+        lo = np.where(open_ & below, mid + 1, lo)
+        hi = np.where(open_ & ~below, mid, hi)
+    k = lo
+    t1 = tp[rows, k]
+    p1 = t1 + fp[rows, k]
     exact = p1 == p
     km = np.maximum(k - 1, 0)
-    p0, t0 = predicted[rows, km], tp[rows, km]
+    t0 = tp[rows, km]
+    p0 = t0 + fp[rows, km]
     with np.errstate(invalid="ignore", divide="ignore"):
         between = t0 + (t1 - t0) * ((p - p0) / (p1 - p0))
     out[ok] = np.where(exact, t1 / p, between / p)
