@@ -239,6 +239,9 @@ def cmd_run(args) -> int:
 
         check_template(spec)  # report.template: the folder, and its templates compile
     progress = Progress(args.quiet)
+    from .allocator import keep_freed_memory
+
+    keep_freed_memory()  # the bootstrap's freed arrays reused, not faulted in again (issue 38)
     result = evaluate(spec, progress=progress)
     progress("writing the report")
 

@@ -96,3 +96,33 @@ def test_the_quick_fields_are_the_full_results_on_an_example():
                 assert pickle.dumps(object.__getattribute__(lr, f.name)) == pickle.dumps(
                     getattr(full.learners[key], f.name)), (key, f.name)
     assert not deferred.intervals_computed
+
+
+def test_the_first_output_cell_shows_the_point_values_and_says_what_is_not_computed():
+    """Before the intervals, _repr_html_ prints each learner's point values (the full
+    result's, as page one prints them) and says that the intervals, tests, gates and
+    verdict are not computed yet and how to get them; it computes nothing more."""
+    import re
+
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    y, scores = _arrays()
+    result = evalreport.from_predictions(y, scores, **OPTIONS)
+    html = result._repr_html_()
+    assert not result.intervals_computed
+    assert html.startswith('<div class="evalreport-notebook evalreport-quick">')
+    text = re.sub(r"<[^>]+>", "", html)
+    assert "Point values only." in text and "result.with_intervals()" in text
+    assert "intervals, the tests, the gates and the verdict are not computed yet" in text
+    assert "120 bootstrap resamples" in text and "Verdict" not in text and "<svg" not in html
+    rows = dict(re.findall(r'<span class="learner">(\w+)</span></th>(.*?)</tr>', html))
+    cells = {k: re.findall(r'<td class="num">([^<]*)</td>', v) for k, v in rows.items()}
+    heads = re.findall(r'<th scope="col"[^>]*>([^<&]*)', html)[1:]
+    for key in ("a", "b"):
+        got = dict(zip(heads, cells[key]))
+        assert got["AUC"] == f"{roc_auc_score(y, scores[key]):.4f}"
+        assert got["average precision"] == f"{average_precision_score(y, scores[key]):.4f}"
+        assert got["threshold"] == "0.500"
+    # once computed, the cell is page one of the report, with its intervals
+    full_html = result.with_intervals()._repr_html_()
+    assert result._repr_html_() == full_html and '<section id="verdict"' in full_html

@@ -17,7 +17,9 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "watermelon" / "
 
 @pytest.fixture(scope="module")
 def result():
-    return evalreport.evaluate(EXAMPLE)
+    # the full result (intervals computed): page one is its _repr_html_ (a deferred
+    # result's point values before: test_deferred.py)
+    return evalreport.evaluate(EXAMPLE).with_intervals()
 
 
 @pytest.mark.slow
@@ -111,7 +113,7 @@ def test_repr_html_shows_failed_gates(tmp_path):
     spec = yaml.safe_load(EXAMPLE.read_text())
     spec["data"][0]["path"] = str(EXAMPLE.parent / "predictions.csv")
     spec["gates"] = [{"metric": "auc", "min": 0.5}]
-    html = evalreport.evaluate(spec)._repr_html_()
+    html = evalreport.evaluate(spec).with_intervals()._repr_html_()
     assert '<li class="finding-high">' in html and "Gate failed: " in html
     assert '<div class="gates failed">' in html and "1 failed, 1 inconclusive" in html
 

@@ -19,11 +19,14 @@ from ..resources import templates_dir
 from ..spec import locate
 from .context import report_context
 
-__all__ = ["template_dirs", "check_template", "blame_template", "render_html", "render_page_one", "attached_note"]
+__all__ = ["template_dirs", "check_template", "blame_template", "render_html", "render_page_one", "attached_note",
+           "render_point_values"]
 
 ENTRY = "report.html.j2"
 #: page one alone, for a notebook's output cell (Result._repr_html_)
 PAGE_ONE = "notebook.html.j2"
+#: a deferred result's point values, before its intervals are computed (issue 38)
+POINT_VALUES = "notebook_quick.html.j2"
 
 
 def template_dirs(result: Result) -> list[Path]:
@@ -122,6 +125,12 @@ def render_page_one(result: Result) -> str:
     chart) as an HTML fragment: the report's context and verdict template, its
     figures inline SVG, nothing fetched (``notebook.html.j2``)."""
     return _render(result, PAGE_ONE, report_context(result))
+
+
+def render_point_values(result: Result, context: dict) -> str:
+    """A deferred result's point values as an HTML fragment (``notebook_quick.html.j2``;
+    the context: :func:`evalreport.report.notebook.point_values_context`)."""
+    return _render(result, POINT_VALUES, context)
 
 
 def _render(result: Result, entry: str, context: dict) -> str:

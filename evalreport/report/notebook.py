@@ -13,7 +13,55 @@ import json
 
 from ..errors import EvalReportError
 
-__all__ = ["NotebookViews", "PandasMissing"]
+__all__ = ["NotebookViews", "PandasMissing", "point_values_context"]
+
+#: the point values a deferred result shows before its intervals (page one's
+#: headline measures, read from ``LearnerResult.values``; "threshold" is the learner's)
+_POINT_COLUMNS = {
+    "binary": ("auc", "average_precision", "min_cost", "threshold", "cost_at_threshold", "f1", "ece"),
+    "multiclass": ("accuracy", "macro_f1", "macro_auc", "ovo_auc", "log_loss", "ece"),
+}
+
+
+def point_values_context(result) -> dict:
+    """What ``notebook_quick.html.j2`` prints of a deferred result whose intervals
+    are not computed: its title line and each learner's point values, read only
+    from what the quick evaluation holds (nothing that would start the bootstrap:
+    evalreport.deferred). A column no learner has a value in is left out."""
+    from .. import registry
+    from ..redact import published_spec
+    from .format import fmt, measure_text
+
+    spec = result.spec
+    op = result.operating_point
+    learners = result.learners
+    columns, rows = [], {key: [] for key in learners}
+    for name in _POINT_COLUMNS.get(spec.task, ()):
+        if name == "threshold":
+            texts = {k: ("—" if lr.hard else lr.threshold_text(lr.threshold)) for k, lr in learners.items()}
+            columns.append({"label": "threshold", "better": ""})
+        else:
+            values = {k: lr.values.get(name) for k, lr in learners.items()}
+            if all(v is None for v in values.values()):
+                continue
+            m = registry.get(name)
+            label = m.label
+            if name == "min_cost" and op is not None:
+                label = f"least cost at PC(+) = {fmt(op.pc_positive)}"
+            elif name in ("cost_at_threshold", "f1"):
+                label = f"{m.label if name == 'f1' else 'cost'} at the threshold"
+            columns.append({"label": label, "better": "" if m.direction == "none" else m.direction})
+            texts = {k: measure_text(name, v, table=True) for k, v in values.items()}
+        for k in learners:
+            rows[k].append(texts[k])
+    caption = ""
+    if spec.task == "binary" and op is not None:
+        caption = f"F1 is on the sample as given; the costs are at PC(+) = {fmt(op.pc_positive)}."
+    classes = [str(c) for c in (getattr(spec, "classes", None) or [])]
+    return {"title": published_spec(spec)[0], "date": result.date, "version": result.version, "task": spec.task,
+            "positive": str(getattr(spec, "positive_label", "")), "classes": classes,
+            "resamples": f"{spec.confidence.bootstrap:,}" if spec.confidence.bootstrap else "",
+            "columns": columns, "rows": [{"key": k, "cells": v} for k, v in rows.items()], "caption": caption}
 
 
 class PandasMissing(EvalReportError, ImportError):
@@ -130,7 +178,13 @@ class NotebookViews:
 
     @staticmethod
     def html(result) -> str:
-        """Page one of the report as HTML (see :func:`.html.render_page_one`)."""
-        from .html import render_page_one
+        """Page one of the report as HTML (see :func:`.html.render_page_one`); a
+        deferred result whose intervals are not computed yet shows its point values
+        instead, and says so (:func:`point_values_context`): page one's verdict,
+        tests and intervals would start the bootstrap (issue 38: the first output
+        cell returns at once)."""
+        from .html import render_page_one, render_point_values
 
+        if not getattr(result, "intervals_computed", True):
+            return render_point_values(result, point_values_context(result))
         return render_page_one(result)

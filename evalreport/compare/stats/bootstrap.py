@@ -16,10 +16,9 @@ from typing import Callable, Mapping, NamedTuple
 import numpy as np
 
 from ...metrics.binary import BinaryEvaluation, evaluate_counts
-from ...metrics.cost import cost_curve, roc_hull
-from ...metrics.sums import dot
 from ...metrics.table import CountTable
-from .bootstrap_hull import cost_curve_areas, hull_rows
+from .bootstrap_values import (_auc_values, _average_precision_values, _bep_values, _expected_total_cost_values,
+                               _f1_values, _row_at, etc_finish, etc_part)
 from .core import _as_bool, _as_scores, _check_level
 
 __all__ = ["BootstrapInterval", "Statistic", "auc_score", "average_precision_score", "bep_score",
@@ -57,6 +56,10 @@ def average_precision_score(ev: BinaryEvaluation) -> float | None:
 def expected_total_cost(ev: BinaryEvaluation) -> float | None:
     """Area under the cost curve of an evaluation (a bootstrap statistic)."""
     return ev.expected_total_cost
+
+
+# (gathered over the chunks of one draw, then computed at once: resampled_values_many)
+expected_total_cost._gathered = (etc_part, etc_finish)
 
 
 @_vectorised(lambda chunk: _auc_values(chunk))
@@ -118,12 +121,6 @@ def population_at(threshold: float, measure: str, p_positive: float, c_fn: float
     return statistic
 
 
-def _row_at(chunk, threshold: float) -> int:
-    """The column of "score >= threshold" in a chunk's cumulative counts (the same
-    in every resample)."""
-    return int(chunk.thr_desc.size - np.searchsorted(chunk.thr_desc[::-1], threshold, side="left"))
-
-
 class BootstrapInterval(NamedTuple):
     """A percentile interval; (None, None) when no resample defined the statistic."""
 
@@ -171,8 +168,9 @@ class _Chunk:
 
     def __init__(self, cp, cn, thr_desc, n_rows, draws_pos, draws_neg, positive_rows):
         c, k = cp.shape
-        self.tp = np.zeros((c, k + 1), dtype=np.int64)
-        self.fp = np.zeros((c, k + 1), dtype=np.int64)
+        self.tp = np.empty((c, k + 1), dtype=np.int64)
+        self.fp = np.empty((c, k + 1), dtype=np.int64)
+        self.tp[:, 0] = self.fp[:, 0] = 0
         np.cumsum(cp, axis=1, out=self.tp[:, 1:])
         np.cumsum(cn, axis=1, out=self.fp[:, 1:])
         self.cp, self.cn = cp, cn
@@ -182,10 +180,19 @@ class _Chunk:
         self.n_rows = n_rows
         # the rows (1..K) of the scores some positive has; the same with the ends
         # (rows 0 and K): the only rows that can be vertices of an ROC hull
-        self.positive_rows, self.hull_rows = positive_rows
+        self.positive_rows, self.hull_rows, self.negative_runs = positive_rows
         self.size = c
         self.draws_pos, self.draws_neg = draws_pos, draws_neg
         self._evaluations: dict[int, BinaryEvaluation] = {}
+        self._drawn = None
+
+    @property
+    def drawn(self) -> np.ndarray:
+        """Per resample, how many instances of each block were drawn (cp + cn),
+        made once for the statistics that read it."""
+        if self._drawn is None:
+            self._drawn = self.cp + self.cn
+        return self._drawn
 
     def table(self, r: int) -> CountTable:
         return _table_from_block_counts(self.thr_desc, self.cp[r], self.cn[r], self.n_rows)
@@ -212,113 +219,10 @@ def _values(statistic: Statistic, chunk: _Chunk) -> np.ndarray:
     return compute(chunk) if compute is not None else _per_resample(statistic, chunk)
 
 
-def _bep_values(chunk: _Chunk) -> np.ndarray:
-    """metrics.binary._bep for every resample, operation for operation: the first
-    row where TP + FP reaches m+, interpolated from the row before it."""
-    pos = chunk.pos
-    out = np.full(chunk.size, np.nan)
-    ok = np.flatnonzero(pos > 0)
-    if not ok.size:
-        return out
-    tp, fp, p = chunk.tp, chunk.fp, pos
-    if ok.size < chunk.size:
-        tp, fp, p = tp[ok], fp[ok], p[ok]
-    predicted = tp + fp
-    k = (predicted < p[:, None]).sum(axis=1)  # searchsorted(predicted, m+, "left")
-    rows = np.arange(ok.size)
-    p1, t1 = predicted[rows, k], tp[rows, k]
-    exact = p1 == p
-    km = np.maximum(k - 1, 0)
-    p0, t0 = predicted[rows, km], tp[rows, km]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        between = t0 + (t1 - t0) * ((p - p0) / (p1 - p0))
-    out[ok] = np.where(exact, t1 / p, between / p)
-    return out
-
-
-def _auc_values(chunk: _Chunk) -> np.ndarray:
-    """The engine's AUC: twice the trapezoid area in counts (an exact integer sum,
-    in any order) over 2 m+ m-, one correctly rounded division."""
-    out = np.full(chunk.size, np.nan)
-    ok = np.flatnonzero((chunk.pos > 0) & (chunk.neg > 0))
-    if not ok.size:
-        return out
-    tp, fp = chunk.tp[ok], chunk.fp[ok]
-    p, q = chunk.pos[ok], chunk.neg[ok]
-    if 2 * int(p.max()) * int(q.max()) > 2**53:  # int64 sums, or their float64 conversion, would round
-        out[ok] = [chunk.evaluation(r).auc for r in ok.tolist()]
-        return out
-    auc2 = ((fp[:, 1:] - fp[:, :-1]) * (tp[:, 1:] + tp[:, :-1])).sum(axis=1)
-    out[ok] = auc2 / (2 * p * q)
-    return out
-
-
-def _average_precision_values(chunk: _Chunk) -> np.ndarray:
-    """Average precision as the engine's (metrics.binary._scalars_general): over
-    the rows of the resample's table, sum (TP step) x precision, over m+. The sum
-    is :func:`~evalreport.metrics.sums.dot`'s, whose last digit neither the
-    processor nor the BLAS thread count changes (no BLAS). A resample whose
-    table has one instance a row (all drawn once, distinct scores) is the
-    engine's other road: evaluated as such."""
-    out = np.full(chunk.size, np.nan)
-    # the blocks drawn, laid out as the columns of tp, fp (block k of row r is
-    # column k + 1; column 0 is no table row)
-    drawn = np.zeros(chunk.tp.shape, dtype=bool)
-    np.not_equal(chunk.cp + chunk.cn, 0, out=drawn[:, 1:])
-    # every resample's table rows, one after the other (formed for all at once;
-    # gathered by flat index: a boolean mask of a 2-D view takes twice as long)
-    at = np.flatnonzero(drawn)
-    tp, fp = chunk.tp.reshape(-1)[at], chunk.fp.reshape(-1)[at]
-    rows = np.count_nonzero(drawn, axis=1)
-    ends = np.cumsum(rows)
-    starts = ends - rows
-    step = np.empty(tp.size, dtype=np.float64)
-    np.subtract(tp[1:], tp[:-1], out=step[1:])
-    step[starts] = tp[starts]  # each table's first row steps up from 0
-    precision = np.divide(tp, tp + fp, dtype=np.float64)
-    for r in np.flatnonzero(chunk.pos > 0).tolist():
-        lo, hi = int(starts[r]), int(ends[r])
-        if chunk.pos[r] + chunk.neg[r] == hi - lo:  # unit steps
-            out[r] = chunk.evaluation(r).average_precision
-        else:
-            out[r] = dot(step[lo:hi], precision[lo:hi]) / int(chunk.pos[r])
-    return out
-
-
-def _expected_total_cost_values(chunk: _Chunk) -> np.ndarray:
-    """The area under the cost curve of each resample's ROC hull: the engine's
-    cost curve (:func:`cost_curve`; no other measure is formed) of the hull's
-    vertices, found for all the chunk's resamples at once (:func:`.bootstrap_hull.hull_rows`):
-    the same vertices as :func:`roc_hull` finds, so the same floats."""
-    out = np.full(chunk.size, np.nan)
-    ok = np.flatnonzero((chunk.pos > 0) & (chunk.neg > 0))
-    if not ok.size:
-        return out
-    if 2 * int(chunk.pos.max()) * int(chunk.neg.max()) >= 1 << 62:  # cross products past int64
-        for r in ok.tolist():
-            table = chunk.table(r)
-            out[r] = cost_curve(table, roc_hull(table)).area
-        return out
-    # Only a point reached by a rise can be a strict vertex (besides the ends):
-    # the rows of scores some positive has, the same in every resample.
-    rows = chunk.hull_rows
-    vertices = hull_rows(np.ascontiguousarray(chunk.fp[:, rows]), np.ascontiguousarray(chunk.tp[:, rows]))
-    out[ok] = cost_curve_areas(chunk, ok, [rows[vertices[r]] for r in ok.tolist()])
-    return out
-
-
-def _f1_values(threshold: float):
-    def compute(chunk: _Chunk) -> np.ndarray:
-        j = _row_at(chunk, threshold)  # the row "score >= threshold": one column in every resample
-        tp, fp = chunk.tp[:, j], chunk.fp[:, j]
-        den = 2 * tp + fp + (chunk.pos - tp)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(den > 0, (2 * tp) / den, np.nan)
-    return compute
-
-
 #: resamples x distinct scores counted and measured at a time (about 2 MiB an int64 array)
 _PART = 1 << 18
+#: the most resamples a gathered statistic (the expected total cost) is computed for at once
+_GATHER = 128
 
 
 def _resampled_chunks(y, s, n_resamples, rng, stratified):
@@ -373,8 +277,32 @@ class _Layout:
         self.thr_desc = thr[::-1].copy()
         self.pos_blocks = self.block[np.flatnonzero(y)]
         self.neg_blocks = self.block[np.flatnonzero(~y)]
-        rows = np.unique(self.pos_blocks) + 1
-        self.positive_rows = (rows, np.union1d(rows, [0, K]))
+        # The rows that can be a vertex of a resample's ROC hull, or hold its least
+        # cost or its KS: the ends, and the last row of each run of blocks with
+        # positives before a block with negatives (issue 38; about half the rows
+        # with positives). In every resample, a row after a block without positives
+        # has the TP of the row before it and no fewer FP; a row whose next block
+        # has no negatives has the FP of the next row and no more TP: either lies
+        # on or under the chain's segment through a row kept, so it is no strict
+        # vertex, and its cost is no lower (its TPR - FPR no higher), in floats too
+        # (each operation rounds monotonically).
+        has_pos = np.zeros(K + 1, dtype=bool)
+        has_pos[self.pos_blocks] = True
+        has_neg = np.zeros(K + 1, dtype=bool)
+        has_neg[self.neg_blocks] = True
+        rows = np.flatnonzero(has_pos[:K]) + 1  # (np.unique's, without its import of numpy.ma)
+        has_neg[K] = True  # (the last block's row is an end)
+        ends = np.flatnonzero(has_pos[:K] & has_neg[1:]) + 1
+        # The AUC's runs: each maximal run of blocks with negatives and no positives,
+        # and each block with both, as (the row before it, its last row)
+        neg_only = has_neg[:K] & ~has_pos[:K]
+        mixed = np.flatnonzero(has_neg[:K] & has_pos[:K])
+        edges = np.diff(np.concatenate(([False], neg_only, [False])).astype(np.int8))
+        run_start, run_end = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+        order = np.argsort(np.concatenate((run_start, mixed)), kind="stable")
+        runs = (np.concatenate((run_start, mixed))[order], np.concatenate((run_end, mixed + 1))[order])
+        hull = np.concatenate(([0], ends if ends.size and ends[-1] == K else np.append(ends, K)))
+        self.positive_rows = (rows, hull, runs)
 
     def chunks(self, dp, dn):
         K, y, block = self.K, self.y, self.block
@@ -455,9 +383,9 @@ def bootstrap_intervals(
     and O(K) to count, for K distinct scores, and the ready statistics take a
     few passes over the counts, for many resamples at once (a statistic of
     your own costs one engine evaluation of each resample). In all about
-    O(B (N + K)) for B resamples: about 0.35 ms per resample of 10^4 scores
-    for the four statistics of a report (0.7 s for 2,000; bench/fixed_costs.py);
-    keep B * N in mind for large data sets.
+    O(B (N + K)) for B resamples: about 0.3 ms per resample of 10^4 scores
+    for the nine statistics of a default report's learner (0.6 s for 2,000 on a
+    busy 2-core EPYC; bench/api.py); keep B * N in mind for large data sets.
 
     Examples
     --------
@@ -516,10 +444,23 @@ def resampled_values_many(y_true_bool, learners: Mapping, *, n_resamples: int = 
     for dp, dn in _draws(y, n_resamples, rng, stratified):
         for key, layout, names, statistics in jobs:
             at = done
+            # a statistic whose vectorised rounds cost as much for a few resamples as
+            # for many (the hull's) keeps what it needs of each chunk, and is computed
+            # once for the whole draw
+            gathered = {i: [] for i, name in enumerate(names) if hasattr(statistics[name], "_gathered")}
+            since = at
             for chunk in layout.chunks(dp, dn):
                 for i, name in enumerate(names):
-                    values[key][i, at:at + chunk.size] = _values(statistics[name], chunk)
+                    if i in gathered:
+                        gathered[i].append(statistics[name]._gathered[0](chunk))
+                    else:
+                        values[key][i, at:at + chunk.size] = _values(statistics[name], chunk)
                 at += chunk.size
+                if at - since >= _GATHER or at == done + dp.shape[0]:
+                    for i, parts in gathered.items():
+                        values[key][i, since:at] = statistics[names[i]]._gathered[1](parts)
+                        parts.clear()
+                    since = at
         done += dp.shape[0]
     return {key: {name: values[key][i] for i, name in enumerate(names)} for key, _, names, _ in jobs}
 

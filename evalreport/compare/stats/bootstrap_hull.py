@@ -57,7 +57,7 @@ def cost_curve_areas(chunk, ok: np.ndarray, hulls: list[np.ndarray]) -> np.ndarr
 
 #: columns between the sampled points of :func:`_hull_rows`, and the most points
 #: a row may have to be pruned directly
-_HULL_STEP = 16
+_HULL_STEP = 32
 _HULL_DIRECT = 256
 
 

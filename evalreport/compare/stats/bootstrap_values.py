@@ -1,0 +1,188 @@
+"""The ready statistics of the bootstrap (:mod:`.bootstrap`) computed for a chunk
+of resamples at once, from its cumulative counts over the distinct scores
+(:class:`.bootstrap._Chunk`), with the engine's arithmetic: the same floats as its
+evaluation of each resample's count table (tests/test_bootstrap_vectorised.py).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from ...metrics.cost import cost_curve, roc_hull
+from .bootstrap_hull import cost_curve_areas, hull_rows
+
+__all__ = ["etc_finish", "etc_part"]
+
+
+def _row_at(chunk, threshold: float) -> int:
+    """The column of "score >= threshold" in a chunk's cumulative counts (the same
+    in every resample)."""
+    return int(chunk.thr_desc.size - np.searchsorted(chunk.thr_desc[::-1], threshold, side="left"))
+
+
+def _bep_values(chunk: "_Chunk") -> np.ndarray:
+    """metrics.binary._bep for every resample, operation for operation: the first
+    row where TP + FP reaches m+, interpolated from the row before it."""
+    pos = chunk.pos
+    out = np.full(chunk.size, np.nan)
+    ok = np.flatnonzero(pos > 0)
+    if not ok.size:
+        return out
+    tp, fp, p, rows = chunk.tp, chunk.fp, pos[ok], ok
+    # k = searchsorted(TP + FP, m+, "left") in each row (TP + FP never falls along a
+    # row): a binary search of all the rows at once, reading a few columns, not
+    # every row's sum
+    lo = np.zeros(ok.size, dtype=np.int64)
+    hi = np.full(ok.size, tp.shape[1], dtype=np.int64)
+    while True:
+        open_ = lo < hi
+        if not open_.any():
+            break
+        mid = (lo + hi) // 2
+        mid[~open_] = lo[~open_]  # (a closed row reads a column in range, and stays put)
+        below = tp[rows, mid] + fp[rows, mid] < p
+        lo = np.where(open_ & below, mid + 1, lo)
+        hi = np.where(open_ & ~below, mid, hi)
+    k = lo
+    t1 = tp[rows, k]
+    p1 = t1 + fp[rows, k]
+    exact = p1 == p
+    km = np.maximum(k - 1, 0)
+    t0 = tp[rows, km]
+    p0 = t0 + fp[rows, km]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        between = t0 + (t1 - t0) * ((p - p0) / (p1 - p0))
+    out[ok] = np.where(exact, t1 / p, between / p)
+    return out
+
+
+def _auc_values(chunk: "_Chunk") -> np.ndarray:
+    """The engine's AUC: twice the trapezoid area in counts (an exact integer sum,
+    in any order) over 2 m+ m-, one correctly rounded division."""
+    out = np.full(chunk.size, np.nan)
+    ok = np.flatnonzero((chunk.pos > 0) & (chunk.neg > 0))
+    if not ok.size:
+        return out
+    whole = ok.size == chunk.size  # (no copy of the counts then)
+    tp, fp = (chunk.tp, chunk.fp) if whole else (chunk.tp[ok], chunk.fp[ok])
+    p, q = chunk.pos[ok], chunk.neg[ok]
+    if 2 * int(p.max()) * int(q.max()) > 2**53:  # int64 sums, or their float64 conversion, would round
+        out[ok] = [chunk.evaluation(r).auc for r in ok.tolist()]
+        return out
+    # The trapezoids' sum, run by run: over a run of blocks with negatives and no
+    # positives TP stays put, so its trapezoids add up to one, from the row before
+    # the run (start) to its last row (end); a block with both classes is a run of
+    # its own; the other blocks add nothing. Integers: exact in any order.
+    start, end = chunk.negative_runs
+    width = np.take(fp, end, axis=1)
+    width -= np.take(fp, start, axis=1)
+    height = np.take(tp, end, axis=1)
+    height += np.take(tp, start, axis=1)
+    auc2 = np.einsum("ij,ij->i", width, height)
+    out[ok] = auc2 / (2 * p * q)
+    return out
+
+
+def _average_precision_values(chunk: "_Chunk") -> np.ndarray:
+    """Average precision as the engine's (metrics.binary._scalars_general): over
+    the rows of the resample's table, sum (TP step) x precision, over m+. The sum
+    is :func:`~evalreport.metrics.sums.dot`'s, whose last digit neither the
+    processor nor the BLAS thread count changes (no BLAS). A resample whose
+    table has one instance a row (all drawn once, distinct scores) is the
+    engine's other road: evaluated as such."""
+    out = np.full(chunk.size, np.nan)
+    # the blocks drawn, laid out as the columns of tp, fp (block k of row r is
+    # column k + 1; column 0 is no table row)
+    drawn = np.zeros(chunk.tp.shape, dtype=bool)
+    np.not_equal(chunk.drawn, 0, out=drawn[:, 1:])
+    # every resample's table rows, one after the other (formed for all at once;
+    # gathered by flat index: a boolean mask of a 2-D view takes twice as long)
+    at = np.flatnonzero(drawn)
+    tp, fp = np.take(chunk.tp, at), np.take(chunk.fp, at)
+    rows = np.count_nonzero(drawn, axis=1)
+    ends = np.cumsum(rows)
+    starts = ends - rows
+    # (the counts as floats first: exact, and the same floats as a mixed-type
+    # operation gives, without its slower casting loop)
+    tp_f = tp.astype(np.float64)
+    step = np.empty(tp.size, dtype=np.float64)
+    np.subtract(tp_f[1:], tp_f[:-1], out=step[1:])
+    step[starts] = tp_f[starts]  # each table's first row steps up from 0
+    tp += fp
+    precision = np.divide(tp_f, tp.astype(np.float64))
+    # dot's products, for all the rows at once (each one IEEE multiplication); each
+    # resample's sum is then dot's: NumPy's pairwise sum of its contiguous run
+    products = np.multiply(step, precision)
+    pos, units = chunk.pos.tolist(), ((chunk.pos + chunk.neg) == rows).tolist()
+    bounds = zip(starts.tolist(), ends.tolist())
+    add = np.add.reduce
+    for r, (lo, hi) in enumerate(bounds):
+        if pos[r] <= 0:
+            continue
+        if units[r]:  # unit steps
+            out[r] = chunk.evaluation(r).average_precision
+        else:
+            out[r] = float(add(products[lo:hi], axis=None)) / pos[r]
+    return out
+
+
+def _expected_total_cost_values(chunk: "_Chunk") -> np.ndarray:
+    """The area under the cost curve of each resample's ROC hull: the engine's
+    cost curve (:func:`cost_curve`; no other measure is formed) of the hull's
+    vertices, found for all the chunk's resamples at once (:func:`.bootstrap_hull.hull_rows`):
+    the same vertices as :func:`roc_hull` finds, so the same floats. (The
+    bootstrap's loop gathers several chunks first: :func:`etc_part`, :func:`etc_finish`.)"""
+    return etc_finish([etc_part(chunk)])
+
+
+def etc_part(chunk: "_Chunk"):
+    """What the expected total cost of a chunk's resamples needs, kept while the
+    other statistics read the chunk: the chunk's FP and TP at the rows that can be
+    hull vertices, and its class totals; or, where the cross products would pass
+    int64, the values themselves (the engine's, resample by resample)."""
+    if chunk.size and 2 * int(chunk.pos.max()) * int(chunk.neg.max()) >= 1 << 62:
+        out = np.full(chunk.size, np.nan)
+        for r in np.flatnonzero((chunk.pos > 0) & (chunk.neg > 0)).tolist():
+            table = chunk.table(r)
+            out[r] = cost_curve(table, roc_hull(table)).area
+        return out
+    # Only a point reached by a rise, before a step to the right, can be a strict
+    # vertex (besides the ends): the rows _Layout keeps, the same in every resample.
+    rows = chunk.hull_rows
+    return SimpleNamespace(fp=np.take(chunk.fp, rows, axis=1), tp=np.take(chunk.tp, rows, axis=1),
+                           pos=chunk.pos, neg=chunk.neg)
+
+
+def etc_finish(parts: list) -> np.ndarray:
+    """The expected total cost of the resamples of ``parts`` (:func:`etc_part`'s, of
+    chunks of one learner, in order), their hulls found all at once: the hull's
+    vectorised rounds cost about the same for a few resamples as for hundreds."""
+    out = [p if isinstance(p, np.ndarray) else None for p in parts]
+    todo = [i for i, p in enumerate(out) if p is None]
+    if todo:
+        group = [parts[i] for i in todo]
+        one = group[0] if len(group) == 1 else SimpleNamespace(
+            fp=np.concatenate([p.fp for p in group]), tp=np.concatenate([p.tp for p in group]),
+            pos=np.concatenate([p.pos for p in group]), neg=np.concatenate([p.neg for p in group]))
+        values = np.full(one.pos.size, np.nan)
+        ok = np.flatnonzero((one.pos > 0) & (one.neg > 0))
+        if ok.size:
+            vertices = hull_rows(one.fp, one.tp)  # (C-contiguous)
+            values[ok] = cost_curve_areas(one, ok, [vertices[r] for r in ok.tolist()])
+        at = 0
+        for i in todo:
+            out[i] = values[at:at + parts[i].pos.size]
+            at += parts[i].pos.size
+    return np.concatenate(out) if len(out) > 1 else out[0]
+
+
+def _f1_values(threshold: float):
+    def compute(chunk: "_Chunk") -> np.ndarray:
+        j = _row_at(chunk, threshold)  # the row "score >= threshold": one column in every resample
+        tp, fp = chunk.tp[:, j], chunk.fp[:, j]
+        den = 2 * tp + fp + (chunk.pos - tp)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(den > 0, (2 * tp) / den, np.nan)
+    return compute
