@@ -226,16 +226,16 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
     """
     drawn = _drawn(source, threshold=threshold, pc_positive=pc_positive, max_fpr=max_fpr)
     styles = styles or learner_styles(drawn.learners)
-    if log_fpr:
-        _roc_log_panel(ax, drawn, styles)
-        return _finish(ax, [], legend, "lower right")
+    handles = _learner_handles([_learner_handle(key, styles[key], f"{key} (AUC {value_text(lr.summary.auc)})"
+                                                if lr.roc is not None and lr.summary.auc is not None else key,
+                                                lr.hard or lr.roc is None) for key, lr in drawn.learners.items()],
+                               list(drawn.learners), styles)
+    if log_fpr:  # its own figure in the report: the legend of what it draws
+        return _finish(ax, handles + _roc_log_panel(ax, drawn, styles), legend, "lower right")
     ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":")
-    handles, hulls = [], False
+    hulls = False
     for key, lr in drawn.learners.items():
         st, roc, at, summary = styles[key], lr.roc, lr.at, lr.summary
-        handles.append(_learner_handle(key, st, f"{key} (AUC {value_text(summary.auc)})"
-                                       if roc is not None and summary.auc is not None else key,
-                                       lr.hard or roc is None))
         if roc is not None:
             ax.plot(*_thin(roc.x, roc.y), **_line(st))
         hull = summary.hull
@@ -245,7 +245,6 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
                     alpha=0.8, zorder=2)
         if _placed(at):  # the deployed threshold's point
             ax.plot([at.fpr], [at.recall], **_deployed(st["color"]))
-    handles = _learner_handles(handles, list(drawn.learners), styles)
     best = _least_cost(drawn)
     if hulls:
         handles.append(_proxy("convex hulls (dashed)", linestyle=(0, (3, 2)), linewidth=0.8))
@@ -280,9 +279,10 @@ def _least_marker(color: str) -> dict:
                 markeredgewidth=1.6, linestyle="none", zorder=7, clip_on=False)
 
 
-def _roc_log_panel(ax, drawn: _Drawn, styles) -> None:
+def _roc_log_panel(ax, drawn: _Drawn, styles) -> list:
     """The ROC curves with FPR on a log scale, from about the smallest FPR any
-    curve reaches, and TPR fitted to where the curves are."""
+    curve reaches, and TPR fitted to where the curves are; the legend entries of
+    its marks (the learners' are the caller's)."""
     curves = {k: lr.roc for k, lr in drawn.learners.items() if lr.roc is not None}
     best, max_fpr = _least_cost(drawn), drawn.max_fpr
     positive = [float(c.x[c.x > 0].min()) for c in curves.values() if np.any(c.x > 0)]
@@ -300,8 +300,15 @@ def _roc_log_panel(ax, drawn: _Drawn, styles) -> None:
     if best is not None:
         key, op = best
         ax.plot([max(op.fpr, left)], [op.tpr], **_least_marker(styles[key]["color"]))
+    marks = [_deployed_proxy()] if any(_placed(lr.at) for lr in drawn.learners.values()) else []
     if max_fpr is not None and max_fpr > left:
+        from matplotlib.patches import Patch
+
         ax.axvspan(left, max_fpr, color="#8a8a8a", alpha=0.14, linewidth=0, zorder=0)
+        marks.append(Patch(color="#8a8a8a", alpha=0.3, linewidth=0,
+                           label=f"partial-AUC region (FPR \u2264 {max_fpr:g})"))
+    if best is not None:
+        marks.append(_proxy(_label(f"least cost: {best[0]}"), **_least_marker(styles[best[0]]["color"])))
     pad = max(0.04 * (1 - low), 0.004)
     from matplotlib.ticker import FuncFormatter, NullFormatter
 
@@ -314,6 +321,7 @@ def _roc_log_panel(ax, drawn: _Drawn, styles) -> None:
     ax.set_xlabel("False positive rate (log scale; 0 at the left edge)")
     ax.set_ylabel("True positive rate")
     ax.set_title("The top-left corner, FPR on a log scale")
+    return marks
 
 
 def plot_pr(ax, source, *, styles=None, threshold=None, legend=True, title=None):

@@ -54,7 +54,7 @@ def _learners_with(result, value, name: str) -> str:
     return and_join(parts)
 
 
-def roc_alt(result, log_panel: bool = False) -> str:
+def roc_alt(result) -> str:
     """ROC curves of A (AUC ..) and B; A's envelops B's. What is marked and shaded."""
     text = f"ROC curves of {_learners_with(result, lambda lr: lr.summary.auc if lr.curves.roc else None, 'AUC')}"
     env = _envelopment(result)
@@ -64,8 +64,17 @@ def roc_alt(result, log_panel: bool = False) -> str:
     max_fpr = _partial_auc(result)
     if max_fpr is not None:
         text += f"; shaded: the partial-AUC region, FPR up to {max_fpr:g}"
-    if log_panel:
-        text += "; below, the same curves with FPR on a log scale"
+    return text + "."
+
+
+def roc_log_alt(result) -> str:
+    """The second ROC figure (the curves crowd the top-left corner): what it shows."""
+    keys = [k for k, lr in result.learners.items() if lr.curves.roc is not None]
+    text = (f"The top-left corner of the ROC curves of {and_join(keys)}, with FPR on a log scale, where "
+            "curves that crowd the corner part. Squares mark the deployed thresholds")
+    max_fpr = _partial_auc(result)
+    if max_fpr is not None:
+        text += f"; shaded: the partial-AUC region, FPR up to {max_fpr:g}"
     return text + "."
 
 
@@ -118,8 +127,14 @@ def scalars_alt(rows) -> str:
 
 def gains_alt(result) -> str:
     keys = [k for k, lr in result.learners.items() if lr.operating_table is not None]
-    return (f"Cumulative gains and lift by decile of {and_join(keys)}: the share of the positives captured "
-            "and the lift against the share flagged, top scores first.")
+    return (f"Cumulative gains by decile of {and_join(keys)}: the share of the positives captured "
+            "against the share flagged, top scores first; the diagonal is a random ranking.")
+
+
+def lift_alt(result) -> str:
+    keys = [k for k, lr in result.learners.items() if lr.operating_table is not None]
+    return (f"Cumulative lift by decile of {and_join(keys)}: the share of the positives captured over "
+            "the share flagged, top scores first; 1 is a random ranking.")
 
 
 def confusion_alt(name: str, classes, confusion: np.ndarray) -> str:
@@ -133,6 +148,18 @@ def confusion_alt(name: str, classes, confusion: np.ndarray) -> str:
     if total and off.max() > 0:
         i, j = np.unravel_index(int(np.argmax(off)), off.shape)
         text += f"; the most frequent confusion: {classes[i]} predicted as {classes[j]} ({off[i, j]:,.0f})"
+    return text + "."
+
+
+def confusion_shares_alt(name: str, classes, confusion: np.ndarray) -> str:
+    """The shares' heatmap: each true class's share predicted right, lowest and highest."""
+    rows = confusion.sum(axis=1)
+    right = {c: float(confusion[i, i]) / float(rows[i]) for i, c in enumerate(classes) if rows[i] > 0}
+    text = f"Confusion matrix of {name} over {len(classes)} classes as the share of each true class (rows sum to 1)"
+    if right:
+        low, high = min(right, key=right.get), max(right, key=right.get)
+        text += (f"; the share predicted right: {_num(right[low])} for {low}, the lowest, to "
+                 f"{_num(right[high])} for {high}" if low != high else f"; the share predicted right: {_num(right[low])}")
     return text + "."
 
 
