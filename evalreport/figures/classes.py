@@ -55,7 +55,7 @@ def confusion_figures(name: str, classes: list[str], confusion: np.ndarray,
     longest = max((len(c) for c in classes), default=1)
     label_room = min(1.6, 0.4 + 0.065 * longest)
     rotate = k > 4 or longest * 0.065 * 0.9 > CELL  # names wider than a cell slant
-    bar = 1.1  # the colour bar, its ticks and its label, right of the panel
+    bar = 0.9  # the colour bar, its ticks and its label, right of the panel
     # the cell fits its longest number at 8 pt; the panel, k cells; beside the other figure
     # while that leaves its numbers at 7 pt or more
     panel = min(k * max(CELL, chars * 0.075 + 0.12), HALF_WIDTH - label_room - bar)
@@ -64,7 +64,9 @@ def confusion_figures(name: str, classes: list[str], confusion: np.ndarray,
         panel = min(FULL_WIDTH - label_room - bar, 0.5 * k + 0.6)
     size = min(8.0, max(MIN_TEXT, _cell_text_size(k, panel, chars)))
     width = label_room + panel + bar if side else FULL_WIDTH
-    height = panel + ((0.5 + 0.055 * longest) if rotate else 0.45) + (0.6 if side else 0.45)
+    # the panel, the class names under it (slanted: about 0.7 of their length), the axis
+    # label and the title (two lines beside the other figure)
+    height = panel + ((0.35 + 0.04 * longest) if rotate else 0.4) + (0.5 if side else 0.35)
     out = []
     for texts, title, fid in ((counts, "counts", fig_id),
                               (share_text, "% of each true class" if percent else "share of each true class",
