@@ -158,8 +158,9 @@ def confusion_shares_alt(name: str, classes, confusion: np.ndarray) -> str:
     text = f"Confusion matrix of {name} over {len(classes)} classes as the share of each true class (rows sum to 1)"
     if right:
         low, high = min(right, key=right.get), max(right, key=right.get)
-        text += (f"; the share predicted right: {_num(right[low])} for {low}, the lowest, to "
-                 f"{_num(right[high])} for {high}" if low != high else f"; the share predicted right: {_num(right[low])}")
+        text += f"; the share predicted right: {_num(right[low])}"
+        if low != high:
+            text += f" for {low}, the lowest, to {_num(right[high])} for {high}"
     return text + "."
 
 
