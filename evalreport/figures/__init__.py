@@ -82,13 +82,13 @@ def _legend_columns(labels, width: float) -> int:
     columns one after another, each as wide as its widest entry (a column of short
     learner names beside one of longer marks), the texts measured in the legend's font."""
     from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import TextPath
+    from matplotlib.textpath import TextToPath
 
     font = FontProperties(family=FONT, size=_RC["legend.fontsize"])
+    measure = TextToPath().get_text_width_height_descent  # names are text: no mathtext ('$')
     # an entry: its handle (1.8 em) and the pad after it (0.4 em), then its text; columns 1 em apart
     em = _RC["legend.fontsize"] / 72
-    entries = [2.2 * em + (TextPath((0, 0), lab, prop=font).get_extents().width / 72 if lab.strip() else 0.0)
-               for lab in labels]
+    entries = [2.2 * em + measure(lab, font, ismath=False)[0] / 72 for lab in labels]
     best = 1
     for ncol in range(2, len(entries) + 1):
         rows, large = divmod(len(entries), ncol)

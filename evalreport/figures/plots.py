@@ -24,6 +24,7 @@ from .paths import _log_path, _pr_path, _thin
 # the learners' colours, dashes and markers (re-exported: the figure modules import them from here)
 from .styles import EMPHASIS_FROM, MUTED, PALETTE, learner_styles  # noqa: F401
 from .styles import _learner_handles, _line, _proxy
+from ..words import general
 
 __all__ = ["plot_roc", "plot_pr", "plot_cost_curves", "learner_styles", "PALETTE", "MUTED", "EMPHASIS_FROM"]
 
@@ -255,7 +256,7 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
 
         ax.axvspan(0, drawn.max_fpr, color="#8a8a8a", alpha=0.14, linewidth=0, zorder=0)
         handles.append(Patch(color="#8a8a8a", alpha=0.3, linewidth=0,
-                             label=f"partial-AUC region (FPR \u2264 {drawn.max_fpr:g})"))
+                             label=f"partial-AUC region (FPR \u2264 {general(drawn.max_fpr)})"))
     pc = drawn.pc
     if best is not None and pc is not None and 0 < pc < 1:
         key, op = best
@@ -266,7 +267,7 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
         ax.plot(xs, ys, color="#444444", linewidth=0.9, linestyle=(0, (1, 1.5)), zorder=4)
         least = _least_marker(styles[key]["color"])
         ax.plot([op.fpr], [op.tpr], **least)
-        handles.append(_proxy(f"iso-cost line at PC(+) = {pc:.3g}", linewidth=0.9, linestyle=(0, (1, 1.5))))
+        handles.append(_proxy(f"iso-cost line at PC(+) = {general(pc, 3)}", linewidth=0.9, linestyle=(0, (1, 1.5))))
         handles.append(_proxy(_label(f"least cost: {key}"), **least))
     _unit_axes(ax, "False positive rate (FPR)", "True positive rate (TPR = recall)")
     ax.set_title("ROC curves" if title is None else title)
@@ -306,7 +307,7 @@ def _roc_log_panel(ax, drawn: _Drawn, styles) -> list:
 
         ax.axvspan(left, max_fpr, color="#8a8a8a", alpha=0.14, linewidth=0, zorder=0)
         marks.append(Patch(color="#8a8a8a", alpha=0.3, linewidth=0,
-                           label=f"partial-AUC region (FPR \u2264 {max_fpr:g})"))
+                           label=f"partial-AUC region (FPR \u2264 {general(max_fpr)})"))
     if best is not None:
         marks.append(_proxy(_label(f"least cost: {best[0]}"), **_least_marker(styles[best[0]]["color"])))
     pad = max(0.04 * (1 - low), 0.004)
@@ -315,7 +316,7 @@ def _roc_log_panel(ax, drawn: _Drawn, styles) -> list:
     ax.set_xscale("log")
     ax.set_xlim(left, 1.0)
     # plain numbers: mathtext is off (names are text), so no '$10^{-2}$'
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: general(v)))
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_ylim(max(low - pad, 0.0), 1.0 + pad / 2)
     ax.set_xlabel("False positive rate (log scale; 0 at the left edge)")
@@ -502,7 +503,7 @@ def plot_cost_curves(ax, source, *, styles=None, threshold=None, pc_positive=Non
         ax.axvline(pc_star, color="#444444", linewidth=0.9, linestyle=(0, (4, 2)), zorder=2)
         right = pc_star < 0.45  # the label (about 1.7 in) fits right of the line on a half-width figure
         # on a narrow figure (three across) the label is only the value: the caption names the line
-        label = ("operating point " if ax.figure.get_figwidth() >= 3 else "") + f"PC(+) = {pc_star:.3g}"
+        label = ("operating point " if ax.figure.get_figwidth() >= 3 else "") + f"PC(+) = {general(pc_star, 3)}"
         # at the top of the axes, on a white ground: no curve runs through the label
         ax.annotate(label, (pc_star, 1.0), xytext=(4 if right else -4, -2),
                     textcoords="offset points", fontsize=7.5, va="top", ha="left" if right else "right",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..words import and_join
+from ..words import and_join, general
 
 
 def _label(text: str) -> str:
@@ -63,7 +63,7 @@ def roc_alt(result) -> str:
     text += ". Squares mark the deployed thresholds"
     max_fpr = _partial_auc(result)
     if max_fpr is not None:
-        text += f"; shaded: the partial-AUC region, FPR up to {max_fpr:g}"
+        text += f"; shaded: the partial-AUC region, FPR up to {general(max_fpr)}"
     return text + "."
 
 
@@ -74,7 +74,7 @@ def roc_log_alt(result) -> str:
             "curves that crowd the corner part. Squares mark the deployed thresholds")
     max_fpr = _partial_auc(result)
     if max_fpr is not None:
-        text += f"; shaded: the partial-AUC region, FPR up to {max_fpr:g}"
+        text += f"; shaded: the partial-AUC region, FPR up to {general(max_fpr)}"
     return text + "."
 
 
@@ -99,11 +99,11 @@ def cost_alt(result) -> str:
                 runs[-1][2] = iv.pc_to
             else:
                 runs.append([iv.learner, iv.pc_from, iv.pc_to])
-        spans += [f"{who} from {a:.2g} to {b:.2g}" for who, a, b in runs]
+        spans += [f"{who} from {general(a, 2)} to {general(b, 2)}" for who, a, b in runs]
     if spans and len(spans) <= 6:
         text += "; least cost: " + ", ".join(spans)
     winners = [c.winner for c in result.comparisons if c.winner]
-    text += f". At the operating point, PC(+) = {pc:.3g}"
+    text += f". At the operating point, PC(+) = {general(pc, 3)}"
     text += f", {and_join(winners)} {'has' if len(winners) == 1 else 'have'} the least cost" if winners else ""
     return text + "; squares mark what the deployed thresholds cost there."
 
@@ -169,7 +169,7 @@ def class_roc_alt(name: str, aucs: dict) -> str:
     text = f"One-vs-rest ROC curves of {name} for {len(aucs)} classes"
     if known:
         lo, hi = min(known, key=known.get), max(known, key=known.get)
-        text += f"; AUC from {known[lo]:.3g} ({lo}) to {known[hi]:.3g} ({hi})"
+        text += f"; AUC from {general(known[lo], 3)} ({lo}) to {general(known[hi], 3)} ({hi})"
     return text + "."
 
 
@@ -188,7 +188,7 @@ def class_scores_alt(classes, values: dict, measure: str) -> str:
         known = {c: v for c, v in per.items() if v is not None}
         if known:
             worst = min(known, key=known.get)
-            parts.append(f"{key}'s lowest is {worst} ({known[worst]:.3g})")
+            parts.append(f"{key}'s lowest is {worst} ({general(known[worst], 3)})")
     return f"{measure} of each of {len(classes)} classes per learner" + (": " + "; ".join(parts) if parts else "") + "."
 
 
