@@ -199,8 +199,9 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
     max_fpr : float, optional
         Shade FPR <= ``max_fpr`` (a Result: the spec's ``partial_auc``).
     log_fpr : bool, default False
-        Draw the report's second panel instead: FPR on a log scale, the
-        top-left corner where crowded curves part.
+        Draw the report's second ROC figure instead: FPR on a log scale, the
+        top-left corner where crowded curves part (its entries: the learners,
+        the deployed thresholds, the partial-AUC region, the least-cost point).
     legend : bool, default True
         Put a legend on ``ax``; the entries are returned either way.
     title : str, optional
