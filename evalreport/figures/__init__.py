@@ -9,6 +9,8 @@ not grow with the number of rows: curves arrive already bounded
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .svg import FONT, _svg, drawing
@@ -88,7 +90,9 @@ def _legend_columns(labels, width: float) -> int:
     measure = TextToPath().get_text_width_height_descent  # names are text: no mathtext ('$')
     # an entry: its handle (1.8 em) and the pad after it (0.4 em), then its text; columns 1 em apart
     em = _RC["legend.fontsize"] / 72
-    entries = [2.2 * em + measure(lab, font, ismath=False)[0] / 72 for lab in labels]
+    with warnings.catch_warnings():  # a glyph the font lacks: _svg warns of it, once, as drawing does
+        warnings.simplefilter("ignore")
+        entries = [2.2 * em + measure(lab, font, ismath=False)[0] / 72 for lab in labels]
     best = 1
     for ncol in range(2, len(entries) + 1):
         rows, large = divmod(len(entries), ncol)
@@ -131,7 +135,10 @@ def roc_figure(result, styles, thirds: bool = False, log_fpr: bool = False) -> s
         fig = _figure(size, layout="constrained")
         ax = fig.subplots()
         handles = plot_roc(ax, result, styles=styles, log_fpr=log_fpr, legend=False)
-        _legend_below(fig, [ax], handles, [h.get_label() for h in handles], width=size[0])
+        labels = [h.get_label() for h in handles]
+        if pair and not thirds:  # the axes' room, and a line (0.155 in) per row of the legend
+            fig.set_size_inches(size[0], 2.43 + 0.155 * -(-len(labels) // _legend_columns(labels, size[0])))
+        _legend_below(fig, [ax], handles, labels, width=size[0])
         if log_fpr:
             return _svg(fig, "roc-log", roc_log_alt(result))
         return _svg(fig, "roc", roc_alt(result))
