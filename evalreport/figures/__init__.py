@@ -88,7 +88,7 @@ def _legend_columns(labels, width: float) -> int:
 
     font = FontProperties(family=FONT, size=_RC["legend.fontsize"])
     measure = TextToPath().get_text_width_height_descent  # names are text: no mathtext ('$')
-    # an entry: its handle (1.8 em) and the pad after it (0.4 em), then its text; columns 1 em apart
+    # an entry: its handle (1.8 em) and the pad after it (0.4 em), then its text; columns 0.8 em apart
     em = _RC["legend.fontsize"] / 72
     with warnings.catch_warnings():  # a glyph the font lacks: _svg warns of it, once, as drawing does
         warnings.simplefilter("ignore")
@@ -96,11 +96,11 @@ def _legend_columns(labels, width: float) -> int:
     best = 1
     for ncol in range(2, len(entries) + 1):
         rows, large = divmod(len(entries), ncol)
-        start, total = 0, em * (ncol - 1)
+        start, total = 0, 0.8 * em * (ncol - 1)
         for n in [rows + 1] * large + [rows] * (ncol - large):
             total += max(entries[start:start + n], default=0.0)
             start += n
-        if total > width - 0.15:  # the figure's padding and the legend's own
+        if total > width - 0.12:  # the figure's padding and the legend's own
             break
         best = ncol
     return best
@@ -119,7 +119,7 @@ def _legend_below(fig, axes, handles=None, labels=None, width: float = HALF_WIDT
         return
     ncol = _legend_columns(labels, width)
     fig.legend(handles, labels, loc="outside lower center", ncol=ncol, frameon=False,
-               handlelength=1.8, columnspacing=1.0, handletextpad=0.4, borderaxespad=0.2)
+               handlelength=1.8, columnspacing=0.8, handletextpad=0.4, borderaxespad=0.2)
 
 
 def roc_figure(result, styles, thirds: bool = False, log_fpr: bool = False) -> str:
