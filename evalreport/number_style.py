@@ -8,11 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import registry
-from .words import and_join
+# magnitude and general live with the words (evalreport/words.py, which imports nothing):
+# the evaluation below the registry (metrics/, compare/) prints its warnings' numbers
+# with them, and this module imports the registry
+from .words import and_join, general, magnitude
 
 __all__ = ["UNDEFINED", "fmt", "measure_text", "Column", "Cell", "and_join", "p_text", "p_value_text",
            "with_interval", "interval_text", "measure_interval_text", "rate", "cost", "count", "number",
-           "kind_of", "measure_column", "value_text", "percent", "plain", "ends_text", "magnitude"]
+           "kind_of", "measure_column", "value_text", "percent", "plain", "ends_text", "magnitude", "general"]
 
 UNDEFINED = "undefined"
 
@@ -291,16 +294,3 @@ def with_interval(text: str, interval) -> str:
     if lo is None or hi is None:
         return text
     return f"{text} [{rate(lo)}, {rate(hi)}]"
-
-
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def magnitude(x: float) -> str:
-    """A number far from 1 as the report prints it, with no exponent notation.
-
-    >>> magnitude(1e200), magnitude(2.5e-300)
-    ('1 × 10²⁰⁰', '2.5 × 10⁻³⁰⁰')
-    """
-    mantissa, exponent = f"{x:.2e}".split("e")
-    return f"{float(mantissa):g} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["and_join", "gate_text"]
+__all__ = ["and_join", "gate_text", "magnitude", "general"]
 
 
 def and_join(items) -> str:
@@ -42,3 +42,36 @@ def gate_text(g: dict, number, bound_number=None) -> str:
         bound = "no significant drop"
     note = f": {g['note']}" if g.get("note") else ""
     return f"{g['learner']}: {g['metric']}{where} = {shown(g['value'])}{gap} (needs {bound}){note}"
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def magnitude(x: float, digits: int = 3) -> str:
+    """A number far from 1 as the report prints it, with no exponent notation: up
+    to ``digits`` significant digits times a power of ten.
+
+    >>> magnitude(1e200), magnitude(2.5e-300), magnitude(-2.220446049250313e-16, 2)
+    ('1 × 10²⁰⁰', '2.5 × 10⁻³⁰⁰', '-2.2 × 10⁻¹⁶')
+    """
+    mantissa, exponent = f"{x:.{max(digits, 1) - 1}e}".split("e")
+    return f"{float(mantissa):g} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
+def general(value, digits: int = 6) -> str:
+    """A number in a warning's or a note's words (a data value, a sum, a bound, a
+    difference; the one number style's: docs/reference.md, "How numbers print",
+    and evalreport.number_style has it too): what ``f"{value:.{digits}g}"`` prints (up to ``digits`` significant
+    digits, trailing zeros dropped), but where that would use exponent notation (a
+    magnitude under 0.0001 or of more than ``digits`` integer digits) a power of ten
+    (:func:`magnitude`); "undefined", "+inf", "-inf" as elsewhere.
+
+    >>> general(0.25), general(1e200), general(-2.220446049250313e-16, 3), general(123456789, 4)
+    ('0.25', '1 × 10²⁰⁰', '-2.22 × 10⁻¹⁶', '1.235 × 10⁸')
+    """
+    if value is None or value != value:
+        return "undefined"
+    if value in (float("inf"), float("-inf")):
+        return "+inf" if value > 0 else "-inf"
+    text = f"{float(value):.{digits}g}"
+    return magnitude(float(value), digits) if "e" in text else text

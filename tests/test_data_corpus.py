@@ -541,11 +541,11 @@ def test_weights_of_an_ordinary_scale_are_not_scaled(tmp_path, capsys):
 
 def test_weights_summing_past_the_largest_float_are_refused_by_the_engine():
     with pytest.raises(ValueError, match=r"^sample_weight: the weights sum past the largest float64 "
-                       r"\(about 1.8e308\) \(no measure depends"):
+                       r"\(about 1.8 × 10³⁰⁸\) \(no measure depends"):
         evaluate_binary([0, 1, 1], [0.1, 0.2, 0.3], sample_weight=[1e308, 1e308, 1.0])
     # products of the totals that underflow: NaN measures before
-    with pytest.raises(ValueError, match=r"^the product of the classes' total weights \(2e-320 and "
-                       r"1e-320\) underflows"):
+    with pytest.raises(ValueError, match=r"^the product of the classes' total weights \(2 × 10⁻³²⁰ and "
+                       r"1 × 10⁻³²⁰\) underflows"):
         evaluate_binary([0, 1, 1], [0.1, 0.2, 0.3], sample_weight=[1e-320, 1e-320, 1e-320])
 
 
@@ -610,7 +610,7 @@ def test_one_class_weighing_next_to_nothing_is_refused(tmp_path, capsys):
     csv = "id,y,p,w\n" + "".join(f"{i},{y},{p},{1.0 if y else 2.0**-1000!r}\n" for i, y, p in ROWS)
     _refused(tmp_path, capsys, _spec(extra_keys="    weight: w\n"), {"pred.csv": csv},
              ["error: spec.yaml:7: data[0].weight: pred.csv: column 'w': the product of the classes' total "
-              "weights (9.33e-301 and 10) underflows: one class weighs next to nothing against the other"])
+              "weights (9.33 × 10⁻³⁰¹ and 10) underflows: one class weighs next to nothing against the other"])
 
 
 ENGINE_WEIGHTS = [

@@ -103,8 +103,8 @@ def _report_figures(example: str, captured):
 
 
 @pytest.mark.parametrize("example,expected", [
-    ("breast_cancer", {"roc", "pr", "cost", "scalars", "gains", "reliability-0"}),
-    ("multiclass_folds", {"confusion-0", "roc-0", "scalars", "class-scores"}),
+    ("breast_cancer", {"roc", "roc-log", "pr", "cost", "scalars", "gains", "lift", "reliability-0"}),
+    ("multiclass_folds", {"confusion-0", "confusion-0-shares", "roc-0", "scalars", "class-scores"}),
     ("experiment_runs", {"roc-band", "envelopment-map-0", "tests-map-0", "cost"}),
 ])
 @pytest.mark.slow
@@ -150,14 +150,14 @@ def test_the_check_finds_a_title_cut_and_a_label_over_the_ticks():
 def test_the_figures_of_many_classes_and_ranks_inside(captured):
     from types import SimpleNamespace
 
-    from evalreport.figures.classes import class_roc_figure, confusion_figure, critical_difference_figure
+    from evalreport.figures.classes import class_roc_figure, confusion_figures, critical_difference_figure
     from evalreport.figures.pairs import significance_heatmap
 
     rng = np.random.default_rng(0)
     roc = SimpleNamespace(x=np.array([0, 0.1, 1.0]), y=np.array([0, 0.8, 1.0]))
     for k in (2, 3, 6, 10):
         classes = [f"class number {i}" for i in range(k)]
-        confusion_figure("gradient boosting", classes, rng.integers(0, 20000, (k, k)).astype(float), f"c{k}")
+        confusion_figures("gradient boosting", classes, rng.integers(0, 20000, (k, k)).astype(float), f"c{k}")
         class_roc_figure("knn", {c: SimpleNamespace(roc=roc) for c in classes}, dict.fromkeys(classes, 0.9),
                          f"r{k}", "#0072B2")
     critical_difference_figure([f"learner {i}" for i in range(7)], list(np.linspace(1.5, 6.2, 7)), 2.1,
@@ -168,4 +168,4 @@ def test_the_figures_of_many_classes_and_ranks_inside(captured):
     significance_heatmap(names, cells, 0.05, "AUC (DeLong) above, decisions (McNemar) below", "t", "tests",
                          lower=cells)
     problems = [p for name, fig in captured for p in check_layout(fig, name)]
-    assert len(captured) == 10 and problems == []
+    assert len(captured) == 14 and problems == []

@@ -90,6 +90,11 @@ def test_confusion_alt_names_the_most_frequent_confusion():
     assert T.confusion_alt("knn", ["x", "y", "z"], m) == (
         "Confusion matrix of knn over 3 classes: 80.0% on the diagonal; the most frequent confusion: "
         "y predicted as x (3).")
+    # the shares' figure: each true class's share predicted right, x 5/6, y 7/10, z 4/4
+    assert T.confusion_shares_alt("knn", ["x", "y", "z"], m) == (
+        "Confusion matrix of knn over 3 classes as the share of each true class (rows sum to 1); the share "
+        "predicted right: 0.700 for y, the lowest, to 1.00 for z.")
+    assert T.confusion_shares_alt("knn", ["x", "y"], np.array([[2, 0], [0, 3]])).endswith("predicted right: 1.00.")
 
 
 @pytest.fixture(scope="module")
@@ -107,11 +112,21 @@ def test_alt_texts_say_what_the_figures_show(breast_cancer):
     alt = re.search(r'aria-label="([^"]*)"', roc).group(1)
     assert alt.startswith("ROC curves of logistic (AUC 0.992), tree (AUC 0.947), bayes (AUC 0.958) and "
                           "forest (AUC 0.982); logistic&#x27;s envelops tree&#x27;s and bayes&#x27;s; ")
-    # the spec's partial AUC (max_fpr 0.1) is shaded, and the curves crowd the corner: a log-FPR panel
-    assert alt.endswith("shaded: the partial-AUC region, FPR up to 0.1; below, the same curves with FPR "
-                        "on a log scale.")
+    # the spec's partial AUC (max_fpr 0.1) is shaded
+    assert alt.endswith("shaded: the partial-AUC region, FPR up to 0.1.")
     assert "partial-AUC region (FPR \u2264 0.1)" in _texts(roc)
     assert "deployed thresholds (squares)" in _texts(roc)
+    # the curves crowd the corner: the corner on a log-FPR scale, a figure of its own with its
+    # alt text and its legend (the learners and the marks it draws; no hulls, no iso-cost line)
+    corner = F.roc_figure(breast_cancer, styles, log_fpr=True)
+    alt = re.search(r'aria-label="([^"]*)"', corner).group(1)
+    assert alt == ("The top-left corner of the ROC curves of logistic, tree, bayes and forest, with FPR on a "
+                   "log scale, where curves that crowd the corner part. Squares mark the deployed thresholds; "
+                   "shaded: the partial-AUC region, FPR up to 0.1.")
+    texts = _texts(corner)
+    assert {"logistic (AUC 0.992)", "deployed thresholds (squares)", "partial-AUC region (FPR \u2264 0.1)",
+            "least cost: logistic"} <= set(texts)
+    assert "convex hulls (dashed)" not in texts and not any(t.startswith("iso-cost") for t in texts)
     cost = F.cost_alt(breast_cancer)
     assert "At the operating point, PC(+) = 0.69, logistic has the least cost" in cost
 
@@ -123,13 +138,12 @@ def test_cost_range_fits_the_envelopes(breast_cancer):
 
 
 #: the width each figure is printed at (templates: four across, beside another, or
-#: across the page); the ROC figure takes the page's width when it adds its log-FPR panel
+#: across the page); the ROC's log-FPR corner, the lift beside the gains
 def _print_width(name: str, drawn: float = 0.0) -> float:
     if name.startswith("reliability-"):
         return F.QUARTER_WIDTH
-    if name == "roc":
-        return F.FULL_WIDTH if drawn > F.HALF_WIDTH else F.HALF_WIDTH
-    return F.HALF_WIDTH if name in ("pr", "cost") or name.startswith("roc-") else F.FULL_WIDTH
+    return F.HALF_WIDTH if name in ("roc", "pr", "cost", "gains", "lift") or name.startswith("roc-") \
+        else F.FULL_WIDTH
 
 
 @pytest.mark.slow
@@ -145,7 +159,7 @@ def test_no_text_under_7pt_at_print_size(breast_cancer):
 
     svgs = re.findall(r"<svg[^>]*>.*?</svg>", strings(report_context(breast_cancer)), flags=re.S)
     names = {re.search(r'data-figure="([^"]+)"', svg).group(1) for svg in svgs}
-    assert {"roc", "pr", "cost", "scalars", "gains", "reliability-0"} <= names
+    assert {"roc", "roc-log", "pr", "cost", "scalars", "gains", "lift", "reliability-0"} <= names
     for svg in svgs:
         name = re.search(r'data-figure="([^"]+)"', svg).group(1)
         width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1)) / 72  # points
@@ -163,9 +177,10 @@ def test_ten_classes_legible_at_print_size():
     classes = [f"class {i}" for i in range(10)]
     rng = np.random.default_rng(0)
     confusion = rng.integers(0, 2000, (10, 10)).astype(float)
-    svg = C.confusion_figure("knn", classes, confusion, "confusion-0")
-    assert _min_print_size(svg, F.FULL_WIDTH) >= F.MIN_TEXT
-    assert "% of each true class" in svg  # whole percentages, not 0.00 in a small cell
+    counts, shares, side = C.confusion_figures("knn", classes, confusion, "confusion-0")
+    assert not side  # ten classes: each heatmap across the page, one under the other
+    assert _min_print_size(counts, F.FULL_WIDTH) >= F.MIN_TEXT and _min_print_size(shares, F.FULL_WIDTH) >= F.MIN_TEXT
+    assert "% of each true class" in shares  # whole percentages, not 0.00 in a small cell
     roc = SimpleNamespace(x=np.array([0, 0.1, 1.0]), y=np.array([0, 0.8, 1.0]))
     curves = {c: SimpleNamespace(roc=roc) for c in classes}
     svg = C.class_roc_figure("knn", curves, dict.fromkeys(classes, 0.9), "roc-0", "#D55E00")

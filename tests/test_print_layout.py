@@ -53,8 +53,9 @@ def rendered(request, tmp_path_factory):
     assert status in (0, 3)
     with pdfplumber.open(out / "report.pdf") as pdf:
         pages = [_page(p) for p in pdf.pages]
+        tables = _tables(pdf)
     return example, pages, (out / "report.html").read_text(encoding="utf-8"), \
-        json.loads((out / "results.json").read_text(encoding="utf-8"))
+        json.loads((out / "results.json").read_text(encoding="utf-8")), tables
 
 
 def _page(page) -> dict:
@@ -120,6 +121,102 @@ def test_the_measure_tells_full_from_empty():
     assert _outside({**empty, "chars": [{**header, "size": 8.4}]})  # body text in the margin
 
 
+#: structure elements that only wrap others (a table's scroll box, a section)
+WRAPPERS = {"Div", "NonStruct", "Sect", "Part", "Document"}
+
+
+def _tables(pdf) -> list[list[tuple[int, int]]]:
+    """Every table of the tagged PDF, in the document's order, as its pieces: (page,
+    body rows) for each page it is on. WeasyPrint tags each page's piece of a table
+    broken across pages as a /Table of its own, its header repeated: a piece
+    continues the one before it when nothing but wrappers stands between them, it
+    starts on the next page, and its header has as many cells."""
+    flat = []  # pre-order: (type, page, index just past its subtree, the node)
+
+    def walk(node):
+        i = len(flat)
+        flat.append(None)
+        for child in node.get("children", []):
+            walk(child)
+        flat[i] = (node.get("type"), node.get("page_number"), len(flat), node)
+
+    for root in pdf.structure_tree:
+        walk(root)
+
+    def rows(node, kind):
+        out = []
+        for child in node.get("children", []):
+            if child.get("type") == "TR" and kind != "THead":
+                out.append(child)
+            elif child.get("type") in ("TBody", "TFoot") and kind is None:
+                out += rows(child, child.get("type"))
+        return out
+
+    def header_cells(node) -> int:
+        head = [c for c in node.get("children", []) if c.get("type") == "THead"]
+        first = head[0].get("children", []) if head else []
+        return len(first[0].get("children", [])) if first else 0
+
+    tables, last_end = [], None
+    for i, (kind, page, end, node) in enumerate(flat):
+        if kind != "Table":
+            continue
+        body = rows(node, None)
+        pages = sorted({r.get("page_number") for r in body if r.get("page_number") is not None})
+        piece = [(p, sum(r.get("page_number") == p for r in body)) for p in pages]
+        continues = (tables and last_end is not None and pages and tables[-1][-1][0] + 1 == pages[0]
+                     and all(flat[j][0] in WRAPPERS for j in range(last_end, i))
+                     and header_cells(node) == last_cells)
+        if continues:
+            tables[-1] += piece
+        elif piece:
+            tables.append(piece)
+        last_end, last_cells = end, header_cells(node)
+    return tables
+
+
+def _orphans(tables) -> list[str]:
+    """The tables broken across pages that leave fewer than two body rows on a page."""
+    return [f"a table on pages {[p for p, _ in t]} with {[n for _, n in t]} body rows on them"
+            for t in tables if len(t) > 1 and min(n for _, n in t) < 2]
+
+
+def test_no_table_leaves_a_row_alone_on_a_page(rendered):
+    """A table broken across pages keeps at least two body rows on each page it is on."""
+    example, *_, tables = rendered
+    assert tables
+    assert not _orphans(tables), f"{example}: {_orphans(tables)}"
+
+
+def _long_table_pdf(rows: int, filler_mm: int, css: str) -> bytes:
+    from evalreport.report import pdf as pdf_sink
+
+    body = "".join(f"<tr><th scope='row'>r{i}</th><td>{i}</td></tr>" for i in range(rows))
+    html = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title><style>{css}</style>'
+            f'</head><body><div style="height: {filler_mm}mm">filler</div><div><table class="operating">'
+            f'<thead><tr><th scope="col">a</th><th scope="col">b</th></tr></thead><tbody>{body}</tbody></table>'
+            "</div><p>after</p></body></html>")
+    return pdf_sink.html_to_pdf(html, title="t", date="2026-11-22", attachments={}, template_dirs=[ROOT / "templates"])
+
+
+def test_the_row_check_finds_a_lone_row():
+    # the check itself, and print.css's rules: without them, 15 rows after 200 mm leave one
+    # row for the next page, and 20 rows after 260 mm one row at the first page's foot
+    import io
+
+    report_css = "".join((ROOT / "templates" / name).read_text(encoding="utf-8") for name in ("style.css", "print.css"))
+    rules = ("tbody > tr:first-child { break-after: avoid; }", "tbody > tr:last-child { break-before: avoid; }")
+    assert all(rule in report_css for rule in rules)
+    plain = report_css.replace(rules[0], "").replace(rules[1], "")
+    for rows, filler in ((15, 200), (20, 260)):
+        found = {}
+        for name, css in (("plain", plain), ("report", report_css)):
+            with pdfplumber.open(io.BytesIO(_long_table_pdf(rows, filler, css))) as pdf:
+                found[name] = _tables(pdf)
+        assert [len(t) for t in found["plain"]] == [2] and _orphans(found["plain"]), found
+        assert sum(n for _, n in found["report"][0]) == rows and not _orphans(found["report"]), found
+
+
 def _report_text(html: str) -> str:
     """The report's words and numbers: the HTML without its style, figures' drawing,
     tags, attributes, and the user's own text (the printed spec, the spec's description)."""
@@ -159,7 +256,7 @@ def _significant(text: str) -> int:
 
 
 def test_the_reports_numbers_have_one_style(rendered):
-    example, _, html, results = rendered
+    example, _, html, results, _ = rendered
     text = re.sub(r"\s+", " ", _report_text(html))
     assert not EXPONENT.findall(text), f"{example}: exponents: {EXPONENT.findall(text)[:5]}"
     for bad in (PERCENT_SPACED, PERCENT_LONG):

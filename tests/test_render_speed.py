@@ -78,7 +78,7 @@ def test_what_laying_out_raises_is_listed_by_the_report_not_results_json(tmp_pat
     assert not any("constrained_layout" in w for w in d["warnings"])
     assert listed[:len(d["warnings"])] == d["warnings"]
     assert listed[len(d["warnings"]):] == [
-        "UserWarning in reliability_figure, roc_figure, pr_figure, cost_figure, scalars_figure and gains_figure "
+        "UserWarning in reliability_figure, roc_figure, pr_figure, cost_figure, scalars_figure and gains_figures "
         "(evalreport/figures/svg.py), while drawing the report's figures: constrained_layout not applied"]
 
 

@@ -26,7 +26,11 @@ from evalreport.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ["breast_cancer", "experiment_runs"]
+#: the figures' text read on a phone: these and the multi-class confusion heatmaps
+FIGURE_EXAMPLES = EXAMPLES + ["multiclass_folds"]
 WIDTHS = [390, 1280]
+#: the least size of a figure's text on a phone, in CSS px (7 pt printed is 9.3 px)
+PHONE_TEXT_PX = 8.0
 #: tables that never scroll: the 2 x 2 confusion matrices (side by side in print,
 #: they fit a phone) and the PDF's glossary
 UNWRAPPED = {"confusion", "glossary"}
@@ -36,7 +40,7 @@ UNWRAPPED = {"confusion", "glossary"}
 def pages(tmp_path_factory) -> dict[str, Path]:
     """Each example's report.html, rendered once for this module."""
     out = {}
-    for name in EXAMPLES:
+    for name in FIGURE_EXAMPLES:
         folder = tmp_path_factory.mktemp(name)
         status = main(["run", str(ROOT / "examples" / name / "spec.yaml"), "--out", str(folder),
                        "--format", "html", "--quiet"])
@@ -262,3 +266,53 @@ def test_layout_in_chromium(pages, browser, example, width):
             assert page.evaluate(f"!!document.getElementById({href[1:]!r})"), href
     finally:
         context.close()
+
+
+# The size each figure's text is drawn at on the screen: its font size (in the SVG's
+# units) times the scale from those units to CSS px (the determinant of its screen
+# transform, which holds the viewBox's scaling and any rotation of the text).
+_TEXT_SIZES = """() => [...document.querySelectorAll('svg[data-figure]')].map(svg => {
+  let least = Infinity, text = null, count = 0;
+  for (const t of svg.querySelectorAll('text')) {
+    const m = t.getScreenCTM();
+    if (!t.textContent.trim() || !m) continue;
+    const px = parseFloat(getComputedStyle(t).fontSize) * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+    count += 1;
+    if (px < least) { least = px; text = t.textContent.trim(); }
+  }
+  return [svg.dataset.figure, count, least, text];
+})"""
+
+
+def _text_sizes(browser, url: str | None, width: int, html: str | None = None) -> list:
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        if html is None:
+            page.goto(url, wait_until="load")
+        else:
+            page.set_content(html)
+        return page.evaluate(_TEXT_SIZES)
+    finally:
+        context.close()
+
+
+def test_the_text_measure_finds_small_text(browser):
+    # the measure itself: 7 px text in a 504-unit viewBox drawn 252 px wide is 3.5 px; rotated, the same
+    svg = ('<svg data-figure="t" viewBox="0 0 504 100" style="width: 252px"><text font-size="7px" x="10" '
+           'y="20">a</text><text font-size="7px" transform="translate(50 50) rotate(-90)">b</text></svg>')
+    (name, count, least, _), = _text_sizes(browser, None, 390, html=svg)
+    assert (name, count) == ("t", 2) and least == pytest.approx(3.5, abs=0.01)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("example", FIGURE_EXAMPLES)
+def test_figure_text_reads_on_a_phone(pages, browser, example):
+    """At 390 px every figure's every text is drawn at 8 CSS px or more: a figure
+    of two panels printed its text at 3 to 4 px there, so each panel is a figure of
+    its own, one a row; a figure drawn for the page's width scrolls in its own box."""
+    sizes = _text_sizes(browser, pages[example].resolve().as_uri(), 390)
+    assert len(sizes) >= 4
+    small = [(name, round(least, 2), text) for name, count, least, text in sizes
+             if count == 0 or least < PHONE_TEXT_PX]
+    assert not small, f"{example} at 390 px: figures with text under {PHONE_TEXT_PX} px: {small}"

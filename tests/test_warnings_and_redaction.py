@@ -541,7 +541,7 @@ report: {formats: [html, json], out: out}
 """
 
 GLYPH = ("UserWarning in reliability_figure, roc_figure, pr_figure, cost_figure, scalars_figure and "
-         "gains_figure (evalreport/figures/svg.py), "
+         "gains_figures (evalreport/figures/svg.py), "
          "while drawing the report's figures: Glyph 27169 (\\N{CJK UNIFIED IDEOGRAPH-6A21}) missing from "
          "font(s) DejaVu Sans.")
 

@@ -9,10 +9,12 @@ not grow with the number of rows: curves arrive already bounded
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .svg import FONT, _svg, drawing
-from .text import _label, cost_alt, gains_alt, pr_alt, reliability_alt, roc_alt, scalars_alt
+from .text import _label, cost_alt, gains_alt, lift_alt, pr_alt, reliability_alt, roc_alt, roc_log_alt, scalars_alt
 # the drawing of the ROC, P-R and cost curves is the plot helpers' (evalreport.figures.plots, for
 # custom figures too); the rest is shared with the other figure modules from here
 from .plots import MIN_TEXT, PALETTE, _proxy, _thin, _unit_axes  # noqa: F401  (classes.py, ...)
@@ -20,7 +22,7 @@ from .plots import _cost_limits, _drawn, _line, learner_styles, plot_cost_curves
 from .styles import _muted_handle
 from .plots import roc_crowded
 
-__all__ = ["PALETTE", "learner_styles", "figures", "gains_figure", "drawing", "dot_handles"]
+__all__ = ["PALETTE", "learner_styles", "figures", "gains_figures", "drawing", "dot_handles"]
 
 def _rc(extra: dict | None = None):
     """matplotlib's settings for drawing one figure (read when artists are made
@@ -78,10 +80,30 @@ _RC = {
 
 
 def _legend_columns(labels, width: float) -> int:
-    """How many columns of legend entries the longest of ``labels`` allows at ``width``."""
-    # a character of 7.5 pt DejaVu Sans is about 0.06 in wide; the marker and gaps 0.45 in
-    longest = max(len(lab) for lab in labels) * 0.062 + 0.45
-    return max(1, min(len(labels), int((width - 0.2) // longest)))
+    """How many columns of legend entries fit ``width`` inches: matplotlib fills the
+    columns one after another, each as wide as its widest entry (a column of short
+    learner names beside one of longer marks), the texts measured in the legend's font."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    font = FontProperties(family=FONT, size=_RC["legend.fontsize"])
+    measure = TextToPath().get_text_width_height_descent  # names are text: no mathtext ('$')
+    # an entry: its handle (1.8 em) and the pad after it (0.4 em), then its text; columns 0.8 em apart
+    em = _RC["legend.fontsize"] / 72
+    with warnings.catch_warnings():  # a glyph the font lacks: _svg warns of it, once, as drawing does
+        warnings.simplefilter("ignore")
+        entries = [2.2 * em + measure(lab, font, ismath=False)[0] / 72 for lab in labels]
+    best = 1
+    for ncol in range(2, len(entries) + 1):
+        rows, large = divmod(len(entries), ncol)
+        start, total = 0, 0.8 * em * (ncol - 1)
+        for n in [rows + 1] * large + [rows] * (ncol - large):
+            total += max(entries[start:start + n], default=0.0)
+            start += n
+        if total > width - 0.12:  # the figure's padding and the legend's own
+            break
+        best = ncol
+    return best
 
 
 def _legend_below(fig, axes, handles=None, labels=None, width: float = HALF_WIDTH) -> None:
@@ -97,24 +119,29 @@ def _legend_below(fig, axes, handles=None, labels=None, width: float = HALF_WIDT
         return
     ncol = _legend_columns(labels, width)
     fig.legend(handles, labels, loc="outside lower center", ncol=ncol, frameon=False,
-               handlelength=1.8, columnspacing=1.0, handletextpad=0.4, borderaxespad=0.2)
+               handlelength=1.8, columnspacing=0.8, handletextpad=0.4, borderaxespad=0.2)
 
 
-def roc_figure(result, styles, thirds: bool = False) -> str:
-    crowded = roc_crowded([lr.curves.roc for lr in result.learners.values() if lr.curves.roc is not None])
+def roc_figure(result, styles, thirds: bool = False, log_fpr: bool = False) -> str:
+    """The ROC curves; ``log_fpr``: their top-left corner with FPR on a log scale,
+    the report's second ROC figure where the curves crowd the corner (a figure of
+    its own, with its own legend and alt text, beside the first in print and under
+    it on a phone: one SVG of two panels printed its text at 4 px on a phone)."""
+    # a pair (the curves crowd the corner) with legends of two columns where they fit: the
+    # row no taller than the one figure of two panels it replaced
+    pair = log_fpr or roc_crowded([lr.curves.roc for lr in result.learners.values() if lr.curves.roc is not None])
     with _rc():
-        # crowded: the whole curve and its top-left corner side by side, across the page
-        size = (FULL_WIDTH, 3.2) if crowded else (THIRD_WIDTH, THIRD_HEIGHT) if thirds else (HALF_WIDTH, 4.2)
+        size = (THIRD_WIDTH, THIRD_HEIGHT) if thirds else (HALF_WIDTH, 3.2) if pair else (HALF_WIDTH, 4.2)
         fig = _figure(size, layout="constrained")
-        if crowded:
-            ax, zoom = fig.subplots(1, 2)
-        else:
-            ax, zoom = fig.subplots(), None
-        handles = plot_roc(ax, result, styles=styles, legend=False)
-        if zoom is not None:
-            plot_roc(zoom, result, styles=styles, log_fpr=True, legend=False)
-        _legend_below(fig, [ax], handles, [h.get_label() for h in handles], width=size[0])
-        return _svg(fig, "roc", roc_alt(result, crowded))
+        ax = fig.subplots()
+        handles = plot_roc(ax, result, styles=styles, log_fpr=log_fpr, legend=False)
+        labels = [h.get_label() for h in handles]
+        if pair and not thirds:  # the axes' room, and a line (0.155 in) per row of the legend
+            fig.set_size_inches(size[0], 2.43 + 0.155 * -(-len(labels) // _legend_columns(labels, size[0])))
+        _legend_below(fig, [ax], handles, labels, width=size[0])
+        if log_fpr:
+            return _svg(fig, "roc-log", roc_log_alt(result))
+        return _svg(fig, "roc", roc_alt(result))
 
 
 def _curves_figure(plot, name: str, alt: str, result, styles, thirds: bool) -> str:
@@ -217,44 +244,51 @@ def dot_handles(keys, styles, size: float = 5) -> list:
     return handles
 
 
-def gains_figure(result, styles) -> str:
-    """Cumulative gains (left: the share of the positives captured against the share
-    flagged, the diagonal a random ranking) and lift by decile (right), per learner."""
+def gains_figures(result, styles) -> tuple[str, str]:
+    """Cumulative gains (the share of the positives captured against the share
+    flagged, the diagonal a random ranking) and lift by decile, per learner: two
+    figures, each with its legend (side by side in print, one under the other on
+    a phone)."""
     drawn = [k for k, lr in result.learners.items() if lr.operating_table is not None]
     labels = ["random"] + [_label(k) for k in drawn if not styles[k].get("muted")]
     labels += [] if len(labels) == len(drawn) + 1 else ["n other learners (grey)"]
-    rows = -(-len(labels) // _legend_columns(labels, FULL_WIDTH))
-    with _rc():
-        # each row of legend past the first takes its height from the axes: the figure grows by it
-        fig = _figure((FULL_WIDTH, 2.0 + 0.16 * (rows - 1)), layout="constrained")
-        (left, right) = fig.subplots(1, 2)
-        left.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="random")
-        right.axhline(1.0, color="#999999", linewidth=0.8, linestyle=":")
-        for key, lr in result.learners.items():
-            table = lr.operating_table
-            if table is None:
-                continue
-            st = styles[key]
-            line = dict(**_line(st), marker=st.get("marker", "o"), markersize=2.5 if st.get("muted") else 3.2)
-            points = [(0.0, 0.0)] + [(g.flagged, g.captured) for g in table.gains if g.captured is not None]
-            if len(points) > 1:
-                left.plot(*zip(*points), label="_" if st.get("muted") else _label(key), **line)
-            lifts = [(g.flagged, g.lift) for g in table.gains if g.lift is not None]
-            if lifts:
-                right.plot(*zip(*lifts), **line)
-        _unit_axes(left, "Share flagged (top by score)", "Share of positives captured")
-        left.set_title("Cumulative gains")
-        right.set_xlim(0, 1.02)
-        right.set_ylim(bottom=0)
-        right.set_xlabel("Share flagged (top by score)")
-        right.set_ylabel("Lift (captured / flagged)")
-        right.set_title("Cumulative lift by decile")
-        handles, labels = left.get_legend_handles_labels()
-        grey = _muted_handle([k for k, lr in result.learners.items() if lr.operating_table is not None], styles)
-        if grey is not None:
-            handles, labels = handles + [grey], labels + [grey.get_label()]
-        _legend_below(fig, [left], handles, labels, width=FULL_WIDTH)
-        return _svg(fig, "gains", gains_alt(result))
+    rows = -(-len(labels) // _legend_columns(labels, HALF_WIDTH))
+    grey = _muted_handle(drawn, styles)
+    out = []
+    for name in ("gains", "lift"):
+        with _rc():
+            # each row of legend past the first takes its height from the axes: the figure grows by it
+            fig = _figure((HALF_WIDTH, 2.0 + 0.16 * (rows - 1)), layout="constrained")
+            ax = fig.subplots()
+            if name == "gains":
+                ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="random")
+            else:
+                ax.axhline(1.0, color="#999999", linewidth=0.8, linestyle=":", label="random")
+            for key in drawn:
+                table, st = result.learners[key].operating_table, styles[key]
+                line = dict(**_line(st), marker=st.get("marker", "o"), markersize=2.5 if st.get("muted") else 3.2,
+                            label="_" if st.get("muted") else _label(key))
+                if name == "gains":
+                    points = [(0.0, 0.0)] + [(g.flagged, g.captured) for g in table.gains if g.captured is not None]
+                else:
+                    points = [(g.flagged, g.lift) for g in table.gains if g.lift is not None]
+                if len(points) > (1 if name == "gains" else 0):
+                    ax.plot(*zip(*points), **line)
+            if name == "gains":
+                _unit_axes(ax, "Share flagged (top by score)", "Share of positives captured")
+                ax.set_title("Cumulative gains")
+            else:
+                ax.set_xlim(0, 1.02)
+                ax.set_ylim(bottom=0)
+                ax.set_xlabel("Share flagged (top by score)")
+                ax.set_ylabel("Lift (captured / flagged)")
+                ax.set_title("Cumulative lift by decile")
+            handles, labels_ = ax.get_legend_handles_labels()
+            if grey is not None:
+                handles, labels_ = handles + [grey], labels_ + [grey.get_label()]
+            _legend_below(fig, [ax], handles, labels_, width=HALF_WIDTH)
+            out.append(_svg(fig, name, gains_alt(result) if name == "gains" else lift_alt(result)))
+    return out[0], out[1]
 
 
 def figures(result, scalar_rows, styles: dict | None = None) -> dict[str, str]:
@@ -275,6 +309,7 @@ def figures(result, scalar_rows, styles: dict | None = None) -> dict[str, str]:
         "roc_wide": "wide" if wide else "",
         "curves_thirds": "thirds" if thirds else "",
         "roc": roc_figure(result, styles, thirds) if drawn[0] else "",
+        "roc_log": roc_figure(result, styles, log_fpr=True) if drawn[0] and wide else "",
         "pr": pr_figure(result, styles, thirds) if drawn[1] else "",
         "cost": cost_figure(result, styles, thirds) if drawn[2] else "",
         "scalars": scalars_figure(result, styles, scalar_rows) if scalar_rows else "",

@@ -9,7 +9,7 @@ import textwrap
 
 import numpy as np
 
-from .text import cd_alt, class_roc_alt, class_scores_alt, confusion_alt
+from .text import cd_alt, class_roc_alt, class_scores_alt, confusion_alt, confusion_shares_alt
 from .text import _label
 from . import (FULL_WIDTH, HALF_WIDTH, MIN_TEXT, PALETTE, _dot, _figure, _legend_below, _rc, _svg,
                       _thin, _unit_axes, dot_handles, scalar_limits)
@@ -35,13 +35,16 @@ def _cell_text_size(k: int, panel_width: float, chars: int) -> float:
     return min(8.5, 0.85 * cell / (0.62 * max(chars, 1)))
 
 
-def confusion_figure(name: str, classes: list[str], confusion: np.ndarray, fig_id: str) -> str:
-    """k x k heatmap: counts (left) and row-normalised shares (right), shaded by the
-    share of the true class, with a colour bar as the shading's key. Up to six
-    classes drawn at their natural size (cells of :data:`CELL`, the SVG never
-    stretched wider); past that at print width, the two side by side while their
-    cell text fits at 7 pt or more, else one above the other; the shares as whole
-    percentages past 6 classes."""
+def confusion_figures(name: str, classes: list[str], confusion: np.ndarray,
+                      fig_id: str) -> tuple[str, str, bool]:
+    """k x k heatmaps: the counts, and the row-normalised shares (``fig_id`` +
+    "-shares"), both shaded by the share of the true class, each with a colour bar
+    as the shading's key: two figures, each with its own alt text (one SVG of two
+    panels printed its text at 4 px on a phone). Returns (counts, shares, side):
+    ``side`` when both fit side by side (each at most :data:`HALF_WIDTH`, its cell
+    text at 7 pt or more; up to six classes drawn at their natural size, cells of
+    :data:`CELL`, the SVG never stretched wider); else each takes the page's width,
+    one under the other. The shares as whole percentages past 6 classes."""
     k = len(classes)
     rows = confusion.sum(axis=1, keepdims=True)
     shares = np.divide(confusion, rows, out=np.zeros_like(confusion, dtype=float), where=rows > 0)
@@ -52,27 +55,25 @@ def confusion_figure(name: str, classes: list[str], confusion: np.ndarray, fig_i
     longest = max((len(c) for c in classes), default=1)
     label_room = min(1.6, 0.4 + 0.065 * longest)
     rotate = k > 4 or longest * 0.065 * 0.9 > CELL  # names wider than a cell slant
-    # the cell fits its longest number at 8 pt; the panel, k cells
-    panel = k * max(CELL, chars * 0.075 + 0.12)
-    natural = k <= NATURAL_CLASSES and label_room + 2 * panel + 1.3 <= FULL_WIDTH
-    if natural:
-        stacked = False
-        size = min(8.0, max(MIN_TEXT, _cell_text_size(k, panel, chars)))
-        xlabels = (0.5 + 0.055 * longest) if rotate else 0.45
-        width = min(FULL_WIDTH, label_room + 2 * panel + 0.35 + 0.95)
-        height = panel + xlabels + 0.55
-    else:
-        side = (FULL_WIDTH - label_room - 1.2) / 2
-        stacked = _cell_text_size(k, side, chars) < MIN_TEXT
-        panel = min(FULL_WIDTH - label_room - 1.0, 0.5 * k + 0.6) if stacked else side
-        size = max(MIN_TEXT, _cell_text_size(k, panel, chars))
-        width = FULL_WIDTH
-        height = (2 * (panel + 1.0) if stacked else min(panel + 1.3, 4.8)) + 0.2
-    with _rc({"axes.grid": False}):
-        fig = _figure((width, height), layout="constrained")
-        axes = fig.subplots(2, 1) if stacked else fig.subplots(1, 2, sharey=True)
-        share_title = "% of each true class" if percent else "share of each true class"
-        for ax, texts, title in ((axes[0], counts, "counts"), (axes[1], share_text, share_title)):
+    bar = 0.9  # the colour bar, its ticks and its label, right of the panel
+    # the cell fits its longest number at 8 pt; the panel, k cells; beside the other figure
+    # while that leaves its numbers at 7 pt or more
+    panel = min(k * max(CELL, chars * 0.075 + 0.12), HALF_WIDTH - label_room - bar)
+    side = k <= NATURAL_CLASSES and _cell_text_size(k, panel, chars) >= MIN_TEXT
+    if not side:
+        panel = min(FULL_WIDTH - label_room - bar, 0.5 * k + 0.6)
+    size = min(8.0, max(MIN_TEXT, _cell_text_size(k, panel, chars)))
+    width = label_room + panel + bar if side else FULL_WIDTH
+    # the panel, the class names under it (slanted: about 0.7 of their length), the axis
+    # label and the title (two lines beside the other figure)
+    height = panel + ((0.35 + 0.04 * longest) if rotate else 0.4) + (0.5 if side else 0.35)
+    out = []
+    for texts, title, fid in ((counts, "counts", fig_id),
+                              (share_text, "% of each true class" if percent else "share of each true class",
+                               f"{fig_id}-shares")):
+        with _rc({"axes.grid": False}):
+            fig = _figure((width, height), layout="constrained")
+            ax = fig.subplots()
             image = ax.imshow(shares, cmap=CONFUSION_CMAP, vmin=0, vmax=1)
             for i in range(k):
                 for j in range(k):
@@ -85,18 +86,18 @@ def confusion_figure(name: str, classes: list[str], confusion: np.ndarray, fig_i
             ax.set_yticklabels(classes)
             ax.set_xlabel("predicted")
             ax.set_ylabel("true")
-            ax.set_title(_label(name) + "\n" + title if natural else _label(f"{name}: {title}"))
-        if not stacked:
-            axes[1].set_ylabel("")
-            axes[1].tick_params(labelleft=False)
-        # the shading's key: both panels are shaded by the share of the row (the true class)
-        # beside the last panel, its height (a colour bar of the figure's ran past the matrices)
-        cax = axes[-1].inset_axes([1.06, 0.0, 0.055 if natural else 0.035, 1.0])
-        bar = fig.colorbar(image, cax=cax, ticks=[0, 0.5, 1])
-        bar.set_label("shading: share of\nthe true class" if natural else "shading: share of the true class")
-        bar.ax.tick_params(labelsize=MIN_TEXT)
-        bar.outline.set_linewidth(0.4)
-        return _svg(fig, fig_id, confusion_alt(name, classes, confusion), natural=natural)
+            ax.set_title(_label(name) + "\n" + title if side else _label(f"{name}: {title}"))
+            # the shading's key (both are shaded by the share of the row, the true class),
+            # beside the matrix, its height
+            cax = ax.inset_axes([1.06, 0.0, 0.055 if side else 0.035, 1.0])
+            key = fig.colorbar(image, cax=cax, ticks=[0, 0.5, 1])
+            key.set_label("shading: share of\nthe true class" if side else "shading: share of the true class")
+            key.ax.tick_params(labelsize=MIN_TEXT)
+            key.outline.set_linewidth(0.4)
+            alt = confusion_alt(name, classes, confusion) if fid == fig_id else \
+                confusion_shares_alt(name, classes, confusion)
+            out.append(_svg(fig, fid, alt, natural=side))
+    return out[0], out[1], side
 
 
 #: past this many classes, one-vs-rest ROC curves are drawn one small panel per class

@@ -13,7 +13,7 @@ from .. import registry
 from .text import _label
 from . import FULL_WIDTH, _figure, _legend_below, _proxy, _rc, _svg
 from .styles import _muted_handle
-from ..words import and_join
+from ..words import and_join, general
 
 __all__ = ["trend_figure", "trend_alt"]
 
@@ -43,7 +43,8 @@ def trend_alt(runs: list[dict], measures: list[str], keys: list[str], bounds: di
         for k in keys:
             s = _series(runs, k, m)
             if s:
-                said.append(f"{k} {s[0][1]:.3g} to {s[-1][1]:.3g}" if len(s) > 1 else f"{k} {s[0][1]:.3g}")
+                said.append(f"{k} {general(s[0][1], 3)} to {general(s[-1][1], 3)}" if len(s) > 1
+                            else f"{k} {general(s[0][1], 3)}")
         if said:
             parts.append(f"{label}: {and_join(said)}")
     text = f"Trend over {len(runs)} run{'s' if len(runs) != 1 else ''} from {first} to {last}; " + "; ".join(parts)

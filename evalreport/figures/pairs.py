@@ -12,6 +12,7 @@ import textwrap
 import numpy as np
 
 from . import HALF_WIDTH, _figure, _rc, _svg
+from ..words import general
 
 __all__ = ["envelopment_heatmap", "significance_heatmap", "without_titles", "NAMED_TICKS", "TITLED_CELLS"]
 
@@ -124,7 +125,7 @@ def _test_code(p: float | None, row_better: bool, alpha: float) -> int:
 
 
 def significance_heatmap(names: list[str], cells: dict, alpha: float, title: str, fig_id: str, what: str,
-                 by: str = "the ranking", p_text=lambda p: f"p = {p:.2g}", lower: dict | None = None) -> str:
+                 by: str = "the ranking", p_text=lambda p: f"p = {general(p, 2)}", lower: dict | None = None) -> str:
     """``cells``: (a, b) -> (Holm-adjusted p-value or None, whether a is the better);
     each pair once, drawn in both triangles, or with ``lower`` (a second test's cells,
     the same form) above the diagonal only, ``lower``'s below it: two tests of every

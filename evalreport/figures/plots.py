@@ -24,6 +24,7 @@ from .paths import _log_path, _pr_path, _thin
 # the learners' colours, dashes and markers (re-exported: the figure modules import them from here)
 from .styles import EMPHASIS_FROM, MUTED, PALETTE, learner_styles  # noqa: F401
 from .styles import _learner_handles, _line, _proxy
+from ..words import general
 
 __all__ = ["plot_roc", "plot_pr", "plot_cost_curves", "learner_styles", "PALETTE", "MUTED", "EMPHASIS_FROM"]
 
@@ -198,8 +199,9 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
     max_fpr : float, optional
         Shade FPR <= ``max_fpr`` (a Result: the spec's ``partial_auc``).
     log_fpr : bool, default False
-        Draw the report's second panel instead: FPR on a log scale, the
-        top-left corner where crowded curves part.
+        Draw the report's second ROC figure instead: FPR on a log scale, the
+        top-left corner where crowded curves part (its entries: the learners,
+        the deployed thresholds, the partial-AUC region, the least-cost point).
     legend : bool, default True
         Put a legend on ``ax``; the entries are returned either way.
     title : str, optional
@@ -226,16 +228,16 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
     """
     drawn = _drawn(source, threshold=threshold, pc_positive=pc_positive, max_fpr=max_fpr)
     styles = styles or learner_styles(drawn.learners)
-    if log_fpr:
-        _roc_log_panel(ax, drawn, styles)
-        return _finish(ax, [], legend, "lower right")
+    handles = _learner_handles([_learner_handle(key, styles[key], f"{key} (AUC {value_text(lr.summary.auc)})"
+                                                if lr.roc is not None and lr.summary.auc is not None else key,
+                                                lr.hard or lr.roc is None) for key, lr in drawn.learners.items()],
+                               list(drawn.learners), styles)
+    if log_fpr:  # its own figure in the report: the legend of what it draws
+        return _finish(ax, handles + _roc_log_panel(ax, drawn, styles), legend, "lower right")
     ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":")
-    handles, hulls = [], False
+    hulls = False
     for key, lr in drawn.learners.items():
         st, roc, at, summary = styles[key], lr.roc, lr.at, lr.summary
-        handles.append(_learner_handle(key, st, f"{key} (AUC {value_text(summary.auc)})"
-                                       if roc is not None and summary.auc is not None else key,
-                                       lr.hard or roc is None))
         if roc is not None:
             ax.plot(*_thin(roc.x, roc.y), **_line(st))
         hull = summary.hull
@@ -245,7 +247,6 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
                     alpha=0.8, zorder=2)
         if _placed(at):  # the deployed threshold's point
             ax.plot([at.fpr], [at.recall], **_deployed(st["color"]))
-    handles = _learner_handles(handles, list(drawn.learners), styles)
     best = _least_cost(drawn)
     if hulls:
         handles.append(_proxy("convex hulls (dashed)", linestyle=(0, (3, 2)), linewidth=0.8))
@@ -256,7 +257,7 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
 
         ax.axvspan(0, drawn.max_fpr, color="#8a8a8a", alpha=0.14, linewidth=0, zorder=0)
         handles.append(Patch(color="#8a8a8a", alpha=0.3, linewidth=0,
-                             label=f"partial-AUC region (FPR \u2264 {drawn.max_fpr:g})"))
+                             label=f"partial-AUC region (FPR \u2264 {general(drawn.max_fpr)})"))
     pc = drawn.pc
     if best is not None and pc is not None and 0 < pc < 1:
         key, op = best
@@ -267,7 +268,7 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
         ax.plot(xs, ys, color="#444444", linewidth=0.9, linestyle=(0, (1, 1.5)), zorder=4)
         least = _least_marker(styles[key]["color"])
         ax.plot([op.fpr], [op.tpr], **least)
-        handles.append(_proxy(f"iso-cost line at PC(+) = {pc:.3g}", linewidth=0.9, linestyle=(0, (1, 1.5))))
+        handles.append(_proxy(f"iso-cost line at PC(+) = {general(pc, 3)}", linewidth=0.9, linestyle=(0, (1, 1.5))))
         handles.append(_proxy(_label(f"least cost: {key}"), **least))
     _unit_axes(ax, "False positive rate (FPR)", "True positive rate (TPR = recall)")
     ax.set_title("ROC curves" if title is None else title)
@@ -280,9 +281,10 @@ def _least_marker(color: str) -> dict:
                 markeredgewidth=1.6, linestyle="none", zorder=7, clip_on=False)
 
 
-def _roc_log_panel(ax, drawn: _Drawn, styles) -> None:
+def _roc_log_panel(ax, drawn: _Drawn, styles) -> list:
     """The ROC curves with FPR on a log scale, from about the smallest FPR any
-    curve reaches, and TPR fitted to where the curves are."""
+    curve reaches, and TPR fitted to where the curves are; the legend entries of
+    its marks (the learners' are the caller's)."""
     curves = {k: lr.roc for k, lr in drawn.learners.items() if lr.roc is not None}
     best, max_fpr = _least_cost(drawn), drawn.max_fpr
     positive = [float(c.x[c.x > 0].min()) for c in curves.values() if np.any(c.x > 0)]
@@ -300,20 +302,28 @@ def _roc_log_panel(ax, drawn: _Drawn, styles) -> None:
     if best is not None:
         key, op = best
         ax.plot([max(op.fpr, left)], [op.tpr], **_least_marker(styles[key]["color"]))
+    marks = [_deployed_proxy()] if any(_placed(lr.at) for lr in drawn.learners.values()) else []
     if max_fpr is not None and max_fpr > left:
+        from matplotlib.patches import Patch
+
         ax.axvspan(left, max_fpr, color="#8a8a8a", alpha=0.14, linewidth=0, zorder=0)
+        marks.append(Patch(color="#8a8a8a", alpha=0.3, linewidth=0,
+                           label=f"partial-AUC region (FPR \u2264 {general(max_fpr)})"))
+    if best is not None:
+        marks.append(_proxy(_label(f"least cost: {best[0]}"), **_least_marker(styles[best[0]]["color"])))
     pad = max(0.04 * (1 - low), 0.004)
     from matplotlib.ticker import FuncFormatter, NullFormatter
 
     ax.set_xscale("log")
     ax.set_xlim(left, 1.0)
     # plain numbers: mathtext is off (names are text), so no '$10^{-2}$'
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: general(v)))
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_ylim(max(low - pad, 0.0), 1.0 + pad / 2)
     ax.set_xlabel("False positive rate (log scale; 0 at the left edge)")
     ax.set_ylabel("True positive rate")
     ax.set_title("The top-left corner, FPR on a log scale")
+    return marks
 
 
 def plot_pr(ax, source, *, styles=None, threshold=None, legend=True, title=None):
@@ -494,7 +504,7 @@ def plot_cost_curves(ax, source, *, styles=None, threshold=None, pc_positive=Non
         ax.axvline(pc_star, color="#444444", linewidth=0.9, linestyle=(0, (4, 2)), zorder=2)
         right = pc_star < 0.45  # the label (about 1.7 in) fits right of the line on a half-width figure
         # on a narrow figure (three across) the label is only the value: the caption names the line
-        label = ("operating point " if ax.figure.get_figwidth() >= 3 else "") + f"PC(+) = {pc_star:.3g}"
+        label = ("operating point " if ax.figure.get_figwidth() >= 3 else "") + f"PC(+) = {general(pc_star, 3)}"
         # at the top of the axes, on a white ground: no curve runs through the label
         ax.annotate(label, (pc_star, 1.0), xytext=(4 if right else -4, -2),
                     textcoords="offset points", fontsize=7.5, va="top", ha="left" if right else "right",

@@ -17,6 +17,7 @@ import numpy as np
 from . import FULL_WIDTH, _figure, _legend_below, _rc, _svg
 from .paths import _log_path
 from .plots import _learner_handle, _line, _thin, _unit_axes, value_text
+from ..words import general
 
 __all__ = ["tpr_on_grid", "roc_band", "roc_band_figure", "GRID"]
 
@@ -94,7 +95,7 @@ def roc_band_figure(result, shown: list[str], styles: dict) -> tuple[str, str]:
         ax.set_title(f"ROC: {len(shown)} learner{'s' if len(shown) > 1 else ''} over the other {n}")
         corner.set_xscale("log")
         corner.set_xlim(left, 1.0)
-        corner.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        corner.xaxis.set_major_formatter(FuncFormatter(lambda v, _: general(v)))
         corner.xaxis.set_minor_formatter(NullFormatter())
         pad = max(0.04 * (1 - low), 0.004)
         corner.set_ylim(max(low - pad, 0.0), 1.0 + pad / 2)

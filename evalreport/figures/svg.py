@@ -18,6 +18,8 @@ __all__ = ["FONT", "drawing"]
 
 #: the figures' font: one WeasyPrint has too, since their text stays text
 FONT = "DejaVu Sans"
+#: a figure wider than this (inches) is drawn for the page's width, not half of it
+WIDE = 4.0
 
 
 class _Drawing:
@@ -168,6 +170,10 @@ def _svg(fig, name: str, alt: str, natural: bool = False) -> str:
     text = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1', text, count=1)
     if natural:
         text = text.replace("<svg", f'<svg style="max-width: {fig.get_figwidth():.2f}in"', 1)
+    elif fig.get_figwidth() > WIDE:
+        # drawn for the page's width: on a phone it keeps a width at which its text
+        # reads (style.css), in a box that scrolls sideways, as a wide table does
+        text = text.replace("<svg", '<svg class="wide"', 1)
     text = text.replace("<svg", f'<svg role="img" data-figure="{name}" aria-label="{label}"', 1)
     # the title first inside the root: WeasyPrint reads only a direct child
     start = text.index(">", text.index("<svg")) + 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..words import and_join
+from ..words import and_join, general
 
 
 def _label(text: str) -> str:
@@ -54,7 +54,7 @@ def _learners_with(result, value, name: str) -> str:
     return and_join(parts)
 
 
-def roc_alt(result, log_panel: bool = False) -> str:
+def roc_alt(result) -> str:
     """ROC curves of A (AUC ..) and B; A's envelops B's. What is marked and shaded."""
     text = f"ROC curves of {_learners_with(result, lambda lr: lr.summary.auc if lr.curves.roc else None, 'AUC')}"
     env = _envelopment(result)
@@ -63,9 +63,18 @@ def roc_alt(result, log_panel: bool = False) -> str:
     text += ". Squares mark the deployed thresholds"
     max_fpr = _partial_auc(result)
     if max_fpr is not None:
-        text += f"; shaded: the partial-AUC region, FPR up to {max_fpr:g}"
-    if log_panel:
-        text += "; below, the same curves with FPR on a log scale"
+        text += f"; shaded: the partial-AUC region, FPR up to {general(max_fpr)}"
+    return text + "."
+
+
+def roc_log_alt(result) -> str:
+    """The second ROC figure (the curves crowd the top-left corner): what it shows."""
+    keys = [k for k, lr in result.learners.items() if lr.curves.roc is not None]
+    text = (f"The top-left corner of the ROC curves of {and_join(keys)}, with FPR on a log scale, where "
+            "curves that crowd the corner part. Squares mark the deployed thresholds")
+    max_fpr = _partial_auc(result)
+    if max_fpr is not None:
+        text += f"; shaded: the partial-AUC region, FPR up to {general(max_fpr)}"
     return text + "."
 
 
@@ -90,11 +99,11 @@ def cost_alt(result) -> str:
                 runs[-1][2] = iv.pc_to
             else:
                 runs.append([iv.learner, iv.pc_from, iv.pc_to])
-        spans += [f"{who} from {a:.2g} to {b:.2g}" for who, a, b in runs]
+        spans += [f"{who} from {general(a, 2)} to {general(b, 2)}" for who, a, b in runs]
     if spans and len(spans) <= 6:
         text += "; least cost: " + ", ".join(spans)
     winners = [c.winner for c in result.comparisons if c.winner]
-    text += f". At the operating point, PC(+) = {pc:.3g}"
+    text += f". At the operating point, PC(+) = {general(pc, 3)}"
     text += f", {and_join(winners)} {'has' if len(winners) == 1 else 'have'} the least cost" if winners else ""
     return text + "; squares mark what the deployed thresholds cost there."
 
@@ -118,8 +127,14 @@ def scalars_alt(rows) -> str:
 
 def gains_alt(result) -> str:
     keys = [k for k, lr in result.learners.items() if lr.operating_table is not None]
-    return (f"Cumulative gains and lift by decile of {and_join(keys)}: the share of the positives captured "
-            "and the lift against the share flagged, top scores first.")
+    return (f"Cumulative gains by decile of {and_join(keys)}: the share of the positives captured "
+            "against the share flagged, top scores first; the diagonal is a random ranking.")
+
+
+def lift_alt(result) -> str:
+    keys = [k for k, lr in result.learners.items() if lr.operating_table is not None]
+    return (f"Cumulative lift by decile of {and_join(keys)}: the share of the positives captured over "
+            "the share flagged, top scores first; 1 is a random ranking.")
 
 
 def confusion_alt(name: str, classes, confusion: np.ndarray) -> str:
@@ -136,12 +151,25 @@ def confusion_alt(name: str, classes, confusion: np.ndarray) -> str:
     return text + "."
 
 
+def confusion_shares_alt(name: str, classes, confusion: np.ndarray) -> str:
+    """The shares' heatmap: each true class's share predicted right, lowest and highest."""
+    rows = confusion.sum(axis=1)
+    right = {c: float(confusion[i, i]) / float(rows[i]) for i, c in enumerate(classes) if rows[i] > 0}
+    text = f"Confusion matrix of {name} over {len(classes)} classes as the share of each true class (rows sum to 1)"
+    if right:
+        low, high = min(right, key=right.get), max(right, key=right.get)
+        text += f"; the share predicted right: {_num(right[low])}"
+        if low != high:
+            text += f" for {low}, the lowest, to {_num(right[high])} for {high}"
+    return text + "."
+
+
 def class_roc_alt(name: str, aucs: dict) -> str:
     known = {c: a for c, a in aucs.items() if a is not None}
     text = f"One-vs-rest ROC curves of {name} for {len(aucs)} classes"
     if known:
         lo, hi = min(known, key=known.get), max(known, key=known.get)
-        text += f"; AUC from {known[lo]:.3g} ({lo}) to {known[hi]:.3g} ({hi})"
+        text += f"; AUC from {general(known[lo], 3)} ({lo}) to {general(known[hi], 3)} ({hi})"
     return text + "."
 
 
@@ -160,7 +188,7 @@ def class_scores_alt(classes, values: dict, measure: str) -> str:
         known = {c: v for c, v in per.items() if v is not None}
         if known:
             worst = min(known, key=known.get)
-            parts.append(f"{key}'s lowest is {worst} ({known[worst]:.3g})")
+            parts.append(f"{key}'s lowest is {worst} ({general(known[worst], 3)})")
     return f"{measure} of each of {len(classes)} classes per learner" + (": " + "; ".join(parts) if parts else "") + "."
 
 

@@ -58,6 +58,7 @@ from .drift import CONVENTIONS, PSI_BINS, PSI_FLOOR, _as_distribution, drift_lab
 from .multiclass import chi2_homogeneity, class_drift_rows, multiclass_balance
 from .names import METHOD_NAMES, balance_rows
 from .proportions import newcombe_interval, score_interval, two_proportion_test
+from ..words import general
 
 __all__ = ["CONVENTIONS", "METHOD_NAMES", "measures", "balance_rows", "PSI_BINS", "PSI_FLOOR", "changes", "chi2_homogeneity", "drift_label", "ks_distance",
            "newcombe_interval", "psi", "score_interval", "two_proportion_test"]
@@ -173,7 +174,7 @@ def _proportion_row(learner, measure, a, b, level) -> dict:
 
 
 def _fmt(x) -> str:
-    return "none" if x is None else f"{x:g}" if isinstance(x, (int, float)) else str(x)
+    return "none" if x is None else general(x) if isinstance(x, (int, float)) else str(x)
 
 
 def _mover(pa, ia, pb, ib) -> tuple[float, float]:
@@ -195,7 +196,7 @@ def _interval_row(learner, measure, a, b, level, method: str, task: str) -> dict
             return _row(learner, measure, pa, pb, note=f"the {which} run has no bootstrap interval of {measure}")
         if bs.get("level") is None or abs(float(bs["level"]) - level) > 1e-12:
             return _row(learner, measure, pa, pb,
-                        note=f"the {which} run's bootstrap level is {bs.get('level')}, not {level:g}")
+                        note=f"the {which} run's bootstrap level is {bs.get('level')}, not {general(level)}")
     return _row(learner, measure, pa, pb, interval=_mover(pa, ia[measure], pb, ib[measure]), method="intervals")
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from ..errors import SpecError
 from .entry import BadEntry, parse_run
 from .names import METHOD_NAMES, balance_rows
+from ..words import general
 
 __all__ = ["ChangeGate", "read_results", "parse_gate", "check_gates", "table_text"]
 
@@ -123,7 +124,7 @@ def _fmt(x) -> str:
     if isinstance(x, (list, tuple)):
         return "[" + ", ".join(_fmt(v) for v in x) + "]"
     if isinstance(x, float):
-        return f"{x:.4g}"
+        return general(x, 4)
     return str(x)
 
 

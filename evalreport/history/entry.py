@@ -21,6 +21,8 @@ import json
 import math
 from pathlib import Path
 
+from ..words import general
+
 __all__ = ["BadEntry", "check_run", "parse_run", "read_run"]
 
 #: a learner's values that are a proportion in [0, 1] or null (results.json's scalars the history reads)
@@ -92,9 +94,9 @@ def _number(x, where: str, *, low: float | None = None, high: float | None = Non
     if not _is_number(x):
         raise BadEntry(f"{where} must be a number{' or null' if null else ''}, not {_shown(x)}")
     if low is not None and x < low:
-        raise BadEntry(f"{where} must be at least {low:g}, not {_shown(x)}")
+        raise BadEntry(f"{where} must be at least {general(low)}, not {_shown(x)}")
     if high is not None and x > high:
-        raise BadEntry(f"{where} must be at most {high:g}, not {_shown(x)}")
+        raise BadEntry(f"{where} must be at most {general(high)}, not {_shown(x)}")
 
 
 def _count(x, where: str) -> None:
@@ -113,6 +115,8 @@ def _shown(x) -> str:
     if isinstance(x, (dict, list)):
         return f"a JSON {'object' if isinstance(x, dict) else 'array'}"
     text = json.dumps(x)
+    if isinstance(x, float) and "e" in text:  # the skipped entry's warning is in the report: no exponents
+        text = general(x)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -161,7 +165,7 @@ def _summary(s, where: str) -> None:
     if len(lists[0]) != len(lists[1]):
         raise BadEntry(f"{where}: {len(lists[0])} values but {len(lists[1])} {keys[1]}")
     if kind == "values" and math.fsum(lists[1]) > _WEIGHT_MAX:
-        raise BadEntry(f"{where}.weights: their sum is beyond {_WEIGHT_MAX:g}")
+        raise BadEntry(f"{where}.weights: their sum is beyond {general(_WEIGHT_MAX)}")
 
 
 def _score_summary(s, where: str) -> None:

@@ -19,6 +19,7 @@ import math
 
 from ..compare.stats.core import _check_level, _two_sided_normal, _z
 from ..metrics.proportion import wilson_interval
+from ..words import general
 
 __all__ = ["newcombe_interval", "score_interval", "two_proportion_test"]
 
@@ -169,7 +170,7 @@ def two_proportion_test(x1: float, n1: float, x2: float, n2: float, *, level: fl
     pooled = (x1 + x2) / (n1 + n2)
     var = pooled * (1 - pooled) * (1 / n1 + 1 / n2)
     if var <= 0:
-        out["note"] = f"both runs have the proportion {pooled:g}: no variance, no test"
+        out["note"] = f"both runs have the proportion {general(pooled)}: no variance, no test"
         return out
     z = (p2 - p1) / math.sqrt(var)
     out.update(z=float(z), p_value=_two_sided_normal(z))

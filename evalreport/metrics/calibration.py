@@ -43,6 +43,7 @@ import numpy as np
 
 from .proportion import wilson_interval
 from .sums import dot
+from ..words import general
 
 __all__ = ["EPS", "STRATEGIES", "POOR_ECE", "CalibrationBin", "Calibration", "not_probabilities",
            "brier_score", "log_loss", "bin_edges", "reliability_bins", "expected_calibration_error",
@@ -89,7 +90,7 @@ def not_probabilities(scores: np.ndarray) -> str | None:
         return None
     lo, hi = float(np.min(scores)), float(np.max(scores))
     if lo < 0 or hi > 1 or not (math.isfinite(lo) and math.isfinite(hi)):
-        return (f"the scores are not probabilities: they range over [{lo:.6g}, {hi:.6g}], outside [0, 1] "
+        return (f"the scores are not probabilities: they range over [{general(lo)}, {general(hi)}], outside [0, 1] "
                 "(margins or logits?)")
     return None
 
@@ -277,8 +278,8 @@ def multiclass_calibration(labels, scores, weights=None, *, bins: int = 10, stra
         sums = P.sum(axis=1)
         worst = int(np.argmax(np.abs(sums - 1.0)))
         if abs(sums[worst] - 1.0) > ROW_SUM_TOLERANCE:
-            why = (f"the score rows are not probabilities: row {worst + 1} sums to {float(sums[worst]):.6g}, "
-                   f"not 1 (within {ROW_SUM_TOLERANCE:g})")
+            why = (f"the score rows are not probabilities: row {worst + 1} sums to {general(float(sums[worst]))}, "
+                   f"not 1 (within {general(ROW_SUM_TOLERANCE)})")
     if why is None and not float(w.sum()) > 0:
         why = "no instance carries weight"
     if why is not None:

@@ -120,13 +120,15 @@ def gains_note(table: OperatingTable) -> str:
 
 def row_label(kind: str, target: float) -> str:
     """How the report and the warnings name an operating point."""
+    from ..number_style import plain  # the spec's number as written, never in exponents
+
     if kind == "at":
-        return f"at threshold {target:g}"
+        return f"at threshold {plain(target)}"
     if kind == "top_fraction":
-        return f"top {100 * target:g}% flagged"
+        return f"top {plain(100 * target)}% flagged"
     if kind == "recall":
-        return f"recall >= {target:g}"
-    return f"FPR <= {target:g}"
+        return f"recall >= {plain(target)}"
+    return f"FPR <= {plain(target)}"
 
 
 def _first(pred, lo: int, hi: int) -> int:

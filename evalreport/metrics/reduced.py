@@ -18,6 +18,7 @@ import numpy as np
 from .binary import BinaryEvaluation, _mcclish, evaluate_counts
 from .frozen import FrozenMapping
 from .table import CountTable
+from ..words import general
 
 __all__ = ["ReducedEvaluation", "Reduction", "StreamResult", "evaluate_reduced"]
 
@@ -160,7 +161,7 @@ class ReducedEvaluation(BinaryEvaluation):
         t = float(t)
         if not np.isnan(t) and not self.reduction.exact_row(self.counts, t):
             raise ValueError(
-                f"threshold {t:g} was not asked for in advance: the count table was reduced to "
+                f"threshold {general(t)} was not asked for in advance: the count table was reduced to "
                 f"{self.reduction.kept:,} of {self.reduction.rows:,} rows, exact only at the "
                 "keep_thresholds and at the ROC hull's vertices"
             )
@@ -174,7 +175,7 @@ class ReducedEvaluation(BinaryEvaluation):
         area = self.reduction.partial_auc.get(float(fpr_max))
         if area is None:
             raise ValueError(
-                f"the partial AUC at max_fpr {fpr_max:g} was not computed while streaming the "
+                f"the partial AUC at max_fpr {general(fpr_max)} was not computed while streaming the "
                 "count table (pass it in max_fprs)"
             )
         return _mcclish(area, fpr_max) if standardized else area

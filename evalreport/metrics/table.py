@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .keys import _decode_keys
+from ..words import general, magnitude
 
 @dataclass(frozen=True, eq=False)
 class CountTable:
@@ -248,11 +249,11 @@ def weight_scale_problem(positives, negatives) -> str | None:
     scale, so a common factor mends it."""
     pos, neg = float(positives), float(negatives)
     if math.isinf(pos) or math.isinf(neg):
-        return "the weights sum past the largest float64 (about 1.8e308)"
+        return f"the weights sum past the largest float64 (about {magnitude(np.finfo(np.float64).max, 2)})"
     if pos > 0 and neg > 0:
         pairs = 2.0 * pos * neg
         if math.isinf(pairs) or pairs < SMALLEST_PAIRS:
-            return (f"the product of the classes' total weights ({pos:.3g} and {neg:.3g}) "
+            return (f"the product of the classes' total weights ({general(pos, 3)} and {general(neg, 3)}) "
                     f"{'overflows' if math.isinf(pairs) else 'underflows'}")
     return None
 

@@ -237,7 +237,7 @@ def binary_context(result, base: dict) -> dict:
         # many learners: their thresholds' notes by kind, not one per learner
         "threshold_notes": _threshold_notes(learners) if drawn else "",
         # every name the templates ask for, "" where nothing is drawn (one-class data: no curves)
-        "figures": {"roc": "", "pr": "", "cost": "", "scalars": "",
+        "figures": {"roc": "", "roc_log": "", "pr": "", "cost": "", "scalars": "",
                     **{k: Markup(v) for k, v in figures(view, [
                         (label, {k: v for k, v in vals.items() if k in view.learners})
                         for label, vals in scalar_rows], styles).items()}},

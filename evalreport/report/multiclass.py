@@ -7,7 +7,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from .. import registry
-from ..figures.classes import class_roc_figure, class_scores_figure, confusion_figure
+from ..figures.classes import class_roc_figure, class_scores_figure, confusion_figures
 from ..figures import scalars_figure
 from .appendix import definitions as appendix_definitions, glossary, works_cited
 from .family import family_table
@@ -89,8 +89,8 @@ def multiclass_context(result, base: dict) -> dict:
                         for c in cols],
             "per_class": per_class,
             "detail": key in view.learners,  # its per-class block and figures are drawn
-            "confusion_svg": Markup(confusion_figure(key, classes, ev.confusion, f"confusion-{i}"))
-            if key in view.learners else "",
+            # the counts and the shares: two figures, side by side while both fit (else one a row)
+            "confusion": _confusion(key, classes, ev.confusion, f"confusion-{i}") if key in view.learners else None,
             "roc_svg": Markup(class_roc_figure(key, lr.class_curves,
                                                {c: ev.per_class[c].auc for c in classes}, f"roc-{i}",
                                                styles[key]["color"]))
@@ -204,3 +204,10 @@ def _class_curves_note(class_curves) -> str:
     which = "the ROC curve of 1 class" if len(rocs) == 1 else f"the ROC curves of {len(rocs)} classes"
     return (f"{which} through at most {fmt(max(r.x.size for r in rocs))} points, "
             f"within {fmt(max(r.max_error for r in rocs), 2)}")
+
+
+def _confusion(key: str, classes, confusion, fig_id: str) -> dict:
+    """A learner's confusion heatmaps for the template: the counts', the shares', and
+    whether they go side by side."""
+    counts, shares, side = confusion_figures(key, classes, confusion, fig_id)
+    return {"counts": Markup(counts), "shares": Markup(shares), "side": side}

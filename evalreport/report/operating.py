@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from ..figures import gains_figure
+from ..figures import gains_figures
 from ..metrics.operating_table import gains_note, row_note
 from ..redact import published
 from .format import UNDEFINED, Cell, Column, fmt, measure_column, percent
@@ -112,5 +112,6 @@ def operating_context(result, styles) -> dict | None:
         "rows": rows, "row_notes": row_notes,
         "gains_columns": [label for _, label in GAINS_COLUMNS],
         "gains": gains, "gains_notes": gains_notes,
-        "figure": Markup(gains_figure(result, styles)) if with_gains else "",
+        # the gains and the lift, two figures (a row in print, one under the other on a phone)
+        "figures": [Markup(svg) for svg in gains_figures(result, styles)] if with_gains else [],
     }

@@ -23,6 +23,7 @@ from ..metrics.operating_table import operating_table
 from ..metrics.population import MEASURES as POPULATION, PopulationMeasures, population_at_threshold
 from ..metrics.score_summary import delong_variance, score_summary
 from ..metrics.threshold_text import shortest_between, threshold_bracket, threshold_texts
+from ..number_style import general
 from ..result import GroupResult, LearnerResult, OperatingPointSpec, RunWarning
 from ..spec import FALLBACK_THRESHOLD, Spec, locate
 from ..spec.models import OptimalOn
@@ -117,7 +118,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                         f"and {reduction.kept:,} of its rows kept: AUC, rank loss, AP, BEP, partial AUC, the ROC "
                         "hull, cost curve, expected total cost and the measures at the threshold are the whole "
                         "table's; the ROC and P-R curves (figures, results.json, envelopment comparisons) pass "
-                        f"through the kept rows, within {reduction.roc_error:.2g} of the exact ROC curve"))
+                        f"through the kept rows, within {general(reduction.roc_error, 2)} of the exact ROC curve"))
             else:
                 scores = values.astype(np.float64) if hard else values
                 ev = evaluate_binary_for_report(s.labels, scores, sample_weight=s.weights, positive=True)
@@ -144,7 +145,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
             texts = _threshold_texts(ev, threshold, exact=exact, more=optable)
             if exact and not hard and np.isfinite(threshold):
                 brackets[key] = (name, threshold, threshold_bracket(ev.counts, threshold))
-            shown = texts.get(float(threshold)) or f"{threshold:g}"
+            shown = texts.get(float(threshold)) or general(threshold)
             pauc = None
             if spec.partial_auc is not None and not hard:
                 pauc = ev.partial_auc(spec.partial_auc.max_fpr, standardized=spec.partial_auc.standardized)
@@ -169,7 +170,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                     f"{ev.undefined.get('roc_hull', 'there is no ROC hull')}: the measures at a "
                     f"threshold are taken at {FALLBACK_THRESHOLD:g}", "min_cost"))
             if picked_here and operating is not None and not np.isfinite(operating.threshold):
-                warnings.append(learner_warning(key, f"the least-cost decision at PC(+) = {op.pc_positive:.4g} "
+                warnings.append(learner_warning(key, f"the least-cost decision at PC(+) = {general(op.pc_positive, 4)} "
                                                 "is to predict nothing positive", "min_cost"))
             summary = ev.summary()
             if hard:
@@ -206,7 +207,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                                                     "tests need the instances and are not computed"))
                 if s.resolution_bound is not None:
                     bound = s.resolution_bound.get(name) or {}
-                    shown = ", ".join(f"{k} ±{v:.3g}" if np.isfinite(v) else f"{k} undefined (the bound "
+                    shown = ", ".join(f"{k} ±{general(v, 3)}" if np.isfinite(v) else f"{k} undefined (the bound "
                                       "overflowed)" for k, v in bound.items() if v is not None)
                     warnings.append(learner_warning(key, f"scores binned at resolution {src_spec.resolution}: "
                                                     f"measures are exact to within {shown}"))
@@ -217,7 +218,7 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                 # placeholders until the source's learners are resampled together (_bootstrap)
                 boot = None if statistics is None else dict.fromkeys(statistics, stats.BootstrapInterval(None, None))
             warnings.extend(learner_warning(key, text, m) for m, text in
-                            (optable.notes(lambda t: texts.get(float(t)) or f"{t:g}") if optable else ()))
+                            (optable.notes(lambda t: texts.get(float(t)) or general(t)) if optable else ()))
             # what a later run compares with, read off the whole count table (a reduced
             # streamed table has only some of its rows: no summary, said with the reduction)
             whole = not hard and (s.tables is None or reduction is None or not reduction.reduced)

@@ -26,6 +26,7 @@ from ..spec import Spec
 from .base import learner_warning
 from .family import multiclass_family_warnings
 from .calibration import multiclass_learner_calibration
+from ..number_style import general
 
 __all__ = ["prior_factors", "evaluate_multiclass_learners", "class_weights_for_priors"]
 
@@ -182,7 +183,7 @@ def _as_probabilities(values: np.ndarray, key: str, warnings: list[RunWarning]):
     low = float(values.min())
     if low < 0:
         warnings.append(learner_warning(key, "the Bayes decision cost is not computed: the scores are not "
-                                        f"probabilities (a score is negative: {low:g})", "bayes_decision_cost"))
+                                        f"probabilities (a score is negative: {general(low)})", "bayes_decision_cost"))
         return False, None
     sums = values.sum(axis=1)
     if np.allclose(sums, 1.0, atol=PROBABILITY_TOLERANCE):
@@ -191,13 +192,14 @@ def _as_probabilities(values: np.ndarray, key: str, warnings: list[RunWarning]):
     off = float(abs(sums[worst] - 1.0))
     if off <= RENORMALISE_WITHIN:
         warnings.append(learner_warning(
-            key, f"score rows sum to between {float(sums.min()):.4g} and {float(sums.max()):.4g} (rounded "
+            key, f"score rows sum to between {general(float(sums.min()), 4)} and "
+            f"{general(float(sums.max()), 4)} (rounded "
             "probabilities?): each row is divided by its sum for the Bayes decision cost (largest deviation "
-            f"from 1: {off:.3g}, row {worst + 1})", "bayes_decision_cost"))
+            f"from 1: {general(off, 3)}, row {worst + 1})", "bayes_decision_cost"))
         return True, values / sums[:, None]
     warnings.append(learner_warning(
         key, "the Bayes decision cost is not computed: the scores are not probabilities "
-        f"(row {worst + 1} sums to {float(sums[worst]):.4g}; rows within {RENORMALISE_WITHIN:g} "
+        f"(row {worst + 1} sums to {general(float(sums[worst]), 4)}; rows within {general(RENORMALISE_WITHIN)} "
         "of 1 would be renormalised)", "bayes_decision_cost"))
     return False, None
 

@@ -17,6 +17,7 @@ import numpy as np
 from .components import StructuralComponents, _components
 from .components import structural_components  # noqa: F401 (the examples use it)
 from .core import _as_scores, _check_level, _classes, _special, _two_sided_normal, _z
+from ...words import general
 
 __all__ = ["AucInterval", "DelongTest", "auc_interval", "delong_auc", "delong_paired", "delong_paired_many",
            "delong_paired_components", "delong_unpaired", "delong_unpaired_summary", "welch_df"]
@@ -188,7 +189,7 @@ def _test_result(auc_a, auc_b, var, level, *, paired, df=None, note=None) -> Del
             )
             return DelongTest(auc_a, auc_b, d, 0.0, None, 1.0, (d, d), level, paired, df, note)
         note = (
-            f"the AUCs differ by {d:g} but DeLong's variance of the difference is 0 "
+            f"the AUCs differ by {general(d)} but DeLong's variance of the difference is 0 "
             "(each learner's structural components are constant): the normal "
             "approximation does not apply"
         )

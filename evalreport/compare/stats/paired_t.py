@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .core import _check_level, _special
+from ...words import general
 
 __all__ = ["PairedT", "paired_t_test"]
 
@@ -92,7 +93,7 @@ def paired_t_test(errors_a, errors_b, *, level: float = 0.95) -> PairedT:
             note = "every fold gives the same error for both learners: no difference, p = 1"
             return PairedT(mu, None, dof, 1.0, (mu, mu), level, note)
         note = (
-            f"every fold gives the same nonzero difference ({mu:g}): t is infinite, p = 0"
+            f"every fold gives the same nonzero difference ({general(mu)}): t is infinite, p = 0"
         )
         return PairedT(mu, None, dof, 0.0, (mu, mu), level, note)
     se = sd / math.sqrt(k)
