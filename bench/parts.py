@@ -48,9 +48,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
 
-import evalreport.metrics.keys as keys_module  # noqa: E402
-import evalreport.metrics.parallel as parallel  # noqa: E402
-import evalreport.metrics.sorting as sorting  # noqa: E402
+import evalreport.counting.keys as keys_module  # noqa: E402
+import evalreport.counting.parallel as parallel  # noqa: E402
+import evalreport.counting.sorting as sorting  # noqa: E402
 from engine import make_scores, parse_sizes, parse_threads, work_evalreport  # noqa: E402
 
 
@@ -114,7 +114,7 @@ class Stages:
             return out
 
         # the engine's modules hold their own names for these functions
-        import evalreport.metrics.build as build
+        import evalreport.counting.build as build
         build._checked_keys = checked
         parallel.partition_into_parts = partition
         sorting.sort_keys = sort

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalreport.metrics.sorting import _ONE, _table_from_key_runs
+from evalreport.counting.sorting import _ONE, _table_from_key_runs
 
 
 def _keys(scores: np.ndarray, labels: np.ndarray, negative: bool) -> np.ndarray:
@@ -26,7 +26,7 @@ def test_table_from_key_runs_counts_each_distinct_score(n, values, negative, see
     # short stretches and several parts: runs cut at their edges are joined
     import os
 
-    import evalreport.metrics.sorting as sorting
+    import evalreport.counting.sorting as sorting
     saved, before = sorting.RUN_STRETCH, os.environ.get("EVALREPORT_THREADS")
     sorting.RUN_STRETCH = stretch or saved
     os.environ["EVALREPORT_THREADS"] = threads

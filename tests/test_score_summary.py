@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from evalreport.compare.stats import delong_auc
-from evalreport.metrics.build import count_table_and_positive_rows
+from evalreport.counting.build import count_table_and_positive_rows
 from evalreport.metrics.score_summary import PROBABILITIES, delong_variance, score_summary
-from evalreport.metrics.table import _UnitStepTable
+from evalreport.counting.table import _UnitStepTable
 
 
 def _check(table, y, s, w=None):

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ..arrow import arrow_to_numpy
-from ..metrics.counts import SCALE_ADVICE, weight_scale_problem
+from ..counting import SCALE_ADVICE, weight_scale_problem
 from ..metrics.labels import label_key
 from ..spec import Spec, locate, suggest
 from .source import _a, _py

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import DataError
-from ..metrics.counts import WeightScaleError
+from ..counting import WeightScaleError
 from ..spec import FALLBACK_THRESHOLD, Spec, data_suffix
 from .checks import (_MEMORY_SCALES, _engine_weight_problem, _positive_loc, _Problems, _yaml_boolean_hint,
                      scale_note, weight_exponent)

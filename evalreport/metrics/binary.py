@@ -21,20 +21,20 @@ from .cost import (
     operating_point,
     roc_hull,
 )
-from . import few_ties
-from .build import count_table_and_positive_rows
-from .few_ties import FewTiesTable
-from .table import (
+from . import few_ties_measures
+from ..counting.build import count_table_and_positive_rows
+from ..counting.few_ties import FewTiesTable
+from ..counting.table import (
     CountTable,
     SCALE_ADVICE,
     WeightScaleError,
     weight_scale_problem,
 )
-from .unit_rates import _UnitCurveBuffers
+from ..counting.unit_rates import _UnitCurveBuffers
 # the scalars' arithmetic (its pieces also read by metrics.stream_rows and metrics.reduced)
 from .binary_scalars import _bep_between, _mcclish, _precision, _scalars_distinct, _scalars_general, _trapezoids2  # noqa: F401,E501
 from .frozen import FrozenMapping
-from .parallel import blocks, in_parts
+from ..counting.parallel import blocks, in_parts
 
 __all__ = [
     "BinaryEvaluation",
@@ -401,7 +401,7 @@ def _rate(counts: np.ndarray, total) -> np.ndarray:
 def _unit_step_curves(tp: np.ndarray, pos: int):
     """(fpr, tpr, precision) when row j predicts exactly j samples positive
     (so there are ``tp.size - 1 - pos`` negatives), formed block by block as
-    the eager road forms them (:class:`~evalreport.metrics.unit_rates._UnitCurveBuffers`):
+    the eager road forms them (:class:`~evalreport.counting.unit_rates._UnitCurveBuffers`):
     the same floats as fp / neg, tp / pos and tp / (tp + fp), in reversed views.
     """
     n = tp.size - 1
@@ -454,7 +454,7 @@ def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
         if table.unit_steps:
             auc2, ap, bep, hull_corners = _scalars_distinct(table, positive_rows)
         elif few:  # a few ties among distinct scores
-            auc2, ap, bep = few_ties.scalars(table)
+            auc2, ap, bep = few_ties_measures.scalars(table)
         else:
             auc2, ap, bep, hull_corners = _scalars_general(table)
     else:
@@ -468,7 +468,7 @@ def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
             auc2 = int(auc2)
         auc = float(auc2 / pairs2)
         rank_loss = float((pairs2 - auc2) / pairs2)
-        hull = few_ties.roc_hull(table) if few else roc_hull(table, *hull_corners)
+        hull = few_ties_measures.roc_hull(table) if few else roc_hull(table, *hull_corners)
         curve = cost_curve(table, hull)
         etc = curve.area
     else:

@@ -10,8 +10,8 @@ import numpy as np
 
 from .cost import UnitStepCorners
 from .sums import dot
-from .table import CountTable, pair_counts_leave_int64
-from .unit_rates import precision_sum as counts_precision_sum
+from ..counting.table import CountTable, pair_counts_leave_int64
+from ..counting.unit_rates import precision_sum as counts_precision_sum
 
 
 def _precision(table: CountTable) -> np.ndarray:

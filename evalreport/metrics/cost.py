@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .table import CountTable, pair_counts_leave_int64
+from ..counting.table import CountTable, pair_counts_leave_int64
 
 __all__ = [
     "UnitStepCorners",

@@ -17,7 +17,7 @@ import numpy as np
 
 from .binary import BinaryEvaluation, _mcclish, evaluate_counts
 from .frozen import FrozenMapping
-from .table import CountTable
+from ..counting.table import CountTable
 
 __all__ = ["ReducedEvaluation", "Reduction", "StreamResult", "evaluate_reduced"]
 

@@ -126,11 +126,11 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from .binary import _num
-from .build import count_table_from_aggregates
+from ..counting.build import count_table_from_aggregates
 from .frozen import FrozenMapping
 from .reduced import ReducedEvaluation, Reduction, StreamResult, evaluate_reduced
 from .stream_rows import ExactRows, _bincount
-from .table import SCALE_ADVICE, WeightScaleError, pair_counts_leave_int64, weight_scale_problem
+from ..counting.table import SCALE_ADVICE, WeightScaleError, pair_counts_leave_int64, weight_scale_problem
 
 __all__ = [
     "DEFAULT_CAP",

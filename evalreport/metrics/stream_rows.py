@@ -22,7 +22,7 @@ from .cost import upper_hull_indices
 from .frozen import FrozenMapping
 from .reduced import Reduction, StreamResult, _roc_error
 from .sums import dot
-from .table import CountTable
+from ..counting.table import CountTable
 
 __all__ = ["ExactRows"]
 

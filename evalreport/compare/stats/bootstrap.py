@@ -18,7 +18,7 @@ import numpy as np
 from ...metrics.binary import BinaryEvaluation, evaluate_counts
 from ...metrics.cost import cost_curve, roc_hull
 from ...metrics.sums import dot
-from ...metrics.table import CountTable
+from ...counting.table import CountTable
 from .bootstrap_hull import cost_curve_areas, hull_rows
 from .core import _as_bool, _as_scores, _check_level
 

@@ -144,7 +144,7 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
         # (the part's own stretch of the FPR buffer, filled after the sort,
         # lends the radix sort its scratch: no array of n more at the peak)
         sort_keys(keys[lo:hi], total=n, scratch=curves.fpr[lo:hi].view(np.uint64))
-        if kernel is not None:  # one compiled loop, without the GIL (metrics.rated_pass)
+        if kernel is not None:  # one compiled loop, without the GIL (counting.rated_pass)
             tied = np.empty(min(limit + 1, hi - lo), dtype=np.int64)
             low, carry, count = kernel(keys, lo, hi, n, carry, n_pos, curves.tpr, curves.fpr,
                                        curves.precision, rows, invert, tied, limit)

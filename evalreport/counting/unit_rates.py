@@ -2,7 +2,7 @@
 
 Every row j of such a table predicts exactly j instances positive, so the rates
 come from tp alone, block by block (:class:`_UnitCurveBuffers`, filled by
-:mod:`.sorting` in the pass that sums tp, or by :mod:`.binary` from a kept tp),
+:mod:`.sorting` in the pass that sums tp, or by :mod:`evalreport.metrics.binary` from a kept tp),
 and the average precision's sum from the rows where the positives enter
 (:func:`precision_sum`).
 """
