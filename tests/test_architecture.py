@@ -195,7 +195,7 @@ def test_every_module_imports_first():
 #: the evaluation's packages (data -> evaluation -> a typed Result -> sinks): none of
 #: their modules imports the report (HTML/PDF) or the figures
 EVALUATION = ["evalreport.pipeline", "evalreport.verdict", "evalreport.compare", "evalreport.metrics",
-              "evalreport.history"]
+              "evalreport.counting", "evalreport.history"]
 SINKS = ("evalreport.report", "evalreport.figures")
 #: the imports of a sink left, each with the reason (issue 35: to be removed)
 SINK_IMPORTS_LEFT = {
@@ -231,3 +231,14 @@ def test_sink_import_finder_finds_them():
              "evalreport.pipeline": {"evalreport.report.format"}}
     assert _sink_imports(graph) == {"evalreport.metrics.a": ["evalreport.figures.text"],
                                     "evalreport.pipeline": ["evalreport.report.format"]}
+
+
+def test_the_counting_engine_imports_no_measure():
+    """counting/ builds the count table; the measures (metrics/) read it: the
+    engine imports nothing of metrics/ (nor anything above it), so the two
+    packages do not import each other (docs/architecture.md, The counting engine)."""
+    graph = _graph()
+    engine = {name: sorted(w for w in imported if not _within(w, ["evalreport.counting"]))
+              for name, imported in graph.items() if _within(name, ["evalreport.counting"])}
+    assert len(engine) >= 10
+    assert {name: out for name, out in engine.items() if out} == {}
