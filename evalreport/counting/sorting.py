@@ -182,6 +182,17 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
         return tied, lo, carry
 
     results = run_parts(part, edges)
+    return _rated_table_of_parts(buf, n_pos, edges, results, above, rows, curves, limit, invert=invert)
+
+
+def _rated_table_of_parts(buf: np.ndarray, n_pos: int, edges, results, above, rows, curves, limit: int, *,
+                          invert: bool):
+    """The table of :func:`_rated_distinct_table` from its parts' passes (each
+    part's (tied pairs or None, lowest index done, rows written)): the ties
+    within and between the parts gathered; past ``limit`` of them, None, with
+    the keys of what was decoded put back."""
+    n = buf.size - 1
+    keys = buf[:n]
     with_inf = buf.view(np.float64)
     many = any(t is None for t, _, _ in results)
     tied = [] if many else [i for t, _, _ in results for i in t if i.size]

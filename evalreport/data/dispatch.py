@@ -69,7 +69,6 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
     """Aggregate one source where it lives (DuckDB or Spark): count tables, no rows."""
     src = spec.data[i]
     base = ("data", i)
-    scores = {name: learner.score for name, learner in src.learners.items()}
     if progress:
         progress(f"aggregating {src.path} with {src.engine}")
     files = _engine_files(spec, src)
@@ -80,42 +79,67 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
         return None
     exponent, notes = _duckdb_weight_scale(spec, src, files) if src.engine == "duckdb" else (0, ())
     if spec.task == "multiclass":
-        lists = {name: list(learner.scores) for name, learner in src.learners.items()}
-        try:
-            if src.engine == "duckdb":
-                from ..engines.duckdb import aggregate_duckdb_multiclass
+        return _load_engine_multiclass(spec, i, files, exponent, notes, problems)
+    agg = _aggregate_binary(spec, i, files, exponent, problems)
+    if agg is None or not _engine_labels_and_weights_agree(spec, i, agg, problems):
+        return None
+    tables, group_tables, bounds = _learner_tables(src, agg)
+    return Source(
+        index=i, path=src.path, file=files[0] if files else Path(src.path),
+        sha256=_combined_sha256(files) if files else None, rows=agg.rows, dataset=src.dataset,
+        labels=None, ids=None, groups=None, weights=None, tables=tables, group_tables=group_tables,
+        resolution_bound=bounds, engine=src.engine, reductions=agg.reductions, warnings=notes,
+    )
 
-                rows, counts = aggregate_duckdb_multiclass(
-                    [str(f) for f in files] if files else src.path, label=src.label, classes=spec.classes,
-                    learners=lists, weight=src.weight, memory_limit=src.memory_limit, kind=src.kind,
-                    database=str(spec.resolve(src.database)) if src.database else None, weight_exponent=exponent)
-            else:
-                from ..engines.spark import aggregate_spark_multiclass
 
-                session = spec.spark
-                rows, counts = aggregate_spark_multiclass(
-                    str(spec.resolve(src.path)), label=src.label, classes=spec.classes, learners=lists,
-                    weight=src.weight, master=session.master if session else None,
-                    conf=dict(session.conf) if session else None,
-                    remote=session.remote if session else None,
-                    **_spark_reader(src))
-        except WeightScaleError as exc:
-            problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{_MEMORY_SCALES}")
+def _load_engine_multiclass(spec: Spec, i: int, files: list, exponent: int, notes, problems: _Problems):
+    """A multi-class source aggregated where it lives: each learner's count tables."""
+    src = spec.data[i]
+    base = ("data", i)
+    lists = {name: list(learner.scores) for name, learner in src.learners.items()}
+    try:
+        if src.engine == "duckdb":
+            from ..engines.duckdb import aggregate_duckdb_multiclass
+
+            rows, counts = aggregate_duckdb_multiclass(
+                [str(f) for f in files] if files else src.path, label=src.label, classes=spec.classes,
+                learners=lists, weight=src.weight, memory_limit=src.memory_limit, kind=src.kind,
+                database=str(spec.resolve(src.database)) if src.database else None, weight_exponent=exponent)
+        else:
+            from ..engines.spark import aggregate_spark_multiclass
+
+            session = spec.spark
+            rows, counts = aggregate_spark_multiclass(
+                str(spec.resolve(src.path)), label=src.label, classes=spec.classes, learners=lists,
+                weight=src.weight, master=session.master if session else None,
+                conf=dict(session.conf) if session else None,
+                remote=session.remote if session else None,
+                **_spark_reader(src))
+    except WeightScaleError as exc:
+        problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{_MEMORY_SCALES}")
+        return None
+    except (ValueError, ImportError) as exc:
+        problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}")
+        return None
+    first = next(iter(counts.values()), None)
+    for table in first.tables if first is not None else ():  # (every learner has the same weights)
+        problem = _engine_weight_problem(src, table)
+        if problem is not None:
+            problems.add(base + ("weight",), problem)
             return None
-        except (ValueError, ImportError) as exc:
-            problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}")
-            return None
-        first = next(iter(counts.values()), None)
-        for table in first.tables if first is not None else ():  # (every learner has the same weights)
-            problem = _engine_weight_problem(src, table)
-            if problem is not None:
-                problems.add(base + ("weight",), problem)
-                return None
-        return Source(
-            index=i, path=src.path, file=files[0] if files else Path(src.path),
-            sha256=_combined_sha256(files) if files else None, rows=rows, dataset=src.dataset,
-            labels=None, ids=None, groups=None, weights=None, mc_counts=counts, engine=src.engine,
-            warnings=notes)
+    return Source(
+        index=i, path=src.path, file=files[0] if files else Path(src.path),
+        sha256=_combined_sha256(files) if files else None, rows=rows, dataset=src.dataset,
+        labels=None, ids=None, groups=None, weights=None, mc_counts=counts, engine=src.engine,
+        warnings=notes)
+
+
+def _aggregate_binary(spec: Spec, i: int, files: list, exponent: int, problems: _Problems):
+    """A binary source's aggregates (DuckDB's exact tables streamed, or Spark's),
+    or None with the problem told."""
+    src = spec.data[i]
+    base = ("data", i)
+    scores = {name: learner.score for name, learner in src.learners.items()}
     try:
         if src.engine == "duckdb":
             from ..engines.duckdb import aggregate_duckdb
@@ -151,6 +175,14 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
     except (ValueError, ImportError, RuntimeError) as exc:
         problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}")
         return None
+    return agg
+
+
+def _engine_labels_and_weights_agree(spec: Spec, i: int, agg, problems: _Problems) -> bool:
+    """Whether the labels the engine saw are the task's (the positive label among
+    them) and the weights pass the memory path's checks on the tables; else told."""
+    src = spec.data[i]
+    base = ("data", i)
     from ..engines import PositiveLabelMissing, check_labels
 
     try:
@@ -158,14 +190,20 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
                      as_text=True)
     except PositiveLabelMissing as exc:
         problems.add(_positive_loc(spec, base + ("label",)), str(exc) + _yaml_boolean_hint(spec))
-        return None
+        return False
     except ValueError as exc:
         problems.add(base + ("label",), str(exc))
-        return None
+        return False
     problem = _engine_weight_problem(src, next(iter(agg.tables.values()))) if agg.tables else None
     if problem is not None:
         problems.add(base + ("weight",), problem)
-        return None
+        return False
+    return True
+
+
+def _learner_tables(src, agg):
+    """(each learner's table, each learner's tables by group or None, the resolution's
+    bounds): with groups, the learner's own table is the sum of its groups'."""
     tables, group_tables, bounds = dict(agg.tables), None, agg.resolution_bound
     if src.group is not None:
         # one table per (learner, group): the learner's own table is their sum (exact)
@@ -183,12 +221,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
                 for k, v in b.items():
                     acc[k] = None if v is None or acc.get(k, 0.0) is None else acc.get(k, 0.0) + v
             bounds = merged
-    return Source(
-        index=i, path=src.path, file=files[0] if files else Path(src.path),
-        sha256=_combined_sha256(files) if files else None, rows=agg.rows, dataset=src.dataset,
-        labels=None, ids=None, groups=None, weights=None, tables=tables, group_tables=group_tables,
-        resolution_bound=bounds, engine=src.engine, reductions=agg.reductions, warnings=notes,
-    )
+    return tables, group_tables, bounds
 
 
 def _merge_tables(tables: list):

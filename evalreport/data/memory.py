@@ -133,6 +133,35 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: "Path | InMem
     suffix = (None, None) if table else data_suffix(file)
     kind = "member" if suffix[0] == ".npz" else "column"
     where = base + (("table",) if table else ("path",))  # the key a problem of the whole input is told at
+    data = _read(file, columns, wanted, display, kind, where, problems)
+    if data is None or _bad_columns(data, wanted, suffix, display, kind, problems):
+        return None
+    rows = _rows(data, file, suffix, display, kind, where, problems)
+    if rows is None:
+        return None
+
+    before = len(problems.items)
+    text = suffix[0] in (".csv", ".tsv")  # an empty cell is '' there, not null
+    labels, weights, notes = _labels_and_weights(spec, src, data, display, base, problems, text)
+    ids = _ids(src, data, display, base, problems, text)
+    groups, slices = _groups_and_slices(src, data, display, base, problems, text)
+    if labels is not None and spec.task == "binary":
+        notes += small_slice_notes(display, slices, labels, spec.confidence.slices_min)
+    learners, hard = _learner_arrays(spec, src, data, labels, display, base, problems, text)
+    if len(problems.items) != before:
+        return None
+    return Source(
+        # hashed in a thread while the learners are evaluated (on the other core)
+        index=i, path=display, file=None if table else file,
+        sha256=file.sha256() if table else _BackgroundSha256(file), rows=rows,
+        dataset=src.dataset, labels=labels, ids=ids, groups=groups, weights=weights,
+        learners=learners, hard=frozenset(hard), warnings=tuple(notes), slices=slices or None,
+    )
+
+
+def _read(file, columns: list[str], wanted, display: str, kind: str, where: tuple, problems: _Problems):
+    """The columns read (a file's, or an in-memory table's), or None with the problem told."""
+    table = isinstance(file, InMemoryTable)
     try:
         data = file.read_columns(columns) if table else read_columns(file, columns)
     except _MemberError as exc:
@@ -142,6 +171,12 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: "Path | InMem
     except Exception as exc:
         problems.add(where, f"{display}: {exc}" if table else _read_problem(file, display, exc))
         return None
+    return data
+
+
+def _bad_columns(data, wanted, suffix, display: str, kind: str, problems: _Problems) -> bool:
+    """Whether a column has a type its role cannot take, or (in a text file) bytes
+    that are not UTF-8; each such column told."""
     from_text = suffix[0] in (".csv", ".tsv", ".jsonl")  # (where bytes mean "not UTF-8")
     bad = False
     for loc, col, role in wanted:
@@ -156,8 +191,12 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: "Path | InMem
             problems.add(loc, f"{display}: column '{col}', row {row}: {value!r} is not UTF-8 text; "
                          "save the file as UTF-8")
             bad = True
-    if bad:
-        return None
+    return bad
+
+
+def _rows(data, file, suffix, display: str, kind: str, where: tuple, problems: _Problems) -> int | None:
+    """The number of rows, or None with the problem told: columns of different
+    lengths, a CSV or TSV file that ends inside a quoted field, no rows."""
     lengths = {c: len(v) for c, v in data.items()}
     if len(set(lengths.values())) > 1:  # (NPZ members)
         shown = ", ".join(f"'{c}' {n:,}" for c, n in lengths.items())
@@ -173,9 +212,12 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: "Path | InMem
     if rows == 0:
         problems.add(where, f"{display} has no rows")
         return None
+    return rows
 
-    before = len(problems.items)
-    text = suffix[0] in (".csv", ".tsv")  # an empty cell is '' there, not null
+
+def _labels_and_weights(spec: Spec, src, data, display: str, base: tuple, problems: _Problems, text: bool):
+    """(labels, weights, notes): the labels checked for the task, the weights checked and
+    scaled (a note when scaled), and whether one class weighs next to nothing."""
     if spec.task == "binary":
         labels = _binary_labels(data[src.label], spec, display, src.label, base + ("label",), problems,
                                 empty_is_missing=text)
@@ -193,6 +235,11 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: "Path | InMem
         if problem is not None:
             problems.add(base + ("weight",), f"{display}: column '{src.weight}': {problem}: one class weighs "
                          "next to nothing against the other")
+    return labels, weights, notes
+
+
+def _ids(src, data, display: str, base: tuple, problems: _Problems, text: bool):
+    """The id column (text, or integers), each id present and once; else None."""
     ids = None
     if src.id is not None:
         null = _null_row(data[src.id])
@@ -209,6 +256,11 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: "Path | InMem
                 a, b = dup
                 problems.add(base + ("id",), f"{display}: column '{src.id}': id {_py(ids[a])!r} appears "
                              f"twice (rows {a + 1} and {b + 1})")
+    return ids
+
+
+def _groups_and_slices(src, data, display: str, base: tuple, problems: _Problems, text: bool):
+    """(groups, {slice column: values}), each value present."""
     groups = None
     if src.group is not None:
         null = _null_row(data[src.group])
@@ -230,8 +282,11 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: "Path | InMem
                          "with 'unknown') to make them a slice of their own")
         else:
             slices[col] = _to_numpy(data[col])
-    if labels is not None and spec.task == "binary":
-        notes += small_slice_notes(display, slices, labels, spec.confidence.slices_min)
+    return groups, slices
+
+
+def _learner_arrays(spec: Spec, src, data, labels, display: str, base: tuple, problems: _Problems, text: bool):
+    """({learner: scores or decisions}, the learners of hard decisions)."""
     learners: dict[str, np.ndarray] = {}
     hard = set()
     for name, learner in src.learners.items():
@@ -258,12 +313,4 @@ def _checked_source(spec: Spec, i: int, problems: _Problems, file: "Path | InMem
             arr = None if any(c is None for c in cols) else np.column_stack(cols)
         if arr is not None:
             learners[name] = arr
-    if len(problems.items) != before:
-        return None
-    return Source(
-        # hashed in a thread while the learners are evaluated (on the other core)
-        index=i, path=display, file=None if table else file,
-        sha256=file.sha256() if table else _BackgroundSha256(file), rows=rows,
-        dataset=src.dataset, labels=labels, ids=ids, groups=groups, weights=weights,
-        learners=learners, hard=frozenset(hard), warnings=tuple(notes), slices=slices or None,
-    )
+    return learners, hard

@@ -384,22 +384,7 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
     for name in names:
         a, b = prev_l.get(name), cur_l.get(name)
         if a is None or b is None:
-            only = "current" if a is None else "previous"
-            note = f"learner '{name}' is in the {only} run only"
-            blk = b if a is None else a
-            for m in compared:
-                present, v = _value(blk, m, task)
-                if present:
-                    rows.append({**_row(name, m, None if a is None else v, v if a is None else None, note=note),
-                                 "only_in": only})
-            # only_in: which run has the learner (gates on change pass for a new learner)
-            if multiclass:
-                drift += [{"learner": name, "class": cls, "psi": None, "psi_bins": None, "ks": None,
-                           "method": None, "label": "undefined", "note": note, "only_in": only}
-                          for cls in (blk.get("class_counts") or {})]
-            else:
-                drift.append({"learner": name, "psi": None, "psi_bins": None, "ks": None, "method": None,
-                              "label": "undefined", "by_class": None, "note": note, "only_in": only})
+            _one_run_rows(name, a, b, compared, task, multiclass, rows, drift)
             continue
         for m in compared:
             pa, pb = _value(a, m, task)[0], _value(b, m, task)[0]
@@ -423,3 +408,25 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
         "drift": drift,
         "balance": _balances(prev_l, cur_l, common, level, multiclass),
     }
+
+
+def _one_run_rows(name: str, a: dict | None, b: dict | None, compared, task: str, multiclass: bool,
+                  rows: list, drift: list) -> None:
+    """The rows of a learner in one run only (``a`` previous or ``b`` current is
+    None): its values in that run, no change, no drift, and a note saying so."""
+    only = "current" if a is None else "previous"
+    note = f"learner '{name}' is in the {only} run only"
+    blk = b if a is None else a
+    for m in compared:
+        present, v = _value(blk, m, task)
+        if present:
+            rows.append({**_row(name, m, None if a is None else v, v if a is None else None, note=note),
+                         "only_in": only})
+    # only_in: which run has the learner (gates on change pass for a new learner)
+    if multiclass:
+        drift += [{"learner": name, "class": cls, "psi": None, "psi_bins": None, "ks": None,
+                   "method": None, "label": "undefined", "note": note, "only_in": only}
+                  for cls in (blk.get("class_counts") or {})]
+    else:
+        drift.append({"learner": name, "psi": None, "psi_bins": None, "ks": None, "method": None,
+                      "label": "undefined", "by_class": None, "note": note, "only_in": only})

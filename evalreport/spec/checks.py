@@ -140,6 +140,30 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
     def add(loc, text):
         out.append(where.message(loc, text))
 
+    _task_problems(spec, add)
+    # priors and costs
+    _prior_problems(spec, add)
+    _cost_problems(spec, add)
+    # data sources and learners
+    by_dataset: dict[str | None, dict[str, int]] = {}
+    for i, src in enumerate(spec.data):
+        _source_problems(spec, i, src, add)
+        _learner_problems(spec, i, src, by_dataset.setdefault(src.dataset, {}), where, add)
+    all_learners = sorted({n for d in by_dataset.values() for n in d})
+    if isinstance(spec.threshold, OptimalOn):
+        _optimal_on_problems(spec, by_dataset, add)
+    _gate_problems(spec, all_learners, sorted(str(d) for d in by_dataset if d is not None), add)
+    slice_problems(spec, add)
+    if spec.rank_by is not None:
+        _rank_by_problems(spec, add)
+    template = _template_problem(spec)
+    if template:
+        add(("report", "template"), template)
+    return out
+
+
+def _task_problems(spec: Spec, add) -> None:
+    """The keys that belong to the other task (classes, positive, thresholds), and fbeta."""
     if spec.task == "binary":
         if spec.classes is not None:
             add(("classes",), "classes is for multiclass tasks; a binary task names its positive label")
@@ -163,7 +187,9 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
         if not (b > 0 and math.isfinite(b * b)):  # F-beta weighs by beta squared
             add(("fbeta", i), f"beta must be a positive number (its square finite), got {b!r}")
 
-    # priors and costs
+
+def _prior_problems(spec: Spec, add) -> None:
+    """priors: the binary task's positive prior, or the classes' priors summing to 1."""
     if spec.priors is not None:
         if spec.task == "binary":
             for key in spec.priors:
@@ -185,6 +211,10 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
             total = sum(spec.priors.values())
             if set(spec.priors) == set(names) and abs(total - 1) > 1e-9:
                 add(("priors",), f"class priors must sum to 1 (they sum to {total:g})")
+
+
+def _cost_problems(spec: Spec, add) -> None:
+    """costs: the binary task's two error costs, or the classes' cost matrix."""
     if spec.costs is not None:
         if spec.task == "binary":
             names = ("false_negative", "false_positive")
@@ -218,58 +248,62 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
                         elif i == j and c != 0:
                             add(("costs", "matrix", i), f"the diagonal must be 0 (cost [{i}][{i}] is {c!r})")
 
-    # data sources and learners
-    by_dataset: dict[str | None, dict[str, int]] = {}
-    for i, src in enumerate(spec.data):
-        if src.table is not None:  # an in-memory table: no file, read by the memory road only
-            if src.engine != "memory":
-                add(("data", i, "table"), f"an in-memory table is read with engine: memory, not {src.engine}")
-        suffix, compression = data_suffix(src.path) if src.path is not None else (".arrow", None)
-        if suffix not in DATA_SUFFIXES and src.engine == "memory" and src.table is None:
-            add(("data", i, "path"), f"unsupported file type '{suffix or src.path}'; "
-                f"use one of {', '.join(DATA_SUFFIXES)} (.csv, .tsv and .jsonl may be compressed: "
-                f"{', '.join(COMPRESSED_SUFFIXES)})")
-        engine_codecs = ENGINE_COMPRESSIONS.get(src.engine, COMPRESSED_SUFFIXES)
-        if compression is not None and compression not in engine_codecs:
-            add(("data", i, "path"), f"engine: {src.engine} reads compressed text files ending in "
-                f"{' or '.join(engine_codecs)}, not {compression}")
+
+def _source_problems(spec: Spec, i: int, src, add) -> None:
+    """A data source's file type and compression, and the keys its engine reads."""
+    if src.table is not None:  # an in-memory table: no file, read by the memory road only
         if src.engine != "memory":
-            if suffix == ".npz" and src.kind == "auto":
-                add(("data", i, "path"), f"engine: {src.engine} reads Parquet, CSV, TSV and JSON lines "
-                    "files; a .npz file needs engine: memory")
-            if spec.task != "binary" and src.group is not None:
-                add(("data", i, "group"), "a multiclass task with groups needs engine: memory in this version")
-            if spec.task != "binary" and src.resolution is not None:
-                add(("data", i, "resolution"), "resolution applies to binary tasks in this version")
-            for name, learner in src.learners.items():
-                if learner.predicted is not None:
-                    add(("data", i, "learners", name), f"engine '{src.engine}' aggregates score columns; "
-                        "hard decisions need engine: memory")
-        elif src.kind not in ("auto",) or src.database is not None:
-            add(("data", i, "kind"), "kind and database apply to engine duckdb or spark only")
-        if src.resolution is not None and src.engine == "memory":
-            add(("data", i, "resolution"), "resolution applies to engine duckdb or spark only")
-        seen = by_dataset.setdefault(src.dataset, {})
+            add(("data", i, "table"), f"an in-memory table is read with engine: memory, not {src.engine}")
+    suffix, compression = data_suffix(src.path) if src.path is not None else (".arrow", None)
+    if suffix not in DATA_SUFFIXES and src.engine == "memory" and src.table is None:
+        add(("data", i, "path"), f"unsupported file type '{suffix or src.path}'; "
+            f"use one of {', '.join(DATA_SUFFIXES)} (.csv, .tsv and .jsonl may be compressed: "
+            f"{', '.join(COMPRESSED_SUFFIXES)})")
+    engine_codecs = ENGINE_COMPRESSIONS.get(src.engine, COMPRESSED_SUFFIXES)
+    if compression is not None and compression not in engine_codecs:
+        add(("data", i, "path"), f"engine: {src.engine} reads compressed text files ending in "
+            f"{' or '.join(engine_codecs)}, not {compression}")
+    if src.engine != "memory":
+        if suffix == ".npz" and src.kind == "auto":
+            add(("data", i, "path"), f"engine: {src.engine} reads Parquet, CSV, TSV and JSON lines "
+                "files; a .npz file needs engine: memory")
+        if spec.task != "binary" and src.group is not None:
+            add(("data", i, "group"), "a multiclass task with groups needs engine: memory in this version")
+        if spec.task != "binary" and src.resolution is not None:
+            add(("data", i, "resolution"), "resolution applies to binary tasks in this version")
         for name, learner in src.learners.items():
-            loc = ("data", i, "learners", name)
-            if name in seen:
-                first = format_path(where.original(("data", seen[name])))  # as written (patterns expanded)
-                add(loc, f"learner '{name}' is already defined in {first} of the same "
-                    "data set; a name is unique within a data set")
-            seen[name] = i
-            if spec.task == "binary" and learner.scores is not None:
-                add(loc, "a list of score columns is for multiclass tasks; a binary learner "
-                    "gives one score column")
-            if spec.task == "multiclass" and learner.score is not None:
-                add(loc, "a multiclass learner gives one score column per class (a list) "
-                    "or {predicted: column}")
-            if spec.task == "multiclass" and learner.scores is not None and spec.classes \
-                    and len(learner.scores) != len(spec.classes):
-                add(loc, f"{len(learner.scores)} score columns for {len(spec.classes)} classes")
-    all_learners = sorted({n for d in by_dataset.values() for n in d})
-    if isinstance(spec.threshold, OptimalOn):
-        _optimal_on_problems(spec, by_dataset, add)
-    datasets = sorted(str(d) for d in by_dataset if d is not None)
+            if learner.predicted is not None:
+                add(("data", i, "learners", name), f"engine '{src.engine}' aggregates score columns; "
+                    "hard decisions need engine: memory")
+    elif src.kind not in ("auto",) or src.database is not None:
+        add(("data", i, "kind"), "kind and database apply to engine duckdb or spark only")
+    if src.resolution is not None and src.engine == "memory":
+        add(("data", i, "resolution"), "resolution applies to engine duckdb or spark only")
+
+
+def _learner_problems(spec: Spec, i: int, src, seen: dict[str, int], where: _Locator, add) -> None:
+    """A source's learners: each name once per data set (``seen``: name -> the
+    source that defined it), and score columns that suit the task."""
+    for name, learner in src.learners.items():
+        loc = ("data", i, "learners", name)
+        if name in seen:
+            first = format_path(where.original(("data", seen[name])))  # as written (patterns expanded)
+            add(loc, f"learner '{name}' is already defined in {first} of the same "
+                "data set; a name is unique within a data set")
+        seen[name] = i
+        if spec.task == "binary" and learner.scores is not None:
+            add(loc, "a list of score columns is for multiclass tasks; a binary learner "
+                "gives one score column")
+        if spec.task == "multiclass" and learner.score is not None:
+            add(loc, "a multiclass learner gives one score column per class (a list) "
+                "or {predicted: column}")
+        if spec.task == "multiclass" and learner.scores is not None and spec.classes \
+                and len(learner.scores) != len(spec.classes):
+            add(loc, f"{len(learner.scores)} score columns for {len(spec.classes)} classes")
+
+
+def _gate_problems(spec: Spec, all_learners: list[str], datasets: list[str], add) -> None:
+    """deployed and the gates name learners and data sets of the spec; a gate's bounds."""
     if spec.deployed is not None and spec.deployed not in all_learners:
         add(("deployed",), _unknown_name("learner", spec.deployed, all_learners))
     for i, gate in enumerate(spec.gates):
@@ -283,13 +317,6 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
         if gate.min is not None and gate.max is not None and gate.min > gate.max:
             add(("gates", i), f"min ({gate.min}) is above max ({gate.max})")
         _change_gate_problems(spec, i, gate, add)
-    slice_problems(spec, add)
-    if spec.rank_by is not None:
-        _rank_by_problems(spec, add)
-    template = _template_problem(spec)
-    if template:
-        add(("report", "template"), template)
-    return out
 
 
 def rank_names(task: str) -> list[str]:

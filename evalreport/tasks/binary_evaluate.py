@@ -3,7 +3,7 @@ measures at its threshold, curves, groups and intervals (one sort of its scores)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 import numpy as np
@@ -85,168 +85,22 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                       progress=None) -> tuple[dict[str, LearnerResult], list[RunWarning]]:
     """Each learner of each source: its measures at its threshold, its curves, its
     groups and intervals. ``keys``: (dataset, learner name) -> results.json key."""
-    costs = Costs(false_negative=op.cost_fn, false_positive=op.cost_fp)
-    betas = tuple(dict.fromkeys([1.0] + [float(b) for b in spec.fbeta]))
-    # threshold: {optimal_on: name}: that data set's learners first, each choosing its
-    # least-cost threshold, which the learner of the same name applies elsewhere
-    chosen_on = spec.threshold.optimal_on if isinstance(spec.threshold, OptimalOn) else None
-    chosen: dict[str, float] = {}
-    order = sorted(sources, key=lambda s: s.dataset != chosen_on) if chosen_on else sources
+    run = _Run(spec, op, Costs(false_negative=op.cost_fn, false_positive=op.cost_fp),
+               tuple(dict.fromkeys([1.0] + [float(b) for b in spec.fbeta])),
+               # threshold: {optimal_on: name}: that data set's learners first, each choosing its
+               # least-cost threshold, which the learner of the same name applies elsewhere
+               spec.threshold.optimal_on if isinstance(spec.threshold, OptimalOn) else None, progress)
+    order = sorted(sources, key=lambda s: s.dataset != run.chosen_on) if run.chosen_on else sources
     by_source: dict[int, tuple[dict, list]] = {}
-    brackets: dict[str, tuple] = {}  # key -> (learner name, threshold, (lower, upper)): _one_text
     for s in order:
         results, warnings = by_source[s.index] = ({}, [])
         jobs: dict = {}  # key -> (scores, bootstrap statistics): one stream of draws for all (_bootstrap)
-        src_spec = spec.data[s.index]
         learner_values = s.learners if s.tables is None else dict.fromkeys(s.tables)
         for name, values in learner_values.items():
             if progress:
                 progress(f"evaluating {name} ({s.rows:,} rows)")
-            learner = src_spec.learners[name]
             key = keys[(s.dataset, name)]
-            hard = name in s.hard
-            if s.tables is not None:
-                scores = None
-                # streamed exact tables: the reducer's scalars over the kept rows' hull
-                # (evaluate_counts when there is no reduction or nothing was reduced)
-                reduction = None if s.reductions is None else s.reductions.get(name)
-                ev = evaluate_reduced(s.tables[name], reduction)
-                if reduction is not None and reduction.reduced:
-                    warnings.append(learner_warning(
-                        key, f"the exact count table ({reduction.rows:,} thresholds) was streamed "
-                        f"and {reduction.kept:,} of its rows kept: AUC, rank loss, AP, BEP, partial AUC, the ROC "
-                        "hull, cost curve, expected total cost and the measures at the threshold are the whole "
-                        "table's; the ROC and P-R curves (figures, results.json, envelopment comparisons) pass "
-                        f"through the kept rows, within {reduction.roc_error:.2g} of the exact ROC curve"))
-            else:
-                scores = values.astype(np.float64) if hard else values
-                ev = evaluate_binary_for_report(s.labels, scores, sample_weight=s.weights, positive=True)
-            operating = None if hard else ev.operating_point(op.pc_positive)
-            least_cost = None if hard else operating.threshold if operating else FALLBACK_THRESHOLD
-            chooses = chosen_on is not None and s.dataset == chosen_on
-            if chooses and not hard:
-                chosen[name] = least_cost
-            if hard:
-                threshold, origin = FALLBACK_THRESHOLD, "decisions"
-            elif learner.threshold is not None:
-                threshold, origin = learner.threshold, "learner"
-            elif spec.threshold == "optimal" or chooses:
-                threshold, origin = least_cost, "optimal" if chosen_on is None else f"optimal_on:{chosen_on}"
-            elif chosen_on is not None:
-                threshold, origin = _chosen(spec, chosen, chosen_on, s, name, ev), f"optimal_on:{chosen_on}"
-            else:
-                threshold, origin = float(spec.threshold), "spec"
-            at = ev.at_threshold(threshold, costs=costs, betas=betas)
-            # the threshold table and the gains, read off the count table while it is at hand
-            optable = None if hard else operating_table(
-                ev.counts, spec.thresholds.asked() if spec.thresholds else None, getattr(ev, "reduction", None))
-            exact = s.tables is None or reduction is None or not reduction.reduced
-            texts = _threshold_texts(ev, threshold, exact=exact, more=optable)
-            if exact and not hard and np.isfinite(threshold):
-                brackets[key] = (name, threshold, threshold_bracket(ev.counts, threshold))
-            shown = texts.get(float(threshold)) or f"{threshold:g}"
-            pauc = None
-            if spec.partial_auc is not None and not hard:
-                pauc = ev.partial_auc(spec.partial_auc.max_fpr, standardized=spec.partial_auc.standardized)
-            who = f"learner '{key}'"
-            if hard:
-                warnings.append(RunWarning(f"{who} gives hard decisions only: no curves, AUC, Gini, KS, AP, BEP or "
-                                        "cost curve", learner=key))
-            else:
-                for measure, reason in ev.undefined.items():
-                    if measure in ("roc_hull", "cost_curve"):
-                        continue
-                    warnings.append(learner_warning(key, f"{measure} is undefined: {reason}", measure))
-            for measure, reason in at.undefined.items():
-                warnings.append(learner_warning(key, f"{measure} at threshold {shown} is undefined: "
-                                                f"{reason}", measure.split("[")[0]))
-            ks, family_warnings = binary_family(spec.metric_set, key, ev, at, shown, hard)
-            warnings += family_warnings
-            picked_here = origin == "optimal" or (chooses and origin.startswith("optimal_on:"))
-            if picked_here and operating is None:  # one class only: no ROC hull
-                warnings.append(learner_warning(
-                    key, f"the least-cost threshold is undefined, as "
-                    f"{ev.undefined.get('roc_hull', 'there is no ROC hull')}: the measures at a "
-                    f"threshold are taken at {FALLBACK_THRESHOLD:g}", "min_cost"))
-            if picked_here and operating is not None and not np.isfinite(operating.threshold):
-                warnings.append(learner_warning(key, f"the least-cost decision at PC(+) = {op.pc_positive:.4g} "
-                                                "is to predict nothing positive", "min_cost"))
-            summary = ev.summary()
-            if hard:
-                # decisions only: no ranking, so no curves and no curve measures
-                curves = OutputCurves(roc=None, pr=None, cost=None)
-                summary = replace(summary, auc=None, rank_loss=None, average_precision=None,
-                                  bep=None, hull=None, cost_curve=None, expected_total_cost=None)
-            else:
-                curves = output_curves(ev, spec.report.curve_points)
-            groups = None
-            if s.group_tables is not None:
-                # aggregated per group where the data lives: each group's matrix at the threshold
-                names = sorted(s.group_tables[name])
-                matrices = []
-                for g in names:
-                    t = s.group_tables[name][g]
-                    r = t.rows_at(threshold)
-                    tp, fp = float(t.tp[r]), float(t.fp_at(r))
-                    matrices.append((tp, fp, float(t.negatives) - fp, float(t.positives) - tp))
-                groups = group_result(names, np.asarray(matrices))
-            elif s.groups is not None and scores is not None:
-                names, codes = group_codes(s.groups)
-                matrices = binary_group_matrices(s.labels, scores >= threshold, codes, len(names),
-                                                 s.weights)
-                groups = group_result(names, matrices)
-                for measure, reason in groups.averages.undefined.items():
-                    warnings.append(learner_warning(key, f"across groups, {reason}", "macro"))
-            if hard:
-                auc_ci, boot = None, None
-            elif s.tables is not None:
-                auc_ci = boot = None
-                if "delong" in spec.compare_set or spec.confidence.bootstrap:
-                    warnings.append(learner_warning(key, f"aggregated by {s.engine}: intervals and paired "
-                                                    "tests need the instances and are not computed"))
-                if s.resolution_bound is not None:
-                    bound = s.resolution_bound.get(name) or {}
-                    shown = ", ".join(f"{k} ±{v:.3g}" if np.isfinite(v) else f"{k} undefined (the bound "
-                                      "overflowed)" for k, v in bound.items() if v is not None)
-                    warnings.append(learner_warning(key, f"scores binned at resolution {src_spec.resolution}: "
-                                                    f"measures are exact to within {shown}"))
-            else:
-                auc_ci, statistics = _intervals(spec, s, scores, threshold, key, warnings, progress, op)
-                if statistics is not None:
-                    jobs[key] = (scores, statistics)
-                # placeholders until the source's learners are resampled together (_bootstrap)
-                boot = None if statistics is None else dict.fromkeys(statistics, stats.BootstrapInterval(None, None))
-            warnings.extend(learner_warning(key, text, m) for m, text in
-                            (optable.notes(lambda t: texts.get(float(t)) or f"{t:g}") if optable else ()))
-            # what a later run compares with, read off the whole count table (a reduced
-            # streamed table has only some of its rows: no summary, said with the reduction)
-            whole = not hard and (s.tables is None or reduction is None or not reduction.reduced)
-            if not hard and not whole:
-                warnings.append(learner_warning(key, "the score summary and DeLong's variance of the AUC "
-                                                "(kept for later runs' comparisons) need the whole count "
-                                                "table and are undefined"))
-            results[key] = LearnerResult(
-                name=name, key=key, dataset=s.dataset, source=s.path, hard=hard,
-                threshold=threshold, threshold_source=origin, summary=summary, curves=curves,
-                at_threshold=at, operating=operating, partial_auc=pauc, groups=groups,
-                auc_ci=auc_ci, bootstrap=None if boot is None else {
-                    k: v for k, v in boot.items() if not k.startswith(POPULATION_PREFIX)},
-                resolution_bound=None if s.resolution_bound is None else s.resolution_bound.get(name),
-                pc_positive=op.pc_positive, population=_population(at, op, key, warnings, boot, spec, hard),
-                threshold_texts=texts,
-                operating_table=optable,
-                score_summary=score_summary(ev.counts) if whole else None,
-                auc_variance=delong_variance(ev.counts) if whole else None,
-                ks=ks,
-                calibration=binary_calibration(
-                    spec, key, ev, warnings, hard=hard,
-                    binned=None if s.resolution_bound is None else src_spec.resolution,
-                    reduced=s.tables is not None and reduction is not None and reduction.reduced),
-            )
-            results[key] = with_slices(spec, s, results[key], scores, costs, betas, warnings)
-            # The count table is no longer needed: only the summary and the
-            # bounded curves are kept, so memory does not grow with learners.
-            del ev
+            results[key] = _evaluate_learner(run, s, name, values, key, jobs, warnings)
         if jobs:
             if progress:
                 progress(f"bootstrap: {spec.confidence.bootstrap:,} resamples of {len(jobs)} learner(s)")
@@ -254,8 +108,223 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
     # in the spec's order whatever the order of evaluation
     results = {k: v for s in sources for k, v in by_source[s.index][0].items()}
     warnings = [w for s in sources for w in by_source[s.index][1]]
-    results, warnings = _one_text(results, warnings, brackets)
+    results, warnings = _one_text(results, warnings, run.brackets)
     return results, warnings + _chosen_on_data_warnings(spec, results)
+
+
+@dataclass
+class _Run:
+    """What every learner's evaluation shares: the spec, the operating point, the
+    costs and betas, the data set that chooses the thresholds (``chosen_on``) and
+    the thresholds chosen there, and the brackets of the thresholds (_one_text)."""
+
+    spec: Spec
+    op: OperatingPointSpec
+    costs: Costs
+    betas: tuple
+    chosen_on: str | None
+    progress: object = None
+    chosen: dict = field(default_factory=dict)  # learner name -> its least-cost threshold on chosen_on
+    brackets: dict = field(default_factory=dict)  # key -> (learner name, threshold, (lower, upper))
+
+
+def _evaluate_learner(run: _Run, s: Source, name: str, values, key: str, jobs: dict,
+                      warnings: list) -> LearnerResult:
+    """One learner of source ``s``: its LearnerResult (with its slices); its
+    warnings appended to ``warnings``, its bootstrap job put in ``jobs``."""
+    spec, op = run.spec, run.op
+    src_spec = spec.data[s.index]
+    hard = name in s.hard
+    scores, reduction, ev = _evaluation(s, name, values, key, hard, warnings)
+    operating, threshold, origin, chooses = _threshold(run, s, name, src_spec.learners[name], ev, hard)
+    at = ev.at_threshold(threshold, costs=run.costs, betas=run.betas)
+    # the threshold table and the gains, read off the count table while it is at hand
+    optable = None if hard else operating_table(
+        ev.counts, spec.thresholds.asked() if spec.thresholds else None, getattr(ev, "reduction", None))
+    exact = s.tables is None or reduction is None or not reduction.reduced
+    texts = _threshold_texts(ev, threshold, exact=exact, more=optable)
+    if exact and not hard and np.isfinite(threshold):
+        run.brackets[key] = (name, threshold, threshold_bracket(ev.counts, threshold))
+    shown = texts.get(float(threshold)) or f"{threshold:g}"
+    pauc = None
+    if spec.partial_auc is not None and not hard:
+        pauc = ev.partial_auc(spec.partial_auc.max_fpr, standardized=spec.partial_auc.standardized)
+    _undefined_warnings(key, ev, at, shown, hard, warnings)
+    ks, family_warnings = binary_family(spec.metric_set, key, ev, at, shown, hard)
+    warnings += family_warnings
+    _least_cost_warnings(run, key, ev, origin, chooses, operating, warnings)
+    summary, curves = _summary_and_curves(spec, ev, hard)
+    groups = _groups(s, name, scores, threshold, key, warnings)
+    auc_ci, boot = _intervals_or_notes(run, s, name, scores, threshold, key, hard, jobs, warnings)
+    warnings.extend(learner_warning(key, text, m) for m, text in
+                    (optable.notes(lambda t: texts.get(float(t)) or f"{t:g}") if optable else ()))
+    # what a later run compares with, read off the whole count table (a reduced
+    # streamed table has only some of its rows: no summary, said with the reduction)
+    whole = not hard and (s.tables is None or reduction is None or not reduction.reduced)
+    if not hard and not whole:
+        warnings.append(learner_warning(key, "the score summary and DeLong's variance of the AUC "
+                                        "(kept for later runs' comparisons) need the whole count "
+                                        "table and are undefined"))
+    result = LearnerResult(
+        name=name, key=key, dataset=s.dataset, source=s.path, hard=hard,
+        threshold=threshold, threshold_source=origin, summary=summary, curves=curves,
+        at_threshold=at, operating=operating, partial_auc=pauc, groups=groups,
+        auc_ci=auc_ci, bootstrap=None if boot is None else {
+            k: v for k, v in boot.items() if not k.startswith(POPULATION_PREFIX)},
+        resolution_bound=None if s.resolution_bound is None else s.resolution_bound.get(name),
+        pc_positive=op.pc_positive, population=_population(at, op, key, warnings, boot, spec, hard),
+        threshold_texts=texts,
+        operating_table=optable,
+        score_summary=score_summary(ev.counts) if whole else None,
+        auc_variance=delong_variance(ev.counts) if whole else None,
+        ks=ks,
+        calibration=binary_calibration(
+            spec, key, ev, warnings, hard=hard,
+            binned=None if s.resolution_bound is None else src_spec.resolution,
+            reduced=s.tables is not None and reduction is not None and reduction.reduced),
+    )
+    # The count table is no longer needed once this returns: only the summary and
+    # the bounded curves are kept, so memory does not grow with learners.
+    return with_slices(spec, s, result, scores, run.costs, run.betas, warnings)
+
+
+def _evaluation(s: Source, name: str, values, key: str, hard: bool, warnings: list):
+    """(scores, reduction, evaluation) of one learner: its scores evaluated in memory
+    (scores as float64 for hard decisions), or its aggregated table (scores None),
+    with the reduction of a streamed table (else None)."""
+    if s.tables is None:
+        scores = values.astype(np.float64) if hard else values
+        return scores, None, evaluate_binary_for_report(s.labels, scores, sample_weight=s.weights, positive=True)
+    # streamed exact tables: the reducer's scalars over the kept rows' hull
+    # (evaluate_counts when there is no reduction or nothing was reduced)
+    reduction = None if s.reductions is None else s.reductions.get(name)
+    ev = evaluate_reduced(s.tables[name], reduction)
+    if reduction is not None and reduction.reduced:
+        warnings.append(learner_warning(
+            key, f"the exact count table ({reduction.rows:,} thresholds) was streamed "
+            f"and {reduction.kept:,} of its rows kept: AUC, rank loss, AP, BEP, partial AUC, the ROC "
+            "hull, cost curve, expected total cost and the measures at the threshold are the whole "
+            "table's; the ROC and P-R curves (figures, results.json, envelopment comparisons) pass "
+            f"through the kept rows, within {reduction.roc_error:.2g} of the exact ROC curve"))
+    return None, reduction, ev
+
+
+def _threshold(run: _Run, s: Source, name: str, learner, ev, hard: bool):
+    """(the operating point, the threshold, where it came from, whether this data
+    set chooses the thresholds); a least-cost threshold chosen here is noted in
+    ``run.chosen``."""
+    spec, chosen_on = run.spec, run.chosen_on
+    operating = None if hard else ev.operating_point(run.op.pc_positive)
+    least_cost = None if hard else operating.threshold if operating else FALLBACK_THRESHOLD
+    chooses = chosen_on is not None and s.dataset == chosen_on
+    if chooses and not hard:
+        run.chosen[name] = least_cost
+    if hard:
+        threshold, origin = FALLBACK_THRESHOLD, "decisions"
+    elif learner.threshold is not None:
+        threshold, origin = learner.threshold, "learner"
+    elif spec.threshold == "optimal" or chooses:
+        threshold, origin = least_cost, "optimal" if chosen_on is None else f"optimal_on:{chosen_on}"
+    elif chosen_on is not None:
+        threshold, origin = _chosen(spec, run.chosen, chosen_on, s, name, ev), f"optimal_on:{chosen_on}"
+    else:
+        threshold, origin = float(spec.threshold), "spec"
+    return operating, threshold, origin, chooses
+
+
+def _undefined_warnings(key: str, ev, at, shown: str, hard: bool, warnings: list) -> None:
+    """The warnings of a learner of hard decisions, or of its undefined measures
+    (threshold-free, then at the threshold)."""
+    who = f"learner '{key}'"
+    if hard:
+        warnings.append(RunWarning(f"{who} gives hard decisions only: no curves, AUC, Gini, KS, AP, BEP or "
+                                "cost curve", learner=key))
+    else:
+        for measure, reason in ev.undefined.items():
+            if measure in ("roc_hull", "cost_curve"):
+                continue
+            warnings.append(learner_warning(key, f"{measure} is undefined: {reason}", measure))
+    for measure, reason in at.undefined.items():
+        warnings.append(learner_warning(key, f"{measure} at threshold {shown} is undefined: "
+                                        f"{reason}", measure.split("[")[0]))
+
+
+def _least_cost_warnings(run: _Run, key: str, ev, origin: str, chooses: bool, operating,
+                         warnings: list) -> None:
+    """Where this learner's threshold is its least-cost one: whether that is
+    undefined (one class only) or predicts nothing positive."""
+    picked_here = origin == "optimal" or (chooses and origin.startswith("optimal_on:"))
+    if picked_here and operating is None:  # one class only: no ROC hull
+        warnings.append(learner_warning(
+            key, f"the least-cost threshold is undefined, as "
+            f"{ev.undefined.get('roc_hull', 'there is no ROC hull')}: the measures at a "
+            f"threshold are taken at {FALLBACK_THRESHOLD:g}", "min_cost"))
+    if picked_here and operating is not None and not np.isfinite(operating.threshold):
+        warnings.append(learner_warning(key, f"the least-cost decision at PC(+) = {run.op.pc_positive:.4g} "
+                                        "is to predict nothing positive", "min_cost"))
+
+
+def _summary_and_curves(spec: Spec, ev, hard: bool):
+    """The threshold-free summary and the bounded curves (none for hard decisions)."""
+    summary = ev.summary()
+    if hard:
+        # decisions only: no ranking, so no curves and no curve measures
+        curves = OutputCurves(roc=None, pr=None, cost=None)
+        summary = replace(summary, auc=None, rank_loss=None, average_precision=None,
+                          bep=None, hull=None, cost_curve=None, expected_total_cost=None)
+        return summary, curves
+    return summary, output_curves(ev, spec.report.curve_points)
+
+
+def _groups(s: Source, name: str, scores, threshold: float, key: str, warnings: list) -> GroupResult | None:
+    """Each group's confusion matrix at the threshold: from the tables aggregated
+    per group where the data lives, or counted from the scores."""
+    if s.group_tables is not None:
+        # aggregated per group where the data lives: each group's matrix at the threshold
+        names = sorted(s.group_tables[name])
+        matrices = []
+        for g in names:
+            t = s.group_tables[name][g]
+            r = t.rows_at(threshold)
+            tp, fp = float(t.tp[r]), float(t.fp_at(r))
+            matrices.append((tp, fp, float(t.negatives) - fp, float(t.positives) - tp))
+        return group_result(names, np.asarray(matrices))
+    if s.groups is not None and scores is not None:
+        names, codes = group_codes(s.groups)
+        matrices = binary_group_matrices(s.labels, scores >= threshold, codes, len(names),
+                                         s.weights)
+        groups = group_result(names, matrices)
+        for measure, reason in groups.averages.undefined.items():
+            warnings.append(learner_warning(key, f"across groups, {reason}", "macro"))
+        return groups
+    return None
+
+
+def _intervals_or_notes(run: _Run, s: Source, name: str, scores, threshold: float, key: str, hard: bool,
+                        jobs: dict, warnings: list):
+    """(the AUC's interval, the bootstrap's placeholders): computed from the
+    instances (the bootstrap's job put in ``jobs``); for an aggregated source
+    none, with a warning of what is missing and of the resolution's bound."""
+    spec = run.spec
+    if hard:
+        return None, None
+    if s.tables is not None:
+        if "delong" in spec.compare_set or spec.confidence.bootstrap:
+            warnings.append(learner_warning(key, f"aggregated by {s.engine}: intervals and paired "
+                                            "tests need the instances and are not computed"))
+        if s.resolution_bound is not None:
+            bound = s.resolution_bound.get(name) or {}
+            shown = ", ".join(f"{k} ±{v:.3g}" if np.isfinite(v) else f"{k} undefined (the bound "
+                              "overflowed)" for k, v in bound.items() if v is not None)
+            warnings.append(learner_warning(key, f"scores binned at resolution {spec.data[s.index].resolution}: "
+                                            f"measures are exact to within {shown}"))
+        return None, None
+    auc_ci, statistics = _intervals(spec, s, scores, threshold, key, warnings, run.progress, run.op)
+    if statistics is not None:
+        jobs[key] = (scores, statistics)
+    # placeholders until the source's learners are resampled together (_bootstrap)
+    boot = None if statistics is None else dict.fromkeys(statistics, stats.BootstrapInterval(None, None))
+    return auc_ci, boot
 
 
 def _chosen(spec: Spec, chosen: dict, chosen_on: str, s: Source, name: str, ev) -> float:
