@@ -256,13 +256,13 @@ def sort_road(y, s) -> str:
 
     taken: list[str] = []
     parts: list[int] = []
-    spied = [(build, "_table_from_keys", "sort keys (counting.sorting)"),
+    spied = [(build, "table_from_keys", "sort keys (counting.sorting)"),
              (sorting, "_rated_distinct_table", "distinct keys, sorted and passed part by part"),
              (sorting, "table_without_tie_rows", "a few ties: their inner rows dropped (counting.few_ties)"),
              (sorting, "_keyed_distinct_table", "tied keys"),
              (sorting, "_table_from_key_runs", "key runs"),
              (build, "_table_by_class", "by class (scores of both signs)"),
-             (build, "_table_from_ascending", "ascending merge")]
+             (build, "table_from_ascending", "ascending merge")]
     saved = []
     for module, name, label in spied:
         real = getattr(module, name)

@@ -67,7 +67,7 @@ class Stages:
         self.parts_start = self.parts_end = None
 
     def wrap(self):
-        real_checked, real_partition = keys_module._checked_keys, parallel.partition_into_parts
+        real_checked, real_partition = keys_module.checked_keys, parallel.partition_into_parts
         real_sort, real_run_parts = sorting.sort_keys, sorting.run_parts
         local = threading.local()
         stages = self
@@ -115,7 +115,7 @@ class Stages:
 
         # the engine's modules hold their own names for these functions
         import evalreport.counting.build as build
-        build._checked_keys = checked
+        build.checked_keys = checked
         parallel.partition_into_parts = partition
         sorting.sort_keys = sort
         sorting.run_parts = run_parts

@@ -1,10 +1,10 @@
 """The engine's alternative paths against its general ones, and against scikit-learn.
 
 Unweighted scores of one sign build the count table from one sort of 64-bit keys
-(``_table_from_keys``); scores of both signs gather, sort and merge each class
-(``_table_by_class``); weighted scores and aggregates take ``_table_from_ascending``.
+(``table_from_keys``); scores of both signs gather, sort and merge each class
+(``_table_by_class``); weighted scores and aggregates take ``table_from_ascending``.
 Untied unweighted tables get their scalars from the positives' rows
-(``_scalars_distinct``), the rest from the whole table (``_scalars_general``);
+(``scalars_distinct``), the rest from the whole table (``scalars_general``);
 the ROC hull may be given its candidate corners and their counts. Every pair must
 agree exactly (the same floats, bit for bit, where the docs promise exactness).
 """
@@ -87,7 +87,7 @@ def test_key_table_equals_class_table_and_aggregates(kind, n, rate):
     rng = np.random.default_rng([n, KINDS.index(kind), int(rate * 10)])
     y = _labels(n, rng, rate)
     s = _scores(kind, n, y, rng)
-    is_pos, s64, _, sign = checks._checked_inputs(y, s, None, 1)
+    is_pos, s64, _, sign = checks.checked_inputs(y, s, None, 1)
     signbit = np.signbit(s)
     assert sign == (1 if not signbit.any() else -1 if signbit.all() else 0)
     by_class = build._table_by_class(s64, is_pos)
@@ -95,7 +95,7 @@ def test_key_table_equals_class_table_and_aggregates(kind, n, rate):
     _assert_same_table(table, by_class)
     _assert_same_table(table, _by_aggregates(y, s))
     if sign != 0:
-        keys_table, keys_rows = sorting._table_from_keys(keys_mod._encoded_keys(s64, is_pos, nonnegative=sign > 0), int(is_pos.sum()), nonnegative=sign > 0)
+        keys_table, keys_rows = sorting.table_from_keys(keys_mod.encoded_keys(s64, is_pos, nonnegative=sign > 0), int(is_pos.sum()), nonnegative=sign > 0)
         _assert_same_table(keys_table, by_class)
         if np.unique(s).size == n:
             np.testing.assert_array_equal(keys_rows, np.flatnonzero(np.diff(by_class.tp)) + 1)
@@ -159,8 +159,8 @@ def test_distinct_scalars_and_curves_equal_the_general_path(kind, n):
     table = ev.counts
     assert table.unit_steps
     # The general path on the very same table: scalars from every row.
-    auc2, ap, bep, _ = B._scalars_general(table)
-    d_auc2, d_ap, d_bep, _ = B._scalars_distinct(table)
+    auc2, ap, bep, _ = B.scalars_general(table)
+    d_auc2, d_ap, d_bep, _ = B.scalars_distinct(table)
     assert d_auc2 == auc2  # exact integers
     assert d_ap == pytest.approx(ap, rel=1e-12)
     assert d_bep == bep
@@ -179,7 +179,7 @@ def test_hull_from_given_corners_equals_hull_from_the_table(seed):
     y = _labels(n, rng, 0.4)
     s = rng.random(n) + 0.3 * y
     table = count_table(y, s)
-    _, _, _, (corners, unit) = B._scalars_distinct(table)
+    _, _, _, (corners, unit) = B.scalars_distinct(table)
     assert corners.size > C._SAMPLE_FROM and isinstance(unit, C.UnitStepCorners)
     counts = unit.at(np.arange(corners.size))
     np.testing.assert_array_equal(counts[0], table.fp[corners])
@@ -292,8 +292,8 @@ def test_both_roads_of_the_key_table_agree_whatever_the_tie_guess(monkeypatch, g
     n = 5000
     y = _labels(n, rng, 0.3)
     s = _scores(kind, n, y, rng)
-    is_pos, s64, _, sign = checks._checked_inputs(y, s, None, 1)
-    table, rows = sorting._table_from_keys(keys_mod._encoded_keys(s64, is_pos, nonnegative=sign > 0), int(is_pos.sum()),
+    is_pos, s64, _, sign = checks.checked_inputs(y, s, None, 1)
+    table, rows = sorting.table_from_keys(keys_mod.encoded_keys(s64, is_pos, nonnegative=sign > 0), int(is_pos.sum()),
                                      nonnegative=sign > 0, rates=rates)
     _assert_same_table(table, build._table_by_class(s64, is_pos))
     assert (rows is None) == (guess or np.unique(s).size < n)
@@ -497,7 +497,7 @@ def test_dataclasses_replace_on_a_unit_step_table(lazy):
     y = np.array([0, 1, 1, 0, 1])
     ev = evaluate_binary(y, np.array([0.1, 0.9, 0.4, 0.35, 0.8]), lazy_curves=lazy)
     table = ev.counts
-    assert isinstance(table, table_mod._UnitStepTable)
+    assert isinstance(table, table_mod.UnitStepTable)
     same = dataclasses.replace(table)
     assert type(same) is table_mod.CountTable
     for name in ("threshold", "tp", "fp"):

@@ -230,7 +230,7 @@ def _aggregates(y, s):
 
 
 def _general_path_only(monkeypatch):
-    monkeypatch.setattr(build, "_checked_keys", lambda y, s, positive: None)
+    monkeypatch.setattr(build, "checked_keys", lambda y, s, positive: None)
 
 
 _LABELS = [((0, 1), 1), ((0, 1), 0), ((3, 7), 7), ((5,), 5), ((5,), 2), ((-1, 1), -1)]
@@ -249,7 +249,7 @@ def test_checked_keys_give_the_general_paths_table(monkeypatch, threads, labels,
     s = np.round(rng.random(2000), 2 if positive == 0 else 6)  # ties and no ties
     if s[0] == 0.0:
         s[0] = 0.5
-    assert keys_mod._checked_keys(y, s, positive) is not None
+    assert keys_mod.checked_keys(y, s, positive) is not None
     fast, fast_rows = build.count_table_and_positive_rows(y, s, positive=positive)
     with monkeypatch.context() as m:
         _general_path_only(m)
@@ -278,7 +278,7 @@ def test_checked_keys_leave_every_problem_to_the_full_checks(monkeypatch, where,
         y[where] = 2
     else:
         s[where] = {"nan": np.nan, "inf": np.inf, "negative": -0.25, "-0.0": -0.0}[bad]
-    assert keys_mod._checked_keys(y, s, 1) is None
+    assert keys_mod.checked_keys(y, s, 1) is None
     if bad in ("label", "nan", "inf"):
         with pytest.raises(ValueError) as fast:
             evaluate_binary(y, s)
@@ -308,7 +308,7 @@ def _brute_auc(y, s):
     (np.array([0, 1, 1]), np.array([-0.2, 0.3, 0.4]), 1),
 ])
 def test_other_inputs_take_the_general_path(y, s, positive):
-    assert keys_mod._checked_keys(y, s, positive) is None
+    assert keys_mod.checked_keys(y, s, positive) is None
     assert evaluate_binary(y, s, positive=positive).auc == 1.0
 
 
@@ -322,7 +322,7 @@ def test_a_third_label_filling_a_part_of_its_own(monkeypatch):
     last = P.part_edges(2000)[-2]
     y[last:][y[last:] == 0] = 2
     s = rng.random(2000) + 0.1
-    assert keys_mod._checked_keys(y, s, 1) is None
+    assert keys_mod.checked_keys(y, s, 1) is None
     with pytest.raises(ValueError, match="more than two labels"):
         evaluate_binary(y, s)
 
@@ -366,7 +366,7 @@ def test_labels_in_the_other_byte_order_are_read_as_values(dtype):
     big = 1 << 8 * (np.dtype(dtype).itemsize - 1)
     y = np.array([0, big, 0, big], dtype=dtype)
     s = np.array([0.1, 0.9, 0.2, 0.8])
-    assert keys_mod._checked_keys(y, s, 1) is None
+    assert keys_mod.checked_keys(y, s, 1) is None
     with pytest.raises(ValueError, match=rf"the positive label 1 does not occur in y_true, "
                                          rf"which holds 0 \(index 0\) and {big} \(index 1\)"):
         evaluate_binary(y, s)

@@ -18,7 +18,7 @@ instance stays, and its counts, rates and precision are the as-if row's, the
 same floats. So the thresholds and the three curves are compacted in place
 (:func:`_drop_ranges`, at most one move of each array), ``tp`` and ``fp`` are
 read back from the rates when asked for (exact, as in
-:class:`.table._UnitStepTable`), and the scalars come from the positives' as-if
+:class:`.table.UnitStepTable`), and the scalars come from the positives' as-if
 rows with one term per tie (:func:`evalreport.metrics.few_ties_measures.scalars`,
 with the measures):
 
@@ -41,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 
 from .parallel import BLOCK
-from .table import UnitCurves, _UnitStepTable
+from .table import UnitCurves, UnitStepTable
 
 __all__ = ["FewTiesTable", "Ties", "few_ties_limit", "keyed_table_without_tie_rows", "table_without_tie_rows",
            "tp_table_without_tie_rows"]
@@ -54,12 +54,12 @@ def few_ties_limit(n: int) -> int:
     return max(1, n >> 8)
 
 
-class FewTiesTable(_UnitStepTable):
+class FewTiesTable(UnitStepTable):
     """The count table of unweighted scores with a few ties, formed from the
     as-if table of distinct rows (see the module's text). Rows: ``len`` (the
     distinct scores); instances: ``n_rows``.
 
-    Two forms, as :class:`.table._UnitStepTable`'s: the evaluation's, with
+    Two forms, as :class:`.table.UnitStepTable`'s: the evaluation's, with
     the rates (``curves``) and decoded thresholds, ``tp`` and ``fp`` formed
     from the rates (``rint(rate * class total)``, exact); or a report's, with
     ``tp`` and the sorted keys kept (thresholds decoded when read), ``fp`` the

@@ -16,14 +16,14 @@ import numpy as np
 from ..errors import DataError
 from ..counting import WeightScaleError
 from ..spec import FALLBACK_THRESHOLD, Spec, data_suffix
-from .checks import (_MEMORY_SCALES, _engine_weight_problem, _positive_loc, _Problems, _yaml_boolean_hint,
+from .checks import (MEMORY_SCALES, engine_weight_problem, positive_loc, Problems, yaml_boolean_hint,
                      scale_note, weight_exponent)
-from .memory import _load_one
-from .source import Source, _BackgroundSha256, _combined_sha256
+from .memory import load_one
+from .source import Source, BackgroundSha256, combined_sha256
 from .tables import in_memory_tables
 
 
-def _check_pairing(spec: Spec, sources: list[Source], problems: _Problems) -> None:
+def _check_pairing(spec: Spec, sources: list[Source], problems: Problems) -> None:
     """Learners of one data set are paired: several files must hold the same ids."""
     by_dataset: dict[str | None, list[Source]] = {}
     for s in sources:
@@ -65,7 +65,7 @@ def _engine_files(spec: Spec, src) -> list[Path]:
     return sorted(Path(p) for p in glob.glob(pattern, recursive=True) if Path(p).is_file())
 
 
-def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Source | None:
+def _load_engine(spec: Spec, i: int, problems: Problems, progress=None) -> Source | None:
     """Aggregate one source where it lives (DuckDB or Spark): count tables, no rows."""
     src = spec.data[i]
     base = ("data", i)
@@ -86,13 +86,13 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
     tables, group_tables, bounds = _learner_tables(src, agg)
     return Source(
         index=i, path=src.path, file=files[0] if files else Path(src.path),
-        sha256=_combined_sha256(files) if files else None, rows=agg.rows, dataset=src.dataset,
+        sha256=combined_sha256(files) if files else None, rows=agg.rows, dataset=src.dataset,
         labels=None, ids=None, groups=None, weights=None, tables=tables, group_tables=group_tables,
         resolution_bound=bounds, engine=src.engine, reductions=agg.reductions, warnings=notes,
     )
 
 
-def _load_engine_multiclass(spec: Spec, i: int, files: list, exponent: int, notes, problems: _Problems):
+def _load_engine_multiclass(spec: Spec, i: int, files: list, exponent: int, notes, problems: Problems):
     """A multi-class source aggregated where it lives: each learner's count tables."""
     src = spec.data[i]
     base = ("data", i)
@@ -116,25 +116,25 @@ def _load_engine_multiclass(spec: Spec, i: int, files: list, exponent: int, note
                 remote=session.remote if session else None,
                 **_spark_reader(src))
     except WeightScaleError as exc:
-        problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{_MEMORY_SCALES}")
+        problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{MEMORY_SCALES}")
         return None
     except (ValueError, ImportError) as exc:
         problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}")
         return None
     first = next(iter(counts.values()), None)
     for table in first.tables if first is not None else ():  # (every learner has the same weights)
-        problem = _engine_weight_problem(src, table)
+        problem = engine_weight_problem(src, table)
         if problem is not None:
             problems.add(base + ("weight",), problem)
             return None
     return Source(
         index=i, path=src.path, file=files[0] if files else Path(src.path),
-        sha256=_combined_sha256(files) if files else None, rows=rows, dataset=src.dataset,
+        sha256=combined_sha256(files) if files else None, rows=rows, dataset=src.dataset,
         labels=None, ids=None, groups=None, weights=None, mc_counts=counts, engine=src.engine,
         warnings=notes)
 
 
-def _aggregate_binary(spec: Spec, i: int, files: list, exponent: int, problems: _Problems):
+def _aggregate_binary(spec: Spec, i: int, files: list, exponent: int, problems: Problems):
     """A binary source's aggregates (DuckDB's exact tables streamed, or Spark's),
     or None with the problem told."""
     src = spec.data[i]
@@ -170,7 +170,7 @@ def _aggregate_binary(spec: Spec, i: int, files: list, exponent: int, problems: 
                                   remote=session.remote if session else None, by=src.group,
                                   labels_as_text=True, **_spark_reader(src))
     except WeightScaleError as exc:  # (the streamed exact tables check the totals)
-        problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{_MEMORY_SCALES}")
+        problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{MEMORY_SCALES}")
         return None
     except (ValueError, ImportError, RuntimeError) as exc:
         problems.add(base + _engine_key(exc, spec), f"{src.path}: {exc}")
@@ -178,7 +178,7 @@ def _aggregate_binary(spec: Spec, i: int, files: list, exponent: int, problems: 
     return agg
 
 
-def _engine_labels_and_weights_agree(spec: Spec, i: int, agg, problems: _Problems) -> bool:
+def _engine_labels_and_weights_agree(spec: Spec, i: int, agg, problems: Problems) -> bool:
     """Whether the labels the engine saw are the task's (the positive label among
     them) and the weights pass the memory path's checks on the tables; else told."""
     src = spec.data[i]
@@ -189,12 +189,12 @@ def _engine_labels_and_weights_agree(spec: Spec, i: int, agg, problems: _Problem
         check_labels(agg.labels_seen, spec.positive_label, truncated=agg.labels_truncated, where=src.path,
                      as_text=True)
     except PositiveLabelMissing as exc:
-        problems.add(_positive_loc(spec, base + ("label",)), str(exc) + _yaml_boolean_hint(spec))
+        problems.add(positive_loc(spec, base + ("label",)), str(exc) + yaml_boolean_hint(spec))
         return False
     except ValueError as exc:
         problems.add(base + ("label",), str(exc))
         return False
-    problem = _engine_weight_problem(src, next(iter(agg.tables.values()))) if agg.tables else None
+    problem = engine_weight_problem(src, next(iter(agg.tables.values()))) if agg.tables else None
     if problem is not None:
         problems.add(base + ("weight",), problem)
         return False
@@ -252,27 +252,27 @@ def _duckdb_weight_scale(spec: Spec, src, files: list) -> tuple[int, tuple]:
     return exponent, ((scale_note(src.path, src.weight, top, exponent),) if exponent else ())
 
 
-def _engine_agrees(spec: Spec, i: int, files: list, problems: _Problems) -> bool:
+def _engine_agrees(spec: Spec, i: int, files: list, problems: Problems) -> bool:
     """What the in-memory road refuses, refused before DuckDB aggregates (issue 36):
     a .csv whose header is split by another separator, and a missing or repeated id.
     False when a problem was recorded."""
     from ..engines import ColumnError
     from ..engines.duckdb_ids import check_ids_duckdb
-    from .file_problems import _header_line, _other_separator, _separator_problem, _text_problem
+    from .file_problems import header_line, other_separator, separator_problem, text_problem
 
     src, base = spec.data[i], ("data", i)
     first = files[0] if files else None
     if first is not None and data_suffix(first)[0] in (".csv", ".tsv", ".jsonl"):
-        problem = _text_problem(first, src.path)  # UTF-16, compressed but not named so, empty
+        problem = text_problem(first, src.path)  # UTF-16, compressed but not named so, empty
         if problem is not None:
             problems.add(base + ("path",), problem)
             return False
     if first is not None and data_suffix(first)[0] in (".csv", ".tsv"):
-        header = _header_line(first)
+        header = header_line(first)
         own = "\t" if data_suffix(first)[0] == ".tsv" else ","
-        separator = _other_separator(first, [header]) if header and own not in header else None
+        separator = other_separator(first, [header]) if header and own not in header else None
         if separator is not None:
-            problems.add(base + ("path",), _separator_problem(src.path, first, header, separator))
+            problems.add(base + ("path",), separator_problem(src.path, first, header, separator))
             return False
     if src.id is None:
         return True
@@ -320,20 +320,20 @@ def load_sources(spec: Spec, progress=None, tables=None) -> list[Source]:
     names (``data[i].table``) from ``tables`` (name -> a pyarrow Table, or a pandas
     or polars DataFrame); raise :class:`DataError` listing every problem."""
     tables = in_memory_tables(spec, tables)
-    problems = _Problems(spec)
+    problems = Problems(spec)
     sources = []
     for i in range(len(spec.data)):
         if spec.data[i].engine != "memory":
             s = _load_engine(spec, i, problems, progress)
         else:
-            s = _load_one(spec, i, problems, progress, tables)
+            s = load_one(spec, i, problems, progress, tables)
         if s is not None:
             sources.append(s)
     if not problems.items:
         _check_pairing(spec, sources, problems)
     if problems.items:
         for s in sources:  # nothing will be written: stop hashing
-            if isinstance(s.sha256, _BackgroundSha256):
+            if isinstance(s.sha256, BackgroundSha256):
                 s.sha256.cancel()
         raise DataError(problems.items)
     return sources

@@ -49,12 +49,12 @@ import math
 import numpy as np
 
 from .. import registry
-from ..compare.stats.core import _check_level
 from ..compare.stats.holm import holm
 from ..compare.stats.delong import delong_unpaired_summary
+from ..metrics.levels import check_level
 from ..errors import DataError
 from ..metrics.proportion import PROPORTIONS as CELLS
-from .drift import CONVENTIONS, PSI_BINS, PSI_FLOOR, _as_distribution, drift_label, drift_method, ks_distance, psi
+from .drift import CONVENTIONS, PSI_BINS, PSI_FLOOR, as_distribution, drift_label, drift_method, ks_distance, psi
 from .multiclass import chi2_homogeneity, class_drift_rows, multiclass_balance
 from .names import METHOD_NAMES, balance_rows
 from .proportions import newcombe_interval, score_interval, two_proportion_test
@@ -219,7 +219,7 @@ def _drift_row(learner, a, b) -> dict:
                                else f"no score distribution in the {which} run (hard decisions)")
                 return row
     pooled = psi(sa, sb)
-    fa, fb = _as_distribution(sa), _as_distribution(sb)
+    fa, fb = as_distribution(sa), as_distribution(sb)
     exact = fa.exact and fb.exact
     row.update(psi=pooled["psi"], psi_bins=pooled["bins"], ks=ks_distance(fa, fb), label=drift_label(pooled["psi"]),
                note=pooled["note"])
@@ -373,7 +373,7 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
     >>> d["note"]
     "the previous run's scores are tied at some deciles: 3 bins instead of 10"
     """
-    level = _check_level(level)
+    level = check_level(level)
     prev_l, cur_l = _learners(previous, "previous"), _learners(current, "current")
     multiclass = "multiclass" in (previous.get("task"), current.get("task"))
     task = "multiclass" if multiclass else "binary"

@@ -12,12 +12,12 @@ import numpy as np
 from ..counting.few_ties import FewTiesTable, Ties
 from ..counting.table import pair_counts_leave_int64
 from ..counting.unit_rates import precision_sum
-from .binary_scalars import _bep_between
+from .binary_scalars import bep_between
 from .cost import (
     RocHull,
     UnitStepCorners,
-    _above_polygon,
-    _Polygon,
+    above_polygon,
+    Polygon,
     roc_hull as _general_hull,
     row_thresholds,
     upper_hull_indices,
@@ -53,7 +53,7 @@ def _bep(rows: np.ndarray, ties: Ties, pos: int) -> float:
         return int(np.searchsorted(rows, pos, side="right")) / pos
     first, last = int(ties.first[k]), int(ties.last[k])
     t0 = int(ties.pos_before[k])
-    tp = _bep_between(np.int64(first - 1), np.int64(t0), np.int64(last), np.int64(t0 + ties.pos[k]), pos)
+    tp = bep_between(np.int64(first - 1), np.int64(t0), np.int64(last), np.int64(t0 + ties.pos[k]), pos)
     return float(tp / pos)
 
 
@@ -86,7 +86,7 @@ def roc_hull(table: FewTiesTable) -> RocHull | None:
         # above their polygon. Only the corners strictly above it, and each
         # tie's kept row, can be its vertices.
         lower = vertices[~inside]
-        above = _above_polygon(_Polygon(lower, x[lower], y[lower]), rows, corners, None)
+        above = above_polygon(Polygon(lower, x[lower], y[lower]), rows, corners, None)
         cand = rows[above]
         cand = np.union1d(np.union1d(cand[~ties.dropped_rows(cand)], lower[1:-1]), ties.last[ties.pos > 0])
         cand = cand[(cand > 0) & (cand < n)]

@@ -4,7 +4,7 @@ A **threshold table** gives the confusion-matrix family at operating points the
 spec names (``thresholds: {at, top_fraction, recall, fpr}``): each point is one
 row of the count table (the classifier "positive iff score >= threshold"), found
 by bisection on its cumulative columns, so a table formed lazily
-(:class:`~evalreport.counting.table._UnitStepTable`) is read at a few dozen rows
+(:class:`~evalreport.counting.table.UnitStepTable`) is read at a few dozen rows
 only, and an aggregated one (DuckDB, Spark) is read as it is.
 
 - ``at`` t: the row of threshold t itself.

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .binary import _bep_between, _trapezoids2
+from .binary import bep_between, trapezoids2
 from .cost import upper_hull_indices
 from .frozen import FrozenMapping
-from .reduced import Reduction, StreamResult, _roc_error
+from .reduced import Reduction, StreamResult, roc_polyline_error
 from .sums import dot
 from ..counting.table import CountTable
 
@@ -92,7 +92,7 @@ class ExactRows:
         if g is not None and (n is not None or self.integral):
             # rows per group: n if given, else (unweighted) the counts themselves
             rows_behind = n if n is not None else p + m
-            self.g_rows += _bincount(g, rows_behind, self.n_groups, True)
+            self.g_rows += bincount(g, rows_behind, self.n_groups, True)
         P, N, thr, raw_row = _folded(s, p, m, g)
         k = P.size
         if k == 0:
@@ -113,9 +113,9 @@ class ExactRows:
         # AUC: twice the trapezoids in count units. Unweighted, the int64 dot is
         # exact (its terms are >= 0 and sum to at most 2 m+ m- < 2**63: Limits)
         # and the chunks' dots are added as Python ints.
-        d = _trapezoids2(tp_all, fp_all)
+        d = trapezoids2(tp_all, fp_all)
         self.auc2 += int(d) if self.integral else float(d)
-        # AP: the step sum, as binary._scalars_general
+        # AP: the step sum, as binary_scalars.scalars_general
         steps = np.subtract(tp, tp_prev, dtype=np.float64)
         precision = np.divide(tp, np.add(tp, fp), dtype=np.float64)
         self.ap_sum += dot(steps, precision)  # sums.dot: no BLAS, the same bits on every processor
@@ -129,8 +129,8 @@ class ExactRows:
         self.row += k
         self.tp, self.fp = tp[-1], fp[-1]
         if g is not None:
-            self.g_tp = self.g_tp + _bincount(g, p, self.n_groups, self.integral)
-            self.g_fp = self.g_fp + _bincount(g, m, self.n_groups, self.integral)
+            self.g_tp = self.g_tp + bincount(g, p, self.n_groups, self.integral)
+            self.g_fp = self.g_fp + bincount(g, m, self.n_groups, self.integral)
 
     def _bep(self, tp, fp, tp_prev, fp_prev) -> None:
         """BEP: where TP + FP first reaches m+ (binary._bep), once."""
@@ -141,7 +141,7 @@ class ExactRows:
                 if predicted[j] == self.m_pos:
                     self.bep_tp = tp[j]
                 else:
-                    self.bep_tp = _bep_between(tp_prev[j] + fp_prev[j], tp_prev[j], predicted[j], tp[j], self.m_pos)
+                    self.bep_tp = bep_between(tp_prev[j] + fp_prev[j], tp_prev[j], predicted[j], tp[j], self.m_pos)
 
     def _hull_and_keep_rows(self, rows, thr, tp, fp, raw_row, g, p, m) -> None:
         """The hull of this chunk's rows merged into the running hull, and the
@@ -216,7 +216,7 @@ class ExactRows:
         size = (selected.size + 1) * G
         out = []
         for values, carry in ((p, self.g_tp), (m, self.g_fp)):
-            sums = _bincount(seg * G + g, values, size, self.integral).reshape(selected.size + 1, G)
+            sums = bincount(seg * G + g, values, size, self.integral).reshape(selected.size + 1, G)
             cum = np.cumsum(sums[:-1], axis=0) + carry
             out.append(cum.astype(self.dtype, copy=False))
         return out[0], out[1]
@@ -272,7 +272,7 @@ class ExactRows:
         reduction = Reduction(
             rows=self.row, row_index=row_index, positives=table.positives,
             negatives=table.negatives, partial_auc=FrozenMapping(scalars.pop("partial_auc")),
-            roc_error=_roc_error(table, row_index), exact_at=tuple(self.keep_t.tolist()), **scalars,
+            roc_error=roc_polyline_error(table, row_index), exact_at=tuple(self.keep_t.tolist()), **scalars,
         )
         groups = None
         if self.n_groups:
@@ -341,7 +341,7 @@ def _cumsum_from(start, values: np.ndarray) -> np.ndarray:
     return out
 
 
-def _bincount(codes, values, size: int, integral: bool) -> np.ndarray:
+def bincount(codes, values, size: int, integral: bool) -> np.ndarray:
     sums = np.bincount(codes, weights=values, minlength=size)
     return np.rint(sums).astype(np.int64) if integral else sums
 

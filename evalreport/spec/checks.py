@@ -19,7 +19,7 @@ from ..errors import suggest
 from ..measure import SCALAR_KINDS
 from ..metrics.labels import label_key
 from .files import COMPRESSED_SUFFIXES, DATA_SUFFIXES, ENGINE_COMPRESSIONS, data_suffix
-from .messages import _cut, _Locator, _short, _unknown_name, format_path
+from .messages import cut, Locator, short, unknown_name, format_path
 from .models import (Confidence, DataSource, Gate, History, Learner, OptimalOn, PartialAuc, Report, Spark, Spec,
                      ThresholdTable)
 from .names import FORMATS, comparison_names, gate_names, metric_names
@@ -70,7 +70,7 @@ def _holds_keys(tp) -> bool:
     return typing.get_origin(tp) in (list, dict) or (isinstance(tp, type) and issubclass(tp, BaseModel))
 
 
-def _clean_loc(loc) -> tuple:
+def clean_loc(loc) -> tuple:
     """pydantic's error location with only the spec's keys and indexes.
 
     pydantic puts a tag after a union key, naming the member that failed
@@ -104,11 +104,11 @@ def _clean_loc(loc) -> tuple:
     return tuple(out)
 
 
-def _pydantic_problems(exc: ValidationError, where: _Locator) -> list[str]:
+def pydantic_problems(exc: ValidationError, where: Locator) -> list[str]:
     problems = []
     seen = set()
     for err in exc.errors(include_url=False):
-        loc = _clean_loc(err["loc"])
+        loc = clean_loc(err["loc"])
         kind = err["type"]
         if kind == "extra_forbidden":
             key = loc[-1]
@@ -123,7 +123,7 @@ def _pydantic_problems(exc: ValidationError, where: _Locator) -> list[str]:
         else:
             text = err["msg"]
             if "input" in err and not isinstance(err["input"], (dict, list)):
-                text += f" (got {_short(err['input'])})"
+                text += f" (got {short(err['input'])})"
         msg = where.message(loc, text)
         # A union reports once per member; keep the first message per location.
         if loc in seen and kind not in ("extra_forbidden",):
@@ -133,7 +133,7 @@ def _pydantic_problems(exc: ValidationError, where: _Locator) -> list[str]:
     return problems
 
 
-def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
+def semantic_problems(spec: Spec, where: Locator) -> list[str]:
     """Cross-key checks that a field-by-field model cannot express."""
     out = []
 
@@ -205,7 +205,7 @@ def _prior_problems(spec: Spec, add) -> None:
             names = [str(c) for c in spec.classes]
             for key, p in spec.priors.items():
                 if key not in names:
-                    add(("priors", key), _unknown_name("class", key, names))
+                    add(("priors", key), unknown_name("class", key, names))
                 elif not 0 <= p <= 1:
                     add(("priors", key), f"a class prior must be in [0, 1], got {p!r}")
             total = sum(spec.priors.values())
@@ -223,7 +223,7 @@ def _cost_problems(spec: Spec, add) -> None:
                     add(("costs", key), f"unknown cost '{key}'{suggest(key, names)}; "
                         "a binary task names false_negative and false_positive")
                 elif _cost_problem(value):
-                    add(("costs", key), f"a cost {_cost_problem(value)}, got {_short(value)}")
+                    add(("costs", key), f"a cost {_cost_problem(value)}, got {short(value)}")
             if all(isinstance(spec.costs.get(k), (int, float)) for k in names):
                 if spec.costs["false_negative"] == 0 and spec.costs["false_positive"] == 0:
                     add(("costs",), "false_negative and false_positive cannot both be 0")
@@ -244,7 +244,7 @@ def _cost_problems(spec: Spec, add) -> None:
                 for i, row in enumerate(matrix):
                     for j, c in enumerate(row):
                         if _cost_problem(c):
-                            add(("costs", "matrix", i), f"cost [{i}][{j}] {_cost_problem(c)}, got {_short(c)}")
+                            add(("costs", "matrix", i), f"cost [{i}][{j}] {_cost_problem(c)}, got {short(c)}")
                         elif i == j and c != 0:
                             add(("costs", "matrix", i), f"the diagonal must be 0 (cost [{i}][{i}] is {c!r})")
 
@@ -281,7 +281,7 @@ def _source_problems(spec: Spec, i: int, src, add) -> None:
         add(("data", i, "resolution"), "resolution applies to engine duckdb or spark only")
 
 
-def _learner_problems(spec: Spec, i: int, src, seen: dict[str, int], where: _Locator, add) -> None:
+def _learner_problems(spec: Spec, i: int, src, seen: dict[str, int], where: Locator, add) -> None:
     """A source's learners: each name once per data set (``seen``: name -> the
     source that defined it), and score columns that suit the task."""
     for name, learner in src.learners.items():
@@ -305,12 +305,12 @@ def _learner_problems(spec: Spec, i: int, src, seen: dict[str, int], where: _Loc
 def _gate_problems(spec: Spec, all_learners: list[str], datasets: list[str], add) -> None:
     """deployed and the gates name learners and data sets of the spec; a gate's bounds."""
     if spec.deployed is not None and spec.deployed not in all_learners:
-        add(("deployed",), _unknown_name("learner", spec.deployed, all_learners))
+        add(("deployed",), unknown_name("learner", spec.deployed, all_learners))
     for i, gate in enumerate(spec.gates):
         if gate.learner is not None and gate.learner not in all_learners:
-            add(("gates", i, "learner"), _unknown_name("learner", gate.learner, all_learners))
+            add(("gates", i, "learner"), unknown_name("learner", gate.learner, all_learners))
         if gate.dataset is not None and gate.dataset not in datasets:
-            add(("gates", i, "dataset"), _unknown_name("data set", gate.dataset, datasets) if datasets else
+            add(("gates", i, "dataset"), unknown_name("data set", gate.dataset, datasets) if datasets else
                 f"no data set is named '{gate.dataset}': name the data sets with data[].dataset")
         if gate.metric == "partial_auc" and spec.partial_auc is None:
             add(("gates", i, "metric"), "gate on partial_auc needs partial_auc: {max_fpr: ..} in the spec")
@@ -353,7 +353,7 @@ def _rank_by_problems(spec: Spec, add) -> None:
                else f"{name} has no single value per learner to rank by")
         add(("rank_by",), f"{why}{suggest(name, valid)}; valid for {task} task: {', '.join(valid)}")
     else:
-        add(("rank_by",), f"unknown measure '{_cut(name)}'{suggest(name, valid)}; valid for {task} task: "
+        add(("rank_by",), f"unknown measure '{cut(name)}'{suggest(name, valid)}; valid for {task} task: "
             f"{', '.join(valid)}")
 
 
@@ -386,7 +386,7 @@ def _optimal_on_problems(spec: Spec, by_dataset: dict, add) -> None:
         return
     names = [d for d in by_dataset if d is not None]
     if name not in by_dataset:
-        add(loc, _unknown_name("data set", name, names) if names else
+        add(loc, unknown_name("data set", name, names) if names else
             f"no data set is named '{name}': name the data sets (data[].dataset) and give the "
             "validation one here")
         return
@@ -427,17 +427,17 @@ def _template_problem(spec: Spec) -> str | None:
             return None
         exists = folder.exists()
     except (OSError, ValueError) as exc:  # a name too long, a NUL character
-        return f"cannot read the folder {_cut(name)}: {getattr(exc, 'strerror', None) or exc}"
+        return f"cannot read the folder {cut(name)}: {getattr(exc, 'strerror', None) or exc}"
     if exists:
-        return f"{_cut(name)} is a file; give a folder of templates (or 'default')"
+        return f"{cut(name)} is a file; give a folder of templates (or 'default')"
     try:
         near = sorted(p.name for p in folder.parent.iterdir() if p.is_dir())
     except OSError:
         near = []
-    return f"no such folder: {_cut(name)}{suggest(folder.name, near)}"
+    return f"no such folder: {cut(name)}{suggest(folder.name, near)}"
 
 
-def _name_problems(data: dict, where: _Locator) -> list[str]:
+def name_problems(data: dict, where: Locator) -> list[str]:
     """Unknown metric, comparison, format and gate-metric names, on the raw data
     (so they are reported even when other keys fail to validate)."""
     out = []
@@ -446,7 +446,7 @@ def _name_problems(data: dict, where: _Locator) -> list[str]:
         if isinstance(value, list):
             for i, name in enumerate(value):
                 if isinstance(name, str) and name not in valid:
-                    out.append(where.message(loc + (i,), _unknown_name(kind, name, valid)))
+                    out.append(where.message(loc + (i,), unknown_name(kind, name, valid)))
 
     check(("metrics",), data.get("metrics"), "metric", metric_names())
     check(("compare",), data.get("compare"), "comparison", comparison_names())
@@ -459,5 +459,5 @@ def _name_problems(data: dict, where: _Locator) -> list[str]:
             metric = gate.get("metric") if isinstance(gate, dict) else None
             if isinstance(metric, str) and metric not in gate_names():
                 out.append(where.message(("gates", i, "metric"),
-                                         _unknown_name("gate metric", metric, gate_names())))
+                                         unknown_name("gate metric", metric, gate_names())))
     return out

@@ -14,7 +14,7 @@ import datetime as _dt
 import yaml
 
 from ..errors import SpecError
-from .messages import _by_line, _short, format_path
+from .messages import by_line, short, format_path
 
 
 #: lists and mappings inside one another: a spec needs about seven levels; the
@@ -135,7 +135,7 @@ def _kind_of(value) -> str:
     return "text"
 
 
-def _compose_lines(text: str, source: str):
+def compose_lines(text: str, source: str):
     """Parse YAML safely, once; return (data, {key path: line}).
 
     The data is built here from the composed nodes (not by a second
@@ -161,12 +161,12 @@ def _compose_lines(text: str, source: str):
         builder.problems.append(f"{source}:{exc.alias.start_mark.line + 1}: {format_path(exc.path)}: the spec "
                                 f"expands to more than {MAX_EXPANDED:,} values through aliases (*{exc.alias.value} "
                                 f"at line {exc.alias.start_mark.line + 1}); a spec this large is refused")
-        raise SpecError(_by_line(builder.problems)) from None
+        raise SpecError(by_line(builder.problems)) from None
     except _TooDeep as exc:
         builder.problems.append(f"{source}:{exc.mark.line + 1}: {format_path(exc.path)}: {_too_deep(exc.through)}")
-        raise SpecError(_by_line(builder.problems)) from None
+        raise SpecError(by_line(builder.problems)) from None
     if builder.problems:
-        raise SpecError(_by_line(builder.problems))
+        raise SpecError(by_line(builder.problems))
     return data, builder.lines
 
 
@@ -200,7 +200,7 @@ def _composed(text: str, source: str):
 
 class _Builder:
     """The data built from the composed nodes, the key paths' lines, and the
-    problems found (see :func:`_compose_lines`).
+    problems found (see :func:`compose_lines`).
 
     In its methods, `at` is (alias, key path) of the outermost alias being
     expanded, None in the text as written; `record` says whether key paths get
@@ -230,7 +230,7 @@ class _Builder:
         except (ValueError, TypeError, AttributeError, LookupError, ArithmeticError) as exc:
             # !!int abc, !!timestamp xyz, 2026-13-45 (a date's own message says which part)
             why = f" ({exc})" if kind == "date" and isinstance(exc, ValueError) else ""
-            return self.problem(n, path, f"{_short(n.value)} is not a valid {kind}{why}", at)
+            return self.problem(n, path, f"{short(n.value)} is not a valid {kind}{why}", at)
 
     def cycle(self, alias, path, at) -> bool:
         if id(alias.target) not in self.active:
@@ -284,7 +284,7 @@ class _Builder:
             key = self.scalar(key_node, path + (key_node.value,), at)
             if not isinstance(key, str):
                 if key is not None or key_node.tag == _TAG + "null":
-                    self.problem(k, path + (key_node.value,), f"a key must be text, and {_short(key_node.value)} "
+                    self.problem(k, path + (key_node.value,), f"a key must be text, and {short(key_node.value)} "
                                                               f"reads as {_kind_of(key)}; quote it", at)
                 continue
             kp = path + (key,)

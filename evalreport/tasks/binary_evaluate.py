@@ -22,11 +22,13 @@ from ..metrics.multiclass import average_matrices
 from ..metrics.operating_table import operating_table
 from ..metrics.population import MEASURES as POPULATION, PopulationMeasures, population_at_threshold
 from ..metrics.score_summary import delong_variance, score_summary
-from ..metrics.threshold_text import shortest_between, threshold_bracket, threshold_texts
+from ..metrics.threshold_text import threshold_bracket
 from ..result import GroupResult, LearnerResult, OperatingPointSpec, RunWarning
 from ..spec import FALLBACK_THRESHOLD, Spec, locate
 from ..spec.models import OptimalOn
 from .base import learner_warning
+from .binary_thresholds import (chosen_on_data_warnings, chosen_threshold, learner_threshold_texts,
+                                one_text_per_threshold)
 from .family import binary_family
 from .slices import with_slices
 from .calibration import binary_calibration
@@ -108,15 +110,15 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
     # in the spec's order whatever the order of evaluation
     results = {k: v for s in sources for k, v in by_source[s.index][0].items()}
     warnings = [w for s in sources for w in by_source[s.index][1]]
-    results, warnings = _one_text(results, warnings, run.brackets)
-    return results, warnings + _chosen_on_data_warnings(spec, results)
+    results, warnings = one_text_per_threshold(results, warnings, run.brackets)
+    return results, warnings + chosen_on_data_warnings(spec, results)
 
 
 @dataclass
 class _Run:
     """What every learner's evaluation shares: the spec, the operating point, the
     costs and betas, the data set that chooses the thresholds (``chosen_on``) and
-    the thresholds chosen there, and the brackets of the thresholds (_one_text)."""
+    the thresholds chosen there, and the brackets of the thresholds (one_text_per_threshold)."""
 
     spec: Spec
     op: OperatingPointSpec
@@ -142,7 +144,7 @@ def _evaluate_learner(run: _Run, s: Source, name: str, values, key: str, jobs: d
     optable = None if hard else operating_table(
         ev.counts, spec.thresholds.asked() if spec.thresholds else None, getattr(ev, "reduction", None))
     exact = s.tables is None or reduction is None or not reduction.reduced
-    texts = _threshold_texts(ev, threshold, exact=exact, more=optable)
+    texts = learner_threshold_texts(ev, threshold, exact=exact, more=optable)
     if exact and not hard and np.isfinite(threshold):
         run.brackets[key] = (name, threshold, threshold_bracket(ev.counts, threshold))
     shown = texts.get(float(threshold)) or f"{threshold:g}"
@@ -226,7 +228,7 @@ def _threshold(run: _Run, s: Source, name: str, learner, ev, hard: bool):
     elif spec.threshold == "optimal" or chooses:
         threshold, origin = least_cost, "optimal" if chosen_on is None else f"optimal_on:{chosen_on}"
     elif chosen_on is not None:
-        threshold, origin = _chosen(spec, run.chosen, chosen_on, s, name, ev), f"optimal_on:{chosen_on}"
+        threshold, origin = chosen_threshold(spec, run.chosen, chosen_on, s, name, ev), f"optimal_on:{chosen_on}"
     else:
         threshold, origin = float(spec.threshold), "spec"
     return operating, threshold, origin, chooses
@@ -325,93 +327,6 @@ def _intervals_or_notes(run: _Run, s: Source, name: str, scores, threshold: floa
     # placeholders until the source's learners are resampled together (_bootstrap)
     boot = None if statistics is None else dict.fromkeys(statistics, stats.BootstrapInterval(None, None))
     return auc_ci, boot
-
-
-def _chosen(spec: Spec, chosen: dict, chosen_on: str, s: Source, name: str, ev) -> float:
-    """The threshold learner ``name`` chose on data set ``chosen_on``, which must be
-    one its (possibly reduced) count table here can be read at."""
-    where = ("data", s.index, "learners", name)
-    if name not in chosen:  # the spec's checks leave only a learner of hard decisions there
-        raise SpecError([locate(spec, where, (
-            f"learner '{name}' gives hard decisions in data set '{chosen_on}', which chooses the "
-            "thresholds (threshold: {optimal_on: " f"{chosen_on}" "}): no least-cost threshold to apply here; "
-            "give it its own threshold"))])
-    t = chosen[name]
-    reduction = getattr(ev, "reduction", None)
-    if reduction is not None and np.isfinite(t) and not reduction.exact_row(ev.counts, t):
-        raise SpecError([locate(spec, ("threshold", "optimal_on"), (
-            f"learner '{name}''s threshold chosen on '{chosen_on}' ({t!r}) falls between the rows kept of "
-            f"the count table streamed for data[{s.index}] ({reduction.kept:,} of {reduction.rows:,}): "
-            "its measures there would be inexact; give that data set a resolution, or engine: memory"))])
-    return t
-
-
-def _chosen_on_data_warnings(spec: Spec, results: dict) -> list[RunWarning]:
-    """The measures at a threshold chosen on the data measured are optimistic: say so
-    (threshold: optimal, or the data set that chooses them under optimal_on)."""
-    if any(lr.threshold_source == "optimal" for lr in results.values()):
-        return [RunWarning(
-            "threshold: optimal chooses each learner's threshold on the data it then measures: the "
-            "measures at the threshold (precision, recall, F1, accuracy, cost) and the gates on them are "
-            "optimistic; threshold: {optimal_on: <data set>} chooses the thresholds on a validation data "
-            "set and measures the others at them")]
-    if isinstance(spec.threshold, OptimalOn):
-        name = spec.threshold.optimal_on
-        if any(lr.dataset == name and lr.threshold_source.startswith("optimal_on:") for lr in results.values()):
-            return [RunWarning(
-                f"the thresholds are chosen on data set '{name}' (threshold: {{optimal_on: {name}}}): its "
-                "own measures at the threshold and the gates on them are optimistic; those of the other data "
-                "sets are not")]
-    return []
-
-
-def _exact_text(t: float) -> str:
-    """The exact text of a threshold, with at least 3 significant digits (0.500), as
-    the texts that keep the decisions have."""
-    short = f"{t:#.3g}"
-    return short if "e" not in short and float(short) == t else repr(t)
-
-
-def _threshold_texts(ev, threshold: float, exact: bool, more=None) -> dict[float, str]:
-    """The texts of the learner's threshold, of its ROC hull's (the least-cost
-    threshold and the cost envelope's are among them) and of its threshold table's
-    rows (``more``, an OperatingTable or None), read off its count table
-    while it is at hand. A reduced streamed table lacks rows between those it kept,
-    so the neighbouring scores are unknown: there the exact ``repr``."""
-    wanted = [threshold] + ([] if ev.hull is None else list(ev.hull.threshold))
-    wanted += [] if more is None else [r.threshold for r in more.rows if r.threshold is not None]
-    if not exact:
-        return {float(t): (_exact_text(float(t)) if np.isfinite(t) else ("+inf" if t > 0 else "-inf"))
-                for t in wanted}
-    return threshold_texts(ev.counts, wanted)
-
-
-def _one_text(results: dict, warnings: list, brackets: dict) -> tuple[dict, list]:
-    """One threshold, one text (issue 33): a threshold one learner applies on several
-    data sets (chosen on one by threshold: {optimal_on: ...}) is printed by the
-    decimal that makes its decisions on every one of them: the shortest in the
-    intersection of their intervals (it holds the threshold, so it is not empty).
-    The warnings that printed a data set's own text print the shared one."""
-    groups: dict[tuple, list] = {}
-    for key, (name, t, bracket) in brackets.items():
-        groups.setdefault((name, float(t)), []).append((key, bracket))
-    renamed: dict[str, tuple[str, str]] = {}
-    for (_, t), members in groups.items():
-        if len(members) < 2:
-            continue
-        lower = max(b[0] for _, b in members)
-        upper = min(b[1] for _, b in members)
-        text = shortest_between(lower, upper, t)
-        for key, _ in members:
-            lr = results[key]
-            old = lr.threshold_texts.get(t)
-            if old != text:
-                results[key] = replace(lr, threshold_texts={**lr.threshold_texts, t: text})
-                renamed[key] = (f"threshold {old}", f"threshold {text}")
-    if renamed:
-        warnings = [replace(w, message=w.message.replace(*renamed[w.learner]))
-                    if w.learner in renamed else w for w in warnings]
-    return results, warnings
 
 
 def _population(at, op: OperatingPointSpec, key: str, warnings: list, boot: dict | None = None,
