@@ -32,7 +32,7 @@ from ..counting.table import (
 )
 from ..counting.unit_rates import UnitCurveBuffers
 # the scalars' arithmetic (its pieces also read by metrics.stream_rows and metrics.reduced)
-from .binary_scalars import bep_between, mcclish, precision_column, scalars_distinct, scalars_general, trapezoids2  # noqa: F401,E501
+from .binary_scalars import mcclish, precision_column, scalars_distinct, scalars_general
 from .frozen import FrozenMapping
 from ..counting.parallel import blocks, in_parts
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .binary import BinaryEvaluation, mcclish, evaluate_counts
+from .binary import BinaryEvaluation, evaluate_counts
+from .binary_scalars import mcclish
 from .frozen import FrozenMapping
 from ..counting.table import CountTable
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .binary import bep_between, trapezoids2
+from .binary_scalars import bep_between, trapezoids2
 from .cost import upper_hull_indices
 from .frozen import FrozenMapping
 from .reduced import Reduction, StreamResult, roc_polyline_error
