@@ -34,7 +34,7 @@ checked against scikit-learn's to 1e-9 (and the P-R curve against
 silently compare different work. A mismatch aborts the run.
 
 The engine runs its linear passes on every CPU the process may use (past
-2**20 scores; see evalreport/metrics/parallel.py), np.sort and scikit-learn on
+2**20 scores; see evalreport/counting/parallel.py), np.sort and scikit-learn on
 one; each round also times the suite with ``EVALREPORT_THREADS=1`` (the
 "1 thread" column; ``--no-one-thread`` skips it).
 
@@ -55,7 +55,7 @@ message and exit status 2 before anything runs.
 For every case the output names the sort road the engine took (which count
 table road, how many parts the sort was split into on how many threads, how
 the 64-bit keys were sorted: NumPy's quicksort or the radix road of
-evalreport/metrics/keysort.py, and which SIMD path NumPy's sort dispatches to
+evalreport/counting/keysort.py, and which SIMD path NumPy's sort dispatches to
 on this CPU), from one untimed call.
 
 Where NumPy's sort takes its AVX-512 path (x86-simd-sort; several times
@@ -90,7 +90,7 @@ import time
 import numpy as np
 
 from evalreport.metrics import evaluate_binary
-from evalreport.metrics.parallel import thread_count
+from evalreport.counting.parallel import thread_count
 
 SORT_TARGET = 3.0  # evalreport seconds / np.sort seconds, at most
 SKLEARN_TARGET = 25.0  # sklearn seconds / evalreport seconds, at least
@@ -252,17 +252,17 @@ def numpy_sort_simd() -> str:
 def sort_road(y, s) -> str:
     """The road one untimed suite call took: which count-table builder ran and
     how the sort was split (parts, threads), and NumPy's sort SIMD path."""
-    from evalreport.metrics import build, keysort, parallel, sorting
+    from evalreport.counting import build, keysort, parallel, sorting
 
     taken: list[str] = []
     parts: list[int] = []
-    spied = [(build, "_table_from_keys", "sort keys (metrics.sorting)"),
+    spied = [(build, "table_from_keys", "sort keys (counting.sorting)"),
              (sorting, "_rated_distinct_table", "distinct keys, sorted and passed part by part"),
-             (sorting, "table_without_tie_rows", "a few ties: their inner rows dropped (metrics.few_ties)"),
+             (sorting, "table_without_tie_rows", "a few ties: their inner rows dropped (counting.few_ties)"),
              (sorting, "_keyed_distinct_table", "tied keys"),
              (sorting, "_table_from_key_runs", "key runs"),
              (build, "_table_by_class", "by class (scores of both signs)"),
-             (build, "_table_from_ascending", "ascending merge")]
+             (build, "table_from_ascending", "ascending merge")]
     saved = []
     for module, name, label in spied:
         real = getattr(module, name)
@@ -524,7 +524,7 @@ def print_avx2_table(results):
 
 
 def _engine_cap() -> int:
-    from evalreport.metrics import parallel
+    from evalreport.counting import parallel
     return parallel._MAX_THREADS
 
 
@@ -623,7 +623,7 @@ def main(argv=None) -> int:
                    help="check AUC and AP against scikit-learn only for sizes up to N (the check "
                         "takes minutes of one core at 1e8)")
     p.add_argument("--max-threads", type=int, default=None,
-                   help="raise the engine's cap on threads (metrics/parallel.py; for measuring only)")
+                   help="raise the engine's cap on threads (counting/parallel.py; for measuring only)")
     p.add_argument("--seed", type=int, default=20240601, help="RNG seed")
     p.add_argument("--profile", action="store_true",
                    help="also cProfile one evalreport suite call per case (untimed)")
@@ -635,7 +635,7 @@ def main(argv=None) -> int:
         p.error("--sklearn-rounds must be >= 0")
 
     if args.max_threads:
-        from evalreport.metrics import parallel
+        from evalreport.counting import parallel
         parallel._MAX_THREADS = args.max_threads
     info = machine_info()
     has_sklearn = info["sklearn"] is not None

@@ -48,9 +48,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
 
-import evalreport.metrics.keys as keys_module  # noqa: E402
-import evalreport.metrics.parallel as parallel  # noqa: E402
-import evalreport.metrics.sorting as sorting  # noqa: E402
+import evalreport.counting.keys as keys_module  # noqa: E402
+import evalreport.counting.parallel as parallel  # noqa: E402
+import evalreport.counting.sorting as sorting  # noqa: E402
 from engine import make_scores, parse_sizes, parse_threads, work_evalreport  # noqa: E402
 
 
@@ -67,7 +67,7 @@ class Stages:
         self.parts_start = self.parts_end = None
 
     def wrap(self):
-        real_checked, real_partition = keys_module._checked_keys, parallel.partition_into_parts
+        real_checked, real_partition = keys_module.checked_keys, parallel.partition_into_parts
         real_sort, real_run_parts = sorting.sort_keys, sorting.run_parts
         local = threading.local()
         stages = self
@@ -114,8 +114,8 @@ class Stages:
             return out
 
         # the engine's modules hold their own names for these functions
-        import evalreport.metrics.build as build
-        build._checked_keys = checked
+        import evalreport.counting.build as build
+        build.checked_keys = checked
         parallel.partition_into_parts = partition
         sorting.sort_keys = sort
         sorting.run_parts = run_parts

@@ -201,8 +201,8 @@ def _formats(arg: str | None):
 
 def _check_environment() -> None:
     """The environment variables the engine reads, checked before any work."""
-    from .metrics import keysort, rated_pass
-    from .metrics.parallel import thread_count
+    from .counting import keysort, rated_pass
+    from .counting.parallel import thread_count
     from .pipeline import source_date_epoch
 
     source_date_epoch()  # WeasyPrint and fontTools read it too, and fail on '' with a traceback

@@ -258,7 +258,6 @@ def redact_spec_text(text: str) -> tuple[str, list[str]]:
     """
     if not text:
         return text, []
-    edits: dict[int, tuple[int, str]] = {}  # start -> (end, replacement)
     where: list[tuple[int, str]] = []  # (position, description)
     try:
         tokens = list(yaml.scan(text, Loader=yaml.SafeLoader))
@@ -268,36 +267,50 @@ def redact_spec_text(text: str) -> tuple[str, list[str]]:
         text, kinds = _redact_text(text)  # no structure to follow: the whole text
         if kinds:
             where.append((-1, _kinds_text(kinds)))
-    scalars = {t.end_mark.index: t for t in tokens if isinstance(t, yaml.ScalarToken)}
+    redaction = _SpecRedaction(text, tokens, where)
+    if root is not None:
+        redaction.walk(root, (), set())
+    redaction.comments()
+    return redaction.applied()
 
-    def span(node) -> tuple[int, int] | None:
-        token = scalars.get(node.end_mark.index)
+
+class _SpecRedaction:
+    """The edits that redact a spec's text (:func:`redact_spec_text`), found by
+    walking its composed nodes and its comments, and where each was made."""
+
+    def __init__(self, text: str, tokens: list, where: list[tuple[int, str]]):
+        self.text, self.where = text, where
+        self.edits: dict[int, tuple[int, str]] = {}  # start -> (end, replacement)
+        self.scalars = {t.end_mark.index: t for t in tokens if isinstance(t, yaml.ScalarToken)}
+
+    def span(self, node) -> tuple[int, int] | None:
+        token = self.scalars.get(node.end_mark.index)
         if token is None or token.end_mark.index == token.start_mark.index:
             return None  # an empty value: nothing to redact
         return token.start_mark.index, token.end_mark.index
 
-    def redact_all(node, seen) -> bool:
+    def redact_all(self, node, seen) -> bool:
         """Every scalar under ``node``; whether there was one."""
         if id(node) in seen:
             return False
         seen.add(id(node))
         if isinstance(node, yaml.ScalarNode):
-            s = span(node)
+            s = self.span(node)
             if s is None:
                 return False
             # a block or multi-line value keeps its final line break
-            tail = re.search(r"\s*$", text[s[0]:s[1]]).group(0)
-            edits[s[0]] = (s[1], REDACTED + tail)
+            tail = re.search(r"\s*$", self.text[s[0]:s[1]]).group(0)
+            self.edits[s[0]] = (s[1], REDACTED + tail)
             return True
         # the values only: the keys of a mapping under a credential are names
         children = node.value if isinstance(node, yaml.SequenceNode) else \
             [v for _, v in node.value] if isinstance(node, yaml.MappingNode) else []
         found = False
         for child in children:
-            found = redact_all(child, seen) or found
+            found = self.redact_all(child, seen) or found
         return found
 
-    def walk(node, path, seen):
+    def walk(self, node, path, seen) -> None:
         if id(node) in seen:
             return
         seen.add(id(node))
@@ -305,54 +318,57 @@ def redact_spec_text(text: str) -> tuple[str, list[str]]:
             for key, value in node.value:
                 name = key.value if isinstance(key, yaml.ScalarNode) else str(key.value)
                 if looks_like_credential(name) and path + (name,) not in _PATHS_NOT_SECRETS:
-                    if redact_all(value, set()):
-                        where.append((key.start_mark.index, _path_text(path + (name,))))
+                    if self.redact_all(value, set()):
+                        self.where.append((key.start_mark.index, _path_text(path + (name,))))
                 else:
-                    walk(value, path + (name,), seen)
+                    self.walk(value, path + (name,), seen)
         elif isinstance(node, yaml.SequenceNode):
             for i, item in enumerate(node.value):
-                walk(item, path + (i,), seen)
+                self.walk(item, path + (i,), seen)
         elif isinstance(node, yaml.ScalarNode):
-            s = span(node)
-            if s is None or s[0] in edits:
+            s = self.span(node)
+            if s is None or s[0] in self.edits:
                 return
-            new, kinds = _redact_text(text[s[0]:s[1]])
+            new, kinds = _redact_text(self.text[s[0]:s[1]])
             if kinds:
-                edits[s[0]] = (s[1], new)
-                where.append((s[0], f"{_path_text(path) or '(top level)'} ({_kinds_text(kinds)})"))
+                self.edits[s[0]] = (s[1], new)
+                self.where.append((s[0], f"{_path_text(path) or '(top level)'} ({_kinds_text(kinds)})"))
 
-    if root is not None:
-        walk(root, (), set())
-    # comments: a '#' at a line start or after a blank, outside every scalar
-    inside = sorted((t.start_mark.index, t.end_mark.index) for t in scalars.values())
-    starts = [a for a, _ in inside]
-    line, counted = 1, 0  # comments come in order: count the lines once
-    for m in re.finditer(r"(?:(?<=\s)|^)#[^\n]*", text, flags=re.M):
-        start = m.start()
-        i = bisect.bisect_right(starts, start) - 1  # the scalar starting last before it (none overlap)
-        if i >= 0 and start < inside[i][1]:
-            continue
-        line += text.count("\n", counted, start)
-        counted = start
-        comment = m.group(0)
-        # the text first: in "# Authorization: Bearer xyz" the pair's value is "Bearer"
-        new, _ = _redact_text(comment)
-        pair = _COMMENTED_PAIR.match(new)
-        if pair and looks_like_credential(pair.group("key")) and pair.group("secret") != REDACTED:
-            new = pair.group("head") + REDACTED + new[pair.end():]
-        if new != comment:
-            edits[start] = (m.end(), new)
-            where.append((start, f"comment on line {line}"))
-    out, last = [], 0
-    for start in sorted(edits):
-        end, replacement = edits[start]
-        if start < last:
-            continue  # inside a value already redacted as a whole
-        out.append(text[last:start])
-        out.append(replacement)
-        last = end
-    out.append(text[last:])
-    return "".join(out), [w for _, w in sorted(where)]
+    def comments(self) -> None:
+        """Comments: a '#' at a line start or after a blank, outside every scalar."""
+        text = self.text
+        inside = sorted((t.start_mark.index, t.end_mark.index) for t in self.scalars.values())
+        starts = [a for a, _ in inside]
+        line, counted = 1, 0  # comments come in order: count the lines once
+        for m in re.finditer(r"(?:(?<=\s)|^)#[^\n]*", text, flags=re.M):
+            start = m.start()
+            i = bisect.bisect_right(starts, start) - 1  # the scalar starting last before it (none overlap)
+            if i >= 0 and start < inside[i][1]:
+                continue
+            line += text.count("\n", counted, start)
+            counted = start
+            comment = m.group(0)
+            # the text first: in "# Authorization: Bearer xyz" the pair's value is "Bearer"
+            new, _ = _redact_text(comment)
+            pair = _COMMENTED_PAIR.match(new)
+            if pair and looks_like_credential(pair.group("key")) and pair.group("secret") != REDACTED:
+                new = pair.group("head") + REDACTED + new[pair.end():]
+            if new != comment:
+                self.edits[start] = (m.end(), new)
+                self.where.append((start, f"comment on line {line}"))
+
+    def applied(self) -> tuple[str, list[str]]:
+        """The text with the edits made, and where, in order of appearance."""
+        out, last = [], 0
+        for start in sorted(self.edits):
+            end, replacement = self.edits[start]
+            if start < last:
+                continue  # inside a value already redacted as a whole
+            out.append(self.text[last:start])
+            out.append(replacement)
+            last = end
+        out.append(self.text[last:])
+        return "".join(out), [w for _, w in sorted(self.where)]
 
 
 @dataclass(frozen=True)

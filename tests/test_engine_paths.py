@@ -1,10 +1,10 @@
 """The engine's alternative paths against its general ones, and against scikit-learn.
 
 Unweighted scores of one sign build the count table from one sort of 64-bit keys
-(``_table_from_keys``); scores of both signs gather, sort and merge each class
-(``_table_by_class``); weighted scores and aggregates take ``_table_from_ascending``.
+(``table_from_keys``); scores of both signs gather, sort and merge each class
+(``_table_by_class``); weighted scores and aggregates take ``table_from_ascending``.
 Untied unweighted tables get their scalars from the positives' rows
-(``_scalars_distinct``), the rest from the whole table (``_scalars_general``);
+(``scalars_distinct``), the rest from the whole table (``scalars_general``);
 the ROC hull may be given its candidate corners and their counts. Every pair must
 agree exactly (the same floats, bit for bit, where the docs promise exactness).
 """
@@ -23,8 +23,10 @@ from sklearn.metrics import (
 from evalreport.metrics import count_table, count_table_from_aggregates, evaluate_binary
 from evalreport.metrics import binary as B
 from evalreport.metrics import cost as C
-from evalreport.metrics import counts as K
-from evalreport.metrics import sorting
+from evalreport.counting import build, checks
+from evalreport.counting import keys as keys_mod
+from evalreport.counting import table as table_mod
+from evalreport.counting import sorting
 
 
 def _scores(kind, n, y, rng):
@@ -85,15 +87,15 @@ def test_key_table_equals_class_table_and_aggregates(kind, n, rate):
     rng = np.random.default_rng([n, KINDS.index(kind), int(rate * 10)])
     y = _labels(n, rng, rate)
     s = _scores(kind, n, y, rng)
-    is_pos, s64, _, sign = K._checked_inputs(y, s, None, 1)
+    is_pos, s64, _, sign = checks.checked_inputs(y, s, None, 1)
     signbit = np.signbit(s)
     assert sign == (1 if not signbit.any() else -1 if signbit.all() else 0)
-    by_class = K._table_by_class(s64, is_pos)
-    table, rows = K.count_table_and_positive_rows(y, s)
+    by_class = build._table_by_class(s64, is_pos)
+    table, rows = build.count_table_and_positive_rows(y, s)
     _assert_same_table(table, by_class)
     _assert_same_table(table, _by_aggregates(y, s))
     if sign != 0:
-        keys_table, keys_rows = K._table_from_keys(K._encoded_keys(s64, is_pos, nonnegative=sign > 0), int(is_pos.sum()), nonnegative=sign > 0)
+        keys_table, keys_rows = sorting.table_from_keys(keys_mod.encoded_keys(s64, is_pos, nonnegative=sign > 0), int(is_pos.sum()), nonnegative=sign > 0)
         _assert_same_table(keys_table, by_class)
         if np.unique(s).size == n:
             np.testing.assert_array_equal(keys_rows, np.flatnonzero(np.diff(by_class.tp)) + 1)
@@ -103,10 +105,10 @@ def test_key_table_equals_class_table_and_aggregates(kind, n, rate):
 
 
 def test_sign_classes():
-    assert K._score_sign(np.array([0.0, 1.0, 5e-324, 1e308])) == 1
-    assert K._score_sign(np.array([-0.0, -1.0, -5e-324, -1e308])) == -1
-    assert K._score_sign(np.array([0.0, -0.0])) == 0
-    assert K._score_sign(np.array([-1.0, 2.0])) == 0
+    assert checks._score_sign(np.array([0.0, 1.0, 5e-324, 1e308])) == 1
+    assert checks._score_sign(np.array([-0.0, -1.0, -5e-324, -1e308])) == -1
+    assert checks._score_sign(np.array([0.0, -0.0])) == 0
+    assert checks._score_sign(np.array([-1.0, 2.0])) == 0
 
 
 @pytest.mark.parametrize(
@@ -157,13 +159,13 @@ def test_distinct_scalars_and_curves_equal_the_general_path(kind, n):
     table = ev.counts
     assert table.unit_steps
     # The general path on the very same table: scalars from every row.
-    auc2, ap, bep, _ = B._scalars_general(table)
-    d_auc2, d_ap, d_bep, _ = B._scalars_distinct(table)
+    auc2, ap, bep, _ = B.scalars_general(table)
+    d_auc2, d_ap, d_bep, _ = B.scalars_distinct(table)
     assert d_auc2 == auc2  # exact integers
     assert d_ap == pytest.approx(ap, rel=1e-12)
     assert d_bep == bep
     # rows handed over by the key path equal the rows read off tp
-    _, rows = K.count_table_and_positive_rows(y, s)
+    _, rows = build.count_table_and_positive_rows(y, s)
     if rows is not None:
         np.testing.assert_array_equal(rows, np.flatnonzero(np.diff(table.tp)) + 1)
     # The general path end to end: the same table via aggregates.
@@ -177,7 +179,7 @@ def test_hull_from_given_corners_equals_hull_from_the_table(seed):
     y = _labels(n, rng, 0.4)
     s = rng.random(n) + 0.3 * y
     table = count_table(y, s)
-    _, _, _, (corners, unit) = B._scalars_distinct(table)
+    _, _, _, (corners, unit) = B.scalars_distinct(table)
     assert corners.size > C._SAMPLE_FROM and isinstance(unit, C.UnitStepCorners)
     counts = unit.at(np.arange(corners.size))
     np.testing.assert_array_equal(counts[0], table.fp[corners])
@@ -290,10 +292,10 @@ def test_both_roads_of_the_key_table_agree_whatever_the_tie_guess(monkeypatch, g
     n = 5000
     y = _labels(n, rng, 0.3)
     s = _scores(kind, n, y, rng)
-    is_pos, s64, _, sign = K._checked_inputs(y, s, None, 1)
-    table, rows = K._table_from_keys(K._encoded_keys(s64, is_pos, nonnegative=sign > 0), int(is_pos.sum()),
+    is_pos, s64, _, sign = checks.checked_inputs(y, s, None, 1)
+    table, rows = sorting.table_from_keys(keys_mod.encoded_keys(s64, is_pos, nonnegative=sign > 0), int(is_pos.sum()),
                                      nonnegative=sign > 0, rates=rates)
-    _assert_same_table(table, K._table_by_class(s64, is_pos))
+    _assert_same_table(table, build._table_by_class(s64, is_pos))
     assert (rows is None) == (guess or np.unique(s).size < n)
 
 
@@ -306,9 +308,9 @@ def test_one_tie_among_distinct_scores():
     order = np.argsort(-s)
     s[order[n // 2 + 7]] = s[order[n // 2 + 6]]
     y[order[n // 2 + 6]], y[order[n // 2 + 7]] = 1, 0
-    assert not K._ties_in_sample(np.sort(~s.view(np.uint64) << np.uint64(1)))
-    assert not K._ties_in_spread_sample(s.view(np.uint64) << np.uint64(1))
-    table, rows = K.count_table_and_positive_rows(y, s)
+    assert not sorting._ties_in_sample(np.sort(~s.view(np.uint64) << np.uint64(1)))
+    assert not sorting._ties_in_spread_sample(s.view(np.uint64) << np.uint64(1))
+    table, rows = build.count_table_and_positive_rows(y, s)
     assert rows is None and len(table) == n - 1
     _assert_same_table(table, _by_aggregates(y, s))
     ev = evaluate_binary(y, s)
@@ -324,8 +326,8 @@ def test_kept_keys_table_equals_the_eager_one(kind, n):
     rng = np.random.default_rng([n, KINDS.index(kind), 7])
     y = _labels(n, rng, 0.3)
     s = _scores(kind, n, y, rng)
-    eager, rows = K.count_table_and_positive_rows(y, s)
-    lazy, lazy_rows = K.count_table_and_positive_rows(y, s, keep_keys=True)
+    eager, rows = build.count_table_and_positive_rows(y, s)
+    lazy, lazy_rows = build.count_table_and_positive_rows(y, s, keep_keys=True)
     if lazy_rows is not None:
         np.testing.assert_array_equal(lazy_rows, rows)
     assert len(lazy) == len(eager) and lazy.negatives == eager.negatives
@@ -347,7 +349,7 @@ def test_evaluation_for_a_report_equals_evaluate_binary(monkeypatch, seed, n, bl
     # rows it reads: the same floats (several blocks: a small block size, or
     # n past one block).
     from evalreport.metrics import evaluate_binary
-    from evalreport.metrics import parallel
+    from evalreport.counting import parallel
     from evalreport.metrics.binary import evaluate_binary_for_report
 
     if block:
@@ -407,7 +409,7 @@ def test_rated_table_reads_tp_and_fp_at_rows_as_whole(n):
     y = _labels(n, rng, 0.4)
     y[0], y[-1] = 1, 0
     s = rng.random(n)
-    table, rows = K.count_table_and_positive_rows(y, s, rates=True)
+    table, rows = build.count_table_and_positive_rows(y, s, rates=True)
     assert table.curves is not None and table._tp is None
     picks = np.unique(rng.integers(0, n + 1, 30))
     at_tp, at_fp = table.tp_at(picks), table.fp_at(picks)
@@ -455,8 +457,9 @@ def test_precision_sum_adds_the_curves_precision_block_by_block(monkeypatch, see
     # an exact sum and scikit-learn.)
     import math
 
-    from evalreport.metrics import evaluate_binary, parallel
-    from evalreport.metrics.counts import precision_sum
+    from evalreport.counting import parallel
+    from evalreport.metrics import evaluate_binary
+    from evalreport.counting.unit_rates import precision_sum
 
     if block:
         monkeypatch.setattr(parallel, "BLOCK", block)
@@ -494,9 +497,9 @@ def test_dataclasses_replace_on_a_unit_step_table(lazy):
     y = np.array([0, 1, 1, 0, 1])
     ev = evaluate_binary(y, np.array([0.1, 0.9, 0.4, 0.35, 0.8]), lazy_curves=lazy)
     table = ev.counts
-    assert isinstance(table, K._UnitStepTable)
+    assert isinstance(table, table_mod.UnitStepTable)
     same = dataclasses.replace(table)
-    assert type(same) is K.CountTable
+    assert type(same) is table_mod.CountTable
     for name in ("threshold", "tp", "fp"):
         np.testing.assert_array_equal(getattr(same, name), getattr(table, name))
     assert same.n_rows == table.n_rows == 5
@@ -509,8 +512,8 @@ def test_dataclasses_replace_on_a_unit_step_table(lazy):
 def test_the_spread_sample_sees_heavy_ties_and_no_false_ones():
     rng = np.random.default_rng(12)
     keys = lambda s: s.view(np.uint64) << np.uint64(1)  # noqa: E731
-    assert K._ties_in_spread_sample(keys(np.round(rng.random(100_000), 3)))  # 1,001 values
-    assert not K._ties_in_spread_sample(keys(rng.random(100_000)))
+    assert sorting._ties_in_spread_sample(keys(np.round(rng.random(100_000), 3)))  # 1,001 values
+    assert not sorting._ties_in_spread_sample(keys(rng.random(100_000)))
     # a score shared by a positive and a negative is a tie (the keys differ in the label bit)
     both = keys(np.repeat(np.arange(2000.0), 2)) | np.tile(np.array([0, 1], dtype=np.uint64), 2000)
-    assert np.unique(both).size == both.size and K._ties_in_spread_sample(both)
+    assert np.unique(both).size == both.size and sorting._ties_in_spread_sample(both)

@@ -1,4 +1,4 @@
-"""A few tied scores among distinct ones (metrics/few_ties.py): the distinct
+"""A few tied scores among distinct ones (counting/few_ties.py): the distinct
 road's table with the rows inside each tie dropped, against the general road
 (the same scores with unit weights, which never takes the key roads) and
 scikit-learn; the same bits whatever the threads and parts; the limit."""
@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score, roc_auc_score
 
-import evalreport.metrics.parallel as parallel
-import evalreport.metrics.sorting as sorting
+import evalreport.counting.parallel as parallel
+import evalreport.counting.sorting as sorting
 from evalreport.metrics import evaluate_binary
 from evalreport.metrics.binary import evaluate_binary_for_report
 
@@ -22,8 +22,8 @@ def _lazy(y, s):  # the road that forms tp whole (no rates formed with the table
 
 
 ROADS = [evaluate_binary, evaluate_binary_for_report, _lazy]
-from evalreport.metrics.few_ties import FewTiesTable, _drop_ranges, few_ties_limit
-from evalreport.metrics.table import CountTable
+from evalreport.counting.few_ties import FewTiesTable, _drop_ranges, few_ties_limit
+from evalreport.counting.table import CountTable
 
 
 @pytest.fixture(autouse=True)

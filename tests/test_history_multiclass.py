@@ -23,7 +23,7 @@ from evalreport.errors import SpecError
 from evalreport.history.changes import changes, chi2_homogeneity
 from evalreport.history.gates import change_gates
 from evalreport.metrics.score_summary import column_scores
-from evalreport.metrics.table import CountTable
+from evalreport.counting.table import CountTable
 from evalreport.spec.models import Gate
 
 CLASSES = ("a", "b", "c")

@@ -74,12 +74,12 @@ def test_arrow_integer_and_boolean_labels_read_as_through_arrow():
     import numpy as np
     import pyarrow as pa
 
-    from evalreport.data.checks import _distinct, _equal_mask
+    from evalreport.data.checks import distinct, _equal_mask
     from evalreport.metrics.labels import label_key
 
     for chunks in ([[1, 0, 0, 1], [2, 1]], [[True, False], [False, True, True]], [[7, 7], [7]]):
         col = pa.chunked_array(chunks)
-        values, first, scalars = _distinct(col)
+        values, first, scalars = distinct(col)
         flat = [v for chunk in chunks for v in chunk]
         assert sorted(label_key(v) for v in values) == sorted({label_key(v) for v in flat})
         keys = [label_key(x) for x in flat]

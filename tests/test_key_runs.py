@@ -1,4 +1,4 @@
-"""metrics/sorting._table_from_key_runs, the tied road's table, against a count
+"""counting/sorting._table_from_key_runs, the tied road's table, against a count
 made by np.unique on the raw scores (not by this project's keys): one row per
 distinct score, thresholds descending, cumulative positives and negatives."""
 
@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalreport.metrics.sorting import _ONE, _table_from_key_runs
+from evalreport.counting.sorting import ONE, _table_from_key_runs
 
 
 def _keys(scores: np.ndarray, labels: np.ndarray, negative: bool) -> np.ndarray:
     # the engine's key: the score's bits (inverted for scores <= -0.0) shifted, the label below
     bits = scores.view(np.uint64)
-    return np.sort(((~bits if negative else bits) << _ONE) | labels.astype(np.uint64))
+    return np.sort(((~bits if negative else bits) << ONE) | labels.astype(np.uint64))
 
 
 @pytest.mark.slow
@@ -26,7 +26,7 @@ def test_table_from_key_runs_counts_each_distinct_score(n, values, negative, see
     # short stretches and several parts: runs cut at their edges are joined
     import os
 
-    import evalreport.metrics.sorting as sorting
+    import evalreport.counting.sorting as sorting
     saved, before = sorting.RUN_STRETCH, os.environ.get("EVALREPORT_THREADS")
     sorting.RUN_STRETCH = stretch or saved
     os.environ["EVALREPORT_THREADS"] = threads

@@ -1,12 +1,13 @@
-"""The sort road of the engine's 64-bit keys (evalreport/metrics/keysort.py):
+"""The sort road of the engine's 64-bit keys (evalreport/counting/keysort.py):
 NumPy's quicksort or the optional radix sort (numba), the same results."""
 
 import numpy as np
 import pytest
 
-from evalreport.metrics import evaluate_binary, keysort
-from evalreport.metrics import order as order_mod
-from evalreport.metrics.order import argsort_scores
+from evalreport.counting import keysort
+from evalreport.metrics import evaluate_binary
+from evalreport.counting import order as order_mod
+from evalreport.counting.order import argsort_scores
 
 # numba is optional at run time (the radix road is left out without it) but in
 # the test extra: a missing numba fails here rather than skipping the road

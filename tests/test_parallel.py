@@ -1,5 +1,5 @@
 """The engine's passes split into parts on several threads give the same
-numbers, bit for bit, as on one thread (evalreport.metrics.parallel)."""
+numbers, bit for bit, as on one thread (evalreport.counting.parallel)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from evalreport.metrics import evaluate_binary
-from evalreport.metrics import build, sorting
-from evalreport.metrics import counts as K
-from evalreport.metrics import parallel as P
+from evalreport.counting import build, sorting
+from evalreport.counting import checks
+from evalreport.counting import keys as keys_mod
+from evalreport.counting import parallel as P
 from evalreport.metrics.binary import evaluate_binary_for_report
 
 from brute import twice_right_pairs
@@ -166,10 +167,10 @@ def test_label_checks_in_parts(monkeypatch, threads):
     monkeypatch.setattr(P, "MIN_PART", 3)
     y = np.zeros(40, dtype=np.int64)
     y[::3] = 1
-    assert K._positive_mask(y, 1).tolist() == (y == 1).tolist()
+    assert checks._positive_mask(y, 1).tolist() == (y == 1).tolist()
     y[37] = 2  # a third label in the last part
     with pytest.raises(ValueError, match=r"more than two labels.*\(index 37\)"):
-        K._positive_mask(y, 1)
+        checks._positive_mask(y, 1)
     s = np.linspace(0, 1, 40)
     s[29] = np.nan  # found in its part, reported with its index
     with pytest.raises(ValueError, match="NaN value at index 29"):
@@ -214,9 +215,9 @@ def test_a_single_tie_is_found_at_every_block_and_part_boundary(monkeypatch, roa
     for i in places:  # ascending scores i and i + 1 made equal
         s = np.arange(n, dtype=np.float64) / n
         s[i + 1] = s[i]
-        table, rows = K.count_table_and_positive_rows(y, s, keep_keys=road == "report", rates=road == "rated")
+        table, rows = build.count_table_and_positive_rows(y, s, keep_keys=road == "report", rates=road == "rated")
         assert rows is None and len(table) == n - 1, i
-        expected = K.count_table_from_aggregates(*_aggregates(y, s), n_rows=n)
+        expected = build.count_table_from_aggregates(*_aggregates(y, s), n_rows=n)
         np.testing.assert_array_equal(table.tp, expected.tp)
         np.testing.assert_array_equal(table.fp, expected.fp)
         np.testing.assert_array_equal(table.threshold, expected.threshold)
@@ -229,7 +230,7 @@ def _aggregates(y, s):
 
 
 def _general_path_only(monkeypatch):
-    monkeypatch.setattr(build, "_checked_keys", lambda y, s, positive: None)
+    monkeypatch.setattr(build, "checked_keys", lambda y, s, positive: None)
 
 
 _LABELS = [((0, 1), 1), ((0, 1), 0), ((3, 7), 7), ((5,), 5), ((5,), 2), ((-1, 1), -1)]
@@ -248,11 +249,11 @@ def test_checked_keys_give_the_general_paths_table(monkeypatch, threads, labels,
     s = np.round(rng.random(2000), 2 if positive == 0 else 6)  # ties and no ties
     if s[0] == 0.0:
         s[0] = 0.5
-    assert K._checked_keys(y, s, positive) is not None
-    fast, fast_rows = K.count_table_and_positive_rows(y, s, positive=positive)
+    assert keys_mod.checked_keys(y, s, positive) is not None
+    fast, fast_rows = build.count_table_and_positive_rows(y, s, positive=positive)
     with monkeypatch.context() as m:
         _general_path_only(m)
-        slow, slow_rows = K.count_table_and_positive_rows(y, s, positive=positive)
+        slow, slow_rows = build.count_table_and_positive_rows(y, s, positive=positive)
     for name in ("threshold", "tp", "fp"):
         np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name))
     if slow_rows is None:
@@ -277,7 +278,7 @@ def test_checked_keys_leave_every_problem_to_the_full_checks(monkeypatch, where,
         y[where] = 2
     else:
         s[where] = {"nan": np.nan, "inf": np.inf, "negative": -0.25, "-0.0": -0.0}[bad]
-    assert K._checked_keys(y, s, 1) is None
+    assert keys_mod.checked_keys(y, s, 1) is None
     if bad in ("label", "nan", "inf"):
         with pytest.raises(ValueError) as fast:
             evaluate_binary(y, s)
@@ -307,7 +308,7 @@ def _brute_auc(y, s):
     (np.array([0, 1, 1]), np.array([-0.2, 0.3, 0.4]), 1),
 ])
 def test_other_inputs_take_the_general_path(y, s, positive):
-    assert K._checked_keys(y, s, positive) is None
+    assert keys_mod.checked_keys(y, s, positive) is None
     assert evaluate_binary(y, s, positive=positive).auc == 1.0
 
 
@@ -321,7 +322,7 @@ def test_a_third_label_filling_a_part_of_its_own(monkeypatch):
     last = P.part_edges(2000)[-2]
     y[last:][y[last:] == 0] = 2
     s = rng.random(2000) + 0.1
-    assert K._checked_keys(y, s, 1) is None
+    assert keys_mod.checked_keys(y, s, 1) is None
     with pytest.raises(ValueError, match="more than two labels"):
         evaluate_binary(y, s)
 
@@ -349,10 +350,10 @@ def test_zero_one_blocks_next_to_blocks_of_other_labels(monkeypatch, threads, la
             evaluate_binary(y, s)
     else:
         assert labels == {1, 7}
-        fast, _ = K.count_table_and_positive_rows(y, s)
+        fast, _ = build.count_table_and_positive_rows(y, s)
         with monkeypatch.context() as m:
             _general_path_only(m)
-            slow, _ = K.count_table_and_positive_rows(y, s)
+            slow, _ = build.count_table_and_positive_rows(y, s)
         np.testing.assert_array_equal(fast.tp, slow.tp)
         np.testing.assert_array_equal(fast.fp, slow.fp)
 
@@ -365,7 +366,7 @@ def test_labels_in_the_other_byte_order_are_read_as_values(dtype):
     big = 1 << 8 * (np.dtype(dtype).itemsize - 1)
     y = np.array([0, big, 0, big], dtype=dtype)
     s = np.array([0.1, 0.9, 0.2, 0.8])
-    assert K._checked_keys(y, s, 1) is None
+    assert keys_mod.checked_keys(y, s, 1) is None
     with pytest.raises(ValueError, match=rf"the positive label 1 does not occur in y_true, "
                                          rf"which holds 0 \(index 0\) and {big} \(index 1\)"):
         evaluate_binary(y, s)
@@ -466,8 +467,8 @@ def test_a_report_table_keeps_tp_contiguous(monkeypatch, threads):
     rng = np.random.default_rng(12)
     y = (rng.random(3000) < 0.3).astype(np.int64)
     s = rng.random(3000) + 0.2 * y
-    kept, _ = K.count_table_and_positive_rows(y, s, keep_keys=True)
-    eager, _ = K.count_table_and_positive_rows(y, s)
+    kept, _ = build.count_table_and_positive_rows(y, s, keep_keys=True)
+    eager, _ = build.count_table_and_positive_rows(y, s)
     assert kept.tp.flags.c_contiguous
     np.testing.assert_array_equal(kept.tp, eager.tp)
 

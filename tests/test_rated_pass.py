@@ -1,4 +1,4 @@
-"""metrics/rated_pass.py: the compiled pass over each sorted part gives the
+"""counting/rated_pass.py: the compiled pass over each sorted part gives the
 NumPy pass's outputs bit for bit (rates, thresholds, positives' rows, ties),
 whatever the threads and parts, and leaves the keys as the key-runs road
 needs them when it stops at the tie limit."""
@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import evalreport.metrics.parallel as parallel
-import evalreport.metrics.sorting as sorting
+import evalreport.counting.parallel as parallel
+import evalreport.counting.sorting as sorting
 from evalreport.metrics import evaluate_binary
-from evalreport.metrics.few_ties import FewTiesTable, few_ties_limit
-from evalreport.metrics.rated_pass import compiled_pass, uses_compiled_pass
+from evalreport.counting.few_ties import FewTiesTable, few_ties_limit
+from evalreport.counting.rated_pass import compiled_pass, uses_compiled_pass
 
 import numba  # noqa: F401
 
@@ -56,7 +56,7 @@ def test_compiled_pass_equals_the_numpy_pass(monkeypatch, kind, negative):
             results[road, threads] = _everything(y, s)
     first = results["numpy", "1"]
     assert all(got == first for got in results.values())
-    expected = {"distinct": "_UnitStepTable", "few ties": "FewTiesTable", "many ties": "CountTable"}[kind]
+    expected = {"distinct": "UnitStepTable", "few ties": "FewTiesTable", "many ties": "CountTable"}[kind]
     assert first[0].__name__ == expected
 
 
@@ -84,7 +84,7 @@ def test_the_kernel_stops_past_the_limit_and_reports_its_ties():
 
 def test_auto_takes_the_compiled_pass_only_for_large_inputs(monkeypatch):
     monkeypatch.delenv("EVALREPORT_PASS", raising=False)
-    from evalreport.metrics.keysort import RADIX_MIN
+    from evalreport.counting.keysort import RADIX_MIN
     assert not uses_compiled_pass(RADIX_MIN - 1) and uses_compiled_pass(RADIX_MIN)
     monkeypatch.setenv("EVALREPORT_PASS", "fast")
     with pytest.raises(ValueError, match="EVALREPORT_PASS"):

@@ -66,7 +66,7 @@ def test_csv_in_slices_equals_a_whole_read(tmp_path, monkeypatch, suffix):
     path = tmp_path / f"p{suffix}"
     _write_csv(path, {"id": cols["id"], "y": cols["y"], "p": cols["p"]}, "\t" if suffix == ".tsv" else ",")
     got = readers.read_columns(path, ["p", "y", "id"])
-    whole = pacsv.read_csv(path, parse_options=readers._csv_parse(suffix))
+    whole = pacsv.read_csv(path, parse_options=readers.csv_parse(suffix))
     for c in ("p", "y", "id"):
         assert isinstance(got[c], np.ndarray), c
         np.testing.assert_array_equal(got[c], whole.column(c).to_numpy())
@@ -127,7 +127,7 @@ def test_compressed_text_files_read_as_the_plain_ones(tmp_path, monkeypatch, nam
     with pa.CompressedOutputStream(str(tmp_path / name), compression) as out:
         out.write(plain.read_bytes())
     assert (tmp_path / name).stat().st_size > 2 * readers.CSV_SLICE_BYTES  # (past the size that slices)
-    assert readers._column_names(tmp_path / name) == ["id", "y", "p"]
+    assert readers.column_names(tmp_path / name) == ["id", "y", "p"]
     got = readers.read_columns(tmp_path / name, ["p", "y", "id"])
     want = readers.read_columns(plain, ["p", "y", "id"])
     for c in ("p", "y", "id"):

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from evalreport.compare.stats import delong_auc
-from evalreport.metrics.build import count_table_and_positive_rows
+from evalreport.counting.build import count_table_and_positive_rows
 from evalreport.metrics.score_summary import PROBABILITIES, delong_variance, score_summary
-from evalreport.metrics.table import _UnitStepTable
+from evalreport.counting.table import UnitStepTable
 
 
 def _check(table, y, s, w=None):
@@ -48,7 +48,7 @@ def test_summary_of_unit_step_tables(n, kw):
     y = rng.random(n) < 0.3
     s = rng.random(n) + y
     table = count_table_and_positive_rows(y, s, **kw)[0]
-    assert isinstance(table, _UnitStepTable)
+    assert isinstance(table, UnitStepTable)
     summary = _check(table, y, s)
     assert summary["positive"].kind == "values"  # fewer than 1,001 positives
 

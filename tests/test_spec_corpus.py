@@ -550,14 +550,14 @@ def test_names_like_types_keep_their_place(tmp_path, capsys):
 
 def test_data_equals_yaml_load_for_the_shipped_specs():
     # one parse builds the data; it is what yaml.safe_load reads from every shipped spec
-    from evalreport.spec import _compose_lines
+    from evalreport.spec import compose_lines
 
     root = Path(__file__).resolve().parents[1]
     specs = sorted(root.glob("examples/*/spec.yaml")) + sorted(root.glob("configs/*.yaml"))
     assert len(specs) >= 8
     for path in specs:
         text = path.read_text(encoding="utf-8")
-        assert _compose_lines(text, str(path))[0] == yaml.safe_load(text), path
+        assert compose_lines(text, str(path))[0] == yaml.safe_load(text), path
 
 
 def test_recursion_guard(tmp_path, capsys):
@@ -747,7 +747,7 @@ def test_learners_block_reused_across_data_sets(tmp_path, capsys):
 
 def test_merge_keys_with_overrides():
     # explicit keys win over merged ones; of merged mappings, the earlier wins (as yaml.safe_load)
-    from evalreport.spec import _compose_lines, parse_spec
+    from evalreport.spec import compose_lines, parse_spec
 
     text = """\
 version: 1
@@ -769,7 +769,7 @@ partial_auc: &p {max_fpr: 0.2}
         ("pred.csv", "y", "one"), ("pred.csv", "y", "two"), ("pred.csv", "z", "three")]
     assert {n: (lr.columns, lr.threshold) for n, lr in spec.data[1].learners.items()} == {
         "a": (["p_a"], None), "b": (["p_b"], 0.3), "c": (["p_a"], None)}
-    data, lines = _compose_lines(text, "spec.yaml")
+    data, lines = compose_lines(text, "spec.yaml")
     first = {"path": "pred.csv", "label": "y", "dataset": "one", "learners": {"a": "p_a", "b": "p_b"}}
     assert data == {
         "version": 1,
@@ -799,9 +799,9 @@ partial_auc: &p {max_fpr: 0.2}
     ("c: {<<: [{kk: 1, ll: 1}, {kk: 2, mm: 2}], ll: 3}\n", {"c": {"kk": 1, "ll": 3, "mm": 2}}),
 ])
 def test_aliases_read_as_the_merge_key_spec_says(text, expected):
-    from evalreport.spec import _compose_lines
+    from evalreport.spec import compose_lines
 
-    assert _compose_lines(text, "spec.yaml")[0] == expected
+    assert compose_lines(text, "spec.yaml")[0] == expected
     if PYYAML_MERGES_AS_THE_SPEC:
         assert yaml.safe_load(text) == expected
 

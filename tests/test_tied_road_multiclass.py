@@ -1,12 +1,12 @@
 """Multi-class one-vs-rest tables and Hand & Till's wins from the packed-key
 ordering (issue 24) against the np.argsort road they replaced, number for
 number: continuous, tied, weighted (with zero weights) scores, on both sides
-of metrics.order.SMALL."""
+of counting.order.SMALL."""
 
 import numpy as np
 import pytest
 
-from evalreport.metrics import order
+from evalreport.counting import order
 from evalreport.metrics.multiclass import _column_pass, _small_labels, evaluate_multiclass
 
 
@@ -83,7 +83,7 @@ def test_multiclass_auc_against_scikit_learn():
     from sklearn.metrics import roc_auc_score
 
     rng = np.random.default_rng(2)
-    n, k = 40_000, 6  # past metrics.order.SMALL: the packed-key road
+    n, k = 40_000, 6  # past counting.order.SMALL: the packed-key road
     y = rng.integers(0, k, n)
     logits = rng.normal(size=(n, k)) + np.eye(k)[y]
     p = np.exp(logits)

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from evalreport.compare.stats import components
-from evalreport.metrics import order as order_mod
-from evalreport.metrics.order import argsort_scores
+from evalreport.counting import order as order_mod
+from evalreport.counting.order import argsort_scores
 
 
 def _mixed(rng, n):

@@ -12,17 +12,17 @@ import math
 import numpy as np
 
 from ..arrow import arrow_to_numpy
-from ..metrics.counts import SCALE_ADVICE, weight_scale_problem
+from ..counting import SCALE_ADVICE, weight_scale_problem
 from ..metrics.labels import label_key
 from ..spec import Spec, locate, suggest
-from .source import _a, _py
+from .source import with_article, python_value
 
 
 def _first_row(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0]) + 1
 
 
-def _to_numpy(col):
+def to_numpy(col):
     """A column as a NumPy array; strings stay strings (an object array, as
     pyarrow's to_numpy gives), nulls are reported by the caller.
 
@@ -43,7 +43,7 @@ def _to_numpy(col):
     return col.to_numpy(zero_copy_only=False)
 
 
-def _null_row(col, *, nan: bool = True) -> int | None:
+def null_row(col, *, nan: bool = True) -> int | None:
     """Row of the first missing value: null, or (``nan``) NaN in a NumPy float
     column (Parquet and NPZ floats arrive as NumPy; the CSV reader makes NaN null)."""
     if isinstance(col, np.ndarray):
@@ -59,7 +59,7 @@ def _null_row(col, *, nan: bool = True) -> int | None:
     return _first_row(mask)
 
 
-class _Problems:
+class Problems:
     def __init__(self, spec: Spec):
         self.spec = spec
         self.items: list[str] = []
@@ -68,14 +68,14 @@ class _Problems:
         self.items.append(locate(self.spec, loc, text))
 
 
-def _numeric(col, *, what: str, display: str, column: str, loc, problems: _Problems,
+def numeric(col, *, what: str, display: str, column: str, loc, problems: Problems,
              allow_negative=True):
     """A numeric, finite float64 column, or None after recording the problem."""
-    null = _null_row(col, nan=False)  # (NaN in NumPy floats: said below)
+    null = null_row(col, nan=False)  # (NaN in NumPy floats: said below)
     if null is not None:
         problems.add(loc, f"{display}: column '{column}', row {null}: missing value (empty, NA or NaN)")
         return None
-    arr = _to_numpy(col)
+    arr = to_numpy(col)
     if arr.ndim != 1:
         problems.add(loc, f"{display}: column '{column}' is not one-dimensional")
         return None
@@ -104,7 +104,7 @@ def _numeric(col, *, what: str, display: str, column: str, loc, problems: _Probl
         return None
     if not allow_negative and (arr < 0).any():
         row = _first_row(arr < 0)
-        problems.add(loc, f"{display}: column '{column}', row {row}: negative {what} {_py(arr[row - 1])!r}")
+        problems.add(loc, f"{display}: column '{column}', row {row}: negative {what} {python_value(arr[row - 1])!r}")
         return None
     return arr
 
@@ -120,10 +120,10 @@ def _integers(col):
     import pyarrow as pa
 
     t = col.type
-    return _to_numpy(col) if pa.types.is_integer(t) or pa.types.is_boolean(t) else col
+    return to_numpy(col) if pa.types.is_integer(t) or pa.types.is_boolean(t) else col
 
 
-def _distinct(col):
+def distinct(col):
     """Distinct values of a column, the row index where each first occurs, and
     each value as :func:`_equal_mask` takes it (for pyarrow an Arrow scalar: a
     Python value makes pyarrow import pandas, about 0.17 s of a small run).
@@ -154,7 +154,7 @@ def _distinct(col):
 
 
 def _equal_mask(col, value) -> np.ndarray:
-    col = _integers(col)  # as _distinct read it, whose values come here
+    col = _integers(col)  # as distinct read it, whose values come here
     if isinstance(col, np.ndarray):
         return (col if col.dtype.kind in "biuf" else col.astype(str)) == value
     import pyarrow.compute as pc
@@ -175,7 +175,7 @@ def _empty_label_row(col, values) -> int | None:
     return _first_row(_equal_mask(col, ""))
 
 
-def _empty_text_row(col) -> int | None:
+def empty_text_row(col) -> int | None:
     """Row of the first empty cell of a CSV/TSV text column ('' there, not null)."""
     import pyarrow as pa
 
@@ -192,11 +192,11 @@ def _empty_text_row(col) -> int | None:
 
 
 #: weights whose largest lies outside [2**-WEIGHT_EXPONENT, 2**WEIGHT_EXPONENT]
-#: are scaled by a power of two (see _scaled_weights)
+#: are scaled by a power of two (see scaled_weights)
 WEIGHT_EXPONENT = 256
 
 
-def _scaled_weights(w: np.ndarray, display, column, loc, problems, notes: list) -> np.ndarray | None:
+def scaled_weights(w: np.ndarray, display, column, loc, problems, notes: list) -> np.ndarray | None:
     """The weights, checked: not all 0, and scaled by a power of two when their
     scale would break the arithmetic.
 
@@ -222,7 +222,7 @@ def _scaled_weights(w: np.ndarray, display, column, loc, problems, notes: list) 
 
 def weight_exponent(top: float) -> int:
     """The power of two the weights are scaled by (``2**-exponent``), their largest
-    being ``top``: 0 for weights of an ordinary scale (see :func:`_scaled_weights`)."""
+    being ``top``: 0 for weights of an ordinary scale (see :func:`scaled_weights`)."""
     if not top > 0 or not math.isfinite(top):
         return 0
     exponent = math.frexp(top)[1]
@@ -240,7 +240,7 @@ def scale_note(display, column, top: float, exponent: int) -> str:
             "(TP, FP, TN, FN, positives, negatives) are in the scaled unit")
 
 
-def _class_weight_problem(weights: np.ndarray, labels: np.ndarray, k: int) -> str | None:
+def class_weight_problem(weights: np.ndarray, labels: np.ndarray, k: int) -> str | None:
     """:func:`weight_scale_problem` of each class against the rest (the weights
     already scaled: only classes whose totals lie some 290 orders of magnitude
     apart are left to fail)."""
@@ -256,7 +256,7 @@ def _class_weight_problem(weights: np.ndarray, labels: np.ndarray, k: int) -> st
     return None
 
 
-def _engine_weight_problem(src, table) -> str | None:
+def engine_weight_problem(src, table) -> str | None:
     """The memory path's weight checks on an engine's table (the weights stay
     where the data lives, so they cannot be scaled here)."""
     if src.weight is None:
@@ -268,21 +268,21 @@ def _engine_weight_problem(src, table) -> str | None:
     problem = weight_scale_problem(pos, neg)
     if problem is None:
         return None
-    return f"{src.path}: column '{src.weight}': {problem} ({SCALE_ADVICE}){_MEMORY_SCALES}"
+    return f"{src.path}: column '{src.weight}': {problem} ({SCALE_ADVICE}){MEMORY_SCALES}"
 
 
-#: an engine's weights stay where the data lives; in memory they are scaled (_scaled_weights)
-_MEMORY_SCALES = "; engine: memory scales them itself"
+#: an engine's weights stay where the data lives; in memory they are scaled (scaled_weights)
+MEMORY_SCALES = "; engine: memory scales them itself"
 
 
-def _binary_labels(col, spec: Spec, display, column, loc, problems, *, empty_is_missing=False) -> np.ndarray | None:
+def binary_labels(col, spec: Spec, display, column, loc, problems, *, empty_is_missing=False) -> np.ndarray | None:
     """Labels as a boolean array (True = positive), checked."""
-    null = _null_row(col)
+    null = null_row(col)
     if null is not None:
         problems.add(loc, f"{display}: column '{column}', row {null}: missing label")
         return None
     positive = label_key(spec.positive_label)
-    values, first, scalars = _distinct(col)
+    values, first, scalars = distinct(col)
     empty = _empty_label_row(col, values) if empty_is_missing and positive else None
     if empty is not None:
         problems.add(loc, f"{display}: column '{column}', row {empty}: missing label (empty)")
@@ -291,8 +291,8 @@ def _binary_labels(col, spec: Spec, display, column, loc, problems, *, empty_is_
     order = sorted(range(len(keys)), key=lambda i: keys[i])
     if positive not in keys:
         shown = ", ".join(repr(keys[i]) for i in order[:5]) + (", ..." if len(keys) > 5 else "")
-        hint = suggest(positive, keys) + _yaml_boolean_hint(spec)
-        problems.add(_positive_loc(spec, loc),
+        hint = suggest(positive, keys) + yaml_boolean_hint(spec)
+        problems.add(positive_loc(spec, loc),
                      f"{display}: the positive label {spec.positive_label!r} does not occur in column "
                      f"'{column}' (labels: {shown}){hint}")
         return None
@@ -306,27 +306,27 @@ def _binary_labels(col, spec: Spec, display, column, loc, problems, *, empty_is_
     return _equal_mask(col, scalars[keys.index(positive)])
 
 
-def _positive_loc(spec: Spec, loc):
+def positive_loc(spec: Spec, loc):
     """Where a positive label that does not occur is reported: at the spec's
     ``positive`` key when it is written, else at the data source's ``loc``."""
     return ("positive",) if spec._locator and ("positive",) in spec._locator.lines else loc
 
 
-def _yaml_boolean_hint(spec: Spec) -> str:
+def yaml_boolean_hint(spec: Spec) -> str:
     if isinstance(spec.positive, bool):
         return " (YAML reads yes, no, on, off, true and false as booleans: quote a text label)"
     return ""
 
 
-def _class_labels(col, spec: Spec, display, column, loc, problems, *, what: str,
+def class_labels(col, spec: Spec, display, column, loc, problems, *, what: str,
                   empty_is_missing=False) -> np.ndarray | None:
     """Multi-class labels as class indices (0..k-1, in ``classes`` order), checked."""
-    null = _null_row(col)
+    null = null_row(col)
     if null is not None:
         problems.add(loc, f"{display}: column '{column}', row {null}: missing {what}")
         return None
     keys = [label_key(c) for c in spec.classes]
-    values, first, scalars = _distinct(col)
+    values, first, scalars = distinct(col)
     empty = _empty_label_row(col, values) if empty_is_missing and "" not in keys else None
     if empty is not None:
         problems.add(loc, f"{display}: column '{column}', row {empty}: missing {what} (empty)")
@@ -344,14 +344,14 @@ def _class_labels(col, spec: Spec, display, column, loc, problems, *, what: str,
     return out
 
 
-def _decisions(col, labels_keys, spec, display, column, loc, problems) -> np.ndarray | None:
+def decisions(col, labels_keys, spec, display, column, loc, problems) -> np.ndarray | None:
     """Hard decisions as booleans (True = predicted positive)."""
-    null = _null_row(col)
+    null = null_row(col)
     if null is not None:
         problems.add(loc, f"{display}: column '{column}', row {null}: missing decision")
         return None
     positive = label_key(spec.positive_label)
-    values, first, scalars = _distinct(col)
+    values, first, scalars = distinct(col)
     keys = [label_key(v) for v in values]
     extra = [(f, k) for k, f in zip(keys, first) if k not in labels_keys]
     if len(labels_keys) == 1 and len(extra) == 1:
@@ -366,7 +366,7 @@ def _decisions(col, labels_keys, spec, display, column, loc, problems) -> np.nda
     return _equal_mask(col, scalars[keys.index(positive)])
 
 
-def _first_duplicate(col, ids: np.ndarray):
+def first_duplicate(col, ids: np.ndarray):
     """Rows (0-based) of the first repeated id, or None.
 
     Integer ids: ids in increasing order (the common case) need one pass;
@@ -393,7 +393,7 @@ def _first_duplicate(col, ids: np.ndarray):
     return tuple(sorted(int(r) for r in order[i: i + 2]))
 
 
-def _type_problem(col, role: str) -> str | None:
+def type_problem(col, role: str) -> str | None:
     """Why a column as read cannot hold a ``role`` at all (its shape or type;
     the text after its name), or None. Its values are checked later."""
     if isinstance(col, np.ndarray):  # NPZ members
@@ -404,17 +404,17 @@ def _type_problem(col, role: str) -> str | None:
         if col.dtype.kind not in "biufUS":
             kind = {"c": "complex numbers", "V": "structured records", "M": "dates and times",
                     "m": "time spans", "O": "Python objects"}.get(col.dtype.kind, "values")
-            return f"holds {kind} (dtype {col.dtype}); {_a(role)} column holds real numbers, text or booleans"
+            return f"holds {kind} (dtype {col.dtype}); {with_article(role)} column holds real numbers, text or booleans"
         return None
     import pyarrow as pa
 
     if isinstance(col, (pa.ChunkedArray, pa.Array)) and pa.types.is_nested(col.type):
-        return (f"is of the nested type {col.type}; {_a(role)} column holds plain values (numbers, text or "
+        return (f"is of the nested type {col.type}; {with_article(role)} column holds plain values (numbers, text or "
                 "booleans)")
     return None
 
 
-def _binary_row(col) -> tuple[int, bytes] | None:
+def binary_row(col) -> tuple[int, bytes] | None:
     """The first value that is not UTF-8 in a column the CSV reader left as
     bytes (it does so for any column with one such value)."""
     import pyarrow as pa

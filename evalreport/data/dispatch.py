@@ -15,16 +15,16 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import DataError
-from ..metrics.counts import WeightScaleError
+from ..counting import WeightScaleError
 from ..spec import FALLBACK_THRESHOLD, Spec, data_suffix
-from .checks import (_MEMORY_SCALES, _engine_weight_problem, _positive_loc, _Problems, _yaml_boolean_hint,
+from .checks import (MEMORY_SCALES, engine_weight_problem, positive_loc, Problems, yaml_boolean_hint,
                      scale_note, weight_exponent)
-from .memory import _load_one
-from .source import Source, _BackgroundSha256, _combined_sha256
+from .memory import load_one
+from .source import Source, BackgroundSha256, combined_sha256
 from .tables import in_memory_tables
 
 
-def _check_pairing(spec: Spec, sources: list[Source], problems: _Problems) -> None:
+def _check_pairing(spec: Spec, sources: list[Source], problems: Problems) -> None:
     """Learners of one data set are paired: several files must hold the same ids."""
     by_dataset: dict[str | None, list[Source]] = {}
     for s in sources:
@@ -66,11 +66,10 @@ def _engine_files(spec: Spec, src) -> list[Path]:
     return sorted(Path(p) for p in glob.glob(pattern, recursive=True) if Path(p).is_file())
 
 
-def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Source | None:
+def _load_engine(spec: Spec, i: int, problems: Problems, progress=None) -> Source | None:
     """Aggregate one source where it lives (DuckDB or Spark): count tables, no rows."""
     src = spec.data[i]
     base = ("data", i)
-    scores = {name: learner.score for name, learner in src.learners.items()}
     if progress:
         progress(f"aggregating {src.path} with {src.engine}")
     files = _engine_files(spec, src)
@@ -81,42 +80,67 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
         return None
     exponent, notes = _duckdb_weight_scale(spec, src, files) if src.engine == "duckdb" else (0, ())
     if spec.task == "multiclass":
-        lists = {name: list(learner.scores) for name, learner in src.learners.items()}
-        try:
-            if src.engine == "duckdb":
-                from ..engines.duckdb import aggregate_duckdb_multiclass
+        return _load_engine_multiclass(spec, i, files, exponent, notes, problems)
+    agg = _aggregate_binary(spec, i, files, exponent, problems)
+    if agg is None or not _engine_labels_and_weights_agree(spec, i, agg, problems):
+        return None
+    tables, group_tables, bounds = _learner_tables(src, agg)
+    return Source(
+        index=i, path=src.path, file=files[0] if files else Path(src.path),
+        sha256=combined_sha256(files) if files else None, rows=agg.rows, dataset=src.dataset,
+        labels=None, ids=None, groups=None, weights=None, tables=tables, group_tables=group_tables,
+        resolution_bound=bounds, engine=src.engine, reductions=agg.reductions, warnings=notes,
+    )
 
-                rows, counts = aggregate_duckdb_multiclass(
-                    [str(f) for f in files] if files else src.path, label=src.label, classes=spec.classes,
-                    learners=lists, weight=src.weight, memory_limit=src.memory_limit, kind=src.kind,
-                    database=str(spec.resolve(src.database)) if src.database else None, weight_exponent=exponent)
-            else:
-                from ..engines.spark import aggregate_spark_multiclass
 
-                session = spec.spark
-                rows, counts = aggregate_spark_multiclass(
-                    str(spec.resolve(src.path)), label=src.label, classes=spec.classes, learners=lists,
-                    weight=src.weight, master=session.master if session else None,
-                    conf=dict(session.conf) if session else None,
-                    remote=session.remote if session else None,
-                    **_spark_reader(src))
-        except WeightScaleError as exc:
-            problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{_MEMORY_SCALES}")
+def _load_engine_multiclass(spec: Spec, i: int, files: list, exponent: int, notes, problems: Problems):
+    """A multi-class source aggregated where it lives: each learner's count tables."""
+    src = spec.data[i]
+    base = ("data", i)
+    lists = {name: list(learner.scores) for name, learner in src.learners.items()}
+    try:
+        if src.engine == "duckdb":
+            from ..engines.duckdb import aggregate_duckdb_multiclass
+
+            rows, counts = aggregate_duckdb_multiclass(
+                [str(f) for f in files] if files else src.path, label=src.label, classes=spec.classes,
+                learners=lists, weight=src.weight, memory_limit=src.memory_limit, kind=src.kind,
+                database=str(spec.resolve(src.database)) if src.database else None, weight_exponent=exponent)
+        else:
+            from ..engines.spark import aggregate_spark_multiclass
+
+            session = spec.spark
+            rows, counts = aggregate_spark_multiclass(
+                str(spec.resolve(src.path)), label=src.label, classes=spec.classes, learners=lists,
+                weight=src.weight, master=session.master if session else None,
+                conf=dict(session.conf) if session else None,
+                remote=session.remote if session else None,
+                **_spark_reader(src))
+    except WeightScaleError as exc:
+        problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{MEMORY_SCALES}")
+        return None
+    except (ValueError, ImportError) as exc:
+        problems.add(*_engine_error(spec, i, files, exc))
+        return None
+    first = next(iter(counts.values()), None)
+    for table in first.tables if first is not None else ():  # (every learner has the same weights)
+        problem = engine_weight_problem(src, table)
+        if problem is not None:
+            problems.add(base + ("weight",), problem)
             return None
-        except (ValueError, ImportError) as exc:
-            problems.add(*_engine_error(spec, i, files, exc))
-            return None
-        first = next(iter(counts.values()), None)
-        for table in first.tables if first is not None else ():  # (every learner has the same weights)
-            problem = _engine_weight_problem(src, table)
-            if problem is not None:
-                problems.add(base + ("weight",), problem)
-                return None
-        return Source(
-            index=i, path=src.path, file=files[0] if files else Path(src.path),
-            sha256=_combined_sha256(files) if files else None, rows=rows, dataset=src.dataset,
-            labels=None, ids=None, groups=None, weights=None, mc_counts=counts, engine=src.engine,
-            warnings=notes)
+    return Source(
+        index=i, path=src.path, file=files[0] if files else Path(src.path),
+        sha256=combined_sha256(files) if files else None, rows=rows, dataset=src.dataset,
+        labels=None, ids=None, groups=None, weights=None, mc_counts=counts, engine=src.engine,
+        warnings=notes)
+
+
+def _aggregate_binary(spec: Spec, i: int, files: list, exponent: int, problems: Problems):
+    """A binary source's aggregates (DuckDB's exact tables streamed, or Spark's),
+    or None with the problem told."""
+    src = spec.data[i]
+    base = ("data", i)
+    scores = {name: learner.score for name, learner in src.learners.items()}
     try:
         if src.engine == "duckdb":
             from ..engines.duckdb import aggregate_duckdb
@@ -147,26 +171,40 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
                                   remote=session.remote if session else None, by=src.group,
                                   labels_as_text=True, **_spark_reader(src))
     except WeightScaleError as exc:  # (the streamed exact tables check the totals)
-        problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{_MEMORY_SCALES}")
+        problems.add(base + ("weight",), f"{src.path}: column '{src.weight}': {exc}{MEMORY_SCALES}")
         return None
     except (ValueError, ImportError, RuntimeError) as exc:
         problems.add(*_engine_error(spec, i, files, exc))
         return None
+    return agg
+
+
+def _engine_labels_and_weights_agree(spec: Spec, i: int, agg, problems: Problems) -> bool:
+    """Whether the labels the engine saw are the task's (the positive label among
+    them) and the weights pass the memory path's checks on the tables; else told."""
+    src = spec.data[i]
+    base = ("data", i)
     from ..engines import PositiveLabelMissing, check_labels
 
     try:
         check_labels(agg.labels_seen, spec.positive_label, truncated=agg.labels_truncated, where=src.path,
                      as_text=True)
     except PositiveLabelMissing as exc:
-        problems.add(_positive_loc(spec, base + ("label",)), str(exc) + _yaml_boolean_hint(spec))
-        return None
+        problems.add(positive_loc(spec, base + ("label",)), str(exc) + yaml_boolean_hint(spec))
+        return False
     except ValueError as exc:
         problems.add(base + ("label",), str(exc))
-        return None
-    problem = _engine_weight_problem(src, next(iter(agg.tables.values()))) if agg.tables else None
+        return False
+    problem = engine_weight_problem(src, next(iter(agg.tables.values()))) if agg.tables else None
     if problem is not None:
         problems.add(base + ("weight",), problem)
-        return None
+        return False
+    return True
+
+
+def _learner_tables(src, agg):
+    """(each learner's table, each learner's tables by group or None, the resolution's
+    bounds): with groups, the learner's own table is the sum of its groups'."""
     tables, group_tables, bounds = dict(agg.tables), None, agg.resolution_bound
     if src.group is not None:
         # one table per (learner, group): the learner's own table is their sum (exact)
@@ -184,12 +222,7 @@ def _load_engine(spec: Spec, i: int, problems: _Problems, progress=None) -> Sour
                 for k, v in b.items():
                     acc[k] = None if v is None or acc.get(k, 0.0) is None else acc.get(k, 0.0) + v
             bounds = merged
-    return Source(
-        index=i, path=src.path, file=files[0] if files else Path(src.path),
-        sha256=_combined_sha256(files) if files else None, rows=agg.rows, dataset=src.dataset,
-        labels=None, ids=None, groups=None, weights=None, tables=tables, group_tables=group_tables,
-        resolution_bound=bounds, engine=src.engine, reductions=agg.reductions, warnings=notes,
-    )
+    return tables, group_tables, bounds
 
 
 def _merge_tables(tables: list):
@@ -220,19 +253,19 @@ def _duckdb_weight_scale(spec: Spec, src, files: list) -> tuple[int, tuple]:
     return exponent, ((scale_note(src.path, src.weight, top, exponent),) if exponent else ())
 
 
-def _engine_agrees(spec: Spec, i: int, files: list, problems: _Problems) -> bool:
+def _engine_agrees(spec: Spec, i: int, files: list, problems: Problems) -> bool:
     """What the in-memory road refuses, refused before DuckDB or Spark aggregates
     (issue 36: the engines agree): a UTF-16, compressed-but-not-named-so or empty
     text file, a header past the limits, a .csv whose header is split by another
     separator, and a missing or repeated id. False when a problem was recorded."""
     from ..engines import ColumnError
     from ..spec.headers import header_problem
-    from .file_problems import _header_line, _other_separator, _rows_problem, _separator_problem, _text_problem
+    from .file_problems import header_line, other_separator, rows_problem, separator_problem, text_problem
 
     src, base = spec.data[i], ("data", i)
     first = files[0] if files else None
     if first is not None and data_suffix(first)[0] in (".csv", ".tsv", ".jsonl"):
-        problem = _text_problem(first, src.path)  # UTF-16, compressed but not named so, empty
+        problem = text_problem(first, src.path)  # UTF-16, compressed but not named so, empty
         if problem is not None:
             problems.add(base + ("path",), problem)
             return False
@@ -243,15 +276,15 @@ def _engine_agrees(spec: Spec, i: int, files: list, problems: _Problems) -> bool
             problems.add(base + ("path",), problem)
             return False
     if first is not None and data_suffix(first)[0] in (".csv", ".tsv"):
-        header = _header_line(first)
+        header = header_line(first)
         own = "\t" if data_suffix(first)[0] == ".tsv" else ","
-        separator = _other_separator(first, [header]) if header and own not in header else None
+        separator = other_separator(first, [header]) if header and own not in header else None
         if separator is not None:
-            problems.add(base + ("path",), _separator_problem(src.path, first, header, separator))
+            problems.add(base + ("path",), separator_problem(src.path, first, header, separator))
             return False
     for file in files if src.engine == "spark" else ():
         # Spark reads a short row padded with nulls and a long one cut: find them first (one pass)
-        problem = _rows_problem(file, src.path if len(files) == 1 else os.path.relpath(file, spec.base_dir)) \
+        problem = rows_problem(file, src.path if len(files) == 1 else os.path.relpath(file, spec.base_dir)) \
             if data_suffix(file)[0] in (".csv", ".tsv") else None
         if problem is not None:
             problems.add(base + ("path",), problem)
@@ -289,13 +322,13 @@ def _engine_error(spec: Spec, i: int, files: list, exc) -> tuple[tuple, str]:
     sniffer, given a row of the wrong number of fields, finds no dialect or no header;
     a quote never closed makes the score text), the row is found by line as the
     memory engine finds it (a pass over the files, on failure only)."""
-    from .file_problems import _rows_problem
+    from .file_problems import rows_problem
 
     src, base = spec.data[i], ("data", i)
     if src.engine == "duckdb":
         for file in files:
             if data_suffix(file)[0] in (".csv", ".tsv"):
-                problem = _rows_problem(file, src.path if len(files) == 1 else os.path.relpath(file, spec.base_dir))
+                problem = rows_problem(file, src.path if len(files) == 1 else os.path.relpath(file, spec.base_dir))
                 if problem is not None:
                     return base + ("path",), problem
     return base + _engine_key(exc, spec), f"{src.path}: {exc}{_memory_hint(src, exc)}"
@@ -345,20 +378,20 @@ def load_sources(spec: Spec, progress=None, tables=None) -> list[Source]:
     names (``data[i].table``) from ``tables`` (name -> a pyarrow Table, or a pandas
     or polars DataFrame); raise :class:`DataError` listing every problem."""
     tables = in_memory_tables(spec, tables)
-    problems = _Problems(spec)
+    problems = Problems(spec)
     sources = []
     for i in range(len(spec.data)):
         if spec.data[i].engine != "memory":
             s = _load_engine(spec, i, problems, progress)
         else:
-            s = _load_one(spec, i, problems, progress, tables)
+            s = load_one(spec, i, problems, progress, tables)
         if s is not None:
             sources.append(s)
     if not problems.items:
         _check_pairing(spec, sources, problems)
     if problems.items:
         for s in sources:  # nothing will be written: stop hashing
-            if isinstance(s.sha256, _BackgroundSha256):
+            if isinstance(s.sha256, BackgroundSha256):
                 s.sha256.cancel()
         raise DataError(problems.items)
     return sources

@@ -12,12 +12,12 @@ import json
 import zipfile
 from pathlib import Path
 
-from ..spec import _cut, _short, data_suffix, not_a_file, suggest
-from .readers import _CODECS, _csv_parse, _csv_read_options, _text_input
-from .source import _a, _shown
+from ..spec import cut, short, data_suffix, not_a_file, suggest
+from .readers import CODECS, csv_parse, csv_read_options, text_input
+from .source import with_article, shown_text
 
 
-def _path_problem(file: Path, display: str) -> str | None:
+def path_problem(file: Path, display: str) -> str | None:
     """Why a data file cannot be read at all, None when it can: it is missing,
     not a regular file (a folder; a FIFO, never opened: it would block), or the
     system refuses it (no permission, a name too long, a NUL byte in it)."""
@@ -33,7 +33,7 @@ def _path_problem(file: Path, display: str) -> str | None:
             f" (looked for {file}: a relative path starts from the spec's folder)")
         return f"file not found: {display}{where}{hint}"
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte
-        shown = _cut(display) if display.isprintable() else _short(display)
+        shown = cut(display) if display.isprintable() else short(display)
         return f"cannot read {shown}: {getattr(exc, 'strerror', None) or exc}"
     kind = not_a_file(mode)
     if kind is not None:
@@ -42,16 +42,16 @@ def _path_problem(file: Path, display: str) -> str | None:
         with open(file, "rb"):  # a regular file: opening it does not block
             pass
     except OSError as exc:  # no permission to read it
-        return f"cannot read {_cut(display)}: {exc.strerror or exc}"
+        return f"cannot read {cut(display)}: {exc.strerror or exc}"
     return None
 
 
-def _header_line(file: Path) -> str:
+def header_line(file: Path) -> str:
     """The first line of a text data file (decompressed), '' if unreadable."""
     import pyarrow as pa
 
     try:
-        with pa.input_stream(str(file), compression=_CODECS.get(data_suffix(file)[1])) as stream:
+        with pa.input_stream(str(file), compression=CODECS.get(data_suffix(file)[1])) as stream:
             raw = stream.read(1 << 16)
     except Exception:  # noqa: BLE001 (only for a hint)
         return ""
@@ -62,7 +62,7 @@ def _header_line(file: Path) -> str:
 _MAGIC = {b"\x1f\x8b": ".gz", b"BZh": ".bz2", b"\x28\xb5\x2f\xfd": ".zst", b"\x04\x22\x4d\x18": ".lz4"}
 
 
-def _text_problem(file: Path, display: str) -> str | None:
+def text_problem(file: Path, display: str) -> str | None:
     """Why a CSV, TSV or JSONL file cannot be read as UTF-8 text at all, from
     its first bytes: compressed but named as plain text, UTF-16, empty. None
     when it looks like text (a wrong compression is the reader's to report).
@@ -74,12 +74,12 @@ def _text_problem(file: Path, display: str) -> str | None:
             start = f.read(4)
         for magic, suffix in _MAGIC.items():
             if start.startswith(magic):
-                return (f"{display} is {_CODECS[suffix]}-compressed, but its name does not say so "
+                return (f"{display} is {CODECS[suffix]}-compressed, but its name does not say so "
                         f"(name it {Path(display).name}{suffix})")
     import pyarrow as pa
 
     try:
-        with pa.input_stream(str(file), compression=_CODECS.get(data_suffix(file)[1])) as stream:
+        with pa.input_stream(str(file), compression=CODECS.get(data_suffix(file)[1])) as stream:
             head = stream.read(1 << 16)
     except Exception:  # noqa: BLE001 (a wrong compression: the reader says so)
         return None
@@ -100,12 +100,12 @@ def _lines(file: Path):
     text data file, decompressed."""
     import pyarrow as pa
 
-    with pa.input_stream(str(file), compression=_CODECS.get(data_suffix(file)[1])) as stream:
+    with pa.input_stream(str(file), compression=CODECS.get(data_suffix(file)[1])) as stream:
         for number, line in enumerate(io.BufferedReader(stream, 1 << 20), 1):
             yield number, line.rstrip(b"\r\n"), line.endswith(b"\n")
 
 
-_CUT = " (the file ends in this line, without a line end: cut short?)"
+CUT = " (the file ends in this line, without a line end: cut short?)"
 
 
 def _not_utf8(display: str, number: int, line: bytes, exc: UnicodeDecodeError) -> str:
@@ -136,10 +136,10 @@ def _csv_problem(file: Path, display: str) -> str | None:
         found.append(row)
         return "error"
 
-    parse = _csv_parse(data_suffix(file)[0])
+    parse = csv_parse(data_suffix(file)[0])
     parse = pacsv.ParseOptions(delimiter=parse.delimiter, invalid_row_handler=first)
     try:
-        with _text_input(file) as src:
+        with text_input(file) as src:
             pacsv.read_csv(src, parse_options=parse, read_options=pacsv.ReadOptions(use_threads=False))
     except Exception:  # noqa: BLE001 (what it says is in found)
         pass
@@ -157,12 +157,12 @@ def _row_message(file: Path, display: str, row) -> str:
             f.seek(max(0, file.stat().st_size - len(row.text.encode()) - 1))
             tail = f.read()
         if tail.endswith(row.text.encode()) and not tail.endswith(b"\n"):
-            hint = _CUT
+            hint = CUT
     return (f"{display}: {where}: {row.actual_columns} fields where the header has {row.expected_columns}: "
-            f"{_shown(row.text)}{hint}")
+            f"{shown_text(row.text)}{hint}")
 
 
-def _rows_problem(file: Path, display: str) -> str | None:
+def rows_problem(file: Path, display: str) -> str | None:
     """The first row of a CSV/TSV file with the wrong number of fields, or its last
     row ending inside a quoted field never closed, in one streamed pass (pyarrow, one
     thread, the first column only kept, as text: the memory of one block): what the
@@ -179,13 +179,13 @@ def _rows_problem(file: Path, display: str) -> str | None:
         return "skip"
 
     try:
-        read = _csv_read_options(file)
+        read = csv_read_options(file)
         # the header read as a row (its fields are the columns): lines keep their numbers
         read.use_threads, read.autogenerate_column_names = False, True
-        parse = pacsv.ParseOptions(delimiter=_csv_parse(data_suffix(file)[0]).delimiter, invalid_row_handler=first)
+        parse = pacsv.ParseOptions(delimiter=csv_parse(data_suffix(file)[0]).delimiter, invalid_row_handler=first)
         convert = pacsv.ConvertOptions(include_columns=["f0"], column_types={"f0": pa.string()})
         rows = -1  # (the header)
-        with _text_input(file) as src:
+        with text_input(file) as src:
             for batch in pacsv.open_csv(src, parse_options=parse, read_options=read, convert_options=convert):
                 if found:
                     break
@@ -194,10 +194,10 @@ def _rows_problem(file: Path, display: str) -> str | None:
         return None
     if found:
         return _row_message(file, display, found[0])
-    last = _open_quote_at_end(file) if data_suffix(file)[1] is None else None
+    last = open_quote_at_end(file) if data_suffix(file)[1] is None else None
     if last is not None:
         return (f"{display}: row {rows:,}, the last, ends inside a quoted field that is not closed: "
-                f"{_shown(last)}{_CUT}")
+                f"{shown_text(last)}{CUT}")
     return None
 
 
@@ -236,21 +236,21 @@ def _jsonl_problem(file: Path, display: str) -> str | None:
             return f"{display}: line {number}: key {exc.args[0]!r} appears twice"
         except json.JSONDecodeError as exc:
             return (f"{display}: line {number} is not valid JSON ({exc.msg}: character {exc.colno})"
-                    + ("" if ended else _CUT))
+                    + ("" if ended else CUT))
         if not isinstance(record, dict):
-            return f"{display}: line {number} is not a JSON object ({_shown(line.decode())})"
+            return f"{display}: line {number} is not a JSON object ({shown_text(line.decode())})"
         for c in record:
             if record[c] is not None:
                 kind = _json_kind(record[c])
                 first = kinds.setdefault(c, (kind, number, record[c]))
                 if first[0] != kind:
-                    return (f"{display}: column '{c}': line {first[1]} holds {_a(first[0])} "
-                            f"({json.dumps(first[2])[:40]}), line {number} {_a(kind)} "
+                    return (f"{display}: column '{c}': line {first[1]} holds {with_article(first[0])} "
+                            f"({json.dumps(first[2])[:40]}), line {number} {with_article(kind)} "
                             f"({json.dumps(record[c])[:40]})")
     return None
 
 
-def _read_problem(file: Path, display: str, exc: Exception) -> str:
+def read_problem(file: Path, display: str, exc: Exception) -> str:
     """What a reader's failure means, by file, line and column where it can be found."""
     suffix = data_suffix(file)[0]
     found = None
@@ -287,7 +287,7 @@ def _parquet_problem(file: Path, display: str) -> str | None:
     return None
 
 
-def _open_quote_at_end(file: Path) -> str | None:
+def open_quote_at_end(file: Path) -> str | None:
     """The last line of a plain CSV/TSV file that ends inside a quoted field
     (cut short there, pyarrow reads the field to the end of the file and
     says nothing), or None. Only a file without a line end at its end can,
@@ -308,14 +308,14 @@ def _open_quote_at_end(file: Path) -> str | None:
     return last.decode("utf-8", "replace") if quotes % 2 else None
 
 
-def _separator_problem(display: str, file: Path, header: str, separator: str) -> str:
+def separator_problem(display: str, file: Path, header: str, separator: str) -> str:
     suffix = data_suffix(file)[0]
     return (f"{display}: the header reads as one column {header!r}; the file looks separated by "
             f"{separator!r}, but {suffix} is read as {'tab' if suffix == '.tsv' else 'comma'}-separated "
             "(.csv: commas, .tsv: tabs)")
 
 
-def _other_separator(file: Path, names: list[str]) -> str | None:
+def other_separator(file: Path, names: list[str]) -> str | None:
     """The separator a text file's one-column header seems split by, when it
     is not the one its suffix reads (a .csv saved with semicolons, as
     spreadsheets do where the comma is the decimal mark)."""

@@ -15,10 +15,10 @@ from ..arrow import arrow_to_numpy
 from ..spec import data_suffix
 # the header readers are the spec's (a path pattern's files are matched when the spec loads);
 # named here as before
-from ..spec.headers import _CODECS, _column_names, _csv_parse, _csv_read_options, _text_input  # noqa: F401
+from ..spec.headers import CODECS, column_names, csv_parse, csv_read_options, text_input  # noqa: F401
 
 
-class _MemberError(ValueError):
+class MemberError(ValueError):
     """An NPZ member that cannot be read as a column (its text, after the name)."""
 
     def __init__(self, column: str, text: str):
@@ -35,7 +35,7 @@ def _read_npz(file: Path, columns: list[str]) -> dict[str, np.ndarray]:
             except ValueError as exc:
                 if "allow_pickle" not in str(exc):
                     raise
-                raise _MemberError(c, "holds Python objects (an object array), which NumPy reads only by "
+                raise MemberError(c, "holds Python objects (an object array), which NumPy reads only by "
                                       "unpickling (unsafe): save numbers or text") from None
         return out
 
@@ -57,7 +57,7 @@ def read_columns(file: Path, columns: list[str]) -> dict[str, object]:
     if suffix == ".jsonl":
         import pyarrow.json as pajson
 
-        with _text_input(file) as src:
+        with text_input(file) as src:
             table = pajson.read_json(src).select(columns)
         return {c: table.column(c) for c in columns}
     return _read_npz(file, columns)
@@ -154,7 +154,7 @@ def _read_csv(file: Path, columns: list[str], suffix: str, *, sliced: bool = Tru
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    parse = _csv_parse(suffix)
+    parse = csv_parse(suffix)
     size = file.stat().st_size
     whole = None
     if sliced and size > 2 * CSV_SLICE_BYTES:
@@ -164,8 +164,8 @@ def _read_csv(file: Path, columns: list[str], suffix: str, *, sliced: bool = Tru
             whole = None
     if whole is not None:
         return whole
-    read = _csv_read_options(file)  # blocks that hold the header whole
-    with _text_input(file) as src:
+    read = csv_read_options(file)  # blocks that hold the header whole
+    with text_input(file) as src:
         table = pacsv.read_csv(src, parse_options=parse, read_options=read,
                                convert_options=pacsv.ConvertOptions(include_columns=columns))
     return {c: table.column(c) for c in columns}

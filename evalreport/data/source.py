@@ -20,7 +20,7 @@ class Source:
     index: int  # position in spec.data
     path: str  # as written in the spec
     file: Path | None  # None: an in-memory table (evaluate(spec, data=...))
-    sha256: "str | _BackgroundSha256 | None"  # see sha256_hex
+    sha256: "str | BackgroundSha256 | None"  # see sha256_hex
     rows: int
     dataset: str | None
     labels: np.ndarray
@@ -44,7 +44,7 @@ class Source:
     @property
     def sha256_hex(self) -> str | None:
         """The input's sha256 (waits for the background hash if it is still running)."""
-        return self.sha256.result() if isinstance(self.sha256, _BackgroundSha256) else self.sha256
+        return self.sha256.result() if isinstance(self.sha256, BackgroundSha256) else self.sha256
 
     @property
     def learner_names(self) -> list[str]:
@@ -64,7 +64,7 @@ def file_sha256(path: Path, stop: threading.Event | None = None) -> str | None:
     return h.hexdigest()
 
 
-class _BackgroundSha256:
+class BackgroundSha256:
     """Hash a file in a thread while it is read and checked.
 
     hashlib releases the GIL on large updates, so on two cores the hash costs
@@ -95,7 +95,7 @@ class _BackgroundSha256:
         self._stop.set()
 
 
-def _combined_sha256(files: list[Path]) -> str:
+def combined_sha256(files: list[Path]) -> str:
     """One file's sha256; for several (a glob), the sha256 of their names and sha256s."""
     if len(files) == 1:
         return file_sha256(files[0])
@@ -108,14 +108,14 @@ def _combined_sha256(files: list[Path]) -> str:
 # Small helpers of the messages (the readers' problems and the checks say things alike)
 
 
-def _a(word: str) -> str:
+def with_article(word: str) -> str:
     return ("an " if word[0] in "aeiou" else "a ") + word
 
 
-def _shown(text: str, most: int = 60) -> str:
+def shown_text(text: str, most: int = 60) -> str:
     return repr(text if len(text) <= most else text[:most] + "...")
 
 
-def _py(value):
+def python_value(value):
     """A NumPy scalar as the plain Python value (for messages)."""
     return value.item() if hasattr(value, "item") else value

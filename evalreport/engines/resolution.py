@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from ..metrics.counts import CountTable
+from ..counting import CountTable
 from ..metrics.sums import dot
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..metrics.counts import CountTable, count_table_from_aggregates
+from ..counting import CountTable, count_table_from_aggregates
 from .checks import sorted_labels
 from .resolution import merge_cells, resolution_bounds
 

@@ -49,12 +49,12 @@ import math
 import numpy as np
 
 from .. import registry
-from ..compare.stats.core import _check_level
 from ..compare.stats.holm import holm
 from ..compare.stats.delong import delong_unpaired_summary
+from ..metrics.levels import check_level
 from ..errors import DataError
 from ..metrics.proportion import PROPORTIONS as CELLS
-from .drift import CONVENTIONS, PSI_BINS, PSI_FLOOR, _as_distribution, drift_label, drift_method, ks_distance, psi
+from .drift import CONVENTIONS, PSI_BINS, PSI_FLOOR, as_distribution, drift_label, drift_method, ks_distance, psi
 from .multiclass import chi2_homogeneity, class_drift_rows, multiclass_balance
 from .names import METHOD_NAMES, balance_rows
 from .proportions import newcombe_interval, score_interval, two_proportion_test
@@ -220,7 +220,7 @@ def _drift_row(learner, a, b) -> dict:
                                else f"no score distribution in the {which} run (hard decisions)")
                 return row
     pooled = psi(sa, sb)
-    fa, fb = _as_distribution(sa), _as_distribution(sb)
+    fa, fb = as_distribution(sa), as_distribution(sb)
     exact = fa.exact and fb.exact
     row.update(psi=pooled["psi"], psi_bins=pooled["bins"], ks=ks_distance(fa, fb), label=drift_label(pooled["psi"]),
                note=pooled["note"])
@@ -374,7 +374,7 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
     >>> d["note"]
     "the previous run's scores are tied at some deciles: 3 bins instead of 10"
     """
-    level = _check_level(level)
+    level = check_level(level)
     prev_l, cur_l = _learners(previous, "previous"), _learners(current, "current")
     multiclass = "multiclass" in (previous.get("task"), current.get("task"))
     task = "multiclass" if multiclass else "binary"
@@ -385,22 +385,7 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
     for name in names:
         a, b = prev_l.get(name), cur_l.get(name)
         if a is None or b is None:
-            only = "current" if a is None else "previous"
-            note = f"learner '{name}' is in the {only} run only"
-            blk = b if a is None else a
-            for m in compared:
-                present, v = _value(blk, m, task)
-                if present:
-                    rows.append({**_row(name, m, None if a is None else v, v if a is None else None, note=note),
-                                 "only_in": only})
-            # only_in: which run has the learner (gates on change pass for a new learner)
-            if multiclass:
-                drift += [{"learner": name, "class": cls, "psi": None, "psi_bins": None, "ks": None,
-                           "method": None, "label": "undefined", "note": note, "only_in": only}
-                          for cls in (blk.get("class_counts") or {})]
-            else:
-                drift.append({"learner": name, "psi": None, "psi_bins": None, "ks": None, "method": None,
-                              "label": "undefined", "by_class": None, "note": note, "only_in": only})
+            _one_run_rows(name, a, b, compared, task, multiclass, rows, drift)
             continue
         for m in compared:
             pa, pb = _value(a, m, task)[0], _value(b, m, task)[0]
@@ -424,3 +409,25 @@ def changes(previous: dict, current: dict, *, level: float = 0.95) -> dict:
         "drift": drift,
         "balance": _balances(prev_l, cur_l, common, level, multiclass),
     }
+
+
+def _one_run_rows(name: str, a: dict | None, b: dict | None, compared, task: str, multiclass: bool,
+                  rows: list, drift: list) -> None:
+    """The rows of a learner in one run only (``a`` previous or ``b`` current is
+    None): its values in that run, no change, no drift, and a note saying so."""
+    only = "current" if a is None else "previous"
+    note = f"learner '{name}' is in the {only} run only"
+    blk = b if a is None else a
+    for m in compared:
+        present, v = _value(blk, m, task)
+        if present:
+            rows.append({**_row(name, m, None if a is None else v, v if a is None else None, note=note),
+                         "only_in": only})
+    # only_in: which run has the learner (gates on change pass for a new learner)
+    if multiclass:
+        drift += [{"learner": name, "class": cls, "psi": None, "psi_bins": None, "ks": None,
+                   "method": None, "label": "undefined", "note": note, "only_in": only}
+                  for cls in (blk.get("class_counts") or {})]
+    else:
+        drift.append({"learner": name, "psi": None, "psi_bins": None, "ks": None, "method": None,
+                      "label": "undefined", "by_class": None, "note": note, "only_in": only})

@@ -126,7 +126,7 @@ class _Mixture:
         return float(self.points[min(i, self.points.size - 1)])
 
 
-def _as_distribution(d):
+def as_distribution(d):
     if isinstance(d, _Mixture):
         return d
     if isinstance(d, dict) and "kind" in d:  # one class: a mixture of one
@@ -161,7 +161,7 @@ def ks_distance(previous, current) -> float | None:
     >>> round(ks_distance(a, b), 4)
     0.3333
     """
-    f, g = _as_distribution(previous), _as_distribution(current)
+    f, g = as_distribution(previous), as_distribution(current)
     if f.weight <= 0 or g.weight <= 0 or not f.points.size or not g.points.size:
         return None
     # both CDFs are steps that jump only at their points: the supremum is at one of them
@@ -204,7 +204,7 @@ def psi(previous, current, *, bins: int = PSI_BINS, floor: float = PSI_FLOOR) ->
     >>> len(r["bins"]), r["bins"][0], round(r["psi"], 4)
     (10, {'lo': None, 'hi': 0.0, 'expected': 0.1, 'actual': 0.18181818181818182}, 0.0567)
     """
-    f, g = _as_distribution(previous), _as_distribution(current)
+    f, g = as_distribution(previous), as_distribution(current)
     if f.weight <= 0 or not f.points.size:
         return {"psi": None, "bins": None, "note": "the previous run has no scores"}
     if g.weight <= 0 or not g.points.size:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..compare.stats.core import _special
-from .drift import _as_distribution, drift_label, drift_method, ks_distance, psi
+from .drift import as_distribution, drift_label, drift_method, ks_distance, psi
 
 __all__ = ["chi2_homogeneity", "class_drift_rows", "multiclass_balance"]
 
@@ -43,7 +43,7 @@ def class_drift_rows(learner, a, b) -> list[dict]:
             continue
         ca, cb = sa[cls], sb[cls]
         p = psi(ca, cb)
-        fa, fb = _as_distribution(ca), _as_distribution(cb)
+        fa, fb = as_distribution(ca), as_distribution(cb)
         row.update(psi=p["psi"], psi_bins=p["bins"], ks=ks_distance(fa, fb), label=drift_label(p["psi"]),
                    note=p["note"], method=drift_method(fa.exact and fb.exact, f"of the {cls} score column "))
     return rows

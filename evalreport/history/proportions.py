@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import math
 
-from ..compare.stats.core import _check_level, _two_sided_normal, _z
+from ..compare.stats.core import _two_sided_normal
+from ..metrics.levels import check_level, normal_quantile
 from ..metrics.proportion import wilson_interval
 from ..words import general
 
@@ -104,12 +105,12 @@ def score_interval(x1: float, n1: float, x2: float, n2: float, *,
     >>> [round(v, 4) for v in score_interval(30, 100, 45, 100)]
     [0.0159, 0.2792]
     """
-    level = _check_level(level)
+    level = check_level(level)
     if n1 <= 0 or n2 <= 0:
         return None
     p1, p2 = x1 / n1, x2 / n2
     d = p2 - p1
-    z = _z(level)
+    z = normal_quantile(level)
 
     def f(delta):
         return _score(p1, n1, p2, n2, delta)
@@ -153,7 +154,7 @@ def two_proportion_test(x1: float, n1: float, x2: float, n2: float, *, level: fl
     >>> two_proportion_test(0, 10, 0, 12)["note"]
     'both runs have the proportion 0: no variance, no test'
     """
-    level = _check_level(level)
+    level = check_level(level)
     out = {"previous": None, "current": None, "change": None, "z": None, "p_value": None,
            "interval": None, "note": None}
     if n1 <= 0 or n2 <= 0:

@@ -10,8 +10,8 @@ from .binary import (
     evaluate_counts,
 )
 from .cost import CostCurve, Costs, OperatingPoint, RocHull, probability_cost
-from .build import count_table, count_table_from_aggregates
-from .table import CountTable
+from ..counting.build import count_table, count_table_from_aggregates
+from ..counting.table import CountTable
 from .stream import (
     CountReducer,
     ReducedEvaluation,

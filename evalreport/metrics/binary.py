@@ -21,20 +21,20 @@ from .cost import (
     operating_point,
     roc_hull,
 )
-from . import few_ties
-from .build import count_table_and_positive_rows
-from .few_ties import FewTiesTable
-from .table import (
+from . import few_ties_measures
+from ..counting.build import count_table_and_positive_rows
+from ..counting.few_ties import FewTiesTable
+from ..counting.table import (
     CountTable,
     SCALE_ADVICE,
     WeightScaleError,
     weight_scale_problem,
 )
-from .unit_rates import _UnitCurveBuffers
+from ..counting.unit_rates import UnitCurveBuffers
 # the scalars' arithmetic (its pieces also read by metrics.stream_rows and metrics.reduced)
-from .binary_scalars import _bep_between, _mcclish, _precision, _scalars_distinct, _scalars_general, _trapezoids2  # noqa: F401,E501
+from .binary_scalars import mcclish, precision_column, scalars_distinct, scalars_general
 from .frozen import FrozenMapping
-from .parallel import blocks, in_parts
+from ..counting.parallel import blocks, in_parts
 
 __all__ = [
     "BinaryEvaluation",
@@ -142,7 +142,7 @@ class ThresholdMeasures:
     undefined: Mapping[str, str]
 
 
-def _num(x):
+def plain_number(x):
     """A count as a plain Python number (int when unweighted)."""
     return x.item() if hasattr(x, "item") else x
 
@@ -163,7 +163,7 @@ def _fbeta_value(tp, fp, fn, beta):
 def measures_at_row(table: CountTable, row: int, threshold: float, *, costs=None, betas=(1,)):
     """The at-threshold measures for one row of the count table."""
     pos, neg = table.positives, table.negatives
-    tp, fp = _num(table.tp_at(row)), _num(table.fp_at(row))
+    tp, fp = plain_number(table.tp_at(row)), plain_number(table.fp_at(row))
     fn, tn = pos - tp, neg - fp
     m = pos + neg
     und: dict[str, str] = {}
@@ -289,7 +289,7 @@ class BinaryEvaluation(BinarySummary):
             return t.curves.fpr, t.curves.tpr, t.curves.precision
         if t.unit_steps and self.positives > 0 and self.negatives > 0:
             return _unit_step_curves(t.tp, self.positives)
-        return _rate(t.fp, self.negatives), _rate(t.tp, self.positives), _precision(t)
+        return _rate(t.fp, self.negatives), _rate(t.tp, self.positives), precision_column(t)
 
     @cached_property
     def roc(self) -> RocCurve:
@@ -372,7 +372,7 @@ class BinaryEvaluation(BinarySummary):
             x = np.append(x, fpr_max)
             y = np.append(y, y0 + (y1 - y0) * (fpr_max - x0) / (x1 - x0))
         area = float(np.sum(np.diff(x) * (y[1:] + y[:-1])) / 2.0)
-        return _mcclish(area, fpr_max) if standardized else area
+        return mcclish(area, fpr_max) if standardized else area
 
     def operating_point(self, pc: float) -> OperatingPoint | None:
         """Least normalised expected cost at PC(+) = ``pc`` and the threshold reaching it.
@@ -401,11 +401,11 @@ def _rate(counts: np.ndarray, total) -> np.ndarray:
 def _unit_step_curves(tp: np.ndarray, pos: int):
     """(fpr, tpr, precision) when row j predicts exactly j samples positive
     (so there are ``tp.size - 1 - pos`` negatives), formed block by block as
-    the eager road forms them (:class:`~evalreport.metrics.unit_rates._UnitCurveBuffers`):
+    the eager road forms them (:class:`~evalreport.counting.unit_rates.UnitCurveBuffers`):
     the same floats as fp / neg, tp / pos and tp / (tp + fp), in reversed views.
     """
     n = tp.size - 1
-    buffers = _UnitCurveBuffers(n, pos)
+    buffers = UnitCurveBuffers(n, pos)
     ascending = tp[::-1]  # the buffers' order: index i is row n - i
 
     def fill(lo, hi):
@@ -452,11 +452,11 @@ def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
     few = isinstance(table, FewTiesTable)
     if pos > 0:
         if table.unit_steps:
-            auc2, ap, bep, hull_corners = _scalars_distinct(table, positive_rows)
+            auc2, ap, bep, hull_corners = scalars_distinct(table, positive_rows)
         elif few:  # a few ties among distinct scores
-            auc2, ap, bep = few_ties.scalars(table)
+            auc2, ap, bep = few_ties_measures.scalars(table)
         else:
-            auc2, ap, bep, hull_corners = _scalars_general(table)
+            auc2, ap, bep, hull_corners = scalars_general(table)
     else:
         und["average_precision"] = _absent(table, True)
         und["bep"] = _absent(table, True)
@@ -468,7 +468,7 @@ def _evaluate(table: CountTable, positive_rows) -> BinaryEvaluation:
             auc2 = int(auc2)
         auc = float(auc2 / pairs2)
         rank_loss = float((pairs2 - auc2) / pairs2)
-        hull = few_ties.roc_hull(table) if few else roc_hull(table, *hull_corners)
+        hull = few_ties_measures.roc_hull(table) if few else roc_hull(table, *hull_corners)
         curve = cost_curve(table, hull)
         etc = curve.area
     else:

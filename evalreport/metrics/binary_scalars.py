@@ -10,11 +10,11 @@ import numpy as np
 
 from .cost import UnitStepCorners
 from .sums import dot
-from .table import CountTable, pair_counts_leave_int64
-from .unit_rates import precision_sum as counts_precision_sum
+from ..counting.table import CountTable, pair_counts_leave_int64
+from ..counting.unit_rates import precision_sum as counts_precision_sum
 
 
-def _precision(table: CountTable) -> np.ndarray:
+def precision_column(table: CountTable) -> np.ndarray:
     # (tables of distinct unweighted scores with both classes take _unit_step_curves)
     predicted = np.add(table.tp[1:], table.fp[1:])
     return np.divide(table.tp[1:], predicted, dtype=np.float64)
@@ -27,24 +27,24 @@ def _bep(table: CountTable) -> float:
     k = int(np.searchsorted(predicted, pos, side="left"))
     if predicted[k] == pos:
         return float(table.tp[k] / pos)
-    tp = _bep_between(predicted[k - 1], table.tp[k - 1], predicted[k], table.tp[k], pos)
+    tp = bep_between(predicted[k - 1], table.tp[k - 1], predicted[k], table.tp[k], pos)
     return float(tp / pos)
 
 
-def _bep_between(p0, t0, p1, t1, pos):
+def bep_between(p0, t0, p1, t1, pos):
     """TP where TP + FP = ``pos`` on the segment from (TP + FP, TP) = (p0, t0) to
     (p1, t1) (also used by :mod:`evalreport.metrics.stream`)."""
     return t0 + (t1 - t0) * ((pos - p0) / (p1 - p0))
 
 
-def _mcclish(area: float, fpr_max: float) -> float:
+def mcclish(area: float, fpr_max: float) -> float:
     """McClish's standardised partial AUC (0.5 random, 1 perfect) from the area
     over FPR in [0, fpr_max] (also used by :mod:`evalreport.metrics.stream`)."""
     min_area = 0.5 * fpr_max**2
     return 0.5 * (1.0 + (area - min_area) / (fpr_max - min_area))
 
 
-def _scalars_general(table: CountTable):
+def scalars_general(table: CountTable):
     """AUC sum, AP and BEP from the whole table (any ties, any weights).
 
     The fourth item, the hull's candidate corners and their counts, is left to
@@ -52,14 +52,14 @@ def _scalars_general(table: CountTable):
     """
     tp, fp = table.tp, table.fp
     # Twice the area under the ROC polyline in count units: exact when unweighted.
-    auc2 = _trapezoids2(tp, fp)
+    auc2 = trapezoids2(tp, fp)
     recall_steps = np.subtract(tp[1:], tp[:-1], dtype=np.float64)
     # sums.dot: NumPy's pairwise sum, not BLAS: the same last digit on every processor and thread count
-    ap = dot(recall_steps, _precision(table)) / table.positives
+    ap = dot(recall_steps, precision_column(table)) / table.positives
     return auc2, ap, _bep(table), (None, None)
 
 
-def _trapezoids2(tp: np.ndarray, fp: np.ndarray):
+def trapezoids2(tp: np.ndarray, fp: np.ndarray):
     """sum (fp[k+1] - fp[k]) (tp[k+1] + tp[k]): twice the area under the ROC
     polyline in count units. Integer counts give a Python int, exact even
     where the sum leaves int64 (2 m+ m- >= 2**63, aggregated tables of
@@ -88,7 +88,7 @@ def _trapezoids2(tp: np.ndarray, fp: np.ndarray):
     return total
 
 
-def _scalars_distinct(table: CountTable, rows=None):
+def scalars_distinct(table: CountTable, rows=None):
     """The same from the rows where positives enter, when every row is one score.
 
     Unweighted and without ties, the i-th positive (i = 1..P) enters at row

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .table import CountTable, pair_counts_leave_int64
+from ..counting.table import CountTable, pair_counts_leave_int64
 
 __all__ = [
     "UnitStepCorners",
@@ -194,7 +194,7 @@ class UnitStepCorners:
     enters at row ``rows[i - 1]`` = k_i, at TP = i and FP = k_i - i.
 
     The hull reads their coordinates a few at a time (:meth:`at`) or tests
-    them against an edge straight from ``rows`` (:func:`_above_polygon`), so
+    them against an edge straight from ``rows`` (:func:`above_polygon`), so
     that no arrays of P coordinates are formed.
     """
 
@@ -233,7 +233,7 @@ def upper_hull_indices(x: np.ndarray, y: np.ndarray, corners=None, corner_xy=Non
         cx, cy = (x[cand], y[cand]) if corner_xy is None else corner_xy
     # the hull's rows and their coordinates, carried along (no gathers per round)
     ends = np.array([0, n - 1])
-    hull = _Polygon(ends, x[ends], y[ends])
+    hull = Polygon(ends, x[ends], y[ends])
     if cand.size > _SAMPLE_FROM:
         # Start from the hull of every 256th corner (a polygon under the true
         # hull, found in a few milliseconds) and drop, in one pass, every corner
@@ -244,7 +244,7 @@ def upper_hull_indices(x: np.ndarray, y: np.ndarray, corners=None, corner_xy=Non
         sx, sy = unit.at(np.arange(0, cand.size, _SAMPLE_STEP)) if unit is not None else (cx[step], cy[step])
         hull = _quickhull(hull, cand[step], sx, sy)
         if hull.rows.size <= _MAX_EDGE_LOOP:
-            above = _above_polygon(hull, cand, cx, cy)
+            above = above_polygon(hull, cand, cx, cy)
             kept = np.flatnonzero(above)
             cand = cand[kept]
             cx, cy = unit.at(kept) if unit is not None else (cx[kept], cy[kept])
@@ -260,11 +260,11 @@ def upper_hull_indices(x: np.ndarray, y: np.ndarray, corners=None, corner_xy=Non
 _SAMPLE_FROM = 4096
 _SAMPLE_STEP = 256
 _MAX_EDGE_LOOP = 512
-_CHUNK = 1 << 13  # candidates per step of _above_polygon's unit-step test
+_CHUNK = 1 << 13  # candidates per step of above_polygon's unit-step test
 
 
 @dataclass(frozen=True)
-class _Polygon:
+class Polygon:
     """Hull vertices: their rows (ascending) and coordinates."""
 
     rows: np.ndarray
@@ -272,7 +272,7 @@ class _Polygon:
     y: np.ndarray
 
 
-def _above_polygon(hull: _Polygon, cand, cx, cy) -> np.ndarray:
+def above_polygon(hull: Polygon, cand, cx, cy) -> np.ndarray:
     """Mask of the candidates strictly above the polyline through ``hull``.
 
     ``cand`` ascend, so the candidates under each edge form one slice: each is
@@ -327,7 +327,7 @@ def _above_polygon(hull: _Polygon, cand, cx, cy) -> np.ndarray:
     return above
 
 
-def _quickhull(hull: _Polygon, cand, cx, cy) -> _Polygon:
+def _quickhull(hull: Polygon, cand, cx, cy) -> Polygon:
     """Add to ``hull`` every candidate above it, farthest first (vectorised quickhull).
 
     ``cx``, ``cy`` are the candidates' coordinates. Each round adds, for every
@@ -357,10 +357,10 @@ def _quickhull(hull: _Polygon, cand, cx, cy) -> _Polygon:
         hy = np.concatenate((hy, cy[farthest]))[placed]
         # (the new vertices stay candidates: next round each lies on its own
         # edge, cross product exactly 0, and is dropped with those below)
-    return _Polygon(rows, hx, hy)
+    return Polygon(rows, hx, hy)
 
 
-def _prune_concave(hull: _Polygon) -> np.ndarray:
+def _prune_concave(hull: Polygon) -> np.ndarray:
     """Drop vertices on or below the chord of their neighbours until none is;
     return the rows of those left.
 

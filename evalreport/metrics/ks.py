@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .table import pair_counts_leave_int64
+from ..counting.table import pair_counts_leave_int64
 
 __all__ = ["KS", "ks_statistic", "ks_of", "gini"]
 

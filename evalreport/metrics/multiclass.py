@@ -124,8 +124,8 @@ def _column_pass(y: np.ndarray, column: np.ndarray, w: np.ndarray | None, i: int
     """One sort of class i's score column gives both its one-vs-rest count table
     and, for every class j, the weight of (class-i, class-j) pairs that column i
     ranks right (ties 1/2): row i of Hand & Till's pairwise matrix, unnormalised."""
-    from .order import argsort_scores
-    from .table import SCALE_ADVICE, CountTable, WeightScaleError, weight_scale_problem
+    from ..counting.order import argsort_scores
+    from ..counting.table import SCALE_ADVICE, CountTable, WeightScaleError, weight_scale_problem
 
     if w is not None:
         with np.errstate(over="ignore"):
@@ -133,7 +133,7 @@ def _column_pass(y: np.ndarray, column: np.ndarray, w: np.ndarray | None, i: int
         if np.isinf(total):  # every sum below would be inf or NaN
             raise WeightScaleError(f"{weight_scale_problem(total, 0)} ({SCALE_ADVICE})")
     # The ordering as DeLong's components take it: one sort of packed
-    # (score, row) keys (metrics.order), not np.argsort (half the time at 10^6
+    # (score, row) keys (counting.order), not np.argsort (half the time at 10^6
     # rows and 50 classes), and the ties come with it, so the sorted scores
     # are gathered only at the blocks' starts. Ascending and stable, reversed:
     # descending, ties in blocks (their sums below are exact counts; weights

@@ -4,7 +4,7 @@ A **threshold table** gives the confusion-matrix family at operating points the
 spec names (``thresholds: {at, top_fraction, recall, fpr}``): each point is one
 row of the count table (the classifier "positive iff score >= threshold"), found
 by bisection on its cumulative columns, so a table formed lazily
-(:class:`~evalreport.metrics.table._UnitStepTable`) is read at a few dozen rows
+(:class:`~evalreport.counting.table.UnitStepTable`) is read at a few dozen rows
 only, and an aggregated one (DuckDB, Spark) is read as it is.
 
 - ``at`` t: the row of threshold t itself.
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from .binary import measures_at_row
 from .family import FAMILY, family_at
 from .frozen import FrozenMapping
-from .table import CountTable
+from ..counting.table import CountTable
 
 __all__ = ["KINDS", "ROW_MEASURES", "DECILES", "OperatingRow", "GainsRow", "OperatingTable",
            "operating_table", "row_label", "row_note", "gains_note"]

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .binary import BinaryEvaluation, _mcclish, evaluate_counts
+from .binary import BinaryEvaluation, evaluate_counts
+from .binary_scalars import mcclish
 from .frozen import FrozenMapping
-from .table import CountTable
+from ..counting.table import CountTable
 from ..words import general
 
 __all__ = ["ReducedEvaluation", "Reduction", "StreamResult", "evaluate_reduced"]
@@ -178,7 +179,7 @@ class ReducedEvaluation(BinaryEvaluation):
                 f"the partial AUC at max_fpr {general(fpr_max)} was not computed while streaming the "
                 "count table (pass it in max_fprs)"
             )
-        return _mcclish(area, fpr_max) if standardized else area
+        return mcclish(area, fpr_max) if standardized else area
 
 
 def evaluate_reduced(table: CountTable, reduction: Reduction | None) -> BinaryEvaluation:
@@ -219,7 +220,7 @@ def evaluate_reduced(table: CountTable, reduction: Reduction | None) -> BinaryEv
     )
 
 
-def _roc_error(table: CountTable, row_index: np.ndarray) -> float:
+def roc_polyline_error(table: CountTable, row_index: np.ndarray) -> float:
     """Largest distance of the exact ROC curve from the polyline through the
     reduced table's rows. Where rows were dropped between two kept ones the
     curve is monotone in between, so it stays in the box they span, whose

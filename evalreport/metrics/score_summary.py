@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .sums import dot
-from .table import CountTable
+from ..counting.table import CountTable
 
 __all__ = ["ClassScores", "MAX_VALUES", "PROBABILITIES", "class_scores", "column_scores", "score_summary",
            "delong_variance"]

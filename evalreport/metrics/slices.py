@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..compare.stats.bootstrap import percentile_intervals
-from ..compare.stats.core import _check_level
+from .levels import check_level
 from .proportion import PROPORTIONS, proportion_intervals, wilson_interval
 
 __all__ = ["PARITY", "RATES", "PROPORTIONS", "SliceValue", "SliceColumn", "Parity", "wilson_interval",
@@ -220,7 +220,7 @@ def bootstrap_parity(counts: np.ndarray, *, n_resamples: int, seed: int, level: 
     size, the cell's predicted-positive share), so a resample costs one draw per cell.
     Only the values where ``keep`` is True are resampled (those :func:`parity_of`
     counts). (None, None) where the difference is undefined in every resample."""
-    level = _check_level(level)
+    level = check_level(level)
     counts = np.asarray(counts, dtype=float)
     if keep is not None:
         counts = counts[np.asarray(keep, bool)]

@@ -125,12 +125,12 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .binary import _num
-from .build import count_table_from_aggregates
+from .binary import plain_number
+from ..counting.build import count_table_from_aggregates
 from .frozen import FrozenMapping
 from .reduced import ReducedEvaluation, Reduction, StreamResult, evaluate_reduced
-from .stream_rows import ExactRows, _bincount
-from .table import SCALE_ADVICE, WeightScaleError, pair_counts_leave_int64, weight_scale_problem
+from .stream_rows import ExactRows, bincount
+from ..counting.table import SCALE_ADVICE, WeightScaleError, pair_counts_leave_int64, weight_scale_problem
 
 __all__ = [
     "DEFAULT_CAP",
@@ -266,8 +266,8 @@ class CountReducer(ExactRows):
         problem = weight_scale_problem(positives, negatives)
         if problem is not None:
             raise WeightScaleError(f"{problem} ({SCALE_ADVICE})")
-        m_pos = _num(positives)
-        m_neg = _num(negatives)
+        m_pos = plain_number(positives)
+        m_neg = plain_number(negatives)
         thresholds = np.asarray([float(t) for t in keep_thresholds], dtype=np.float64)
         if np.isnan(thresholds).any():
             raise ValueError("keep_thresholds holds a NaN")
@@ -404,9 +404,9 @@ class CountReducer(ExactRows):
                     None if n is None else n.sum(keepdims=True))
         codes = np.unique(g)
         idx = np.searchsorted(codes, g)
-        return (np.full(codes.size, s[0]), _bincount(idx, p, codes.size, self.integral),
-                _bincount(idx, m, codes.size, self.integral), codes,
-                None if n is None else _bincount(idx, n, codes.size, True))
+        return (np.full(codes.size, s[0]), bincount(idx, p, codes.size, self.integral),
+                bincount(idx, m, codes.size, self.integral), codes,
+                None if n is None else bincount(idx, n, codes.size, True))
 
     # ------------------------------------------------------------------ result
 
@@ -421,7 +421,7 @@ class CountReducer(ExactRows):
             self._rows(*self.pending)
             self.pending = None
         self.finished = True
-        pos, neg = _num(self.tp), _num(self.fp)
+        pos, neg = plain_number(self.tp), plain_number(self.fp)
         for name, got, given in (("positives", pos, self.m_pos), ("negatives", neg, self.m_neg)):
             # weighted sums taken in another order differ in the last bits (at most
             # about n x 1e-16 relative): anything past 1e-6 means the data changed

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .binary import _bep_between, _trapezoids2
+from .binary_scalars import bep_between, trapezoids2
 from .cost import upper_hull_indices
 from .frozen import FrozenMapping
-from .reduced import Reduction, StreamResult, _roc_error
+from .reduced import Reduction, StreamResult, roc_polyline_error
 from .sums import dot
-from .table import CountTable
+from ..counting.table import CountTable
 
 __all__ = ["ExactRows"]
 
@@ -92,23 +92,8 @@ class ExactRows:
         if g is not None and (n is not None or self.integral):
             # rows per group: n if given, else (unweighted) the counts themselves
             rows_behind = n if n is not None else p + m
-            self.g_rows += _bincount(g, rows_behind, self.n_groups, True)
-        new = np.empty(s.size, dtype=bool)
-        new[0] = True
-        np.not_equal(s[1:], s[:-1], out=new[1:])
-        if new.all():  # one streamed row per score (GROUP BY score): no folding
-            P, N, thr = p, m, s
-        else:
-            starts = np.flatnonzero(new)
-            P, N, thr = np.add.reduceat(p, starts), np.add.reduceat(m, starts), s[starts]
-        valid = (P + N) > 0  # a score that carries no weight is not a threshold
-        raw_row = None
-        if g is not None:  # each streamed row's row in this chunk's part of the table
-            raw_row = np.cumsum(new) - 1
-        if not valid.all():
-            if raw_row is not None:  # rows of a weightless score carry nothing: any row will do
-                raw_row = np.maximum(np.cumsum(valid) - 1, 0)[raw_row]
-            P, N, thr = P[valid], N[valid], thr[valid]
+            self.g_rows += bincount(g, rows_behind, self.n_groups, True)
+        P, N, thr, raw_row = _folded(s, p, m, g)
         k = P.size
         if k == 0:
             return
@@ -128,23 +113,39 @@ class ExactRows:
         # AUC: twice the trapezoids in count units. Unweighted, the int64 dot is
         # exact (its terms are >= 0 and sum to at most 2 m+ m- < 2**63: Limits)
         # and the chunks' dots are added as Python ints.
-        d = _trapezoids2(tp_all, fp_all)
+        d = trapezoids2(tp_all, fp_all)
         self.auc2 += int(d) if self.integral else float(d)
-        # AP: the step sum, as binary._scalars_general
+        # AP: the step sum, as binary_scalars.scalars_general
         steps = np.subtract(tp, tp_prev, dtype=np.float64)
         precision = np.divide(tp, np.add(tp, fp), dtype=np.float64)
         self.ap_sum += dot(steps, precision)  # sums.dot: no BLAS, the same bits on every processor
-        # BEP: where TP + FP first reaches m+ (binary._bep)
+        self._bep(tp, fp, tp_prev, fp_prev)
+        self._partial_auc(tp, fp)
+        self._hull_and_keep_rows(rows, thr, tp, fp, raw_row, g, p, m)
+        if self.first is None:
+            self.first = (rows[:1], thr[:1], tp[:1], fp[:1])
+        self._sample(rows, thr, tp, fp)
+        # carry
+        self.row += k
+        self.tp, self.fp = tp[-1], fp[-1]
+        if g is not None:
+            self.g_tp = self.g_tp + bincount(g, p, self.n_groups, self.integral)
+            self.g_fp = self.g_fp + bincount(g, m, self.n_groups, self.integral)
+
+    def _bep(self, tp, fp, tp_prev, fp_prev) -> None:
+        """BEP: where TP + FP first reaches m+ (binary._bep), once."""
         if self.bep_tp is None and self.m_pos > 0:
             predicted = np.add(tp, fp)
             j = int(np.searchsorted(predicted, self.m_pos, side="left"))
-            if j < k:
+            if j < tp.size:
                 if predicted[j] == self.m_pos:
                     self.bep_tp = tp[j]
                 else:
-                    self.bep_tp = _bep_between(tp_prev[j] + fp_prev[j], tp_prev[j], predicted[j], tp[j], self.m_pos)
-        self._partial_auc(tp, fp)
-        # the hull of this chunk's rows, and the keep-threshold rows in it
+                    self.bep_tp = bep_between(tp_prev[j] + fp_prev[j], tp_prev[j], predicted[j], tp[j], self.m_pos)
+
+    def _hull_and_keep_rows(self, rows, thr, tp, fp, raw_row, g, p, m) -> None:
+        """The hull of this chunk's rows merged into the running hull, and the
+        keep-threshold rows in it (each with its groups' counts)."""
         local = upper_hull_indices(fp, tp)
         keep_local = None
         if self.keep_t.size:
@@ -164,9 +165,10 @@ class ExactRows:
         if keep_local is not None and keep_local.size:
             at = np.searchsorted(selected, keep_local)
             self.keep.put(np.flatnonzero(hit), cand.take(at))
-        if self.first is None:
-            self.first = (rows[:1], thr[:1], tp[:1], fp[:1])
-        # evenly spaced rows
+
+    def _sample(self, rows, thr, tp, fp) -> None:
+        """The evenly spaced rows: every ``stride``-th, the stride doubled while
+        more than ``cap`` are kept."""
         every = rows % self.stride == 0
         if every.any():
             self.sampled.append((rows[every], thr[every], tp[every], fp[every]))
@@ -177,12 +179,6 @@ class ExactRows:
                 keep = parts[0] % self.stride == 0
                 self.sampled = [tuple(c[keep] for c in parts)]
                 self.n_sampled = int(keep.sum())
-        # carry
-        self.row += k
-        self.tp, self.fp = tp[-1], fp[-1]
-        if g is not None:
-            self.g_tp = self.g_tp + _bincount(g, p, self.n_groups, self.integral)
-            self.g_fp = self.g_fp + _bincount(g, m, self.n_groups, self.integral)
 
     def _partial_auc(self, tp, fp) -> None:
         """Twice the trapezoids of BinaryEvaluation.partial_auc, chunk by chunk."""
@@ -220,7 +216,7 @@ class ExactRows:
         size = (selected.size + 1) * G
         out = []
         for values, carry in ((p, self.g_tp), (m, self.g_fp)):
-            sums = _bincount(seg * G + g, values, size, self.integral).reshape(selected.size + 1, G)
+            sums = bincount(seg * G + g, values, size, self.integral).reshape(selected.size + 1, G)
             cum = np.cumsum(sums[:-1], axis=0) + carry
             out.append(cum.astype(self.dtype, copy=False))
         return out[0], out[1]
@@ -276,7 +272,7 @@ class ExactRows:
         reduction = Reduction(
             rows=self.row, row_index=row_index, positives=table.positives,
             negatives=table.negatives, partial_auc=FrozenMapping(scalars.pop("partial_auc")),
-            roc_error=_roc_error(table, row_index), exact_at=tuple(self.keep_t.tolist()), **scalars,
+            roc_error=roc_polyline_error(table, row_index), exact_at=tuple(self.keep_t.tolist()), **scalars,
         )
         groups = None
         if self.n_groups:
@@ -345,6 +341,29 @@ def _cumsum_from(start, values: np.ndarray) -> np.ndarray:
     return out
 
 
-def _bincount(codes, values, size: int, integral: bool) -> np.ndarray:
+def bincount(codes, values, size: int, integral: bool) -> np.ndarray:
     sums = np.bincount(codes, weights=values, minlength=size)
     return np.rint(sums).astype(np.int64) if integral else sums
+
+
+def _folded(s, p, m, g):
+    """(positives, negatives, threshold) of each complete score of a chunk's rows
+    (several streamed rows of one score folded into one, weightless scores
+    dropped), and, with groups, each streamed row's row among them."""
+    new = np.empty(s.size, dtype=bool)
+    new[0] = True
+    np.not_equal(s[1:], s[:-1], out=new[1:])
+    if new.all():  # one streamed row per score (GROUP BY score): no folding
+        P, N, thr = p, m, s
+    else:
+        starts = np.flatnonzero(new)
+        P, N, thr = np.add.reduceat(p, starts), np.add.reduceat(m, starts), s[starts]
+    valid = (P + N) > 0  # a score that carries no weight is not a threshold
+    raw_row = None
+    if g is not None:  # each streamed row's row in this chunk's part of the table
+        raw_row = np.cumsum(new) - 1
+    if not valid.all():
+        if raw_row is not None:  # rows of a weightless score carry nothing: any row will do
+            raw_row = np.maximum(np.cumsum(valid) - 1, 0)[raw_row]
+        P, N, thr = P[valid], N[valid], thr[valid]
+    return P, N, thr, raw_row

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .table import CountTable
+from ..counting.table import CountTable
 
 __all__ = ["SIGNIFICANT", "shortest_between", "threshold_bracket", "threshold_text", "threshold_texts"]
 

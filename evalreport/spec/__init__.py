@@ -29,7 +29,7 @@ from .files import (  # noqa: F401
     not_a_file,
 )
 from .loading import load_spec, locate, parse_spec, spec_text  # noqa: F401
-from .messages import KeyPath, _cut, _short, format_path  # noqa: F401
+from .messages import KeyPath, cut, short, format_path  # noqa: F401
 from .models import (  # noqa: F401
     FALLBACK_THRESHOLD,
     Confidence,
@@ -45,7 +45,7 @@ from .models import (  # noqa: F401
 )
 from .names import ENGINES, FORMATS, comparison_names, gate_names, metric_names  # noqa: F401
 from .schema import json_schema, schema_text  # noqa: F401
-from .yaml_lines import MAX_DEPTH, MAX_EXPANDED, _compose_lines  # noqa: F401
+from .yaml_lines import MAX_DEPTH, MAX_EXPANDED, compose_lines  # noqa: F401
 
 __all__ = [
     "METRICS",

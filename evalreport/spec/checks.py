@@ -19,7 +19,7 @@ from ..errors import suggest
 from ..measure import SCALAR_KINDS
 from ..metrics.labels import label_key
 from .files import COMPRESSED_SUFFIXES, DATA_SUFFIXES, ENGINE_COMPRESSIONS, data_suffix
-from .messages import _cut, _Locator, _short, _unknown_name, format_path
+from .messages import cut, Locator, short, unknown_name, format_path
 from .models import (Confidence, DataSource, Gate, History, Learner, OptimalOn, PartialAuc, Report, Spark, Spec,
                      ThresholdTable)
 from .names import FORMATS, comparison_names, gate_names, metric_names
@@ -70,7 +70,7 @@ def _holds_keys(tp) -> bool:
     return typing.get_origin(tp) in (list, dict) or (isinstance(tp, type) and issubclass(tp, BaseModel))
 
 
-def _clean_loc(loc) -> tuple:
+def clean_loc(loc) -> tuple:
     """pydantic's error location with only the spec's keys and indexes.
 
     pydantic puts a tag after a union key, naming the member that failed
@@ -104,11 +104,11 @@ def _clean_loc(loc) -> tuple:
     return tuple(out)
 
 
-def _pydantic_problems(exc: ValidationError, where: _Locator) -> list[str]:
+def pydantic_problems(exc: ValidationError, where: Locator) -> list[str]:
     problems = []
     seen = set()
     for err in exc.errors(include_url=False):
-        loc = _clean_loc(err["loc"])
+        loc = clean_loc(err["loc"])
         kind = err["type"]
         if kind == "extra_forbidden":
             key = loc[-1]
@@ -123,7 +123,7 @@ def _pydantic_problems(exc: ValidationError, where: _Locator) -> list[str]:
         else:
             text = err["msg"]
             if "input" in err and not isinstance(err["input"], (dict, list)):
-                text += f" (got {_short(err['input'])})"
+                text += f" (got {short(err['input'])})"
         msg = where.message(loc, text)
         # A union reports once per member; keep the first message per location.
         if loc in seen and kind not in ("extra_forbidden",):
@@ -133,13 +133,37 @@ def _pydantic_problems(exc: ValidationError, where: _Locator) -> list[str]:
     return problems
 
 
-def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
+def semantic_problems(spec: Spec, where: Locator) -> list[str]:
     """Cross-key checks that a field-by-field model cannot express."""
     out = []
 
     def add(loc, text):
         out.append(where.message(loc, text))
 
+    _task_problems(spec, add)
+    # priors and costs
+    _prior_problems(spec, add)
+    _cost_problems(spec, add)
+    # data sources and learners
+    by_dataset: dict[str | None, dict[str, int]] = {}
+    for i, src in enumerate(spec.data):
+        _source_problems(spec, i, src, add)
+        _learner_problems(spec, i, src, by_dataset.setdefault(src.dataset, {}), where, add)
+    all_learners = sorted({n for d in by_dataset.values() for n in d})
+    if isinstance(spec.threshold, OptimalOn):
+        _optimal_on_problems(spec, by_dataset, add)
+    _gate_problems(spec, all_learners, sorted(str(d) for d in by_dataset if d is not None), add)
+    slice_problems(spec, add)
+    if spec.rank_by is not None:
+        _rank_by_problems(spec, add)
+    template = _template_problem(spec)
+    if template:
+        add(("report", "template"), template)
+    return out
+
+
+def _task_problems(spec: Spec, add) -> None:
+    """The keys that belong to the other task (classes, positive, thresholds), and fbeta."""
     if spec.task == "binary":
         if spec.classes is not None:
             add(("classes",), "classes is for multiclass tasks; a binary task names its positive label")
@@ -163,7 +187,9 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
         if not (b > 0 and math.isfinite(b * b)):  # F-beta weighs by beta squared
             add(("fbeta", i), f"beta must be a positive number (its square finite), got {b!r}")
 
-    # priors and costs
+
+def _prior_problems(spec: Spec, add) -> None:
+    """priors: the binary task's positive prior, or the classes' priors summing to 1."""
     if spec.priors is not None:
         if spec.task == "binary":
             for key in spec.priors:
@@ -179,12 +205,16 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
             names = [str(c) for c in spec.classes]
             for key, p in spec.priors.items():
                 if key not in names:
-                    add(("priors", key), _unknown_name("class", key, names))
+                    add(("priors", key), unknown_name("class", key, names))
                 elif not 0 <= p <= 1:
                     add(("priors", key), f"a class prior must be in [0, 1], got {p!r}")
             total = sum(spec.priors.values())
             if set(spec.priors) == set(names) and abs(total - 1) > 1e-9:
                 add(("priors",), f"class priors must sum to 1 (they sum to {total:g})")
+
+
+def _cost_problems(spec: Spec, add) -> None:
+    """costs: the binary task's two error costs, or the classes' cost matrix."""
     if spec.costs is not None:
         if spec.task == "binary":
             names = ("false_negative", "false_positive")
@@ -193,7 +223,7 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
                     add(("costs", key), f"unknown cost '{key}'{suggest(key, names)}; "
                         "a binary task names false_negative and false_positive")
                 elif _cost_problem(value):
-                    add(("costs", key), f"a cost {_cost_problem(value)}, got {_short(value)}")
+                    add(("costs", key), f"a cost {_cost_problem(value)}, got {short(value)}")
             if all(isinstance(spec.costs.get(k), (int, float)) for k in names):
                 if spec.costs["false_negative"] == 0 and spec.costs["false_positive"] == 0:
                     add(("costs",), "false_negative and false_positive cannot both be 0")
@@ -214,82 +244,79 @@ def _semantic_problems(spec: Spec, where: _Locator) -> list[str]:
                 for i, row in enumerate(matrix):
                     for j, c in enumerate(row):
                         if _cost_problem(c):
-                            add(("costs", "matrix", i), f"cost [{i}][{j}] {_cost_problem(c)}, got {_short(c)}")
+                            add(("costs", "matrix", i), f"cost [{i}][{j}] {_cost_problem(c)}, got {short(c)}")
                         elif i == j and c != 0:
                             add(("costs", "matrix", i), f"the diagonal must be 0 (cost [{i}][{i}] is {c!r})")
 
-    # data sources and learners
-    by_dataset: dict[str | None, dict[str, int]] = {}
-    for i, src in enumerate(spec.data):
-        if src.table is not None:  # an in-memory table: no file, read by the memory road only
-            if src.engine != "memory":
-                add(("data", i, "table"), f"an in-memory table is read with engine: memory, not {src.engine}")
-        suffix, compression = data_suffix(src.path) if src.path is not None else (".arrow", None)
-        if suffix not in DATA_SUFFIXES and src.engine == "memory" and src.table is None:
-            add(("data", i, "path"), f"unsupported file type '{suffix or src.path}'; "
-                f"use one of {', '.join(DATA_SUFFIXES)} (.csv, .tsv and .jsonl may be compressed: "
-                f"{', '.join(COMPRESSED_SUFFIXES)})")
-        engine_codecs = ENGINE_COMPRESSIONS.get(src.engine, COMPRESSED_SUFFIXES)
-        if compression is not None and compression not in engine_codecs:
-            add(("data", i, "path"), f"engine: {src.engine} reads compressed text files ending in "
-                f"{' or '.join(engine_codecs)}, not {compression}")
+
+def _source_problems(spec: Spec, i: int, src, add) -> None:
+    """A data source's file type and compression, and the keys its engine reads."""
+    if src.table is not None:  # an in-memory table: no file, read by the memory road only
         if src.engine != "memory":
-            if suffix == ".npz" and src.kind == "auto":
-                add(("data", i, "path"), f"engine: {src.engine} reads Parquet, CSV, TSV and JSON lines "
-                    "files; a .npz file needs engine: memory")
-            if spec.task != "binary" and src.group is not None:
-                add(("data", i, "group"), "a multiclass task with groups needs engine: memory in this version")
-            if spec.task != "binary" and src.resolution is not None:
-                add(("data", i, "resolution"), "resolution applies to binary tasks in this version")
-            for name, learner in src.learners.items():
-                if learner.predicted is not None:
-                    add(("data", i, "learners", name), f"engine '{src.engine}' aggregates score columns; "
-                        "hard decisions need engine: memory")
-        elif src.kind not in ("auto",) or src.database is not None:
-            add(("data", i, "kind"), "kind and database apply to engine duckdb or spark only")
-        if src.resolution is not None and src.engine == "memory":
-            add(("data", i, "resolution"), "resolution applies to engine duckdb or spark only")
-        seen = by_dataset.setdefault(src.dataset, {})
+            add(("data", i, "table"), f"an in-memory table is read with engine: memory, not {src.engine}")
+    suffix, compression = data_suffix(src.path) if src.path is not None else (".arrow", None)
+    if suffix not in DATA_SUFFIXES and src.engine == "memory" and src.table is None:
+        add(("data", i, "path"), f"unsupported file type '{suffix or src.path}'; "
+            f"use one of {', '.join(DATA_SUFFIXES)} (.csv, .tsv and .jsonl may be compressed: "
+            f"{', '.join(COMPRESSED_SUFFIXES)})")
+    engine_codecs = ENGINE_COMPRESSIONS.get(src.engine, COMPRESSED_SUFFIXES)
+    if compression is not None and compression not in engine_codecs:
+        add(("data", i, "path"), f"engine: {src.engine} reads compressed text files ending in "
+            f"{' or '.join(engine_codecs)}, not {compression}")
+    if src.engine != "memory":
+        if suffix == ".npz" and src.kind == "auto":
+            add(("data", i, "path"), f"engine: {src.engine} reads Parquet, CSV, TSV and JSON lines "
+                "files; a .npz file needs engine: memory")
+        if spec.task != "binary" and src.group is not None:
+            add(("data", i, "group"), "a multiclass task with groups needs engine: memory in this version")
+        if spec.task != "binary" and src.resolution is not None:
+            add(("data", i, "resolution"), "resolution applies to binary tasks in this version")
         for name, learner in src.learners.items():
-            loc = ("data", i, "learners", name)
-            if name in seen:
-                first = format_path(where.original(("data", seen[name])))  # as written (patterns expanded)
-                add(loc, f"learner '{name}' is already defined in {first} of the same "
-                    "data set; a name is unique within a data set")
-            seen[name] = i
-            if spec.task == "binary" and learner.scores is not None:
-                add(loc, "a list of score columns is for multiclass tasks; a binary learner "
-                    "gives one score column")
-            if spec.task == "multiclass" and learner.score is not None:
-                add(loc, "a multiclass learner gives one score column per class (a list) "
-                    "or {predicted: column}")
-            if spec.task == "multiclass" and learner.scores is not None and spec.classes \
-                    and len(learner.scores) != len(spec.classes):
-                add(loc, f"{len(learner.scores)} score columns for {len(spec.classes)} classes")
-    all_learners = sorted({n for d in by_dataset.values() for n in d})
-    if isinstance(spec.threshold, OptimalOn):
-        _optimal_on_problems(spec, by_dataset, add)
-    datasets = sorted(str(d) for d in by_dataset if d is not None)
+            if learner.predicted is not None:
+                add(("data", i, "learners", name), f"engine '{src.engine}' aggregates score columns; "
+                    "hard decisions need engine: memory")
+    elif src.kind not in ("auto",) or src.database is not None:
+        add(("data", i, "kind"), "kind and database apply to engine duckdb or spark only")
+    if src.resolution is not None and src.engine == "memory":
+        add(("data", i, "resolution"), "resolution applies to engine duckdb or spark only")
+
+
+def _learner_problems(spec: Spec, i: int, src, seen: dict[str, int], where: Locator, add) -> None:
+    """A source's learners: each name once per data set (``seen``: name -> the
+    source that defined it), and score columns that suit the task."""
+    for name, learner in src.learners.items():
+        loc = ("data", i, "learners", name)
+        if name in seen:
+            first = format_path(where.original(("data", seen[name])))  # as written (patterns expanded)
+            add(loc, f"learner '{name}' is already defined in {first} of the same "
+                "data set; a name is unique within a data set")
+        seen[name] = i
+        if spec.task == "binary" and learner.scores is not None:
+            add(loc, "a list of score columns is for multiclass tasks; a binary learner "
+                "gives one score column")
+        if spec.task == "multiclass" and learner.score is not None:
+            add(loc, "a multiclass learner gives one score column per class (a list) "
+                "or {predicted: column}")
+        if spec.task == "multiclass" and learner.scores is not None and spec.classes \
+                and len(learner.scores) != len(spec.classes):
+            add(loc, f"{len(learner.scores)} score columns for {len(spec.classes)} classes")
+
+
+def _gate_problems(spec: Spec, all_learners: list[str], datasets: list[str], add) -> None:
+    """deployed and the gates name learners and data sets of the spec; a gate's bounds."""
     if spec.deployed is not None and spec.deployed not in all_learners:
-        add(("deployed",), _unknown_name("learner", spec.deployed, all_learners))
+        add(("deployed",), unknown_name("learner", spec.deployed, all_learners))
     for i, gate in enumerate(spec.gates):
         if gate.learner is not None and gate.learner not in all_learners:
-            add(("gates", i, "learner"), _unknown_name("learner", gate.learner, all_learners))
+            add(("gates", i, "learner"), unknown_name("learner", gate.learner, all_learners))
         if gate.dataset is not None and gate.dataset not in datasets:
-            add(("gates", i, "dataset"), _unknown_name("data set", gate.dataset, datasets) if datasets else
+            add(("gates", i, "dataset"), unknown_name("data set", gate.dataset, datasets) if datasets else
                 f"no data set is named '{gate.dataset}': name the data sets with data[].dataset")
         if gate.metric == "partial_auc" and spec.partial_auc is None:
             add(("gates", i, "metric"), "gate on partial_auc needs partial_auc: {max_fpr: ..} in the spec")
         if gate.min is not None and gate.max is not None and gate.min > gate.max:
             add(("gates", i), f"min ({gate.min}) is above max ({gate.max})")
         _change_gate_problems(spec, i, gate, add)
-    slice_problems(spec, add)
-    if spec.rank_by is not None:
-        _rank_by_problems(spec, add)
-    template = _template_problem(spec)
-    if template:
-        add(("report", "template"), template)
-    return out
 
 
 def rank_names(task: str) -> list[str]:
@@ -326,7 +353,7 @@ def _rank_by_problems(spec: Spec, add) -> None:
                else f"{name} has no single value per learner to rank by")
         add(("rank_by",), f"{why}{suggest(name, valid)}; valid for {task} task: {', '.join(valid)}")
     else:
-        add(("rank_by",), f"unknown measure '{_cut(name)}'{suggest(name, valid)}; valid for {task} task: "
+        add(("rank_by",), f"unknown measure '{cut(name)}'{suggest(name, valid)}; valid for {task} task: "
             f"{', '.join(valid)}")
 
 
@@ -359,7 +386,7 @@ def _optimal_on_problems(spec: Spec, by_dataset: dict, add) -> None:
         return
     names = [d for d in by_dataset if d is not None]
     if name not in by_dataset:
-        add(loc, _unknown_name("data set", name, names) if names else
+        add(loc, unknown_name("data set", name, names) if names else
             f"no data set is named '{name}': name the data sets (data[].dataset) and give the "
             "validation one here")
         return
@@ -400,17 +427,17 @@ def _template_problem(spec: Spec) -> str | None:
             return None
         exists = folder.exists()
     except (OSError, ValueError) as exc:  # a name too long, a NUL character
-        return f"cannot read the folder {_cut(name)}: {getattr(exc, 'strerror', None) or exc}"
+        return f"cannot read the folder {cut(name)}: {getattr(exc, 'strerror', None) or exc}"
     if exists:
-        return f"{_cut(name)} is a file; give a folder of templates (or 'default')"
+        return f"{cut(name)} is a file; give a folder of templates (or 'default')"
     try:
         near = sorted(p.name for p in folder.parent.iterdir() if p.is_dir())
     except OSError:
         near = []
-    return f"no such folder: {_cut(name)}{suggest(folder.name, near)}"
+    return f"no such folder: {cut(name)}{suggest(folder.name, near)}"
 
 
-def _name_problems(data: dict, where: _Locator) -> list[str]:
+def name_problems(data: dict, where: Locator) -> list[str]:
     """Unknown metric, comparison, format and gate-metric names, on the raw data
     (so they are reported even when other keys fail to validate)."""
     out = []
@@ -419,7 +446,7 @@ def _name_problems(data: dict, where: _Locator) -> list[str]:
         if isinstance(value, list):
             for i, name in enumerate(value):
                 if isinstance(name, str) and name not in valid:
-                    out.append(where.message(loc + (i,), _unknown_name(kind, name, valid)))
+                    out.append(where.message(loc + (i,), unknown_name(kind, name, valid)))
 
     check(("metrics",), data.get("metrics"), "metric", metric_names())
     check(("compare",), data.get("compare"), "comparison", comparison_names())
@@ -432,5 +459,5 @@ def _name_problems(data: dict, where: _Locator) -> list[str]:
             metric = gate.get("metric") if isinstance(gate, dict) else None
             if isinstance(metric, str) and metric not in gate_names():
                 out.append(where.message(("gates", i, "metric"),
-                                         _unknown_name("gate metric", metric, gate_names())))
+                                         unknown_name("gate metric", metric, gate_names())))
     return out

@@ -15,11 +15,11 @@ from .files import data_suffix
 
 #: pyarrow's codec for each compression suffix (named explicitly: pyarrow's own
 #: guess from the name knows lower-case suffixes only)
-_CODECS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd", ".lz4": "lz4"}
+CODECS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd", ".lz4": "lz4"}
 
 
 @contextmanager
-def _text_input(file: Path):
+def text_input(file: Path):
     """A text data file as pyarrow's readers take it: the path, or a
     decompressing stream for a compressed file."""
     compression = data_suffix(file)[1]
@@ -28,11 +28,11 @@ def _text_input(file: Path):
         return
     import pyarrow as pa
 
-    with pa.input_stream(str(file), compression=_CODECS[compression]) as stream:
+    with pa.input_stream(str(file), compression=CODECS[compression]) as stream:
         yield stream
 
 
-def _csv_parse(suffix: str):
+def csv_parse(suffix: str):
     import pyarrow.csv as pacsv
 
     return pacsv.ParseOptions(delimiter="\t" if suffix == ".tsv" else ",")
@@ -55,7 +55,7 @@ def _first_line(file: Path, limit: int) -> tuple[bytes, bool]:
     import pyarrow as pa
 
     line = b""
-    with pa.input_stream(str(file), compression=_CODECS.get(data_suffix(file)[1])) as stream:
+    with pa.input_stream(str(file), compression=CODECS.get(data_suffix(file)[1])) as stream:
         while len(line) <= limit:
             piece = stream.read(1 << 20)
             end = piece.find(b"\n")
@@ -102,7 +102,7 @@ def _limits_problem(file: Path, line: bytes, too_long: bool) -> str | None:
     return f"the header (line 1) has {columns:,} columns; {why}" if columns > MAX_COLUMNS else None
 
 
-def _csv_read_options(file: Path):
+def csv_read_options(file: Path):
     """pyarrow's ReadOptions for a CSV/TSV file: blocks that hold its header line
     whole (four times its length, at least pyarrow's 1 MiB: a header longer than
     a block is an "Empty CSV file or block" to pyarrow). ValueError for a header
@@ -116,15 +116,15 @@ def _csv_read_options(file: Path):
     return pacsv.ReadOptions(block_size=max(1 << 20, 4 * len(line) + 1))
 
 
-def _column_names(file: Path) -> list[str]:
+def column_names(file: Path) -> list[str]:
     """The file's column names, in its order (NPZ: its members)."""
     suffix, _ = data_suffix(file)
     if suffix in (".csv", ".tsv"):
         import pyarrow.csv as pacsv
 
-        read = _csv_read_options(file)
-        with _text_input(file) as src:
-            reader = pacsv.open_csv(src, parse_options=_csv_parse(suffix), read_options=read)
+        read = csv_read_options(file)
+        with text_input(file) as src:
+            reader = pacsv.open_csv(src, parse_options=csv_parse(suffix), read_options=read)
             return list(reader.schema.names)
     if suffix == ".parquet":
         import pyarrow.parquet as pq
@@ -133,7 +133,7 @@ def _column_names(file: Path) -> list[str]:
     if suffix == ".jsonl":
         import pyarrow.json as pajson
 
-        with _text_input(file) as src:
+        with text_input(file) as src:
             return list(pajson.read_json(src).schema.names)
     if suffix == ".npz":
         import numpy as np

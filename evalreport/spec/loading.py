@@ -14,44 +14,44 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from ..errors import SpecError
-from .checks import _name_problems, _pydantic_problems, _semantic_problems
+from .checks import name_problems, pydantic_problems, semantic_problems
 from .files import not_a_file
-from .messages import _by_line, _Locator
+from .messages import by_line, Locator
 from .models import Spec
 from .one_pass import cross_key_problems
 from .patterns import expand_patterns
-from .yaml_lines import MAX_SPEC_CHARS, _compose_lines
+from .yaml_lines import MAX_SPEC_CHARS, compose_lines
 
 
 def parse_spec(text: str, *, source: str = "<spec>", base_dir: Path | str = ".") -> Spec:
     """Validate spec text; raise :class:`SpecError` listing every problem."""
-    data, lines = _compose_lines(text, source)
+    data, lines = compose_lines(text, source)
     problems: list[str] = []
-    where = _Locator(source, lines)
+    where = Locator(source, lines)
     if not isinstance(data, dict):
         raise SpecError([f"{source}:1: the spec must be a mapping of keys (version, data, ...)"])
     if "base_dir" in data or "source" in data:
         key = "base_dir" if "base_dir" in data else "source"
         problems.append(where.message((key,), f"unknown key '{key}'"))
         data = {k: v for k, v in data.items() if k not in ("base_dir", "source")}
-    problems += _name_problems(data, where)
+    problems += name_problems(data, where)
     unencodable = _surrogate_problems(data, where)
     if unencodable:  # before anything uses the text: a path, results.json, the report would fail on it
-        raise SpecError(_by_line(problems + unencodable))
+        raise SpecError(by_line(problems + unencodable))
     try:
         spec = Spec.model_validate({**data, "base_dir": Path(base_dir), "source": source})
     except ValidationError as exc:
         # the checks across keys too, with the keys that failed left out: one pass tells all
         crossed = cross_key_problems(data, exc, where, base_dir=Path(base_dir), source=source)
-        raise SpecError(_by_line(problems + _pydantic_problems(exc, where) + crossed)) from None
+        raise SpecError(by_line(problems + pydantic_problems(exc, where) + crossed)) from None
     # learners from patterns (files, columns, classes) become ordinary entries first:
     # the checks below see the learners' names, and the data checks the files
     spec, expanded = expand_patterns(spec, where)
     if expanded:
-        raise SpecError(_by_line(problems + expanded))
-    problems += _semantic_problems(spec, where)
+        raise SpecError(by_line(problems + expanded))
+    problems += semantic_problems(spec, where)
     if problems:
-        raise SpecError(_by_line(problems))
+        raise SpecError(by_line(problems))
     spec._locator = where
     spec._text = text
     return spec
@@ -59,7 +59,7 @@ def parse_spec(text: str, *, source: str = "<spec>", base_dir: Path | str = ".")
 
 def locate(spec: Spec, loc, text: str) -> str:
     """A message for a problem at key path ``loc`` of ``spec``, with its YAML line."""
-    where = spec._locator or _Locator(spec.source, {})
+    where = spec._locator or Locator(spec.source, {})
     return where.message(loc, text)
 
 

@@ -11,13 +11,13 @@ from ..errors import suggest
 KeyPath = tuple
 
 
-def _cut(text: str, most: int = 60) -> str:
+def cut(text: str, most: int = 60) -> str:
     """Text from the spec, cut short: a message names it, it need not hold 1 MB of it."""
     return text if len(text) <= most else text[: most - 3] + "..."
 
 
-def _short(value) -> str:
-    return _cut(repr(value))
+def short(value) -> str:
+    return cut(repr(value))
 
 
 def format_path(loc) -> str:
@@ -30,12 +30,12 @@ def format_path(loc) -> str:
     return out or "(top level)"
 
 
-def _unknown_name(kind: str, name, valid) -> str:
-    return (f"unknown {kind} '{_cut(str(name))}'{suggest(name, valid)}; "
-            f"valid: {', '.join(_cut(str(v)) for v in valid)}")
+def unknown_name(kind: str, name, valid) -> str:
+    return (f"unknown {kind} '{cut(str(name))}'{suggest(name, valid)}; "
+            f"valid: {', '.join(cut(str(v)) for v in valid)}")
 
 
-class _Locator:
+class Locator:
     def __init__(self, source: str, lines: dict):
         self.source = source
         self.lines = lines
@@ -69,7 +69,7 @@ class _Locator:
         return f"{where}: {format_path(loc)}: {text}"
 
 
-def _by_line(problems: list[str]) -> list[str]:
+def by_line(problems: list[str]) -> list[str]:
     def key(msg):
         head = msg.split(": ", 1)[0]
         line = head.rsplit(":", 1)[-1]

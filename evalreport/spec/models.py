@@ -26,7 +26,7 @@ from pydantic import (
 )
 
 from .deliverable import DEFAULT_ATTACH_LIMIT, AttachItem, Sign, attach_field, parse_size
-from .messages import _short
+from .messages import short
 from .names import FORMATS, comparison_names, metric_names
 
 #: the decision threshold of hard decisions (0/1), and of ``threshold: optimal``
@@ -54,7 +54,7 @@ def _not_bool(value):
             float(value)
         except ValueError:
             return value  # not a number at all: pydantic tells it as such
-        raise ValueError(f"Input should be a number, not text (got {_short(value)}); write it without quotes")
+        raise ValueError(f"Input should be a number, not text (got {short(value)}); write it without quotes")
     return value
 
 
@@ -171,14 +171,14 @@ class DataSource(_Model):
         match = _MEMORY_SIZE.fullmatch(value.strip())
         if match is None:
             raise ValueError(f"memory_limit is a size such as '1GB', '512MiB' or '50%' (of the machine's memory); "
-                             f"got {_short(value)}")
+                             f"got {short(value)}")
         number, unit = float(match[1]), match[2].lower()
         if unit == "%":
             if not 0 < number <= 100:
-                raise ValueError(f"a memory_limit in percent is in (0, 100]; got {_short(value)}")
+                raise ValueError(f"a memory_limit in percent is in (0, 100]; got {short(value)}")
         elif number * _MEMORY_UNITS[unit] < _MIN_MEMORY:
             raise ValueError(f"memory_limit must be at least 16MB (DuckDB needs buffers to work in); got "
-                             f"{_short(value)}")
+                             f"{short(value)}")
         return value
 
     @field_validator("learners", mode="before")
@@ -282,7 +282,7 @@ class CalibrationOptions(_Model):
     @classmethod
     def _few_bins(cls, value):
         if value > MAX_BINS:
-            raise ValueError(f"at most {MAX_BINS:,} bins (got {_short(value)}): each bin estimates a rate, and "
+            raise ValueError(f"at most {MAX_BINS:,} bins (got {short(value)}): each bin estimates a rate, and "
                              "more bins hold too few scores to estimate it")
         return value
 
@@ -482,7 +482,7 @@ class Spec(_Model):
     def _priors_mapping(cls, value):
         if value is not None and not isinstance(value, dict):
             raise ValueError(f"priors is a mapping of class -> prior (binary: {{positive: 0.3}}; multiclass: one "
-                             f"prior per class), not {_short(value)}")
+                             f"prior per class), not {short(value)}")
         return value
 
     @field_validator("positive", "classes", mode="before")
@@ -507,7 +507,7 @@ class Spec(_Model):
                 return _dt.date.fromisoformat(value)
             except ValueError as exc:
                 raise ValueError(f"{value!r} is not a valid date ({exc})") from None
-        got = "a date and time" if isinstance(value, _dt.datetime) else _short(value)
+        got = "a date and time" if isinstance(value, _dt.datetime) else short(value)
         raise ValueError(f"give a date as YYYY-MM-DD (got {got})")
 
     @property

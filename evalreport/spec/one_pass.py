@@ -16,8 +16,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from .checks import _clean_loc, _semantic_problems
-from .messages import _Locator
+from .checks import clean_loc, semantic_problems
+from .messages import Locator
 from .models import Spec
 from .patterns import expand_patterns
 
@@ -28,7 +28,7 @@ __all__ = ["cross_key_problems"]
 _ROUNDS = 3
 
 
-def cross_key_problems(data: dict, exc: ValidationError, where: _Locator, *, base_dir: Path, source: str
+def cross_key_problems(data: dict, exc: ValidationError, where: Locator, *, base_dir: Path, source: str
                        ) -> list[str]:
     """The cross-key problems of ``data`` (whose validation raised ``exc``) with the
     keys that failed left out; [] when the spec cannot be made valid so."""
@@ -37,7 +37,7 @@ def cross_key_problems(data: dict, exc: ValidationError, where: _Locator, *, bas
     for _ in range(_ROUNDS):
         before = list(pruned)
         # (a union's members each fail at one key: the key once)
-        for key in dict.fromkeys(_key_of(_clean_loc(err["loc"])) for err in exc.errors(include_url=False)):
+        for key in dict.fromkeys(_key_of(clean_loc(err["loc"])) for err in exc.errors(include_url=False)):
             if key is None or key in before or not _remove(data, key):
                 return []  # a key every spec needs, or one that fails again: the next run tells the rest
             pruned.append(key)
@@ -50,13 +50,13 @@ def cross_key_problems(data: dict, exc: ValidationError, where: _Locator, *, bas
             return []
         # learners from patterns expanded first, as on the way of a valid spec (a gate names
         # lr_r001, not lr_{run}); on a locator of its own (the expansion records its aliases)
-        local = _Locator(where.source, where.lines)
+        local = Locator(where.source, where.lines)
         try:
             spec, expanded = expand_patterns(spec, local)
             if expanded:
                 return []  # the patterns' problems are told when the keys are fixed
             recorder = _Recorder(local)
-            _semantic_problems(spec, recorder)
+            semantic_problems(spec, recorder)
         except Exception:  # noqa: BLE001 - the same
             return []
         return [message for loc, message in recorder.told if not any(_related(loc, key) for key in pruned)]
@@ -99,7 +99,7 @@ def _related(a: tuple, b: tuple) -> bool:
 class _Recorder:
     """A locator that records the key path of each message it makes."""
 
-    def __init__(self, where: _Locator):
+    def __init__(self, where: Locator):
         self._where = where
         self.told: list[tuple[tuple, str]] = []
 

@@ -15,7 +15,7 @@ after it sees ordinary data entries and learner names:
   mapping learner -> configuration (spec.replicates) is kept on the locator.
 
 Each problem is told at the key and line of the pattern that made it
-(:class:`~evalreport.spec.messages._Locator` keeps the expanded key paths'
+(:class:`~evalreport.spec.messages.Locator` keeps the expanded key paths'
 originals, so the data checks later do the same).
 """
 
@@ -26,8 +26,8 @@ import re
 from pathlib import Path
 
 from ..errors import suggest
-from .headers import _column_names
-from .messages import _cut, _Locator
+from .headers import column_names
+from .messages import cut, Locator
 from .models import DataSource, Learner, Spec
 from .regex import compile_pattern, span
 from .replicates import configuration_name, template_configuration
@@ -47,7 +47,7 @@ def has_patterns(src: DataSource) -> bool:
         for name, learner in src.learners.items()))
 
 
-def expand_patterns(spec: Spec, where: _Locator) -> tuple[Spec, list[str]]:
+def expand_patterns(spec: Spec, where: Locator) -> tuple[Spec, list[str]]:
     """The spec with every pattern expanded, and the problems found (none: the
     spec's data are ordinary entries, ``where`` knows their originals)."""
     problems: list[str] = []
@@ -103,13 +103,13 @@ def _replicate_problems(i: int, src: DataSource, add) -> None:
         return
     loc = ("data", i, "replicates")
     if not templates and not regexes:
-        add(loc, f"replicates: {_cut(part)!r} names the part of the learner names' pattern that tells "
+        add(loc, f"replicates: {cut(part)!r} names the part of the learner names' pattern that tells "
             f"replicates apart, and no learner name of this entry has a pattern: name the learners from "
             f"the path (path: 'runs/C{{c}}_{part}{{{part}}}/predictions.csv', learners: "
             f"{{'C{{c}}_{part}{{{part}}}': score}}) or from the columns (learners: {{match: "
             f"'(?P<name>C.*_{part}(?P<{part}>[0-9]+))'}})")
         return
-    add(loc, f"replicates: {_cut(part)!r} is not a part of the learner names' pattern"
+    add(loc, f"replicates: {cut(part)!r} is not a part of the learner names' pattern"
         f"{suggest(part, named)}; its parts: {', '.join(named) or 'none'} (a part of the path only, or of "
         "the data set name, does not tell learners of one data set apart)")
 
@@ -175,13 +175,13 @@ def _unknown_parts(text: str, parts: list[str], what: str, path: str | None) -> 
     for name in PART.findall(text):
         if name not in parts:
             if what == "columns":  # parts: the path's and 'class'
-                return (f"{{{name}}} in columns {_cut(text)!r} is neither {{class}} nor a part of the path"
+                return (f"{{{name}}} in columns {cut(text)!r} is neither {{class}} nor a part of the path"
                         f"{suggest(name, parts)}")
             if not parts:
-                return (f"{{{name}}} in the {what} {_cut(text)!r} is not a part of the path: a path "
+                return (f"{{{name}}} in the {what} {cut(text)!r} is not a part of the path: a path "
                         f"with named parts gives one learner per matching file (e.g. runs/{{{name}}}/"
                         "predictions.csv)")
-            return (f"{{{name}}} in the {what} {_cut(text)!r} is not a part of the path {path}"
+            return (f"{{{name}}} in the {what} {cut(text)!r} is not a part of the path {path}"
                     f"{suggest(name, parts)}; its parts: {', '.join(parts)}")
     return None
 
@@ -278,7 +278,7 @@ def _header_problems(spec: Spec, i: int, src: DataSource, paths: list[str], add)
     headers = {}
     for path in paths:
         try:
-            headers[path] = _column_names(spec.resolve(path))
+            headers[path] = column_names(spec.resolve(path))
         except Exception:  # unreadable: the data checks say why, file by file
             pass
     base = ("data", i)
@@ -335,11 +335,11 @@ def _columns(spec: Spec, i: int, src: DataSource, add) -> tuple[DataSource, dict
 
 def _class_columns(spec: Spec, loc, template: str, add) -> list[str] | None:
     if spec.task != "multiclass":
-        add(loc, f"columns: {_cut(template)!r} names one score column per class of a multiclass task; a "
+        add(loc, f"columns: {cut(template)!r} names one score column per class of a multiclass task; a "
             "binary learner gives score: <column>")
         return None
     if "{class}" not in template:
-        add(loc, f"columns: {_cut(template)!r} must hold {{class}}, which each class of classes replaces "
+        add(loc, f"columns: {cut(template)!r} must hold {{class}}, which each class of classes replaces "
             "(e.g. mlp_{class})")
         return None
     if not spec.classes:  # (the spec's checks say a multiclass task needs classes)
@@ -366,11 +366,11 @@ def _matched(spec: Spec, i: int, src: DataSource, patterns: list[str], add) -> d
         try:
             compiled.append((at, compile_pattern(pattern)))
         except ValueError as exc:
-            add(at, f"{_cut(pattern)!r} {exc}")
+            add(at, f"{cut(pattern)!r} {exc}")
     if len(compiled) < len(patterns):
         return {}
     try:
-        columns = _column_names(spec.resolve(src.path))
+        columns = column_names(spec.resolve(src.path))
     except FileNotFoundError:
         add(("data", i, "path"), f"no such file: {src.path} (match reads its column names)")
         return {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .. import registry
 from ..errors import suggest
-from .messages import _unknown_name
+from .messages import unknown_name
 
 __all__ = ["slice_problems"]
 
@@ -49,7 +49,7 @@ def slice_problems(spec, add) -> None:
                 "add slices: [column, ...] to the data entry")
             continue
         if gate.slice not in named:
-            add(("gates", g, "slice"), _unknown_name("slice column", gate.slice, named))
+            add(("gates", g, "slice"), unknown_name("slice column", gate.slice, named))
             continue
         if gate.metric in parity and gate.max_gap is not None:
             add(("gates", g, "max_gap"), f"{gate.metric} is already a difference across the values: bound it "

@@ -14,7 +14,7 @@ import datetime as _dt
 import yaml
 
 from ..errors import SpecError
-from .messages import _by_line, _short, format_path
+from .messages import by_line, short, format_path
 
 
 #: lists and mappings inside one another: a spec needs about seven levels; the
@@ -135,7 +135,7 @@ def _kind_of(value) -> str:
     return "text"
 
 
-def _compose_lines(text: str, source: str):
+def compose_lines(text: str, source: str):
     """Parse YAML safely, once; return (data, {key path: line}).
 
     The data is built here from the composed nodes (not by a second
@@ -153,6 +153,26 @@ def _compose_lines(text: str, source: str):
     the user wrote it); a problem in the anchor's own text is reported once,
     where it is written.
     """
+    loader, node = _composed(text, source)
+    builder = _Builder(loader, source, {(): node.start_mark.line + 1})
+    try:
+        data = builder.build(node, (), None, True)
+    except _TooLarge as exc:
+        builder.problems.append(f"{source}:{exc.alias.start_mark.line + 1}: {format_path(exc.path)}: the spec "
+                                f"expands to more than {MAX_EXPANDED:,} values through aliases (*{exc.alias.value} "
+                                f"at line {exc.alias.start_mark.line + 1}); a spec this large is refused")
+        raise SpecError(by_line(builder.problems)) from None
+    except _TooDeep as exc:
+        builder.problems.append(f"{source}:{exc.mark.line + 1}: {format_path(exc.path)}: {_too_deep(exc.through)}")
+        raise SpecError(by_line(builder.problems)) from None
+    if builder.problems:
+        raise SpecError(by_line(builder.problems))
+    return data, builder.lines
+
+
+def _composed(text: str, source: str):
+    """(the loader, the document's root node), or SpecError: too long, not YAML,
+    nested too deeply, too many values, or empty."""
     if len(text) > MAX_SPEC_CHARS:
         raise SpecError([f"{source}: the spec holds more than the {MAX_SPEC_CHARS:,} characters a spec may hold "
                          "(it names keys, columns and learners; the data is in the data files)"])
@@ -175,136 +195,133 @@ def _compose_lines(text: str, source: str):
             loader.dispose()
     if node is None:
         raise SpecError([f"{source}: the spec is empty"])
-    lines: dict[tuple, int] = {(): node.start_mark.line + 1}
-    problems: list[str] = []
-    told: set[int] = set()  # nodes with a problem told: an alias reaching one again says nothing
-    active: set[int] = set()  # the lists and mappings being built: an alias of one is a cycle
-    expanded = 0  # values built through aliases
+    return loader, node
 
-    # `at` is (alias, key path) of the outermost alias being expanded, None in
-    # the text as written; `record` says whether key paths get their lines here
-    # (not below an alias, nor in a merged mapping: they keep the line above).
 
-    def problem(n, path, text, at):
-        if id(n) not in told:
-            told.add(id(n))
+class _Builder:
+    """The data built from the composed nodes, the key paths' lines, and the
+    problems found (see :func:`compose_lines`).
+
+    In its methods, `at` is (alias, key path) of the outermost alias being
+    expanded, None in the text as written; `record` says whether key paths get
+    their lines here (not below an alias, nor in a merged mapping: they keep the
+    line above).
+    """
+
+    def __init__(self, loader, source: str, lines: dict[tuple, int]):
+        self.loader, self.source, self.lines = loader, source, lines
+        self.problems: list[str] = []
+        self.told: set[int] = set()  # nodes with a problem told: an alias reaching one again says nothing
+        self.active: set[int] = set()  # the lists and mappings being built: an alias of one is a cycle
+        self.expanded = 0  # values built through aliases
+
+    def problem(self, n, path, text, at):
+        if id(n) not in self.told:
+            self.told.add(id(n))
             line = (at[0] if at else n).start_mark.line + 1
-            problems.append(f"{source}:{line}: {format_path(path)}: {text}")
+            self.problems.append(f"{self.source}:{line}: {format_path(path)}: {text}")
 
-    def scalar(n, path, at):
+    def scalar(self, n, path, at):
         kind = _SCALAR_KINDS.get(n.tag)
         if kind is None:
-            return problem(n, path, f"the YAML tag {_tag_name(n.tag)} {_TAG_ADVICE}", at)
+            return self.problem(n, path, f"the YAML tag {_tag_name(n.tag)} {_TAG_ADVICE}", at)
         try:
-            return loader.yaml_constructors[n.tag](loader, n)
+            return self.loader.yaml_constructors[n.tag](self.loader, n)
         except (ValueError, TypeError, AttributeError, LookupError, ArithmeticError) as exc:
             # !!int abc, !!timestamp xyz, 2026-13-45 (a date's own message says which part)
             why = f" ({exc})" if kind == "date" and isinstance(exc, ValueError) else ""
-            return problem(n, path, f"{_short(n.value)} is not a valid {kind}{why}", at)
+            return self.problem(n, path, f"{short(n.value)} is not a valid {kind}{why}", at)
 
-    def cycle(alias, path, at) -> bool:
-        if id(alias.target) not in active:
+    def cycle(self, alias, path, at) -> bool:
+        if id(alias.target) not in self.active:
             return False
-        problem(alias, path, f"*{alias.value} is inside &{alias.value} (line {alias.target.start_mark.line + 1}), "
-                             "the list or mapping it repeats: it would repeat for ever", at)
+        self.problem(alias, path, f"*{alias.value} is inside &{alias.value} (line "
+                                  f"{alias.target.start_mark.line + 1}), "
+                                  "the list or mapping it repeats: it would repeat for ever", at)
         return True
 
-    def build(n, path, at, record):
-        nonlocal expanded
+    def build(self, n, path, at, record):
         if isinstance(n, _Alias):
-            if cycle(n, path, at):
+            if self.cycle(n, path, at):
                 return None
-            return build(n.target, path, at or (n, path), False)
+            return self.build(n.target, path, at or (n, path), False)
         if at is not None:
-            expanded += 1
-            if expanded > MAX_EXPANDED:
+            self.expanded += 1
+            if self.expanded > MAX_EXPANDED:
                 raise _TooLarge(*at)
             if len(path) > MAX_DEPTH:  # the text is capped as composed; an alias can nest it deeper
                 raise _TooDeep(at[1], at[0].start_mark, at[0].value)
         if isinstance(n, yaml.ScalarNode):
-            return scalar(n, path, at)
+            return self.scalar(n, path, at)
         if n.tag != _TAG + ("seq" if isinstance(n, yaml.SequenceNode) else "map"):
-            return problem(n, path, f"the YAML tag {_tag_name(n.tag)} {_TAG_ADVICE}", at)
-        active.add(id(n))
+            return self.problem(n, path, f"the YAML tag {_tag_name(n.tag)} {_TAG_ADVICE}", at)
+        self.active.add(id(n))
         if isinstance(n, yaml.SequenceNode):
             out = []
             for i, item in enumerate(n.value):
                 if record:
-                    lines[path + (i,)] = item.start_mark.line + 1
-                out.append(build(item, path + (i,), at, record))
+                    self.lines[path + (i,)] = item.start_mark.line + 1
+                out.append(self.build(item, path + (i,), at, record))
         else:
-            out = mapping(n, path, at, record)
-        active.discard(id(n))
+            out = self.mapping(n, path, at, record)
+        self.active.discard(id(n))
         return out
 
-    def mapping(n, path, at, record):
+    def mapping(self, n, path, at, record):
         merged: list = []  # (key, value, line) from merge keys, in yaml.safe_load's order
         written, first, merge_line = {}, {}, None
         for k, v in n.value:
             key_node = k.target if isinstance(k, _Alias) else k
             if not isinstance(key_node, yaml.ScalarNode):  # a list, a mapping, an alias of one
-                problem(k, path, "a key must be text, not a list or mapping", at)
+                self.problem(k, path, "a key must be text, not a list or mapping", at)
                 continue
             if key_node.tag == _TAG + "merge":
                 if merge_line is not None:  # `<<` is a key like any other: once per mapping
-                    problem(k, path + ("<<",), f"duplicate key (first at line {merge_line})", at)
+                    self.problem(k, path + ("<<",), f"duplicate key (first at line {merge_line})", at)
                 merge_line = merge_line or k.start_mark.line + 1
-                merged += merge(k, v, path, at)
+                merged += self.merge(k, v, path, at)
                 continue
-            key = scalar(key_node, path + (key_node.value,), at)
+            key = self.scalar(key_node, path + (key_node.value,), at)
             if not isinstance(key, str):
                 if key is not None or key_node.tag == _TAG + "null":
-                    problem(k, path + (key_node.value,), f"a key must be text, and {_short(key_node.value)} "
-                                                         f"reads as {_kind_of(key)}; quote it", at)
+                    self.problem(k, path + (key_node.value,), f"a key must be text, and {short(key_node.value)} "
+                                                              f"reads as {_kind_of(key)}; quote it", at)
                 continue
             kp = path + (key,)
             line = k.start_mark.line + 1
             if key in first:
-                problem(k, kp, f"duplicate key (first at line {first[key]})", at)
+                self.problem(k, kp, f"duplicate key (first at line {first[key]})", at)
             first.setdefault(key, line)
             if record:
-                lines[kp] = line
-            written[key] = build(v, kp, at, record)
+                self.lines[kp] = line
+            written[key] = self.build(v, kp, at, record)
         out = {}
         for key, value, line in merged:  # an earlier merged mapping comes later here, and wins
             out[key] = value
             if record and key not in written:
-                lines[path + (key,)] = line
+                self.lines[path + (key,)] = line
         out.update(written)
         return out
 
-    def merge(k, v, path, at):
+    def merge(self, k, v, path, at):
         """The (key, value, line) of the mappings merged by ``<<: v``: the
         pairs of a list's last mapping first, so that the first one wins."""
         kp, ref = path + ("<<",), v  # a merged key's line: the alias, else the mapping as written
         if isinstance(v, _Alias):
-            if cycle(v, kp, at):
+            if self.cycle(v, kp, at):
                 return []
             at, v = at or (v, kp), v.target
         items = v.value if isinstance(v, yaml.SequenceNode) else [v]
         if not all(isinstance(m.target if isinstance(m, _Alias) else m, yaml.MappingNode) for m in items):
-            problem(k, kp, "a merge key (<<) takes a mapping (<<: *name) or a list of them (<<: [*a, *b])", at)
+            self.problem(k, kp, "a merge key (<<) takes a mapping (<<: *name) or a list of them (<<: [*a, *b])",
+                         at)
             return []
         pairs = []
         for m in reversed(items):
             line = (m if ref is v else ref).start_mark.line + 1
-            built = build(m, path, at or ((m, kp) if isinstance(m, _Alias) else None), False)
+            built = self.build(m, path, at or ((m, kp) if isinstance(m, _Alias) else None), False)
             pairs += [(key, value, line) for key, value in (built or {}).items()]
         return pairs
-
-    try:
-        data = build(node, (), None, True)
-    except _TooLarge as exc:
-        problems.append(f"{source}:{exc.alias.start_mark.line + 1}: {format_path(exc.path)}: the spec expands "
-                        f"to more than {MAX_EXPANDED:,} values through aliases (*{exc.alias.value} at line "
-                        f"{exc.alias.start_mark.line + 1}); a spec this large is refused")
-        raise SpecError(_by_line(problems)) from None
-    except _TooDeep as exc:
-        problems.append(f"{source}:{exc.mark.line + 1}: {format_path(exc.path)}: {_too_deep(exc.through)}")
-        raise SpecError(_by_line(problems)) from None
-    if problems:
-        raise SpecError(_by_line(problems))
-    return data, lines
 
 
 def _too_deep(through: str = "") -> str:

@@ -3,7 +3,7 @@ measures at its threshold, curves, groups and intervals (one sort of its scores)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 import numpy as np
@@ -22,12 +22,14 @@ from ..metrics.multiclass import average_matrices
 from ..metrics.operating_table import operating_table
 from ..metrics.population import MEASURES as POPULATION, PopulationMeasures, population_at_threshold
 from ..metrics.score_summary import delong_variance, score_summary
-from ..metrics.threshold_text import shortest_between, threshold_bracket, threshold_texts
+from ..metrics.threshold_text import threshold_bracket
 from ..number_style import general
 from ..result import GroupResult, LearnerResult, OperatingPointSpec, RunWarning
 from ..spec import FALLBACK_THRESHOLD, Spec, locate
 from ..spec.models import OptimalOn
 from .base import learner_warning
+from .binary_thresholds import (chosen_on_data_warnings, chosen_threshold, learner_threshold_texts,
+                                one_text_per_threshold)
 from .family import binary_family
 from .slices import with_slices
 from .calibration import binary_calibration
@@ -86,168 +88,22 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
                       progress=None) -> tuple[dict[str, LearnerResult], list[RunWarning]]:
     """Each learner of each source: its measures at its threshold, its curves, its
     groups and intervals. ``keys``: (dataset, learner name) -> results.json key."""
-    costs = Costs(false_negative=op.cost_fn, false_positive=op.cost_fp)
-    betas = tuple(dict.fromkeys([1.0] + [float(b) for b in spec.fbeta]))
-    # threshold: {optimal_on: name}: that data set's learners first, each choosing its
-    # least-cost threshold, which the learner of the same name applies elsewhere
-    chosen_on = spec.threshold.optimal_on if isinstance(spec.threshold, OptimalOn) else None
-    chosen: dict[str, float] = {}
-    order = sorted(sources, key=lambda s: s.dataset != chosen_on) if chosen_on else sources
+    run = _Run(spec, op, Costs(false_negative=op.cost_fn, false_positive=op.cost_fp),
+               tuple(dict.fromkeys([1.0] + [float(b) for b in spec.fbeta])),
+               # threshold: {optimal_on: name}: that data set's learners first, each choosing its
+               # least-cost threshold, which the learner of the same name applies elsewhere
+               spec.threshold.optimal_on if isinstance(spec.threshold, OptimalOn) else None, progress)
+    order = sorted(sources, key=lambda s: s.dataset != run.chosen_on) if run.chosen_on else sources
     by_source: dict[int, tuple[dict, list]] = {}
-    brackets: dict[str, tuple] = {}  # key -> (learner name, threshold, (lower, upper)): _one_text
     for s in order:
         results, warnings = by_source[s.index] = ({}, [])
         jobs: dict = {}  # key -> (scores, bootstrap statistics): one stream of draws for all (_bootstrap)
-        src_spec = spec.data[s.index]
         learner_values = s.learners if s.tables is None else dict.fromkeys(s.tables)
         for name, values in learner_values.items():
             if progress:
                 progress(f"evaluating {name} ({s.rows:,} rows)")
-            learner = src_spec.learners[name]
             key = keys[(s.dataset, name)]
-            hard = name in s.hard
-            if s.tables is not None:
-                scores = None
-                # streamed exact tables: the reducer's scalars over the kept rows' hull
-                # (evaluate_counts when there is no reduction or nothing was reduced)
-                reduction = None if s.reductions is None else s.reductions.get(name)
-                ev = evaluate_reduced(s.tables[name], reduction)
-                if reduction is not None and reduction.reduced:
-                    warnings.append(learner_warning(
-                        key, f"the exact count table ({reduction.rows:,} thresholds) was streamed "
-                        f"and {reduction.kept:,} of its rows kept: AUC, rank loss, AP, BEP, partial AUC, the ROC "
-                        "hull, cost curve, expected total cost and the measures at the threshold are the whole "
-                        "table's; the ROC and P-R curves (figures, results.json, envelopment comparisons) pass "
-                        f"through the kept rows, within {general(reduction.roc_error, 2)} of the exact ROC curve"))
-            else:
-                scores = values.astype(np.float64) if hard else values
-                ev = evaluate_binary_for_report(s.labels, scores, sample_weight=s.weights, positive=True)
-            operating = None if hard else ev.operating_point(op.pc_positive)
-            least_cost = None if hard else operating.threshold if operating else FALLBACK_THRESHOLD
-            chooses = chosen_on is not None and s.dataset == chosen_on
-            if chooses and not hard:
-                chosen[name] = least_cost
-            if hard:
-                threshold, origin = FALLBACK_THRESHOLD, "decisions"
-            elif learner.threshold is not None:
-                threshold, origin = learner.threshold, "learner"
-            elif spec.threshold == "optimal" or chooses:
-                threshold, origin = least_cost, "optimal" if chosen_on is None else f"optimal_on:{chosen_on}"
-            elif chosen_on is not None:
-                threshold, origin = _chosen(spec, chosen, chosen_on, s, name, ev), f"optimal_on:{chosen_on}"
-            else:
-                threshold, origin = float(spec.threshold), "spec"
-            at = ev.at_threshold(threshold, costs=costs, betas=betas)
-            # the threshold table and the gains, read off the count table while it is at hand
-            optable = None if hard else operating_table(
-                ev.counts, spec.thresholds.asked() if spec.thresholds else None, getattr(ev, "reduction", None))
-            exact = s.tables is None or reduction is None or not reduction.reduced
-            texts = _threshold_texts(ev, threshold, exact=exact, more=optable)
-            if exact and not hard and np.isfinite(threshold):
-                brackets[key] = (name, threshold, threshold_bracket(ev.counts, threshold))
-            shown = texts.get(float(threshold)) or general(threshold)
-            pauc = None
-            if spec.partial_auc is not None and not hard:
-                pauc = ev.partial_auc(spec.partial_auc.max_fpr, standardized=spec.partial_auc.standardized)
-            who = f"learner '{key}'"
-            if hard:
-                warnings.append(RunWarning(f"{who} gives hard decisions only: no curves, AUC, Gini, KS, AP, BEP or "
-                                        "cost curve", learner=key))
-            else:
-                for measure, reason in ev.undefined.items():
-                    if measure in ("roc_hull", "cost_curve"):
-                        continue
-                    warnings.append(learner_warning(key, f"{measure} is undefined: {reason}", measure))
-            for measure, reason in at.undefined.items():
-                warnings.append(learner_warning(key, f"{measure} at threshold {shown} is undefined: "
-                                                f"{reason}", measure.split("[")[0]))
-            ks, family_warnings = binary_family(spec.metric_set, key, ev, at, shown, hard)
-            warnings += family_warnings
-            picked_here = origin == "optimal" or (chooses and origin.startswith("optimal_on:"))
-            if picked_here and operating is None:  # one class only: no ROC hull
-                warnings.append(learner_warning(
-                    key, f"the least-cost threshold is undefined, as "
-                    f"{ev.undefined.get('roc_hull', 'there is no ROC hull')}: the measures at a "
-                    f"threshold are taken at {FALLBACK_THRESHOLD:g}", "min_cost"))
-            if picked_here and operating is not None and not np.isfinite(operating.threshold):
-                warnings.append(learner_warning(key, f"the least-cost decision at PC(+) = {general(op.pc_positive, 4)} "
-                                                "is to predict nothing positive", "min_cost"))
-            summary = ev.summary()
-            if hard:
-                # decisions only: no ranking, so no curves and no curve measures
-                curves = OutputCurves(roc=None, pr=None, cost=None)
-                summary = replace(summary, auc=None, rank_loss=None, average_precision=None,
-                                  bep=None, hull=None, cost_curve=None, expected_total_cost=None)
-            else:
-                curves = output_curves(ev, spec.report.curve_points)
-            groups = None
-            if s.group_tables is not None:
-                # aggregated per group where the data lives: each group's matrix at the threshold
-                names = sorted(s.group_tables[name])
-                matrices = []
-                for g in names:
-                    t = s.group_tables[name][g]
-                    r = t.rows_at(threshold)
-                    tp, fp = float(t.tp[r]), float(t.fp_at(r))
-                    matrices.append((tp, fp, float(t.negatives) - fp, float(t.positives) - tp))
-                groups = group_result(names, np.asarray(matrices))
-            elif s.groups is not None and scores is not None:
-                names, codes = group_codes(s.groups)
-                matrices = binary_group_matrices(s.labels, scores >= threshold, codes, len(names),
-                                                 s.weights)
-                groups = group_result(names, matrices)
-                for measure, reason in groups.averages.undefined.items():
-                    warnings.append(learner_warning(key, f"across groups, {reason}", "macro"))
-            if hard:
-                auc_ci, boot = None, None
-            elif s.tables is not None:
-                auc_ci = boot = None
-                if "delong" in spec.compare_set or spec.confidence.bootstrap:
-                    warnings.append(learner_warning(key, f"aggregated by {s.engine}: intervals and paired "
-                                                    "tests need the instances and are not computed"))
-                if s.resolution_bound is not None:
-                    bound = s.resolution_bound.get(name) or {}
-                    shown = ", ".join(f"{k} ±{general(v, 3)}" if np.isfinite(v) else f"{k} undefined (the bound "
-                                      "overflowed)" for k, v in bound.items() if v is not None)
-                    warnings.append(learner_warning(key, f"scores binned at resolution {src_spec.resolution}: "
-                                                    f"measures are exact to within {shown}"))
-            else:
-                auc_ci, statistics = _intervals(spec, s, scores, threshold, key, warnings, progress, op)
-                if statistics is not None:
-                    jobs[key] = (scores, statistics)
-                # placeholders until the source's learners are resampled together (_bootstrap)
-                boot = None if statistics is None else dict.fromkeys(statistics, stats.BootstrapInterval(None, None))
-            warnings.extend(learner_warning(key, text, m) for m, text in
-                            (optable.notes(lambda t: texts.get(float(t)) or general(t)) if optable else ()))
-            # what a later run compares with, read off the whole count table (a reduced
-            # streamed table has only some of its rows: no summary, said with the reduction)
-            whole = not hard and (s.tables is None or reduction is None or not reduction.reduced)
-            if not hard and not whole:
-                warnings.append(learner_warning(key, "the score summary and DeLong's variance of the AUC "
-                                                "(kept for later runs' comparisons) need the whole count "
-                                                "table and are undefined"))
-            results[key] = LearnerResult(
-                name=name, key=key, dataset=s.dataset, source=s.path, hard=hard,
-                threshold=threshold, threshold_source=origin, summary=summary, curves=curves,
-                at_threshold=at, operating=operating, partial_auc=pauc, groups=groups,
-                auc_ci=auc_ci, bootstrap=None if boot is None else {
-                    k: v for k, v in boot.items() if not k.startswith(POPULATION_PREFIX)},
-                resolution_bound=None if s.resolution_bound is None else s.resolution_bound.get(name),
-                pc_positive=op.pc_positive, population=_population(at, op, key, warnings, boot, spec, hard),
-                threshold_texts=texts,
-                operating_table=optable,
-                score_summary=score_summary(ev.counts) if whole else None,
-                auc_variance=delong_variance(ev.counts) if whole else None,
-                ks=ks,
-                calibration=binary_calibration(
-                    spec, key, ev, warnings, hard=hard,
-                    binned=None if s.resolution_bound is None else src_spec.resolution,
-                    reduced=s.tables is not None and reduction is not None and reduction.reduced),
-            )
-            results[key] = with_slices(spec, s, results[key], scores, costs, betas, warnings)
-            # The count table is no longer needed: only the summary and the
-            # bounded curves are kept, so memory does not grow with learners.
-            del ev
+            results[key] = _evaluate_learner(run, s, name, values, key, jobs, warnings)
         if jobs:
             if progress:
                 progress(f"bootstrap: {spec.confidence.bootstrap:,} resamples of {len(jobs)} learner(s)")
@@ -255,95 +111,223 @@ def evaluate_learners(spec: Spec, sources: list[Source], keys: dict, op: Operati
     # in the spec's order whatever the order of evaluation
     results = {k: v for s in sources for k, v in by_source[s.index][0].items()}
     warnings = [w for s in sources for w in by_source[s.index][1]]
-    results, warnings = _one_text(results, warnings, brackets)
-    return results, warnings + _chosen_on_data_warnings(spec, results)
+    results, warnings = one_text_per_threshold(results, warnings, run.brackets)
+    return results, warnings + chosen_on_data_warnings(spec, results)
 
 
-def _chosen(spec: Spec, chosen: dict, chosen_on: str, s: Source, name: str, ev) -> float:
-    """The threshold learner ``name`` chose on data set ``chosen_on``, which must be
-    one its (possibly reduced) count table here can be read at."""
-    where = ("data", s.index, "learners", name)
-    if name not in chosen:  # the spec's checks leave only a learner of hard decisions there
-        raise SpecError([locate(spec, where, (
-            f"learner '{name}' gives hard decisions in data set '{chosen_on}', which chooses the "
-            "thresholds (threshold: {optimal_on: " f"{chosen_on}" "}): no least-cost threshold to apply here; "
-            "give it its own threshold"))])
-    t = chosen[name]
-    reduction = getattr(ev, "reduction", None)
-    if reduction is not None and np.isfinite(t) and not reduction.exact_row(ev.counts, t):
-        raise SpecError([locate(spec, ("threshold", "optimal_on"), (
-            f"learner '{name}''s threshold chosen on '{chosen_on}' ({t!r}) falls between the rows kept of "
-            f"the count table streamed for data[{s.index}] ({reduction.kept:,} of {reduction.rows:,}): "
-            "its measures there would be inexact; give that data set a resolution, or engine: memory"))])
-    return t
+@dataclass
+class _Run:
+    """What every learner's evaluation shares: the spec, the operating point, the
+    costs and betas, the data set that chooses the thresholds (``chosen_on``) and
+    the thresholds chosen there, and the brackets of the thresholds (one_text_per_threshold)."""
+
+    spec: Spec
+    op: OperatingPointSpec
+    costs: Costs
+    betas: tuple
+    chosen_on: str | None
+    progress: object = None
+    chosen: dict = field(default_factory=dict)  # learner name -> its least-cost threshold on chosen_on
+    brackets: dict = field(default_factory=dict)  # key -> (learner name, threshold, (lower, upper))
 
 
-def _chosen_on_data_warnings(spec: Spec, results: dict) -> list[RunWarning]:
-    """The measures at a threshold chosen on the data measured are optimistic: say so
-    (threshold: optimal, or the data set that chooses them under optimal_on)."""
-    if any(lr.threshold_source == "optimal" for lr in results.values()):
-        return [RunWarning(
-            "threshold: optimal chooses each learner's threshold on the data it then measures: the "
-            "measures at the threshold (precision, recall, F1, accuracy, cost) and the gates on them are "
-            "optimistic; threshold: {optimal_on: <data set>} chooses the thresholds on a validation data "
-            "set and measures the others at them")]
-    if isinstance(spec.threshold, OptimalOn):
-        name = spec.threshold.optimal_on
-        if any(lr.dataset == name and lr.threshold_source.startswith("optimal_on:") for lr in results.values()):
-            return [RunWarning(
-                f"the thresholds are chosen on data set '{name}' (threshold: {{optimal_on: {name}}}): its "
-                "own measures at the threshold and the gates on them are optimistic; those of the other data "
-                "sets are not")]
-    return []
+def _evaluate_learner(run: _Run, s: Source, name: str, values, key: str, jobs: dict,
+                      warnings: list) -> LearnerResult:
+    """One learner of source ``s``: its LearnerResult (with its slices); its
+    warnings appended to ``warnings``, its bootstrap job put in ``jobs``."""
+    spec, op = run.spec, run.op
+    src_spec = spec.data[s.index]
+    hard = name in s.hard
+    scores, reduction, ev = _evaluation(s, name, values, key, hard, warnings)
+    operating, threshold, origin, chooses = _threshold(run, s, name, src_spec.learners[name], ev, hard)
+    at = ev.at_threshold(threshold, costs=run.costs, betas=run.betas)
+    # the threshold table and the gains, read off the count table while it is at hand
+    optable = None if hard else operating_table(
+        ev.counts, spec.thresholds.asked() if spec.thresholds else None, getattr(ev, "reduction", None))
+    exact = s.tables is None or reduction is None or not reduction.reduced
+    texts = learner_threshold_texts(ev, threshold, exact=exact, more=optable)
+    if exact and not hard and np.isfinite(threshold):
+        run.brackets[key] = (name, threshold, threshold_bracket(ev.counts, threshold))
+    shown = texts.get(float(threshold)) or general(threshold)
+    pauc = None
+    if spec.partial_auc is not None and not hard:
+        pauc = ev.partial_auc(spec.partial_auc.max_fpr, standardized=spec.partial_auc.standardized)
+    _undefined_warnings(key, ev, at, shown, hard, warnings)
+    ks, family_warnings = binary_family(spec.metric_set, key, ev, at, shown, hard)
+    warnings += family_warnings
+    _least_cost_warnings(run, key, ev, origin, chooses, operating, warnings)
+    summary, curves = _summary_and_curves(spec, ev, hard)
+    groups = _groups(s, name, scores, threshold, key, warnings)
+    auc_ci, boot = _intervals_or_notes(run, s, name, scores, threshold, key, hard, jobs, warnings)
+    warnings.extend(learner_warning(key, text, m) for m, text in
+                    (optable.notes(lambda t: texts.get(float(t)) or general(t)) if optable else ()))
+    # what a later run compares with, read off the whole count table (a reduced
+    # streamed table has only some of its rows: no summary, said with the reduction)
+    whole = not hard and (s.tables is None or reduction is None or not reduction.reduced)
+    if not hard and not whole:
+        warnings.append(learner_warning(key, "the score summary and DeLong's variance of the AUC "
+                                        "(kept for later runs' comparisons) need the whole count "
+                                        "table and are undefined"))
+    result = LearnerResult(
+        name=name, key=key, dataset=s.dataset, source=s.path, hard=hard,
+        threshold=threshold, threshold_source=origin, summary=summary, curves=curves,
+        at_threshold=at, operating=operating, partial_auc=pauc, groups=groups,
+        auc_ci=auc_ci, bootstrap=None if boot is None else {
+            k: v for k, v in boot.items() if not k.startswith(POPULATION_PREFIX)},
+        resolution_bound=None if s.resolution_bound is None else s.resolution_bound.get(name),
+        pc_positive=op.pc_positive, population=_population(at, op, key, warnings, boot, spec, hard),
+        threshold_texts=texts,
+        operating_table=optable,
+        score_summary=score_summary(ev.counts) if whole else None,
+        auc_variance=delong_variance(ev.counts) if whole else None,
+        ks=ks,
+        calibration=binary_calibration(
+            spec, key, ev, warnings, hard=hard,
+            binned=None if s.resolution_bound is None else src_spec.resolution,
+            reduced=s.tables is not None and reduction is not None and reduction.reduced),
+    )
+    # The count table is no longer needed once this returns: only the summary and
+    # the bounded curves are kept, so memory does not grow with learners.
+    return with_slices(spec, s, result, scores, run.costs, run.betas, warnings)
 
 
-def _exact_text(t: float) -> str:
-    """The exact text of a threshold, with at least 3 significant digits (0.500), as
-    the texts that keep the decisions have."""
-    short = f"{t:#.3g}"
-    return short if "e" not in short and float(short) == t else repr(t)
+def _evaluation(s: Source, name: str, values, key: str, hard: bool, warnings: list):
+    """(scores, reduction, evaluation) of one learner: its scores evaluated in memory
+    (scores as float64 for hard decisions), or its aggregated table (scores None),
+    with the reduction of a streamed table (else None)."""
+    if s.tables is None:
+        scores = values.astype(np.float64) if hard else values
+        return scores, None, evaluate_binary_for_report(s.labels, scores, sample_weight=s.weights, positive=True)
+    # streamed exact tables: the reducer's scalars over the kept rows' hull
+    # (evaluate_counts when there is no reduction or nothing was reduced)
+    reduction = None if s.reductions is None else s.reductions.get(name)
+    ev = evaluate_reduced(s.tables[name], reduction)
+    if reduction is not None and reduction.reduced:
+        warnings.append(learner_warning(
+            key, f"the exact count table ({reduction.rows:,} thresholds) was streamed "
+            f"and {reduction.kept:,} of its rows kept: AUC, rank loss, AP, BEP, partial AUC, the ROC "
+            "hull, cost curve, expected total cost and the measures at the threshold are the whole "
+            "table's; the ROC and P-R curves (figures, results.json, envelopment comparisons) pass "
+            f"through the kept rows, within {general(reduction.roc_error, 2)} of the exact ROC curve"))
+    return None, reduction, ev
 
 
-def _threshold_texts(ev, threshold: float, exact: bool, more=None) -> dict[float, str]:
-    """The texts of the learner's threshold, of its ROC hull's (the least-cost
-    threshold and the cost envelope's are among them) and of its threshold table's
-    rows (``more``, an OperatingTable or None), read off its count table
-    while it is at hand. A reduced streamed table lacks rows between those it kept,
-    so the neighbouring scores are unknown: there the exact ``repr``."""
-    wanted = [threshold] + ([] if ev.hull is None else list(ev.hull.threshold))
-    wanted += [] if more is None else [r.threshold for r in more.rows if r.threshold is not None]
-    if not exact:
-        return {float(t): (_exact_text(float(t)) if np.isfinite(t) else ("+inf" if t > 0 else "-inf"))
-                for t in wanted}
-    return threshold_texts(ev.counts, wanted)
+def _threshold(run: _Run, s: Source, name: str, learner, ev, hard: bool):
+    """(the operating point, the threshold, where it came from, whether this data
+    set chooses the thresholds); a least-cost threshold chosen here is noted in
+    ``run.chosen``."""
+    spec, chosen_on = run.spec, run.chosen_on
+    operating = None if hard else ev.operating_point(run.op.pc_positive)
+    least_cost = None if hard else operating.threshold if operating else FALLBACK_THRESHOLD
+    chooses = chosen_on is not None and s.dataset == chosen_on
+    if chooses and not hard:
+        run.chosen[name] = least_cost
+    if hard:
+        threshold, origin = FALLBACK_THRESHOLD, "decisions"
+    elif learner.threshold is not None:
+        threshold, origin = learner.threshold, "learner"
+    elif spec.threshold == "optimal" or chooses:
+        threshold, origin = least_cost, "optimal" if chosen_on is None else f"optimal_on:{chosen_on}"
+    elif chosen_on is not None:
+        threshold, origin = chosen_threshold(spec, run.chosen, chosen_on, s, name, ev), f"optimal_on:{chosen_on}"
+    else:
+        threshold, origin = float(spec.threshold), "spec"
+    return operating, threshold, origin, chooses
 
 
-def _one_text(results: dict, warnings: list, brackets: dict) -> tuple[dict, list]:
-    """One threshold, one text (issue 33): a threshold one learner applies on several
-    data sets (chosen on one by threshold: {optimal_on: ...}) is printed by the
-    decimal that makes its decisions on every one of them: the shortest in the
-    intersection of their intervals (it holds the threshold, so it is not empty).
-    The warnings that printed a data set's own text print the shared one."""
-    groups: dict[tuple, list] = {}
-    for key, (name, t, bracket) in brackets.items():
-        groups.setdefault((name, float(t)), []).append((key, bracket))
-    renamed: dict[str, tuple[str, str]] = {}
-    for (_, t), members in groups.items():
-        if len(members) < 2:
-            continue
-        lower = max(b[0] for _, b in members)
-        upper = min(b[1] for _, b in members)
-        text = shortest_between(lower, upper, t)
-        for key, _ in members:
-            lr = results[key]
-            old = lr.threshold_texts.get(t)
-            if old != text:
-                results[key] = replace(lr, threshold_texts={**lr.threshold_texts, t: text})
-                renamed[key] = (f"threshold {old}", f"threshold {text}")
-    if renamed:
-        warnings = [replace(w, message=w.message.replace(*renamed[w.learner]))
-                    if w.learner in renamed else w for w in warnings]
-    return results, warnings
+def _undefined_warnings(key: str, ev, at, shown: str, hard: bool, warnings: list) -> None:
+    """The warnings of a learner of hard decisions, or of its undefined measures
+    (threshold-free, then at the threshold)."""
+    who = f"learner '{key}'"
+    if hard:
+        warnings.append(RunWarning(f"{who} gives hard decisions only: no curves, AUC, Gini, KS, AP, BEP or "
+                                "cost curve", learner=key))
+    else:
+        for measure, reason in ev.undefined.items():
+            if measure in ("roc_hull", "cost_curve"):
+                continue
+            warnings.append(learner_warning(key, f"{measure} is undefined: {reason}", measure))
+    for measure, reason in at.undefined.items():
+        warnings.append(learner_warning(key, f"{measure} at threshold {shown} is undefined: "
+                                        f"{reason}", measure.split("[")[0]))
+
+
+def _least_cost_warnings(run: _Run, key: str, ev, origin: str, chooses: bool, operating,
+                         warnings: list) -> None:
+    """Where this learner's threshold is its least-cost one: whether that is
+    undefined (one class only) or predicts nothing positive."""
+    picked_here = origin == "optimal" or (chooses and origin.startswith("optimal_on:"))
+    if picked_here and operating is None:  # one class only: no ROC hull
+        warnings.append(learner_warning(
+            key, f"the least-cost threshold is undefined, as "
+            f"{ev.undefined.get('roc_hull', 'there is no ROC hull')}: the measures at a "
+            f"threshold are taken at {FALLBACK_THRESHOLD:g}", "min_cost"))
+    if picked_here and operating is not None and not np.isfinite(operating.threshold):
+        warnings.append(learner_warning(key, f"the least-cost decision at PC(+) = {general(run.op.pc_positive, 4)} "
+                                        "is to predict nothing positive", "min_cost"))
+
+
+def _summary_and_curves(spec: Spec, ev, hard: bool):
+    """The threshold-free summary and the bounded curves (none for hard decisions)."""
+    summary = ev.summary()
+    if hard:
+        # decisions only: no ranking, so no curves and no curve measures
+        curves = OutputCurves(roc=None, pr=None, cost=None)
+        summary = replace(summary, auc=None, rank_loss=None, average_precision=None,
+                          bep=None, hull=None, cost_curve=None, expected_total_cost=None)
+        return summary, curves
+    return summary, output_curves(ev, spec.report.curve_points)
+
+
+def _groups(s: Source, name: str, scores, threshold: float, key: str, warnings: list) -> GroupResult | None:
+    """Each group's confusion matrix at the threshold: from the tables aggregated
+    per group where the data lives, or counted from the scores."""
+    if s.group_tables is not None:
+        # aggregated per group where the data lives: each group's matrix at the threshold
+        names = sorted(s.group_tables[name])
+        matrices = []
+        for g in names:
+            t = s.group_tables[name][g]
+            r = t.rows_at(threshold)
+            tp, fp = float(t.tp[r]), float(t.fp_at(r))
+            matrices.append((tp, fp, float(t.negatives) - fp, float(t.positives) - tp))
+        return group_result(names, np.asarray(matrices))
+    if s.groups is not None and scores is not None:
+        names, codes = group_codes(s.groups)
+        matrices = binary_group_matrices(s.labels, scores >= threshold, codes, len(names),
+                                         s.weights)
+        groups = group_result(names, matrices)
+        for measure, reason in groups.averages.undefined.items():
+            warnings.append(learner_warning(key, f"across groups, {reason}", "macro"))
+        return groups
+    return None
+
+
+def _intervals_or_notes(run: _Run, s: Source, name: str, scores, threshold: float, key: str, hard: bool,
+                        jobs: dict, warnings: list):
+    """(the AUC's interval, the bootstrap's placeholders): computed from the
+    instances (the bootstrap's job put in ``jobs``); for an aggregated source
+    none, with a warning of what is missing and of the resolution's bound."""
+    spec = run.spec
+    if hard:
+        return None, None
+    if s.tables is not None:
+        if "delong" in spec.compare_set or spec.confidence.bootstrap:
+            warnings.append(learner_warning(key, f"aggregated by {s.engine}: intervals and paired "
+                                            "tests need the instances and are not computed"))
+        if s.resolution_bound is not None:
+            bound = s.resolution_bound.get(name) or {}
+            shown = ", ".join(f"{k} ±{general(v, 3)}" if np.isfinite(v) else f"{k} undefined (the bound "
+                              "overflowed)" for k, v in bound.items() if v is not None)
+            warnings.append(learner_warning(key, f"scores binned at resolution {spec.data[s.index].resolution}: "
+                                            f"measures are exact to within {shown}"))
+        return None, None
+    auc_ci, statistics = _intervals(spec, s, scores, threshold, key, warnings, run.progress, run.op)
+    if statistics is not None:
+        jobs[key] = (scores, statistics)
+    # placeholders until the source's learners are resampled together (_bootstrap)
+    boot = None if statistics is None else dict.fromkeys(statistics, stats.BootstrapInterval(None, None))
+    return auc_ci, boot
 
 
 def _population(at, op: OperatingPointSpec, key: str, warnings: list, boot: dict | None = None,

@@ -16,7 +16,7 @@ from typing import Callable, Mapping, NamedTuple
 import numpy as np
 
 from ...metrics.binary import BinaryEvaluation, evaluate_counts
-from ...metrics.table import CountTable
+from ...counting.table import CountTable
 from .bootstrap_values import (_auc_values, _average_precision_values, _bep_values, _expected_total_cost_values,
                                _f1_values, _row_at, etc_finish, etc_part)
 from .core import _as_bool, _as_scores, _check_level

@@ -18,7 +18,7 @@ likewise for the negatives against the sorted positives. The queries are
 themselves sorted, which keeps the searches cache-friendly: about 0.15 s for
 10^6 scores for one AUC and 0.4 s for a paired test, where the components
 must be aligned per instance (from 2^15 scores, one packed sort of all the
-scores: :mod:`evalreport.metrics.order`; below that, an ``argsort``).
+scores: :mod:`evalreport.counting.order`; below that, an ``argsort``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...metrics.order import SMALL, argsort_scores, runs_of_pairs, runs_of_pairs_of
+from ...counting.order import SMALL, argsort_scores, runs_of_pairs, runs_of_pairs_of
 from .core import _classes
 
 __all__ = ["StructuralComponents", "structural_components"]

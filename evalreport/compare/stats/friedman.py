@@ -119,6 +119,36 @@ def _tie_sum(ranks: np.ndarray) -> float:
     return float(total)
 
 
+def _checked_table(ranks_table) -> np.ndarray:
+    """The table as float64, or ValueError: not 2-D, fewer than 1 data set or 2
+    learners, a value not finite."""
+    t = np.asarray(ranks_table, dtype=np.float64)
+    if t.ndim != 2:
+        raise ValueError(f"the table must be 2-D (data sets x learners), got shape {t.shape}")
+    N, k = t.shape
+    if N < 1 or k < 2:
+        raise ValueError(f"the table needs at least 1 data set and 2 learners, got shape {t.shape}")
+    if not np.isfinite(t).all():
+        i, j = map(int, np.argwhere(~np.isfinite(t))[0])
+        raise ValueError(f"the table has a non-finite value at data set {i}, learner {j}")
+    return t
+
+
+def _tau_f(chi2: float, N: int, k: int):
+    """(tau_F, its p-value, a note or None): Iman and Davenport's F form of the
+    statistic; None with fewer than 2 data sets, infinite (p-value 0) when the
+    ranks are the same on every data set."""
+    den = N * (k - 1) - chi2
+    if N < 2:
+        return None, None, "tau_F needs at least 2 data sets"
+    if den <= 1e-12 * N * (k - 1):
+        # the limit of the F law's tail as tau_F grows without bound
+        return None, 0.0, ("the ranks are identical on every data set: tau_F is infinite and its p-value "
+                           "below any level (p < 0.001)")
+    f = float((N - 1) * chi2 / den)
+    return f, float(_special().fdtrc(k - 1, (k - 1) * (N - 1), f)), None
+
+
 def friedman_nemenyi(
     ranks_table, *, alpha: float = 0.05, higher_is_better: bool = True
 ) -> Friedman:
@@ -155,15 +185,8 @@ def friedman_nemenyi(
     >>> r.too_few_datasets  # 4 data sets: the statistic, no claim about the ranks
     True
     """
-    t = np.asarray(ranks_table, dtype=np.float64)
-    if t.ndim != 2:
-        raise ValueError(f"the table must be 2-D (data sets x learners), got shape {t.shape}")
+    t = _checked_table(ranks_table)
     N, k = t.shape
-    if N < 1 or k < 2:
-        raise ValueError(f"the table needs at least 1 data set and 2 learners, got shape {t.shape}")
-    if not np.isfinite(t).all():
-        i, j = map(int, np.argwhere(~np.isfinite(t))[0])
-        raise ValueError(f"the table has a non-finite value at data set {i}, learner {j}")
     ranks = _ranks_best_first(t, higher_is_better)
     r = ranks.mean(axis=0)
     chi2 = float(12.0 * N / (k * (k + 1)) * (np.sum(r * r) - k * (k + 1) ** 2 / 4.0))
@@ -177,17 +200,8 @@ def friedman_nemenyi(
     else:
         chi2 = chi2 / correction
     p_chi2 = float(_special().chdtrc(k - 1, chi2))
-    den = N * (k - 1) - chi2
-    if N < 2:
-        f = p_f = None
-        note = "tau_F needs at least 2 data sets"
-    elif den <= 1e-12 * N * (k - 1):
-        f, p_f = None, 0.0  # the limit of the F law's tail as tau_F grows without bound
-        note = ("the ranks are identical on every data set: tau_F is infinite and its p-value below any "
-                "level (p < 0.001)")
-    else:
-        f = float((N - 1) * chi2 / den)
-        p_f = float(_special().fdtrc(k - 1, (k - 1) * (N - 1), f))
+    f, p_f, f_note = _tau_f(chi2, N, k)
+    note = f_note or note
     q = nemenyi_q(k, alpha)
     cd = q * math.sqrt(k * (k + 1) / (6.0 * N))
     pairs = tuple(

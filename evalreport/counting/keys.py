@@ -5,7 +5,7 @@ inverted when the scores are <= -0.0 (their patterns fall as the score rises).
 For scores of one sign the sign bit is the same in every row, so the shift
 loses nothing: ascending keys are the rows in ascending score order, each with
 its label in the lowest bit, and decoding is exact (key >> 1, inverted again
-for negative scores). :func:`_checked_keys` checks the common input (integer
+for negative scores). :func:`checked_keys` checks the common input (integer
 labels, probabilities) and encodes it in the same pass;
 :mod:`.sorting` builds the count table from the sorted keys.
 """
@@ -17,33 +17,33 @@ import numpy as np
 from . import parallel
 from .parallel import blocks, in_parts
 
-_ONE = np.uint64(1)
-_TOP_BIT = np.uint64(1 << 63)
-_INF_BITS = np.float64(np.inf).view(np.uint64)
+ONE = np.uint64(1)
+TOP_BIT = np.uint64(1 << 63)
+INF_BITS = np.float64(np.inf).view(np.uint64)
 
-def _encode_keys(scores: np.ndarray, out: np.ndarray, *, invert: bool) -> None:
-    """Undo :func:`_decode_keys` but for the label bit: ``out`` = the score's
+def encode_keys(scores: np.ndarray, out: np.ndarray, *, invert: bool) -> None:
+    """Undo :func:`decode_keys` but for the label bit: ``out`` = the score's
     pattern (inverted for scores <= -0.0) shifted left by one (``scores``
     and ``out`` may share memory)."""
     bits = scores.view(np.uint64)
     if invert:
         np.invert(bits, out=out)
-        np.left_shift(out, _ONE, out=out)
+        np.left_shift(out, ONE, out=out)
     else:
-        np.left_shift(bits, _ONE, out=out)
+        np.left_shift(bits, ONE, out=out)
 
 
-def _decode_keys(keys: np.ndarray, out: np.ndarray, *, invert: bool) -> np.ndarray:
+def decode_keys(keys: np.ndarray, out: np.ndarray, *, invert: bool) -> np.ndarray:
     """The float64 scores of ``keys``, written into ``out`` (returned)."""
     bits = out.view(np.uint64)
-    np.right_shift(keys, _ONE, out=bits)
+    np.right_shift(keys, ONE, out=bits)
     if invert:
         np.invert(bits, out=bits)
     return out
 
 
-def _checked_keys(y_true, y_score, positive):
-    """The sort keys of :func:`_table_from_keys` for the common input, checked
+def checked_keys(y_true, y_score, positive):
+    """The sort keys of :func:`.sorting.table_from_keys` for the common input, checked
     in the same pass: integer labels, an integer positive label, float64
     scores all finite and >= +0.0 (probabilities).
 
@@ -73,8 +73,8 @@ def _checked_keys(y_true, y_score, positive):
         ok, n_pos, other = True, 0, None
         for start, stop in blocks(lo, hi, parallel.long_block()):  # (few calls a block: on every thread)
             block, keys = bits[start:stop], buf[start:stop]
-            ok = ok and block.max() < _INF_BITS
-            np.left_shift(block, _ONE, out=keys)
+            ok = ok and block.max() < INF_BITS
+            np.left_shift(block, ONE, out=keys)
             if zero_one is not None and np.bitwise_or.reduce(zero_one[start:stop]) <= 1:
                 if other not in (None, 0):
                     return False, n_pos, other  # 0 may be a third label: leave it to the full checks
@@ -101,7 +101,7 @@ def _checked_keys(y_true, y_score, positive):
     return buf, sum(n_pos for _, n_pos, _ in parts)
 
 
-def _encoded_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool) -> np.ndarray:
+def encoded_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool) -> np.ndarray:
     """The keys' buffer (n + 1; the keys in ``[:n]``) of checked scores of one sign."""
     n = s.size
     buf = np.empty(n + 1, dtype=np.uint64)
@@ -109,7 +109,7 @@ def _encoded_keys(s: np.ndarray, is_pos: np.ndarray, *, nonnegative: bool) -> np
 
     def encode(lo, hi):
         part = keys[lo:hi]
-        _encode_keys(s[lo:hi], part, invert=not nonnegative)
+        encode_keys(s[lo:hi], part, invert=not nonnegative)
         np.bitwise_or(part, is_pos[lo:hi], out=part)
 
     in_parts(encode, n)

@@ -18,8 +18,9 @@ instance stays, and its counts, rates and precision are the as-if row's, the
 same floats. So the thresholds and the three curves are compacted in place
 (:func:`_drop_ranges`, at most one move of each array), ``tp`` and ``fp`` are
 read back from the rates when asked for (exact, as in
-:class:`.table._UnitStepTable`), and the scalars come from the positives' as-if
-rows with one term per tie (:func:`scalars`):
+:class:`.table.UnitStepTable`), and the scalars come from the positives' as-if
+rows with one term per tie (:func:`evalreport.metrics.few_ties_measures.scalars`,
+with the measures):
 
 * twice the AUC's area: the as-if count of pairs ranked right, less the pairs
   of each tie (p q), which the as-if order ranks right and the trapezoid
@@ -28,9 +29,9 @@ rows with one term per tie (:func:`scalars`):
   terms left out and the tie's one term p t / r put in (t positives at row r
   after it), the general road's recall step times precision;
 * the break-even point: the as-if one, or interpolated across the tie that
-  holds row m+, as :func:`.binary_scalars._bep` does.
+  holds row m+, as :func:`evalreport.metrics.binary_scalars._bep` does.
 
-The hull (:func:`roc_hull`) is the as-if hull when none of its vertices lies
+The hull (:func:`evalreport.metrics.few_ties_measures.roc_hull`) is the as-if hull when none of its vertices lies
 inside a tie; otherwise the as-if hull's other vertices bound it from below,
 and the few candidates above them, with each tie's end, give it exactly.
 """
@@ -39,22 +40,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cost import (
-    RocHull,
-    UnitStepCorners,
-    _above_polygon,
-    _Polygon,
-    roc_hull as _general_hull,
-    row_thresholds,
-    upper_hull_indices,
-)
-from .binary_scalars import _bep_between
 from .parallel import BLOCK
-from .table import UnitCurves, _UnitStepTable, pair_counts_leave_int64
-from .unit_rates import precision_sum
+from .table import UnitCurves, UnitStepTable
 
-__all__ = ["FewTiesTable", "few_ties_limit", "keyed_table_without_tie_rows", "roc_hull", "scalars",
-           "table_without_tie_rows", "tp_table_without_tie_rows"]
+__all__ = ["FewTiesTable", "Ties", "few_ties_limit", "keyed_table_without_tie_rows", "table_without_tie_rows",
+           "tp_table_without_tie_rows"]
 
 
 def few_ties_limit(n: int) -> int:
@@ -64,19 +54,20 @@ def few_ties_limit(n: int) -> int:
     return max(1, n >> 8)
 
 
-class FewTiesTable(_UnitStepTable):
+class FewTiesTable(UnitStepTable):
     """The count table of unweighted scores with a few ties, formed from the
     as-if table of distinct rows (see the module's text). Rows: ``len`` (the
     distinct scores); instances: ``n_rows``.
 
-    Two forms, as :class:`.table._UnitStepTable`'s: the evaluation's, with
+    Two forms, as :class:`.table.UnitStepTable`'s: the evaluation's, with
     the rates (``curves``) and decoded thresholds, ``tp`` and ``fp`` formed
     from the rates (``rint(rate * class total)``, exact); or a report's, with
     ``tp`` and the sorted keys kept (thresholds decoded when read), ``fp`` the
     instances above a row (its as-if row) less ``tp``. Either way read at a
     few rows by :meth:`tp_at` and :meth:`fp_at`. The positives' as-if rows
     and the ties (their as-if row ranges, positives and negatives) stay for
-    :func:`scalars` and :func:`roc_hull`.
+    the measures' :func:`~evalreport.metrics.few_ties_measures.scalars`
+    and :func:`~evalreport.metrics.few_ties_measures.roc_hull`.
     """
 
     def __init__(self, tp=None, *, n_rows, n_pos, ascending_with_inf=None, keys=None, invert, curves=None,
@@ -107,7 +98,7 @@ class FewTiesTable(_UnitStepTable):
         return self.ties.as_if_row(rows) - self.tp_at(rows)
 
 
-class _Ties:
+class Ties:
     """The ties of an as-if table of n rows, one entry per tie, by as-if row
     ascending: ``first`` and ``last`` (the rows of its first and last
     instance; ``last`` is the row kept), ``pos`` and ``neg`` (its instances
@@ -155,7 +146,7 @@ def table_without_tie_rows(with_inf: np.ndarray, curves, as_if_rows: np.ndarray,
     kept = [_drop_ranges(a, drop) for a in (with_inf, curves.fpr, curves.tpr, curves.precision)]
     rates = UnitCurves(*(a[::-1] for a in kept[1:]))
     return FewTiesTable(n_rows=n, n_pos=n_pos, ascending_with_inf=kept[0], invert=invert, curves=rates,
-                        as_if_rows=as_if_rows, ties=_Ties(n, lows, highs, as_if_rows))
+                        as_if_rows=as_if_rows, ties=Ties(n, lows, highs, as_if_rows))
 
 
 def tp_table_without_tie_rows(with_inf: np.ndarray, tp: np.ndarray, as_if_rows: np.ndarray,
@@ -167,7 +158,7 @@ def tp_table_without_tie_rows(with_inf: np.ndarray, tp: np.ndarray, as_if_rows: 
     lows, highs, drop = _ties_of(tied_pairs)
     kept_with_inf, kept_tp = (_drop_ranges(a, drop) for a in (with_inf, tp[::-1]))
     return FewTiesTable(kept_tp[::-1], n_rows=n, n_pos=n_pos, ascending_with_inf=kept_with_inf, invert=invert,
-                        as_if_rows=as_if_rows, ties=_Ties(n, lows, highs, as_if_rows))
+                        as_if_rows=as_if_rows, ties=Ties(n, lows, highs, as_if_rows))
 
 
 def keyed_table_without_tie_rows(keys: np.ndarray, tp: np.ndarray, as_if_rows: np.ndarray,
@@ -180,7 +171,7 @@ def keyed_table_without_tie_rows(keys: np.ndarray, tp: np.ndarray, as_if_rows: n
     # in tp's row order the same ties drop rows n - high .. n - low - 1
     kept_tp = _drop_ranges(tp, [(n - hi + 1, n - lo + 1) for lo, hi in reversed(drop)])
     return FewTiesTable(kept_tp, n_rows=n, n_pos=n_pos, keys=kept_keys, invert=invert, as_if_rows=as_if_rows,
-                        ties=_Ties(n, lows, highs, as_if_rows))
+                        ties=Ties(n, lows, highs, as_if_rows))
 
 
 def _ties_of(tied_pairs: np.ndarray):
@@ -221,77 +212,3 @@ def _move_up(values: np.ndarray, ranges: list[tuple[int, int]]) -> None:
         for stop in range(lo, bottom, -BLOCK):
             start = max(bottom, stop - BLOCK)
             values[start + shift:stop + shift] = values[start:stop]  # (NumPy buffers an overlap)
-
-
-def scalars(table: FewTiesTable):
-    """Twice the AUC's area in counts, the average precision and the
-    break-even point (see the module's text); exact integers and the general
-    road's terms."""
-    rows, ties = table.as_if_rows, table.ties
-    pos, neg, n = table.positives, table.negatives, table.n_rows
-    wrong = int(rows.sum()) - pos * (pos + 1) // 2
-    auc2 = 2 * (pos * neg - wrong) - int(np.dot(ties.pos, ties.neg))
-    with_pos = ties.pos > 0
-    skip = np.concatenate([np.arange(a, a + p) for a, p in
-                           zip(ties.pos_before[with_pos].tolist(), ties.pos[with_pos].tolist())]
-                          or [np.zeros(0, dtype=np.int64)])
-    total = precision_sum(rows, n, skip=skip)
-    for p, t, r in zip(ties.pos[with_pos].tolist(), (ties.pos_before + ties.pos)[with_pos].tolist(),
-                       ties.last[with_pos].tolist()):
-        total += float(p) * (t / r)  # the recall step times the precision t / (t + fp)
-    return auc2, total / pos, _bep(rows, ties, pos)
-
-
-def _bep(rows: np.ndarray, ties: _Ties, pos: int) -> float:
-    """P = R at TP + FP = m+ (:func:`.binary_scalars._bep`): the as-if row m+
-    if kept, else interpolated across the tie that holds it."""
-    k = int(np.searchsorted(ties.first, pos, side="right")) - 1
-    if k < 0 or pos >= ties.last[k]:  # row m+ is a row of the tied table
-        return int(np.searchsorted(rows, pos, side="right")) / pos
-    first, last = int(ties.first[k]), int(ties.last[k])
-    t0 = int(ties.pos_before[k])
-    tp = _bep_between(np.int64(first - 1), np.int64(t0), np.int64(last), np.int64(t0 + ties.pos[k]), pos)
-    return float(tp / pos)
-
-
-class _AsIfColumn:
-    """fp or tp of the as-if table at a few rows (the hull reads its ends)."""
-
-    def __init__(self, rows: np.ndarray, n: int, tp: bool):
-        self.rows, self.size, self.tp = rows, n + 1, tp
-
-    def __getitem__(self, at):
-        at = np.asarray(at, dtype=np.int64)
-        tp = np.searchsorted(self.rows, at, side="right")
-        return tp if self.tp else at - tp
-
-
-def roc_hull(table: FewTiesTable) -> RocHull | None:
-    """The ROC convex hull of the tied table (see the module's text)."""
-    pos, neg, n = table.positives, table.negatives, table.n_rows
-    if pos <= 0 or neg <= 0:
-        return None
-    if pair_counts_leave_int64(pos, neg):  # (billions of rows: the general road's floats)
-        return _general_hull(table)
-    rows, ties = table.as_if_rows, table.ties
-    x, y = _AsIfColumn(rows, n, tp=False), _AsIfColumn(rows, n, tp=True)
-    corners = UnitStepCorners(rows)
-    vertices = upper_hull_indices(x, y, rows, corners)
-    inside = ties.dropped_rows(vertices)
-    if inside.any():
-        # The other vertices are points of the tied table: its hull lies on or
-        # above their polygon. Only the corners strictly above it, and each
-        # tie's kept row, can be its vertices.
-        lower = vertices[~inside]
-        above = _above_polygon(_Polygon(lower, x[lower], y[lower]), rows, corners, None)
-        cand = rows[above]
-        cand = np.union1d(np.union1d(cand[~ties.dropped_rows(cand)], lower[1:-1]), ties.last[ties.pos > 0])
-        cand = cand[(cand > 0) & (cand < n)]
-        vertices = upper_hull_indices(x, y, cand, (x[cand], y[cand]))
-    idx = ties.kept_row(vertices)
-    return RocHull(
-        fpr=table.fp_at(idx) / neg,
-        tpr=table.tp_at(idx) / pos,
-        threshold=row_thresholds(table, idx),
-        index=idx,
-    )

@@ -1,7 +1,7 @@
 """The fast road to the count table: one sort of 64-bit keys (:mod:`.keys`).
 
 Unweighted scores of one sign (all >= +0.0, or all <= -0.0: probabilities,
-log-probabilities) take this road, :func:`_table_from_keys`: the IEEE sign
+log-probabilities) take this road, :func:`table_from_keys`: the IEEE sign
 bit is then the same in every score, so it can be shifted out and the label
 stored in the freed lowest bit. One in-place sort of these 64-bit keys (split
 across threads by :func:`.parallel.sort_in_place` when large)
@@ -35,16 +35,16 @@ import threading
 import numpy as np
 
 from . import parallel
-from .keys import _ONE, _decode_keys, _encode_keys
+from .keys import ONE, decode_keys, encode_keys
 from .few_ties import (few_ties_limit, keyed_table_without_tie_rows, table_without_tie_rows,
                         tp_table_without_tie_rows)
 from .keysort import sort_keys
 from .rated_pass import compiled_pass, uses_compiled_pass
 from .parallel import blocks, in_parts, part_edges, run_parts
-from .table import CountTable, UnitCurves, _table_from_ascending, _UnitStepTable
-from .unit_rates import _UnitCurveBuffers
+from .table import CountTable, UnitCurves, table_from_ascending, UnitStepTable
+from .unit_rates import UnitCurveBuffers
 
-def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_keys: bool = False,
+def table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_keys: bool = False,
                      rates: bool = False):
     """Count table of unweighted finite scores of one sign, from one sort of 64-bit keys.
 
@@ -61,7 +61,7 @@ def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_key
     the sort run in parts on every core (:mod:`.parallel`).
 
     Returns (table, positive rows), the rows None when there are ties. With
-    every score distinct the table is a :class:`_UnitStepTable`.
+    every score distinct the table is a :class:`UnitStepTable`.
     """
     # buf[:n] holds the keys; on the eager road buf becomes tp, read backwards
     n = buf.size - 1
@@ -91,7 +91,7 @@ def _table_from_keys(buf: np.ndarray, n_pos: int, *, nonnegative: bool, keep_key
     tp, rows = _cumulate_labels(keys, buf, n_pos, in_place=True)
     if pairs.size:  # a few ties: the as-if table less the rows inside each tie
         return tp_table_without_tie_rows(with_inf, tp, rows, pairs, n_pos=n_pos, invert=invert), None
-    return _UnitStepTable(tp, ascending_with_inf=with_inf, invert=invert), rows
+    return UnitStepTable(tp, ascending_with_inf=with_inf, invert=invert), rows
 
 
 def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
@@ -113,10 +113,10 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
 
     Each block of keys, from the top, is checked for ties, gives its labels
     (the positives' rows, and their sums from the top: tp, in a small
-    scratch buffer), the rates of its rows (:class:`_UnitCurveBuffers`) and
+    scratch buffer), the rates of its rows (:class:`UnitCurveBuffers`) and
     then its thresholds, decoded in place: the keys' buffer becomes the
     thresholds ascending, then +inf (``buf[n]``). tp itself is not kept: it
-    is exactly ``rint(tpr * m+)`` (:class:`_UnitStepTable`).
+    is exactly ``rint(tpr * m+)`` (:class:`UnitStepTable`).
 
     Why one pass: each fresh array of n costs a page fault per page on first
     touch (on a virtual machine about as much as a pass over it), and each
@@ -130,7 +130,7 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
 
     above = _positives_above(keys, edges, n_pos)  # (the labels' count does not need the order)
     rows = np.empty(n_pos, dtype=np.int64)
-    curves = _UnitCurveBuffers(n, n_pos)
+    curves = UnitCurveBuffers(n, n_pos)
 
     limit = few_ties_limit(n)
     passing = threading.BoundedSemaphore(parallel.pass_threads())
@@ -144,7 +144,7 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
         # (the part's own stretch of the FPR buffer, filled after the sort,
         # lends the radix sort its scratch: no array of n more at the peak)
         sort_keys(keys[lo:hi], total=n, scratch=curves.fpr[lo:hi].view(np.uint64))
-        if kernel is not None:  # one compiled loop, without the GIL (metrics.rated_pass)
+        if kernel is not None:  # one compiled loop, without the GIL (counting.rated_pass)
             tied = np.empty(min(limit + 1, hi - lo), dtype=np.int64)
             low, carry, count = kernel(keys, lo, hi, n, carry, n_pos, curves.tpr, curves.fpr,
                                        curves.precision, rows, invert, tied, limit)
@@ -170,7 +170,7 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
             # The thresholds, in place. A tie: two neighbouring equal scores
             # (the same bits), here or across the block above. The pass goes
             # on as if they were distinct (few_ties drops the rows between).
-            bits = _decode_keys(block, block.view(np.float64), invert=invert).view(np.uint64)
+            bits = decode_keys(block, block.view(np.float64), invert=invert).view(np.uint64)
             if np.equal(bits[1:], bits[:-1], out=same[:m - 1]).any():
                 tied.append(np.flatnonzero(same[:m - 1]) + start)
                 count += tied[-1].size
@@ -182,6 +182,17 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
         return tied, lo, carry
 
     results = run_parts(part, edges)
+    return _rated_table_of_parts(buf, n_pos, edges, results, above, rows, curves, limit, invert=invert)
+
+
+def _rated_table_of_parts(buf: np.ndarray, n_pos: int, edges, results, above, rows, curves, limit: int, *,
+                          invert: bool):
+    """The table of :func:`_rated_distinct_table` from its parts' passes (each
+    part's (tied pairs or None, lowest index done, rows written)): the ties
+    within and between the parts gathered; past ``limit`` of them, None, with
+    the keys of what was decoded put back."""
+    n = buf.size - 1
+    keys = buf[:n]
     with_inf = buf.view(np.float64)
     many = any(t is None for t, _, _ in results)
     tied = [] if many else [i for t, _, _ in results for i in t if i.size]
@@ -194,13 +205,13 @@ def _rated_distinct_table(buf: np.ndarray, n_pos: int, *, invert: bool):
         # and the label bit of each positive (its row j is index n - j).
         for lo, hi, (_, low, carry) in zip(edges[:-1], edges[1:], results):
             if low < hi:
-                _encode_keys(with_inf[low:hi], keys[low:hi], invert=invert)
-                keys[n - rows[above[lo]:carry]] |= _ONE
+                encode_keys(with_inf[low:hi], keys[low:hi], invert=invert)
+                keys[n - rows[above[lo]:carry]] |= ONE
         return None
     with_inf[n] = np.inf
     if pairs is not None:
         return table_without_tie_rows(with_inf, curves, rows, pairs, n_pos=n_pos, invert=invert), None
-    table = _UnitStepTable(None, n_rows=n, n_pos=n_pos, ascending_with_inf=with_inf, invert=invert,
+    table = UnitStepTable(None, n_rows=n, n_pos=n_pos, ascending_with_inf=with_inf, invert=invert,
                            curves=UnitCurves(*curves.rates()))
     return table, rows
 
@@ -213,7 +224,7 @@ def _decoded_ties(keys: np.ndarray, out: np.ndarray, *, invert: bool, limit: int
     def decode(lo, hi):
         found, count = [], 0
         for start, stop in blocks(lo, hi):
-            block = _decode_keys(keys[start:stop], out[start:stop], invert=invert)
+            block = decode_keys(keys[start:stop], out[start:stop], invert=invert)
             at = np.flatnonzero(block[1:] == block[:-1]) + start
             if start > lo and out[start - 1] == block[0]:
                 at = np.concatenate(([start - 1], at))
@@ -237,7 +248,7 @@ def _positives_above(keys: np.ndarray, edges: list[int], n_pos: int) -> dict[int
     number of positives above it (at indices >= hi). With one part no keys
     are read."""
     def count(lo, hi):
-        return sum(int(np.count_nonzero(keys[start:stop] & _ONE))
+        return sum(int(np.count_nonzero(keys[start:stop] & ONE))
                    for start, stop in blocks(lo, hi, parallel.long_block()))  # (on every thread)
 
     counts = run_parts(count, edges) if len(edges) > 2 else [n_pos]
@@ -259,7 +270,7 @@ def _block_positives(block, labels, scratch: _LabelScratch, top_row: int, rows, 
     ``rows[carry:carry + P]`` ascending; returns the positives' places in
     the block. ``top_row`` is the row of the block's first key (row j is
     index n - j)."""
-    np.bitwise_and(block, _ONE, out=labels)
+    np.bitwise_and(block, ONE, out=labels)
     is_pos = scratch.is_pos[:block.size]
     np.not_equal(labels, 0, out=is_pos)
     at = np.flatnonzero(is_pos)  # far faster on bools than on ints
@@ -327,7 +338,7 @@ def _keyed_distinct_table(keys: np.ndarray, n_pos: int, *, invert: bool):
         hi = min(hi, n - 1)
         differ = buf[lo:hi]
         np.bitwise_xor(keys[lo + 1:hi + 1], keys[lo:hi], out=differ)
-        at = np.flatnonzero(differ <= _ONE)
+        at = np.flatnonzero(differ <= ONE)
         return None if at.size > limit else at + lo
 
     found = in_parts(tied, n)
@@ -339,7 +350,7 @@ def _keyed_distinct_table(keys: np.ndarray, n_pos: int, *, invert: bool):
     tp, rows = _cumulate_labels(keys, buf, n_pos, in_place=False)
     if pairs.size:  # a few ties: tp and the keys as if distinct, less the rows inside each tie
         return keyed_table_without_tie_rows(keys, tp, rows, pairs, n_pos=n_pos, invert=invert), None
-    return _UnitStepTable(tp, keys=keys, invert=invert), rows
+    return UnitStepTable(tp, keys=keys, invert=invert), rows
 
 
 def _ties_in_sample(sorted_keys: np.ndarray) -> bool:
@@ -366,10 +377,10 @@ def _tied_pairs_in_sample(sorted_keys: np.ndarray, windows: int = 16, width: int
     (all of them below ``windows * width`` keys)."""
     n = sorted_keys.size
     if n <= windows * width:
-        scores = sorted_keys >> _ONE
+        scores = sorted_keys >> ONE
         return int(np.count_nonzero(scores[1:] == scores[:-1]))
     starts = np.linspace(0, n - width, windows).astype(np.int64)
-    scores = sorted_keys[starts[:, None] + np.arange(width)] >> _ONE  # one row per window
+    scores = sorted_keys[starts[:, None] + np.arange(width)] >> ONE  # one row per window
     return int(np.count_nonzero(scores[:, 1:] == scores[:, :-1]))
 
 
@@ -378,7 +389,7 @@ def _ties_in_spread_sample(keys: np.ndarray, size: int = 4096) -> bool:
     tied score: a cheap guess made before the sort, like :func:`_ties_in_sample`
     after it. Continuous scores show no tie; scores of a few thousand values
     (rounded, binned) show many."""
-    scores = np.sort(keys[::max(1, keys.size // size)] >> _ONE)
+    scores = np.sort(keys[::max(1, keys.size // size)] >> ONE)
     return bool(np.any(scores[1:] == scores[:-1]))
 
 
@@ -405,12 +416,12 @@ def _table_from_key_runs(sorted_keys: np.ndarray, *, invert: bool) -> CountTable
         for start in range(lo, hi, RUN_STRETCH):
             keys = sorted_keys[start:min(start + RUN_STRETCH, hi)]
             m = keys.size
-            bits = np.right_shift(keys, _ONE, out=scratch[:m])
+            bits = np.right_shift(keys, ONE, out=scratch[:m])
             changes[0] = True
             np.not_equal(bits[1:], bits[:-1], out=changes[1:m])
             starts = np.flatnonzero(changes[:m])
             values = bits[starts]
-            labels = np.bitwise_and(keys, _ONE, out=scratch[:m])
+            labels = np.bitwise_and(keys, ONE, out=scratch[:m])
             found.append((values, starts + start, np.add.reduceat(labels, starts)))
         return found
 
@@ -428,8 +439,8 @@ def _table_from_key_runs(sorted_keys: np.ndarray, *, invert: bool) -> CountTable
             bits, starts = bits[heads], starts[heads]
     pos_w = pos_w.astype(np.int64)
     neg_w = np.diff(starts, append=n) - pos_w
-    scores = _decode_keys(bits << _ONE, np.empty(bits.size), invert=invert)
-    return _table_from_ascending(scores, pos_w, neg_w, n)
+    scores = decode_keys(bits << ONE, np.empty(bits.size), invert=invert)
+    return table_from_ascending(scores, pos_w, neg_w, n)
 
 
 #: keys per stretch of :func:`_table_from_key_runs` (2^20: 8 MiB of keys, a

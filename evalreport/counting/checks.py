@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .keys import _INF_BITS, _TOP_BIT
+from .keys import INF_BITS, TOP_BIT
 from .parallel import in_parts
 from .table import SCALE_ADVICE, WeightScaleError, weight_scale_problem
 
-def _first_index(mask: np.ndarray) -> int:
+def first_index(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
 
 
@@ -21,10 +21,10 @@ def check_binary_inputs(y_true, y_score, sample_weight=None, positive=1):
 
     Raises ``ValueError`` naming the problem and the first offending index.
     """
-    return _checked_inputs(y_true, y_score, sample_weight, positive)[:3]
+    return checked_inputs(y_true, y_score, sample_weight, positive)[:3]
 
 
-def _checked_inputs(y_true, y_score, sample_weight, positive):
+def checked_inputs(y_true, y_score, sample_weight, positive):
     """:func:`check_binary_inputs`, plus the scores' sign (see :func:`_score_sign`)."""
     y = np.asarray(y_true)
     s = np.asarray(y_score)
@@ -60,10 +60,10 @@ def _checked_inputs(y_true, y_score, sample_weight, positive):
         w = w.astype(np.float64, copy=False)
         bad = ~np.isfinite(w)
         if bad.any():
-            raise ValueError(f"sample_weight has a non-finite value at index {_first_index(bad)}")
+            raise ValueError(f"sample_weight has a non-finite value at index {first_index(bad)}")
         neg = w < 0
         if neg.any():
-            i = _first_index(neg)
+            i = first_index(neg)
             raise ValueError(f"sample_weight has a negative value ({w[i]!r}) at index {i}")
         with np.errstate(over="ignore"):
             total = np.sum(w)
@@ -82,14 +82,14 @@ def _score_sign(s: np.ndarray) -> int:
     >= +0.0 are exactly the bit patterns below that of +inf.
     """
     bits = s.view(np.uint64)
-    if max(in_parts(lambda lo, hi: bits[lo:hi].max(), bits.size)) < _INF_BITS:
+    if max(in_parts(lambda lo, hi: bits[lo:hi].max(), bits.size)) < INF_BITS:
         return 1
     finite = np.isfinite(s)
     if not finite.all():
-        i = _first_index(~finite)
+        i = first_index(~finite)
         kind = "NaN" if np.isnan(s[i]) else "infinite"
         raise ValueError(f"y_score has a {kind} value at index {i}")
-    return -1 if bits.min() >= _TOP_BIT else 0
+    return -1 if bits.min() >= TOP_BIT else 0
 
 
 def _positive_mask(y: np.ndarray, positive) -> np.ndarray:
@@ -117,7 +117,7 @@ def _positive_mask(y: np.ndarray, positive) -> np.ndarray:
         missing = _first_missing(y)
         if missing is not None:
             raise _missing_error(y, missing)
-        i = _first_index(~(is_pos | (y == other)))
+        i = first_index(~(is_pos | (y == other)))
         if n_pos == 0:
             raise ValueError(
                 f"the positive label {positive!r} does not occur in y_true, which holds "
@@ -161,7 +161,7 @@ def _first_missing(y: np.ndarray) -> int | None:
     """Index of the first missing value, or None (on the error path only)."""
     if y.dtype.kind in "fc":
         nan = np.isnan(y)
-        return _first_index(nan) if nan.any() else None
+        return first_index(nan) if nan.any() else None
     if y.dtype.kind not in "OT":  # (T: NumPy's StringDType, whose na_object marks a missing text)
         return None
     return next((i for i, v in enumerate(y.tolist()) if _is_missing(v)), None)

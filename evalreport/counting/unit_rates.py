@@ -1,8 +1,8 @@
 """FPR, TPR and precision of a table of distinct unweighted scores, in float-only passes.
 
 Every row j of such a table predicts exactly j instances positive, so the rates
-come from tp alone, block by block (:class:`_UnitCurveBuffers`, filled by
-:mod:`.sorting` in the pass that sums tp, or by :mod:`.binary` from a kept tp),
+come from tp alone, block by block (:class:`UnitCurveBuffers`, filled by
+:mod:`.sorting` in the pass that sums tp, or by :mod:`evalreport.metrics.binary` from a kept tp),
 and the average precision's sum from the rows where the positives enter
 (:func:`precision_sum`).
 """
@@ -29,7 +29,7 @@ def _steps(size: int) -> np.ndarray:
     return _steps_made[:size]
 
 
-class _UnitCurveBuffers:
+class UnitCurveBuffers:
     """FPR, TPR and precision of a table of n distinct unweighted scores,
     filled block by block from tp (:func:`_rated_distinct_table`, and
     :func:`~evalreport.metrics.binary._unit_step_curves` for a table that
@@ -96,7 +96,7 @@ def precision_sum(rows: np.ndarray, n: int, *, skip: np.ndarray | None = None) -
         if b == a:
             continue
         # i / k_i in float-only passes (k_i < 2**52 put in the mantissa of
-        # 2**52, as in _UnitCurveBuffers.fill; NumPy's mixed int-float
+        # 2**52, as in UnitCurveBuffers.fill; NumPy's mixed int-float
         # division is slower), in a buffer reused from block to block
         k = terms[:b - a]
         np.bitwise_or(rows[a:b], _TWO_52_BITS, out=k.view(np.int64))

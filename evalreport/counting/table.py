@@ -6,9 +6,9 @@ average precision, the break-even point, the ROC convex hull and the cost curve
 are all read off this table, so no two of them can disagree.
 
 This module says what the table is: :class:`CountTable` (and
-:class:`_UnitStepTable`, the same table of distinct unweighted scores, whose
+:class:`UnitStepTable`, the same table of distinct unweighted scores, whose
 columns are formed only when read whole), the table from per-score weights
-(:func:`_table_from_ascending`, the definition), and the limits of the weights'
+(:func:`table_from_ascending`, the definition), and the limits of the weights'
 scale. How it is built fast from raw scores: :mod:`.build` and :mod:`.sorting`.
 """
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .keys import _decode_keys
+from .keys import decode_keys
 from ..words import general, magnitude
 
 @dataclass(frozen=True, eq=False)
@@ -56,7 +56,7 @@ class CountTable:
     n_rows: int
 
     # The ROC and P-R rates when formed with the table (not a field: only
-    # :class:`_UnitStepTable` forms them, see :class:`UnitCurves`).
+    # :class:`UnitStepTable` forms them, see :class:`UnitCurves`).
     curves = None
 
     @property
@@ -107,7 +107,7 @@ class CountTable:
         return self.tp[rows]
 
 
-class _UnitStepTable(CountTable):
+class UnitStepTable(CountTable):
     """A count table of distinct unweighted scores (one row per instance),
     read off their sorted keys.
 
@@ -170,7 +170,7 @@ class _UnitStepTable(CountTable):
     def threshold(self) -> np.ndarray:
         if self._with_inf is None:
             with_inf = np.empty(len(self) + 1, dtype=np.float64)
-            _decode_keys(self._keys_desc[::-1], with_inf[:-1], invert=self._invert)
+            decode_keys(self._keys_desc[::-1], with_inf[:-1], invert=self._invert)
             with_inf[-1] = np.inf
             object.__setattr__(self, "_with_inf", with_inf)
         return self._with_inf[-2::-1] if len(self) else self._with_inf[:0]
@@ -200,9 +200,9 @@ class _UnitStepTable(CountTable):
         keys = self._keys_desc[i]
         if isinstance(keys, np.ndarray):
             out = np.empty(keys.shape, dtype=np.float64)
-            return _decode_keys(keys, out, invert=self._invert)
+            return decode_keys(keys, out, invert=self._invert)
         out = np.empty(1, dtype=np.float64)
-        return _decode_keys(np.array([keys]), out, invert=self._invert)[0]
+        return decode_keys(np.array([keys]), out, invert=self._invert)[0]
 
     def fp_at(self, rows):
         return rows - self.tp_at(rows)
@@ -224,7 +224,7 @@ class _UnitStepTable(CountTable):
 
 @dataclass(frozen=True, eq=False)
 class UnitCurves:
-    """FPR, TPR and precision at every row of a :class:`_UnitStepTable`
+    """FPR, TPR and precision at every row of a :class:`UnitStepTable`
     (``tpr``, ``fpr``: rows 0..n; ``precision``: rows 1..n). Reversed views
     of ascending buffers, like the table's own ``tp`` and thresholds."""
 
@@ -268,7 +268,7 @@ def pair_counts_leave_int64(positives, negatives) -> bool:
     return 2 * positives * negatives >= 1 << 63
 
 
-def _table_from_ascending(values, pos_w, neg_w, n_rows: int) -> CountTable:
+def table_from_ascending(values, pos_w, neg_w, n_rows: int) -> CountTable:
     keep = (pos_w + neg_w) > 0  # a score that carries no weight is not a threshold
     if not keep.all():
         values, pos_w, neg_w = values[keep], pos_w[keep], neg_w[keep]

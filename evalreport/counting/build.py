@@ -6,7 +6,7 @@ picks the road:
 * unweighted scores of one sign (the common case: probabilities) take the
   sort-key road of :mod:`.sorting`; integer labels with probabilities are
   checked and encoded in one pass over blocks that stay in cache
-  (:func:`.keys._checked_keys`), anything else is checked first (:mod:`.checks`);
+  (:func:`.keys.checked_keys`), anything else is checked first (:mod:`.checks`);
 * unweighted scores of both signs (:func:`_table_by_class`): the scores of each
   class are gathered with ``np.compress`` (far cheaper than boolean indexing)
   into one buffer and each run is sorted in place with ``np.sort``'s SIMD
@@ -29,10 +29,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import parallel
-from .checks import _checked_inputs, _first_index
-from .keys import _checked_keys, _encoded_keys
-from .sorting import _table_from_keys
-from .table import CountTable, _table_from_ascending
+from .checks import checked_inputs, first_index
+from .keys import checked_keys, encoded_keys
+from .sorting import table_from_keys
+from .table import CountTable, table_from_ascending
 
 def count_table(y_true, y_score, *, sample_weight=None, positive=1) -> CountTable:
     """Build the count table of one learner's scores.
@@ -70,7 +70,7 @@ def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positi
 
     ``keep_keys``: for distinct unweighted scores, keep the sorted keys and
     decode thresholds (and form ``fp``) only when asked for whole
-    (:class:`_UnitStepTable`). A report, which reads them at a few rows,
+    (:class:`.table.UnitStepTable`). A report, which reads them at a few rows,
     saves two passes each; a caller that reads every curve point (the ROC
     curve) is faster without, as the keys buffer then becomes ``tp`` in place.
 
@@ -79,20 +79,20 @@ def count_table_and_positive_rows(y_true, y_score, *, sample_weight=None, positi
     (:func:`_rated_distinct_table`; the table's ``curves``).
     """
     if sample_weight is None:
-        checked = _checked_keys(y_true, y_score, positive)
+        checked = checked_keys(y_true, y_score, positive)
         if checked is not None:  # the common case, checked and encoded in one pass
-            return _table_from_keys(*checked, nonnegative=True, keep_keys=keep_keys, rates=rates)
-    is_pos, s, w, sign = _checked_inputs(y_true, y_score, sample_weight, positive)
+            return table_from_keys(*checked, nonnegative=True, keep_keys=keep_keys, rates=rates)
+    is_pos, s, w, sign = checked_inputs(y_true, y_score, sample_weight, positive)
     n = s.size
     if w is not None:
         neg = ~is_pos
         vp, cp = _class_blocks_weighted(np.compress(is_pos, s), np.compress(is_pos, w))
         vn, cn = _class_blocks_weighted(np.compress(neg, s), np.compress(neg, w))
-        return _table_from_ascending(*_merge_blocks(vp, cp, vn, cn), n), None
+        return table_from_ascending(*_merge_blocks(vp, cp, vn, cn), n), None
     if sign == 0:
         return _table_by_class(s, is_pos), None
-    buf = _encoded_keys(s, is_pos, nonnegative=sign > 0)
-    return _table_from_keys(buf, int(np.count_nonzero(is_pos)), nonnegative=sign > 0, keep_keys=keep_keys,
+    buf = encoded_keys(s, is_pos, nonnegative=sign > 0)
+    return table_from_keys(buf, int(np.count_nonzero(is_pos)), nonnegative=sign > 0, keep_keys=keep_keys,
                             rates=rates)
 
 
@@ -175,7 +175,7 @@ def _table_by_class(s: np.ndarray, is_pos: np.ndarray) -> CountTable:
         del desc, threshold  # a positive and a negative share a score: fold below
     vp, cp = _class_blocks(buf[:n_pos])
     vn, cn = _class_blocks(buf[n_pos:])
-    return _table_from_ascending(*_merge_blocks(vp, cp, vn, cn), n)
+    return table_from_ascending(*_merge_blocks(vp, cp, vn, cn), n)
 
 
 def _has_ties(sorted_values: np.ndarray) -> bool:
@@ -214,7 +214,7 @@ def count_table_from_aggregates(score, positives, negatives, *, n_rows=None) -> 
     if not (score.shape == pos.shape == neg.shape) or score.ndim != 1:
         raise ValueError("score, positives and negatives must be 1-D arrays of one length")
     if not np.isfinite(score).all():
-        raise ValueError(f"score has a non-finite value at index {_first_index(~np.isfinite(score))}")
+        raise ValueError(f"score has a non-finite value at index {first_index(~np.isfinite(score))}")
     integral = pos.dtype.kind in "iub" and neg.dtype.kind in "iub"
     dtype = np.int64 if integral else np.float64
     pos = pos.astype(dtype)
@@ -228,4 +228,4 @@ def count_table_from_aggregates(score, positives, negatives, *, n_rows=None) -> 
     neg_w = np.add.reduceat(neg[order], starts) if values.size else neg[:0]
     if n_rows is None:
         n_rows = int(round(float(pos.sum() + neg.sum())))
-    return _table_from_ascending(values, pos_w, neg_w, int(n_rows))
+    return table_from_ascending(values, pos_w, neg_w, int(n_rows))
