@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from .. import registry
 from .leaderboard import rank_measure, resampled, test_for
-from .stats.core import _check_level, _ndtr, _z
+from .stats.core import _check_level, ndtr, _z
 from .stats.paired_bootstrap import non_inferiority_p, paired_difference
 
 __all__ = ["ChallengerTest", "challenger_tests"]
@@ -77,7 +77,7 @@ def _delong(result, comp, challenger: str, deployed: str, margin: float, level: 
             if d.se is None or not d.se > 0:
                 return diff, None, None, (d.note or "DeLong's standard error of the difference is undefined")
             half = _z(level) * d.se
-            p = _ndtr(-(diff + margin) / d.se)  # 1 - Phi((g + margin) / se)
+            p = ndtr(-(diff + margin) / d.se)  # 1 - Phi((g + margin) / se)
             return diff, (diff - half, diff + half), p, None
     return None
 

@@ -17,8 +17,8 @@ import numpy as np
 
 from ...metrics.binary import BinaryEvaluation, evaluate_counts
 from ...counting.table import CountTable
-from .bootstrap_values import (_auc_values, _average_precision_values, _bep_values, _expected_total_cost_values,
-                               _f1_values, _row_at, etc_finish, etc_part)
+from .bootstrap_values import (auc_values, average_precision_values, bep_values, expected_total_cost_values,
+                               f1_values, row_at, etc_finish, etc_part)
 from .core import _as_bool, _as_scores, _check_level
 
 __all__ = ["BootstrapInterval", "Statistic", "auc_score", "average_precision_score", "bep_score",
@@ -40,19 +40,19 @@ def _vectorised(compute):
 
 
 
-@_vectorised(lambda chunk: _bep_values(chunk))
+@_vectorised(lambda chunk: bep_values(chunk))
 def bep_score(ev: BinaryEvaluation) -> float | None:
     """Break-even point of an evaluation (a bootstrap statistic)."""
     return ev.bep
 
 
-@_vectorised(lambda chunk: _average_precision_values(chunk))
+@_vectorised(lambda chunk: average_precision_values(chunk))
 def average_precision_score(ev: BinaryEvaluation) -> float | None:
     """Average precision of an evaluation (a bootstrap statistic)."""
     return ev.average_precision
 
 
-@_vectorised(lambda chunk: _expected_total_cost_values(chunk))
+@_vectorised(lambda chunk: expected_total_cost_values(chunk))
 def expected_total_cost(ev: BinaryEvaluation) -> float | None:
     """Area under the cost curve of an evaluation (a bootstrap statistic)."""
     return ev.expected_total_cost
@@ -62,7 +62,7 @@ def expected_total_cost(ev: BinaryEvaluation) -> float | None:
 expected_total_cost._gathered = (etc_part, etc_finish)
 
 
-@_vectorised(lambda chunk: _auc_values(chunk))
+@_vectorised(lambda chunk: auc_values(chunk))
 def auc_score(ev: BinaryEvaluation) -> float | None:
     """AUC of an evaluation (a bootstrap statistic)."""
     return ev.auc
@@ -81,7 +81,7 @@ def f1_at(threshold: float) -> Statistic:
         return ev.at_threshold(threshold).f1
 
     f1.__name__ = f"f1_at_{threshold:g}"
-    f1._vectorised = _f1_values(threshold)
+    f1._vectorised = f1_values(threshold)
     return f1
 
 
@@ -113,7 +113,7 @@ def population_at(threshold: float, measure: str, p_positive: float, c_fn: float
         return None if np.isnan(v) else v
 
     def compute(chunk: _Chunk) -> np.ndarray:
-        j = _row_at(chunk, threshold)
+        j = row_at(chunk, threshold)
         return rates(chunk.tp[:, j], chunk.fp[:, j], chunk.pos, chunk.neg)
 
     statistic.__name__ = f"population_{measure}_at_{threshold:g}"

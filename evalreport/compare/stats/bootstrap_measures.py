@@ -58,7 +58,7 @@ def _column(chunk, threshold: float) -> int:
     return int(chunk.thr_desc.size - np.searchsorted(chunk.thr_desc[::-1], threshold, side="left"))
 
 
-def _row_at(ev, threshold: float):
+def row_at(ev, threshold: float):
     """(tp, fp, positives, negatives) of the evaluation's decisions at ``threshold``."""
     t = ev.counts
     r = t.rows_at(threshold)
@@ -73,7 +73,7 @@ def at_threshold_of(name: str, threshold: float, *, c_fn: float = 1.0, c_fp: flo
     threshold = float(threshold)
 
     def statistic(ev) -> float | None:
-        v = float(_at_formulas(*_row_at(ev, threshold), c_fn, c_fp)[name])
+        v = float(_at_formulas(*row_at(ev, threshold), c_fn, c_fp)[name])
         return None if np.isnan(v) else v
 
     def compute(chunk) -> np.ndarray:
@@ -107,7 +107,7 @@ def cost_at(threshold: float, pc: float) -> Statistic:
     threshold, pc = float(threshold), float(pc)
 
     def statistic(ev) -> float | None:
-        v = float(_normalised(*_row_at(ev, threshold), pc))
+        v = float(_normalised(*row_at(ev, threshold), pc))
         return None if np.isnan(v) else v
 
     def compute(chunk) -> np.ndarray:
@@ -255,7 +255,7 @@ def of_counts_at(function, threshold: float) -> Statistic:
     threshold = float(threshold)
 
     def statistic(ev) -> float | None:
-        tp, fp, pos, neg = _row_at(ev, threshold)
+        tp, fp, pos, neg = row_at(ev, threshold)
         v = function(tp, fp, neg - fp, pos - tp)
         return float(v) if isinstance(v, (int, float)) and not math.isnan(v) else None
 

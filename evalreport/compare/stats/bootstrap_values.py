@@ -16,13 +16,13 @@ from .bootstrap_hull import cost_curve_areas, hull_rows
 __all__ = ["etc_finish", "etc_part"]
 
 
-def _row_at(chunk, threshold: float) -> int:
+def row_at(chunk, threshold: float) -> int:
     """The column of "score >= threshold" in a chunk's cumulative counts (the same
     in every resample)."""
     return int(chunk.thr_desc.size - np.searchsorted(chunk.thr_desc[::-1], threshold, side="left"))
 
 
-def _bep_values(chunk: "_Chunk") -> np.ndarray:
+def bep_values(chunk: "_Chunk") -> np.ndarray:
     """metrics.binary._bep for every resample, operation for operation: the first
     row where TP + FP reaches m+, interpolated from the row before it."""
     pos = chunk.pos
@@ -58,7 +58,7 @@ def _bep_values(chunk: "_Chunk") -> np.ndarray:
     return out
 
 
-def _auc_values(chunk: "_Chunk") -> np.ndarray:
+def auc_values(chunk: "_Chunk") -> np.ndarray:
     """The engine's AUC: twice the trapezoid area in counts (an exact integer sum,
     in any order) over 2 m+ m-, one correctly rounded division."""
     out = np.full(chunk.size, np.nan)
@@ -85,7 +85,7 @@ def _auc_values(chunk: "_Chunk") -> np.ndarray:
     return out
 
 
-def _average_precision_values(chunk: "_Chunk") -> np.ndarray:
+def average_precision_values(chunk: "_Chunk") -> np.ndarray:
     """Average precision as the engine's (metrics.binary._scalars_general): over
     the rows of the resample's table, sum (TP step) x precision, over m+. The sum
     is :func:`~evalreport.metrics.sums.dot`'s, whose last digit neither the
@@ -128,7 +128,7 @@ def _average_precision_values(chunk: "_Chunk") -> np.ndarray:
     return out
 
 
-def _expected_total_cost_values(chunk: "_Chunk") -> np.ndarray:
+def expected_total_cost_values(chunk: "_Chunk") -> np.ndarray:
     """The area under the cost curve of each resample's ROC hull: the engine's
     cost curve (:func:`cost_curve`; no other measure is formed) of the hull's
     vertices, found for all the chunk's resamples at once (:func:`.bootstrap_hull.hull_rows`):
@@ -178,9 +178,9 @@ def etc_finish(parts: list) -> np.ndarray:
     return np.concatenate(out) if len(out) > 1 else out[0]
 
 
-def _f1_values(threshold: float):
+def f1_values(threshold: float):
     def compute(chunk: "_Chunk") -> np.ndarray:
-        j = _row_at(chunk, threshold)  # the row "score >= threshold": one column in every resample
+        j = row_at(chunk, threshold)  # the row "score >= threshold": one column in every resample
         tp, fp = chunk.tp[:, j], chunk.fp[:, j]
         den = 2 * tp + fp + (chunk.pos - tp)
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -58,7 +58,7 @@ def _special():
     return scipy.special
 
 
-def _ndtr(x: float) -> float:
+def ndtr(x: float) -> float:
     """The standard normal CDF, Phi(x), from the C library's erf and erfc (:mod:`math`)
     as Cephes' ndtr (scipy.special.ndtr) forms it: erf near 0, erfc in the tails (a
     tail probability keeps its relative precision). Within a few ulp of scipy's
@@ -74,9 +74,9 @@ def _ndtr(x: float) -> float:
     return 1.0 - y if z > 0 else y
 
 
-def _chi2_sf_df1(x: float) -> float:
+def chi2_sf_df1(x: float) -> float:
     """P(X >= x) for X chi-square with one degree of freedom (scipy.special.chdtrc(1, x)):
-    erfc(sqrt(x / 2)); NaN for x < 0, as scipy's (McNemar's test; see :func:`_ndtr`)."""
+    erfc(sqrt(x / 2)); NaN for x < 0, as scipy's (McNemar's test; see :func:`ndtr`)."""
     x = float(x)
     if math.isnan(x) or x < 0:
         return math.nan
@@ -84,7 +84,7 @@ def _chi2_sf_df1(x: float) -> float:
 
 
 def _two_sided_normal(z: float) -> float:
-    return float(2.0 * _ndtr(-abs(z)))  # 2 norm.sf(|z|)
+    return float(2.0 * ndtr(-abs(z)))  # 2 norm.sf(|z|)
 
 
 def _classes(y, scores, name="scores"):

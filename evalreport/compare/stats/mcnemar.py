@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .core import _as_bool, _chi2_sf_df1, _special
+from .core import _as_bool, chi2_sf_df1, _special
 from ...words import general
 
 __all__ = ["EXACT_BELOW", "METHODS", "McNemar", "mcnemar", "mcnemar_many"]
@@ -181,5 +181,5 @@ def _from_counts(e00: int, e01: int, e10: int, e11: int, method: str) -> McNemar
             f"only {disagree} disagreement{'s' if disagree > 1 else ''} (e01 + e10): the chi-square "
             f"approximation is rough; the exact binomial test gives p = {general(exact, 3)} (p_value_exact)"
         )
-    return McNemar(e01, e10, float(stat), _chi2_sf_df1(stat), e00, e11, note, exact,
+    return McNemar(e01, e10, float(stat), chi2_sf_df1(stat), e00, e11, note, exact,
                    "corrected")
