@@ -97,11 +97,14 @@ def _environment(dirs: tuple[str, ...]) -> jinja2.Environment:
     )
 
 
-def render_html(result: Result, *, attachments: bool = False, results_sha256: str | None = None) -> str:
+def render_html(result: Result, *, attachments: bool = False, results_sha256: str | None = None,
+                context: dict | None = None) -> str:
     """The report as HTML text. ``attachments``: say that the PDF carries the data;
     ``results_sha256``: the sha256 of the run's results.json, in a meta tag
-    (``evalreport verify report.html`` checks it)."""
-    context = report_context(result)
+    (``evalreport verify report.html`` checks it); ``context``: the report's values
+    made once for the HTML and the PDF (:func:`.context.report_context`; made here
+    when not given)."""
+    context = dict(report_context(result) if context is None else context)
     context["attachments"] = attachments
     context["results_sha256"] = results_sha256 or ""
     context["attached_note"] = attached_note(result.spec.report.attach)

@@ -14,10 +14,10 @@ four learners the headline table on page one already is a leaderboard.
 from __future__ import annotations
 
 from .. import registry
-from ..compare.leaderboard import LEADERBOARD_MIN, TEST_WORDS, carry_leaderboard, leaderboard, leaderboard_warnings  # noqa: F401
+from ..compare.leaderboard import LEADERBOARD_MIN, TEST_WORDS, leaderboard, leaderboard_warnings  # noqa: F401
 from ..compare.leaderboard import rank_measure, test_for
 
-__all__ = ["LEADERBOARD_MIN", "rank_measure", "leaderboard", "carry_leaderboard", "leaderboard_warnings", "leaderboard_section",
+__all__ = ["LEADERBOARD_MIN", "rank_measure", "leaderboard", "leaderboard_warnings", "leaderboard_section",
            "leaderboard_context", "test_for"]
 
 def leaderboard_section(result, block: dict, styles: dict) -> dict | None:

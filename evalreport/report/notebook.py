@@ -3,8 +3,9 @@ comparisons as pandas DataFrames, a short text and page one of the report as
 HTML (``Result.to_dict``, ``to_frame``, ``comparisons_frame``, ``__repr__``,
 ``_repr_html_``). Each view is read off what the report already builds
 (results.json's dict, the report's context and templates): nothing is
-computed here. The result reaches these through its task
-(``Task.views``), so that :mod:`evalreport.result` imports no sink.
+computed here. The result reaches these as this module lends them when it is
+imported (:func:`evalreport.result.lend_views`; :mod:`evalreport.report` imports
+it), so that :mod:`evalreport.result` imports no sink.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 
 from ..errors import EvalReportError
+from ..result import lend_views
 
 __all__ = ["NotebookViews", "PandasMissing"]
 
@@ -35,10 +37,11 @@ class NotebookViews:
 
     @staticmethod
     def to_dict(result) -> dict:
-        """results.json as a dict: the file's text read back (a JSON round trip)."""
-        from . import json_text
+        """results.json as a dict: the file's values read back (a JSON round trip:
+        lists, floats, None, as :func:`json.loads` gives them from the file)."""
+        from ..results import result_dict
 
-        return json.loads(json_text(result))
+        return json.loads(json.dumps(result_dict(result), ensure_ascii=False, allow_nan=False))
 
     @staticmethod
     def to_frame(result):
@@ -134,3 +137,6 @@ class NotebookViews:
         from .html import render_page_one
 
         return render_page_one(result)
+
+
+lend_views(NotebookViews)
