@@ -8,6 +8,7 @@ cycle from Python, not from the reader. See docs/architecture.md.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "evalreport"
@@ -314,3 +315,31 @@ def test_identity_cache_finder_finds_them():
            "    return _BY_ID.get(id(result))\n")
     assert _identity_caches(src) == ["import weakref", "weakref.WeakKeyDictionary", "_BY_ID[id(result)]",
                                      "_BY_ID.get(id(result))"]
+
+
+#: a comparison with a task's name: `== "binary"`, `"multiclass" !=`, `task == ...` in a template
+_TASK_NAME_TEST = re.compile(r"""[=!]=\s*["'](binary|multiclass)["']|["'](binary|multiclass)["']\s*[=!]="""
+                             r"""|\btask\s*[=!]=|[=!]=\s*task\b|\bin\s*\(\s*["'](binary|multiclass)["']""")
+TEMPLATES = PACKAGE.parent / "templates"
+
+
+def _task_name_tests(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if _TASK_NAME_TEST.search(line)]
+
+
+def test_the_report_and_templates_do_not_compare_the_task():
+    """Task-specific behaviour lives in the task (``Task.per_class``) or in the
+    task's builder (report/binary.py, report/multiclass.py, picked by
+    report/context.py's BUILDERS), which prepares the values the templates print:
+    no module of the report and no template compares the task's name."""
+    files = [*sorted((PACKAGE / "report").rglob("*.py")), *sorted(TEMPLATES.rglob("*.j2"))]
+    found = {str(p.relative_to(PACKAGE.parent)): hits for p in files
+             if (hits := _task_name_tests(p.read_text(encoding="utf-8")))}
+    assert found == {}
+
+
+def test_task_name_test_finder_finds_them():
+    text = ('if spec.task == "binary":\n{% if task == "multiclass" %}\nx = "multiclass" != t\n'
+            'registry.ranked("binary")\nBUILDERS = {"binary": 1}\n')
+    assert _task_name_tests(text) == ['if spec.task == "binary":', '{% if task == "multiclass" %}',
+                                      'x = "multiclass" != t']

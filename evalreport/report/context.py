@@ -128,6 +128,7 @@ def _common(result: Result) -> dict:
         "inputs": [{"path": i["path"], "sha256": i["sha256"], "rows": fmt(i["rows"])}
                    for i in texts.inputs],
         "balance": [],
+        "class_balance": [],  # a multi-class report's, per class (else the binary's balance per file)
         "spec_text": texts.spec_text,
         # the spec's lines as in the file, numbered, long ones folded (report/spec_lines.py)
         "spec_lines": spec_lines(texts.spec_text),

@@ -30,8 +30,7 @@ def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
         return None
     name = block["rank_by"]
     measure = registry.get(name)
-    task = result.spec.task or "binary"
-    others = [m for m in registry.ranked(task) if m.name != name
+    others = [m for m in registry.ranked(result.task.name) if m.name != name
               and any(lr.values.get(m.name) is not None for lr in result.learners.values())]
     level = result.spec.confidence.level
     alpha = 1 - level
@@ -94,7 +93,7 @@ def leaderboard_context(result) -> dict | None:
     if section is None:
         return None
     section["figure"], section["figure_caption"] = "", ""
-    if shown is not None and (result.spec.task or "binary") == "binary":
+    if shown is not None and not result.task.per_class:  # one ROC curve per learner
         from markupsafe import Markup
 
         from ..figures.runs import roc_band_figure

@@ -86,7 +86,7 @@ class NotebookViews:
         precision, recall, f1, support, auc, average_precision and one
         ``fbeta_<b>`` per b of the spec (NaN: undefined or not computed)."""
         pd = _pandas()
-        if result.task is None or result.task.name != "multiclass":
+        if result.task is None or not result.task.per_class:
             raise TypeError("per_class_frame() is for multi-class results; a binary result's measures are in "
                             "to_frame()")
         learners = NotebookViews.to_dict(result).get("learners") or {}

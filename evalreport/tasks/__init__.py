@@ -46,6 +46,7 @@ MULTICLASS = Task(
     json_head=multiclass_json.json_head,
     json_after_inputs=multiclass_json.json_after_inputs,
     learner_json=multiclass_json.learner_json,
+    per_class=True,
 )
 
 TASKS = {t.name: t for t in (BINARY, MULTICLASS)}

@@ -43,6 +43,11 @@ class Task:
     json_after_inputs: Callable[..., dict]
     #: results.json: one learner's block
     learner_json: Callable[..., dict]
+    #: each learner is measured per class (one vs rest: a ROC curve per class) and
+    #: averaged over the classes (macro, micro; results.json's learners.<k>.classes),
+    #: rather than at one positive label (one ROC curve, macro and micro averages over
+    #: the groups alone): what a reader of the result asks instead of the task's name
+    per_class: bool = False
 
 
 def with_values(task: str, learner):
