@@ -500,10 +500,10 @@ def test_published_texts_of_a_result(tmp_path):
                              "to the PDF is not the file's, the title and description as shown): 1 value that "
                              "looks like a credential is redacted: title (URL credentials).")
     d, context = result_dict(result), report_context(result)
-    assert d["title"] == context["title"] == view.title
-    assert d["inputs"] == list(view.inputs) and context["inputs"][0]["path"] == view.inputs[0]["path"]
-    assert d["warnings"] == context["warnings"] and d["warnings"][0] == view.warnings[0]
-    assert context["spec_redacted"] == "1 value that looks like a credential is redacted: title (URL credentials)."
+    assert d["title"] == context.title == view.title
+    assert d["inputs"] == list(view.inputs) and context.inputs[0]["path"] == view.inputs[0]["path"]
+    assert d["warnings"] == context.warnings and d["warnings"][0] == view.warnings[0]
+    assert context.spec_redacted == "1 value that looks like a credential is redacted: title (URL credentials)."
 
 
 def test_published_spec_built_in_python():

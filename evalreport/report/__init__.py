@@ -119,7 +119,7 @@ def _render_set(
 
         context = report_context(result)  # the figures drawn once, for the HTML and the PDF
         if figures_warned is not None:
-            figures_warned(list(context["figure_warnings"]))
+            figures_warned(list(context.figure_warnings))
     results_json = json_text(result).encode("utf-8")
     digest = hashlib.sha256(results_json).hexdigest()  # the HTML's meta tag: verify checks it
     if "json" in formats:

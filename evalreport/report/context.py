@@ -1,4 +1,5 @@
-"""Result -> the values the templates print, every number already formatted.
+"""Result -> the values the templates print, every number already formatted,
+frozen into a typed :class:`.page.ReportContext`.
 
 Templates never compute or format. This module holds what every report has
 (title, provenance, the verdict's gates and Friedman's test, the tests of
@@ -22,13 +23,14 @@ from .format import UNDEFINED, Column, ends_text, fmt, p_text, plain
 from .history import history_context, history_sentences
 from .leaderboard import leaderboard_context
 from .multiclass import multiclass_context
+from .page import ReportContext, context_of
 from ..results import report_warnings
 from .significance import tests_section
 from .spec_lines import CONTINUATION, spec_lines
 from .summary import shown_learners
 from .verdicts import MARKS, gates_summary, page_one
 
-__all__ = ["report_context", "BUILDERS", "fmt", "UNDEFINED", "Column"]
+__all__ = ["report_context", "ReportContext", "BUILDERS", "fmt", "UNDEFINED", "Column"]
 
 
 def _markdown(text: str | None) -> Markup:
@@ -90,8 +92,9 @@ def _made(result: Result) -> tuple[dict, list[str], list[str]]:
     return context, made, [w for w in laid if w not in made]
 
 
-def report_context(result: Result) -> dict:
-    """The values the templates print, the figures drawn: each call draws them, so
+def report_context(result: Result) -> ReportContext:
+    """The values the templates print (a typed, frozen :class:`.page.ReportContext`),
+    the figures drawn: each call draws them, so
     the renderer makes it once and passes it on (the HTML and the PDF print the
     same one). ``figure_warnings``: the warnings raised while the figures were
     drawn (matplotlib's, NumPy's), which the report lists after the run's
@@ -100,7 +103,7 @@ def report_context(result: Result) -> dict:
     context, made, laid = _made(result)
     context["figure_warnings"] = made + laid
     context["warnings"] = report_warnings(result) + made + laid
-    return context
+    return context_of(context)
 
 
 #: the task's own values (its measure tables, figures, comparisons), by the task's

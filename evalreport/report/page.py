@@ -1,0 +1,131 @@
+"""The report's values as the templates read them: a typed, frozen context.
+
+The builders (report/context.py for what every report has, report/binary.py and
+report/multiclass.py for the task's own) prepare every value, numbers formatted
+and sentences assembled; :func:`context_of` then freezes them into a
+:class:`ReportContext`, which refuses a name it does not declare (a builder's
+typo fails at once), and the templates, rendered with undefined names as errors
+(Jinja's StrictUndefined, report/html.py), only print its fields. A field the
+other task has no use for keeps its empty default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+__all__ = ["ReportContext", "VerdictContext", "context_of"]
+
+
+@dataclass(frozen=True)
+class VerdictContext:
+    """Page one's verdict (report/verdicts.py's ``page_one``, then the sentences the
+    builders add): the status, the deployed learners, the findings, the gates."""
+
+    sentences: list
+    gates: list
+    gate_summary: str
+    gates_failed: bool
+    recommendation: str = ""
+    #: the comparisons' technical sentences (envelopment, crossings): the comparisons section
+    details: list = field(default_factory=list)
+    #: page one's table and chart (report/headline.py); None: no learner has a value
+    headline: Any = None
+    status: str = ""
+    status_words: str = ""
+    status_sentence: str = ""
+    learners: list = field(default_factory=list)
+    findings: list = field(default_factory=list)
+    findings_more: str = ""
+    suggestions: str = ""
+    leader: str = ""
+    challengers: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ReportContext:
+    """Every value the page templates print (report.html.j2, notebook.html.j2 and
+    their sections), by name."""
+
+    # -- what every report has (report/context.py)
+    title: str
+    description: Any  # the spec's description as safe HTML (markupsafe.Markup)
+    date: str
+    version: str
+    task: str  # the task's name, printed in the page's header line (never compared)
+    verdict: VerdictContext
+    inputs: list
+    spec_text: str
+    spec_lines: list
+    spec_fold_mark: str
+    spec_redacted: str
+    warnings: list  # the evaluation's (as results.json lists them), then the figures'
+    gates: list
+    learner_count: int
+    tests: dict
+    leaderboard: dict | None
+    configurations: dict | None
+    history: dict | None
+    #: the page's header line: {"name": "positive label" | "classes", "value": text}
+    labels: dict
+    #: the task's own sections of the page, after the provenance (template names)
+    task_sections: tuple
+    figures: dict
+    learners: list = field(default_factory=list)
+    positive: str = ""
+    operating_point: dict | None = None
+    balance: list = field(default_factory=list)
+    class_balance: list = field(default_factory=list)
+    matrix: list = field(default_factory=list)
+    rankings: list = field(default_factory=list)
+    rankings_agreed: Any = None
+    rankings_disagree: bool = False
+    envelope: list = field(default_factory=list)
+    at_notes: list = field(default_factory=list)
+    rank_notes: list = field(default_factory=list)
+    summary_notes: list = field(default_factory=list)
+    calibration: dict | None = None
+    family: dict | None = None
+    population: dict | None = None
+    pair_heatmaps: Any = None
+    definitions: list = field(default_factory=list)
+    works: list = field(default_factory=list)
+    works_brief: list = field(default_factory=list)
+    glossary: list = field(default_factory=list)
+    #: the warnings raised while the figures were drawn (in ``warnings`` too; not in results.json)
+    figure_warnings: list = field(default_factory=list)
+    # -- a binary report's (report/binary.py)
+    at_columns: list = field(default_factory=list)
+    rank_columns: list = field(default_factory=list)
+    test_share: str = ""
+    sample_label: str = ""
+    threshold_notes: str = ""
+    operating: Any = None
+    slices: list = field(default_factory=list)
+    slice_columns: list = field(default_factory=list)
+    slices_min: Any = None
+    # -- a multi-class report's (report/multiclass.py)
+    classes: list = field(default_factory=list)
+    mc_columns: list = field(default_factory=list)
+    class_columns: list = field(default_factory=list)
+    mc_learners: list = field(default_factory=list)
+    priors_text: str = ""
+    # -- the render's (report/html.py): what the file carries
+    attachments: bool = False
+    results_sha256: str = ""
+    attached_note: str = ""
+
+    def names(self) -> dict:
+        """The fields by name, as Jinja takes a template's variables (shallow: the
+        values themselves, not copies)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def rendered(self, **values) -> "ReportContext":
+        """This context with the render's values (``attachments``, ...)."""
+        return replace(self, **values)
+
+
+def context_of(values: dict) -> ReportContext:
+    """The builders' values, frozen: a TypeError names any value the context does
+    not declare, or a declared one without a default that no builder gave."""
+    return ReportContext(**{**values, "verdict": VerdictContext(**values["verdict"])})
