@@ -245,6 +245,7 @@ def binary_context(result, base: dict) -> dict:
         "balance": balance,
         "at_columns": at_cols,
         "rank_columns": rank_cols,
+        "rank_tables": _rank_tables(rank_cols, learners),
         "at_notes": at_notes,
         "family": family,
         "population": population,
@@ -273,6 +274,24 @@ def binary_context(result, base: dict) -> dict:
         "glossary": glossary(result),
         **slices_section(view, styles),
     }
+
+
+#: the tables of the measures over every threshold, by their columns' group: (group, title)
+RANK_TABLES = (("", "Ranking (every threshold)"), ("cost", "Cost (every threshold)"))
+
+
+def _rank_tables(columns: list[Column], learners: list[dict]) -> list[dict]:
+    """The measures over every threshold as two tables, ranking then cost (one with
+    every column was wider than a page): each its title, its columns and one row
+    per learner (the learner's row, its cells of those columns); a table with no
+    column is left out."""
+    out = []
+    for group, title in RANK_TABLES:
+        mine = [i for i, c in enumerate(columns) if c.group == group]
+        if mine:
+            out.append({"title": title, "columns": [columns[i] for i in mine],
+                        "rows": [{"learner": row, "cells": [row["rank"][i] for i in mine]} for row in learners]})
+    return out
 
 
 def _balance_rows(rows: list[dict]) -> list[dict]:

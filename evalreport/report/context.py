@@ -146,6 +146,7 @@ def _common(result: Result) -> dict:
         "gates": result.gates,
         "learners": [],
         "learner_count": len(result.learners),
+        "learner_pairs": len(result.learners) * (len(result.learners) - 1) // 2,
         "tests": tests_section(result, shown_learners(result)),
         # many learners: every one ranked by the primary measure, near the front (None: few)
         "leaderboard": leaderboard_context(result),

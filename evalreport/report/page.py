@@ -62,6 +62,7 @@ class ReportContext:
     warnings: list  # the evaluation's (as results.json lists them), then the figures'
     gates: list
     learner_count: int
+    learner_pairs: int  # the pairs of learners (the heatmaps' note)
     tests: dict
     leaderboard: dict | None
     configurations: dict | None
@@ -97,6 +98,8 @@ class ReportContext:
     # -- a binary report's (report/binary.py)
     at_columns: list = field(default_factory=list)
     rank_columns: list = field(default_factory=list)
+    #: the measures over every threshold: a table per group of columns (ranking, cost)
+    rank_tables: list = field(default_factory=list)
     test_share: str = ""
     sample_label: str = ""
     threshold_notes: str = ""
