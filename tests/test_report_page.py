@@ -15,7 +15,7 @@ import pytest
 import evalreport
 from evalreport.report.context import report_context
 from evalreport.report.html import environment, template_dirs
-from evalreport.report.page import ReportContext, VerdictContext, context_of
+from evalreport.report.page import ReportContext, SignificanceContext, VerdictContext, context_of
 from evalreport.resources import templates_dir
 
 #: names a template reads that the context does not hold, each with why
@@ -48,10 +48,11 @@ def test_every_name_a_template_reads_is_a_field_of_the_context():
     assert unknown == {}
 
 
-def test_every_verdict_value_a_template_reads_is_a_field():
-    fields = {f.name for f in dataclasses.fields(VerdictContext)}
-    read = {name for path in _templates()
-            for name in re.findall(r"(?<![/\w.])verdict\.(\w+)", path.read_text(encoding="utf-8"))}
+@pytest.mark.parametrize("name, typed", [("verdict", VerdictContext), ("tests", SignificanceContext)])
+def test_every_value_of_a_typed_block_a_template_reads_is_a_field(name, typed):
+    fields = {f.name for f in dataclasses.fields(typed)}
+    read = {value for path in _templates()
+            for value in re.findall(rf"(?<![/\w.]){name}\.(\w+)", path.read_text(encoding="utf-8"))}
     assert read and read <= fields, read - fields
 
 
@@ -67,7 +68,8 @@ def test_a_typo_in_a_template_fails(small):
 def test_a_name_no_builder_should_give_fails(small):
     _, context = small
     verdict = {f.name: getattr(context.verdict, f.name) for f in dataclasses.fields(VerdictContext)}
-    values = {**context.names(), "verdict": verdict}
+    tests = {f.name: getattr(context.tests, f.name) for f in dataclasses.fields(SignificanceContext)}
+    values = {**context.names(), "verdict": verdict, "tests": tests}
     assert context_of(values) == context  # the same values, frozen again
     with pytest.raises(TypeError, match="titel"):
         context_of({**values, "titel": "x"})

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-__all__ = ["ReportContext", "VerdictContext", "context_of"]
+__all__ = ["ReportContext", "VerdictContext", "SignificanceContext", "context_of"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,31 @@ class VerdictContext:
 
 
 @dataclass(frozen=True)
+class SignificanceContext:
+    """The tests of significance between pairs of learners (report/significance.py's
+    ``tests_section``): the table's rows and columns, the sentences, the assumptions."""
+
+    rows: list
+    sentences: list  # for the verdict: who is significantly better
+    matrices: list  # DeLong's Holm-adjusted p-values as a matrix per data set (many pairs)
+    friedman: dict | None  # across data sets: the paragraph and the diagram
+    level: str
+    ran: list  # the tests the rows hold: "delong", "mcnemar", "paired_t"
+    summarised: bool  # many learners: the pairs that matter
+    best: str
+    pairs: int
+    holm: bool  # the p-values are adjusted by Holm's method
+    level_pct: str
+    mcnemar_method: str
+    bootstrap: bool
+    has_t: bool
+    delong_columns: int
+    mcnemar_columns: int
+    rows_shown: int
+    assumptions: str
+
+
+@dataclass(frozen=True)
 class ReportContext:
     """Every value the page templates print (report.html.j2, notebook.html.j2 and
     their sections), by name."""
@@ -63,7 +88,7 @@ class ReportContext:
     gates: list
     learner_count: int
     learner_pairs: int  # the pairs of learners (the heatmaps' note)
-    tests: dict
+    tests: SignificanceContext
     leaderboard: dict | None
     configurations: dict | None
     history: dict | None
@@ -131,4 +156,5 @@ class ReportContext:
 def context_of(values: dict) -> ReportContext:
     """The builders' values, frozen: a TypeError names any value the context does
     not declare, or a declared one without a default that no builder gave."""
-    return ReportContext(**{**values, "verdict": VerdictContext(**values["verdict"])})
+    return ReportContext(**{**values, "verdict": VerdictContext(**values["verdict"]),
+                            "tests": SignificanceContext(**values["tests"])})
