@@ -266,7 +266,8 @@ def binary_context(result, base: dict) -> dict:
         "rankings": rankings,
         "rankings_agreed": agreed_ranking(rankings),
         "rankings_disagree": any(not c.rankings_agree for c in result.comparisons),
-        "envelope": _envelope_rows(result, styles),
+        "envelope": (envelope := _envelope_rows(result, styles)),
+        "envelope_infinite": any(row["infinite"] for row in envelope),  # the +inf threshold's note
         "operating": operating_context(view, styles),
         "definitions": (definitions := appendix_definitions(result)),
         "works": works_cited(definitions),

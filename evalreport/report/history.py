@@ -68,7 +68,8 @@ def _balances(history: dict) -> list[dict]:
     out = []
     for b in balance_rows(history.get("balance")):
         p = "" if b.get("p_value") is None else p_value_text(b["p_value"])
-        row = {"dataset": b.get("dataset"), "p": p, "note": b.get("note") or "", "classes": None}
+        row = {"dataset": b.get("dataset"), "p": p, "note": b.get("note") or "", "classes": None,
+               "on": f" of {b['dataset']}" if b.get("dataset") else ""}  # "Class balance of <data set>"
         if isinstance(b.get("classes"), list):  # a multi-class task: each class's share
             shares = [(b.get(k) or {}) for k in ("previous", "current", "change")]
             row["classes"] = [{"name": c, "previous": rate(shares[0].get(c)), "current": rate(shares[1].get(c)),

@@ -107,6 +107,7 @@ class ReportContext:
     rankings_agreed: Any = None
     rankings_disagree: bool = False
     envelope: list = field(default_factory=list)
+    envelope_infinite: bool = False  # a stretch of the cost envelope at the threshold +inf
     at_notes: list = field(default_factory=list)
     rank_notes: list = field(default_factory=list)
     summary_notes: list = field(default_factory=list)
