@@ -15,7 +15,8 @@ import pytest
 import evalreport
 from evalreport.report.context import report_context
 from evalreport.report.html import environment, template_dirs
-from evalreport.report.page import ReportContext, SignificanceContext, VerdictContext, context_of
+from evalreport.report.page import (HistoryContext, LeaderboardContext, ReportContext, SignificanceContext,
+                                    VerdictContext, context_of)
 from evalreport.resources import templates_dir
 
 #: names a template reads that the context does not hold, each with why
@@ -48,7 +49,8 @@ def test_every_name_a_template_reads_is_a_field_of_the_context():
     assert unknown == {}
 
 
-@pytest.mark.parametrize("name, typed", [("verdict", VerdictContext), ("tests", SignificanceContext)])
+@pytest.mark.parametrize("name, typed", [("verdict", VerdictContext), ("tests", SignificanceContext),
+                                         ("leaderboard", LeaderboardContext), ("history", HistoryContext)])
 def test_every_value_of_a_typed_block_a_template_reads_is_a_field(name, typed):
     fields = {f.name for f in dataclasses.fields(typed)}
     read = {value for path in _templates()

@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-__all__ = ["ReportContext", "VerdictContext", "SignificanceContext", "context_of"]
+__all__ = ["ReportContext", "VerdictContext", "SignificanceContext", "LeaderboardContext", "HistoryContext",
+           "context_of"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,51 @@ class SignificanceContext:
 
 
 @dataclass(frozen=True)
+class LeaderboardContext:
+    """Every learner ranked by the primary measure, from a dozen learners on
+    (report/leaderboard.py's ``leaderboard_section``)."""
+
+    columns: list
+    measure: str  # the ranked measure's label
+    direction: str
+    interval: str  # which interval the rows give
+    others: list  # the task's other ranked measures, beside it
+    rows: list
+    several: bool  # several data sets: each ranked apart
+    test: str  # the test against the best, in words
+    significant: Any
+    alpha: str
+    compared: int  # the comparisons with the best
+    rule: str  # when the report shows it
+    figure: Any = ""  # the ROC band of the learners not drawn in colour (binary, past a handful)
+    figure_caption: str = ""
+
+
+@dataclass(frozen=True)
+class HistoryContext:
+    """"Since the last run" (report/history.py's ``history_context``): the changes,
+    the drift, the class balance, the trend over the kept runs."""
+
+    previous: dict | None  # the previous run's date and title
+    changes: list
+    drift: list
+    balances: list
+    tested: int  # the changes with a p-value
+    methods: list
+    psi_low: str
+    psi_high: str
+    level: str
+    alpha: str
+    runs: int  # the kept runs drawn
+    first: str | None  # the first kept run's date
+    figure: Any
+    sentences: list
+    by_class: bool  # drift of each class's score column (multi-class)
+    chain: dict | None  # the previous run's results.json by its sha256
+    caption: str = ""  # the trend figure's: the task's builder gives it
+
+
+@dataclass(frozen=True)
 class ReportContext:
     """Every value the page templates print (report.html.j2, notebook.html.j2 and
     their sections), by name."""
@@ -89,9 +135,9 @@ class ReportContext:
     learner_count: int
     learner_pairs: int  # the pairs of learners (the heatmaps' note)
     tests: SignificanceContext
-    leaderboard: dict | None
+    leaderboard: LeaderboardContext | None
     configurations: dict | None
-    history: dict | None
+    history: HistoryContext | None
     #: the page's header line: {"name": "positive label" | "classes", "value": text}
     labels: dict
     #: the task's own sections of the page, after the provenance (template names)
@@ -157,5 +203,7 @@ class ReportContext:
 def context_of(values: dict) -> ReportContext:
     """The builders' values, frozen: a TypeError names any value the context does
     not declare, or a declared one without a default that no builder gave."""
-    return ReportContext(**{**values, "verdict": VerdictContext(**values["verdict"]),
-                            "tests": SignificanceContext(**values["tests"])})
+    blocks = {"verdict": VerdictContext, "tests": SignificanceContext, "leaderboard": LeaderboardContext,
+              "history": HistoryContext}
+    return ReportContext(**{**values, **{name: None if values[name] is None else typed(**values[name])
+                                         for name, typed in blocks.items()}})
