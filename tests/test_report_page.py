@@ -100,3 +100,19 @@ def test_the_task_s_sections_and_labels_are_prepared(small):
     assert other.labels == {"name": "classes", "value": "0, 1, 2"}
     assert set(other.task_sections).isdisjoint(context.task_sections)
     assert [c["name"] for c in other.class_balance] == ["0", "1", "2"] and context.class_balance == []
+
+
+def test_many_multiclass_learners_make_long_tables():
+    """Past 12 learners the measure tables may break across pages (print.css's
+    section.long): a multi-class report too (its template read the binary
+    learners' rows, empty there, so its tables never could)."""
+    import numpy as np
+
+    from evalreport.report.html import render_html
+
+    rng = np.random.default_rng(0)
+    y = np.tile([0, 1, 2], 10)
+    scores = {f"m{i}": rng.dirichlet([1, 1, 1], size=y.size) for i in range(13)}
+    result = evalreport.from_predictions(y, scores, confidence={"bootstrap": 0})
+    html = render_html(result)
+    assert '<section id="measures" class="long">' in html and '<section id="calibration" class="long">' in html

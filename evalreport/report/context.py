@@ -106,6 +106,9 @@ def report_context(result: Result) -> ReportContext:
     return context_of(context)
 
 
+#: past this many learners a section's tables may break across pages (print.css: section.long)
+LONG_TABLES = 12
+
 #: the task's own values (its measure tables, figures, comparisons), by the task's
 #: name: the report picks its builder, so that a task imports no sink
 BUILDERS = {"binary": binary_context, "multiclass": multiclass_context}
@@ -147,6 +150,7 @@ def _common(result: Result) -> dict:
         "learners": [],
         "learner_count": len(result.learners),
         "learner_pairs": len(result.learners) * (len(result.learners) - 1) // 2,
+        "long_tables": len(result.learners) > LONG_TABLES,
         "tests": tests_section(result, shown_learners(result)),
         # many learners: every one ranked by the primary measure, near the front (None: few)
         "leaderboard": leaderboard_context(result),

@@ -134,6 +134,7 @@ class ReportContext:
     gates: list
     learner_count: int
     learner_pairs: int  # the pairs of learners (the heatmaps' note)
+    long_tables: bool  # many learners: the measure tables may break across pages (print.css)
     tests: SignificanceContext
     leaderboard: LeaderboardContext | None
     configurations: dict | None
