@@ -15,8 +15,9 @@ import pytest
 import evalreport
 from evalreport.report.context import report_context
 from evalreport.report.html import environment, template_dirs
-from evalreport.report.page import (HistoryContext, LeaderboardContext, ReportContext, SignificanceContext,
-                                    VerdictContext, context_of)
+from evalreport.report.page import (CalibrationContext, ConfigurationsContext, HistoryContext,
+                                    LeaderboardContext, ReportContext, SignificanceContext, VerdictContext,
+                                    context_of)
 from evalreport.resources import templates_dir
 
 #: names a template reads that the context does not hold, each with why
@@ -50,7 +51,9 @@ def test_every_name_a_template_reads_is_a_field_of_the_context():
 
 
 @pytest.mark.parametrize("name, typed", [("verdict", VerdictContext), ("tests", SignificanceContext),
-                                         ("leaderboard", LeaderboardContext), ("history", HistoryContext)])
+                                         ("leaderboard", LeaderboardContext), ("history", HistoryContext),
+                                         ("calibration", CalibrationContext),
+                                         ("configurations", ConfigurationsContext)])
 def test_every_value_of_a_typed_block_a_template_reads_is_a_field(name, typed):
     fields = {f.name for f in dataclasses.fields(typed)}
     read = {value for path in _templates()
@@ -69,9 +72,12 @@ def test_a_typo_in_a_template_fails(small):
 
 def test_a_name_no_builder_should_give_fails(small):
     _, context = small
-    verdict = {f.name: getattr(context.verdict, f.name) for f in dataclasses.fields(VerdictContext)}
-    tests = {f.name: getattr(context.tests, f.name) for f in dataclasses.fields(SignificanceContext)}
-    values = {**context.names(), "verdict": verdict, "tests": tests}
+    def shallow(block):  # a typed block back to the builders' dict (its values, not copies)
+        return block if block is None else {f.name: getattr(block, f.name) for f in dataclasses.fields(block)}
+
+    values = {**context.names(), **{name: shallow(getattr(context, name))
+                                    for name in ("verdict", "tests", "leaderboard", "history", "calibration",
+                                                 "configurations")}}
     assert context_of(values) == context  # the same values, frozen again
     with pytest.raises(TypeError, match="titel"):
         context_of({**values, "titel": "x"})

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 __all__ = ["ReportContext", "VerdictContext", "SignificanceContext", "LeaderboardContext", "HistoryContext",
-           "context_of"]
+           "CalibrationContext", "ConfigurationsContext", "context_of"]
 
 
 @dataclass(frozen=True)
@@ -114,6 +114,38 @@ class HistoryContext:
 
 
 @dataclass(frozen=True)
+class CalibrationContext:
+    """The calibration section (report/calibration.py): the table, the reliability
+    diagrams, the binning."""
+
+    columns: list
+    rows: list
+    notes: list
+    diagrams: list  # the rows whose reliability diagram is drawn
+    bins: int
+    strategy: str  # "equal-width" or "equal-mass"
+    top_label: bool  # multi-class: the top label's calibration
+    poor: str  # the ECE above which the verdict calls a calibration poor
+
+
+@dataclass(frozen=True)
+class ConfigurationsContext:
+    """With ``data[].replicates``: the configurations, ranked by their mean
+    (report/configurations.py)."""
+
+    columns: list
+    rows: list
+    several: bool  # several data sets
+    measure: str
+    direction: str
+    learners: str
+    configurations: str
+    replicates: str  # the replicates of each ("3", or "2 to 4")
+    part: str  # what tells the replicates apart ("seed")
+    partial: list  # the measures undefined on some replicates
+
+
+@dataclass(frozen=True)
 class ReportContext:
     """Every value the page templates print (report.html.j2, notebook.html.j2 and
     their sections), by name."""
@@ -137,7 +169,7 @@ class ReportContext:
     long_tables: bool  # many learners: the measure tables may break across pages (print.css)
     tests: SignificanceContext
     leaderboard: LeaderboardContext | None
-    configurations: dict | None
+    configurations: ConfigurationsContext | None
     history: HistoryContext | None
     #: the page's header line: {"name": "positive label" | "classes", "value": text}
     labels: dict
@@ -158,7 +190,7 @@ class ReportContext:
     at_notes: list = field(default_factory=list)
     rank_notes: list = field(default_factory=list)
     summary_notes: list = field(default_factory=list)
-    calibration: dict | None = None
+    calibration: CalibrationContext | None = None
     family: dict | None = None
     population: dict | None = None
     pair_heatmaps: Any = None
@@ -205,6 +237,7 @@ def context_of(values: dict) -> ReportContext:
     """The builders' values, frozen: a TypeError names any value the context does
     not declare, or a declared one without a default that no builder gave."""
     blocks = {"verdict": VerdictContext, "tests": SignificanceContext, "leaderboard": LeaderboardContext,
-              "history": HistoryContext}
+              "history": HistoryContext, "calibration": CalibrationContext,
+              "configurations": ConfigurationsContext}
     return ReportContext(**{**values, **{name: None if values[name] is None else typed(**values[name])
                                          for name, typed in blocks.items()}})
