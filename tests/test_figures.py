@@ -134,9 +134,13 @@ def _print_width(name: str, drawn: float = 0.0) -> float:
 
 @pytest.mark.slow
 def test_no_text_under_7pt_at_print_size(breast_cancer):
+    import dataclasses
+
     from evalreport.report.context import report_context
 
     def strings(value):
+        if dataclasses.is_dataclass(value):  # the context's typed blocks (report/page.py)
+            value = [getattr(value, f.name) for f in dataclasses.fields(value)]
         if isinstance(value, dict):
             value = list(value.values())
         if isinstance(value, (list, tuple)):
