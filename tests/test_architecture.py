@@ -200,8 +200,9 @@ EVALUATION = ["evalreport.pipeline", "evalreport.verdict", "evalreport.compare",
 SINKS = ("evalreport.report", "evalreport.figures")
 #: the imports of a sink left, each with the reason (issue 35: to be removed)
 SINK_IMPORTS_LEFT = {
-    "evalreport.metrics.display": "a BinaryEvaluation's _repr_html_ in Jupyter draws its figure with the "
-                                  "report's plot helpers (imported when the HTML is asked for)",
+    "evalreport.metrics.binary": "a BinaryEvaluation's _repr_html_ in Jupyter (figures/evaluation.py: its "
+                                 "scalars and curves) is imported inside the method, when the HTML is asked for: "
+                                 "Jupyter finds _repr_html_ on the class, which no sink can lend it",
 }
 
 
