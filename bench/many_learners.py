@@ -150,13 +150,13 @@ def stages(spec: Path) -> dict:
     result = evaluate(load_spec(str(spec)))
     out["evaluate"] = time.process_time() - t
     t = time.process_time()
-    report_context(result)
+    context = report_context(result)  # draws the figures (once: the HTML below prints them)
     out["figures"] = time.process_time() - t
     t = time.process_time()
     results_json = json_text(result).encode()
     out["json"] = time.process_time() - t
     t = time.process_time()
-    html = render_html(result, attachments=True)
+    html = render_html(result, attachments=True, context=context)
     out["html"] = time.process_time() - t
     t = time.process_time()
     html_to_pdf(html, title="t", date=result.date, attachments={"results.json": results_json},

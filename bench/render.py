@@ -155,11 +155,11 @@ def stages(examples) -> None:
         t_json = time.perf_counter() - t
         from evalreport.report.context import report_context
         t = time.perf_counter()
-        report_context(result)  # draws the figures
+        context = report_context(result)  # draws the figures (once: the HTML below prints them)
         t_fig = time.perf_counter() - t
         from evalreport.report.html import render_html
         t = time.perf_counter()
-        html = render_html(result, attachments=True)
+        html = render_html(result, attachments=True, context=context)
         t_html = time.perf_counter() - t
         t = time.perf_counter()
         import weasyprint

@@ -50,6 +50,7 @@ def from_predictions(y_true, scores, **options):
     1.0
     """
     from .arrays import from_predictions as _from_predictions
+    from .report import notebook  # noqa: F401  (lends the result its views: repr, to_dict, _repr_html_)
 
     return _from_predictions(y_true, scores, **options)
 
@@ -112,6 +113,7 @@ def evaluate(spec=None, *, data=None, progress=None, y_true=None, scores=None, *
         raise TypeError(f"evaluate: unexpected keyword argument(s) {', '.join(sorted(options))} (spec keys "
                         "go in the spec; with y_true and scores they are taken as spec keys)")
     from .pipeline import evaluate_deferred as _evaluate
+    from .report import notebook  # noqa: F401  (lends the result its views: repr, to_dict, _repr_html_)
     from .spec import load_spec as _load_spec
 
     # the point values now, the intervals on first access (evalreport.deferred)

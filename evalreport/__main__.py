@@ -218,7 +218,6 @@ def cmd_run(args) -> int:
     from .pipeline import evaluate, report_date
     from .redact import redact_text
     from .report import check_output, render
-    from .report.context import figure_warnings
     from .report.output_check import check_history
     from .results import report_warnings
     from .spec import load_spec
@@ -250,8 +249,9 @@ def cmd_run(args) -> int:
         args.committing = True
 
     left: list[str] = []  # report files in the folder that are not this run's, left in place
+    drawn: list[str] = []  # the warnings raised while the figures were drawn
     written = render(result, out=out, formats=wanted, progress=progress, checkpoint=checkpoint,
-                     warn=left.append)
+                     warn=left.append, figures_warned=drawn.extend)
     if not args.quiet:
         for fmt, path in written.items():
             print(f"wrote {path}")
@@ -267,7 +267,7 @@ def cmd_run(args) -> int:
     # Every warning of the run: the evaluation's, as results.json lists them, then
     # NumPy's or matplotlib's while drawing the figures, as the report lists them;
     # --quiet keeps cron's mail empty.
-    warnings = report_warnings(result) + figure_warnings(result)
+    warnings = report_warnings(result) + drawn
     if not args.quiet or args.strict:
         for w in warnings:
             print(f"warning: {w}", file=sys.stderr)

@@ -30,7 +30,9 @@ __all__ = ["DeferredResult", "DEFERRED_LEARNER_FIELDS", "DEFERRED_RESULT_FIELDS"
 DEFERRED_LEARNER_FIELDS = frozenset({"auc_ci", "bootstrap", "population", "slices", "resampled"})
 #: what depends on the intervals, the tests or the warnings of the whole run
 DEFERRED_RESULT_FIELDS = frozenset({"gates", "comparisons", "warnings", "friedman", "history", "verdict",
-                                    "attached_data"})  # report.attach: [data], made with the full run
+                                    "attached_data",  # report.attach: [data], made with the full run
+                                    # built by the pipeline from all of the above (pipeline.with_blocks)
+                                    "leaderboard", "json_core", "published"})
 
 _classes: dict[type, type] = {}
 

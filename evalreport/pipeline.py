@@ -45,7 +45,7 @@ from .tasks.slices import slice_gate
 from .words import and_join
 
 __all__ = ["Result", "LearnerResult", "OperatingPointSpec", "RunWarning", "STAGES", "evaluate", "evaluate_deferred", "report_date", "source_date_epoch",
-           "learner_keys", "check_gates", "across_datasets", "with_history", "with_verdict"]
+           "learner_keys", "check_gates", "across_datasets", "with_blocks", "with_history", "with_verdict"]
 
 #: the stages of a run, in order (render is the report's: evalreport.report.render)
 STAGES = ("load", "check", "evaluate", "gates", "compare", "history", "verdict", "render")
@@ -233,7 +233,22 @@ def evaluate(spec: Spec, *, progress=None, data=None) -> Result:
 
         result = _evaluate(spec, tracked, routed, data)
     result = replace(result, warnings=result.warnings + [RunWarning(w) for w in routed.lines()])
-    return with_verdict(with_history(result))
+    return with_verdict(with_history(with_blocks(result)))
+
+
+def with_blocks(result: Result) -> Result:
+    """What every sink reads, built once when the compare stage is done: the texts as
+    published (credentials redacted), the leaderboard, results.json up to the
+    comparisons (the history stage compares it with the previous run's). Fields of
+    the result, so that a later stage's result (more gates, warnings, the verdict)
+    carries them and no sink builds them again."""
+    from .compare.leaderboard import leaderboard_block
+    from .redact import publish
+    from .results import core_block
+
+    result = replace(result, published=publish(result))
+    result = replace(result, leaderboard=leaderboard_block(result))
+    return replace(result, json_core=core_block(result))
 
 
 def evaluate_deferred(spec: Spec, *, progress=None, data=None) -> Result:

@@ -28,12 +28,11 @@ from __future__ import annotations
 
 import bisect
 import re
-import weakref
 from dataclasses import dataclass
 
 import yaml
 
-__all__ = ["REDACTED", "Published", "published", "published_spec", "published_spec_text",
+__all__ = ["REDACTED", "Published", "published", "publish", "published_spec", "published_spec_text",
            "looks_like_credential", "redact_spec_text", "redact_text",
            "redaction_note"]
 
@@ -410,26 +409,28 @@ def published_spec(spec) -> tuple[str, str | None, str, tuple[str, ...]]:
     return texts[0], texts[1], text, tuple(redacted)
 
 
-#: result -> its published texts, computed once for every sink
-_PUBLISHED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
 def published(result) -> Published:
-    """The free texts of ``result`` (a pipeline.Result) as its report publishes them."""
-    if result not in _PUBLISHED:
-        title, description, text, redacted = published_spec(result.spec)
-        _PUBLISHED[result] = Published(
-            title=title, description=description, spec_text=text, redacted=redacted,
-            inputs=tuple({**i, "path": redact_text(i["path"])[0]} for i in result.inputs),
-            sources={key: redact_text(lr.source)[0] for key, lr in result.learners.items()},
-            # the redaction said last: the spec attached to the PDF is then not the file's bytes
-            # (the readers of warnings zip them with result.warnings, which this one is not in)
-            warnings=tuple(redact_text(str(w))[0] for w in result.warnings) + (
-                (f"{REDACTED_SPEC_WARNING} (the text shown and attached "
-                 f"to the PDF is not the file's, the title and description as shown): "
-                 f"{redaction_note(list(redacted))}",) if redacted else ()),
-        )
-    return _PUBLISHED[result]
+    """The free texts of ``result`` (a pipeline.Result) as its report publishes them:
+    the ones the pipeline made once (``Result.published``), which every sink reads;
+    made here for a result that has none (:func:`publish`)."""
+    texts = result.published
+    return publish(result) if texts is None else texts
+
+
+def publish(result) -> Published:
+    """The free texts of ``result`` as its report publishes them, made (:func:`published`)."""
+    title, description, text, redacted = published_spec(result.spec)
+    return Published(
+        title=title, description=description, spec_text=text, redacted=redacted,
+        inputs=tuple({**i, "path": redact_text(i["path"])[0]} for i in result.inputs),
+        sources={key: redact_text(lr.source)[0] for key, lr in result.learners.items()},
+        # the redaction said last: the spec attached to the PDF is then not the file's bytes
+        # (the readers of warnings zip them with result.warnings, which this one is not in)
+        warnings=tuple(redact_text(str(w))[0] for w in result.warnings) + (
+            (f"{REDACTED_SPEC_WARNING} (the text shown and attached "
+             f"to the PDF is not the file's, the title and description as shown): "
+             f"{redaction_note(list(redacted))}",) if redacted else ()),
+    )
 
 
 def published_spec_text(spec) -> str:

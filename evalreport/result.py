@@ -19,7 +19,19 @@ if TYPE_CHECKING:
     from .tasks.base import Task
 
 __all__ = ["Result", "LearnerResult", "MulticlassLearnerResult", "GroupResult", "OperatingPointSpec",
-           "AcrossDatasets", "RunWarning"]
+           "AcrossDatasets", "RunWarning", "lend_views"]
+
+
+#: the notebook's views of a result (report/notebook.py's NotebookViews), lent by
+#: the report when it is imported (:func:`lend_views`); empty until then
+_VIEWS: list = []
+
+
+def lend_views(views) -> None:
+    """Give every :class:`Result` the notebook's views (``to_dict``, ``to_frame``,
+    ``__repr__``, ``_repr_html_``, ...): the report calls it when imported, so that
+    the result, read by every layer, imports no sink."""
+    _VIEWS[:] = [views]
 
 
 @dataclass(frozen=True)
@@ -212,6 +224,14 @@ class Result:
     #: with report.attach naming data: what the PDF attaches of the data
     #: (evalreport.attachments.DataFile), results.json's ``attachments``
     attached_data: tuple = ()
+    #: built once by the pipeline, as each stage can (None in a Result built by hand:
+    #: their readers then build them), so that every sink only reads them: the
+    #: leaderboard block (compare.leaderboard.leaderboard), results.json up to the
+    #: comparisons (results.result_core) and the free texts as published, credentials
+    #: redacted (redact.Published)
+    leaderboard: dict | None = None
+    json_core: dict | None = None
+    published: Any = None
 
     @property
     def gates_passed(self) -> bool:
@@ -236,13 +256,16 @@ class Result:
                        or (g.get("outcome") == "not_evaluated" and not g.get("note")) for g in self.gates)
 
     # The notebook's views: each read off what the report builds (results.json's
-    # dict, the report's context and templates), reached through the task (see
-    # report/notebook.py) so that this module imports no sink.
+    # dict, the report's context and templates). The report lends them when it is
+    # imported (report/notebook.py calls lend_views; evalreport.evaluate and
+    # from_predictions import it), so that this module, which every layer reads,
+    # imports no sink.
 
     def _views(self):
-        if self.task is None or self.task.views is None:
-            raise TypeError("this Result has no task: build it with evalreport.evaluate")
-        return self.task.views
+        if not _VIEWS:
+            raise TypeError("a Result's views come with the report: import evalreport.report (evalreport.evaluate "
+                            "and from_predictions do)")
+        return _VIEWS[0]
 
     def with_intervals(self) -> "Result":
         """The result with every interval computed: this one (evaluated in full);
@@ -351,7 +374,7 @@ class Result:
         return self._views().comparisons_frame(self)
 
     def __repr__(self) -> str:
-        if self.task is None or self.task.views is None:
+        if self.task is None or not _VIEWS:
             return f"<evalreport.Result {self.spec.title!r}: {len(self.learners)} learner(s)>"
         return self._views().text(self)
 

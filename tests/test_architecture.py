@@ -8,6 +8,7 @@ cycle from Python, not from the reader. See docs/architecture.md.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "evalreport"
@@ -199,8 +200,9 @@ EVALUATION = ["evalreport.pipeline", "evalreport.verdict", "evalreport.compare",
 SINKS = ("evalreport.report", "evalreport.figures")
 #: the imports of a sink left, each with the reason (issue 35: to be removed)
 SINK_IMPORTS_LEFT = {
-    "evalreport.metrics.display": "a BinaryEvaluation's _repr_html_ in Jupyter draws its figure with the "
-                                  "report's plot helpers (imported when the HTML is asked for)",
+    "evalreport.metrics.binary": "a BinaryEvaluation's _repr_html_ in Jupyter (figures/evaluation.py: its "
+                                 "scalars and curves) is imported inside the method, when the HTML is asked for: "
+                                 "Jupyter finds _repr_html_ on the class, which no sink can lend it",
 }
 
 
@@ -395,3 +397,114 @@ def test_private_import_finder_finds_them():
     src = ("from ..a import _x, y, __version__\nfrom . import _m\nfrom .c import _z as zed\n"
            "from ..a import public as _alias\nfrom os import _exit\ndef f():\n    from evalreport.a import _w\n")
     assert _private_imports("evalreport.sub.b", src, modules) == {"_x", "_z", "_w"}
+
+
+#: what importing each must not load: the evaluation and results.json as data
+LOADED_ALONE = EVALUATION + ["evalreport.results", "evalreport.result", "evalreport.tasks",
+                             "evalreport.registry", "evalreport.redact"]
+
+
+def _loaded_sinks(module: str) -> list[str]:
+    """The sink modules in sys.modules after a fresh interpreter imports ``module``."""
+    import subprocess
+    import sys
+
+    code = (f"import sys, {module}\n"
+            "print('\\n'.join(sorted(m for m in sys.modules if m.startswith(('evalreport.report', "
+            "'evalreport.figures')))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=PACKAGE.parent)
+    return done.stdout.split()
+
+
+def test_importing_the_evaluation_loads_no_sink():
+    """Layers one way, as Python runs them: importing the pipeline, the verdict, the
+    comparisons, the measures, the history, results.json's writer or the tasks loads
+    no module of the report or the figures (a lazy import inside a function is
+    loaded only when called; the tasks' report hooks were imported at import time)."""
+    loaded = {m: found for m in LOADED_ALONE if (found := _loaded_sinks(m))}
+    assert loaded == {}
+
+
+def test_loaded_sink_finder_finds_them():
+    """The check itself can fail: the report's own module loads the report."""
+    assert "evalreport.report.context" in _loaded_sinks("evalreport.report.context")
+
+
+_WEAK = {"weakref", "WeakKeyDictionary", "WeakValueDictionary", "WeakSet"}
+
+
+def _identity_caches(source: str) -> list[str]:
+    """Caches keyed on an object's identity: weakref's dictionaries (or any use of
+    weakref), and a module-level mapping indexed by ``id(...)`` (``CACHE[id(x)]``,
+    ``CACHE.get(id(x))``). What such a cache holds belongs on the typed result the
+    pipeline builds once (Result.leaderboard, json_core, published), or in a value
+    the sink makes once and passes on; a local set of ids (a graph walk's visited
+    nodes) is no cache and is not counted."""
+    tree = ast.parse(source)
+    module_names = {t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+                    for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                    if isinstance(t, ast.Name)}
+
+    def is_id(node) -> bool:
+        return isinstance(node, ast.Call) and getattr(node.func, "id", None) == "id"
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "weakref" for a in node.names):
+            found.append(ast.unparse(node))
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "weakref":
+            found.append(ast.unparse(node))
+        elif isinstance(node, ast.Attribute) and node.attr in _WEAK:
+            found.append(ast.unparse(node))
+        elif isinstance(node, ast.Subscript) and is_id(node.slice) and getattr(node.value, "id", None) in module_names:
+            found.append(ast.unparse(node))
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args
+              and is_id(node.args[0]) and getattr(node.func.value, "id", None) in module_names):
+            found.append(ast.unparse(node))
+    return found
+
+
+def test_no_cache_keyed_on_identity():
+    """No module keeps a cache keyed on an object's identity (issue 35): such a cache
+    must be carried by hand to every copy of the object (dataclasses.replace), and
+    hid a bug once. The pipeline builds what the sinks share once, on the Result."""
+    found = {name: hits for name, path in _modules().items()
+             if (hits := _identity_caches(path.read_text(encoding="utf-8")))}
+    assert found == {}
+
+
+def test_identity_cache_finder_finds_them():
+    src = ("import weakref\n_DRAWN = weakref.WeakKeyDictionary()\n_BY_ID = {}\n"
+           "def f(result):\n    seen = set()\n    seen.add(id(result))\n    _BY_ID[id(result)] = 1\n"
+           "    return _BY_ID.get(id(result))\n")
+    assert _identity_caches(src) == ["import weakref", "weakref.WeakKeyDictionary", "_BY_ID[id(result)]",
+                                     "_BY_ID.get(id(result))"]
+
+
+#: a comparison with a task's name: `== "binary"`, `"multiclass" !=`, `task == ...` in a template
+_TASK_NAME_TEST = re.compile(r"""[=!]=\s*["'](binary|multiclass)["']|["'](binary|multiclass)["']\s*[=!]="""
+                             r"""|\btask\s*[=!]=|[=!]=\s*task\b|\bin\s*\(\s*["'](binary|multiclass)["']""")
+TEMPLATES = PACKAGE.parent / "templates"
+
+
+def _task_name_tests(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if _TASK_NAME_TEST.search(line)]
+
+
+def test_the_report_and_templates_do_not_compare_the_task():
+    """Task-specific behaviour lives in the task (``Task.per_class``) or in the
+    task's builder (report/binary.py, report/multiclass.py, picked by
+    report/context.py's BUILDERS), which prepares the values the templates print:
+    no module of the report and no template compares the task's name."""
+    files = [*sorted((PACKAGE / "report").rglob("*.py")), *sorted(TEMPLATES.rglob("*.j2"))]
+    found = {str(p.relative_to(PACKAGE.parent)): hits for p in files
+             if (hits := _task_name_tests(p.read_text(encoding="utf-8")))}
+    assert found == {}
+
+
+def test_task_name_test_finder_finds_them():
+    text = ('if spec.task == "binary":\n{% if task == "multiclass" %}\nx = "multiclass" != t\n'
+            'registry.ranked("binary")\nBUILDERS = {"binary": 1}\n')
+    assert _task_name_tests(text) == ['if spec.task == "binary":', '{% if task == "multiclass" %}',
+                                      'x = "multiclass" != t']

@@ -125,6 +125,14 @@ def test_the_report_shows_the_configurations(tmp_path):
     assert section["configurations"] == "2" and section["replicates"] == "3" and section["part"] == "seed"
     first = section["rows"][0]["cells"][0]
     assert " ± " in first["text"] and "–" in first["range"]
+    # the replicate count's title names the replicates' seeds (it printed a dict method's repr, an address,
+    # when the row's key was "values": Jinja reads r.values as the method)
+    import re
+
+    from evalreport.report.html import render_html
+
+    html = render_html(result)
+    assert re.findall(r'title="seed: ([^"]*)"', html) == ["0, 1, 2", "0, 1, 2"]
 
 
 def test_a_regex_group_names_the_replicates(tmp_path):

@@ -148,16 +148,20 @@ def _print_width(name: str, drawn: float = 0.0) -> float:
 
 @pytest.mark.slow
 def test_no_text_under_7pt_at_print_size(breast_cancer):
+    import dataclasses
+
     from evalreport.report.context import report_context
 
     def strings(value):
+        if dataclasses.is_dataclass(value):  # the context's typed blocks (report/page.py)
+            value = [getattr(value, f.name) for f in dataclasses.fields(value)]
         if isinstance(value, dict):
             value = list(value.values())
         if isinstance(value, (list, tuple)):
             return "".join(strings(v) for v in value)
         return str(value) if isinstance(value, str) else ""
 
-    svgs = re.findall(r"<svg[^>]*>.*?</svg>", strings(report_context(breast_cancer)), flags=re.S)
+    svgs = re.findall(r"<svg[^>]*>.*?</svg>", strings(report_context(breast_cancer).names()), flags=re.S)
     names = {re.search(r'data-figure="([^"]+)"', svg).group(1) for svg in svgs}
     assert {"roc", "roc-log", "pr", "cost", "scalars", "gains", "lift", "reliability-0"} <= names
     for svg in svgs:

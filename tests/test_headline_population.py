@@ -31,7 +31,7 @@ def _spec(tmp_path, priors: bool):
 def test_with_priors_page_one_gives_the_population_with_intervals(tmp_path):
     result, y, a = _spec(tmp_path, priors=True)
     ctx = report_context(result)
-    head = ctx["verdict"]["headline"]
+    head = ctx.verdict.headline
     labels = [c.label for c in head["columns"]]
     assert "precision, p(+) = 0.05" in labels and "F1, p(+) = 0.05" in labels
     assert "F1 at the threshold" not in labels  # the sample's F1 is not page one's
@@ -48,7 +48,7 @@ def test_with_priors_page_one_gives_the_population_with_intervals(tmp_path):
     # the threshold column prints the threshold's one text
     assert head["rows"][0]["cells"][labels.index("threshold")] == "0.500"
     # elsewhere, the sample's measures say whose share they are at
-    assert ctx["sample_label"] == "(sample: 40.0% positive)"
+    assert ctx.sample_label == "(sample: 40.0% positive)"
     html = unescape(render_html(result))
     assert "Precision (sample: 40.0% positive), not the population's." in html  # the P-R caption
     assert "Cumulative gains and lift by decile (sample: 40.0% positive)" in html
@@ -58,8 +58,8 @@ def test_with_priors_page_one_gives_the_population_with_intervals(tmp_path):
 def test_without_priors_the_sample_share_is_named_once(tmp_path):
     result, y, _ = _spec(tmp_path, priors=False)
     ctx = report_context(result)
-    head = ctx["verdict"]["headline"]
+    head = ctx.verdict.headline
     assert head["caption"] == f"Measures at the sample's share of positives, {y.mean():.2f}."
     assert "F1 at the threshold" in [c.label for c in head["columns"]]
-    assert ctx["sample_label"] == ""
+    assert ctx.sample_label == ""
     assert "(sample:" not in render_html(result)

@@ -204,7 +204,8 @@ def _result(values: dict, p: dict, measure: str = "auc", costs=None):
     learners = {k: _Fake(values={measure: v}, dataset=None, auc_ci=None, bootstrap=None) for k, v in values.items()}
     tests = tuple(PairTests(a, b, delong=_test(pv)) for (a, b), pv in p.items())
     spec = _Fake(task="binary", costs=costs, rank_by=None, confidence=SimpleNamespace(level=0.95))
-    return _Fake(spec=spec, learners=learners, comparisons=(_Fake(dataset=None, tests=tests),))
+    return _Fake(spec=spec, learners=learners, comparisons=(_Fake(dataset=None, tests=tests),),
+                 leaderboard=None)  # none built yet (the pipeline builds it: Result.leaderboard)
 
 
 def test_ties_share_a_rank_in_the_learners_order_and_undefined_comes_last():

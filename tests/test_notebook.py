@@ -95,7 +95,7 @@ def test_repr_html_is_page_one_inline(result):
     assert '<section id="verdict"' in html
     assert result.verdict.status in html and "Verdict" in html
     assert "No gates were set." in html and '<table class="measures headline">' in html
-    assert str(report_context(result)["figures"]["scalars"]) in html
+    assert str(report_context(result).figures["scalars"]) in html
     assert html.count("<svg") == 1 and 'data-figure="scalars"' in html
     # nothing fetched: no link, no source, no URL but the SVG namespaces' names
     bare = html

@@ -25,14 +25,13 @@ best (a family of k - 1 tests: the question is "who is worse than the best").
 from __future__ import annotations
 
 import math
-import weakref
 
 from .. import registry
 from .stats.holm import holm
 from .stats.paired_bootstrap import paired_difference
 
-__all__ = ["rank_measure", "test_for", "leaderboard", "resampled", "TEST_WORDS", "carry_leaderboard", "LEADERBOARD_MIN",
-           "leaderboard_warnings"]
+__all__ = ["rank_measure", "test_for", "leaderboard", "leaderboard_block", "resampled", "TEST_WORDS",
+           "LEADERBOARD_MIN", "leaderboard_warnings"]
 
 #: the tests by name, in words (the report, the verdict)
 TEST_WORDS = {"delong": "DeLong's paired test of the AUCs",
@@ -121,23 +120,14 @@ def _test_used(result, name: str) -> str | None:
 
 
 def leaderboard(result) -> dict:
-    """results.json's ``leaderboard`` block, computed once per result (:func:`_leaderboard`)."""
-    if result not in _BLOCKS:
-        _BLOCKS[result] = _leaderboard(result)
-    return _BLOCKS[result]
+    """results.json's ``leaderboard`` block: the one the pipeline built
+    (``Result.leaderboard``), which results.json, the warnings and the report read;
+    built here for a result that has none (:func:`leaderboard_block`)."""
+    block = result.leaderboard
+    return leaderboard_block(result) if block is None else block
 
 
-#: result -> its leaderboard block: results.json, the warnings and the report read the same one
-_BLOCKS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
-def carry_leaderboard(old, new) -> None:
-    """``new`` (``old`` with other gates, history or verdict) has ``old``'s block."""
-    if old in _BLOCKS:
-        _BLOCKS[new] = _BLOCKS[old]
-
-
-def _leaderboard(result) -> dict:
+def leaderboard_block(result) -> dict:
     """results.json's ``leaderboard`` block: {rank_by, direction, test, rows,
     indistinguishable_from_best, untested}, each row {learner, rank, value, low,
     high, p_vs_best, p_holm_vs_best} (with ``dataset`` when there are several),

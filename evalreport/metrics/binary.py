@@ -264,7 +264,7 @@ class BinaryEvaluation(BinarySummary):
         >>> html.startswith('<div class="evalreport-evaluation">'), html.count("<svg")
         (True, 1)
         """
-        from .display import evaluation_html
+        from ..figures.evaluation import evaluation_html  # the figures' side: drawn when asked for
 
         return evaluation_html(self)
 

@@ -1,75 +1,32 @@
-"""How a :class:`~evalreport.metrics.BinaryEvaluation` shows itself: a short
-text (``repr``) and, in Jupyter, its scalars beside a small ROC / P-R / cost
-figure drawn by the report's plot helpers (:mod:`evalreport.figures.plots`), inline
-SVG with nothing fetched. Nothing is computed here but the drawing; matplotlib
-is imported when the HTML is asked for, not with the engine.
+"""How a :class:`~evalreport.metrics.BinaryEvaluation` shows itself as text:
+its ``repr``, one line of the scalars. Its HTML in Jupyter (the scalars beside a
+small ROC / P-R / cost figure) is drawn on the figures' side
+(:mod:`evalreport.figures.evaluation`), so that the measures hold no figure code.
 """
 
 from __future__ import annotations
 
-import html
-import itertools
-
-__all__ = ["evaluation_html", "evaluation_text"]
+__all__ = ["evaluation_text", "SCALARS", "count_text", "value_text"]
 
 #: the scalars shown, in order: (attribute, label)
 SCALARS = (("auc", "AUC"), ("rank_loss", "rank loss"), ("average_precision", "AP"), ("bep", "BEP"),
            ("expected_total_cost", "expected total cost"))
 
-#: a figure's ids are prefixed with its name (figures/svg.py's _svg): one name per figure shown,
-#: so that several evaluations' figures can live in one notebook page
-_FIGURES = itertools.count(1)
 
-
-def _count(v) -> str:
+def count_text(v) -> str:
     """A count (a total weight when weighted) as text."""
     return str(v) if isinstance(v, int) else f"{float(v):.6g}"
 
 
-def _value(v) -> str:
+def value_text(v) -> str:
+    """A scalar as the repr prints it (3 decimals; "undefined")."""
     return "undefined" if v is None else f"{v:.3f}"
 
 
 def evaluation_text(ev) -> str:
     """The one-line repr: the rows and classes, then each scalar (undefined ones with why)."""
-    scalars = ", ".join(f"{label} {_value(getattr(ev, name))}" for name, label in SCALARS)
+    scalars = ", ".join(f"{label} {value_text(getattr(ev, name))}" for name, label in SCALARS)
     why = sorted({ev.undefined[name] for name, _ in SCALARS if getattr(ev, name) is None and name in ev.undefined})
     tail = f" (undefined: {'; '.join(why)})" if why else ""
-    return (f"<{type(ev).__name__}: {ev.n} rows, {_count(ev.positives)} positive, "
-            f"{_count(ev.negatives)} negative; {scalars}{tail}>")
-
-
-def _figure_svg(ev) -> str:
-    """ROC, P-R and cost curve side by side, as the report draws them (one learner)."""
-    from ..figures.svg import _svg
-    from ..figures import FULL_WIDTH, _figure, _rc
-    from ..figures.plots import plot_cost_curves, plot_pr, plot_roc
-
-    with _rc():
-        fig = _figure((FULL_WIDTH, 2.6), layout="constrained")
-        roc, pr, cost = fig.subplots(1, 3)
-        plot_roc(roc, ev, legend=False, title="ROC curve")
-        plot_pr(pr, ev, legend=False, title="P-R curve")
-        plot_cost_curves(cost, ev, legend=False, title="Cost curve")
-        alt = (f"ROC curve (AUC {ev.auc:.3f}), P-R curve (AP {_value(ev.average_precision)}) "
-               f"and cost curve (expected total cost {_value(ev.expected_total_cost)}) of one learner")
-        return _svg(fig, f"evaluation-{next(_FIGURES)}", alt)
-
-
-def evaluation_html(ev) -> str:
-    """The scalars as a table and, with both classes present, the curves as inline SVG."""
-    rows = [("rows", str(ev.n)), ("positives", _count(ev.positives)), ("negatives", _count(ev.negatives))]
-    cells = [f"<tr><th>{label}</th><td>{value}</td></tr>" for label, value in rows]
-    for name, label in SCALARS:
-        value = getattr(ev, name)
-        if value is None:
-            why = html.escape(ev.undefined.get(name, ""), quote=True)
-            cells.append(f'<tr><th>{label}</th><td title="{why}">undefined ({html.escape(why)})</td></tr>')
-        else:
-            cells.append(f"<tr><th>{label}</th><td>{value:.4f}</td></tr>")
-    table = ('<table class="evalreport-scalars" style="display:inline-block;vertical-align:top;'
-             'margin-right:1em"><caption>BinaryEvaluation</caption>' + "".join(cells) + "</table>")
-    figure = ""
-    if ev.auc is not None:  # both classes: every curve is defined
-        figure = f'<div style="display:inline-block;max-width:44em;vertical-align:top">{_figure_svg(ev)}</div>'
-    return f'<div class="evalreport-evaluation">{table}{figure}</div>'
+    return (f"<{type(ev).__name__}: {ev.n} rows, {count_text(ev.positives)} positive, "
+            f"{count_text(ev.negatives)} negative; {scalars}{tail}>")

@@ -16,6 +16,7 @@ from ..result import Result
 from ..results import InlineList, result_dict
 from ..redact import published
 from .output import SET_FILES, check_output, write_report_set
+from . import notebook  # noqa: F401  (lends every Result its notebook views: evalreport.result.lend_views)
 
 __all__ = ["render", "check_output", "json_text", "OutputError"]
 
@@ -86,13 +87,16 @@ def _render_set(
     progress: Callable[[str], None] | None = None,
     checkpoint: Callable[[], None] | None = None,
     warn: Callable[[str], None] | None = None,
+    figures_warned: Callable[[list[str]], None] | None = None,
 ) -> dict[str, Path]:
     """Write the report of ``result`` into folder ``out``, replacing the previous set.
 
     ``out`` defaults to the spec's ``report.out``; ``formats`` to ``report.formats``.
     Returns the written paths by format. ``progress``, ``checkpoint`` and ``warn``
     (which hears of a report file left in place, not this run's nor provably an
-    earlier set's): see :func:`.output.write_report_set`. Call :func:`check_output`
+    earlier set's): see :func:`.output.write_report_set`. ``figures_warned`` hears the
+    warnings raised while the figures were drawn (none without HTML or PDF), which
+    the report lists after results.json's. Call :func:`check_output`
     before evaluating to learn early that the folder cannot be written; a failure to
     write raises :class:`OutputError` (exit status 2), a failure to render
     :class:`RenderError`.
@@ -109,12 +113,13 @@ def _render_set(
 
         signer = load_signer(spec)  # before rendering: a wrong password writes nothing
     files: dict[str, bytes] = {}
+    context = None
     if "html" in formats or "pdf" in formats:
         from .context import report_context
 
-        # drawn first: results.json's figure warnings then come with the drawing,
-        # instead of building every figure once more without drawing it
-        report_context(result)
+        context = report_context(result)  # the figures drawn once, for the HTML and the PDF
+        if figures_warned is not None:
+            figures_warned(list(context.figure_warnings))
     results_json = json_text(result).encode("utf-8")
     digest = hashlib.sha256(results_json).hexdigest()  # the HTML's meta tag: verify checks it
     if "json" in formats:
@@ -122,7 +127,7 @@ def _render_set(
     if "html" in formats:
         from .html import render_html
 
-        files[SET_FILES["html"]] = render_html(result, results_sha256=digest).encode("utf-8")
+        files[SET_FILES["html"]] = render_html(result, results_sha256=digest, context=context).encode("utf-8")
     if "pdf" in formats:
         from .deliverable import pdf_attachments
         from .html import render_html, template_dirs
@@ -132,7 +137,8 @@ def _render_set(
         spec_bytes = shown.spec_text.encode("utf-8") if shown.spec_text else None
         attached, kinds = pdf_attachments(result, results_json, spec_bytes)
         pdf = html_to_pdf(
-            render_html(result, attachments=True, results_sha256=digest), title=shown.title, date=result.date,
+            render_html(result, attachments=True, results_sha256=digest, context=context), title=shown.title,
+            date=result.date,
             attachments=attached, template_dirs=template_dirs(result),
             subject="Evaluation report", keywords=list(result.learners), kinds=kinds,
         )

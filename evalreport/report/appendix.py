@@ -46,7 +46,7 @@ def shown_measures(result: Result) -> frozenset[str]:
         "slice": not any(getattr(lr, "slices", None) for lr in learners),
         # binary macro and micro: over the groups' confusion matrices (multi-class
         # reports average over the classes, always)
-        "average": spec.task == "binary" and not grouped,
+        "average": not result.task.per_class and not grouped,
         # the population of the priors: only with priors
         "population": not spec.priors,
     }

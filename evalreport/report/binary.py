@@ -4,6 +4,8 @@ matrix, the cost envelope and the figures."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from markupsafe import Markup
 
@@ -16,6 +18,7 @@ from .calibration import calibration_section
 from ..metrics.population import MEASURES as POPULATION
 from .format import UNDEFINED, Column, and_join, fmt, measure_column, measure_interval_text, measure_text
 from .format import rate
+from .history import with_trend_caption
 from .notes import cells_with_notes
 from .slices import slices_section
 from .operating import operating_context
@@ -27,6 +30,17 @@ __all__ = ["binary_context", "simplified_note"]
 
 THRESHOLD_NOTES = {"spec": "spec threshold", "learner": "learner's own threshold",
                    "optimal": "least-cost threshold at PC(+)", "decisions": "hard decisions"}
+#: the task's own sections of the page, after the provenance (report.html.j2)
+SECTIONS = ("sections/measures.html.j2", "sections/curves.html.j2", "sections/operating.html.j2")
+#: the confusion-matrix family's table: its title and note (report/family.py)
+FAMILY = ("The confusion-matrix family at the threshold",
+          "From the counts at each learner's threshold (the confusion matrices below). "
+          "Youden's J = TPR − FPR = 2 balanced accuracy − 1; KS, below, is its largest value "
+          "over every threshold.")
+#: the history's trend figure's caption: after "<what> over the N kept runs (from DATE), "
+TREND_CAPTION = ("Headline measures", "each with its confidence interval as an error bar (DeLong's for the AUC; "
+                 "Wilson's for a proportion; the bootstrap's for a cost, where computed); dashed lines: the "
+                 "gates' bounds.")
 #: the bootstrap intervals printed beside their measure in the tables (F1's is in the figure)
 BOOTSTRAPPED = ("bep", "average_precision", "expected_total_cost")
 
@@ -195,7 +209,7 @@ def binary_context(result, base: dict) -> dict:
     scalar_rows = [(f"{label}\n{marked}" if marked and label != "AUC" else label, vals)
                    for label, vals in scalar_rows.items() if any(v[0] is not None for v in vals.values())]
     population = _population_table(result, learners)
-    family = family_table(result, learners, "binary")
+    family = family_table(result, learners, *FAMILY)
     at_notes = cells_with_notes(result, learners, "at", at_cols)
     rank_notes = cells_with_notes(result, learners, "rank", rank_cols)
 
@@ -205,19 +219,24 @@ def binary_context(result, base: dict) -> dict:
         for r in comp.rankings:
             rankings.append({"dataset": comp.dataset or "", "measure": label[r.measure],
                              "order": " > ".join(r.order) if r.order else UNDEFINED})
-    balance = [{"key": lr_key, "file": redact_text(lr.source)[0], "positives": fmt(lr.summary.positives), "negatives": fmt(lr.summary.negatives),
-                "share": fmt(lr.summary.positives / (lr.summary.positives + lr.summary.negatives), table=True)
-                if (lr.summary.positives + lr.summary.negatives) else UNDEFINED}
-               for lr_key, lr in result.learners.items()]
+    balance = _balance_rows([
+        {"key": lr_key, "file": redact_text(lr.source)[0], "positives": fmt(lr.summary.positives),
+         "negatives": fmt(lr.summary.negatives),
+         "share": fmt(lr.summary.positives / (lr.summary.positives + lr.summary.negatives), table=True)
+         if (lr.summary.positives + lr.summary.negatives) else UNDEFINED}
+        for lr_key, lr in result.learners.items()])
     base["verdict"]["sentences"] += _sentences(result) + base["tests"]["sentences"]
     base["verdict"]["details"] = _details(view)
     base["verdict"]["headline"] = _headline(view, styles)
     if drawn:
         base["verdict"]["sentences"].append(summary_note(result, drawn))
     calibration_section(result, base, shown=view.learners)  # base["calibration"], and the verdict's sentences on it
+    with_trend_caption(base["history"], *TREND_CAPTION)
     return {
         **base,
         "positive": str(spec.positive_label),
+        "labels": {"name": "positive label", "value": str(spec.positive_label)},  # the page's header line
+        "task_sections": SECTIONS,
         "operating_point": {
             # the spec's own numbers, echoed as given (not measured values)
             "p": fmt(op.p_positive, 6), "p_source": "spec priors" if op.p_positive_source == "priors"
@@ -226,6 +245,7 @@ def binary_context(result, base: dict) -> dict:
         "balance": balance,
         "at_columns": at_cols,
         "rank_columns": rank_cols,
+        "rank_tables": _rank_tables(rank_cols, learners),
         "at_notes": at_notes,
         "family": family,
         "population": population,
@@ -246,7 +266,8 @@ def binary_context(result, base: dict) -> dict:
         "rankings": rankings,
         "rankings_agreed": agreed_ranking(rankings),
         "rankings_disagree": any(not c.rankings_agree for c in result.comparisons),
-        "envelope": _envelope_rows(result, styles),
+        "envelope": (envelope := _envelope_rows(result, styles)),
+        "envelope_infinite": any(row["infinite"] for row in envelope),  # the +inf threshold's note
         "operating": operating_context(view, styles),
         "definitions": (definitions := appendix_definitions(result)),
         "works": works_cited(definitions),
@@ -254,6 +275,40 @@ def binary_context(result, base: dict) -> dict:
         "glossary": glossary(result),
         **slices_section(view, styles),
     }
+
+
+#: the tables of the measures over every threshold, by their columns' group: (group, title)
+RANK_TABLES = (("", "Ranking (every threshold)"), ("cost", "Cost (every threshold)"))
+
+
+def _rank_tables(columns: list[Column], learners: list[dict]) -> list[dict]:
+    """The measures over every threshold as two tables, ranking then cost (one with
+    every column was wider than a page): each its title, its columns and one row
+    per learner (the learner's row, its cells of those columns); a table with no
+    column is left out."""
+    out = []
+    for group, title in RANK_TABLES:
+        mine = [i for i, c in enumerate(columns) if c.group == group]
+        if mine:
+            out.append({"title": title, "columns": [columns[i] for i in mine],
+                        "rows": [{"learner": row, "cells": [row["rank"][i] for i in mine]} for row in learners]})
+    return out
+
+
+def _balance_rows(rows: list[dict]) -> list[dict]:
+    """The provenance's class balance: one row per file and class counts (learners
+    that read one file share its labels), the learners' keys joined; the rows
+    ordered by file, then the counts' texts (case aside, as they were when the
+    template grouped them)."""
+    def key(row):
+        return tuple(row[k].lower() for k in ("file", "positives", "negatives"))
+
+    out = []
+    for _, same in itertools.groupby(sorted(rows, key=key), key=key):
+        same = list(same)
+        out.append({**{k: same[0][k] for k in ("file", "positives", "negatives", "share")},
+                    "learners": ", ".join(r["key"] for r in same)})
+    return out
 
 
 def _threshold_notes(learners: list[dict]) -> str:

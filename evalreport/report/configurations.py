@@ -41,7 +41,9 @@ def configurations_context(result) -> dict | None:
             partial.append(f"{key}: {', '.join(short)} undefined on some replicates (the summary is over the "
                            "others)")
         rows.append({"rank": "—" if rank is None else str(rank), "name": c.name, "dataset": c.dataset or "",
-                     "n": fmt(len(c.replicates)), "values": ", ".join(v for v in c.values if v),
+                     "n": fmt(len(c.replicates)),
+                     # not "values": Jinja reads r.values as the dict's method (its repr, an address, was printed)
+                     "replicate_values": ", ".join(v for v in c.values if v),
                      "cells": cells})
     columns = [Column(m, registry.get(m).label, "" if registry.get(m).direction == "none"
                       else registry.get(m).direction) for m in measures]

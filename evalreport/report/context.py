@@ -1,15 +1,14 @@
-"""Result -> the values the templates print, every number already formatted.
+"""Result -> the values the templates print, every number already formatted,
+frozen into a typed :class:`.page.ReportContext`.
 
 Templates never compute or format. This module holds what every report has
 (title, provenance, the verdict's gates and Friedman's test, the tests of
-significance, the warnings) and asks the result's task for the rest
-(``result.task.report_context``: report/binary.py, report/multiclass.py). The
+significance, the warnings) and takes the rest from the task's builder
+(:data:`BUILDERS`: report/binary.py, report/multiclass.py). The
 figures are drawn once per result, whatever the formats.
 """
 
 from __future__ import annotations
-
-import weakref
 
 from markupsafe import Markup
 
@@ -18,17 +17,20 @@ from ..capture import routed_warnings
 from ..redact import published, redact_text
 from ..result import Result
 from ..words import gate_text
+from .binary import binary_context
 from .configurations import configurations_context
 from .format import UNDEFINED, Column, ends_text, fmt, p_text, plain
 from .history import history_context, history_sentences
 from .leaderboard import leaderboard_context
+from .multiclass import multiclass_context
+from .page import ReportContext, context_of
 from ..results import report_warnings
 from .significance import tests_section
 from .spec_lines import CONTINUATION, spec_lines
 from .summary import shown_learners
 from .verdicts import MARKS, gates_summary, page_one
 
-__all__ = ["report_context", "figure_warnings", "fmt", "UNDEFINED", "Column"]
+__all__ = ["report_context", "ReportContext", "BUILDERS", "fmt", "UNDEFINED", "Column"]
 
 
 def _markdown(text: str | None) -> Markup:
@@ -73,11 +75,6 @@ def _gate_line(g: dict) -> str:
     return text
 
 
-#: result -> its report context, the figures drawn (once per result: for the
-#: HTML and the PDF alike)
-_DRAWN: "weakref.WeakKeyDictionary[Result, dict]" = weakref.WeakKeyDictionary()
-#: result -> the warnings raised while drawing its figures (the report lists them)
-_WARNED: "weakref.WeakKeyDictionary[Result, list[str]]" = weakref.WeakKeyDictionary()
 _STAGE = "drawing the report's figures"
 
 
@@ -95,30 +92,30 @@ def _made(result: Result) -> tuple[dict, list[str], list[str]]:
     return context, made, [w for w in laid if w not in made]
 
 
-def _drawn(result: Result) -> dict:
-    if result not in _DRAWN:
-        context, made, laid = _made(result)
-        _WARNED[result] = made + laid
-        context["warnings"] = report_warnings(result) + made + laid
-        _DRAWN[result] = context
-    return _DRAWN[result]
+def report_context(result: Result) -> ReportContext:
+    """The values the templates print (a typed, frozen :class:`.page.ReportContext`),
+    the figures drawn: each call draws them, so
+    the renderer makes it once and passes it on (the HTML and the PDF print the
+    same one). ``figure_warnings``: the warnings raised while the figures were
+    drawn (matplotlib's, NumPy's), which the report lists after the run's
+    (``warnings`` holds both) and results.json does not (they are the figures'
+    warnings, not the evaluation's; a JSON-only run draws none)."""
+    context, made, laid = _made(result)
+    context["figure_warnings"] = made + laid
+    context["warnings"] = report_warnings(result) + made + laid
+    return context_of(context)
 
 
-def report_context(result: Result) -> dict:
-    """The values the templates print (a new dict each call: the renderer adds to it)."""
-    return dict(_drawn(result))
+#: past this many learners a section's tables may break across pages (print.css: section.long)
+LONG_TABLES = 12
 
-
-def figure_warnings(result: Result) -> list[str]:
-    """The warnings raised while the report's figures were drawn (matplotlib's,
-    NumPy's), which the HTML and the PDF list after the run's; [] when no figure
-    was drawn (a JSON-only run draws none, and results.json lists none: they are
-    the figures' warnings, not the evaluation's)."""
-    return list(_WARNED.get(result, ()))
+#: the task's own values (its measure tables, figures, comparisons), by the task's
+#: name: the report picks its builder, so that a task imports no sink
+BUILDERS = {"binary": binary_context, "multiclass": multiclass_context}
 
 
 def _context(result: Result) -> dict:
-    return result.task.report_context(result, _common(result))
+    return BUILDERS[result.task.name](result, _common(result))
 
 
 def _common(result: Result) -> dict:
@@ -137,6 +134,7 @@ def _common(result: Result) -> dict:
         "inputs": [{"path": i["path"], "sha256": i["sha256"], "rows": fmt(i["rows"])}
                    for i in texts.inputs],
         "balance": [],
+        "class_balance": [],  # a multi-class report's, per class (else the binary's balance per file)
         "spec_text": texts.spec_text,
         # the spec's lines as in the file, numbered, long ones folded (report/spec_lines.py)
         "spec_lines": spec_lines(texts.spec_text),
@@ -151,6 +149,8 @@ def _common(result: Result) -> dict:
         "gates": result.gates,
         "learners": [],
         "learner_count": len(result.learners),
+        "learner_pairs": len(result.learners) * (len(result.learners) - 1) // 2,
+        "long_tables": len(result.learners) > LONG_TABLES,
         "tests": tests_section(result, shown_learners(result)),
         # many learners: every one ranked by the primary measure, near the front (None: few)
         "leaderboard": leaderboard_context(result),

@@ -11,9 +11,12 @@ from .notes import cells_with_notes
 __all__ = ["family_table"]
 
 
-def family_table(result, learners: list[dict], task: str) -> dict | None:
+def family_table(result, learners: list[dict], title: str, note: str) -> dict | None:
     """``learners``: the report's rows (``key``, ``color``), in the order of
-    ``result.learners``. None when the spec's metrics leave the whole family out."""
+    ``result.learners``; ``title`` and ``note``: the task's words on the table (the
+    task's builder, report/binary.py or report/multiclass.py, gives them). None when
+    the spec's metrics leave the whole family out."""
+    task = result.task.name
     metrics = result.spec.metric_set
     columns = [Column(m.name, m.label, "" if m.direction == "none" else m.direction)
                for m in registry.measures_for(task, *registry.SCALAR_KINDS)
@@ -24,14 +27,4 @@ def family_table(result, learners: list[dict], task: str) -> dict | None:
              "family": [measure_text(c.key, lr.values.get(c.key), table=True) for c in columns]}
             for row, lr in zip(learners, result.learners.values())]
     notes = cells_with_notes(result, rows, "family", columns)
-    if task == "binary":
-        title = "The confusion-matrix family at the threshold"
-        note = ("From the counts at each learner's threshold (the confusion matrices below). "
-                "Youden's J = TPR − FPR = 2 balanced accuracy − 1; KS, below, is its largest value "
-                "over every threshold.")
-    else:
-        title = "The confusion-matrix family of the decisions"
-        note = ("Specificity, NPV, FPR and FNR are means over the classes, each one vs rest; balanced "
-                "accuracy is the mean recall; MCC and Cohen's kappa are those of the k × k matrix. "
-                "Youden's J is binary only.")
     return {"title": title, "columns": columns, "rows": rows, "notes": notes, "note": note}

@@ -11,7 +11,7 @@ from markupsafe import Markup
 from .. import registry
 from .format import measure_text, p_value_text, plain, rate
 
-__all__ = ["history_context", "history_sentences"]
+__all__ = ["history_context", "history_sentences", "with_trend_caption"]
 
 
 def _conventions() -> tuple[tuple[float, float], object]:
@@ -68,7 +68,8 @@ def _balances(history: dict) -> list[dict]:
     out = []
     for b in balance_rows(history.get("balance")):
         p = "" if b.get("p_value") is None else p_value_text(b["p_value"])
-        row = {"dataset": b.get("dataset"), "p": p, "note": b.get("note") or "", "classes": None}
+        row = {"dataset": b.get("dataset"), "p": p, "note": b.get("note") or "", "classes": None,
+               "on": f" of {b['dataset']}" if b.get("dataset") else ""}  # "Class balance of <data set>"
         if isinstance(b.get("classes"), list):  # a multi-class task: each class's share
             shares = [(b.get(k) or {}) for k in ("previous", "current", "change")]
             row["classes"] = [{"name": c, "previous": rate(shares[0].get(c)), "current": rate(shares[1].get(c)),
@@ -192,9 +193,18 @@ def history_context(result, styles) -> dict | None:
         "alpha": plain(alpha), "runs": len(runs), "first": runs[0]["date"] if runs else None,
         "figure": figure, "sentences": history_sentences(result),
         "by_class": any(d.get("class") is not None for d in drift),
-        "multiclass": result.spec.task == "multiclass",
+        "caption": "",  # the trend figure's: the task's builder gives it (with_trend_caption)
         "chain": _chain_line(previous, history.get("previous_sha256")),
     }
+
+
+def with_trend_caption(history: dict | None, what: str, intervals: str) -> None:
+    """Put the trend figure's caption in the section's values (``history["caption"]``;
+    nothing without history): ``what`` is drawn over the kept runs, with
+    ``intervals`` (the task's words: report/binary.py's and report/multiclass.py's
+    TREND_CAPTION)."""
+    if history:
+        history["caption"] = f"{what} over the {history['runs']} kept runs (from {history['first']}), {intervals}"
 
 
 def _chain_line(previous, digest) -> dict | None:

@@ -18,6 +18,7 @@ from ..result import Result
 from ..resources import templates_dir
 from ..spec import locate
 from .context import report_context
+from .page import ReportContext
 
 __all__ = ["template_dirs", "check_template", "blame_template", "render_html", "render_page_one", "attached_note",
            "render_point_values"]
@@ -100,15 +101,16 @@ def _environment(dirs: tuple[str, ...]) -> jinja2.Environment:
     )
 
 
-def render_html(result: Result, *, attachments: bool = False, results_sha256: str | None = None) -> str:
+def render_html(result: Result, *, attachments: bool = False, results_sha256: str | None = None,
+                context: ReportContext | None = None) -> str:
     """The report as HTML text. ``attachments``: say that the PDF carries the data;
     ``results_sha256``: the sha256 of the run's results.json, in a meta tag
-    (``evalreport verify report.html`` checks it)."""
-    context = report_context(result)
-    context["attachments"] = attachments
-    context["results_sha256"] = results_sha256 or ""
-    context["attached_note"] = attached_note(result.spec.report.attach)
-    return _render(result, ENTRY, context)
+    (``evalreport verify report.html`` checks it); ``context``: the report's values
+    made once for the HTML and the PDF (:func:`.context.report_context`; made here
+    when not given)."""
+    context = report_context(result) if context is None else context
+    return _render(result, ENTRY, context.rendered(attachments=attachments, results_sha256=results_sha256 or "",
+                                                   attached_note=attached_note(result.spec.report.attach)))
 
 
 def attached_note(attach) -> str:
@@ -133,8 +135,9 @@ def render_point_values(result: Result, context: dict) -> str:
     return _render(result, POINT_VALUES, context)
 
 
-def _render(result: Result, entry: str, context: dict) -> str:
+def _render(result: Result, entry: str, context: ReportContext | dict) -> str:
+    names = context if isinstance(context, dict) else context.names()  # (a deferred result's quick view: a dict)
     try:
-        return environment(template_dirs(result)).get_template(entry).render(context)
+        return environment(template_dirs(result)).get_template(entry).render(names)
     except jinja2.TemplateError as exc:
         raise RenderError([_jinja_text(exc)]) from None

@@ -14,10 +14,10 @@ four learners the headline table on page one already is a leaderboard.
 from __future__ import annotations
 
 from .. import registry
-from ..compare.leaderboard import LEADERBOARD_MIN, TEST_WORDS, carry_leaderboard, leaderboard, leaderboard_warnings  # noqa: F401
+from ..compare.leaderboard import LEADERBOARD_MIN, TEST_WORDS, leaderboard, leaderboard_warnings  # noqa: F401
 from ..compare.leaderboard import rank_measure, test_for
 
-__all__ = ["LEADERBOARD_MIN", "rank_measure", "leaderboard", "carry_leaderboard", "leaderboard_warnings", "leaderboard_section",
+__all__ = ["LEADERBOARD_MIN", "rank_measure", "leaderboard", "leaderboard_warnings", "leaderboard_section",
            "leaderboard_context", "test_for"]
 
 def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
@@ -30,8 +30,7 @@ def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
         return None
     name = block["rank_by"]
     measure = registry.get(name)
-    task = result.spec.task or "binary"
-    others = [m for m in registry.ranked(task) if m.name != name
+    others = [m for m in registry.ranked(result.task.name) if m.name != name
               and any(lr.values.get(m.name) is not None for lr in result.learners.values())]
     level = result.spec.confidence.level
     alpha = 1 - level
@@ -94,7 +93,7 @@ def leaderboard_context(result) -> dict | None:
     if section is None:
         return None
     section["figure"], section["figure_caption"] = "", ""
-    if shown is not None and (result.spec.task or "binary") == "binary":
+    if shown is not None and not result.task.per_class:  # one ROC curve per learner
         from markupsafe import Markup
 
         from ..figures.runs import roc_band_figure

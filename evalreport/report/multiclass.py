@@ -13,6 +13,7 @@ from .appendix import definitions as appendix_definitions, glossary, works_cited
 from .family import family_table
 from .calibration import calibration_section
 from .format import UNDEFINED, Column, count, fmt, measure_column, measure_interval_text, measure_text
+from .history import with_trend_caption
 from .notes import cells_with_notes
 from .summary import ShownResult, pair_heatmaps, shown_learners, shown_styles, summary_note
 from .verdicts import agreed_ranking, ranking_sentence
@@ -33,6 +34,16 @@ SUMMARY = (
     # short headings: a ten-column table must not wrap them into four lines (the appendix defines each)
     ("ovo_auc", "OvO AUC", "higher", lambda ev: ev.ovo_auc),
 )
+#: the task's own sections of the page, after the provenance (report.html.j2)
+SECTIONS = ("sections/measures_multiclass.html.j2", "sections/curves_multiclass.html.j2")
+#: the confusion-matrix family's table: its title and note (report/family.py)
+FAMILY = ("The confusion-matrix family of the decisions",
+          "Specificity, NPV, FPR and FNR are means over the classes, each one vs rest; balanced "
+          "accuracy is the mean recall; MCC and Cohen's kappa are those of the k × k matrix. "
+          "Youden's J is binary only.")
+#: the history's trend figure's caption: after "<what> over the N kept runs (from DATE), "
+TREND_CAPTION = ("Accuracy and macro-F1", "each with its confidence interval as an error bar (the bootstrap's, "
+                 "where computed; else Wilson's for the accuracy); dashed lines: the gates' bounds.")
 #: registered multi-class scalars shown elsewhere (f1 and auc are the macro values
 #: gates read: macro-F1 and macro AUC, already columns)
 NOT_COLUMNS = frozenset({"f1", "auc"})
@@ -132,6 +143,8 @@ def multiclass_context(result, base: dict) -> dict:
     total = sum(support.values())
     base.update(
         classes=classes,
+        labels={"name": "classes", "value": ", ".join(classes)},  # the page's header line
+        task_sections=SECTIONS,
         mc_columns=cols,
         class_columns=class_cols,
         mc_learners=learners,
@@ -142,7 +155,7 @@ def multiclass_context(result, base: dict) -> dict:
         class_balance=[{"name": c, "support": fmt(v), "share": fmt(v / total, table=True) if total else UNDEFINED}
                        for c, v in support.items()],
         summary_notes=summary_notes,
-        family=family_table(result, learners, "multiclass"),
+        family=family_table(result, learners, *FAMILY),
         population=_population_table(result, learners),
         priors_text=", ".join(f"{c}: {fmt(p, 6)}" for c, p in (spec.priors or {}).items()),
         definitions=(definitions := appendix_definitions(result)),
@@ -152,6 +165,7 @@ def multiclass_context(result, base: dict) -> dict:
         pair_heatmaps=pair_heatmaps(result, drawn),
     )
     calibration_section(result, base, shown=view.learners)  # base["calibration"], and the verdict's sentences on it
+    with_trend_caption(base["history"], *TREND_CAPTION)
     return base
 
 

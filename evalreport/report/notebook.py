@@ -3,8 +3,9 @@ comparisons as pandas DataFrames, a short text and page one of the report as
 HTML (``Result.to_dict``, ``to_frame``, ``comparisons_frame``, ``__repr__``,
 ``_repr_html_``). Each view is read off what the report already builds
 (results.json's dict, the report's context and templates): nothing is
-computed here. The result reaches these through its task
-(``Task.views``), so that :mod:`evalreport.result` imports no sink.
+computed here. The result reaches these as this module lends them when it is
+imported (:func:`evalreport.result.lend_views`; :mod:`evalreport.report` imports
+it), so that :mod:`evalreport.result` imports no sink.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 
 from ..errors import EvalReportError
+from ..result import lend_views
 
 __all__ = ["NotebookViews", "PandasMissing", "point_values_context"]
 
@@ -83,10 +85,11 @@ class NotebookViews:
 
     @staticmethod
     def to_dict(result) -> dict:
-        """results.json as a dict: the file's text read back (a JSON round trip)."""
-        from . import json_text
+        """results.json as a dict: the file's values read back (a JSON round trip:
+        lists, floats, None, as :func:`json.loads` gives them from the file)."""
+        from ..results import result_dict
 
-        return json.loads(json_text(result))
+        return json.loads(json.dumps(result_dict(result), ensure_ascii=False, allow_nan=False))
 
     @staticmethod
     def to_frame(result):
@@ -131,7 +134,7 @@ class NotebookViews:
         precision, recall, f1, support, auc, average_precision and one
         ``fbeta_<b>`` per b of the spec (NaN: undefined or not computed)."""
         pd = _pandas()
-        if result.task is None or result.task.name != "multiclass":
+        if result.task is None or not result.task.per_class:
             raise TypeError("per_class_frame() is for multi-class results; a binary result's measures are in "
                             "to_frame()")
         learners = NotebookViews.to_dict(result).get("learners") or {}
@@ -188,3 +191,6 @@ class NotebookViews:
         if not getattr(result, "intervals_computed", True):
             return render_point_values(result, point_values_context(result))
         return render_page_one(result)
+
+
+lend_views(NotebookViews)

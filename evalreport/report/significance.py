@@ -160,12 +160,35 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
         f, fr = result.friedman, result.friedman.friedman
         friedman = _friedman(f, fr)
     ran = {name for r in rows for name in ("delong", "mcnemar", "paired_t") if r[name]}
+    bootstrap = any(getattr(lr, "bootstrap", None) for lr in result.learners.values())
+    mcnemar_method = _MCNEMAR_METHOD[result.spec.confidence.mcnemar]
     return {"rows": rows, "sentences": sentences, "matrices": matrices, "friedman": friedman,
             "level": fmt(level, 6), "ran": sorted(ran), "summarised": shown is not None,
             "best": ", ".join(dict.fromkeys(best.values())),
             "pairs": sum(len(c.tests) for c in result.comparisons), "holm": adjusted, "level_pct": pct,
-            "mcnemar_method": _MCNEMAR_METHOD[result.spec.confidence.mcnemar],
-            "bootstrap": any(getattr(lr, "bootstrap", None) for lr in result.learners.values())}
+            "mcnemar_method": mcnemar_method, "bootstrap": bootstrap,
+            # the table's columns: the paired t-test's, and how many DeLong's and McNemar's span
+            "has_t": "paired_t" in ran, "delong_columns": 4 if adjusted else 3,
+            "mcnemar_columns": 5 if adjusted else 4, "rows_shown": len(rows),
+            "assumptions": _assumptions(ran, fmt(level, 6), mcnemar_method, pct, adjusted, bootstrap)}
+
+
+def _assumptions(ran, level: str, mcnemar_method: str, pct: str, holm: bool, bootstrap: bool) -> str:
+    """The tests' assumptions, one sentence for each test the table shows."""
+    said = [
+        "DeLong: the two learners score the same instances; AUC's sampling distribution is approximately normal "
+        f"(large samples); ties count 1/2; intervals at level {level}." if "delong" in ran else "",
+        "McNemar: paired decisions, right or wrong (binary: at each learner's threshold; multi-class: the class of "
+        f"highest score); {mcnemar_method} (e01: the first learner wrong, the second right)."
+        if "mcnemar" in ran else "",
+        "Each data set's pairs are a family of tests: their DeLong and McNemar p-values are adjusted by Holm's "
+        f"method (Holm p), which keeps the chance of any false difference among them at {pct}, and a difference "
+        "is called significant on its adjusted p-value." if holm else "",
+        "Paired t: per-group (fold) error rates, approximately normal differences; folds share training data, so "
+        "p-values are optimistic." if "paired_t" in ran else "",
+        "Bootstrap intervals: stratified percentile bootstrap with a fixed seed." if bootstrap else "",
+    ]
+    return " ".join(s for s in said if s)
 
 
 def _friedman(f, fr) -> dict:

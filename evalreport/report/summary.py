@@ -98,7 +98,7 @@ def _ranking_label(result, short: bool = False) -> str:
     words: as the rankings table names it when ``short``."""
     from .. import registry
 
-    binary = result.task is None or result.task.name == "binary"
+    binary = result.operating_point is not None  # judged at an operating point in cost space
     if binary and not short:
         return "least expected cost at the operating point"
     rankings = [r for c in result.comparisons for r in c.rankings if r.order]

@@ -7,18 +7,17 @@ values are written is in :mod:`.format`.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import replace
 
 from ..redact import published
 from ..result import Result
-from ..compare.leaderboard import carry_leaderboard, leaderboard, leaderboard_warnings
+from ..compare.leaderboard import leaderboard, leaderboard_warnings
 from .comparisons import comparisons_dict
 from .configurations import configurations_dict
 from .format import InlineList
 
-__all__ = ["result_dict", "result_core", "with_history", "carried", "report_warnings", "published_inputs", "InlineList",
-           "comparisons_dict"]
+__all__ = ["result_dict", "result_core", "core_block", "with_history", "carried", "report_warnings", "published_inputs",
+           "InlineList", "comparisons_dict"]
 
 
 def report_warnings(result: Result) -> list[str]:
@@ -26,7 +25,7 @@ def report_warnings(result: Result) -> list[str]:
     evaluation's (``result.warnings``), then the leaderboard's. Credentials in
     them are redacted (a warning may name a data file's URL). The warnings raised
     while drawing the report's figures are the report's (its HTML and PDF list
-    them after these; ``report.context.figure_warnings``): results.json is the same
+    them after these; ``report_context``'s ``figure_warnings``): results.json is the same
     whatever the formats, and a JSON-only run draws nothing."""
     return list(published(result).warnings) + leaderboard_warnings(result)
 
@@ -36,36 +35,37 @@ def published_inputs(result: Result) -> list[dict]:
     return [dict(i) for i in published(result).inputs]
 
 
-#: result -> its results.json up to the comparisons (:func:`result_core`): built once,
-#: whether the history stage reads it first (to compare with the previous run) or not
-_CORE: "weakref.WeakKeyDictionary[Result, dict]" = weakref.WeakKeyDictionary()
-
-
 def result_core(result: Result) -> dict:
     """results.json up to and with the comparisons: every key but the gates, the
     history and the warnings, which the history stage adds to (a gate on change,
-    a warning). What the next run compares with; built once per result."""
-    if result not in _CORE:
-        spec, task = result.spec, result.task
-        _CORE[result] = {
-            "evalreport_version": result.version,
-            "spec_version": spec.version,
-            "title": published(result).title,
-            "date": result.date,
-            "task": spec.task,
-            **task.json_head(result),
-            "inputs": published_inputs(result),
-            # with report.attach: [data]: what the PDF carries of the data (evalreport.attachments)
-            **({"attachments": [f.as_dict() for f in result.attached_data]} if result.attached_data else {}),
-            **task.json_after_inputs(result),
-            "learners": {key: task.learner_json(lr, result) for key, lr in result.learners.items()},
-            "comparisons": comparisons_dict(result),
-            # every learner ranked by the spec's primary measure, against the best (report/leaderboard.py)
-            "leaderboard": leaderboard(result),
-            # with data[].replicates: the learners that differ by it alone, as configurations
-            **_configurations(result),
-        }
-    return _CORE[result]
+    a warning). What the next run compares with: the one the pipeline built once
+    (``Result.json_core``), whether the history stage reads it first or not;
+    built here for a result that has none (:func:`core_block`)."""
+    core = result.json_core
+    return core_block(result) if core is None else core
+
+
+def core_block(result: Result) -> dict:
+    """results.json up to the comparisons, built (:func:`result_core`)."""
+    spec, task = result.spec, result.task
+    return {
+        "evalreport_version": result.version,
+        "spec_version": spec.version,
+        "title": published(result).title,
+        "date": result.date,
+        "task": spec.task,
+        **task.json_head(result),
+        "inputs": published_inputs(result),
+        # with report.attach: [data]: what the PDF carries of the data (evalreport.attachments)
+        **({"attachments": [f.as_dict() for f in result.attached_data]} if result.attached_data else {}),
+        **task.json_after_inputs(result),
+        "learners": {key: task.learner_json(lr, result) for key, lr in result.learners.items()},
+        "comparisons": comparisons_dict(result),
+        # every learner ranked by the spec's primary measure, against the best (report/leaderboard.py)
+        "leaderboard": leaderboard(result),
+        # with data[].replicates: the learners that differ by it alone, as configurations
+        **_configurations(result),
+    }
 
 
 def _configurations(result: Result) -> dict:
@@ -82,12 +82,15 @@ def with_history(result: Result, history: dict, gates: list[dict], warnings: lis
 
 def carried(result: Result, **changes) -> Result:
     """``result`` with ``changes`` (the gates, the history, the warnings, the
-    verdict: what :func:`result_core` leaves out), the results.json built so far
-    and the leaderboard carried over, as neither depends on them."""
+    verdict: what :func:`result_core` leaves out); the results.json built so far
+    and the leaderboard, fields of the result, come along, as neither depends on
+    them. The texts as published (``published``) list the warnings: built again
+    from the new result when it had them."""
     new = replace(result, **changes)
-    if result in _CORE:
-        _CORE[new] = _CORE[result]
-    carry_leaderboard(result, new)
+    if result.published is not None and "warnings" in changes:
+        from ..redact import publish
+
+        new = replace(new, published=publish(new))
     return new
 
 

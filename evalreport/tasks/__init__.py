@@ -1,15 +1,14 @@
 """The tasks: what differs between a binary and a multi-class evaluation.
 
 Each :class:`~.base.Task` bundles the task's own stages (check, evaluate,
-compare) and how results.json and the report print its learners. The pipeline
-picks one by the spec's ``task:`` (:func:`task_of`) and asks nothing else.
+compare) and how results.json writes its learners. The pipeline picks one by
+the spec's ``task:`` (:func:`task_of`) and asks nothing else. The tasks know
+nothing of the report: the report picks its builder by the task
+(``report/context.py``'s ``BUILDERS``).
 """
 
 from __future__ import annotations
 
-from ..report.binary import binary_context
-from ..report.multiclass import multiclass_context
-from ..report.notebook import NotebookViews
 from ..results import binary as binary_json
 from ..results import multiclass as multiclass_json
 from .base import Task
@@ -35,8 +34,6 @@ BINARY = Task(
     json_head=binary_json.json_head,
     json_after_inputs=binary_json.json_after_inputs,
     learner_json=binary_json.learner_json,
-    report_context=binary_context,
-    views=NotebookViews,
 )
 
 MULTICLASS = Task(
@@ -49,8 +46,7 @@ MULTICLASS = Task(
     json_head=multiclass_json.json_head,
     json_after_inputs=multiclass_json.json_after_inputs,
     learner_json=multiclass_json.learner_json,
-    report_context=multiclass_context,
-    views=NotebookViews,
+    per_class=True,
 )
 
 TASKS = {t.name: t for t in (BINARY, MULTICLASS)}

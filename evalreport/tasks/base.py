@@ -3,8 +3,9 @@
 The pipeline (evalreport.pipeline) runs the same stages for every task: load,
 check, evaluate, compare, gates, render. What differs between tasks is in a
 :class:`Task`: how the data is checked against the task, how one learner is
-evaluated, how learners of one data set are compared, and how results.json and
-the report print a learner. Nothing else in the package asks which task it is.
+evaluated, how learners of one data set are compared, and how results.json
+writes a learner. The report reads the task (its name and what it says of
+itself) and picks its own builders by it: a task imports no sink.
 """
 
 from __future__ import annotations
@@ -42,12 +43,11 @@ class Task:
     json_after_inputs: Callable[..., dict]
     #: results.json: one learner's block
     learner_json: Callable[..., dict]
-    #: the report: (result, common context) -> the template values
-    report_context: Callable[..., dict]
-    #: the notebook's views of a result (report.notebook.NotebookViews): what
-    #: Result.to_dict, to_frame, __repr__ and _repr_html_ call, through the task so
-    #: that evalreport.result imports no sink
-    views: Any = None
+    #: each learner is measured per class (one vs rest: a ROC curve per class) and
+    #: averaged over the classes (macro, micro; results.json's learners.<k>.classes),
+    #: rather than at one positive label (one ROC curve, macro and micro averages over
+    #: the groups alone): what a reader of the result asks instead of the task's name
+    per_class: bool = False
 
 
 def with_values(task: str, learner):

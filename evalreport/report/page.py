@@ -1,0 +1,243 @@
+"""The report's values as the templates read them: a typed, frozen context.
+
+The builders (report/context.py for what every report has, report/binary.py and
+report/multiclass.py for the task's own) prepare every value, numbers formatted
+and sentences assembled; :func:`context_of` then freezes them into a
+:class:`ReportContext`, which refuses a name it does not declare (a builder's
+typo fails at once), and the templates, rendered with undefined names as errors
+(Jinja's StrictUndefined, report/html.py), only print its fields. A field the
+other task has no use for keeps its empty default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+__all__ = ["ReportContext", "VerdictContext", "SignificanceContext", "LeaderboardContext", "HistoryContext",
+           "CalibrationContext", "ConfigurationsContext", "context_of"]
+
+
+@dataclass(frozen=True)
+class VerdictContext:
+    """Page one's verdict (report/verdicts.py's ``page_one``, then the sentences the
+    builders add): the status, the deployed learners, the findings, the gates."""
+
+    sentences: list
+    gates: list
+    gate_summary: str
+    gates_failed: bool
+    recommendation: str = ""
+    #: the comparisons' technical sentences (envelopment, crossings): the comparisons section
+    details: list = field(default_factory=list)
+    #: page one's table and chart (report/headline.py); None: no learner has a value
+    headline: Any = None
+    status: str = ""
+    status_words: str = ""
+    status_sentence: str = ""
+    learners: list = field(default_factory=list)
+    findings: list = field(default_factory=list)
+    findings_more: str = ""
+    suggestions: str = ""
+    leader: str = ""
+    challengers: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SignificanceContext:
+    """The tests of significance between pairs of learners (report/significance.py's
+    ``tests_section``): the table's rows and columns, the sentences, the assumptions."""
+
+    rows: list
+    sentences: list  # for the verdict: who is significantly better
+    matrices: list  # DeLong's Holm-adjusted p-values as a matrix per data set (many pairs)
+    friedman: dict | None  # across data sets: the paragraph and the diagram
+    level: str
+    ran: list  # the tests the rows hold: "delong", "mcnemar", "paired_t"
+    summarised: bool  # many learners: the pairs that matter
+    best: str
+    pairs: int
+    holm: bool  # the p-values are adjusted by Holm's method
+    level_pct: str
+    mcnemar_method: str
+    bootstrap: bool
+    has_t: bool
+    delong_columns: int
+    mcnemar_columns: int
+    rows_shown: int
+    assumptions: str
+
+
+@dataclass(frozen=True)
+class LeaderboardContext:
+    """Every learner ranked by the primary measure, from a dozen learners on
+    (report/leaderboard.py's ``leaderboard_section``)."""
+
+    columns: list
+    measure: str  # the ranked measure's label
+    direction: str
+    interval: str  # which interval the rows give
+    others: list  # the task's other ranked measures, beside it
+    rows: list
+    several: bool  # several data sets: each ranked apart
+    test: str  # the test against the best, in words
+    significant: Any
+    alpha: str
+    compared: int  # the comparisons with the best
+    rule: str  # when the report shows it
+    figure: Any = ""  # the ROC band of the learners not drawn in colour (binary, past a handful)
+    figure_caption: str = ""
+
+
+@dataclass(frozen=True)
+class HistoryContext:
+    """"Since the last run" (report/history.py's ``history_context``): the changes,
+    the drift, the class balance, the trend over the kept runs."""
+
+    previous: dict | None  # the previous run's date and title
+    changes: list
+    drift: list
+    balances: list
+    tested: int  # the changes with a p-value
+    methods: list
+    psi_low: str
+    psi_high: str
+    level: str
+    alpha: str
+    runs: int  # the kept runs drawn
+    first: str | None  # the first kept run's date
+    figure: Any
+    sentences: list
+    by_class: bool  # drift of each class's score column (multi-class)
+    chain: dict | None  # the previous run's results.json by its sha256
+    caption: str = ""  # the trend figure's: the task's builder gives it
+
+
+@dataclass(frozen=True)
+class CalibrationContext:
+    """The calibration section (report/calibration.py): the table, the reliability
+    diagrams, the binning."""
+
+    columns: list
+    rows: list
+    notes: list
+    diagrams: list  # the rows whose reliability diagram is drawn
+    bins: int
+    strategy: str  # "equal-width" or "equal-mass"
+    top_label: bool  # multi-class: the top label's calibration
+    poor: str  # the ECE above which the verdict calls a calibration poor
+
+
+@dataclass(frozen=True)
+class ConfigurationsContext:
+    """With ``data[].replicates``: the configurations, ranked by their mean
+    (report/configurations.py)."""
+
+    columns: list
+    rows: list
+    several: bool  # several data sets
+    measure: str
+    direction: str
+    learners: str
+    configurations: str
+    replicates: str  # the replicates of each ("3", or "2 to 4")
+    part: str  # what tells the replicates apart ("seed")
+    partial: list  # the measures undefined on some replicates
+
+
+@dataclass(frozen=True)
+class ReportContext:
+    """Every value the page templates print (report.html.j2, notebook.html.j2 and
+    their sections), by name."""
+
+    # -- what every report has (report/context.py)
+    title: str
+    description: Any  # the spec's description as safe HTML (markupsafe.Markup)
+    date: str
+    version: str
+    task: str  # the task's name, printed in the page's header line (never compared)
+    verdict: VerdictContext
+    inputs: list
+    spec_text: str
+    spec_lines: list
+    spec_fold_mark: str
+    spec_redacted: str
+    warnings: list  # the evaluation's (as results.json lists them), then the figures'
+    gates: list
+    learner_count: int
+    learner_pairs: int  # the pairs of learners (the heatmaps' note)
+    long_tables: bool  # many learners: the measure tables may break across pages (print.css)
+    tests: SignificanceContext
+    leaderboard: LeaderboardContext | None
+    configurations: ConfigurationsContext | None
+    history: HistoryContext | None
+    #: the page's header line: {"name": "positive label" | "classes", "value": text}
+    labels: dict
+    #: the task's own sections of the page, after the provenance (template names)
+    task_sections: tuple
+    figures: dict
+    learners: list = field(default_factory=list)
+    positive: str = ""
+    operating_point: dict | None = None
+    balance: list = field(default_factory=list)
+    class_balance: list = field(default_factory=list)
+    matrix: list = field(default_factory=list)
+    rankings: list = field(default_factory=list)
+    rankings_agreed: Any = None
+    rankings_disagree: bool = False
+    envelope: list = field(default_factory=list)
+    envelope_infinite: bool = False  # a stretch of the cost envelope at the threshold +inf
+    at_notes: list = field(default_factory=list)
+    rank_notes: list = field(default_factory=list)
+    summary_notes: list = field(default_factory=list)
+    calibration: CalibrationContext | None = None
+    family: dict | None = None
+    population: dict | None = None
+    pair_heatmaps: Any = None
+    definitions: list = field(default_factory=list)
+    works: list = field(default_factory=list)
+    works_brief: list = field(default_factory=list)
+    glossary: list = field(default_factory=list)
+    #: the warnings raised while the figures were drawn (in ``warnings`` too; not in results.json)
+    figure_warnings: list = field(default_factory=list)
+    # -- a binary report's (report/binary.py)
+    at_columns: list = field(default_factory=list)
+    rank_columns: list = field(default_factory=list)
+    #: the measures over every threshold: a table per group of columns (ranking, cost)
+    rank_tables: list = field(default_factory=list)
+    test_share: str = ""
+    sample_label: str = ""
+    threshold_notes: str = ""
+    operating: Any = None
+    slices: list = field(default_factory=list)
+    slice_columns: list = field(default_factory=list)
+    slices_min: Any = None
+    # -- a multi-class report's (report/multiclass.py)
+    classes: list = field(default_factory=list)
+    mc_columns: list = field(default_factory=list)
+    class_columns: list = field(default_factory=list)
+    mc_learners: list = field(default_factory=list)
+    priors_text: str = ""
+    # -- the render's (report/html.py): what the file carries
+    attachments: bool = False
+    results_sha256: str = ""
+    attached_note: str = ""
+
+    def names(self) -> dict:
+        """The fields by name, as Jinja takes a template's variables (shallow: the
+        values themselves, not copies)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def rendered(self, **values) -> "ReportContext":
+        """This context with the render's values (``attachments``, ...)."""
+        return replace(self, **values)
+
+
+def context_of(values: dict) -> ReportContext:
+    """The builders' values, frozen: a TypeError names any value the context does
+    not declare, or a declared one without a default that no builder gave."""
+    blocks = {"verdict": VerdictContext, "tests": SignificanceContext, "leaderboard": LeaderboardContext,
+              "history": HistoryContext, "calibration": CalibrationContext,
+              "configurations": ConfigurationsContext}
+    return ReportContext(**{**values, **{name: None if values[name] is None else typed(**values[name])
+                                         for name, typed in blocks.items()}})
