@@ -337,7 +337,7 @@ PRIVATE_IMPORTS_LEFT: dict[str, set[str]] = {
                         "_thin", "_unit_axes"},
     "history/multiclass.py": {"_special"},
     "history/proportions.py": {"_two_sided_normal"},
-    "metrics/display.py": {"_figure", "_rc", "_svg"},
+    "figures/evaluation.py": {"_figure", "_rc", "_svg"},
     "report/binary.py": {"_headline", "_headline_table"},
     "report/multiclass.py": {"_headline_table"},
     "report/output.py": {"_REPORT_NAMES", "_UNSUPPORTED", "_clean_leftovers", "_dispose", "_fsync_dir", "_is_ours",

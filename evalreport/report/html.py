@@ -129,15 +129,16 @@ def render_page_one(result: Result) -> str:
     return _render(result, PAGE_ONE, report_context(result))
 
 
-def render_point_values(result: Result, context: dict) -> str:
+def render_point_values(result: Result, context) -> str:
     """A deferred result's point values as an HTML fragment (``notebook_quick.html.j2``;
     the context: :func:`evalreport.report.notebook.point_values_context`)."""
     return _render(result, POINT_VALUES, context)
 
 
-def _render(result: Result, entry: str, context: ReportContext | dict) -> str:
-    names = context if isinstance(context, dict) else context.names()  # (a deferred result's quick view: a dict)
+def _render(result: Result, entry: str, context) -> str:
+    """``entry`` rendered with ``context`` (a ReportContext, or a deferred result's
+    QuickViewContext), both typed."""
     try:
-        return environment(template_dirs(result)).get_template(entry).render(names)
+        return environment(template_dirs(result)).get_template(entry).render(context.names())
     except jinja2.TemplateError as exc:
         raise RenderError([_jinja_text(exc)]) from None

@@ -25,7 +25,7 @@ _POINT_COLUMNS = {
 }
 
 
-def point_values_context(result) -> dict:
+def point_values_context(result) -> QuickViewContext:
     """What ``notebook_quick.html.j2`` prints of a deferred result whose intervals
     are not computed: its title line and each learner's point values, read only
     from what the quick evaluation holds (nothing that would start the bootstrap:
@@ -33,6 +33,7 @@ def point_values_context(result) -> dict:
     from .. import registry
     from ..redact import published_spec
     from .format import fmt, measure_text
+    from .page import QuickViewContext
 
     spec = result.spec
     op = result.operating_point
@@ -57,13 +58,15 @@ def point_values_context(result) -> dict:
         for k in learners:
             rows[k].append(texts[k])
     caption = ""
-    if spec.task == "binary" and op is not None:
+    if not result.task.per_class and op is not None:
         caption = f"F1 is on the sample as given; the costs are at PC(+) = {fmt(op.pc_positive)}."
     classes = [str(c) for c in (getattr(spec, "classes", None) or [])]
-    return {"title": published_spec(spec)[0], "date": result.date, "version": result.version, "task": spec.task,
-            "positive": str(getattr(spec, "positive_label", "")), "classes": classes,
-            "resamples": f"{spec.confidence.bootstrap:,}" if spec.confidence.bootstrap else "",
-            "columns": columns, "rows": [{"key": k, "cells": v} for k, v in rows.items()], "caption": caption}
+    labels = ({"name": "classes", "value": ", ".join(classes)} if result.task.per_class
+              else {"name": "positive label", "value": str(getattr(spec, "positive_label", ""))})
+    return QuickViewContext(
+        title=published_spec(spec)[0], date=result.date, version=result.version, task=spec.task, labels=labels,
+        resamples=f"{spec.confidence.bootstrap:,}" if spec.confidence.bootstrap else "", columns=columns,
+        rows=[{"key": k, "cells": v} for k, v in rows.items()], caption=caption)
 
 
 class PandasMissing(EvalReportError, ImportError):

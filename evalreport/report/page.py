@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 __all__ = ["ReportContext", "VerdictContext", "SignificanceContext", "LeaderboardContext", "HistoryContext",
-           "CalibrationContext", "ConfigurationsContext", "context_of"]
+           "CalibrationContext", "ConfigurationsContext", "QuickViewContext", "context_of"]
 
 
 @dataclass(frozen=True)
@@ -241,3 +241,26 @@ def context_of(values: dict) -> ReportContext:
               "configurations": ConfigurationsContext}
     return ReportContext(**{**values, **{name: None if values[name] is None else typed(**values[name])
                                          for name, typed in blocks.items()}})
+
+
+@dataclass(frozen=True)
+class QuickViewContext:
+    """What ``notebook_quick.html.j2`` prints: a deferred result's header line and its
+    learners' point values, before its intervals are computed
+    (report/notebook.py's ``point_values_context``)."""
+
+    title: str
+    date: str
+    version: str
+    task: str
+    #: the header line's label: {"name": "positive label" | "classes", "value": ...}
+    labels: dict
+    #: "2,000" when intervals will come from that many resamples; "" when none are asked
+    resamples: str
+    #: each column: {"label", "better"}; each row: {"key", "cells"} (prepared texts)
+    columns: list
+    rows: list
+    caption: str = ""
+
+    def names(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
