@@ -319,6 +319,20 @@ def test_two_proportions_interval_agrees_with_p(n1, n2, f1, f2, level):
     assert (lo > 0 or hi < 0) == (t["p_value"] < 1 - level)
 
 
+def test_two_proportions_with_counts_of_any_scale():
+    """The restricted estimate's cubic is solved divided through, so weighted counts
+    far from 1 (1.66e-281 once crashed it with OverflowError) give the test of the
+    same proportions; the scale of both runs' counts moves z by its square root only."""
+    for tiny in (two_proportion_test(1.66e-281, 3.32e-281, 0.5, 2.0),
+                 two_proportion_test(0.5, 2.0, 1.66e-281, 3.32e-281)):
+        assert tiny["p_value"] is None or 0.0 <= tiny["p_value"] <= 1.0
+    base = two_proportion_test(30, 100, 45, 100)
+    for k in (1e-200, 1e-6, 1e6, 1e200):
+        scaled = two_proportion_test(30 * k, 100 * k, 45 * k, 100 * k)
+        assert scaled["change"] == pytest.approx(base["change"], rel=1e-12)
+        assert scaled["z"] == pytest.approx(base["z"] * math.sqrt(k), rel=1e-9)
+
+
 def test_two_proportions_undefined():
     t = two_proportion_test(5, 5, 8, 8)
     assert (t["change"], t["z"], t["p_value"]) == (0.0, None, None)

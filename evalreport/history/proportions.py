@@ -49,20 +49,22 @@ def _restricted(p1: float, n1: float, p2: float, n2: float, d: float) -> tuple[f
     """The maximum-likelihood (q1, q2) under q2 - q1 = d: the root in [0, 1] of
     Farrington & Manning's cubic, in the closed form of Miettinen & Nurminen
     (1985), written for the difference of the second sample from the first."""
-    # in their notation: sample "1" is our second (p2), sample "2" our first, delta = d
-    theta = n1 / n2
-    a = 1.0 + theta
-    b = -(1.0 + theta + p2 + theta * p1 + d * (theta + 2.0))
-    c = d * d + d * (2.0 * p2 + theta + 1.0) + p2 + theta * p1
-    e = -p2 * d * (1.0 + d)
-    v = b ** 3 / (27.0 * a ** 3) - b * c / (6.0 * a * a) + e / (2.0 * a)
-    u2 = b * b / (9.0 * a * a) - c / (3.0 * a)
+    # in their notation: sample "1" is our second (p2), sample "2" our first, delta = d.
+    # The cubic a q^3 + b q^2 + c q + e is divided through by a = 1 + n1/n2 first:
+    # with r1 = n1/(n1+n2) and r2 = n2/(n1+n2) its coefficients stay within a few
+    # units whatever the counts (a weighted count of 1e-281 made a**3 overflow).
+    r1, r2 = n1 / (n1 + n2), n2 / (n1 + n2)
+    b = -(r2 * (1.0 + p2 + 2.0 * d) + r1 * (1.0 + p1 + d))
+    c = r2 * (d * d + d * (2.0 * p2 + 1.0) + p2) + r1 * (d + p1)
+    e = -r2 * p2 * d * (1.0 + d)
+    v = b ** 3 / 27.0 - b * c / 6.0 + e / 2.0
+    u2 = b * b / 9.0 - c / 3.0
     if u2 <= 0.0:
-        q2 = -b / (3.0 * a)
+        q2 = -b / 3.0
     else:
         u = math.copysign(math.sqrt(u2), v) if v != 0 else math.sqrt(u2)
         w = (math.pi + math.acos(max(-1.0, min(1.0, v / u ** 3)))) / 3.0
-        q2 = 2.0 * u * math.cos(w) - b / (3.0 * a)
+        q2 = 2.0 * u * math.cos(w) - b / 3.0
     q2 = min(1.0, max(0.0, q2))
     q1 = min(1.0, max(0.0, q2 - d))
     return q1, q2
