@@ -260,7 +260,8 @@ def _engine_agrees(spec: Spec, i: int, files: list, problems: Problems) -> bool:
     separator, and a missing or repeated id. False when a problem was recorded."""
     from ..engines import ColumnError
     from ..spec.headers import header_problem
-    from .file_problems import header_line, other_separator, rows_problem, separator_problem, text_problem
+    from .file_problems import (header_line, other_separator, rows_problem, separator_problem, text_problem,
+                                utf8_problem)
 
     src, base = spec.data[i], ("data", i)
     first = files[0] if files else None
@@ -283,9 +284,12 @@ def _engine_agrees(spec: Spec, i: int, files: list, problems: Problems) -> bool:
             problems.add(base + ("path",), separator_problem(src.path, first, header, separator))
             return False
     for file in files if src.engine == "spark" else ():
-        # Spark reads a short row padded with nulls and a long one cut: find them first (one pass)
-        problem = rows_problem(file, src.path if len(files) == 1 else os.path.relpath(file, spec.base_dir)) \
-            if data_suffix(file)[0] in (".csv", ".tsv") else None
+        # Spark reads a short row padded with nulls and a long one cut, and bytes that are not
+        # UTF-8 as replacement characters: find them first (a pass each)
+        shown = src.path if len(files) == 1 else os.path.relpath(file, spec.base_dir)
+        problem = utf8_problem(file, shown) if _is_text(src, file) else None
+        if problem is None and data_suffix(file)[0] in (".csv", ".tsv"):
+            problem = rows_problem(file, shown)
         if problem is not None:
             problems.add(base + ("path",), problem)
             return False
@@ -322,16 +326,25 @@ def _engine_error(spec: Spec, i: int, files: list, exc) -> tuple[tuple, str]:
     sniffer, given a row of the wrong number of fields, finds no dialect or no header;
     a quote never closed makes the score text), the row is found by line as the
     memory engine finds it (a pass over the files, on failure only)."""
-    from .file_problems import rows_problem
+    from .file_problems import rows_problem, utf8_problem
 
     src, base = spec.data[i], ("data", i)
     if src.engine == "duckdb":
         for file in files:
-            if data_suffix(file)[0] in (".csv", ".tsv"):
-                problem = rows_problem(file, src.path if len(files) == 1 else os.path.relpath(file, spec.base_dir))
-                if problem is not None:
-                    return base + ("path",), problem
+            shown = src.path if len(files) == 1 else os.path.relpath(file, spec.base_dir)
+            # DuckDB refuses bytes that are not UTF-8 in any column, naming a line of its
+            # buffer: the line and the byte as the other engines name them
+            problem = utf8_problem(file, shown) if _is_text(src, file) else None
+            if problem is None and data_suffix(file)[0] in (".csv", ".tsv"):
+                problem = rows_problem(file, shown)
+            if problem is not None:
+                return base + ("path",), problem
     return base + _engine_key(exc, spec), f"{src.path}: {exc}{_memory_hint(src, exc)}"
+
+
+def _is_text(src, file: Path) -> bool:
+    """Whether the engine reads ``file`` as text (CSV, TSV, JSON lines: by its suffix or ``kind``)."""
+    return data_suffix(file)[0] in (".csv", ".tsv", ".jsonl") or src.kind in ("csv", "json")
 
 
 def _memory_hint(src, exc) -> str:

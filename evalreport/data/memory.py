@@ -39,6 +39,7 @@ from .file_problems import (
     read_problem,
     separator_problem,
     text_problem,
+    utf8_problem,
 )
 from .readers import column_names, MemberError, read_columns
 from .source import Source, BackgroundSha256, python_value, shown_text
@@ -65,6 +66,8 @@ def load_one(spec: Spec, i: int, problems: Problems, progress=None, tables=None)
     text = data_suffix(file)[0] in (".csv", ".tsv", ".jsonl")
     problem = text_problem(file, display) if text else None
     problem = problem or header_problem(file, display)  # (past the limits every engine keeps)
+    # the whole file, as every engine checks it (pyarrow checks only the columns it converts)
+    problem = problem or (utf8_problem(file, display) if text else None)
     if problem is not None:
         problems.add(base + ("path",), problem)
         return None
