@@ -64,6 +64,7 @@ from . import (
     parse_resolution,
     sorted_labels,
 )
+from .spark_quiet import failure_line, log4j2_named, quiet_conf, spark_failures, start_driver
 
 __all__ = ["aggregate_spark", "check_ids_spark", "spark_session"]
 
@@ -97,14 +98,19 @@ def spark_session(*, spark=None, master: str | None = None, conf: dict | None = 
         active = SparkSession.getActiveSession()
         if active is not None:
             return active
-    # a report run is not an interactive job: no console progress bars on stderr
-    builder = SparkSession.builder.appName("evalreport").config("spark.ui.showConsoleProgress", "false")
+    # a report run is not an interactive job: no console progress bars, no log on stderr
+    # (spark_quiet: Spark's start-up lines off; a failed job is told by its exception)
+    options = {"spark.app.name": "evalreport", "spark.ui.showConsoleProgress": "false"}
     if master is not None:
-        builder = builder.master(master)
-    for k, v in conf.items():
-        builder = builder.config(k, str(v))
+        options["spark.master"] = master
+    options.update({k: str(v) for k, v in quiet_conf(conf).items()})
+    start_driver(options)
+    builder = SparkSession.builder
+    for k, v in options.items():
+        builder = builder.config(k, v)
     session = builder.getOrCreate()
-    session.sparkContext.setLogLevel("ERROR")
+    if not log4j2_named(conf):  # (the user's own log4j configuration: their levels)
+        session.sparkContext.setLogLevel("OFF")
     return session
 
 
@@ -140,7 +146,9 @@ def aggregate_spark(
     Raises ``ValueError`` for the same data problems (missing columns with the
     closest name, non-numeric scores or weights, missing/NaN/infinite scores
     with the learner, column and count, bad weights, missing labels or groups,
-    no rows) and ``ImportError`` when PySpark is not installed.
+    no rows), ``ValueError`` of one line for a Spark job that fails (a file of
+    a folder whose column has another type, say), and ``ImportError`` when
+    PySpark is not installed.
     """
     if not scores:
         raise ValueError("name at least one learner (scores: learner -> column)")
@@ -150,41 +158,66 @@ def aggregate_spark(
         session = spark_session(spark=spark, master=master, conf=conf, remote=remote)
     _, F, T = _pyspark()
     df, where = _read(session, source, fmt, options)
+    check_columns(list(df.columns), label=label, scores=scores, weight=weight, by=by, where=where,
+                  engine="Spark", type_problem=_type_problem(df, T))
+    with spark_failures(where):
+        rows, ranges = _checked(df, F, label=label, scores=scores, mode=mode, weight=weight, by=by,
+                                where=where)
+        labels, truncated, positive_label = _labels(df, F, label, positive, labels_as_text)
+        frame = _counts(df, F, label=label, scores=scores, mode=mode, ranges=ranges, weight=weight, by=by,
+                        positive_label=positive_label)
+    which = np.asarray(frame.pop("i"))
+    tables: dict = {}
+    bounds = {} if mode is not None else None
+    for i, name in enumerate(scores):
+        sel = which == i
+        build_tables(
+            {k: np.asarray(v)[sel] for k, v in frame.items()}, learner=name, by=by is not None,
+            mode=mode, weighted=weight is not None, tables=tables, bounds=bounds,
+        )
+    return Aggregated(tables=tables, rows=rows, resolution_bound=bounds, labels_seen=labels,
+                      labels_truncated=truncated, positive_label=positive_label)
 
-    columns = list(df.columns)
-    check_columns(columns, label=label, scores=scores, weight=weight, by=by, where=where, engine="Spark",
-                  type_problem=_type_problem(df, T))
 
+def _dbl(F, name: str):
+    return _col(F, name).cast("double")
+
+
+def _count_if(F, cond):
+    return F.count(F.when(cond, F.lit(1)))
+
+
+def _checked(df, F, *, label, scores, mode, weight, by, where):
+    """One job of counts (rows, missing labels, each score column's missing, NaN and
+    infinite values and, for quantile bins, its range; the weights' and groups'
+    problems), judged: (rows, {score column: (min, max)}) or ValueError."""
     lab = _col(F, label)
     cols = list(dict.fromkeys(scores.values()))
-
-    def dbl(name):
-        return _col(F, name).cast("double")
-
-    def count_if(cond):
-        return F.count(F.when(cond, F.lit(1)))
-
     inf = float("inf")
-    checks = [F.count(F.lit(1)), count_if(lab.isNull())]
+    checks = [F.count(F.lit(1)), _count_if(F, lab.isNull())]
     for col in cols:
-        x = dbl(col)
-        checks += [count_if(x.isNull()), count_if(F.isnan(x)), count_if(x.isin(inf, -inf))]
+        x = _dbl(F, col)
+        checks += [_count_if(F, x.isNull()), _count_if(F, F.isnan(x)), _count_if(F, x.isin(inf, -inf))]
         if mode is not None and mode[0] == "bins":
             checks += [F.min(x), F.max(x)]
     if weight is not None:
-        w = dbl(weight)
+        w = _dbl(F, weight)
         checks += [
-            count_if(w.isNull()),
-            count_if(F.isnan(w) | w.isin(inf, -inf)),
-            count_if(w < 0),
+            _count_if(F, w.isNull()),
+            _count_if(F, F.isnan(w) | w.isin(inf, -inf)),
+            _count_if(F, w < 0),
             F.min(w),
         ]
     if by is not None:
-        checks.append(count_if(_col(F, by).isNull()))
+        checks.append(_count_if(F, _col(F, by).isNull()))
     row = list(df.agg(*checks).collect()[0])
-    rows, ranges = judge_checks(row, cols=cols, scores=scores, mode=mode, label=label,
-                                weight=weight, by=by, where=where)
+    return judge_checks(row, cols=cols, scores=scores, mode=mode, label=label, weight=weight, by=by, where=where)
 
+
+def _labels(df, F, label: str, positive, labels_as_text: bool):
+    """(the labels seen, sorted, at most LABELS_CAP; whether there were more; the
+    positive label as the column holds it, or None): one job, two past the cap."""
+    lab = _col(F, label)
     found = [r[0] for r in df.select(lab.alias("label")).distinct().limit(LABELS_CAP + 1).collect()]
     truncated = len(found) > LABELS_CAP
     labels = sorted_labels(found)
@@ -193,31 +226,39 @@ def aggregate_spark(
         probe = [r[0] for r in df.select(lab.alias("label")).where(lab.cast("string") == F.lit(str(positive)))
                  .distinct().limit(1).collect()]
         positive_label = match_positive(probe, positive, as_text=labels_as_text)
+    return labels, truncated, positive_label
+
+
+def _key(F, x, mode, lo_hi):
+    """A score's key in the count table: the score itself, its step, or its cell of the range."""
+    if mode is None:
+        return x
+    if mode[0] == "step":
+        return F.floor(x / F.lit(mode[1])).cast("double")
+    cells = cells_for(mode[1])
+    lo, hi = (float(v) for v in lo_hi)
+    scale = cell_scale(lo, hi, cells)
+    return F.least(F.floor((x - F.lit(lo)) * F.lit(scale)), F.lit(cells - 1).cast("long")).cast("double")
+
+
+def _counts(df, F, *, label, scores, mode, ranges, weight, by, positive_label) -> dict:
+    """Every learner's aggregated rows in one job, as NumPy arrays (``i``: the
+    learner's index in ``scores``, ``key``, ``n``, ``pos``, ``neg``, perhaps ``g``
+    and ``smin``): each row is exploded into one (learner, key) item per learner,
+    so the data is scanned once whatever the number of learners."""
     if positive_label is None:
         is_pos = F.lit(False)
     else:
         value = positive_label.item() if isinstance(positive_label, np.generic) else positive_label
-        is_pos = lab == F.lit(value)
-
-    # All learners in one job: explode each row into one (learner, key) item
-    # per learner, so the data is scanned once whatever the number of learners.
+        is_pos = _col(F, label) == F.lit(value)
     items = []
-    names = list(scores)
-    for i, name in enumerate(names):
-        x = dbl(scores[name])
-        if mode is None:
-            key = x
-        elif mode[0] == "step":
-            key = F.floor(x / F.lit(mode[1])).cast("double")
-        else:
-            cells = cells_for(mode[1])
-            lo, hi = (float(v) for v in ranges[scores[name]])
-            scale = cell_scale(lo, hi, cells)
-            key = F.least(F.floor((x - F.lit(lo)) * F.lit(scale)), F.lit(cells - 1).cast("long")).cast("double")
+    for i, column in enumerate(scores.values()):
+        x = _dbl(F, column)
+        key = _key(F, x, mode, ranges[column] if mode is not None and mode[0] == "bins" else None)
         items.append(F.struct(F.lit(i).alias("i"), key.alias("key"), x.alias("x")))
     cols_out = [is_pos.alias("is_pos"), F.explode(F.array(*items)).alias("t")]
     if weight is not None:
-        cols_out.insert(0, dbl(weight).alias("w"))
+        cols_out.insert(0, _dbl(F, weight).alias("w"))
     if by is not None:
         cols_out.insert(0, _col(F, by).alias("g"))
     exploded = df.select(*cols_out)
@@ -226,7 +267,7 @@ def aggregate_spark(
         keys.insert(0, F.col("g"))
     aggs = [F.count(F.lit(1)).alias("n")]
     if weight is None:
-        aggs.append(count_if(F.col("is_pos")).alias("pos"))
+        aggs.append(_count_if(F, F.col("is_pos")).alias("pos"))
     else:
         aggs.append(F.sum(F.when(F.col("is_pos"), F.col("w")).otherwise(F.lit(0.0))).alias("pos"))
         aggs.append(F.sum(F.when(F.col("is_pos"), F.lit(0.0)).otherwise(F.col("w"))).alias("neg"))
@@ -235,23 +276,7 @@ def aggregate_spark(
     frame = _fetch(exploded.groupBy(*keys).agg(*aggs))
     if weight is None:
         frame["neg"] = np.asarray(frame["n"], dtype=np.int64) - np.asarray(frame["pos"], dtype=np.int64)
-    which = np.asarray(frame.pop("i"))
-    tables: dict = {}
-    bounds = {} if mode is not None else None
-    for i, name in enumerate(names):
-        sel = which == i
-        build_tables(
-            {k: np.asarray(v)[sel] for k, v in frame.items()}, learner=name, by=by is not None,
-            mode=mode, weighted=weight is not None, tables=tables, bounds=bounds,
-        )
-    return Aggregated(
-        tables=tables,
-        rows=rows,
-        resolution_bound=bounds,
-        labels_seen=labels,
-        labels_truncated=truncated,
-        positive_label=positive_label,
-    )
+    return frame
 
 
 def check_ids_spark(source, id_column: str, *, spark=None, master: str | None = None, conf: dict | None = None,
@@ -278,8 +303,7 @@ def check_ids_spark(source, id_column: str, *, spark=None, master: str | None = 
         twice = (df.where(col.isNotNull()).groupBy(col.alias("v")).agg(F.count(F.lit(1)).alias("n"))
                  .where(F.col("n") > 1).orderBy("v").limit(1).collect())
     except Exception as exc:  # noqa: BLE001 - a failed job (Py4J, SparkRuntimeException): the aggregation says it
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ValueError(f"Spark failed reading the ids of {source!r}: {first}") from None
+        raise ValueError(f"Spark failed reading the ids of {source!r}: {failure_line(exc)}") from None
     id_problem(id_column, missing, (twice[0]["v"], twice[0]["n"]) if twice else None)
 
 
@@ -318,8 +342,7 @@ def _read(session, source, fmt: str, options):
         else:
             df = reader.format(fmt).load(paths)
     except Exception as exc:  # noqa: BLE001 - AnalysisException and friends
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ValueError(f"Spark cannot read {fmt} {source!r}: {first}") from None
+        raise ValueError(f"Spark cannot read {fmt} {source!r}: {failure_line(exc)}") from None
     return df, f"{fmt} {source!r}"
 
 
@@ -356,9 +379,15 @@ def aggregate_spark_multiclass(source, *, label: str, classes, learners: dict[st
     _, F, T = _pyspark()
     df, where = _read(session, source, fmt, options)
     keys = [class_key(c) for c in classes]
-    k = len(keys)
     check_columns(list(df.columns), label=label, scores=learners, weight=weight, by=None, where=where,
                   engine="Spark", type_problem=_type_problem(df, T))
+    with spark_failures(where):
+        return _multiclass_counts(df, F, label=label, keys=keys, learners=learners, weight=weight, where=where)
+
+
+def _multiclass_counts(df, F, *, label: str, keys: list, learners: dict, weight, where: str):
+    """:func:`aggregate_spark_multiclass`'s jobs: the checks, the labels, each learner's counts."""
+    k = len(keys)
     owner = {c: name for name, columns in learners.items() for c in columns}
     lab = _col(F, label).cast("string")
     w = F.lit(1.0) if weight is None else _col(F, weight).cast("double")
