@@ -47,6 +47,11 @@ def csv_parse(suffix: str):
 #: fit) and its lines stop at 2,000,000 bytes; the check itself reads the first line only.
 MAX_HEADER_BYTES = 2**20
 MAX_COLUMNS = 5_000
+#: The same column limit holds for Parquet (its schema, read from the footer) and JSON
+#: lines (the keys of the first object, read when its line is at most this long: pyarrow's
+#: JSON reader takes objects of at most 1 MiB and DuckDB's of 16 MiB, and 5,001 short keys
+#: take some 60 KiB), so that every engine refuses the same files alike.
+MAX_FIRST_OBJECT_BYTES = 2**24
 
 
 def _first_line(file: Path, limit: int) -> tuple[bytes, bool]:
@@ -69,16 +74,55 @@ def _first_line(file: Path, limit: int) -> tuple[bytes, bool]:
 
 def header_problem(file: Path, display: str) -> str | None:
     """Why the header of a CSV/TSV file is past :data:`MAX_HEADER_BYTES` or
-    :data:`MAX_COLUMNS`, naming the file (None: within them, not a CSV/TSV file,
-    or unreadable: the readers say why). Reads the first line only."""
-    if data_suffix(file)[0] not in (".csv", ".tsv"):
-        return None
+    :data:`MAX_COLUMNS`, or a Parquet or JSON lines file past :data:`MAX_COLUMNS`,
+    naming the file (None: within them, another format, or unreadable: the readers
+    say why). Reads the first line only (Parquet: the schema in its footer)."""
+    suffix = data_suffix(file)[0]
     try:
-        line, too_long = _first_line(file, MAX_HEADER_BYTES)
+        if suffix in (".csv", ".tsv"):
+            line, too_long = _first_line(file, MAX_HEADER_BYTES)
+            problem = _limits_problem(file, line, too_long)
+        elif suffix == ".parquet":
+            problem = _parquet_limits(file)
+        elif suffix == ".jsonl":
+            problem = _jsonl_limits(file)
+        else:
+            return None
     except Exception:  # noqa: BLE001 (an unreadable file: the readers say why)
         return None
-    problem = _limits_problem(file, line, too_long)
     return None if problem is None else f"{display}: {problem}"
+
+
+def _columns_why() -> str:
+    """Why :data:`MAX_COLUMNS` holds for Parquet and JSON lines too (the CSV header's words)."""
+    return ("a prediction file holds a label, an id, weights, groups and score columns: files of at most "
+            f"{MAX_COLUMNS:,} columns are read (keep the columns the spec names)")
+
+
+def _parquet_limits(file: Path) -> str | None:
+    """The schema's columns past :data:`MAX_COLUMNS` (the footer alone is read)."""
+    import pyarrow.parquet as pq
+
+    columns = len(pq.read_schema(file).names)
+    return f"the schema has {columns:,} columns; {_columns_why()}" if columns > MAX_COLUMNS else None
+
+
+def _jsonl_limits(file: Path) -> str | None:
+    """The first object's keys past :data:`MAX_COLUMNS` (its line read, when at most
+    :data:`MAX_FIRST_OBJECT_BYTES`: the readers refuse a longer one themselves)."""
+    import json
+
+    line, too_long = _first_line(file, MAX_FIRST_OBJECT_BYTES)
+    if too_long or line.count(b":") <= MAX_COLUMNS:  # (fewer colons: fewer keys)
+        return None
+    try:
+        record = json.loads(line.decode("utf-8").lstrip("\ufeff"))
+    except ValueError:  # (not UTF-8, not JSON: the readers say where)
+        return None
+    columns = len(record) if isinstance(record, dict) else 0
+    if columns <= MAX_COLUMNS:
+        return None
+    return f"the first object (line 1) has {columns:,} keys, each a column; {_columns_why()}"
 
 
 def _limits_problem(file: Path, line: bytes, too_long: bool) -> str | None:
@@ -129,10 +173,16 @@ def column_names(file: Path) -> list[str]:
     if suffix == ".parquet":
         import pyarrow.parquet as pq
 
+        problem = _parquet_limits(file)
+        if problem is not None:
+            raise ValueError(problem)
         return list(pq.read_schema(file).names)
     if suffix == ".jsonl":
         import pyarrow.json as pajson
 
+        problem = _jsonl_limits(file)
+        if problem is not None:
+            raise ValueError(problem)
         with text_input(file) as src:
             return list(pajson.read_json(src).schema.names)
     if suffix == ".npz":
