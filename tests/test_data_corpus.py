@@ -243,7 +243,7 @@ BAD = [
       "the file as UTF-8"]),
     ("latin-1 label", _spec(top="positive: caf\xe9\n"),
      {"pred.csv": "id,y,p\n1,caf\xe9,0.5\n2,th\xe9,0.2\n".encode("latin-1")},
-     ["error: spec.yaml:6: data[0].label: pred.csv: column 'y', row 1: b'caf\\xe9' is not UTF-8 text; save "
+     ["error: spec.yaml:5: data[0].path: pred.csv: line 2 is not UTF-8 text (byte 0xe9 after '1,caf'); save "
       "the file as UTF-8"]),
     ("latin-1 in JSON lines", _spec("pred.jsonl"),
      {"pred.jsonl": GOOD_JSONL.encode() + '{"id": 99, "y": "caf\xe9", "p": 0.1}\n'.encode("latin-1")},

@@ -2,34 +2,48 @@
 located message, no traceback, nothing written.
 
 What the in-memory road refuses (a .csv of another separator, UTF-16, gzip not
-named so, a missing or repeated id) and the header limits every engine keeps
-(:data:`evalreport.spec.headers.MAX_COLUMNS` columns, :data:`MAX_HEADER_BYTES`
-bytes), through ``engine: memory``, ``duckdb`` and ``spark``. Spark starts one
-JVM for the module (a session is reused by ``getOrCreate``), in one test.
+named so, a missing or repeated id), text that is not UTF-8 anywhere in the file,
+and the limits every engine keeps (:data:`evalreport.spec.headers.MAX_COLUMNS`
+columns of a CSV/TSV header, a Parquet schema or a JSON lines file's first object;
+:data:`MAX_HEADER_BYTES` bytes of a header), through ``engine: memory``, ``duckdb``
+and ``spark``. Spark starts one JVM for the module, in one test, in a child
+process: its stderr (the JVM's too, which capsys does not see) must hold
+evalreport's lines only.
 """
 
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
+import subprocess
+import sys
+from pathlib import Path
 from unittest import mock
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as skm
 
+from evalreport.data import file_problems
 from evalreport.spec import headers
 from evalreport.spec.headers import MAX_COLUMNS, MAX_HEADER_BYTES
-from test_data_corpus import ENGINE_AGREES, GOOD, LABELS, ROWS, SCORES, _refused, _run, _spec
+from test_data_corpus import ENGINE_AGREES, GOOD, LABELS, PREVIOUS, ROWS, SCORES, _refused, _run, _spec, _write
 
 SPARK = 'spark: {master: "local[2]", conf: {spark.ui.enabled: "false", spark.sql.shuffle.partitions: "2"}}\n'
 
 WHY = ("a prediction file holds a label, an id, weights, groups and score columns: headers of at most "
        f"{MAX_COLUMNS:,} columns and {MAX_HEADER_BYTES // 2**20} MiB are read (keep the columns the spec names)")
+
+
+#: why the Parquet and JSON lines files are refused past MAX_COLUMNS
+WHY_FILES = ("a prediction file holds a label, an id, weights, groups and score columns: files of at most "
+             f"{MAX_COLUMNS:,} columns are read (keep the columns the spec names)")
 
 
 def _wide(columns: int) -> str:
@@ -69,11 +83,60 @@ ROWS_CASES = [
 ]
 
 
-def _engine_spec(engine: str) -> str:
+#: (name, file name, content, positive label or None, the message of every engine): a file
+#: that is not UTF-8 is refused whole, a column the spec does not name too, by its line and
+#: byte (DuckDB refused it naming another line; Spark read 'caf\ufffd' and said the positive
+#: label did not occur; the memory engine read it when the column was not named)
+_LATIN = {"id": 0, "y": 1, "p": 2}
+CAFE, THE, ETE = "caf\xe9", "th\xe9", "\xe9t\xe9"
+LATIN1 = [
+    ("a Latin-1 label", "pred.csv",
+     ("id,y,p\n" + "".join(f"{i},{CAFE if y else THE},{p}\n" for i, y, p in ROWS)).encode("latin-1"),
+     CAFE, "error: spec.yaml:5: data[0].path: pred.csv: line 2 is not UTF-8 text (byte 0xe9 after '1,caf'); "
+     "save the file as UTF-8"),
+    ("Latin-1 in a column the spec does not name", "pred.csv",
+     ("id,y,p,note\n" + "".join(f"{i},{y},{p},{CAFE if i == 7 else 'x'}\n" for i, y, p in ROWS)).encode("latin-1"),
+     None, "error: spec.yaml:4: data[0].path: pred.csv: line 8 is not UTF-8 text (byte 0xe9 after '7,1,0.9,caf'); "
+     "save the file as UTF-8"),
+    ("Latin-1 in a gzipped file", "pred.csv.gz",
+     gzip.compress(("id,y,p,note\n" + "".join(f"{i},{y},{p},{ETE if i == 20 else 'x'}\n"
+                                              for i, y, p in ROWS)).encode("latin-1"), mtime=0),
+     None, "error: spec.yaml:4: data[0].path: pred.csv.gz: line 21 is not UTF-8 text (byte 0xe9 after '20,0,0.0,'); "
+     "save the file as UTF-8"),
+    ("Latin-1 in a key the spec does not name", "pred.jsonl",
+     "".join(json.dumps({"id": i, "y": y, "p": p, "note": CAFE if i == 3 else "x"}, ensure_ascii=False) + "\n"
+             for i, y, p in ROWS).encode("latin-1"),
+     None, "error: spec.yaml:4: data[0].path: pred.jsonl: line 3 is not UTF-8 text (byte 0xe9 after "
+     "'\": 0.1, \"note\": \"caf'); save the file as UTF-8"),
+]
+
+
+def _wide_parquet(columns: int):
+    extra = {f"c{j}": [0] * len(ROWS) for j in range(columns - 3)}
+    return lambda path: pq.write_table(pa.table({k: [r[j] for r in ROWS] for k, j in _LATIN.items()} | extra), path)
+
+
+def _wide_jsonl(columns: int) -> str:
+    extra = {f"c{j}": 0 for j in range(columns - 3)}
+    return "".join(json.dumps({"id": i, "y": y, "p": p} | extra) + "\n" for i, y, p in ROWS)
+
+
+#: (name, file name, content, message): the column limit of a CSV header, for Parquet and JSON lines
+WIDE = [
+    ("a Parquet schema of one column too many", "pred.parquet", _wide_parquet(MAX_COLUMNS + 1),
+     f"error: spec.yaml:4: data[0].path: pred.parquet: the schema has {MAX_COLUMNS + 1:,} columns; {WHY_FILES}"),
+    ("a JSON object of one key too many", "pred.jsonl", _wide_jsonl(MAX_COLUMNS + 1),
+     f"error: spec.yaml:4: data[0].path: pred.jsonl: the first object (line 1) has {MAX_COLUMNS + 1:,} keys, "
+     f"each a column; {WHY_FILES}"),
+]
+
+
+def _engine_spec(engine: str, path: str = "pred.csv", positive: str | None = None) -> str:
     # (the engine's key goes after id: the lines of path and id stay; the session last)
+    top = "" if positive is None else f"positive: {positive}\n"
     if engine == "memory":
-        return _spec()
-    return _spec(extra_keys=f"    engine: {engine}\n") + (SPARK if engine == "spark" else "")
+        return _spec(path, top=top)
+    return _spec(path, extra_keys=f"    engine: {engine}\n", top=top) + (SPARK if engine == "spark" else "")
 
 
 @pytest.mark.parametrize("engine", ["memory", "duckdb"])
@@ -110,22 +173,151 @@ def test_a_pattern_over_a_wide_file_is_refused_with_the_limit(tmp_path, capsys):
     assert lines[0].startswith("error: spec.yaml:4: data[0].path: ") and f"{MAX_COLUMNS + 1:,} columns" in lines[0]
 
 
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+@pytest.mark.parametrize("name,file,content,positive,expected", LATIN1, ids=[c[0] for c in LATIN1])
+def test_text_that_is_not_utf8_is_refused_alike(tmp_path, capsys, engine, name, file, content, positive, expected):
+    _refused(tmp_path, capsys, _engine_spec(engine, file, positive), {file: content}, [expected])
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+@pytest.mark.parametrize("name,file,content,expected", WIDE, ids=[c[0] for c in WIDE])
+def test_parquet_and_json_lines_past_the_column_limit_are_refused(tmp_path, capsys, engine, name, file, content,
+                                                                  expected):
+    _refused(tmp_path, capsys, _engine_spec(engine, file), {file: content}, [expected])
+
+
 @pytest.mark.slow
-def test_spark_refuses_as_memory_and_duckdb_do(tmp_path, capsys):
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_parquet_and_json_lines_at_the_column_limit_are_read(tmp_path, capsys, engine):
+    # (DuckDB read a JSON object of more than 200 keys as one MAP column named 'json')
+    for file, content in {"pred.parquet": _wide_parquet(MAX_COLUMNS), "pred.jsonl": _wide_jsonl(MAX_COLUMNS)}.items():
+        folder = tmp_path / file.replace(".", "_")
+        folder.mkdir()
+        status, lines, out = _run(folder, capsys, _engine_spec(engine, file), {file: content})
+        assert (status, lines) == (0, []), (file, lines)
+        d = json.loads((out / "results.json").read_text())
+        assert d["learners"]["a"]["auc"] == pytest.approx(skm.roc_auc_score(LABELS, SCORES), abs=1e-12), file
+
+
+def _mixed_parts(folder: Path) -> None:
+    """Two Parquet files of one glob, the score a number in one and text in the other:
+    Spark reads the schema of one and fails in a task on the other."""
+    (folder / "parts").mkdir()
+    half = len(ROWS) // 2
+    for name, rows, as_text in (("a", ROWS[:half], False), ("b", ROWS[half:], True)):
+        pq.write_table(pa.table({"id": [r[0] for r in rows], "y": [r[1] for r in rows],
+                                 "p": [str(r[2]) if as_text else r[2] for r in rows]}), folder / "parts" / f"{name}.parquet")
+
+
+#: the child's Spark runs, one JVM: a marker line before each (the test's, not evalreport's)
+_CHILD = """
+import sys
+from evalreport.__main__ import main
+for folder in sys.argv[1:]:
+    print("=== " + folder, file=sys.stderr, flush=True)
+    status = main(["run", folder + "/spec.yaml", "--quiet"])
+    print("=== status " + str(status), file=sys.stderr, flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_spark_refuses_as_memory_and_duckdb_do_and_says_nothing_else(tmp_path):
     pytest.importorskip("pyspark")
     # each case's DuckDB line (the memory engine's says the same, with the rows); the id
     # checks are Spark's own jobs, the rest is read from the file before Spark starts
-    cases = [(name, content, expected[1]) for name, content, expected in ENGINE_AGREES] + HEADERS[:1] + ROWS_CASES
-    for name, content, expected in cases:
-        folder = tmp_path / name.replace(" ", "_")
+    cases = {name: (_engine_spec("spark"), {"pred.csv": content}, [expected[1]])
+             for name, content, expected in ENGINE_AGREES}
+    cases |= {name: (_engine_spec("spark"), {"pred.csv": content}, [expected])
+              for name, content, expected in HEADERS[:1] + ROWS_CASES}
+    cases |= {name: (_engine_spec("spark", file, positive), {file: content}, [expected])
+              for name, file, content, positive, expected in LATIN1}
+    cases |= {name: (_engine_spec("spark", file), {file: content}, [expected]) for name, file, content, expected in WIDE}
+    cases["good"] = (_engine_spec("spark"), {"pred.csv": GOOD}, [])
+    # a Spark job that fails (a file of the glob whose score column is text): one line, exit 2
+    cases["a failed job"] = (_engine_spec("spark", "parts/*.parquet").replace("    id: id\n", ""),
+                             {"parts/a.parquet": lambda path: None}, None)
+    folders = {}
+    for k, (name, (spec, files, _)) in enumerate(cases.items()):
+        folder = tmp_path / f"case{k}"
         folder.mkdir()
-        _refused(folder, capsys, _engine_spec("spark"), {"pred.csv": content}, [expected])
-    folder = tmp_path / "good"
-    folder.mkdir()
-    status, lines, out = _run(folder, capsys, _engine_spec("spark"), {"pred.csv": GOOD})
-    assert (status, lines) == (0, [])
-    d = json.loads((out / "results.json").read_text())
-    assert d["learners"]["a"]["auc"] == pytest.approx(skm.roc_auc_score(LABELS, SCORES), abs=1e-12)
+        if name == "a failed job":
+            _mixed_parts(folder)
+            files = {}
+        _write(folder, spec, files)
+        (folder / "out").mkdir()
+        (folder / "out" / "results.json").write_text(PREVIOUS)
+        folders[name] = folder
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", _CHILD, *map(str, folders.values())], cwd=root,
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    # stderr: the markers, and evalreport's error lines; not one line of Spark's or the JVM's
+    seen: dict[str, tuple[list[str], int]] = {}
+    by_folder = {str(f): name for name, f in folders.items()}
+    name, lines = None, []
+    for line in done.stderr.splitlines():
+        if line.startswith("=== status "):
+            seen[name] = (lines, int(line.removeprefix("=== status ")))
+        elif line.startswith("=== "):
+            name, lines = by_folder[line.removeprefix("=== ")], []
+        else:
+            assert name is not None, f"a line before the first run: {line!r}"
+            lines.append(line.replace(str(folders[name]) + "/", ""))
+    assert sorted(seen) == sorted(cases)
+    for name, (spec, files, expected) in cases.items():
+        lines, status = seen[name]
+        out = folders[name] / "out"
+        if name == "good":
+            assert (status, lines) == (0, []), name
+            d = json.loads((out / "results.json").read_text())
+            assert d["learners"]["a"]["auc"] == pytest.approx(skm.roc_auc_score(LABELS, SCORES), abs=1e-12)
+            continue
+        if expected is None:  # (Spark's own words: its version's)
+            assert status == 2 and len(lines) == 1, (name, lines)
+            assert lines[0].startswith("error: spec.yaml:4: data[0].path: parts/*.parquet: Spark failed reading "), lines
+            assert "b.parquet" in lines[0], lines
+        else:
+            assert (status, lines) == (2, expected), name
+        assert (out / "results.json").read_text() == PREVIOUS, name
+        assert sorted(p.name for p in out.iterdir()) == ["results.json"], name
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=st.text(st.characters(blacklist_categories=("Cs",)), max_size=60),
+       bad=st.one_of(st.none(), st.tuples(st.integers(0, 60), st.sampled_from([b"\xe9", b"\xff", b"\xc3(", b"\x80"]))),
+       piece=st.integers(1, 9))
+def test_the_utf8_pass_finds_the_line_pythons_decoder_finds(tmp_path_factory, text, bad, piece):
+    # the oracle: the whole file decoded at once; the pass reads it in pieces of a few bytes
+    data = text.encode("utf-8")
+    if bad is not None:
+        at = len(data[:bad[0]].decode("utf-8", "ignore").encode("utf-8"))  # (at a character's start)
+        data = data[:at] + bad[1] + data[at:]
+    file = tmp_path_factory.mktemp("u") / "pred.csv"
+    file.write_bytes(data)
+    with mock.patch.object(file_problems, "UTF8_PIECE_BYTES", piece):
+        problem = file_problems.utf8_problem(file, "pred.csv")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        assert problem is not None and problem.startswith(f"pred.csv: line {line} is not UTF-8 text (byte "
+                                                          f"0x{data[exc.start]:02x} after "), (data, problem)
+    else:
+        assert problem is None, (data, problem)
+
+
+@settings(max_examples=25, deadline=None)
+@given(keys=st.lists(st.text(max_size=4), max_size=12, unique=True), limit=st.integers(1, 12))
+def test_the_key_count_is_jsons(tmp_path_factory, keys, limit):
+    # the first object's keys, as json reads them (colons inside the keys and values too)
+    file = tmp_path_factory.mktemp("j") / "pred.jsonl"
+    file.write_text(json.dumps({k: k + ":" for k in keys}) + "\n" + json.dumps({"x": 1}) + "\n")
+    with mock.patch.object(headers, "MAX_COLUMNS", limit):
+        problem = headers.header_problem(file, "pred.jsonl")
+    if len(keys) > limit:
+        assert problem is not None and f"has {len(keys):,} keys" in problem, (keys, problem)
+    else:
+        assert problem is None, (keys, problem)
 
 
 _NAME = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n\x00"), max_size=6)
