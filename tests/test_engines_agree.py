@@ -205,8 +205,9 @@ def _mixed_parts(folder: Path) -> None:
     (folder / "parts").mkdir()
     half = len(ROWS) // 2
     for name, rows, as_text in (("a", ROWS[:half], False), ("b", ROWS[half:], True)):
-        pq.write_table(pa.table({"id": [r[0] for r in rows], "y": [r[1] for r in rows],
-                                 "p": [str(r[2]) if as_text else r[2] for r in rows]}), folder / "parts" / f"{name}.parquet")
+        table = pa.table({"id": [r[0] for r in rows], "y": [r[1] for r in rows],
+                          "p": [str(r[2]) if as_text else r[2] for r in rows]})
+        pq.write_table(table, folder / "parts" / f"{name}.parquet")
 
 
 #: the child's Spark runs, one JVM: a marker line before each (the test's, not evalreport's)
@@ -225,24 +226,28 @@ def test_spark_refuses_as_memory_and_duckdb_do_and_says_nothing_else(tmp_path):
     pytest.importorskip("pyspark")
     # each case's DuckDB line (the memory engine's says the same, with the rows); the id
     # checks are Spark's own jobs, the rest is read from the file before Spark starts
-    cases = {name: (_engine_spec("spark"), {"pred.csv": content}, [expected[1]])
-             for name, content, expected in ENGINE_AGREES}
+    # first, before any JVM runs: a master URL Spark does not know is one line with its reason
+    cases = {"an unknown master": (_engine_spec("spark").replace("local[2]", "nonsense://x"), {"pred.csv": GOOD},
+                                   ("error: spec.yaml:4: data[0].path: pred.csv: Spark cannot start its driver: ",
+                                    "Master"))}
+    cases |= {name: (_engine_spec("spark"), {"pred.csv": content}, [expected[1]])
+              for name, content, expected in ENGINE_AGREES}
     cases |= {name: (_engine_spec("spark"), {"pred.csv": content}, [expected])
               for name, content, expected in HEADERS[:1] + ROWS_CASES}
     cases |= {name: (_engine_spec("spark", file, positive), {file: content}, [expected])
               for name, file, content, positive, expected in LATIN1}
-    cases |= {name: (_engine_spec("spark", file), {file: content}, [expected]) for name, file, content, expected in WIDE}
+    cases |= {name: (_engine_spec("spark", file), {file: content}, [expected])
+              for name, file, content, expected in WIDE}
     cases["good"] = (_engine_spec("spark"), {"pred.csv": GOOD}, [])
     # a Spark job that fails (a file of the glob whose score column is text): one line, exit 2
-    cases["a failed job"] = (_engine_spec("spark", "parts/*.parquet").replace("    id: id\n", ""),
-                             {"parts/a.parquet": lambda path: None}, None)
+    cases["a failed job"] = (_engine_spec("spark", "parts/*.parquet").replace("    id: id\n", ""), {},
+                             ("error: spec.yaml:4: data[0].path: parts/*.parquet: Spark failed reading ", "b.parquet"))
     folders = {}
     for k, (name, (spec, files, _)) in enumerate(cases.items()):
         folder = tmp_path / f"case{k}"
         folder.mkdir()
         if name == "a failed job":
             _mixed_parts(folder)
-            files = {}
         _write(folder, spec, files)
         (folder / "out").mkdir()
         (folder / "out" / "results.json").write_text(PREVIOUS)
@@ -251,6 +256,7 @@ def test_spark_refuses_as_memory_and_duckdb_do_and_says_nothing_else(tmp_path):
     done = subprocess.run([sys.executable, "-c", _CHILD, *map(str, folders.values())], cwd=root,
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout == ""  # (--quiet; the JVM's stdout is the child's too)
     # stderr: the markers, and evalreport's error lines; not one line of Spark's or the JVM's
     seen: dict[str, tuple[list[str], int]] = {}
     by_folder = {str(f): name for name, f in folders.items()}
@@ -272,10 +278,9 @@ def test_spark_refuses_as_memory_and_duckdb_do_and_says_nothing_else(tmp_path):
             d = json.loads((out / "results.json").read_text())
             assert d["learners"]["a"]["auc"] == pytest.approx(skm.roc_auc_score(LABELS, SCORES), abs=1e-12)
             continue
-        if expected is None:  # (Spark's own words: its version's)
+        if isinstance(expected, tuple):  # (start, a word): Spark's own words are its version's
             assert status == 2 and len(lines) == 1, (name, lines)
-            assert lines[0].startswith("error: spec.yaml:4: data[0].path: parts/*.parquet: Spark failed reading "), lines
-            assert "b.parquet" in lines[0], lines
+            assert lines[0].startswith(expected[0]) and expected[1] in lines[0], (name, lines)
         else:
             assert (status, lines) == (2, expected), name
         assert (out / "results.json").read_text() == PREVIOUS, name
@@ -361,3 +366,68 @@ def test_every_file_of_a_glob_has_its_header_checked(tmp_path, capsys):
     files = {"parts/p1.csv": GOOD, "parts/p2.csv": _wide(MAX_COLUMNS + 1)}
     _refused(tmp_path, capsys, spec, files, [
         f"error: spec.yaml:4: data[0].path: parts/p2.csv: the header (line 1) has {MAX_COLUMNS + 1:,} columns; {WHY}"])
+
+
+def test_the_driver_is_given_the_quiet_log_configuration_unless_the_user_names_one(tmp_path):
+    from evalreport.engines import spark_quiet
+
+    option = f"-Dlog4j2.configurationFile={spark_quiet.LOG4J2_FILE}"
+    assert spark_quiet.LOG4J2_FILE.is_file()
+    assert "rootLogger.level = off" in spark_quiet.LOG4J2_FILE.read_text().splitlines()
+    assert spark_quiet.quiet_conf(None) == {"spark.driver.extraJavaOptions": option}
+    # the user's options kept, ours after them
+    assert spark_quiet.quiet_conf({"spark.driver.extraJavaOptions": "-XX:+UseSerialGC", "a": "b"}) == {
+        "spark.driver.extraJavaOptions": f"-XX:+UseSerialGC {option}", "a": "b"}
+    # the user's own log configuration: their levels
+    theirs = {"spark.driver.extraJavaOptions": "-Dlog4j2.configurationFile=/x/log4j2.properties"}
+    assert spark_quiet.quiet_conf(theirs) == theirs and spark_quiet.log4j2_named(theirs)
+    assert not spark_quiet.log4j2_named({"spark.driver.memory": "1g"})
+    # a path with a space is one word of Spark's Java options (its launcher honours double quotes)
+    spaced = tmp_path / "a b" / "log4j2.properties"
+    spaced.parent.mkdir()
+    spaced.write_text("")
+    with mock.patch.object(spark_quiet, "LOG4J2_FILE", spaced):
+        assert spark_quiet.quiet_conf({}) == {"spark.driver.extraJavaOptions": f'-Dlog4j2.configurationFile="{spaced}"'}
+
+
+class _Java:
+    """A Py4J JavaObject's stand-in: a Java exception's message and cause."""
+
+    def __init__(self, message, cause=None):
+        self.message, self.cause = message, cause
+
+    def getMessage(self):  # noqa: N802 (Java's name)
+        return self.message
+
+    def getCause(self):  # noqa: N802
+        return self.cause
+
+
+class Py4JJavaError(Exception):
+    __module__ = "py4j.protocol"
+
+    def __init__(self, java):
+        super().__init__("An error occurred while calling o84.collectToPython.\n: ...")
+        self.java_exception = java
+
+
+def test_a_failed_spark_job_is_one_line_with_sparks_reason():
+    from evalreport.engines.spark_quiet import failure_line, spark_failures
+
+    reason = "[FAILED_READ_FILE.PARQUET_COLUMN_DATA_TYPE_MISMATCH] Encountered error while reading file b.parquet."
+    stage = _Java("Job aborted due to stage failure: Task 0 in stage 1.0 failed 1 times, most recent failure: ...\n"
+                  "Driver stacktrace:", _Java(reason + "\n\tat org.apache.spark..."))
+    assert failure_line(Py4JJavaError(_Java(reason + "\nCaused by: ..."))) == reason
+    assert failure_line(Py4JJavaError(stage)) == reason  # (a stage failure: its cause says why)
+    assert failure_line(Py4JJavaError(_Java(None))) == "An error occurred while calling o84.collectToPython."
+    assert failure_line(RuntimeError("")) == "RuntimeError"
+    with pytest.raises(ValueError) as caught:
+        with spark_failures("parquet 'parts/*.parquet'"):
+            raise Py4JJavaError(stage)
+    assert str(caught.value) == f"Spark failed reading parquet 'parts/*.parquet': {reason}"
+    # evalreport's own errors and Python's pass as they are
+    for own in (ValueError("column 'p' is not numeric"), KeyError("x")):
+        with pytest.raises(type(own)) as caught:
+            with spark_failures("x"):
+                raise own
+        assert caught.value is own

@@ -16,8 +16,9 @@ that module; no JVM option silences the warning). Three things keep them off:
    and without it;
 3. :func:`start_driver` starts the JVM with its stderr through a pipe that
    drops the known start-up lines (:data:`NOISE`) and passes every other line
-   on as it came (a JVM that cannot start, an ``OutOfMemoryError``): nothing
-   real is hidden.
+   on as it came (an ``OutOfMemoryError``): nothing real is hidden. A JVM that
+   does not start (a master URL Spark does not know) is one error line with
+   its reason.
 
 A failed Spark job is not hidden either: it reaches evalreport as an exception
 (Py4J's, PySpark's), which :func:`spark_failures` turns into a ``ValueError`` of
@@ -71,24 +72,62 @@ def quiet_conf(conf: dict | None) -> dict:
     return conf
 
 
-def _forward(read_fd: int) -> None:
-    """Pass the JVM's stderr on to this process's (file descriptor 2), line by line,
-    less :data:`NOISE`, until the JVM closes it."""
-    with os.fdopen(read_fd, "rb", buffering=0) as pipe:
-        for line in iter(pipe.readline, b""):
-            if any(p.match(line) for p in NOISE):
-                continue
-            try:
-                os.write(2, line)
-            except OSError:  # (stderr closed: nowhere to say it)
-                pass
+class _Forwarder:
+    """The JVM's stderr passed on to this process's (file descriptor 2), line by
+    line, less :data:`NOISE`, until the JVM closes it. The lines of its start are
+    held until :meth:`release` (it started: they are passed on) or :meth:`reason`
+    (it did not: they are the reason, told in evalreport's one error line)."""
+
+    def __init__(self, read_fd: int):
+        self.held: list[bytes] | None = []
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._run, args=(read_fd,), name="evalreport-spark-stderr",
+                                       daemon=True)
+        self.thread.start()
+
+    def _run(self, read_fd: int) -> None:
+        with os.fdopen(read_fd, "rb", buffering=0) as pipe:
+            for line in iter(pipe.readline, b""):
+                if any(p.match(line) for p in NOISE):
+                    continue
+                with self.lock:
+                    if self.held is not None:
+                        self.held.append(line)
+                        continue
+                _write(line)
+
+    def release(self) -> None:
+        with self.lock:  # (the held lines first, in their order)
+            held, self.held = self.held or [], None
+            for line in held:
+                _write(line)
+
+    def reason(self) -> str | None:
+        """The JVM's reason for not starting: its exception's line ('Exception in thread
+        "main" org.apache.spark.SparkException: Master must ...'), else its first line."""
+        self.thread.join(timeout=5)  # (the JVM has exited: the pipe ends)
+        with self.lock:
+            lines = [line.decode("utf-8", "replace").strip() for line in self.held or []]
+            self.held = None
+        lines = [line for line in lines if line and not line.startswith(("at ", "..."))]
+        told = next((line for line in lines if "Exception" in line or "Error" in line), None) or next(iter(lines), None)
+        return None if told is None else re.sub(r'^Exception in thread "[^"]*" ', "", told)
+
+
+def _write(line: bytes) -> None:
+    try:
+        os.write(2, line)
+    except OSError:  # (stderr closed: nowhere to say it)
+        pass
 
 
 def start_driver(options: dict[str, str]) -> None:
     """Start the driver's JVM and its SparkContext from the builder's ``options``
     (``spark.master``, ``spark.app.name``, conf) with the JVM's stderr through
-    :func:`_forward`, when this process has no JVM yet; else nothing (the
-    builder's ``getOrCreate`` reuses the one there is).
+    :class:`_Forwarder`, when this process has no JVM yet; else nothing (the
+    builder's ``getOrCreate`` reuses the one there is). ``ValueError`` of one
+    line when the JVM does not start (a master URL Spark does not know, no Java),
+    with the JVM's reason.
 
     PySpark's ``launch_gateway(conf, popen_kwargs)`` is its documented way to
     capture the JVM's output; the ``SparkContext(conf=..., gateway=...)`` made
@@ -103,15 +142,18 @@ def start_driver(options: dict[str, str]) -> None:
     for key, value in options.items():
         conf.set(key, str(value))
     read_fd, write_fd = os.pipe()
-    reader = threading.Thread(target=_forward, args=(read_fd,), name="evalreport-spark-stderr", daemon=True)
-    reader.start()
+    forwarder = _Forwarder(read_fd)
     try:
         gateway = launch_gateway(conf, popen_kwargs={"stderr": write_fd})
+    except Exception as exc:  # noqa: BLE001 (PySpark's JAVA_GATEWAY_EXITED, a missing spark-submit)
+        os.close(write_fd)
+        raise ValueError(f"Spark cannot start its driver: {forwarder.reason() or failure_line(exc)}") from None
     except BaseException:
         os.close(write_fd)
-        reader.join(timeout=5)  # (the JVM's own words before evalreport's error line)
+        forwarder.release()
         raise
     os.close(write_fd)  # (the JVM holds its copy: the pipe ends when the JVM does)
+    forwarder.release()
     with warnings.catch_warnings():
         # PySpark 4 warns of pandas 3 as it starts; the counts come back through Arrow, not pandas
         warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas",
