@@ -64,7 +64,8 @@ from . import (
     parse_resolution,
     sorted_labels,
 )
-from .spark_quiet import failure_line, log4j2_named, quiet_conf, spark_failures, start_driver
+from .spark_quiet import (failure_line, log4j2_named, pandas_warning_off, quiet_conf, spark_failures,
+                          start_driver)
 
 __all__ = ["aggregate_spark", "check_ids_spark", "spark_session"]
 
@@ -90,10 +91,16 @@ def spark_session(*, spark=None, master: str | None = None, conf: dict | None = 
         return spark
     conf = dict(conf or {})
     if remote is not None:
+        if remote.startswith("local"):
+            # a local Connect server: its driver's JVM starts here, without its log; the settings
+            # given to spark-submit reach the server's context (it loads them), not the session's
+            start_driver({"spark.master": remote, "spark.ui.showConsoleProgress": "false", **quiet_conf(conf)},
+                         context=False)
         builder = SparkSession.builder.remote(remote)
         for k, v in conf.items():
             builder = builder.config(k, v)
-        return builder.getOrCreate()
+        with pandas_warning_off():
+            return builder.getOrCreate()
     if master is None and not conf:
         active = SparkSession.getActiveSession()
         if active is not None:

@@ -36,7 +36,8 @@ import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["LOG4J2_FILE", "NOISE", "failure_line", "log4j2_named", "quiet_conf", "spark_failures", "start_driver"]
+__all__ = ["LOG4J2_FILE", "NOISE", "failure_line", "log4j2_named", "pandas_warning_off", "quiet_conf",
+           "spark_failures", "start_driver"]
 
 #: the driver's log4j2 configuration, shipped in the package (pyproject.toml's package-data)
 LOG4J2_FILE = Path(__file__).with_name("spark_log4j2.properties")
@@ -121,7 +122,7 @@ def _write(line: bytes) -> None:
         pass
 
 
-def start_driver(options: dict[str, str]) -> None:
+def start_driver(options: dict[str, str], *, context: bool = True) -> None:
     """Start the driver's JVM and its SparkContext from the builder's ``options``
     (``spark.master``, ``spark.app.name``, conf) with the JVM's stderr through
     :class:`_Forwarder`, when this process has no JVM yet; else nothing (the
@@ -131,7 +132,10 @@ def start_driver(options: dict[str, str]) -> None:
 
     PySpark's ``launch_gateway(conf, popen_kwargs)`` is its documented way to
     capture the JVM's output; the ``SparkContext(conf=..., gateway=...)`` made
-    here is the one ``SparkSession.builder.getOrCreate()`` then finds."""
+    here is the one ``SparkSession.builder.getOrCreate()`` then finds. ``context``
+    False: the JVM only, made PySpark's (``SparkContext._ensure_initialized``, what
+    ``SparkContext()`` does first), for a local Spark Connect server whose context
+    PySpark makes itself with its plugin."""
     from pyspark import SparkConf, SparkContext
     from pyspark.java_gateway import launch_gateway
 
@@ -154,11 +158,20 @@ def start_driver(options: dict[str, str]) -> None:
         raise
     os.close(write_fd)  # (the JVM holds its copy: the pipe ends when the JVM does)
     forwarder.release()
-    with warnings.catch_warnings():
-        # PySpark 4 warns of pandas 3 as it starts; the counts come back through Arrow, not pandas
-        warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas",
-                                category=FutureWarning)
+    if not context:
+        SparkContext._ensure_initialized(gateway=gateway)
+        return
+    with pandas_warning_off():
         SparkContext(conf=conf, gateway=gateway)
+
+
+@contextmanager
+def pandas_warning_off():
+    """PySpark 4's warning of pandas 3 as a session starts left out: the counts come
+    back through Arrow, not pandas (a ``warning:`` line about nothing evalreport uses)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
+        yield
 
 
 #: a stage failure's message wraps its cause's: the cause says what went wrong
