@@ -385,6 +385,7 @@ def test_spark_connect_equals_memory(data):
     done = subprocess.run([sys.executable, "-m", "evalreport", "run", str(spec), "--quiet"],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stderr == ""  # (issue 36: nothing of Spark's or its JVM's on stderr)
     _spark_equals(data / "connect", mem)
 
 
