@@ -15,7 +15,6 @@ from evalreport.__main__ import main
 from evalreport.metrics.population import normalised_cost, population_at_threshold
 
 
-
 def _reweighted(tp, fp, tn, fn, p, c_fn, c_fp):
     """By hand: every positive weighs p / m+, every negative (1 - p) / m-."""
     wp, wn = p / (tp + fn), (1 - p) / (fp + tn)
