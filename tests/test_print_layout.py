@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -29,6 +30,7 @@ MARGIN_BOX_SIZE = 8.0
 #: a page other than the last holds content down to at least this share of its text area
 MIN_FILL = 0.40
 TOLERANCE = 0.5  # pt: anti-aliasing of a glyph's box, not a layout error
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module", params=EXAMPLES)
