@@ -46,7 +46,7 @@ def test_agreed_ranking_is_one_order_of_one_data_set():
 @pytest.mark.slow
 def test_rankings_that_agree_are_a_sentence(watermelon):
     text = html.unescape(re.sub(r"<[^>]+>", "", watermelon))
-    assert ("Every measure (AUC, BEP, F1, expected total cost and cost at the operating point) ranks the "
+    assert ("Every measure (AUC, BEP, F1, expected total cost and least cost over all thresholds) ranks the "
             "learners alike, best first: A > B.") in text
     assert 'class="rankings"' not in watermelon
 

@@ -184,8 +184,9 @@ def _assumptions(ran, level: str, mcnemar_method: str, pct: str, holm: bool, boo
         "Each data set's pairs are a family of tests: their DeLong and McNemar p-values are adjusted by Holm's "
         f"method (Holm p), which keeps the chance of any false difference among them at {pct}, and a difference "
         "is called significant on its adjusted p-value." if holm else "",
-        "Paired t: per-group (fold) error rates, approximately normal differences; folds share training data, so "
-        "p-values are optimistic." if "paired_t" in ran else "",
+        "Paired t: per-group error rates, approximately normal differences (few groups make that a strong "
+        "assumption); where the groups are cross-validation folds, they share training data, so the p-values "
+        "are optimistic." if "paired_t" in ran else "",
         "Bootstrap intervals: stratified percentile bootstrap with a fixed seed." if bootstrap else "",
     ]
     return " ".join(s for s in said if s)

@@ -27,6 +27,8 @@ def _gap(value) -> str:
     if value is None:
         return ""
     text = fmt(abs(value), table=True)
+    if text.startswith("<"):  # a gap under 0.0001 in size: "< 0.0001" above 0, "> −0.0001" below
+        return text if value > 0 else "> −" + text[1:].strip()
     return ("±" if value == 0 else "+" if value > 0 else "−") + text
 
 
