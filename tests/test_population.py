@@ -89,7 +89,7 @@ def test_breast_cancer_example_reports_the_population_and_the_deployed_cost(exam
     assert forest["cost_at_threshold"] > forest["operating_point"]["min_cost"]
     html = report.text("report.html")
     assert "in the population of the priors (p(+) = 0.1)" in html
-    assert "on the test set as sampled (p(+) = 0.373)" in html
+    assert "on the data as sampled (p(+) = 0.373)" in html
     # the least-cost threshold is a suggestion beside the deployed one's cost, never the verdict
     found = re.search(r"forest at 0\.488 \(tuned on the data judged\): cost 0\.0498 at PC\(\+\) = ([0-9.]+), "
                       r"against 0\.0531 at its deployed 0\.300", html)

@@ -352,12 +352,18 @@ def _population_table(result, learners: list[dict]) -> dict | None:
 
 
 def _test_share(result) -> str:
-    """The positive share of the test set(s) as sampled, when it is not the population's."""
+    """Each data set's positive share as sampled, when it is not the population's:
+    "p(+) = 0.372", or "validation p(+) = 0.373, test p(+) = 0.371" (each data set
+    its own: the rows of the table are per data set, never pooled)."""
     if result.operating_point.p_positive_source != "priors":
         return ""
-    pos = sum(lr.summary.positives for lr in result.learners.values())
-    tot = sum(lr.summary.positives + lr.summary.negatives for lr in result.learners.values())
-    return fmt(pos / tot, 3) if tot else UNDEFINED
+    from .headline import sample_shares
+
+    shares = sample_shares(result)
+    texts = {k: f"p(+) = {UNDEFINED if v is None else fmt(v, 3)}" for k, v in shares.items()}
+    if len(set(texts.values())) == 1:
+        return next(iter(texts.values()))
+    return ", ".join(f"{k} {t}" for k, t in texts.items())
 
 
 def _matrix(result) -> list[dict]:
