@@ -45,7 +45,11 @@ def gate_text(g: dict, number, bound_number=None) -> str:
     note = f": {g['note']}" if g.get("note") else ""
     if g.get("note") and g.get("value") is None:  # nothing compared (a small slice, no previous run)
         return f"{g['learner']}: {g['metric']}{where} not evaluated (needs {bound}){note}"
-    return f"{g['learner']}: {g['metric']}{where} = {shown(g['value'])}{gap} (needs {bound}){note}"
+    # the value's interval beside it: a failed or passed gate is read with its uncertainty
+    interval = g.get("interval")
+    ends = (f" [{number(interval[0])}, {number(interval[1])}]" if g.get("value") is not None and interval
+            and None not in interval and "change_since" not in g else "")
+    return f"{g['learner']}: {g['metric']}{where} = {shown(g['value'])}{ends}{gap} (needs {bound}){note}"
 
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
