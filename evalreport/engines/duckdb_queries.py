@@ -15,12 +15,12 @@ import numpy as np
 from ..arrow import arrow_to_numpy
 from ..metrics import stream as _stream
 from .checks import LABELS_CAP, check_columns, judge_checks, match_positive, quote_ident, sorted_labels
-from .duckdb_source import _booleans_as_in_memory, _schema, _type_problem, duckdb_text
+from .duckdb_source import booleans_as_in_memory, column_types, duckdb_text, type_problem
 from .resolution import cell_scale, cells_for
 from .tables import Aggregated, build_tables
 
 
-def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores, weight, mode, by,
+def aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores, weight, mode, by,
                labels_as_text=False, stream=None, weight_exponent=0):
     def bound(sql, extra=None):
         p = dict(params)
@@ -33,11 +33,11 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
         return con.execute(sql, bound(sql, extra))
 
     # 1. schema
-    types = _schema(con, duckdb, from_sql, bound(f"SELECT * FROM {from_sql}"), where)
-    from_sql, params = _booleans_as_in_memory(con, duckdb, from_sql, params,
+    types = column_types(con, duckdb, from_sql, bound(f"SELECT * FROM {from_sql}"), where)
+    from_sql, params = booleans_as_in_memory(con, duckdb, from_sql, params,
                                               (label, by, weight, *scores.values()), where, types)
     check_columns(list(types), label=label, scores=scores, weight=weight, by=by, where=where, engine="DuckDB",
-                  type_problem=_type_problem(types))
+                  type_problem=type_problem(types))
 
     lab = quote_ident(label)
     # 2. checks, one pass
