@@ -255,7 +255,6 @@ MAX_FUNCTION_LINES = 80
 #: only shrinks (a function split is removed from it, and a new long one fails)
 LONG_FUNCTIONS = {
     "evalreport/engines/spark.py:aggregate_spark",
-    "evalreport/engines/duckdb_queries.py:aggregate",
     "evalreport/report/binary.py:binary_context",
     "evalreport/report/multiclass.py:multiclass_context",
     "evalreport/report/significance.py:tests_section",
