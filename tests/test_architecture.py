@@ -326,14 +326,6 @@ PRIVATE_IMPORTS_LEFT: dict[str, set[str]] = {
     "engines/tables.py": {"_column_pass"},
     "history/multiclass.py": {"_special"},
     "history/proportions.py": {"_two_sided_normal"},
-    "report/binary.py": {"_headline", "_headline_table"},
-    "report/multiclass.py": {"_headline_table"},
-    "report/output.py": {"_REPORT_NAMES", "_UNSUPPORTED", "_clean_leftovers", "_dispose", "_fsync_dir", "_is_ours",
-                         "_left_in_place", "_listed", "_lock_path", "_locked", "_manifest_bytes",
-                         "_move_no_replace", "_proved", "_signals_held", "_temp_beside", "_why", "_write_new"},
-    "report/output_check.py": {"_PROBE", "_UNSUPPORTED", "_why"},
-    "report/output_lock.py": {"_INNER_LOCK", "_why"},
-    "report/output_set.py": {"_move_no_replace", "_why"},
 }
 
 

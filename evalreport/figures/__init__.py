@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from .svg import drawing, to_svg
-from .text import legend_label, cost_alt, gains_alt, lift_alt, pr_alt, reliability_alt, roc_alt, roc_log_alt, scalars_alt
+from .text import cost_alt, gains_alt, legend_label, lift_alt, pr_alt, reliability_alt, roc_alt, roc_log_alt
+from .text import scalars_alt
 # the drawing of the ROC, P-R and cost curves is the plot helpers' (evalreport.figures.plots, for
 # custom figures too); the rest is shared with the other figure modules from here
 from .plots import MIN_TEXT, PALETTE, proxy, thin, unit_axes  # noqa: F401  (classes.py, ...)

@@ -22,7 +22,7 @@ from .history import with_trend_caption
 from .notes import cells_with_notes
 from .slices import slices_section
 from .operating import operating_context
-from .headline import _headline, _headline_table, sample_label  # noqa: F401 (multiclass reads _headline_table here)
+from .headline import binary_headline, sample_label
 from .summary import ShownResult, pair_heatmaps, shown_learners, shown_styles, summary_note
 from .verdicts import agreed_ranking, interval_phrases, ranking_sentence
 
@@ -227,7 +227,7 @@ def binary_context(result, base: dict) -> dict:
         for lr_key, lr in result.learners.items()])
     base["verdict"]["sentences"] += _sentences(result) + base["tests"]["sentences"]
     base["verdict"]["details"] = _details(view)
-    base["verdict"]["headline"] = _headline(view, styles)
+    base["verdict"]["headline"] = binary_headline(view, styles)
     if drawn:
         base["verdict"]["sentences"].append(summary_note(result, drawn))
     calibration_section(result, base, shown=view.learners)  # base["calibration"], and the verdict's sentences on it

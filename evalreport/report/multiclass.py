@@ -173,7 +173,7 @@ def _headline(result, styles) -> dict | None:
     """Page one's table: per learner accuracy and macro-F1 (Zhou) with their
     bootstrap intervals, macro AUC, and ECE when computed; columns where no
     learner has a value are left out."""
-    from .binary import _headline_table
+    from .headline import headline_table
 
     rows = []
     for key, lr in result.learners.items():
@@ -189,7 +189,7 @@ def _headline(result, styles) -> dict | None:
         }})
     columns = [measure_column("accuracy"), measure_column("macro_f1", "macro-F1"), measure_column("macro_auc"),
                measure_column("ece")]
-    return _headline_table(columns, rows)
+    return headline_table(columns, rows)
 
 
 def _interval(iv):
