@@ -256,9 +256,6 @@ MAX_FUNCTION_LINES = 80
 LONG_FUNCTIONS = {
     "evalreport/engines/spark.py:aggregate_spark",
     "evalreport/engines/duckdb_queries.py:_aggregate",
-    "evalreport/report/binary.py:binary_context",
-    "evalreport/report/multiclass.py:multiclass_context",
-    "evalreport/report/significance.py:tests_section",
 }
 
 
