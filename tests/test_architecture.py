@@ -255,9 +255,6 @@ MAX_FUNCTION_LINES = 80
 #: only shrinks (a function split is removed from it, and a new long one fails)
 LONG_FUNCTIONS = {
     "evalreport/engines/spark.py:aggregate_spark",
-    "evalreport/report/binary.py:binary_context",
-    "evalreport/report/multiclass.py:multiclass_context",
-    "evalreport/report/significance.py:tests_section",
 }
 
 
@@ -307,26 +304,6 @@ def test_function_length_finder_counts_code_not_docstrings():
 #: private import fails. (A public name imported under a private alias,
 #: ``import x as _x``, is not one.)
 PRIVATE_IMPORTS_LEFT: dict[str, set[str]] = {
-    "displays.py": {"_drawn"},
-    "figures/__init__.py": {"_cost_limits", "_drawn", "_label", "_line", "_muted_handle", "_proxy", "_svg", "_thin",
-                            "_unit_axes"},
-    "figures/classes.py": {"_DASHES", "_dot", "_figure", "_label", "_legend_below", "_rc", "_svg", "_thin",
-                           "_unit_axes"},
-    "figures/history.py": {"_figure", "_label", "_legend_below", "_muted_handle", "_proxy", "_rc", "_svg"},
-    "figures/pairs.py": {"_figure", "_rc", "_svg"},
-    "figures/plots.py": {"_label", "_learner_handles", "_line", "_log_path", "_partial_auc", "_pr_path", "_proxy",
-                         "_thin"},
-    "figures/runs.py": {"_figure", "_learner_handle", "_legend_below", "_line", "_log_path", "_rc", "_svg",
-                        "_thin", "_unit_axes"},
-    "figures/evaluation.py": {"_figure", "_rc", "_svg"},
-    "report/binary.py": {"_headline", "_headline_table"},
-    "report/multiclass.py": {"_headline_table"},
-    "report/output.py": {"_REPORT_NAMES", "_UNSUPPORTED", "_clean_leftovers", "_dispose", "_fsync_dir", "_is_ours",
-                         "_left_in_place", "_listed", "_lock_path", "_locked", "_manifest_bytes",
-                         "_move_no_replace", "_proved", "_signals_held", "_temp_beside", "_why", "_write_new"},
-    "report/output_check.py": {"_PROBE", "_UNSUPPORTED", "_why"},
-    "report/output_lock.py": {"_INNER_LOCK", "_why"},
-    "report/output_set.py": {"_move_no_replace", "_why"},
 }
 
 

@@ -538,8 +538,8 @@ def test_killed_while_replacing(melon, step):
 def test_lock_timeout(melon, monkeypatch, capsys):
     out = melon / "reports"
     lock = melon / ".reports.evalreport.lock"
-    monkeypatch.setattr(output_lock, "LOCK_TIMEOUT", 0.2)  # where _locked reads it
-    with output._locked(lock, out, None):
+    monkeypatch.setattr(output_lock, "LOCK_TIMEOUT", 0.2)  # where locked reads it
+    with output.locked(lock, out, None):
         assert _run(melon / "spec.yaml", "--format", "json") == 2
     assert _err(capsys) == [
         f"error: {out}: another evalreport run has been writing here for over 0.2 s "
@@ -556,7 +556,7 @@ def test_lock_wait(melon):
     held, release = threading.Event(), threading.Event()
 
     def holder():
-        with output._locked(melon / ".reports.evalreport.lock", out, None):
+        with output.locked(melon / ".reports.evalreport.lock", out, None):
             held.set()
             release.wait(600)  # a hang guard: set as soon as the other run says it waits
 
