@@ -216,8 +216,9 @@ EXPONENT = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?[eE][-+]?\d+(?!\w|\.\d)")
 #: a percentage with a space before its sign, or with more than one decimal
 PERCENT_SPACED = re.compile(r"\d\s+%")
 PERCENT_LONG = re.compile(r"\d\.\d{2,}%")
-#: a number printed right after the word "threshold"
-THRESHOLD = re.compile(r"\bthreshold\s+(-?\d[\d,]*(?:\.\d+)?)")
+#: a number printed right after the word "threshold" (far from 1, with its power of
+#: ten: "1.00 × 10⁻¹²", metrics.threshold_text)
+THRESHOLD = re.compile(r"\bthreshold\s+(-?\d[\d,]*(?:\.\d+)?(?: × 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?)")
 
 
 def _threshold_texts(results) -> set[str]:
@@ -262,4 +263,5 @@ def test_the_style_scan_finds_what_it_forbids():
     assert PERCENT_SPACED.search("32 % positive") and PERCENT_LONG.search("38.62%")
     assert not PERCENT_LONG.search("38.6%") and not PERCENT_SPACED.search("38.6%")
     assert THRESHOLD.search("KS at threshold 0.663395799").group(1) == "0.663395799"
+    assert THRESHOLD.search("at threshold 1.00 × 10⁻¹² (spec)").group(1) == "1.00 × 10⁻¹²"
     assert _significant("0.663395799") == 9 and _significant("0.00120") == 3
