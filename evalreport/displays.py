@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .figures.plots import _drawn, plot_cost_curves, plot_pr, plot_roc
+from .figures.plots import drawn_learners, plot_cost_curves, plot_pr, plot_roc
 
 __all__ = ["RocCurveDisplay", "PrecisionRecallDisplay", "CostCurveDisplay"]
 
@@ -80,7 +80,7 @@ class _CurveDisplay:
         before = len(ax.lines)
         plot = type(self)._plot
         self.handles_ = plot(ax, self.source, **options)
-        drawn = _drawn(self.source, **{k: v for k, v in options.items()
+        drawn = drawn_learners(self.source, **{k: v for k, v in options.items()
                                        if k in ("threshold", "pc_positive", "max_fpr")})
         curves = [line for line in ax.lines[before:] if line.get_zorder() == _CURVE_ZORDER]
         keys = [k for k, lr in drawn.learners.items() if type(self)._has_curve(lr)]

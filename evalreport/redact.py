@@ -427,8 +427,8 @@ def publish(result) -> Published:
         # the redaction said last: the spec attached to the PDF is then not the file's bytes
         # (the readers of warnings zip them with result.warnings, which this one is not in)
         warnings=tuple(redact_text(str(w))[0] for w in result.warnings) + (
-            (f"{REDACTED_SPEC_WARNING} (the text shown and attached "
-             f"to the PDF is not the file's, the title and description as shown): "
+            (f"{REDACTED_SPEC_WARNING} (the spec shown in the report and attached to the PDF differs "
+             f"from the file run, and so may the title and description shown): "
              f"{redaction_note(list(redacted))}",) if redacted else ()),
     )
 

@@ -203,7 +203,7 @@ ENTRIES = [
             "vertices; the learner with the least is the winner at the operating point.", COST,
             "one class only",
             compute={"binary": lambda lr: None if lr.operating is None else lr.operating.min_cost},
-            metric=False, gate=True, rank={"binary": 5}, rank_label="cost at the operating point",
+            metric=False, gate=True, rank={"binary": 5}, rank_label="least cost over all thresholds",
             json_path={"binary": "learners.*.operating_point.min_cost"},
             unit="cost", history={"binary": "no test"},
             alias={"multiclass": "cost_sensitive_error"},

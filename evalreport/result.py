@@ -120,12 +120,13 @@ class LearnerResult:
 
     def threshold_text(self, t: float) -> str:
         """The text of threshold ``t`` (the learner's or a hull vertex's): one that
-        reproduces its decisions; ``repr`` (exact) for a threshold not recorded."""
+        reproduces its decisions; the exact decimal for a threshold not recorded."""
+        # here, not at the top: this module is plain dataclasses, importable from any layer
+        from .metrics.threshold_text import exact_text
+
         t = float(t)
         text = self.threshold_texts.get(t)
-        if text is not None:
-            return text
-        return ("+inf" if t > 0 else "-inf") if t in (float("inf"), float("-inf")) else repr(t)
+        return exact_text(t) if text is None else text
 
     @property
     def roc_vertices(self):

@@ -34,6 +34,8 @@ def gate_text(g: dict, number, bound_number=None) -> str:
         where = " drift of the scores" + (f" of class {g['class']}" if g.get("class") is not None else "")
         where += f" since {g['drift_since']}" if g["drift_since"] else ""
     gap = f", gap {shown(g['gap'])}" if "gap" in g else ""
+    if g.get("gap_interval") is not None:  # the gap's interval (the slice value's, less the whole's value)
+        gap += f" [{number(g['gap_interval'][0])}, {number(g['gap_interval'][1])}]"
     gap += f", p = {shown(g['p_value'])}" if g.get("p_value") is not None else ""
     # a gate on a significant drop decides on the Holm-adjusted p (history.changes' p_holm)
     gap += f", Holm-adjusted p = {shown(g['p_holm'])}" if g.get("p_holm") is not None else ""
@@ -41,7 +43,13 @@ def gate_text(g: dict, number, bound_number=None) -> str:
     if g.get("significant_drop"):
         bound = "no significant drop"
     note = f": {g['note']}" if g.get("note") else ""
-    return f"{g['learner']}: {g['metric']}{where} = {shown(g['value'])}{gap} (needs {bound}){note}"
+    if g.get("note") and g.get("value") is None:  # nothing compared (a small slice, no previous run)
+        return f"{g['learner']}: {g['metric']}{where} not evaluated (needs {bound}){note}"
+    # the value's interval beside it: a failed or passed gate is read with its uncertainty
+    interval = g.get("interval")
+    ends = (f" [{number(interval[0])}, {number(interval[1])}]" if g.get("value") is not None and interval
+            and None not in interval and "change_since" not in g else "")
+    return f"{g['learner']}: {g['metric']}{where} = {shown(g['value'])}{ends}{gap} (needs {bound}){note}"
 
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")

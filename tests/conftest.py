@@ -8,6 +8,7 @@ tests/data/asah/README.md).
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,53 @@ settings.load_profile("evalreport-ci" if os.environ.get("CI") else "evalreport")
 @pytest.fixture(scope="session")
 def asah_dir() -> Path:
     return ASAH_DIR
+
+
+#: the date of example specs without one (the audit's): SOURCE_DATE_EPOCH, 2026-11-22 UTC
+EXAMPLE_EPOCH = "1795305600"
+EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
+ALL_FORMATS = ("json", "html", "pdf")
+
+
+@dataclass(frozen=True)
+class ExampleReport:
+    """An example's report set, rendered once for the whole session: read it, never write to it."""
+
+    name: str
+    out: Path
+    status: int
+    formats: frozenset
+
+    def text(self, file: str) -> str:
+        return (self.out / file).read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def example_report(tmp_path_factory, pytestconfig):
+    """``example_report(name, formats)``: the example's report set, written by the command
+    line (``run --out --format --quiet``, SOURCE_DATE_EPOCH the audit's date) once a session
+    and shared by every test that reads it (the print layout, the screen, the tagged PDF, the
+    goldens, the page counts): a PDF of an example takes seconds. The HTML and results.json
+    do not depend on the other formats written beside them (the report renders each from the
+    one Result), so one run of every format serves all; the inner loop (-m "not slow")
+    renders only the formats its tests ask for."""
+    cache: dict[str, ExampleReport] = {}
+    inner_loop = "not slow" in (pytestconfig.getoption("markexpr", "") or "")
+
+    def render(name: str, formats=ALL_FORMATS) -> ExampleReport:
+        asked = frozenset(formats)
+        done = cache.get(name)
+        if done is not None and asked <= done.formats:
+            return done
+        wanted = asked | (done.formats if done else frozenset()) if inner_loop else frozenset(ALL_FORMATS)
+        out = tmp_path_factory.mktemp(f"example-{name}")
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("SOURCE_DATE_EPOCH", EXAMPLE_EPOCH)
+            from evalreport.__main__ import main
+
+            status = main(["run", str(EXAMPLES_DIR / name / "spec.yaml"), "--out", str(out), "--format",
+                           ",".join(f for f in ALL_FORMATS if f in wanted), "--quiet"])
+        cache[name] = ExampleReport(name, out, status, wanted)
+        return cache[name]
+
+    return render

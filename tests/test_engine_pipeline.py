@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from evalreport.__main__ import main
+from evalreport.metrics.threshold_text import threshold_value
 
 MEASURES = ("auc", "rank_loss", "average_precision", "bep", "expected_total_cost", "precision",
             "recall", "f1", "error_rate")
@@ -308,7 +309,7 @@ def test_duckdb_reduced_tables_equal_memory(tmp_path, monkeypatch, threshold, we
     for block in (duck, mem):
         texts = _threshold_texts(block)
         if block is duck:
-            assert all(float(text) == value for text, value in texts)
+            assert all(threshold_value(text) == value for text, value in texts)
     _numbers_equal(duck, mem)
 
 

@@ -485,11 +485,11 @@ def test_streamed_groups_are_exact_at_the_thresholds_needed(tmp_path, weighted):
 
 
 def test_duckdb_gets_half_of_the_memory_budget():
-    from evalreport.engines.duckdb import _share_memory
+    from evalreport.engines.duckdb import share_memory
 
     for given, want in (("1GB", 0.5e9), ("2GiB", 2**30), ("800MB", 4e8)):
         con = duckdb.connect(config={"memory_limit": given})
-        _share_memory(con, 0.5)
+        share_memory(con, 0.5)
         shown = con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
         value, unit = shown.split()
         got = float(value) * {"MiB": 2**20, "GiB": 2**30}[unit]
@@ -504,14 +504,14 @@ def test_every_aggregation_gives_duckdb_half_of_memory_limit(tmp_path, monkeypat
     import evalreport.engines.duckdb as engine
 
     seen = []
-    connect = engine._connect
+    connect = engine.connect
 
     def recording(*args, **kwargs):
         con = connect(*args, **kwargs)
         seen.append(con.execute("SELECT current_setting('memory_limit')").fetchone()[0])
         return con
 
-    monkeypatch.setattr(engine, "_connect", recording)
+    monkeypatch.setattr(engine, "connect", recording)
     rng = np.random.default_rng(0)
     y = rng.integers(0, 3, 300)
     path = write_parquet({"y": y, "p0": rng.random(300), "p1": rng.random(300), "p2": rng.random(300)},

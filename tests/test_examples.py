@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
-#: example -> (exit status it intends, formats written in the test)
+#: example -> (exit status it intends, formats the test reads)
 RUN = {
     "breast_cancer": (0, "json,html"),
     "multiclass_folds": (0, "json,html"),
@@ -42,8 +42,6 @@ RUN = {
 }
 #: every example folder (watermelon, older than this file, is covered by test_report.py)
 FOLDERS = [*RUN, "large_data"]
-#: the date of specs without one (the audit's): SOURCE_DATE_EPOCH, 2026-11-22 UTC
-EPOCH = "1795305600"
 
 
 def _module(path: Path):
@@ -55,13 +53,13 @@ def _module(path: Path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("example", list(RUN))
-def test_examples_match_golden_results(tmp_path, monkeypatch, example):
+def test_examples_match_golden_results(example_report, example):
     """Update with: EVALREPORT_UPDATE_GOLDEN=1 python3 -m pytest tests/test_examples.py -k golden"""
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
     status, formats = RUN[example]
-    spec = EXAMPLES / example / "spec.yaml"
-    out = tmp_path / "out"
-    assert main(["run", str(spec), "--quiet", "--out", str(out), "--format", formats]) == status
+    # run --out --format --quiet, dated 2026-11-22 (SOURCE_DATE_EPOCH), once a session: tests/conftest.py
+    report = example_report(example, formats.split(","))
+    assert report.status == status
+    out = report.out
     got = json.loads((out / "results.json").read_text())
     got.pop("evalreport_version")
     golden = GOLDEN / f"{example}.json"

@@ -82,14 +82,14 @@ def captured(monkeypatch):
     from evalreport.figures import classes, history, pairs, runs, svg
 
     seen = []
-    real = svg._svg
+    real = svg.to_svg
 
     def keep(fig, name, alt, natural=False):
         seen.append((name, fig))
         return real(fig, name, alt, natural=natural)
 
     for module in (figures, classes, pairs, runs, history):
-        monkeypatch.setattr(module, "_svg", keep)
+        monkeypatch.setattr(module, "to_svg", keep)
     return seen
 
 
@@ -133,9 +133,9 @@ def test_the_trend_figure_inside(captured):
 
 def test_the_check_finds_a_title_cut_and_a_label_over_the_ticks():
     # the check itself: a title wider than its figure, and a y label moved onto the tick labels
-    from evalreport.figures import _figure
+    from evalreport.figures.canvas import new_figure
 
-    fig = _figure((2.0, 2.0))
+    fig = new_figure((2.0, 2.0))
     ax = fig.subplots()
     ax.set_title("a title much wider than the two inches of this figure")
     ax.set_ylim(0, 1000)

@@ -69,9 +69,9 @@ def test_delong_components_from_one_order_equal_the_searches(monkeypatch, decima
         s = np.round(s, decimals)
     m, k = int(y.sum()), int((~y).sum())
     monkeypatch.setattr(components, "SMALL", 0)
-    one = components._components(y, s, m, k, aligned=True)
+    one = components.auc_components(y, s, m, k, aligned=True)
     monkeypatch.setattr(components, "SMALL", 10**12)
-    two = components._components(y, s, m, k, aligned=True)
+    two = components.auc_components(y, s, m, k, aligned=True)
     assert one[0] == two[0]
     np.testing.assert_array_equal(one[1], two[1])
     np.testing.assert_array_equal(one[2], two[2])
@@ -90,7 +90,7 @@ def test_delong_components_from_one_order_by_brute_force(monkeypatch, decimals):
     monkeypatch.setattr(components, "SMALL", 0)
     x, z = s[y], s[~y]
     wins = (x[:, None] > z[None, :]) + 0.5 * (x[:, None] == z[None, :])
-    auc, v10, v01 = components._components(y, s, x.size, z.size, aligned=True)
+    auc, v10, v01 = components.auc_components(y, s, x.size, z.size, aligned=True)
     np.testing.assert_allclose(v10, wins.mean(axis=1), rtol=0, atol=1e-15)
     np.testing.assert_allclose(v01, wins.mean(axis=0), rtol=0, atol=1e-15)
     assert auc == pytest.approx(wins.mean(), abs=1e-15)

@@ -24,6 +24,7 @@ import json
 import logging
 import os
 import re
+import select
 import shutil
 import signal
 import stat
@@ -42,7 +43,6 @@ from evalreport.report import output, output_lock
 
 ROOT = Path(__file__).resolve().parents[1]
 WATERMELON = ROOT / "examples" / "watermelon"
-BREAST_CANCER = ROOT / "examples" / "breast_cancer"
 SET = ("report.html", "report.pdf", "results.json")
 WITH_MANIFEST = sorted((*SET, output.MANIFEST))
 
@@ -538,8 +538,8 @@ def test_killed_while_replacing(melon, step):
 def test_lock_timeout(melon, monkeypatch, capsys):
     out = melon / "reports"
     lock = melon / ".reports.evalreport.lock"
-    monkeypatch.setattr(output_lock, "LOCK_TIMEOUT", 0.2)  # where _locked reads it
-    with output._locked(lock, out, None):
+    monkeypatch.setattr(output_lock, "LOCK_TIMEOUT", 0.2)  # where locked reads it
+    with output.locked(lock, out, None):
         assert _run(melon / "spec.yaml", "--format", "json") == 2
     assert _err(capsys) == [
         f"error: {out}: another evalreport run has been writing here for over 0.2 s "
@@ -556,7 +556,7 @@ def test_lock_wait(melon):
     held, release = threading.Event(), threading.Event()
 
     def holder():
-        with output._locked(melon / ".reports.evalreport.lock", out, None):
+        with output.locked(melon / ".reports.evalreport.lock", out, None):
             held.set()
             release.wait(600)  # a hang guard: set as soon as the other run says it waits
 
@@ -651,26 +651,37 @@ def test_two_runs_into_one_folder(tmp_path):
 
 
 OLD_TITLE = "An older report"
-NEW_TITLE = "Breast cancer: four classifiers compared"
+#: each project's title, which the run being interrupted writes
+NEW_TITLE = {"breast_cancer": "Breast cancer: four classifiers compared",
+             "watermelon": "Watermelons: learner A against learner B"}
 ONE_LINE = {
     "nothing": "interrupted ({}); nothing was written, the previous report is intact",
     "written": "interrupted ({}) after the report was written",
 }
 
 
-@pytest.fixture(scope="module")
-def cancer(tmp_path_factory) -> Path:
-    """breast_cancer with a previous report (of another title) in reports/."""
-    base = tmp_path_factory.mktemp("cancer") / "proj"
-    shutil.copytree(BREAST_CANCER, base)
+def _previously_reported(tmp_path_factory, example: str) -> Path:
+    """The example in a project folder with a previous report (of another title) in reports/."""
+    base = tmp_path_factory.mktemp(example) / "proj"
+    shutil.copytree(ROOT / "examples" / example, base, ignore=shutil.ignore_patterns("reports"))
     spec = base / "spec.yaml"
     text = spec.read_text()
-    spec.write_text(text.replace(NEW_TITLE, OLD_TITLE))
-    proc = subprocess.run([sys.executable, "-m", "evalreport", "run", str(spec), "--quiet"],
-                          env=_env(), capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
+    spec.write_text(text.replace(NEW_TITLE[example], OLD_TITLE))
+    assert main(["run", str(spec), "--quiet"]) == 0  # in this process: the runs interrupted are children
     spec.write_text(text)
     return base
+
+
+@pytest.fixture(scope="module")
+def cancer(tmp_path_factory) -> Path:
+    """breast_cancer (four learners: each stage lasts long enough to be interrupted in)."""
+    return _previously_reported(tmp_path_factory, "breast_cancer")
+
+
+@pytest.fixture(scope="module")
+def reported_melon(tmp_path_factory) -> Path:
+    """watermelon, for signals sent at a chosen point: the size of the run does not matter."""
+    return _previously_reported(tmp_path_factory, "watermelon")
 
 
 def _check_interrupted(proj: Path, before: dict, proc, code: int, name: str, err: str) -> None:
@@ -688,28 +699,30 @@ def _check_interrupted(proj: Path, before: dict, proc, code: int, name: str, err
         return
     assert (proc.returncode, err) in ((0, ""), (code, ONE_LINE["written"].format(name) + "\n"))
     import pypdf
-    assert json.loads(now["results.json"])["title"] == NEW_TITLE
-    assert _title(now["report.html"].decode()) == NEW_TITLE
-    assert pypdf.PdfReader(reports / "report.pdf").metadata.title == NEW_TITLE
+    title = next(t for t in NEW_TITLE.values() if t in (proj / "spec.yaml").read_text())  # the spec's
+    assert json.loads(now["results.json"])["title"] == title
+    assert _title(now["report.html"].decode()) == title
+    assert pypdf.PdfReader(reports / "report.pdf").metadata.title == title
 
 
-def _copy(cancer: Path, tmp_path: Path) -> tuple[Path, dict]:
+def _copy(reported: Path, tmp_path: Path) -> tuple[Path, dict]:
+    """A fresh copy of a project and its files."""
     proj = tmp_path / "proj"
-    shutil.copytree(cancer, proj)
+    shutil.copytree(reported, proj)
     return proj, _tree(proj)
 
 
-# The run marks each stage as it enters it (a file named after the stage), so that
-# the test sends its signal from outside once the run is there, whatever the load
-# on the machine: no fixed sleep that a slow start would turn into another stage.
+# The run tells each stage as it enters it (the stage's name, a line on a pipe), so
+# that the test sends its signal from outside once the run is there, whatever the
+# load on the machine: the test blocks on the pipe, no sleep and no polling.
 STAGE_MARKS = textwrap.dedent("""\
-    import pathlib, sys
+    import os, sys
     import evalreport.pipeline, evalreport.report, evalreport.report.pdf, evalreport.spec
-    marks = pathlib.Path(sys.argv[1])
+    marks = int(sys.argv[1])
     def mark(module, name, stage):
         real = getattr(module, name)
         def marked(*args, **kwargs):
-            (marks / stage).touch()
+            os.write(marks, stage.encode() + b"\\n")
             return real(*args, **kwargs)
         setattr(module, name, marked)
     mark(evalreport.spec, "load_spec", "spec")  # the signal handlers are in by then
@@ -721,13 +734,15 @@ STAGE_MARKS = textwrap.dedent("""\
 """)
 
 
-def _wait_for(path: Path, proc) -> None:
-    """Until ``path`` exists (polled every 10 ms); a 600 s hang guard."""
-    deadline = time.monotonic() + 600
-    while not path.exists():
-        assert proc.poll() is None, f"the run ended ({proc.returncode}) before {path.name}"
-        assert time.monotonic() < deadline, f"no {path.name} after 600 s"
-        time.sleep(0.01)
+def _wait_for(stage: str, marks: int, proc) -> None:
+    """Until the run writes ``stage`` on the pipe ``marks`` (a blocking read); a 600 s hang guard."""
+    told = b""
+    while stage.encode() not in told.split(b"\n"):
+        ready, _, _ = select.select([marks], [], [], 600)
+        assert ready, f"no {stage} after 600 s"
+        chunk = os.read(marks, 4096)
+        assert chunk, f"the run ended ({proc.wait()}) before {stage}"
+        told += chunk
 
 
 @pytest.mark.slow
@@ -737,16 +752,19 @@ def _wait_for(path: Path, proc) -> None:
 def test_signal_mid_run(cancer, tmp_path, tmp_path_factory, signum, code, stage):
     proj, before = _copy(cancer, tmp_path)
     aux = tmp_path_factory.mktemp("marks")  # beside the project, which must stay as it was
-    marks = aux / "marks"
-    marks.mkdir()
     (aux / "stage_marks.py").write_text(STAGE_MARKS)
     env = _env()
     env["PYTHONPATH"] += os.pathsep + str(aux)
-    proc = subprocess.Popen([sys.executable, "-m", "stage_marks", str(marks), "run", str(proj / "spec.yaml"),
-                             "--quiet"], env=env, stderr=subprocess.PIPE, text=True)
-    _wait_for(marks / stage, proc)
-    proc.send_signal(signum)
-    err = proc.communicate(timeout=600)[1]  # a hang guard
+    marks, told = os.pipe()
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "stage_marks", str(told), "run", str(proj / "spec.yaml"),
+                                 "--quiet"], env=env, stderr=subprocess.PIPE, text=True, pass_fds=(told,))
+        os.close(told)  # the child's end: the read sees the end of the file when the run ends
+        _wait_for(stage, marks, proc)
+        proc.send_signal(signum)
+        err = proc.communicate(timeout=600)[1]  # a hang guard
+    finally:  # open until the run ended: a later stage's line never meets a closed pipe
+        os.close(marks)
     _check_interrupted(proj, before, proc, code, signal.Signals(signum).name, err)
 
 
@@ -818,8 +836,8 @@ SIGNAL_AT = textwrap.dedent("""\
 @pytest.mark.parametrize("where", ["exec", "finaliser", "svg", "exchange", "swapped", "returned"])
 @pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
                          ids=["SIGINT", "SIGTERM"])
-def test_signal_at_a_chosen_moment(cancer, tmp_path, signum, code, where):
-    proj, before = _copy(cancer, tmp_path)
+def test_signal_at_a_chosen_moment(reported_melon, tmp_path, signum, code, where):
+    proj, before = _copy(reported_melon, tmp_path)
     name = signal.Signals(signum).name
     (tmp_path / "signal_at.py").write_text(SIGNAL_AT)
     env = _env()

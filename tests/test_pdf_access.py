@@ -19,7 +19,6 @@ import pytest
 pikepdf = pytest.importorskip("pikepdf")
 pytest.importorskip("weasyprint")
 
-from evalreport.__main__ import main  # noqa: E402
 from evalreport.report import pdf as pdf_sink  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -143,11 +142,10 @@ class _Labels(HTMLParser):
 
 
 @pytest.fixture(scope="module")
-def breast_cancer(tmp_path_factory):
-    out = tmp_path_factory.mktemp("access")
-    status = main(["run", str(ROOT / "examples" / "breast_cancer" / "spec.yaml"), "--out", str(out),
-                   "--format", "html,pdf", "--quiet"])
-    assert status in (0, 3)
+def breast_cancer(example_report):
+    report = example_report("breast_cancer", ["html", "pdf"])  # rendered once a session: tests/conftest.py
+    assert report.status in (0, 3)
+    out = report.out
     page = _Labels()
     page.feed((out / "report.html").read_text(encoding="utf-8"))
     with pikepdf.open(out / "report.pdf") as pdf:

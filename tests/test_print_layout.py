@@ -1,26 +1,22 @@
 """The printed report (issue 34): nothing outside the page, no page but the last under
 40 % full, the examples' page counts not growing, and one number style in the report.
 
-Each example is rendered once (PDF and HTML) for the module; pdfplumber reads every
-character's box and every drawn object of the PDF, independently of WeasyPrint's own
-layout. The margins are print.css's ``@page`` margins."""
+Each example is rendered once (PDF and HTML) a session (conftest.py's example_report);
+pdfplumber reads every character's box and every drawn object of the PDF, independently
+of WeasyPrint's own layout. The margins are print.css's ``@page`` margins."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
 import pytest
 
-from evalreport.__main__ import main
-
 pdfplumber = pytest.importorskip("pdfplumber")
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[1]
 #: every example that renders from its committed files (large_data needs 10^7 generated rows)
 EXAMPLES = ["watermelon", "breast_cancer", "validated_threshold", "multiclass_folds", "scheduled_audit",
             "credit_audit", "experiment_runs"]
@@ -34,28 +30,18 @@ MARGIN_BOX_SIZE = 8.0
 #: a page other than the last holds content down to at least this share of its text area
 MIN_FILL = 0.40
 TOLERANCE = 0.5  # pt: anti-aliasing of a glyph's box, not a layout error
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module", params=EXAMPLES)
-def rendered(request, tmp_path_factory):
+def rendered(request, example_report):
     example = request.param
-    out = tmp_path_factory.mktemp(f"print-{example}")
-    saved = os.environ.get("SOURCE_DATE_EPOCH")
-    os.environ["SOURCE_DATE_EPOCH"] = "1795305600"  # the audit's date, as tests/test_examples.py
-    try:
-        status = main(["run", str(ROOT / "examples" / example / "spec.yaml"), "--out", str(out),
-                       "--format", "json,html,pdf", "--quiet"])
-    finally:
-        if saved is None:
-            os.environ.pop("SOURCE_DATE_EPOCH", None)
-        else:
-            os.environ["SOURCE_DATE_EPOCH"] = saved
-    assert status in (0, 3)
-    with pdfplumber.open(out / "report.pdf") as pdf:
+    report = example_report(example)  # PDF and HTML, once a session (tests/conftest.py)
+    assert report.status in (0, 3)
+    with pdfplumber.open(report.out / "report.pdf") as pdf:
         pages = [_page(p) for p in pdf.pages]
         tables = _tables(pdf)
-    return example, pages, (out / "report.html").read_text(encoding="utf-8"), \
-        json.loads((out / "results.json").read_text(encoding="utf-8")), tables
+    return example, pages, report.text("report.html"), json.loads(report.text("results.json")), tables
 
 
 def _page(page) -> dict:
@@ -230,8 +216,9 @@ EXPONENT = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?[eE][-+]?\d+(?!\w|\.\d)")
 #: a percentage with a space before its sign, or with more than one decimal
 PERCENT_SPACED = re.compile(r"\d\s+%")
 PERCENT_LONG = re.compile(r"\d\.\d{2,}%")
-#: a number printed right after the word "threshold"
-THRESHOLD = re.compile(r"\bthreshold\s+(-?\d[\d,]*(?:\.\d+)?)")
+#: a number printed right after the word "threshold" (far from 1, with its power of
+#: ten: "1.00 × 10⁻¹²", metrics.threshold_text)
+THRESHOLD = re.compile(r"\bthreshold\s+(-?\d[\d,]*(?:\.\d+)?(?: × 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?)")
 
 
 def _threshold_texts(results) -> set[str]:
@@ -276,4 +263,5 @@ def test_the_style_scan_finds_what_it_forbids():
     assert PERCENT_SPACED.search("32 % positive") and PERCENT_LONG.search("38.62%")
     assert not PERCENT_LONG.search("38.6%") and not PERCENT_SPACED.search("38.6%")
     assert THRESHOLD.search("KS at threshold 0.663395799").group(1) == "0.663395799"
+    assert THRESHOLD.search("at threshold 1.00 × 10⁻¹² (spec)").group(1) == "1.00 × 10⁻¹²"
     assert _significant("0.663395799") == 9 and _significant("0.00120") == 3

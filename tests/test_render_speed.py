@@ -87,10 +87,10 @@ def test_figures_svg_leaves_out_only_what_draws_nothing():
     import xml.etree.ElementTree as ET
 
     from evalreport.figures.svg import _lean
-    from evalreport.figures import _figure, _rc
+    from evalreport.figures.canvas import new_figure, rc_context
 
-    with _rc():  # text as text, as the report's figures
-        fig = _figure((3, 2))
+    with rc_context():  # text as text, as the report's figures
+        fig = new_figure((3, 2))
         ax = fig.subplots()
         ax.plot([0, 1], [0, 1], marker="o", label="a  b")  # a label's own spaces are kept
         ax.legend()
@@ -153,7 +153,7 @@ def test_a_report_with_html_builds_its_figures_once(tmp_path, monkeypatch):
 
     spec = _write(tmp_path, CJK_SPEC.replace("{模型: a, b: b}", "{a: a, b: b}"), **{"pred.csv": BINARY_CSV})
     made = []
-    real = figures._svg
-    monkeypatch.setattr(figures, "_svg", lambda fig, name, alt: made.append(name) or real(fig, name, alt))
+    real = figures.to_svg
+    monkeypatch.setattr(figures, "to_svg", lambda fig, name, alt: made.append(name) or real(fig, name, alt))
     _run(spec, "json,html")
     assert sorted(made) == sorted(set(made)) and "roc" in made  # no dry run besides the drawing

@@ -24,16 +24,15 @@ def _section(page: str, name: str) -> str:
     return page[start:page.index("</section>", start)]
 
 
+# the examples' report.html, rendered once a session (tests/conftest.py)
 @pytest.fixture(scope="module")
-def watermelon() -> str:
-    return _section(render_html(evaluate(load_spec(str(ROOT / "examples" / "watermelon" / "spec.yaml")))),
-                    "comparisons")
+def watermelon(example_report) -> str:
+    return _section(example_report("watermelon", ["html"]).text("report.html"), "comparisons")
 
 
 @pytest.fixture(scope="module")
-def breast_cancer() -> str:
-    return _section(render_html(evaluate(load_spec(str(ROOT / "examples" / "breast_cancer" / "spec.yaml")))),
-                    "comparisons")
+def breast_cancer(example_report) -> str:
+    return _section(example_report("breast_cancer", ["html"]).text("report.html"), "comparisons")
 
 
 def test_agreed_ranking_is_one_order_of_one_data_set():
@@ -47,7 +46,7 @@ def test_agreed_ranking_is_one_order_of_one_data_set():
 @pytest.mark.slow
 def test_rankings_that_agree_are_a_sentence(watermelon):
     text = html.unescape(re.sub(r"<[^>]+>", "", watermelon))
-    assert ("Every measure (AUC, BEP, F1, expected total cost and cost at the operating point) ranks the "
+    assert ("Every measure (AUC, BEP, F1, expected total cost and least cost over all thresholds) ranks the "
             "learners alike, best first: A > B.") in text
     assert 'class="rankings"' not in watermelon
 
@@ -92,10 +91,10 @@ def test_tests_of_a_few_pairs_are_one_line_each_in_columns(breast_cancer):
 
 
 @pytest.mark.slow
-def test_page_one_of_many_runs_names_a_few_and_counts_the_rest():
+def test_page_one_of_many_runs_names_a_few_and_counts_the_rest(example_report):
     from evalreport.report.verdicts import DEPLOYED_SHOWN, DISAGREEMENTS_SHOWN, SUGGESTIONS_SHOWN
 
-    page = render_html(evaluate(load_spec(str(ROOT / "examples" / "experiment_runs" / "spec.yaml"))))
+    page = example_report("experiment_runs", ["html"]).text("report.html")
     verdict = html.unescape(re.sub(r"<[^>]+>", "", _section(page, "verdict")))
     # twenty learners: page one names a few of them at their deployed thresholds and counts the rest
     named = [line for line in verdict.splitlines() if "(the spec's threshold)" in line]

@@ -125,3 +125,88 @@ def test_many_multiclass_learners_make_long_tables():
     result = evalreport.from_predictions(y, scores, confidence={"bootstrap": 0})
     html = render_html(result)
     assert '<section id="measures" class="long">' in html and '<section id="calibration" class="long">' in html
+
+
+#: filters that compute (filter, join, count, sum, format) rather than print or lay out
+COMPUTING_FILTERS = {"join", "selectattr", "rejectattr", "select", "reject", "map", "sum", "length", "count",
+                     "list", "sort", "groupby", "unique", "min", "max", "round", "int", "float", "format",
+                     "replace", "truncate", "wordcount", "first", "last", "string", "default", "d"}
+#: what computes in a template and must stay, by template and the statement's start, each with why
+TEMPLATE_ALLOWED = {
+    # the sections number themselves in the order the page includes them, and list themselves in
+    # the table of contents: a counter of what is printed, not a value of the report
+    ("report.html.j2", "set sec = namespace"): "the sections' counter and table of contents",
+    ("notebook.html.j2", "set sec = namespace"): "the sections' counter (page one)",
+    ("report.html.j2", "set sections"): "the sections rendered first, so that the contents above list them",
+    ("macros.html.j2", "set sec . n = sec . n + 1"): "the next section's number",
+    ("macros.html.j2", "set sec . toc = sec . toc +"): "the section entered in the table of contents",
+    # a table cell is given as its text or as {text, note, mark} (a footnote mark); the interval
+    # after a value is set in a span of its own so that a line breaks between the two, never inside
+    # the interval: typesetting of a prepared text, not a value
+    ("macros.html.j2", "set text = cell . text if"): "a cell given as text or with a note",
+    ("macros.html.j2", "set note = cell . note if"): "a cell given as text or with a note",
+    ("macros.html.j2", "set mark = cell . mark if"): "a cell given as text or with a mark",
+    ("macros.html.j2", "set text = text | string"): "a cell's text, to split off its interval",
+    ("macros.html.j2", "set parts = text . split"): "the value and its interval, set apart",
+}
+
+
+def _statements(path: Path):
+    """Each ``{{ ... }}`` and ``{% ... %}`` of a template: (its tokens' text joined by
+    spaces, its tokens as (type, value))."""
+    env = jinja2.Environment()
+    current = None
+    for _, kind, value in env.lex(path.read_text()):
+        if kind in ("variable_begin", "block_begin"):
+            current = []
+        elif kind in ("variable_end", "block_end"):
+            yield " ".join(str(v) for _, v in current), current
+            current = None
+        elif current is not None and kind != "whitespace":
+            current.append((kind, value))
+
+
+def _computing(tokens) -> list[str]:
+    """What a statement computes: string concatenation (~), arithmetic, an inline
+    ``if ... else``, a filter that computes, a ``set`` of a value."""
+    found = []
+    for i, (kind, value) in enumerate(tokens):
+        if kind == "operator" and value in ("~", "+", "-", "*", "/", "//", "%"):
+            found.append(value)
+        if kind == "operator" and value == "|" and i + 1 < len(tokens) and tokens[i + 1][1] in COMPUTING_FILTERS:
+            found.append("|" + tokens[i + 1][1])
+        if kind == "name" and value == "else" and tokens[0][1] != "else":  # inline: not a block's {% else %}
+            found.append("if ... else")
+    if tokens and tokens[0] == ("name", "set"):
+        found.append("set")
+    return found
+
+
+def test_templates_only_print_and_loop():
+    # issue 35: captions, notes, the rows a section shows and the choices the render makes are
+    # prepared in Python (report/prepared.py and the builders); a template prints and loops,
+    # and lays out (batch: figures a row). Only TEMPLATE_ALLOWED computes, each for its reason.
+    offences, used = [], set()
+    for path in _templates():
+        for text, tokens in _statements(path):
+            found = _computing(tokens)
+            allowed = [k for k in TEMPLATE_ALLOWED if k[0] == path.name and text.startswith(k[1])]
+            if found and not allowed:
+                offences.append(f"{path.name}: {{% {text} %}} ({', '.join(found)})")
+            used.update(allowed)
+    assert not offences, "templates compute:\n" + "\n".join(offences)
+    assert used == set(TEMPLATE_ALLOWED), f"allowed but not found: {set(TEMPLATE_ALLOWED) - used}"
+
+
+def test_the_template_scan_finds_what_it_forbids(tmp_path):
+    cases = {'{% set c = "ROC of " ~ name %}': "~", '{{ rows | selectattr("x") | list }}': "|selectattr",
+             '{{ works | join("; ") }}': "|join", '{{ "is" if n == 1 else "are" }}': "if ... else",
+             "{{ n + 1 }}": "+", '{% if rows | rejectattr("detail") | list %}x{% endif %}': "|rejectattr",
+             '{% set caption = "Curves." %}': "set"}
+    for source, what in cases.items():
+        path = tmp_path / "t.html.j2"
+        path.write_text(source)
+        assert any(what in _computing(tokens) for _, tokens in _statements(path)), source
+    path.write_text("{% for r in rows | batch(2) %}{{ r.text }}{% if r.mark %}{{ r.mark }}{% else %}-{% endif %}"
+                    "{% endfor %}")
+    assert not any(_computing(tokens) for _, tokens in _statements(path))

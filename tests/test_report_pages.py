@@ -7,13 +7,8 @@ few pairs one line each."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from evalreport.__main__ import main
-
-ROOT = Path(__file__).resolve().parents[1]
 
 # example -> issue 21's target (reached: it must not grow back; issue 34 brought breast_cancer
 # back to 6 after issue 33's page one had taken it to 8)
@@ -21,13 +16,12 @@ PAGES = {"watermelon": 4, "breast_cancer": 6}
 
 
 @pytest.fixture(scope="module", params=sorted(PAGES))
-def pages(request, tmp_path_factory):
+def pages(request, example_report):
     from pypdf import PdfReader
 
-    out = tmp_path_factory.mktemp(request.param)
-    spec = ROOT / "examples" / request.param / "spec.yaml"
-    assert main(["run", str(spec), "--out", str(out), "--format", "pdf", "--quiet"]) in (0, 3)
-    return request.param, len(PdfReader(out / "report.pdf").pages)
+    report = example_report(request.param, ["pdf"])  # rendered once a session: tests/conftest.py
+    assert report.status in (0, 3)
+    return request.param, len(PdfReader(report.out / "report.pdf").pages)
 
 
 @pytest.mark.slow

@@ -5,20 +5,13 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
 
 import pytest
 
-from evalreport.pipeline import evaluate
-from evalreport.report.html import render_html
-from evalreport.spec import load_spec
-
-ROOT = Path(__file__).resolve().parents[1]
-
 
 @pytest.fixture(scope="module")
-def breast_cancer_html() -> str:
-    return render_html(evaluate(load_spec(str(ROOT / "examples" / "breast_cancer" / "spec.yaml"))))
+def breast_cancer_html(example_report) -> str:
+    return example_report("breast_cancer", ["html"]).text("report.html")  # once a session: tests/conftest.py
 
 
 def _paragraphs(page: str) -> list[str]:
@@ -48,9 +41,9 @@ def test_infinite_threshold_note_only_when_one_is_shown(breast_cancer_html):
 
 
 @pytest.mark.slow
-def test_infinite_threshold_note_when_the_envelope_has_one():
+def test_infinite_threshold_note_when_the_envelope_has_one(example_report):
     # watermelon: learner A's run on the envelope starts at the trivial classifier, +inf
-    page = render_html(evaluate(load_spec(str(ROOT / "examples" / "watermelon" / "spec.yaml"))))
+    page = example_report("watermelon", ["html"]).text("report.html")
     envelope = page[page.index('<table class="envelope">'):]
     envelope = envelope[:envelope.index("</table>")]
     assert ">+inf down to 0.300 (3 thresholds)<" in envelope  # the threshold's one text: 3 significant digits

@@ -25,7 +25,9 @@ def melon(tmp_path):
 
 
 def _run(spec: Path, *args) -> tuple[int, dict | None]:
-    status = main(["run", str(spec), "--quiet", *args])
+    # results.json alone: what these tests read (a run with the HTML and PDF writes the
+    # same results.json, tests/test_render_speed.py; the PDF would take seconds)
+    status = main(["run", str(spec), "--quiet", "--format", "json", *args])
     out = spec.parent / "reports" / "results.json"
     return status, (json.loads(out.read_text()) if out.exists() else None)
 
@@ -130,7 +132,7 @@ def test_out_option_and_python_api(melon, tmp_path):
     assert result.learners["A"].summary.auc == 0.64
     written = evalreport.render(result, out=tmp_path / "elsewhere", formats=["json"])
     assert written["json"] == tmp_path / "elsewhere" / "results.json"
-    assert main(["run", str(melon / "spec.yaml"), "--out", str(tmp_path / "cli"), "--quiet"]) == 0
+    assert main(["run", str(melon / "spec.yaml"), "--out", str(tmp_path / "cli"), "--quiet", "--format", "json"]) == 0
     assert (tmp_path / "cli" / "results.json").read_bytes() == written["json"].read_bytes()
     with pytest.raises(evalreport.SpecError):
         evalreport.load_spec(tmp_path / "missing.yaml")

@@ -22,9 +22,6 @@ from pathlib import Path
 
 import pytest
 
-from evalreport.__main__ import main
-
-ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ["breast_cancer", "experiment_runs"]
 #: the figures' text read on a phone: these and the multi-class confusion heatmaps
 FIGURE_EXAMPLES = EXAMPLES + ["multiclass_folds"]
@@ -37,15 +34,13 @@ UNWRAPPED = {"confusion", "glossary"}
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory) -> dict[str, Path]:
-    """Each example's report.html, rendered once for this module."""
+def pages(example_report) -> dict[str, Path]:
+    """Each example's report.html, rendered once a session (tests/conftest.py)."""
     out = {}
     for name in FIGURE_EXAMPLES:
-        folder = tmp_path_factory.mktemp(name)
-        status = main(["run", str(ROOT / "examples" / name / "spec.yaml"), "--out", str(folder),
-                       "--format", "html", "--quiet"])
-        assert status in (0, 3), (name, status)
-        out[name] = folder / "report.html"
+        report = example_report(name, ["html"])
+        assert report.status in (0, 3), (name, report.status)
+        out[name] = report.out / "report.html"
     return out
 
 

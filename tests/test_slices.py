@@ -449,8 +449,17 @@ def test_gates_on_slices_name_the_failing_value(tmp_path, capsys):
     gaps = [r for r in rows if r["metric"] == "recall"]
     for r in gaps:
         gap = got["learners"]["a"]["slices"]["band"]["values"][r["slice_value"]]["gap"]["recall"]
-        assert r["gap"] == gap and r["max_gap"] == 0.2 and r["passed"] == (abs(gap) <= 0.2)
-        assert r["interval"] is None  # no interval of a gap
+        assert r["gap"] == gap and r["max_gap"] == 0.2
+        # the value's Wilson interval (statsmodels), and the gap's: it less the whole population's recall
+        m = c["band"] == int(r["slice_value"])
+        y, pred = c["y"][m].astype(bool), c["p_a"][m] >= 0.5
+        lo, hi = proportion_confint((y & pred).sum(), y.sum(), alpha=0.05, method="wilson")
+        assert r["interval"] == [pytest.approx(lo, abs=1e-12), pytest.approx(hi, abs=1e-12)]
+        whole = (c["y"].astype(bool) & (c["p_a"] >= 0.5)).sum() / c["y"].astype(bool).sum()
+        assert r["gap_interval"] == [pytest.approx(lo - whole, abs=1e-12), pytest.approx(hi - whole, abs=1e-12)]
+        widest = max(abs(lo - whole), abs(hi - whole))
+        want = "fail" if abs(gap) > 0.2 else "inconclusive" if widest > 0.2 else "pass"
+        assert r["outcome"] == want and r["passed"] == (want == "pass")
     # a per-value gate on a proportion: Wilson's interval of that value
     for r in (r for r in rows if r["metric"] == "precision"):
         m = c["band"] == int(r["slice_value"])
@@ -483,7 +492,8 @@ def test_a_gate_on_a_too_small_value_is_not_evaluated(tmp_path):
         {"learner": "a", "metric": "auc", "slice": "region", "slice_value": "isle", "value": None,
          "interval": None, "min": 0.5, "outcome": "not_evaluated", "passed": False, "note": note},
         {"learner": "a", "metric": "recall", "slice": "region", "slice_value": "isle", "value": None,
-         "gap": None, "interval": None, "max_gap": 0.5, "outcome": "not_evaluated", "passed": False, "note": note}]
+         "gap": None, "interval": None, "gap_interval": None, "max_gap": 0.5, "outcome": "not_evaluated",
+         "passed": False, "note": note}]
     assert f"gate auc of learner 'a' on slice region = 'isle' is not evaluated: {note}" in got["warnings"]
     # its measures are still in the slice's block
     assert isle["auc"] is not None and isle["gap"]["recall"] is not None

@@ -140,10 +140,32 @@ def _set(spec: dict, path, value) -> dict:
     return spec
 
 
+def _holds(spec: dict, path):
+    """The base spec's value at ``path``, or None where it has none."""
+    node = spec
+    for part in path:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return node
+
+
+def _huge_is_its_own_case(base: str, path) -> bool:
+    """Whether the 1 MB text is a case of its own at ``path``: where the spec holds text there
+    (a title, a name, a column, a path: the text is read, looked up, suggested from, echoed) or
+    nothing. Where it holds a number, a boolean, a list or a mapping, a text is refused for its
+    type whatever its length, which the "text" case at the same key checks."""
+    value = _holds(BASES[base], path)
+    return value is None or isinstance(value, str)
+
+
 def _cases():
     for base, keys in KEYS.items():
         for path in keys:
             for kind in WRONG:
+                if WRONG[kind] is HUGE and not _huge_is_its_own_case(base, path):
+                    continue
                 yield f"{base}-{_dotted(path)}-{kind}", base, path, WRONG[kind]
         for path in UNKNOWN_AT[base]:
             yield f"{base}-{_dotted(path)}-unknown-key", base, path + ("zzz_unknown",), 1

@@ -37,7 +37,7 @@ from evalreport.compare.stats import (
     nemenyi_q,
     paired_t_test,
     structural_components,
-    _resampled_evaluations,
+    resampled_evaluations,
 )
 from evalreport.metrics import evaluate_binary
 
@@ -502,7 +502,7 @@ def test_each_resample_is_evaluated_as_the_engine_would(stratified):
     y, s = _bootstrap_case(n=60, seed=1)
     rng = np.random.Generator(np.random.PCG64(5))
     pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
-    for i, (dp, dn, ev) in enumerate(_resampled_evaluations(y, s, 5, rng, stratified)):
+    for i, (dp, dn, ev) in enumerate(resampled_evaluations(y, s, 5, rng, stratified)):
         idx = np.concatenate([pos[dp], neg[dn]]) if stratified else dp
         if stratified:
             assert (ev.positives, ev.negatives) == (pos.size, neg.size)

@@ -1,5 +1,5 @@
 """A printed threshold reproduces the decisions of the threshold it stands for
-(issue 19): ``score >= float(text)`` flags exactly what ``score >= t`` flags, and
+(issue 19): ``score >= threshold_value(text)`` flags exactly what ``score >= t`` flags, and
 no decimal with fewer digits does."""
 
 from __future__ import annotations
@@ -13,18 +13,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalreport.metrics import evaluate_binary
-from evalreport.metrics.threshold_text import shortest_between, threshold_text
+from evalreport.metrics.threshold_text import exact_text, shortest_between, threshold_text, threshold_value
+
+
+def _as_e(text: str) -> str:
+    """The text with its power of ten written as "e" (for these helpers only: the
+    report prints "1.00 × 10⁻¹²", never "1.00e-12")."""
+    mantissa, times, power = text.partition(" × 10")
+    return mantissa + ("e" + power.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")) if times else "")
 
 
 def _decimals_after_point(text: str) -> int:
-    mantissa, _, exp = text.lstrip("-").partition("e")
+    mantissa, _, exp = _as_e(text).lstrip("-").partition("e")
     places = len(mantissa.partition(".")[2])
     return places - int(exp or 0)
 
 
 def _significant_digits(text: str) -> int:
     """Digits from the first non-zero one to the last written one ("0.0300": 3)."""
-    mantissa = text.lstrip("-").partition("e")[0].replace(".", "")
+    mantissa = _as_e(text).lstrip("-").partition("e")[0].replace(".", "")
     return len(mantissa.lstrip("0"))
 
 
@@ -54,7 +61,7 @@ def _is_shortest(text: str, t: float, lower: float, upper: float) -> bool:
     if t == 0:
         return text == "0"
     places, first = _decimals_after_point(text), _third_digit_places(t)
-    if places == 0 and "e" not in text:  # an integer's trailing zeros: read at the coarsest place allowed
+    if places == 0 and "×" not in text:  # an integer's trailing zeros: read at the coarsest place allowed
         places = max(len(text.rstrip("0")) - len(text), first)
     return places >= first and not any(_some_decimal_with(p, lower, upper) for p in range(first, places))
 
@@ -83,7 +90,7 @@ def test_every_threshold_text_gives_the_same_decisions_and_is_shortest(kind):
                  float(distinct.max()) + 0.5]
         for t in given:
             text = threshold_text(table, t)
-            assert np.array_equal(scores >= float(text), scores >= t), (scores.tolist(), t, text)
+            assert np.array_equal(scores >= threshold_value(text), scores >= t), (scores.tolist(), t, text)
             below, above = distinct[distinct < t], distinct[distinct >= t]
             lower = float(below.max()) if below.size else -math.inf
             upper = float(above.min()) if above.size else math.inf
@@ -103,7 +110,8 @@ def test_ties_go_to_the_number_nearest_the_threshold_with_three_significant_digi
     assert shortest_between(0.3, 0.7312) == "0.731"
     assert shortest_between(-math.inf, 0.03) == "0.0300"  # every instance flagged
     assert shortest_between(500, math.inf, 600) == "600"
-    assert shortest_between(1e-13, 3e-12) == "3.00e-12"
+    assert shortest_between(1e-13, 3e-12) == "3.00 × 10⁻¹²"  # no exponent notation (issue 34)
+    assert shortest_between(0.0001, 0.000123) == "0.000123"  # plain down to 0.0001, as general
     assert shortest_between(0.2, 0.3, 0.25) == "0.250"  # not "0.3": one digit
     assert shortest_between(0.25369, 0.2537, 0.2537) == "0.2537"  # 0.254 is past the score
     assert shortest_between(-1.0, 1.0, 0.0) == "0"
@@ -135,7 +143,7 @@ def test_hypothesis_scores_with_ties(codes, labels, scale, pick, jitter):
         text = threshold_text(table, t)
         # recounted here: the same confusion matrix
         y = np.array(labels[:n])
-        got, want = scores >= float(text), scores >= t
+        got, want = scores >= threshold_value(text), scores >= t
         assert (np.sum(got & y), np.sum(got & ~y)) == (np.sum(want & y), np.sum(want & ~y))
         assert np.array_equal(got, want), (scores.tolist(), t, text)
         below, above = distinct[distinct < t], distinct[distinct >= t]
@@ -180,7 +188,7 @@ def test_the_report_prints_thresholds_that_keep_the_matrix(tmp_path):
     for t in lr.threshold_texts:  # every recorded text keeps its threshold's decisions
         if np.isfinite(t):
             scores = np.array([1.0, 1 - 2.0 ** -45, 1 - 2.0 ** -40, 0.2, 0.1])
-            assert np.array_equal(scores >= float(lr.threshold_text(t)), scores >= t)
+            assert np.array_equal(scores >= threshold_value(lr.threshold_text(t)), scores >= t)
 
 
 @pytest.mark.slow
@@ -212,9 +220,55 @@ def test_a_threshold_chosen_on_validation_prints_one_text_on_both_data_sets(tmp_
     # recounted: the text flags what the threshold flags on both data sets
     for rows in (val, test):
         s = np.array([x for _, x in rows])
-        assert np.array_equal(s >= float(text), s >= t)
+        assert np.array_equal(s >= threshold_value(text), s >= t)
     # and is the shortest such with >= 3 significant digits: the bracket is
     # (max(0.2, 0.2536), min(0.2537, 0.7)] = (0.2536, 0.2537], so four places
     # are not enough (none of 0.2536 < d <= 0.2537 but 0.2537 itself)
     assert text == "0.2537"
     assert result.learners["a@validation"].threshold_text(t) == text
+
+
+_ANY_DOUBLE = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_ANY_DOUBLE, st.booleans()), min_size=2, max_size=12), st.integers(0, 11),
+       _ANY_DOUBLE)
+def test_hypothesis_no_exponent_notation_and_the_same_matrix_at_any_magnitude(rows, pick, between):
+    # scores of any size a double holds (1e-320 to 1e308, subnormals included): the
+    # text never has an exponent ("e"), reads back (threshold_value) as a number that
+    # selects the same confusion matrix, recounted here, and is a plain decimal where
+    # 0.0001 <= |text| < 10^4 at three digits (docs/reference.md, "How numbers print")
+    scores = np.array([s for s, _ in rows])
+    y = np.array([b for _, b in rows])
+    table = evaluate_binary(y, scores).counts
+    for t in (float(scores[pick % scores.size]), between):
+        text = threshold_text(table, t)
+        assert "e" not in text.replace("+inf", "").replace("-inf", ""), (t, text)
+        got, want = scores >= threshold_value(text), scores >= t
+        assert (np.sum(got & y), np.sum(got & ~y)) == (np.sum(want & y), np.sum(want & ~y)), (t, text)
+        assert t == 0 or _significant_digits(text) >= 3, (t, text)
+        if "×" in text:  # digits x 10^n only where the plain decimal needs over 3 placing zeros
+            assert not 1e-4 <= abs(threshold_value(text)) < 1e4 or len(_as_e(text).partition(".")[2]) > 6, text
+        else:
+            assert threshold_value(text) == 0 or 1e-4 <= abs(threshold_value(text)) < 1e7, text
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ANY_DOUBLE)
+def test_hypothesis_the_exact_text_reads_back_as_the_double(t):
+    # the text of a threshold whose neighbours are unknown (a reduced streamed table)
+    text = exact_text(t)
+    assert "e" not in text and threshold_value(text) == t, (t, text)
+    assert t == 0 or _significant_digits(text) >= 3, (t, text)
+
+
+def test_far_from_one_a_threshold_is_its_digits_times_a_power_of_ten():
+    # hand-written: the plain decimal while at most three zeros only place the point
+    # (0.000123, 123000, as :g and words.general turn under 0.0001), else the form
+    # the report's warnings print far-from-1 numbers in
+    assert exact_text(0.000123) == "0.000123" and exact_text(0.0000123) == "1.23 × 10⁻⁵"
+    assert exact_text(123000.0) == "123000" and exact_text(1.23e6) == "1.23 × 10⁶"
+    assert exact_text(-1e-12) == "-1.00 × 10⁻¹²" and exact_text(1e200) == "1.00 × 10²⁰⁰"
+    assert shortest_between(1e-300, 3e-300, 2.5e-300) == "2.50 × 10⁻³⁰⁰"
+    assert threshold_value("1.00 × 10⁻¹²") == 1e-12 and threshold_value("-2.50 × 10²⁰⁰") == -2.5e200

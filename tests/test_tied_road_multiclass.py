@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from evalreport.counting import order
-from evalreport.metrics.multiclass import _column_pass, _small_labels, evaluate_multiclass
+from evalreport.metrics.multiclass import _small_labels, column_pass, evaluate_multiclass
 
 
 def _old_column_pass(y, column, w, i, k):
@@ -60,7 +60,7 @@ def test_tables_and_wins_as_the_argsort_road(monkeypatch, small, kind):
     yk = _small_labels(y, k)
     assert yk.dtype == np.int8
     for i in range(k):
-        table, wins = _column_pass(yk, s[:, i], w, i, k, n)
+        table, wins = column_pass(yk, s[:, i], w, i, k, n)
         threshold, tp, fp, want_wins = _old_column_pass(y, s[:, i], w, i, k)
         np.testing.assert_array_equal(table.threshold, threshold)
         np.testing.assert_array_equal(table.tp, tp)

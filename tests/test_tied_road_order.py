@@ -58,9 +58,9 @@ def test_components_of_tied_runs_by_pieces_equal_the_searches(monkeypatch, piece
     m, k = int(y.sum()), int((~y).sum())
     monkeypatch.setattr(components, "_PIECE", piece)
     monkeypatch.setattr(components, "SMALL", 0)
-    one = components._components(y, s, m, k, aligned=True)
+    one = components.auc_components(y, s, m, k, aligned=True)
     monkeypatch.setattr(components, "SMALL", 10**12)
-    two = components._components(y, s, m, k, aligned=True)
+    two = components.auc_components(y, s, m, k, aligned=True)
     assert one[0] == two[0]
     np.testing.assert_array_equal(one[1], two[1])
     np.testing.assert_array_equal(one[2], two[2])
@@ -112,9 +112,9 @@ def test_components_from_the_values_table_equal_the_searches(monkeypatch, kind, 
     monkeypatch.setattr(components, "SMALL", 0)
     few = components._components_few_values(y, s, m, k)
     assert (few is None) == (kind == "many")
-    one = components._components(y, s, m, k, aligned=True)
+    one = components.auc_components(y, s, m, k, aligned=True)
     monkeypatch.setattr(components, "SMALL", 10**12)
-    two = components._components(y, s, m, k, aligned=True)
+    two = components.auc_components(y, s, m, k, aligned=True)
     for got in (one, few) if few is not None else (one,):
         assert got[0] == two[0]
         np.testing.assert_array_equal(got[1], two[1])

@@ -12,6 +12,8 @@ plain DeLong variance written here, statsmodels' Wilson interval.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -170,7 +172,11 @@ def test_two_learners_the_test_cannot_separate_give_no_single_recommendation():
     assert delong.p_value >= 0.05  # the data make the case
     assert leader.indistinguishable_from == (other,)
     text = page_one(result)["leader"]
-    assert f"{other} cannot be told apart from it at the 5% level" in text
+    # the other's AUC (scikit-learn's) and its Holm-adjusted p beside its name
+    said = re.search(rf"{other} \((0\.\d+) \[[0-9.]+, [0-9.]+\], p = ([0-9.]+)\) cannot be told apart from it "
+                     r"at the 5% level", text)
+    assert said and float(said.group(1)) == pytest.approx(aucs[other], abs=5e-4)
+    assert float(said.group(2)) == pytest.approx(delong.p_value, abs=0.006)
     assert "no single learner is recommended" in text
 
 

@@ -103,7 +103,7 @@ def test_breast_cancer_verdict_says_who_is_above_where(breast_cancer):
     assert ("logistic's ROC curve envelops those of tree and bayes: logistic is at least as good at every "
             "false positive rate (and so is its P-R curve).") in sentences
     assert _sentences(breast_cancer) == [
-        "The rankings disagree: BEP, F1, expected total cost and cost at the operating point rank tree "
+        "The rankings disagree: BEP, F1, expected total cost and least cost over all thresholds rank tree "
         "above bayes, AUC ranks bayes above tree."]
     assert not any("every threshold" in s for s in sentences)
     # every crossing pair is said with its intervals: no envelopment matrix repeats them
@@ -144,4 +144,27 @@ def test_page_one_never_says_deploy(breast_cancer):
 
     text = recommendation(breast_cancer)
     assert "deploy " not in text.replace("deployed", "")
-    assert "in the population of the priors, p(+) = 0.100" in text
+    assert "from the priors, p(+) = 0.100, the population the headline table is in" in text
+
+
+def test_a_tie_is_said_and_no_one_ranks_first_alone_by_it():
+    """Equal values order nothing (the review of validated_threshold: BEP 0.9434 each):
+    the agreeing rankings' sentence names the tie, and a learner tied for first is
+    not said to rank first by that measure."""
+    from types import SimpleNamespace
+
+    from evalreport.compare import Ranking
+    from evalreport.report.verdicts import ranking_sentence, tied_groups
+
+    bep = Ranking("bep", ("a", "b", "c"), {"a": 0.9434, "b": 0.9434, "c": 0.5})
+    auc = Ranking("auc", ("b", "a", "c"), {"a": 0.97, "b": 0.98, "c": 0.6})
+    assert tied_groups(bep) == [["a", "b"]] and tied_groups(auc) == []
+    comp = SimpleNamespace(rankings=[auc, bep], rankings_agree=True, learners=("a", "b", "c"))
+    text = ranking_sentence(comp, {"bep": "BEP", "auc": "AUC"})
+    assert text == "Every ranking (AUC, BEP) orders the learners the same way, or ties them; BEP ties a and b."
+
+
+def test_a_gap_under_the_smallest_printed_value_keeps_its_side():
+    from evalreport.report.slices import _gap
+
+    assert [_gap(-5e-5), _gap(5e-5), _gap(-0.01), _gap(0.0)] == ["> −0.0001", "< 0.0001", "−0.0100", "±0.0000"]

@@ -496,9 +496,10 @@ def test_published_texts_of_a_result(tmp_path):
     assert view.warnings == ("RuntimeWarning in f (x.py), while aggregating https://h/x.csv?sig=<redacted> "
                              "with duckdb: overflow",
                              # said once the spec's texts are redacted (issue 36)
-                             "the report publishes the spec with credentials redacted (the text shown and attached "
-                             "to the PDF is not the file's, the title and description as shown): 1 value that "
-                             "looks like a credential is redacted: title (URL credentials).")
+                             "the report publishes the spec with credentials redacted (the spec shown in the report "
+                             "and attached to the PDF differs from the file run, and so may the title and "
+                             "description shown): 1 value that looks like a credential is redacted: title (URL "
+                             "credentials).")
     d, context = result_dict(result), report_context(result)
     assert d["title"] == context.title == view.title
     assert d["inputs"] == list(view.inputs) and context.inputs[0]["path"] == view.inputs[0]["path"]

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 
 from .. import registry
 from .leaderboard import rank_measure, resampled, test_for
-from .stats.core import _check_level, ndtr, _z
+from ..metrics.levels import check_level, normal_quantile
+from .stats.core import ndtr
 from .stats.paired_bootstrap import non_inferiority_p, paired_difference
 
 __all__ = ["ChallengerTest", "challenger_tests"]
@@ -76,7 +77,7 @@ def _delong(result, comp, challenger: str, deployed: str, margin: float, level: 
             diff = sign * d.difference
             if d.se is None or not d.se > 0:
                 return diff, None, None, (d.note or "DeLong's standard error of the difference is undefined")
-            half = _z(level) * d.se
+            half = normal_quantile(level) * d.se
             p = ndtr(-(diff + margin) / d.se)  # 1 - Phi((g + margin) / se)
             return diff, (diff - half, diff + half), p, None
     return None
@@ -95,7 +96,7 @@ def challenger_tests(result, deployed_key: str, measure: str | None = None, marg
     margin = float(getattr(conf, "margin", 0.0) or 0.0) if margin is None else float(margin)
     if margin < 0 or not math.isfinite(margin):
         raise ValueError(f"margin must be a finite number >= 0, got {margin!r}")
-    level = _check_level(conf.level if level is None else level)
+    level = check_level(conf.level if level is None else level)
     higher = registry.get(measure).direction != "lower"
     deployed = result.learners[deployed_key]
     comp = next((c for c in result.comparisons if c.dataset == deployed.dataset and deployed_key in c.learners),

@@ -104,18 +104,18 @@ import tempfile
 import numpy as np
 
 from .checks import ColumnError, check_columns, quote_ident
-from .duckdb_queries import _aggregate, scaled_weight
-from .duckdb_source import (  # noqa: F401 (KINDS, DUCKDB_SHARE and _share_memory: re-exported)
+from .duckdb_queries import aggregate, scaled_weight
+from .duckdb_source import (  # noqa: F401 (KINDS, DUCKDB_SHARE and share_memory: re-exported)
     DUCKDB_SHARE,
     KINDS,
-    _booleans_as_in_memory,
-    _check_memory_limit,
-    _connect,
-    _duckdb,
-    _resolve_source,
-    _schema,
-    _share_memory,
-    _type_problem,
+    booleans_as_in_memory,
+    check_memory_limit,
+    column_types,
+    connect,
+    import_duckdb,
+    resolve_source,
+    share_memory,
+    type_problem,
     duckdb_text,
 )
 from .resolution import parse_resolution
@@ -226,16 +226,16 @@ def aggregate_duckdb(
     mode = parse_resolution(resolution)
     if threads is not None and (isinstance(threads, bool) or int(threads) < 1):
         raise ValueError(f"threads must be a positive integer, got {threads!r}")
-    _check_memory_limit(memory_limit)
-    kind, database, from_sql, params, where = _resolve_source(source, kind, database)
+    check_memory_limit(memory_limit)
+    kind, database, from_sql, params, where = resolve_source(source, kind, database)
 
-    duckdb = _duckdb()
+    duckdb = import_duckdb()
     own_tmp = temp_directory is None
     tmp = tempfile.mkdtemp(prefix="evalreport-duckdb-") if own_tmp else os.fspath(temp_directory)
     try:
-        con = _connect(duckdb, database, memory_limit=memory_limit, temp_directory=tmp, threads=threads)
+        con = connect(duckdb, database, memory_limit=memory_limit, temp_directory=tmp, threads=threads)
         try:
-            return _aggregate(
+            return aggregate(
                 duckdb, con, from_sql, params, where,
                 label=label, positive=positive, scores=scores, weight=weight,
                 mode=mode, by=by, labels_as_text=labels_as_text, weight_exponent=weight_exponent, stream=dict(keep_thresholds=tuple(keep_thresholds),
@@ -259,12 +259,12 @@ def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[s
     """
     keys = [class_key(c) for c in classes]
     k = len(keys)
-    _check_memory_limit(memory_limit)
-    kind, database, from_sql, params, where = _resolve_source(source, kind, database)
-    duckdb = _duckdb()
+    check_memory_limit(memory_limit)
+    kind, database, from_sql, params, where = resolve_source(source, kind, database)
+    duckdb = import_duckdb()
     tmp = tempfile.mkdtemp(prefix="evalreport-duckdb-")
     try:
-        con = _connect(duckdb, database, memory_limit=memory_limit, temp_directory=tmp)
+        con = connect(duckdb, database, memory_limit=memory_limit, temp_directory=tmp)
         try:
             def run(sql):
                 try:
@@ -272,12 +272,12 @@ def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[s
                 except duckdb.Error as exc:
                     raise ValueError(f"DuckDB failed reading {where}: {duckdb_text(exc)}") from None
 
-            types = _schema(con, duckdb, from_sql, params, where)
+            types = column_types(con, duckdb, from_sql, params, where)
             cols = [c for columns in learners.values() for c in columns]
-            from_sql, params = _booleans_as_in_memory(con, duckdb, from_sql, params, (label, weight, *cols), where,
+            from_sql, params = booleans_as_in_memory(con, duckdb, from_sql, params, (label, weight, *cols), where,
                                                       types)
             check_columns(list(types), label=label, scores=learners, weight=weight, by=None, where=where,
-                          engine="DuckDB", type_problem=_type_problem(types))
+                          engine="DuckDB", type_problem=type_problem(types))
             owner = {c: name for name, columns in learners.items() for c in columns}
             lab = f"CAST({quote_ident(label)} AS VARCHAR)"
             w = "1" if weight is None else scaled_weight(weight, weight_exponent)

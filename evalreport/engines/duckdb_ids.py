@@ -7,7 +7,7 @@ must be refused here too (issue 36: the engines agree on what is valid).
 from __future__ import annotations
 
 from .checks import id_problem, quote_ident
-from .duckdb_source import _schema, _session, duckdb_text
+from .duckdb_source import column_types, duckdb_text, session
 
 __all__ = ["check_ids_duckdb", "largest_weight_duckdb"]
 
@@ -17,8 +17,8 @@ def largest_weight_duckdb(source, weight: str, *, memory_limit: str = "1GB", kin
     """The largest finite weight of the source (None: no such column, or none finite):
     the in-memory road scales weights by its power of two when their sums would
     overflow or their products underflow, and so does the DuckDB road with it."""
-    with _session(source, memory_limit=memory_limit, kind=kind, database=database) as db:
-        types = _schema(db.con, db.duckdb, db.from_sql, db.params, db.where)
+    with session(source, memory_limit=memory_limit, kind=kind, database=database) as db:
+        types = column_types(db.con, db.duckdb, db.from_sql, db.params, db.where)
         if weight not in types:
             return None
         w = f"TRY_CAST({quote_ident(weight)} AS DOUBLE)"
@@ -35,8 +35,8 @@ def check_ids_duckdb(source, id_column: str, *, memory_limit: str = "1GB", kind:
     """Raise :class:`~evalreport.engines.checks.ColumnError` (role "id") when the
     id column is missing, holds a missing or empty id, or an id twice; two
     queries (a count and a GROUP BY that DuckDB spills past ``memory_limit``)."""
-    with _session(source, memory_limit=memory_limit, kind=kind, database=database) as db:
-        types = _schema(db.con, db.duckdb, db.from_sql, db.params, db.where)
+    with session(source, memory_limit=memory_limit, kind=kind, database=database) as db:
+        types = column_types(db.con, db.duckdb, db.from_sql, db.params, db.where)
         if id_column not in types:
             return  # the aggregation names the missing column (with the closest name)
         col = quote_ident(id_column)

@@ -15,13 +15,63 @@ import numpy as np
 from ..arrow import arrow_to_numpy
 from ..metrics import stream as _stream
 from .checks import LABELS_CAP, check_columns, judge_checks, match_positive, quote_ident, sorted_labels
-from .duckdb_source import _booleans_as_in_memory, _schema, _type_problem, duckdb_text
+from .duckdb_source import booleans_as_in_memory, column_types, duckdb_text, type_problem
 from .resolution import cell_scale, cells_for
 from .tables import Aggregated, build_tables
 
 
-def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores, weight, mode, by,
-               labels_as_text=False, stream=None, weight_exponent=0):
+def aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores, weight, mode, by,
+              labels_as_text=False, stream=None, weight_exponent=0):
+    """The count tables of the learners' ``scores`` over the rows of ``from_sql``:
+    the schema checked, one pass of data checks, the distinct labels, then one
+    ``GROUP BY`` per learner, binned (``mode``) or exact, streamed (``mode`` None)."""
+    bound, run = _statements(con, params)
+
+    # 1. schema
+    types = column_types(con, duckdb, from_sql, bound(f"SELECT * FROM {from_sql}"), where)
+    from_sql, params = booleans_as_in_memory(con, duckdb, from_sql, params,
+                                              (label, by, weight, *scores.values()), where, types)
+    bound, run = _statements(con, params)  # (the source's parameters as the booleans left them)
+    check_columns(list(types), label=label, scores=scores, weight=weight, by=by, where=where, engine="DuckDB",
+                  type_problem=type_problem(types))
+
+    lab = quote_ident(label)
+    # 2. checks, one pass
+    cols = list(dict.fromkeys(scores.values()))
+    checks = _check_items(lab, types, cols, mode=mode, weight=weight, by=by)
+    try:
+        row = list(run(f"SELECT {', '.join(checks)} FROM {from_sql}").fetchall()[0])
+    except duckdb.Error as exc:
+        raise ValueError(f"DuckDB failed reading {where}: {duckdb_text(exc)}") from None
+    rows, ranges = judge_checks(row, cols=cols, scores=scores, mode=mode, label=label,
+                                weight=weight, by=by, where=where)
+
+    # 3. labels
+    labels, truncated, positive_label = _labels(run, from_sql, lab, positive, labels_as_text)
+
+    # 4. one GROUP BY per learner
+    is_pos, bind = _positive_test(lab, positive_label)
+    if mode is None:
+        return _stream_exact(
+            duckdb, con, from_sql, where, bound, run, lab=lab, is_pos=is_pos, bind=bind, scores=scores,
+            weight=weight, by=by, rows=rows, labels=labels, truncated=truncated,
+            positive_label=positive_label, weight_exponent=weight_exponent, **(stream or {}),
+        )
+    tables, bounds = _binned_tables(duckdb, from_sql, where, run, scores=scores, mode=mode, ranges=ranges,
+                                    counts=_class_sums(is_pos, weight, weight_exponent), bind=bind,
+                                    weight=weight, by=by, rows=rows)
+    return Aggregated(
+        tables=tables,
+        rows=rows,
+        resolution_bound=bounds,
+        labels_seen=labels,
+        labels_truncated=truncated,
+        positive_label=positive_label,
+    )
+
+
+def _statements(con, params):
+    """(bound, run): a statement's parameters out of ``params``, and the statement run."""
     def bound(sql, extra=None):
         p = dict(params)
         if extra:
@@ -32,17 +82,13 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
     def run(sql, extra=None):
         return con.execute(sql, bound(sql, extra))
 
-    # 1. schema
-    types = _schema(con, duckdb, from_sql, bound(f"SELECT * FROM {from_sql}"), where)
-    from_sql, params = _booleans_as_in_memory(con, duckdb, from_sql, params,
-                                              (label, by, weight, *scores.values()), where, types)
-    check_columns(list(types), label=label, scores=scores, weight=weight, by=by, where=where, engine="DuckDB",
-                  type_problem=_type_problem(types))
+    return bound, run
 
-    lab = quote_ident(label)
-    # 2. checks, one pass
+
+def _check_items(lab: str, types: dict, cols: list, *, mode, weight, by) -> list[str]:
+    """The SELECT items of the one pass of data checks, in the order
+    :func:`~evalreport.engines.checks.judge_checks` reads them."""
     checks = ["count(*)", f"count(*) FILTER (WHERE {lab} IS NULL)"]
-    cols = list(dict.fromkeys(scores.values()))
     for col in cols:
         x = f"CAST({quote_ident(col)} AS DOUBLE)"
         if types[col] == "BOOLEAN":
@@ -67,14 +113,11 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
         ]
     if by is not None:
         checks.append(f"count(*) FILTER (WHERE {quote_ident(by)} IS NULL)")
-    try:
-        row = list(run(f"SELECT {', '.join(checks)} FROM {from_sql}").fetchall()[0])
-    except duckdb.Error as exc:
-        raise ValueError(f"DuckDB failed reading {where}: {duckdb_text(exc)}") from None
-    rows, ranges = judge_checks(row, cols=cols, scores=scores, mode=mode, label=label,
-                                weight=weight, by=by, where=where)
+    return checks
 
-    # 3. labels
+
+def _labels(run, from_sql: str, lab: str, positive, labels_as_text: bool):
+    """(labels seen, whether more were left unfetched, the positive label or None)."""
     found = [r[0] for r in run(
         f"SELECT DISTINCT {lab} FROM {from_sql} ORDER BY 1 LIMIT {LABELS_CAP + 1}"
     ).fetchall()]
@@ -88,23 +131,22 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
             {"plabel": str(positive)},
         ).fetchall()]
         positive_label = match_positive(probe, positive, as_text=labels_as_text)
+    return labels, truncated, positive_label
 
-    # 4. one GROUP BY per learner
+
+def _positive_test(lab: str, positive_label):
+    """(the SQL test of a positive row, its bound parameters): FALSE with no positive label."""
     if positive_label is None:
-        is_pos = "FALSE"
-        bind = {}
-    else:
-        is_pos = f"{lab} = $positive"
-        bind = {"positive": positive_label.item() if isinstance(positive_label, np.generic) else positive_label}
-    if mode is None:
-        return _stream_exact(
-            duckdb, con, from_sql, where, bound, run, lab=lab, is_pos=is_pos, bind=bind, scores=scores,
-            weight=weight, by=by, rows=rows, labels=labels, truncated=truncated,
-            positive_label=positive_label, weight_exponent=weight_exponent, **(stream or {}),
-        )
+        return "FALSE", {}
+    return f"{lab} = $positive", {
+        "positive": positive_label.item() if isinstance(positive_label, np.generic) else positive_label}
+
+
+def _binned_tables(duckdb, from_sql, where, run, *, scores, mode, ranges, counts, bind, weight, by, rows):
+    """(tables, resolution bounds): one ``GROUP BY`` of binned scores per learner,
+    every row coming back (one per bin, or per group and bin)."""
     tables: dict = {}
     bounds = {}
-    counts = _class_sums(is_pos, weight, weight_exponent)
     g = f"{quote_ident(by)} AS g, " if by is not None else ""
     for name, col in scores.items():
         x = f"CAST({quote_ident(col)} AS DOUBLE)"
@@ -131,14 +173,7 @@ def _aggregate(duckdb, con, from_sql, params, where, *, label, positive, scores,
             weighted=weight is not None, tables=tables, bounds=bounds, rows=rows,
         )
         del frame
-    return Aggregated(
-        tables=tables,
-        rows=rows,
-        resolution_bound=bounds,
-        labels_seen=labels,
-        labels_truncated=truncated,
-        positive_label=positive_label,
-    )
+    return tables, bounds
 
 
 def scaled_weight(weight: str, exponent: int = 0) -> str:

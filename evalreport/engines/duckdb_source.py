@@ -77,7 +77,8 @@ def duckdb_text(exc) -> str:
     return " ".join(kept) or str(exc).strip().splitlines()[0]
 
 
-def _duckdb():
+def import_duckdb():
+    """The duckdb module, imported on first use (an ImportError saying how to install it)."""
     try:
         import duckdb
     except ImportError as exc:  # pragma: no cover - duckdb is installed where this runs
@@ -87,12 +88,13 @@ def _duckdb():
     return duckdb
 
 
-def _check_memory_limit(memory_limit) -> None:
+def check_memory_limit(memory_limit) -> None:
+    """A ValueError unless ``memory_limit`` is a non-empty text (DuckDB parses the size)."""
     if not isinstance(memory_limit, str) or not memory_limit.strip():
         raise ValueError(f"memory_limit must be a size such as '1GB', got {memory_limit!r}")
 
 
-def _connect(duckdb, database, *, memory_limit: str, temp_directory: str, threads=None):
+def connect(duckdb, database, *, memory_limit: str, temp_directory: str, threads=None):
     """A DuckDB connection for one aggregation: spilling to ``temp_directory``,
     its buffers held to :data:`DUCKDB_SHARE` of ``memory_limit`` (the budget
     of the whole aggregation, Python's side included)."""
@@ -105,7 +107,7 @@ def _connect(duckdb, database, *, memory_limit: str, temp_directory: str, thread
     except duckdb.Error as exc:
         raise ValueError(f"DuckDB cannot open {database or 'an in-memory database'}: {exc}") from None
     try:
-        _share_memory(con, DUCKDB_SHARE)
+        share_memory(con, DUCKDB_SHARE)
     except BaseException:
         con.close()
         raise
@@ -113,16 +115,16 @@ def _connect(duckdb, database, *, memory_limit: str, temp_directory: str, thread
 
 
 @contextmanager
-def _session(source, *, memory_limit: str, kind: str, database):
+def session(source, *, memory_limit: str, kind: str, database):
     """One connection to the source, in a temporary spill folder removed after:
     yields ``duckdb``, ``con``, ``from_sql``, ``params`` and ``where`` (the
-    source resolved as :func:`_resolve_source` resolves it)."""
-    _check_memory_limit(memory_limit)
-    kind, database, from_sql, params, where = _resolve_source(source, kind, database)
-    duckdb = _duckdb()
+    source resolved as :func:`resolve_source` resolves it)."""
+    check_memory_limit(memory_limit)
+    kind, database, from_sql, params, where = resolve_source(source, kind, database)
+    duckdb = import_duckdb()
     tmp = tempfile.mkdtemp(prefix="evalreport-duckdb-")
     try:
-        con = _connect(duckdb, database, memory_limit=memory_limit, temp_directory=tmp)
+        con = connect(duckdb, database, memory_limit=memory_limit, temp_directory=tmp)
         try:
             yield SimpleNamespace(duckdb=duckdb, con=con, from_sql=from_sql, params=params, where=where)
         finally:
@@ -131,7 +133,7 @@ def _session(source, *, memory_limit: str, kind: str, database):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _share_memory(con, share: float) -> None:
+def share_memory(con, share: float) -> None:
     """Lower DuckDB's ``memory_limit`` to ``share`` of the one it parsed from the
     caller's (``memory_limit`` is the budget of the whole aggregation, Python's
     side included). DuckDB reads the caller's text (units, percentages of RAM)
@@ -144,7 +146,7 @@ def _share_memory(con, share: float) -> None:
     con.execute(f"SET memory_limit = '{max(int(limit * share), 1 << 20)}B'")
 
 
-def _resolve_source(source, kind: str, database):
+def resolve_source(source, kind: str, database):
     """(kind, database, FROM clause, parameters, description for messages)."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
@@ -209,7 +211,7 @@ def _reader(kind: str) -> str:
     return _FILE_READERS[kind]
 
 
-def _booleans_as_in_memory(con, duckdb, from_sql: str, params: dict, columns, where: str, types: dict):
+def booleans_as_in_memory(con, duckdb, from_sql: str, params: dict, columns, where: str, types: dict):
     """(FROM clause, parameters) that read the named ``columns`` of a CSV
     source as the in-memory road does; ``types`` (the sniffed column types)
     is updated to match.
@@ -235,7 +237,7 @@ def _booleans_as_in_memory(con, duckdb, from_sql: str, params: dict, columns, wh
     return (_CSV_TYPED, {**params, "csv_types": text}) if text else (from_sql, params)
 
 
-def _schema(con, duckdb, from_sql: str, params: dict, where: str) -> dict:
+def column_types(con, duckdb, from_sql: str, params: dict, where: str) -> dict:
     """The source's column types (the name DuckDB gives each), in order."""
     try:
         desc = con.execute(f"SELECT * FROM {from_sql} LIMIT 0", params).description
@@ -270,7 +272,7 @@ def _parse_url(url: str):
     return path, table
 
 
-def _type_problem(types: dict):
+def type_problem(types: dict):
     """:func:`check_columns`' test: None for a numeric or boolean column, else its DuckDB type."""
     def problem(column):
         base = types[column].upper()

@@ -169,12 +169,12 @@ def class_column(rows, index: dict, i: int, k: int, n_rows: int, *, integral: bo
     in-memory path. ``index`` maps a label as returned to its class index."""
     from dataclasses import replace
 
-    from ..metrics.multiclass import _column_pass
+    from ..metrics.multiclass import column_pass
 
     score = np.array([r[0] for r in rows], dtype=float)
     y = np.array([index[r[1]] for r in rows], dtype=np.int64)
     weight = np.array([r[2] for r in rows], dtype=float)
-    table, wins = _column_pass(y, score, weight, i, k, n_rows)
+    table, wins = column_pass(y, score, weight, i, k, n_rows)
     if integral:  # the weights were counts: keep the table exact
         table = replace(table, tp=np.rint(table.tp).astype(np.int64), fp=np.rint(table.fp).astype(np.int64))
     return table, wins

@@ -9,117 +9,23 @@ not grow with the number of rows: curves arrive already bounded
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
-from .svg import FONT, _svg, drawing
-from .text import _label, cost_alt, gains_alt, lift_alt, pr_alt, reliability_alt, roc_alt, roc_log_alt, scalars_alt
+from .svg import drawing, to_svg
+from .text import cost_alt, gains_alt, legend_label, lift_alt, pr_alt, reliability_alt, roc_alt, roc_log_alt
+from .text import scalars_alt
 # the drawing of the ROC, P-R and cost curves is the plot helpers' (evalreport.figures.plots, for
 # custom figures too); the rest is shared with the other figure modules from here
-from .plots import MIN_TEXT, PALETTE, _proxy, _thin, _unit_axes  # noqa: F401  (classes.py, ...)
-from .plots import _cost_limits, _drawn, _line, learner_styles, plot_cost_curves, plot_pr, plot_roc
-from .styles import _muted_handle
+from .plots import MIN_TEXT, PALETTE, proxy, thin, unit_axes  # noqa: F401  (classes.py, ...)
+from .plots import drawn_cost_limits, drawn_learners, line_style, learner_styles, plot_cost_curves, plot_pr, plot_roc
+from .styles import muted_handle
 from .plots import roc_crowded
+from .canvas import FULL_WIDTH, HALF_WIDTH, QUARTER_WIDTH, THIRD_HEIGHT, THIRD_WIDTH
+from .canvas import legend_below, legend_columns, new_figure, rc_context
 
 __all__ = ["PALETTE", "learner_styles", "figures", "gains_figures", "drawing", "dot_handles"]
 
-def _rc(extra: dict | None = None):
-    """matplotlib's settings for drawing one figure (read when artists are made
-    and when the SVG is written, so the whole drawing runs inside)."""
-    import matplotlib
-
-    return matplotlib.rc_context({**_RC, **(extra or {})})
-
-
-def _figure(figsize, **kwargs):
-    """A Figure on the SVG backend's canvas, made without pyplot: no global
-    figure registry to close figures from (a figure left open by an exception
-    lived on), no process-wide backend switch (``matplotlib.use``) under the
-    caller, and the Agg backend is never loaded. (pyplot's own import is small
-    once matplotlib.figure is loaded: about 15 ms.)"""
-    from matplotlib.backends.backend_svg import FigureCanvasSVG
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=figsize, **kwargs)
-    FigureCanvasSVG(fig)
-    return fig
-
-
-#: Figures are drawn at the size they are printed (A4 less the margins: 7.0 in
-#: across, 3.45 in for a figure beside another), so a point here is a point on
-#: paper: no text is set under 7 pt.
-FULL_WIDTH, HALF_WIDTH, QUARTER_WIDTH = 7.0, 3.45, 1.68
-#: ROC, P-R and cost curves three across (a few learners, no crowded corner):
-#: each 2.22 in wide, one height, so the row is a third of a page, not two thirds
-THIRD_WIDTH, THIRD_HEIGHT = 2.22, 3.4
 THIRDS_MAX_LEARNERS = 4
-
-_RC = {
-    "svg.fonttype": "none",  # text stays text: small, selectable, fast to lay out in the PDF
-    "font.family": FONT,
-    "font.size": 8,
-    "axes.titlesize": 8.5,
-    "axes.labelsize": 8,
-    "xtick.labelsize": 7.5,
-    "ytick.labelsize": 7.5,
-    "legend.fontsize": 7.5,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.grid": True,
-    "grid.color": "#e4e4e4",
-    "grid.linewidth": 0.5,
-    "lines.linewidth": 1.5,
-    "path.simplify": False,  # the engine already bounded the points
-    # learner and class names are text: '$' is not mathtext ('$\\frac{$' would not parse)
-    "text.parse_math": False,
-    # room for the legends outside the axes, without tight_layout's guesses
-    "figure.constrained_layout.h_pad": 0.03,
-    "figure.constrained_layout.w_pad": 0.03,
-}
-
-
-def _legend_columns(labels, width: float) -> int:
-    """How many columns of legend entries fit ``width`` inches: matplotlib fills the
-    columns one after another, each as wide as its widest entry (a column of short
-    learner names beside one of longer marks), the texts measured in the legend's font."""
-    from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import TextToPath
-
-    font = FontProperties(family=FONT, size=_RC["legend.fontsize"])
-    measure = TextToPath().get_text_width_height_descent  # names are text: no mathtext ('$')
-    # an entry: its handle (1.8 em) and the pad after it (0.4 em), then its text; columns 0.8 em apart
-    em = _RC["legend.fontsize"] / 72
-    with warnings.catch_warnings():  # a glyph the font lacks: _svg warns of it, once, as drawing does
-        warnings.simplefilter("ignore")
-        entries = [2.2 * em + measure(lab, font, ismath=False)[0] / 72 for lab in labels]
-    best = 1
-    for ncol in range(2, len(entries) + 1):
-        rows, large = divmod(len(entries), ncol)
-        start, total = 0, 0.8 * em * (ncol - 1)
-        for n in [rows + 1] * large + [rows] * (ncol - large):
-            total += max(entries[start:start + n], default=0.0)
-            start += n
-        if total > width - 0.12:  # the figure's padding and the legend's own
-            break
-        best = ncol
-    return best
-
-
-def _legend_below(fig, axes, handles=None, labels=None, width: float = HALF_WIDTH) -> None:
-    """The legend under the axes, outside the data (constrained layout makes
-    room for it); as many columns as the longest label allows at this width."""
-    if handles is None:
-        pairs = {}
-        for ax in axes:
-            for h, lab in zip(*ax.get_legend_handles_labels()):
-                pairs.setdefault(lab, h)
-        labels, handles = list(pairs), list(pairs.values())
-    if not handles:
-        return
-    ncol = _legend_columns(labels, width)
-    fig.legend(handles, labels, loc="outside lower center", ncol=ncol, frameon=False,
-               handlelength=1.8, columnspacing=0.8, handletextpad=0.4, borderaxespad=0.2)
 
 
 def roc_figure(result, styles, thirds: bool = False, log_fpr: bool = False) -> str:
@@ -130,30 +36,30 @@ def roc_figure(result, styles, thirds: bool = False, log_fpr: bool = False) -> s
     # a pair (the curves crowd the corner) with legends of two columns where they fit: the
     # row no taller than the one figure of two panels it replaced
     pair = log_fpr or roc_crowded([lr.curves.roc for lr in result.learners.values() if lr.curves.roc is not None])
-    with _rc():
+    with rc_context():
         size = (THIRD_WIDTH, THIRD_HEIGHT) if thirds else (HALF_WIDTH, 3.2) if pair else (HALF_WIDTH, 4.2)
-        fig = _figure(size, layout="constrained")
+        fig = new_figure(size, layout="constrained")
         ax = fig.subplots()
         handles = plot_roc(ax, result, styles=styles, log_fpr=log_fpr, legend=False)
         labels = [h.get_label() for h in handles]
         if pair and not thirds:  # the axes' room, and a line (0.155 in) per row of the legend
-            fig.set_size_inches(size[0], 2.43 + 0.155 * -(-len(labels) // _legend_columns(labels, size[0])))
-        _legend_below(fig, [ax], handles, labels, width=size[0])
+            fig.set_size_inches(size[0], 2.43 + 0.155 * -(-len(labels) // legend_columns(labels, size[0])))
+        legend_below(fig, [ax], handles, labels, width=size[0])
         if log_fpr:
-            return _svg(fig, "roc-log", roc_log_alt(result))
-        return _svg(fig, "roc", roc_alt(result))
+            return to_svg(fig, "roc-log", roc_log_alt(result))
+        return to_svg(fig, "roc", roc_alt(result))
 
 
 def _curves_figure(plot, name: str, alt: str, result, styles, thirds: bool) -> str:
     """One axes of every learner's curves (``plot``: a plot helper) with the legend
     below: the P-R and the cost figures."""
-    with _rc():
+    with rc_context():
         size = (THIRD_WIDTH, THIRD_HEIGHT) if thirds else (HALF_WIDTH, 3.3)
-        fig = _figure(size, layout="constrained")
+        fig = new_figure(size, layout="constrained")
         ax = fig.subplots()
         handles = plot(ax, result, styles=styles, legend=False)
-        _legend_below(fig, [ax], handles, [h.get_label() for h in handles], width=size[0])
-        return _svg(fig, name, alt)
+        legend_below(fig, [ax], handles, [h.get_label() for h in handles], width=size[0])
+        return to_svg(fig, name, alt)
 
 
 def pr_figure(result, styles, thirds: bool = False) -> str:
@@ -164,7 +70,7 @@ def cost_limits(result) -> tuple[float, float]:
     """The cost figure's y range: from 0 to a little above the highest of the
     learners' lower envelopes (cost curves) and the deployed thresholds' costs at
     the operating point, not the whole range of the cost lines under them."""
-    return _cost_limits(_drawn(result))
+    return drawn_cost_limits(drawn_learners(result))
 
 
 def cost_figure(result, styles, thirds: bool = False) -> str:
@@ -193,10 +99,10 @@ def scalar_limits(rows) -> tuple[float, float]:
 def scalars_figure(result, styles, rows) -> str:
     """Dot chart of the headline scalars; ``rows`` = [(label, {learner: (value, (lo, hi) | None)})]."""
     keys = list(result.learners)
-    with _rc():
+    with rc_context():
         # a label on two lines (with priors: "F1" over "(sample: 37 % positive)") needs taller rows
         per_row = 0.32 if any("\n" in label for label, _ in rows) else 0.23
-        fig = _figure((FULL_WIDTH, per_row * len(rows) * max(1, len(keys) / 4) + 0.8), layout="constrained")
+        fig = new_figure((FULL_WIDTH, per_row * len(rows) * max(1, len(keys) / 4) + 0.8), layout="constrained")
         ax = fig.subplots()
         step = 0.7 / max(1, len(keys))
         for i, (label, values) in enumerate(rows):
@@ -210,7 +116,7 @@ def scalars_figure(result, styles, rows) -> str:
                 if interval is not None:
                     ax.plot(interval, [y, y], color=st["color"], linewidth=0.8 if muted else 1.2,
                             zorder=1.5 if muted else 2)
-                ax.plot([value], [y], **_dot(st))
+                ax.plot([value], [y], **dot_style(st))
         ax.set_yticks(range(len(rows)))
         ax.set_yticklabels([label for label, _ in rows])
         ax.set_ylim(len(rows) - 0.5, -0.5)
@@ -221,10 +127,10 @@ def scalars_figure(result, styles, rows) -> str:
         handles = dot_handles(keys, styles)
         fig.legend(handles, [h.get_label() for h in handles], loc="outside upper center",
                    ncol=min(len(keys), 6), frameon=False, handletextpad=0.2, columnspacing=1.2)
-        return _svg(fig, "scalars", scalars_alt(rows))
+        return to_svg(fig, "scalars", scalars_alt(rows))
 
 
-def _dot(st: dict, size: float = 5) -> dict:
+def dot_style(st: dict, size: float = 5) -> dict:
     """A learner's dot in a dot chart: its marker and colour; a muted one small and behind."""
     if st.get("muted"):
         return dict(marker="o", markersize=size * 0.6, color=st["color"], linestyle="none", clip_on=False,
@@ -235,11 +141,11 @@ def _dot(st: dict, size: float = 5) -> dict:
 
 def dot_handles(keys, styles, size: float = 5) -> list:
     """The legend entries of the dot charts: one per learner in colour, one for the grey ones."""
-    handles = [_proxy(_label(k), **{**_dot(styles[k], size), "clip_on": True}) for k in keys
+    handles = [proxy(legend_label(k), **{**dot_style(styles[k], size), "clip_on": True}) for k in keys
                if not styles[k].get("muted")]
-    grey = _muted_handle(keys, styles)
+    grey = muted_handle(keys, styles)
     if grey is not None:
-        handles.append(_proxy(grey.get_label(), **_dot(styles[[k for k in keys if styles[k].get("muted")][0]],
+        handles.append(proxy(grey.get_label(), **dot_style(styles[[k for k in keys if styles[k].get("muted")][0]],
                                                          size)))
     return handles
 
@@ -250,15 +156,15 @@ def gains_figures(result, styles) -> tuple[str, str]:
     figures, each with its legend (side by side in print, one under the other on
     a phone)."""
     drawn = [k for k, lr in result.learners.items() if lr.operating_table is not None]
-    labels = ["random"] + [_label(k) for k in drawn if not styles[k].get("muted")]
+    labels = ["random"] + [legend_label(k) for k in drawn if not styles[k].get("muted")]
     labels += [] if len(labels) == len(drawn) + 1 else ["n other learners (grey)"]
-    rows = -(-len(labels) // _legend_columns(labels, HALF_WIDTH))
-    grey = _muted_handle(drawn, styles)
+    rows = -(-len(labels) // legend_columns(labels, HALF_WIDTH))
+    grey = muted_handle(drawn, styles)
     out = []
     for name in ("gains", "lift"):
-        with _rc():
+        with rc_context():
             # each row of legend past the first takes its height from the axes: the figure grows by it
-            fig = _figure((HALF_WIDTH, 2.0 + 0.16 * (rows - 1)), layout="constrained")
+            fig = new_figure((HALF_WIDTH, 2.0 + 0.16 * (rows - 1)), layout="constrained")
             ax = fig.subplots()
             if name == "gains":
                 ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":", label="random")
@@ -266,8 +172,8 @@ def gains_figures(result, styles) -> tuple[str, str]:
                 ax.axhline(1.0, color="#999999", linewidth=0.8, linestyle=":", label="random")
             for key in drawn:
                 table, st = result.learners[key].operating_table, styles[key]
-                line = dict(**_line(st), marker=st.get("marker", "o"), markersize=2.5 if st.get("muted") else 3.2,
-                            label="_" if st.get("muted") else _label(key))
+                line = dict(**line_style(st), marker=st.get("marker", "o"), markersize=2.5 if st.get("muted") else 3.2,
+                            label="_" if st.get("muted") else legend_label(key))
                 if name == "gains":
                     points = [(0.0, 0.0)] + [(g.flagged, g.captured) for g in table.gains if g.captured is not None]
                 else:
@@ -275,7 +181,7 @@ def gains_figures(result, styles) -> tuple[str, str]:
                 if len(points) > (1 if name == "gains" else 0):
                     ax.plot(*zip(*points), **line)
             if name == "gains":
-                _unit_axes(ax, "Share flagged (top by score)", "Share of positives captured")
+                unit_axes(ax, "Share flagged (top by score)", "Share of positives captured")
                 ax.set_title("Cumulative gains")
             else:
                 ax.set_xlim(0, 1.02)
@@ -286,8 +192,8 @@ def gains_figures(result, styles) -> tuple[str, str]:
             handles, labels_ = ax.get_legend_handles_labels()
             if grey is not None:
                 handles, labels_ = handles + [grey], labels_ + [grey.get_label()]
-            _legend_below(fig, [ax], handles, labels_, width=HALF_WIDTH)
-            out.append(_svg(fig, name, gains_alt(result) if name == "gains" else lift_alt(result)))
+            legend_below(fig, [ax], handles, labels_, width=HALF_WIDTH)
+            out.append(to_svg(fig, name, gains_alt(result) if name == "gains" else lift_alt(result)))
     return out[0], out[1]
 
 
@@ -321,10 +227,10 @@ def reliability_figure(name: str, bins, color: str, fig_id: str, *, top_label: b
     its mean score, with Wilson's interval, beside the diagonal of perfect
     calibration; underneath, each bin's weight as a histogram over its range."""
     shown = [b for b in bins if b.n > 0]
-    with _rc():
+    with rc_context():
         # four across the page (QUARTER_WIDTH) with fixed margins (the labels are
         # known): a layout engine measures every text again, a third of the drawing
-        fig = _figure((QUARTER_WIDTH, 2.1))
+        fig = new_figure((QUARTER_WIDTH, 2.1))
         fig.subplots_adjust(left=0.3, right=0.95, top=0.9, bottom=0.19, hspace=0.12)
         (ax, hist) = fig.subplots(2, 1, sharex=True,
                                        gridspec_kw={"height_ratios": [3, 1]})
@@ -336,11 +242,11 @@ def reliability_figure(name: str, bins, color: str, fig_id: str, *, top_label: b
         # the interval holds the observed share; max(0, .) only absorbs rounding
         yerr = np.maximum(np.vstack([y - low, high - y]), 0.0) if shown else None
         ax.errorbar(x, y, yerr=yerr, color=color, marker="o",
-                    markersize=4, linewidth=1.2, elinewidth=0.8, capsize=2, label=_label(name))
+                    markersize=4, linewidth=1.2, elinewidth=0.8, capsize=2, label=legend_label(name))
         ax.set_xlim(-0.01, 1.01)
         ax.set_ylim(-0.01, 1.01)
         ax.set_ylabel("share right" if top_label else "share positive")
-        ax.set_title(_label(name) + (" (top label)" if top_label else ""))
+        ax.set_title(legend_label(name) + (" (top label)" if top_label else ""))
         ax.set_yticks([0, 0.5, 1])
         hist.set_xticks([0, 0.5, 1])
         hist.bar([b.lo for b in bins], [b.n for b in bins], width=[b.hi - b.lo for b in bins], align="edge",
@@ -354,4 +260,4 @@ def reliability_figure(name: str, bins, color: str, fig_id: str, *, top_label: b
         hist.yaxis.set_major_locator(MaxNLocator(nbins=2, integer=True))
         hist.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v / 1000:g}k" if abs(v) >= 1000 else f"{v:g}"))
         hist.grid(axis="x", visible=False)
-        return _svg(fig, fig_id, reliability_alt(name, bins, top_label))
+        return to_svg(fig, fig_id, reliability_alt(name, bins, top_label))

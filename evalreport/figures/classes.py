@@ -10,10 +10,11 @@ import textwrap
 import numpy as np
 
 from .text import cd_alt, class_roc_alt, class_scores_alt, confusion_alt, confusion_shares_alt
-from .text import _label
-from . import (FULL_WIDTH, HALF_WIDTH, MIN_TEXT, PALETTE, _dot, _figure, _legend_below, _rc, _svg,
-                      _thin, _unit_axes, dot_handles, scalar_limits)
-from .styles import _DASHES
+from .text import legend_label
+from . import MIN_TEXT, PALETTE, dot_handles, dot_style, scalar_limits, thin, unit_axes
+from .canvas import FULL_WIDTH, HALF_WIDTH, legend_below, new_figure, rc_context
+from .svg import to_svg
+from .styles import DASHES
 
 #: The classes' colours, never the learners' (blue is a learner on one page and a class
 #: on another no more): teal, indigo, olive, orchid, each at least 3:1 on white and
@@ -71,8 +72,8 @@ def confusion_figures(name: str, classes: list[str], confusion: np.ndarray,
     for texts, title, fid in ((counts, "counts", fig_id),
                               (share_text, "% of each true class" if percent else "share of each true class",
                                f"{fig_id}-shares")):
-        with _rc({"axes.grid": False}):
-            fig = _figure((width, height), layout="constrained")
+        with rc_context({"axes.grid": False}):
+            fig = new_figure((width, height), layout="constrained")
             ax = fig.subplots()
             image = ax.imshow(shares, cmap=CONFUSION_CMAP, vmin=0, vmax=1)
             for i in range(k):
@@ -86,7 +87,7 @@ def confusion_figures(name: str, classes: list[str], confusion: np.ndarray,
             ax.set_yticklabels(classes)
             ax.set_xlabel("predicted")
             ax.set_ylabel("true")
-            ax.set_title(_label(name) + "\n" + title if side else _label(f"{name}: {title}"))
+            ax.set_title(legend_label(name) + "\n" + title if side else legend_label(f"{name}: {title}"))
             # the shading's key (both are shaded by the share of the row, the true class),
             # beside the matrix, its height
             cax = ax.inset_axes([1.06, 0.0, 0.055 if side else 0.035, 1.0])
@@ -96,7 +97,7 @@ def confusion_figures(name: str, classes: list[str], confusion: np.ndarray,
             key.outline.set_linewidth(0.4)
             alt = confusion_alt(name, classes, confusion) if fid == fig_id else \
                 confusion_shares_alt(name, classes, confusion)
-            out.append(_svg(fig, fid, alt, natural=side))
+            out.append(to_svg(fig, fid, alt, natural=side))
     return out[0], out[1], side
 
 
@@ -111,21 +112,21 @@ def class_roc_figure(name: str, curves: dict, aucs: dict, fig_id: str, color: st
     drawn = {c: v.roc for c, v in curves.items() if v.roc is not None}
     if len(curves) > SMALL_MULTIPLES:
         return _class_roc_grid(name, curves, aucs, fig_id, color or PALETTE[0])
-    with _rc():
-        fig = _figure((HALF_WIDTH, 4.3), layout="constrained")
+    with rc_context():
+        fig = new_figure((HALF_WIDTH, 4.3), layout="constrained")
         ax = fig.subplots()
         ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle=":")
         for i, (cname, roc) in enumerate(drawn.items()):
             i = list(curves).index(cname)
             auc = aucs.get(cname)
-            label = _label(f"{cname} (AUC {auc:.3f})" if auc is not None else cname)
+            label = legend_label(f"{cname} (AUC {auc:.3f})" if auc is not None else cname)
             # the classes' own colours and dashes: never a learner's
-            ax.plot(*_thin(roc.x, roc.y), color=CLASS_PALETTE[i % len(CLASS_PALETTE)],
-                    linestyle=_DASHES[i % len(_DASHES)], label=label)
-        _unit_axes(ax, "False positive rate (one vs rest)", "True positive rate")
-        ax.set_title(_label(f"{name}: one-vs-rest ROC curves"))
-        _legend_below(fig, [ax])
-        return _svg(fig, fig_id, class_roc_alt(name, aucs))
+            ax.plot(*thin(roc.x, roc.y), color=CLASS_PALETTE[i % len(CLASS_PALETTE)],
+                    linestyle=DASHES[i % len(DASHES)], label=label)
+        unit_axes(ax, "False positive rate (one vs rest)", "True positive rate")
+        ax.set_title(legend_label(f"{name}: one-vs-rest ROC curves"))
+        legend_below(fig, [ax])
+        return to_svg(fig, fig_id, class_roc_alt(name, aucs))
 
 
 def _class_roc_grid(name: str, curves: dict, aucs: dict, fig_id: str, color: str) -> str:
@@ -133,20 +134,20 @@ def _class_roc_grid(name: str, curves: dict, aucs: dict, fig_id: str, color: str
     ncols = 3 if k <= 9 else 4
     nrows = -(-k // ncols)
     fit = max(6, int(HALF_WIDTH / ncols * 72 / (0.55 * 7.5)))  # characters of a 7.5 pt title per panel
-    with _rc({"axes.titlesize": 7.5, "xtick.labelsize": 7, "ytick.labelsize": 7}):
-        fig = _figure((HALF_WIDTH, 0.2 + nrows * HALF_WIDTH / ncols * 1.08 + 0.35), layout="constrained")
+    with rc_context({"axes.titlesize": 7.5, "xtick.labelsize": 7, "ytick.labelsize": 7}):
+        fig = new_figure((HALF_WIDTH, 0.2 + nrows * HALF_WIDTH / ncols * 1.08 + 0.35), layout="constrained")
         axes = np.atleast_1d(fig.subplots(nrows, ncols, sharex=True, sharey=True)).ravel()
         for ax, (cname, c) in zip(axes, curves.items()):
             ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.6, linestyle=":")
             if c.roc is not None:
-                ax.plot(*_thin(c.roc.x, c.roc.y), color=color, linewidth=1.1)
+                ax.plot(*thin(c.roc.x, c.roc.y), color=color, linewidth=1.1)
             auc = aucs.get(cname)
             # on as many lines as the panel's width needs (a long class name ran past the figure)
             title = f"{cname}" + (f" {auc:.2f}" if auc is not None else "")
             if len(title) > fit:  # the name on its lines, the AUC under it
                 title = textwrap.fill(f"{cname}", fit, break_long_words=True) + (
                     f"\n{auc:.2f}" if auc is not None else "")
-            ax.set_title(_label(title), pad=2)
+            ax.set_title(legend_label(title), pad=2)
             ax.set_xlim(0, 1)
             ax.set_ylim(0, 1.02)
             ax.set_aspect("equal")
@@ -156,8 +157,8 @@ def _class_roc_grid(name: str, curves: dict, aucs: dict, fig_id: str, color: str
             ax.set_visible(False)
         fig.supxlabel("FPR (one vs rest)", fontsize=7.5)
         fig.supylabel("TPR", fontsize=7.5)
-        fig.suptitle(_label(f"{name}: one-vs-rest ROC per class (AUC in titles)"), fontsize=8)
-        return _svg(fig, fig_id, class_roc_alt(name, aucs))
+        fig.suptitle(legend_label(f"{name}: one-vs-rest ROC per class (AUC in titles)"), fontsize=8)
+        return to_svg(fig, fig_id, class_roc_alt(name, aucs))
 
 
 def class_scores_figure(classes: list[str], values: dict[str, dict[str, float | None]], styles,
@@ -165,8 +166,8 @@ def class_scores_figure(classes: list[str], values: dict[str, dict[str, float | 
     """Dot chart of one per-class measure (e.g. F1), one colour per learner; the
     x axis fitted to the values (as the headline chart's), every learner in the legend."""
     keys = list(values)
-    with _rc():
-        fig = _figure((FULL_WIDTH, 0.3 * len(classes) * max(1, len(keys) / 2) + 1.0), layout="constrained")
+    with rc_context():
+        fig = new_figure((FULL_WIDTH, 0.3 * len(classes) * max(1, len(keys) / 2) + 1.0), layout="constrained")
         ax = fig.subplots()
         step = 0.7 / max(1, len(keys))
         for j, key in enumerate(keys):
@@ -174,7 +175,7 @@ def class_scores_figure(classes: list[str], values: dict[str, dict[str, float | 
                 v = values[key].get(cname)
                 if v is None:
                     continue
-                ax.plot([v], [i + (j - (len(keys) - 1) / 2) * step], **_dot(styles[key]))
+                ax.plot([v], [i + (j - (len(keys) - 1) / 2) * step], **dot_style(styles[key]))
         ax.set_yticks(range(len(classes)))
         ax.set_yticklabels(classes)
         ax.set_ylim(len(classes) - 0.5, -0.5)
@@ -184,7 +185,7 @@ def class_scores_figure(classes: list[str], values: dict[str, dict[str, float | 
         handles = dot_handles(keys, styles)
         fig.legend(handles, [h.get_label() for h in handles], loc="outside upper center",
                    ncol=min(len(keys), 6), frameon=False, handletextpad=0.2, columnspacing=1.2)
-        return _svg(fig, "class-scores", class_scores_alt(classes, values, measure))
+        return to_svg(fig, "class-scores", class_scores_alt(classes, values, measure))
 
 
 def critical_difference_figure(learners, average_ranks, cd: float, significant_pairs) -> str:
@@ -193,8 +194,8 @@ def critical_difference_figure(learners, average_ranks, cd: float, significant_p
     k = len(learners)
     ranks = np.asarray(average_ranks, dtype=float)
     order = np.argsort(ranks)
-    with _rc({"axes.grid": False, "axes.spines.left": False}):
-        fig = _figure((7.0, 1.2 + 0.28 * k))
+    with rc_context({"axes.grid": False, "axes.spines.left": False}):
+        fig = new_figure((7.0, 1.2 + 0.28 * k))
         ax = fig.subplots()
         ax.set_xlim(k + 0.3, 0.7)  # rank 1 on the right, as in Demšar's diagrams
         ax.set_ylim(-k - 1, 1.6)
@@ -222,4 +223,4 @@ def critical_difference_figure(learners, average_ranks, cd: float, significant_p
                 ax.plot([lo - 0.03, hi + 0.03], [level, level], color="#D55E00", linewidth=3, alpha=0.8)
                 level -= 0.22
         fig.tight_layout()
-        return _svg(fig, "cd", cd_alt(learners, average_ranks, cd, significant_pairs))
+        return to_svg(fig, "cd", cd_alt(learners, average_ranks, cd, significant_pairs))

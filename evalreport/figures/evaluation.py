@@ -15,26 +15,26 @@ from ..metrics.display import SCALARS, count_text as _count, value_text as _valu
 
 __all__ = ["evaluation_html"]
 
-#: a figure's ids are prefixed with its name (figures/svg.py's _svg): one name per figure shown,
+#: a figure's ids are prefixed with its name (figures/svg.py's to_svg): one name per figure shown,
 #: so that several evaluations' figures can live in one notebook page
 _FIGURES = itertools.count(1)
 
 
 def _figure_svg(ev) -> str:
     """ROC, P-R and cost curve side by side, as the report draws them (one learner)."""
-    from . import FULL_WIDTH, _figure, _rc
+    from .canvas import FULL_WIDTH, new_figure, rc_context
     from .plots import plot_cost_curves, plot_pr, plot_roc
-    from .svg import _svg
+    from .svg import to_svg
 
-    with _rc():
-        fig = _figure((FULL_WIDTH, 2.6), layout="constrained")
+    with rc_context():
+        fig = new_figure((FULL_WIDTH, 2.6), layout="constrained")
         roc, pr, cost = fig.subplots(1, 3)
         plot_roc(roc, ev, legend=False, title="ROC curve")
         plot_pr(pr, ev, legend=False, title="P-R curve")
         plot_cost_curves(cost, ev, legend=False, title="Cost curve")
         alt = (f"ROC curve (AUC {ev.auc:.3f}), P-R curve (AP {_value(ev.average_precision)}) "
                f"and cost curve (expected total cost {_value(ev.expected_total_cost)}) of one learner")
-        return _svg(fig, f"evaluation-{next(_FIGURES)}", alt)
+        return to_svg(fig, f"evaluation-{next(_FIGURES)}", alt)
 
 
 def evaluation_html(ev) -> str:

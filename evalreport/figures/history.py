@@ -10,9 +10,10 @@ from __future__ import annotations
 import math
 
 from .. import registry
-from .text import _label
-from . import FULL_WIDTH, _figure, _legend_below, _proxy, _rc, _svg
-from .styles import _muted_handle
+from .text import legend_label
+from .canvas import FULL_WIDTH, legend_below, new_figure, rc_context
+from .styles import muted_handle, proxy
+from .svg import to_svg
 from ..words import and_join, general
 
 __all__ = ["trend_figure", "trend_alt"]
@@ -70,8 +71,8 @@ def trend_figure(runs: list[dict], measures: list[str], keys: list[str], styles:
     if ticks[-1] != len(dates) - 1:
         ticks.append(len(dates) - 1)  # the current run is always labelled
     spread = 0.25 / max(1, len(keys))  # learners side by side at a run: their bars do not overlap
-    with _rc():
-        fig = _figure((FULL_WIDTH, 1.85 * nrows + 0.55), layout="constrained")
+    with rc_context():
+        fig = new_figure((FULL_WIDTH, 1.85 * nrows + 0.55), layout="constrained")
         axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
         for ax, m in zip(axes, measures):
             for j, k in enumerate(keys):
@@ -110,10 +111,10 @@ def trend_figure(runs: list[dict], measures: list[str], keys: list[str], styles:
         for ax in axes[len(measures):]:
             ax.set_visible(False)
         # every learner, whether or not it has a value in every panel
-        handles = [_proxy(_label(k), color=styles[k]["color"], linestyle=styles[k]["linestyle"],
+        handles = [proxy(legend_label(k), color=styles[k]["color"], linestyle=styles[k]["linestyle"],
                           marker=styles[k].get("marker", "o"), markersize=3.5) for k in keys
                    if not styles[k].get("muted")]
-        grey = _muted_handle(keys, styles)
+        grey = muted_handle(keys, styles)
         handles += [grey] if grey is not None else []
-        _legend_below(fig, axes, handles, [h.get_label() for h in handles], width=FULL_WIDTH)
-        return _svg(fig, "trend", trend_alt(runs, measures, keys, bounds))
+        legend_below(fig, axes, handles, [h.get_label() for h in handles], width=FULL_WIDTH)
+        return to_svg(fig, "trend", trend_alt(runs, measures, keys, bounds))

@@ -11,7 +11,8 @@ import textwrap
 
 import numpy as np
 
-from . import HALF_WIDTH, _figure, _rc, _svg
+from .canvas import HALF_WIDTH, new_figure, rc_context
+from .svg import to_svg
 from ..words import general
 
 __all__ = ["envelopment_heatmap", "significance_heatmap", "without_titles", "NAMED_TICKS", "TITLED_CELLS"]
@@ -65,8 +66,8 @@ def _heatmap(codes: np.ndarray, legend, names: list[str], title: str, fig_id: st
     from matplotlib.patches import Patch
 
     n = len(names)
-    with _rc({"axes.grid": False}):
-        fig = _figure((HALF_WIDTH, HALF_WIDTH + 0.35 + 0.16 * len(legend)), layout="constrained")
+    with rc_context({"axes.grid": False}):
+        fig = new_figure((HALF_WIDTH, HALF_WIDTH + 0.35 + 0.16 * len(legend)), layout="constrained")
         ax = fig.subplots()
         cmap = ListedColormap([c for _, c in legend] + ["#bdbdbd"])  # last: the diagonal
         ax.imshow(codes, cmap=cmap, vmin=-0.5, vmax=len(legend) + 0.5, interpolation="nearest", aspect="equal")
@@ -88,7 +89,7 @@ def _heatmap(codes: np.ndarray, legend, names: list[str], title: str, fig_id: st
         if handles:
             fig.legend(handles, [h.get_label() for h in handles], loc="outside lower center", ncol=2,
                        frameon=False, handlelength=1.2, columnspacing=1.0, handletextpad=0.4)
-        svg = _svg(fig, fig_id, alt)
+        svg = to_svg(fig, fig_id, alt)
         layer = _cell_titles(fig, ax, titles or {}, n)  # the layout is done: the axes are in place
         return svg[:svg.rindex("</svg>")] + layer + "</svg>" if layer else svg
 

@@ -11,7 +11,7 @@ import numpy as np
 FIGURE_POINTS = 800
 
 
-def _thin(*arrays, points: int = FIGURE_POINTS):
+def thin(*arrays, points: int = FIGURE_POINTS):
     """The curve (x, y, ...) at most ``points`` points, spread evenly along its
     L1 length; drawing only (every number was computed on the full curve)."""
     x, y = arrays[0], arrays[1]
@@ -23,7 +23,7 @@ def _thin(*arrays, points: int = FIGURE_POINTS):
     return tuple(a[pick] for a in arrays)
 
 
-def _log_path(x, y, left: float):
+def log_path(x, y, left: float):
     """A ROC curve for a log-FPR axis: its segments (straight at a linear scale)
     drawn through points between the vertices, FPR below ``left`` (0 included)
     put at ``left``, the axis' edge."""
@@ -32,15 +32,15 @@ def _log_path(x, y, left: float):
         x = np.append((x[:-1, None] + (x[1:, None] - x[:-1, None]) * steps).ravel(), x[-1])
         y = np.append((y[:-1, None] + (y[1:, None] - y[:-1, None]) * steps).ravel(), y[-1])
     else:
-        x, y = _thin(x, y)
+        x, y = thin(x, y)
     return np.maximum(x, left), y
 
 
-def _pr_path(block, positives: float):
+def pr_path(block, positives: float):
     """P-R points joined by straight lines in (FP, TP) count space, drawn in (R, P)."""
     tp, fp = block.tp, block.fp
     if tp is None or tp.size > 400:  # dense enough: the segments are short
-        return _thin(block.x, block.y)
+        return thin(block.x, block.y)
     steps = np.linspace(0.0, 1.0, 17)[:-1]
     t0, t1, f0, f1 = tp[:-1, None], tp[1:, None], fp[:-1, None], fp[1:, None]
     tpi = (t0 + (t1 - t0) * steps).ravel()

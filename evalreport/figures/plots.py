@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from .text import _label, _partial_auc
-from .paths import _log_path, _pr_path, _thin
+from .text import legend_label, partial_auc_limit
+from .paths import log_path, pr_path, thin
 # the learners' colours, dashes and markers (re-exported: the figure modules import them from here)
 from .styles import EMPHASIS_FROM, MUTED, PALETTE, learner_styles  # noqa: F401
-from .styles import _learner_handles, _line, _proxy
+from .styles import learner_handles, line_style, proxy
 from ..words import general
 
 __all__ = ["plot_roc", "plot_pr", "plot_cost_curves", "learner_styles", "PALETTE", "MUTED", "EMPHASIS_FROM"]
@@ -96,14 +96,14 @@ def _one(value, threshold, pc) -> _Learner:
                     "names to evaluations")
 
 
-def _drawn(source, *, threshold=None, pc_positive=None, max_fpr=None) -> _Drawn:
+def drawn_learners(source, *, threshold=None, pc_positive=None, max_fpr=None) -> _Drawn:
     """The learners of ``source`` as the figures read them (see the module's text)."""
     if hasattr(source, "learners") and hasattr(source, "operating_point"):  # a Result
         if source.operating_point is None:
             raise TypeError("these plots draw binary tasks; this Result is of a multi-class task")
         return _Drawn({key: _from_learner(lr) for key, lr in source.learners.items()},
                       source.operating_point.pc_positive,
-                      _partial_auc(source) if max_fpr is None else max_fpr,
+                      partial_auc_limit(source) if max_fpr is None else max_fpr,
                       [iv for c in source.comparisons for iv in c.cost_envelope])
     if not isinstance(source, Mapping):
         source = {"learner": source}
@@ -112,7 +112,7 @@ def _drawn(source, *, threshold=None, pc_positive=None, max_fpr=None) -> _Drawn:
                   pc_positive, max_fpr, [])
 
 
-def _unit_axes(ax, xlabel, ylabel):
+def unit_axes(ax, xlabel, ylabel):
     ax.set_xlim(-0.01, 1.01)
     ax.set_ylim(-0.01, 1.01)
     ax.set_aspect("equal")
@@ -127,16 +127,16 @@ def _deployed(color: str) -> dict:
 
 
 def _deployed_proxy():
-    return _proxy("deployed thresholds (squares)", marker="s", markersize=5.5, linestyle="none",
+    return proxy("deployed thresholds (squares)", marker="s", markersize=5.5, linestyle="none",
                   markeredgecolor="white")
 
 
-def _learner_handle(key: str, st: dict, label: str, hard: bool):
+def learner_handle(key: str, st: dict, label: str, hard: bool):
     """A learner's legend entry: its line, or for hard decisions the square of its one point."""
     if hard:
-        return _proxy(_label(f"{key} (hard decisions: one point)"), color=st["color"], marker="s",
+        return proxy(legend_label(f"{key} (hard decisions: one point)"), color=st["color"], marker="s",
                       markersize=5.5, linestyle="none", markeredgecolor="white")
-    return _proxy(_label(label), color=st["color"], linestyle=st["linestyle"])
+    return proxy(legend_label(label), color=st["color"], linestyle=st["linestyle"])
 
 
 def _placed(at) -> bool:
@@ -226,9 +226,9 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
     iso-cost line at PC(+) = 0.5
     least cost: A
     """
-    drawn = _drawn(source, threshold=threshold, pc_positive=pc_positive, max_fpr=max_fpr)
+    drawn = drawn_learners(source, threshold=threshold, pc_positive=pc_positive, max_fpr=max_fpr)
     styles = styles or learner_styles(drawn.learners)
-    handles = _learner_handles([_learner_handle(key, styles[key], f"{key} (AUC {value_text(lr.summary.auc)})"
+    handles = learner_handles([learner_handle(key, styles[key], f"{key} (AUC {value_text(lr.summary.auc)})"
                                                 if lr.roc is not None and lr.summary.auc is not None else key,
                                                 lr.hard or lr.roc is None) for key, lr in drawn.learners.items()],
                                list(drawn.learners), styles)
@@ -239,7 +239,7 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
     for key, lr in drawn.learners.items():
         st, roc, at, summary = styles[key], lr.roc, lr.at, lr.summary
         if roc is not None:
-            ax.plot(*_thin(roc.x, roc.y), **_line(st))
+            ax.plot(*thin(roc.x, roc.y), **line_style(st))
         hull = summary.hull
         if hull is not None and not st.get("muted"):
             hulls = True
@@ -249,7 +249,7 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
             ax.plot([at.fpr], [at.recall], **_deployed(st["color"]))
     best = _least_cost(drawn)
     if hulls:
-        handles.append(_proxy("convex hulls (dashed)", linestyle=(0, (3, 2)), linewidth=0.8))
+        handles.append(proxy("convex hulls (dashed)", linestyle=(0, (3, 2)), linewidth=0.8))
     if any(lr.at is not None for lr in drawn.learners.values()):
         handles.append(_deployed_proxy())
     if drawn.max_fpr is not None:
@@ -268,9 +268,9 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
         ax.plot(xs, ys, color="#444444", linewidth=0.9, linestyle=(0, (1, 1.5)), zorder=4)
         least = _least_marker(styles[key]["color"])
         ax.plot([op.fpr], [op.tpr], **least)
-        handles.append(_proxy(f"iso-cost line at PC(+) = {general(pc, 3)}", linewidth=0.9, linestyle=(0, (1, 1.5))))
-        handles.append(_proxy(_label(f"least cost: {key}"), **least))
-    _unit_axes(ax, "False positive rate (FPR)", "True positive rate (TPR = recall)")
+        handles.append(proxy(f"iso-cost line at PC(+) = {general(pc, 3)}", linewidth=0.9, linestyle=(0, (1, 1.5))))
+        handles.append(proxy(legend_label(f"least cost: {key}"), **least))
+    unit_axes(ax, "False positive rate (FPR)", "True positive rate (TPR = recall)")
     ax.set_title("ROC curves" if title is None else title)
     return _finish(ax, handles, legend, "lower right")
 
@@ -291,8 +291,8 @@ def _roc_log_panel(ax, drawn: _Drawn, styles) -> list:
     left = max(min(positive) / 2 if positive else 1e-3, 1e-5)
     low = 1.0
     for key, roc in curves.items():
-        x, y = _log_path(roc.x, roc.y, left)
-        ax.plot(x, y, **_line(styles[key]))
+        x, y = log_path(roc.x, roc.y, left)
+        ax.plot(x, y, **line_style(styles[key]))
         low = min(low, float(np.max(y[x <= left], initial=y[0])))
     for key, lr in drawn.learners.items():
         at = lr.at
@@ -310,7 +310,7 @@ def _roc_log_panel(ax, drawn: _Drawn, styles) -> list:
         marks.append(Patch(color="#8a8a8a", alpha=0.3, linewidth=0,
                            label=f"partial-AUC region (FPR \u2264 {general(max_fpr)})"))
     if best is not None:
-        marks.append(_proxy(_label(f"least cost: {best[0]}"), **_least_marker(styles[best[0]]["color"])))
+        marks.append(proxy(legend_label(f"least cost: {best[0]}"), **_least_marker(styles[best[0]]["color"])))
     pad = max(0.04 * (1 - low), 0.004)
     from matplotlib.ticker import FuncFormatter, NullFormatter
 
@@ -362,7 +362,7 @@ def plot_pr(ax, source, *, styles=None, threshold=None, legend=True, title=None)
     >>> [h.get_label() for h in plot_pr(ax, {"A": ev})]
     ['A (AP 0.623, BEP 0.600)', 'break-even points (diamonds)']
     """
-    drawn = _drawn(source, threshold=threshold)
+    drawn = drawn_learners(source, threshold=threshold)
     styles = styles or learner_styles(drawn.learners)
     r = np.linspace(0.001, 1, 400)
     for f in (0.2, 0.4, 0.6, 0.8):
@@ -377,22 +377,22 @@ def plot_pr(ax, source, *, styles=None, threshold=None, legend=True, title=None)
         ap, bep = lr.summary.average_precision, lr.summary.bep
         parts = [f"AP {value_text(ap)}" if ap is not None else "", f"BEP {value_text(bep)}" if bep is not None else ""]
         parts = ", ".join(p for p in parts if p)
-        handles.append(_learner_handle(key, st, f"{key} ({parts})" if parts else key, lr.hard or pr is None))
+        handles.append(learner_handle(key, st, f"{key} ({parts})" if parts else key, lr.hard or pr is None))
         if pr is not None:
-            ax.plot(*_pr_path(pr, lr.summary.positives), **_line(st))
+            ax.plot(*pr_path(pr, lr.summary.positives), **line_style(st))
         if at is not None and at.recall is not None and at.precision is not None:
             ax.plot([at.recall], [at.precision], **_deployed(st["color"]))
         if bep is not None and not st.get("muted"):
             beps = True
             ax.plot([bep], [bep], marker="D", markersize=5.5, color=st["color"], linestyle="none", zorder=5,
                     markeredgecolor="white", markeredgewidth=0.6, clip_on=False)
-    handles = _learner_handles(handles, list(drawn.learners), styles)
+    handles = learner_handles(handles, list(drawn.learners), styles)
     if beps:
-        handles.append(_proxy("break-even points (diamonds)", marker="D", markersize=5.5, linestyle="none",
+        handles.append(proxy("break-even points (diamonds)", marker="D", markersize=5.5, linestyle="none",
                               markeredgecolor="white"))
     if any(lr.at is not None for lr in drawn.learners.values()):
         handles.append(_deployed_proxy())
-    _unit_axes(ax, "Recall (TPR)", "Precision")
+    unit_axes(ax, "Recall (TPR)", "Precision")
     ax.set_title("P-R curves (grey: iso-F1)" if title is None else title)
     return _finish(ax, handles, legend, "lower left")
 
@@ -402,7 +402,7 @@ def _deployed_cost(at, pc: float) -> float:
     return at.fpr + (1 - at.recall - at.fpr) * pc
 
 
-def _cost_limits(drawn: _Drawn) -> tuple[float, float]:
+def drawn_cost_limits(drawn: _Drawn) -> tuple[float, float]:
     """See :func:`evalreport.figures.cost_limits`."""
     top = 0.0
     for lr in drawn.learners.values():
@@ -459,7 +459,7 @@ def plot_cost_curves(ax, source, *, styles=None, threshold=None, pc_positive=Non
     deployed thresholds' cost lines
     deployed thresholds (squares)
     """
-    drawn = _drawn(source, threshold=threshold, pc_positive=pc_positive)
+    drawn = drawn_learners(source, threshold=threshold, pc_positive=pc_positive)
     styles = styles or learner_styles(drawn.learners)
     pc_star = drawn.pc
     for key, lr in drawn.learners.items():
@@ -479,25 +479,25 @@ def plot_cost_curves(ax, source, *, styles=None, threshold=None, pc_positive=Non
     for key, lr in drawn.learners.items():
         curve, st, at = lr.summary.cost_curve, styles[key], lr.at
         cost = lr.summary.expected_total_cost
-        handles.append(_learner_handle(key, st, f"{key} (expected total cost {value_text(cost)})"
+        handles.append(learner_handle(key, st, f"{key} (expected total cost {value_text(cost)})"
                                        if curve is not None and cost is not None else key,
                                        lr.hard or curve is None))
         if curve is not None:
-            ax.plot(curve.pc, curve.cost, **_line(st))
+            ax.plot(curve.pc, curve.cost, **line_style(st))
         if _placed(at):
             # the deployed threshold's cost line, FPR at PC(+) = 0 to FNR at 1, and its cost at PC(+)
             ax.plot([0, 1], [at.fpr, 1 - at.recall], color=st["color"], linewidth=0.9,
                     linestyle=(0, (1, 1.2)), alpha=0.9, zorder=2)
             if pc_star is not None:
                 ax.plot([pc_star], [_deployed_cost(at, pc_star)], **_deployed(st["color"]))
-    handles = _learner_handles(handles, list(drawn.learners), styles)
+    handles = learner_handles(handles, list(drawn.learners), styles)
     if drawn.envelope:
         from matplotlib.patches import Patch
 
         handles.append(Patch(color="#8a8a8a", alpha=0.3, linewidth=0,
                              label="shaded: the least cost at each PC(+)"))
     if any(lr.at is not None for lr in drawn.learners.values()):
-        handles.append(_proxy("deployed thresholds' cost lines", linewidth=0.9,
+        handles.append(proxy("deployed thresholds' cost lines", linewidth=0.9,
                               linestyle=(0, (1, 1.2))))
         handles.append(_deployed_proxy())
     if pc_star is not None:
@@ -511,7 +511,7 @@ def plot_cost_curves(ax, source, *, styles=None, threshold=None, pc_positive=Non
                     color="#333333", xycoords=("data", "axes fraction"), zorder=10,
                     bbox=dict(boxstyle="square,pad=0.2", facecolor="white", edgecolor="none", alpha=0.9))
     ax.set_xlim(0, 1)
-    ax.set_ylim(*_cost_limits(drawn))
+    ax.set_ylim(*drawn_cost_limits(drawn))
     ax.set_xlabel("Probability cost PC(+)")
     ax.set_ylabel("Normalised expected cost")
     # the shading's key in the legend: in the title it made the title wider than a

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import FULL_WIDTH, _figure, _legend_below, _rc, _svg
-from .paths import _log_path
-from .plots import _learner_handle, _line, _thin, _unit_axes, value_text
+from .canvas import FULL_WIDTH, legend_below, new_figure, rc_context
+from .svg import to_svg
+from .paths import log_path
+from .plots import learner_handle, line_style, thin, unit_axes, value_text
 from ..words import general
 
 __all__ = ["tpr_on_grid", "roc_band", "roc_band_figure", "GRID"]
@@ -59,10 +60,10 @@ def roc_band_figure(result, shown: list[str], styles: dict) -> tuple[str, str]:
     if band is None:
         return "", ""
     n = len(rest)
-    with _rc():
+    with rc_context():
         # the page's width: the whole curves (left) and their top-left corner with FPR on a
         # log scale (right), where runs of one model part; half the width left the rest empty
-        fig = _figure((FULL_WIDTH, 3.3), layout="constrained")
+        fig = new_figure((FULL_WIDTH, 3.3), layout="constrained")
         ax, corner = fig.subplots(1, 2)
         positive = [float(result.learners[k].curves.roc.x[result.learners[k].curves.roc.x > 0].min())
                     for k in shown + rest if result.learners[k].curves.roc is not None
@@ -81,17 +82,17 @@ def roc_band_figure(result, shown: list[str], styles: dict) -> tuple[str, str]:
             lr = result.learners[key]
             st, roc = styles[key], lr.curves.roc
             auc = lr.summary.auc
-            handles.append(_learner_handle(key, st, f"{key} (AUC {value_text(auc)})" if roc is not None and auc is not None
+            handles.append(learner_handle(key, st, f"{key} (AUC {value_text(auc)})" if roc is not None and auc is not None
                                            else key, lr.hard or roc is None))
             if roc is not None:
-                ax.plot(*_thin(roc.x, roc.y), **_line(st))
-                x, y = _log_path(roc.x, roc.y, left)
-                corner.plot(x, y, **_line(st))
+                ax.plot(*thin(roc.x, roc.y), **line_style(st))
+                x, y = log_path(roc.x, roc.y, left)
+                corner.plot(x, y, **line_style(st))
                 low = min(low, float(np.max(y[x <= left], initial=y[0])))
         low = min(low, float(band["low"][on_log][0]))
         handles += [Patch(color="#a6a6a6", linewidth=0, label=f"other {n}: 10–90%"),
                     Patch(color="#d9d9d9", linewidth=0, label=f"other {n}: min–max")]
-        _unit_axes(ax, "False positive rate (FPR)", "True positive rate (TPR = recall)")
+        unit_axes(ax, "False positive rate (FPR)", "True positive rate (TPR = recall)")
         ax.set_title(f"ROC: {len(shown)} learner{'s' if len(shown) > 1 else ''} over the other {n}")
         corner.set_xscale("log")
         corner.set_xlim(left, 1.0)
@@ -102,12 +103,12 @@ def roc_band_figure(result, shown: list[str], styles: dict) -> tuple[str, str]:
         corner.set_xlabel("False positive rate (log scale)")
         corner.set_ylabel("True positive rate")
         corner.set_title("The top-left corner, FPR on a log scale")
-        _legend_below(fig, [ax], handles, [h.get_label() for h in handles], width=FULL_WIDTH)
+        legend_below(fig, [ax], handles, [h.get_label() for h in handles], width=FULL_WIDTH)
         inside = _inside(result, shown, band)
         alt = (f"ROC curves of {', '.join(shown)} over grey bands: the spread of the true positive rates of the "
                f"other {n} learners at each false positive rate; right, the same with the false positive rate on "
                f"a log scale. {inside}")
-        svg = _svg(fig, "roc-band", alt)
+        svg = to_svg(fig, "roc-band", alt)
     caption = (f"ROC curves of the {len(shown)} learners the figures draw in colour, over the spread of the other {n}"
                " (right: the top-left corner, the false positive rate on a log scale): "
                "at each false positive rate, the dark band holds the middle 80% of their true positive rates "

@@ -16,7 +16,7 @@ __all__ = ["PALETTE", "MARKERS", "MUTED", "EMPHASIS_FROM", "learner_styles"]
 #: only cue.
 PALETTE = ("#0072B2", "#B46900", "#962D78", "#000000", "#FF1E69", "#A50000")
 #: one dash pattern per colour: solid, dashed, dotted, dash-dot, short dashes, dash-dot-dot
-_DASHES = ("-", (0, (5, 1.6)), (0, (1.3, 1.3)), (0, (6, 1.5, 1.3, 1.5)), (0, (2.8, 1.6)),
+DASHES = ("-", (0, (5, 1.6)), (0, (1.3, 1.3)), (0, (6, 1.5, 1.3, 1.5)), (0, (2.8, 1.6)),
            (0, (6, 1.5, 1.3, 1.5, 1.3, 1.5)))
 #: one marker per colour, for the figures of points (dot charts, trends)
 MARKERS = ("o", "s", "D", "^", "v", "P")
@@ -60,35 +60,35 @@ def learner_styles(keys, emphasis=None) -> dict[str, dict]:
     styles = {}
     for i, key in enumerate(coloured):
         shift = (i + i // n) % n  # the colour's next round: another dash and marker
-        styles[key] = {"color": PALETTE[i % n], "linestyle": _DASHES[shift], "marker": MARKERS[shift]}
+        styles[key] = {"color": PALETTE[i % n], "linestyle": DASHES[shift], "marker": MARKERS[shift]}
     return {k: styles.get(k) or dict(MUTED) for k in keys}
 
 
-def _line(st: dict, zorder: float = 3) -> dict:
+def line_style(st: dict, zorder: float = 3) -> dict:
     """A learner's line keywords: its colour and dash; a muted one thin and behind."""
     if st.get("muted"):
         return {"color": st["color"], "linestyle": st["linestyle"], "linewidth": st["linewidth"], "zorder": 1.5}
     return {"color": st["color"], "linestyle": st["linestyle"], "zorder": zorder}
 
 
-def _muted_handle(keys, styles):
+def muted_handle(keys, styles):
     """The one legend entry of the learners drawn in grey (None when there are none)."""
     muted = [k for k in keys if styles[k].get("muted")]
     if not muted:
         return None
-    return _proxy(f"{len(muted)} other learner{'s' if len(muted) > 1 else ''} (grey)", color=MUTED["color"],
+    return proxy(f"{len(muted)} other learner{'s' if len(muted) > 1 else ''} (grey)", color=MUTED["color"],
                   linewidth=MUTED["linewidth"])
 
 
-def _learner_handles(handles: list, keys, styles) -> list:
+def learner_handles(handles: list, keys, styles) -> list:
     """``handles`` (one per learner, in ``keys``' order) less the muted learners',
     with one entry for them all after the learners'."""
     kept = [h for k, h in zip(keys, handles) if not styles[k].get("muted")]
-    grey = _muted_handle(keys, styles)
+    grey = muted_handle(keys, styles)
     return kept + ([grey] if grey is not None else [])
 
 
-def _proxy(label: str, **kwargs):
+def proxy(label: str, **kwargs):
     """A legend entry for a kind of mark (its colour neutral: every learner has one)."""
     from matplotlib.lines import Line2D
 

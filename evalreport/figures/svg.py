@@ -23,7 +23,7 @@ WIDE = 4.0
 
 
 class _Drawing:
-    """How :func:`_svg` finishes a figure inside :func:`drawing`."""
+    """How :func:`to_svg` finishes a figure inside :func:`drawing`."""
 
     def __init__(self, dry: bool, layout):
         self.dry = dry
@@ -139,7 +139,7 @@ def _style_attributes(m) -> str:
     return " ".join(f'{name.strip()}="{value.strip()}"' for name, value in declarations)
 
 
-def _svg(fig, name: str, alt: str, natural: bool = False) -> str:
+def to_svg(fig, name: str, alt: str, natural: bool = False) -> str:
     """The figure as SVG text; ``alt`` (what it shows, in a sentence) is its
     accessible name, read out where the picture cannot be seen: the ``aria-label``
     in HTML and the SVG's ``<title>``, which WeasyPrint writes as the tagged PDF

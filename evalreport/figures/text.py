@@ -8,14 +8,14 @@ import numpy as np
 from ..words import and_join, general
 
 
-def _label(text: str) -> str:
+def legend_label(text: str) -> str:
     """A legend label drawn as given. matplotlib leaves out of legends the
     labels that start with '_' (its mark for "no label"), so a learner named
     '_hidden' gets a zero-width space in front."""
     return "\u200b" + text if text.startswith("_") else text
 
 
-def _partial_auc(result) -> float | None:
+def partial_auc_limit(result) -> float | None:
     """The spec's partial-AUC limit on FPR, if any (the region shaded on ROC figures)."""
     pa = getattr(result.spec, "partial_auc", None)
     return float(pa.max_fpr) if pa is not None else None
@@ -61,7 +61,7 @@ def roc_alt(result) -> str:
     if env:
         text += "; " + "; ".join(env)
     text += ". Squares mark the deployed thresholds"
-    max_fpr = _partial_auc(result)
+    max_fpr = partial_auc_limit(result)
     if max_fpr is not None:
         text += f"; shaded: the partial-AUC region, FPR up to {general(max_fpr)}"
     return text + "."
@@ -72,7 +72,7 @@ def roc_log_alt(result) -> str:
     keys = [k for k, lr in result.learners.items() if lr.curves.roc is not None]
     text = (f"The top-left corner of the ROC curves of {and_join(keys)}, with FPR on a log scale, where "
             "curves that crowd the corner part. Squares mark the deployed thresholds")
-    max_fpr = _partial_auc(result)
+    max_fpr = partial_auc_limit(result)
     if max_fpr is not None:
         text += f"; shaded: the partial-AUC region, FPR up to {general(max_fpr)}"
     return text + "."
@@ -90,7 +90,7 @@ def pr_alt(result) -> str:
 def cost_alt(result) -> str:
     pc = result.operating_point.pc_positive
     text = ("Cost curves (normalised expected cost against PC(+)) of "
-            + and_join([_label(k) for k, lr in result.learners.items() if lr.summary.cost_curve is not None]))
+            + and_join([legend_label(k) for k, lr in result.learners.items() if lr.summary.cost_curve is not None]))
     spans = []
     for comp in result.comparisons:
         runs: list[list] = []  # adjacent intervals of one learner (at other thresholds) as one

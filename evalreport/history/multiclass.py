@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..compare.stats.core import _special
+from ..compare.stats.core import scipy_special
 from .drift import as_distribution, drift_label, drift_method, ks_distance, psi
 
 __all__ = ["chi2_homogeneity", "class_drift_rows", "multiclass_balance"]
@@ -104,7 +104,7 @@ def chi2_homogeneity(previous: dict, current: dict) -> dict:
     observed = np.vstack([a, b])
     stat = float(np.sum((observed - expected) ** 2 / expected))
     df = int(seen.sum()) - 1
-    out.update(statistic=stat, df=df, p_value=float(_special().chdtrc(df, stat)))
+    out.update(statistic=stat, df=df, p_value=float(scipy_special().chdtrc(df, stat)))
     missing = [c for c, s in zip(classes, seen) if not s]
     if missing:
         out["note"] = f"not in either run, left out of the test: {', '.join(map(str, missing))}"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from ..compare.stats.core import _two_sided_normal
+from ..compare.stats.core import two_sided_normal
 from ..metrics.levels import check_level, normal_quantile
 from ..metrics.proportion import wilson_interval
 from ..words import general
@@ -176,5 +176,5 @@ def two_proportion_test(x1: float, n1: float, x2: float, n2: float, *, level: fl
         out["note"] = f"both runs have the proportion {general(pooled)}: no variance, no test"
         return out
     z = (p2 - p1) / math.sqrt(var)
-    out.update(z=float(z), p_value=_two_sided_normal(z))
+    out.update(z=float(z), p_value=two_sided_normal(z))
     return out

@@ -120,7 +120,7 @@ def _small_labels(y: np.ndarray, k: int) -> np.ndarray:
     return y
 
 
-def _column_pass(y: np.ndarray, column: np.ndarray, w: np.ndarray | None, i: int, k: int, n_rows: int):
+def column_pass(y: np.ndarray, column: np.ndarray, w: np.ndarray | None, i: int, k: int, n_rows: int):
     """One sort of class i's score column gives both its one-vs-rest count table
     and, for every class j, the weight of (class-i, class-j) pairs that column i
     ranks right (ties 1/2): row i of Hand & Till's pairwise matrix, unnormalised."""
@@ -209,7 +209,7 @@ def hand_till_auc(y: np.ndarray, scores: np.ndarray, weights=None) -> float | No
     n, k = scores.shape
     w = None if weights is None else np.asarray(weights, dtype=float)
     yk = _small_labels(y, k)
-    wins = np.vstack([_column_pass(yk, scores[:, i], w, i, k, n)[1] for i in range(k)])
+    wins = np.vstack([column_pass(yk, scores[:, i], w, i, k, n)[1] for i in range(k)])
     return hand_till_from_wins(wins, np.bincount(y, weights=w, minlength=k))
 
 
@@ -279,7 +279,7 @@ def evaluate_multiclass(y_true, *, classes: Sequence, scores=None, predicted=Non
         tables, wins = [], np.zeros((k, k))
         yk = _small_labels(y, k)
         for i in range(k):
-            table, wins[i] = _column_pass(yk, s[:, i], w, i, k, n)
+            table, wins[i] = column_pass(yk, s[:, i], w, i, k, n)
             tables.append(table)
     ev = evaluate_multiclass_counts(confusion, classes, n=n, tables=tables, wins=wins, betas=betas,
                                     keep=keep)

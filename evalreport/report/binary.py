@@ -22,7 +22,7 @@ from .history import with_trend_caption
 from .notes import cells_with_notes
 from .slices import slices_section
 from .operating import operating_context
-from .headline import _headline, _headline_table, sample_label  # noqa: F401 (multiclass reads _headline_table here)
+from .headline import binary_headline, sample_label
 from .summary import ShownResult, pair_heatmaps, shown_learners, shown_styles, summary_note
 from .verdicts import agreed_ranking, interval_phrases, ranking_sentence
 
@@ -161,6 +161,62 @@ def binary_context(result, base: dict) -> dict:
     view = ShownResult(result, drawn) if drawn else result
     styles = shown_styles(result, drawn)
     at_cols, rank_cols = _columns(result)
+    learners, scalar_rows = _learner_rows(result, view, styles, at_cols, rank_cols)
+    # with priors, the measures that move with the share of positives are the sample's: said so
+    # on the chart (AUC does not move); page one's table gives the population's
+    marked = sample_label(result)
+    scalar_rows = [(f"{label}\n{marked}" if marked and label != "AUC" else label, vals)
+                   for label, vals in scalar_rows.items() if any(v[0] is not None for v in vals.values())]
+    population = _population_table(result, learners)
+    family = family_table(result, learners, *FAMILY)
+    at_notes = cells_with_notes(result, learners, "at", at_cols)
+    rank_notes = cells_with_notes(result, learners, "rank", rank_cols)
+    rankings = _rankings(result)
+    balance = _balance(result)
+    _verdict(result, base, view, styles, drawn)
+    calibration_section(result, base, shown=view.learners)  # base["calibration"], and the verdict's sentences on it
+    with_trend_caption(base["history"], *TREND_CAPTION)
+    return {
+        **base,
+        "positive": str(spec.positive_label),
+        "labels": {"name": "positive label", "value": str(spec.positive_label)},  # the page's header line
+        "task_sections": SECTIONS,
+        "operating_point": _operating_point(op),
+        "balance": balance,
+        "at_columns": at_cols,
+        "rank_columns": rank_cols,
+        "rank_tables": _rank_tables(rank_cols, learners),
+        "at_notes": at_notes,
+        "family": family,
+        "population": population,
+        "test_share": _test_share(result),
+        # "(sample: 37.3% positive)" beside the measures at the sample's share (with priors; else "")
+        "sample_label": marked,
+        "rank_notes": rank_notes,
+        "learners": learners,
+        # many learners: their thresholds' notes by kind, not one per learner
+        "threshold_notes": _threshold_notes(learners) if drawn else "",
+        "figures": _figures(view, scalar_rows, styles),
+        "matrix": _matrix(result) if not drawn else [],
+        "pair_heatmaps": pair_heatmaps(result, drawn),
+        "rankings": rankings,
+        "rankings_agreed": agreed_ranking(rankings),
+        "rankings_disagree": any(not c.rankings_agree for c in result.comparisons),
+        "envelope": (envelope := _envelope_rows(result, styles)),
+        "envelope_infinite": any(row["infinite"] for row in envelope),  # the +inf threshold's note
+        "operating": operating_context(view, styles),
+        "definitions": (definitions := appendix_definitions(result)),
+        "works": works_cited(definitions),
+        "works_brief": works_cited(definitions, brief=True),
+        "glossary": glossary(result),
+        **slices_section(view, styles),
+    }
+
+
+def _learner_rows(result, view, styles, at_cols, rank_cols) -> tuple[list[dict], dict]:
+    """Per learner its row of the tables (every learner; its details where it is in
+    ``view``), and the values of the scalars chart by measure, then learner."""
+    spec = result.spec
     learners = []
     scalar_rows = {"AUC": {}, "average precision": {}, "break-even point": {}, "F1": {}, "accuracy": {}}
     for key, lr in result.learners.items():
@@ -203,78 +259,53 @@ def binary_context(result, base: dict) -> dict:
                              ("accuracy", at.accuracy, None)):
             interval = tuple(iv) if iv is not None and None not in tuple(iv) else None
             scalar_rows[label][key] = (v, interval)
-    # with priors, the measures that move with the share of positives are the sample's: said so
-    # on the chart (AUC does not move); page one's table gives the population's
-    marked = sample_label(result)
-    scalar_rows = [(f"{label}\n{marked}" if marked and label != "AUC" else label, vals)
-                   for label, vals in scalar_rows.items() if any(v[0] is not None for v in vals.values())]
-    population = _population_table(result, learners)
-    family = family_table(result, learners, *FAMILY)
-    at_notes = cells_with_notes(result, learners, "at", at_cols)
-    rank_notes = cells_with_notes(result, learners, "rank", rank_cols)
+    return learners, scalar_rows
 
+
+def _rankings(result) -> list[dict]:
+    """The rankings by dataset and measure, each as one line (a > b > c)."""
     label = {m.name: m.ranking_label for m in registry.ranked("binary")}
     rankings = []
     for comp in result.comparisons:
         for r in comp.rankings:
             rankings.append({"dataset": comp.dataset or "", "measure": label[r.measure],
                              "order": " > ".join(r.order) if r.order else UNDEFINED})
-    balance = _balance_rows([
+    return rankings
+
+
+def _balance(result) -> list[dict]:
+    """Per learner its file and its counts of positives and negatives, with their share."""
+    return _balance_rows([
         {"key": lr_key, "file": redact_text(lr.source)[0], "positives": fmt(lr.summary.positives),
          "negatives": fmt(lr.summary.negatives),
          "share": fmt(lr.summary.positives / (lr.summary.positives + lr.summary.negatives), table=True)
          if (lr.summary.positives + lr.summary.negatives) else UNDEFINED}
         for lr_key, lr in result.learners.items()])
+
+
+def _verdict(result, base: dict, view, styles, drawn) -> None:
+    """Page one's sentences, details and headline table, into ``base["verdict"]``."""
     base["verdict"]["sentences"] += _sentences(result) + base["tests"]["sentences"]
     base["verdict"]["details"] = _details(view)
-    base["verdict"]["headline"] = _headline(view, styles)
+    base["verdict"]["headline"] = binary_headline(view, styles)
     if drawn:
         base["verdict"]["sentences"].append(summary_note(result, drawn))
-    calibration_section(result, base, shown=view.learners)  # base["calibration"], and the verdict's sentences on it
-    with_trend_caption(base["history"], *TREND_CAPTION)
-    return {
-        **base,
-        "positive": str(spec.positive_label),
-        "labels": {"name": "positive label", "value": str(spec.positive_label)},  # the page's header line
-        "task_sections": SECTIONS,
-        "operating_point": {
-            # the spec's own numbers, echoed as given (not measured values)
-            "p": fmt(op.p_positive, 6), "p_source": "spec priors" if op.p_positive_source == "priors"
+
+
+def _operating_point(op) -> dict:
+    # the spec's own numbers, echoed as given (not measured values)
+    return {"p": fmt(op.p_positive, 6), "p_source": "spec priors" if op.p_positive_source == "priors"
             else "the data's own share", "cost_fn": fmt(op.cost_fn, 6), "cost_fp": fmt(op.cost_fp, 6),
-            "pc": fmt(op.pc_positive)},
-        "balance": balance,
-        "at_columns": at_cols,
-        "rank_columns": rank_cols,
-        "rank_tables": _rank_tables(rank_cols, learners),
-        "at_notes": at_notes,
-        "family": family,
-        "population": population,
-        "test_share": _test_share(result),
-        # "(sample: 37.3% positive)" beside the measures at the sample's share (with priors; else "")
-        "sample_label": marked,
-        "rank_notes": rank_notes,
-        "learners": learners,
-        # many learners: their thresholds' notes by kind, not one per learner
-        "threshold_notes": _threshold_notes(learners) if drawn else "",
-        # every name the templates ask for, "" where nothing is drawn (one-class data: no curves)
-        "figures": {"roc": "", "roc_log": "", "pr": "", "cost": "", "scalars": "",
-                    **{k: Markup(v) for k, v in figures(view, [
-                        (label, {k: v for k, v in vals.items() if k in view.learners})
-                        for label, vals in scalar_rows], styles).items()}},
-        "matrix": _matrix(result) if not drawn else [],
-        "pair_heatmaps": pair_heatmaps(result, drawn),
-        "rankings": rankings,
-        "rankings_agreed": agreed_ranking(rankings),
-        "rankings_disagree": any(not c.rankings_agree for c in result.comparisons),
-        "envelope": (envelope := _envelope_rows(result, styles)),
-        "envelope_infinite": any(row["infinite"] for row in envelope),  # the +inf threshold's note
-        "operating": operating_context(view, styles),
-        "definitions": (definitions := appendix_definitions(result)),
-        "works": works_cited(definitions),
-        "works_brief": works_cited(definitions, brief=True),
-        "glossary": glossary(result),
-        **slices_section(view, styles),
-    }
+            "pc": fmt(op.pc_positive)}
+
+
+def _figures(view, scalar_rows, styles) -> dict:
+    """Every figure name the templates ask for, "" where nothing is drawn (one-class
+    data: no curves); the scalars chart of the learners drawn."""
+    return {"roc": "", "roc_log": "", "pr": "", "cost": "", "scalars": "",
+            **{k: Markup(v) for k, v in figures(view, [
+                (label, {k: v for k, v in vals.items() if k in view.learners})
+                for label, vals in scalar_rows], styles).items()}}
 
 
 #: the tables of the measures over every threshold, by their columns' group: (group, title)
@@ -352,12 +383,18 @@ def _population_table(result, learners: list[dict]) -> dict | None:
 
 
 def _test_share(result) -> str:
-    """The positive share of the test set(s) as sampled, when it is not the population's."""
+    """Each data set's positive share as sampled, when it is not the population's:
+    "p(+) = 0.372", or "validation p(+) = 0.373, test p(+) = 0.371" (each data set
+    its own: the rows of the table are per data set, never pooled)."""
     if result.operating_point.p_positive_source != "priors":
         return ""
-    pos = sum(lr.summary.positives for lr in result.learners.values())
-    tot = sum(lr.summary.positives + lr.summary.negatives for lr in result.learners.values())
-    return fmt(pos / tot, 3) if tot else UNDEFINED
+    from .headline import sample_shares
+
+    shares = sample_shares(result)
+    texts = {k: f"p(+) = {UNDEFINED if v is None else fmt(v, 3)}" for k, v in shares.items()}
+    if len(set(texts.values())) == 1:
+        return next(iter(texts.values()))
+    return ", ".join(f"{k} {t}" for k, t in texts.items())
 
 
 def _matrix(result) -> list[dict]:

@@ -24,6 +24,7 @@ from .history import history_context, history_sentences
 from .leaderboard import leaderboard_context
 from .multiclass import multiclass_context
 from .page import ReportContext, context_of
+from .prepared import prepared
 from ..results import report_warnings
 from .significance import tests_section
 from .spec_lines import CONTINUATION, spec_lines
@@ -103,7 +104,7 @@ def report_context(result: Result) -> ReportContext:
     context, made, laid = _made(result)
     context["figure_warnings"] = made + laid
     context["warnings"] = report_warnings(result) + made + laid
-    return context_of(context)
+    return context_of(prepared(context))
 
 
 #: past this many learners a section's tables may break across pages (print.css: section.long)

@@ -13,7 +13,7 @@ from .format import UNDEFINED, Column, fmt, measure_column, measure_interval_tex
 __all__ = ["headline_caption", "population_share_text", "sample_label", "sample_shares"]
 
 
-def _headline(result, styles) -> dict | None:
+def binary_headline(result, styles) -> dict | None:
     """Page one's table: per learner the headline measures with their intervals
     (AUC with DeLong's or the bootstrap interval, the least cost at PC(+) over every
     threshold, the deployed threshold and its cost, ECE when computed) and, at the
@@ -55,7 +55,7 @@ def _headline(result, styles) -> dict | None:
     else:
         columns.append(measure_column("f1", "F1 at the threshold"))
     columns.append(measure_column("ece"))
-    table = _headline_table(columns, rows)
+    table = headline_table(columns, rows)
     if table is not None:
         table["caption"] = headline_caption(result, priors)
     return table
@@ -120,7 +120,7 @@ def headline_caption(result, priors: bool) -> str:
     return f"Measures at the sample's share of positives, {sample}."
 
 
-def _headline_table(columns, rows) -> dict | None:
+def headline_table(columns, rows) -> dict | None:
     keep = [c for c in columns if any(r["cells"][c.key][0] is not None for r in rows)]
     if not keep:
         return None

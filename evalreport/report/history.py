@@ -160,6 +160,9 @@ def history_context(result, styles) -> dict | None:
             "method": _method(c.get("method")), "note": c.get("note") or "",
             "significant": _significant(c, alpha),
             "worse": change is not None and _worse(m, change),
+            # the row's class: a significant change is a pass or a fail ("" otherwise)
+            "row_class": ("fail" if change is not None and _worse(m, change) else "pass")
+            if _significant(c, alpha) else "",
         })
     (low, high), label = _conventions() if previous else ((0.1, 0.25), None)
     drift = []

@@ -63,6 +63,7 @@ def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
         "interval": _interval_words(result, name),
         "others": [m.label for m in others], "rows": rows, "several": any(r["dataset"] for r in rows),
         "test": test or "", "significant": worse, "alpha": plain(alpha),
+        "significant_verb": "is" if worse == 1 else "are",  # "1 is", "3 are" significantly worse
         # the comparisons with the best: each data set's learners but its best
         "compared": len(rows) - len({r["dataset"] for r in rows}),
         "rule": f"from {LEADERBOARD_MIN} learners on",

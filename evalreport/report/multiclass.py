@@ -57,11 +57,58 @@ def multiclass_context(result, base: dict) -> dict:
     drawn = shown_learners(result)
     view = ShownResult(result, drawn) if drawn else result
     styles = shown_styles(result, drawn)
+    cols = _summary_columns(result)
+    class_cols = [measure_column("precision"), measure_column("recall"), measure_column("f1"),
+                  Column("support", "support", ""), measure_column("auc"),
+                  Column("ap", registry.get("average_precision").label, registry.get("average_precision").direction)]
+    learners, f1_by_class, scalar_rows = _learner_rows(result, view, styles, cols, classes)
+    figs = {}
+    scalar_rows = [(label, v) for label, v in scalar_rows.items() if any(x[0] is not None for x in v.values())]
+    figs["scalars"] = Markup(scalars_figure(view, styles, [
+        (label, {k: v for k, v in vals.items() if k in view.learners}) for label, vals in scalar_rows]))
+    figs["class_scores"] = Markup(class_scores_figure(
+        classes, {k: v for k, v in f1_by_class.items() if k in view.learners}, styles, "F1"))
+    label = {m.name: m.ranking_label for m in registry.ranked("multiclass")}
+    summary_notes = cells_with_notes(result, learners, "summary", cols)
+    _verdict(result, base, view, styles, drawn, label)
+    rankings = [{"dataset": comp.dataset or "", "measure": label[r.measure],
+                 "order": " > ".join(r.order) if r.order else UNDEFINED}
+                for comp in result.comparisons for r in comp.rankings]
+    base.update(
+        classes=classes,
+        labels={"name": "classes", "value": ", ".join(classes)},  # the page's header line
+        task_sections=SECTIONS,
+        mc_columns=cols,
+        class_columns=class_cols,
+        mc_learners=learners,
+        rankings=rankings,
+        rankings_agreed=agreed_ranking(rankings),
+        rankings_disagree=any(not c.rankings_agree for c in result.comparisons),
+        figures=figs,
+        class_balance=_class_balance(result, classes),
+        summary_notes=summary_notes,
+        family=family_table(result, learners, *FAMILY),
+        population=_population_table(result, learners),
+        priors_text=", ".join(f"{c}: {fmt(p, 6)}" for c, p in (spec.priors or {}).items()),
+        definitions=(definitions := appendix_definitions(result)),
+        works=works_cited(definitions),
+        works_brief=works_cited(definitions, brief=True),
+        glossary=glossary(result),
+        pair_heatmaps=pair_heatmaps(result, drawn),
+    )
+    calibration_section(result, base, shown=view.learners)  # base["calibration"], and the verdict's sentences on it
+    with_trend_caption(base["history"], *TREND_CAPTION)
+    return base
+
+
+def _summary_columns(result) -> list[Column]:
+    """The summary table's columns: its own (SUMMARY), then the registered scalars
+    asked for (the costs whenever there is something to show)."""
     has_cost = any(lr.evaluation.cost_sensitive_error is not None for lr in result.learners.values())
     has_bayes = any(lr.evaluation.bayes_cost is not None for lr in result.learners.values())
     cols = [Column(key, label, better) for key, label, better, _ in SUMMARY]
     own = {key for key, *_ in SUMMARY}
-    metrics = spec.metric_set
+    metrics = result.spec.metric_set
     for m in registry.measures_for("multiclass", *registry.SCALAR_KINDS):
         if m.name in own or m.name in NOT_COLUMNS or "multiclass" not in m.compute or m.section:
             continue  # a column already, no single value for the task (per class: below), or a table of its own
@@ -70,10 +117,13 @@ def multiclass_context(result, base: dict) -> dict:
         if m.name not in ("cost_sensitive_error", "bayes_decision_cost") and m.metric and m.name not in metrics:
             continue  # not asked for (the costs are shown whenever a cost matrix is given)
         cols.append(measure_column(m.name))
-    class_cols = [measure_column("precision"), measure_column("recall"), measure_column("f1"),
-                  Column("support", "support", ""), measure_column("auc"),
-                  Column("ap", registry.get("average_precision").label, registry.get("average_precision").direction)]
-    learners, figs = [], {}
+    return cols
+
+
+def _learner_rows(result, view, styles, cols, classes) -> tuple[list[dict], dict, dict]:
+    """Per learner its rows and, where it is in ``view``, its figures; the F1 by
+    class and the values of the scalars chart, by measure then learner."""
+    learners = []
     f1_by_class, scalar_rows = {}, {"accuracy": {}, "macro-F1 (Zhou)": {}, "macro AUC": {}}
     for i, (key, lr) in enumerate(result.learners.items()):
         ev, a = lr.evaluation, lr.evaluation.averages
@@ -112,13 +162,11 @@ def multiclass_context(result, base: dict) -> dict:
             f"across groups: macro-F1 (Zhou) {fmt(lr.group_averages.macro_f1)}, mean F1 "
             f"{fmt(lr.group_averages.mean_f1)}, micro-F1 {fmt(lr.group_averages.micro_f1)}",
         })
-    scalar_rows = [(label, v) for label, v in scalar_rows.items() if any(x[0] is not None for x in v.values())]
-    figs["scalars"] = Markup(scalars_figure(view, styles, [
-        (label, {k: v for k, v in vals.items() if k in view.learners}) for label, vals in scalar_rows]))
-    figs["class_scores"] = Markup(class_scores_figure(
-        classes, {k: v for k, v in f1_by_class.items() if k in view.learners}, styles, "F1"))
-    label = {m.name: m.ranking_label for m in registry.ranked("multiclass")}
-    summary_notes = cells_with_notes(result, learners, "summary", cols)
+    return learners, f1_by_class, scalar_rows
+
+
+def _verdict(result, base: dict, view, styles, drawn, label: dict) -> None:
+    """Page one's sentences (the rankings' first, then one learner's values) and headline table."""
     sentences = []
     for comp in result.comparisons:
         # the best learner opens the verdict (verdicts.recommendation)
@@ -133,47 +181,24 @@ def multiclass_context(result, base: dict) -> dict:
     base["verdict"]["headline"] = _headline(view, styles)
     if drawn:
         base["verdict"]["sentences"].append(summary_note(result, drawn))
-    rankings = [{"dataset": comp.dataset or "", "measure": label[r.measure],
-                 "order": " > ".join(r.order) if r.order else UNDEFINED}
-                for comp in result.comparisons for r in comp.rankings]
+
+
+def _class_balance(result, classes: list[str]) -> list[dict]:
+    """Each class's support, as the first learner's evaluation counts it, and its share."""
     support = {}
     first = next(iter(result.learners.values()))
     for cname in classes:
         support[cname] = first.evaluation.per_class[cname].support
     total = sum(support.values())
-    base.update(
-        classes=classes,
-        labels={"name": "classes", "value": ", ".join(classes)},  # the page's header line
-        task_sections=SECTIONS,
-        mc_columns=cols,
-        class_columns=class_cols,
-        mc_learners=learners,
-        rankings=rankings,
-        rankings_agreed=agreed_ranking(rankings),
-        rankings_disagree=any(not c.rankings_agree for c in result.comparisons),
-        figures=figs,
-        class_balance=[{"name": c, "support": fmt(v), "share": fmt(v / total, table=True) if total else UNDEFINED}
-                       for c, v in support.items()],
-        summary_notes=summary_notes,
-        family=family_table(result, learners, *FAMILY),
-        population=_population_table(result, learners),
-        priors_text=", ".join(f"{c}: {fmt(p, 6)}" for c, p in (spec.priors or {}).items()),
-        definitions=(definitions := appendix_definitions(result)),
-        works=works_cited(definitions),
-        works_brief=works_cited(definitions, brief=True),
-        glossary=glossary(result),
-        pair_heatmaps=pair_heatmaps(result, drawn),
-    )
-    calibration_section(result, base, shown=view.learners)  # base["calibration"], and the verdict's sentences on it
-    with_trend_caption(base["history"], *TREND_CAPTION)
-    return base
+    return [{"name": c, "support": fmt(v), "share": fmt(v / total, table=True) if total else UNDEFINED}
+            for c, v in support.items()]
 
 
 def _headline(result, styles) -> dict | None:
     """Page one's table: per learner accuracy and macro-F1 (Zhou) with their
     bootstrap intervals, macro AUC, and ECE when computed; columns where no
     learner has a value are left out."""
-    from .binary import _headline_table
+    from .headline import headline_table
 
     rows = []
     for key, lr in result.learners.items():
@@ -189,7 +214,7 @@ def _headline(result, styles) -> dict | None:
         }})
     columns = [measure_column("accuracy"), measure_column("macro_f1", "macro-F1"), measure_column("macro_auc"),
                measure_column("ece")]
-    return _headline_table(columns, rows)
+    return headline_table(columns, rows)
 
 
 def _interval(iv):

@@ -11,9 +11,13 @@ it), so that :mod:`evalreport.result` imports no sink.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from ..errors import EvalReportError
 from ..result import lend_views
+
+if TYPE_CHECKING:
+    from .page import QuickViewContext
 
 __all__ = ["NotebookViews", "PandasMissing", "point_values_context"]
 

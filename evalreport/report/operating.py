@@ -111,6 +111,7 @@ def operating_context(result, styles) -> dict | None:
                    + [measure_column(k) for k in ROW_SHOWN],
         "rows": rows, "row_notes": row_notes,
         "gains_columns": [label for _, label in GAINS_COLUMNS],
+        "gains_span": len(GAINS_COLUMNS),  # the columns under each learner's heading
         "gains": gains, "gains_notes": gains_notes,
         # the gains and the lift, two figures (a row in print, one under the other on a phone)
         "figures": [Markup(svg) for svg in gains_figures(result, styles)] if with_gains else [],

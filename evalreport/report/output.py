@@ -65,27 +65,27 @@ from pathlib import Path
 from ..errors import OutputError
 from .output_check import check_output, output_path
 from .output_fs import (
-    _UNSUPPORTED,
-    _fsync_dir,
-    _move_no_replace,
-    _signals_held,
-    _temp_beside,
-    _why,
-    _write_new,
+    UNSUPPORTED,
+    error_text,
+    fsync_dir,
+    move_no_replace,
+    signals_held,
+    temp_beside,
+    write_new,
     exchange,  # read from this module by _swap_in: the tests replace output.exchange
 )
-from .output_lock import LOCK_TIMEOUT, _lock_path, _locked  # (_locked reads output_lock.LOCK_TIMEOUT)
+from .output_lock import LOCK_TIMEOUT, lock_path, locked  # (locked reads output_lock.LOCK_TIMEOUT)
 from .output_set import (
-    _REPORT_NAMES,
+    REPORT_NAMES,
     MANIFEST,
     SET_FILES,
-    _clean_leftovers,
-    _dispose,
-    _is_ours,
-    _left_in_place,
-    _listed,
-    _manifest_bytes,
-    _proved,
+    clean_leftovers,
+    dispose,
+    is_ours,
+    left_in_place,
+    manifest_bytes,
+    manifest_files,
+    proved_files,
 )
 
 __all__ = ["check_output", "write_report_set", "OutputError",
@@ -112,7 +112,7 @@ def _swappable(real: Path) -> bool:
     except OSError:
         pass
     try:
-        return all(_is_ours(e.name) and not e.is_dir(follow_symlinks=False) for e in os.scandir(real))
+        return all(is_ours(e.name) and not e.is_dir(follow_symlinks=False) for e in os.scandir(real))
     except OSError:
         return False
 
@@ -164,28 +164,28 @@ def _swap_in(real: Path, shown: Path, files: dict[str, bytes], checkpoint, notes
         # The files under temporary names, the manifest, then the files under their
         # names: in a staging folder a killed run left, the manifest proves every report
         # file ours, so the next run deletes them (and moves back only what was carried).
-        temps = {name: _temp_beside(staging / name) for name in files}
+        temps = {name: temp_beside(staging / name) for name in files}
         for name, data in files.items():
             with _naming(shown / name):
-                _write_new(temps[name], data)
+                write_new(temps[name], data)
         with _naming(shown / MANIFEST):
-            _write_new(staging / MANIFEST, _manifest_bytes(files))
+            write_new(staging / MANIFEST, manifest_bytes(files))
         for name, tmp in temps.items():
             with _naming(shown / name):
                 os.rename(tmp, staging / name)
         with _naming(shown):
             _adopt_folder(staging, real)
-            _fsync_dir(staging)
-        listed = _listed(real)
-        proved = _proved(real, listed)
-        carry = [name for name in sorted(_REPORT_NAMES - set(files))
+            fsync_dir(staging)
+        listed = manifest_files(real)
+        proved = proved_files(real, listed)
+        carry = [name for name in sorted(REPORT_NAMES - set(files))
                  if os.path.lexists(real / name) and name not in proved]
-        with _signals_held():
+        with signals_held():
             if checkpoint is not None:
                 checkpoint()
             for name in carry:  # not provably an earlier set's: it stays in the folder
                 with _naming(shown / name):
-                    _move_no_replace(real / name, staging / name)
+                    move_no_replace(real / name, staging / name)
                 carried.append(name)
             if not os.path.lexists(real):
                 with _naming(shown):
@@ -196,7 +196,7 @@ def _swap_in(real: Path, shown: Path, files: dict[str, bytes], checkpoint, notes
                     exchange(staging, real)
                     committed = True
                 except OSError as exc:
-                    if exc.errno not in _UNSUPPORTED:
+                    if exc.errno not in UNSUPPORTED:
                         return False
                 if not committed:  # no atomic exchange here: two renames
                     old = parent / f".{real.name}.evalreport-old-{secrets.token_hex(8)}"
@@ -208,13 +208,13 @@ def _swap_in(real: Path, shown: Path, files: dict[str, bytes], checkpoint, notes
                             os.rename(old, real)
                             raise
                     committed, staging = True, old
-            _fsync_dir(parent)
+            fsync_dir(parent)
     finally:
-        with _signals_held():
+        with signals_held():
             # The old set goes; or, not committed, the unused staging folder goes and
             # what was carried into it moves back.
-            _dispose(staging, real, frozenset(files) if committed else frozenset(), notes)
-    notes.extend(_left_in_place(shown / name, listed) for name in carried)
+            dispose(staging, real, frozenset(files) if committed else frozenset(), notes)
+    notes.extend(left_in_place(shown / name, listed) for name in carried)
     return True
 
 
@@ -224,19 +224,19 @@ def _replace_files(real: Path, shown: Path, files: dict[str, bytes], checkpoint,
     deleted only when the previous manifest proves it an earlier set's."""
     with _naming(shown):
         real.mkdir(parents=True, exist_ok=True)
-    listed = _listed(real)
-    proved = _proved(real, listed)
-    others = [name for name in sorted(_REPORT_NAMES - set(files)) if os.path.lexists(real / name)]
+    listed = manifest_files(real)
+    proved = proved_files(real, listed)
+    others = [name for name in sorted(REPORT_NAMES - set(files)) if os.path.lexists(real / name)]
     ordered = dict(files)
-    ordered[MANIFEST] = _manifest_bytes(files)
+    ordered[MANIFEST] = manifest_bytes(files)
     staged: list[tuple[Path, str]] = []
     try:
         for name, data in ordered.items():
-            tmp = _temp_beside(real / name)
+            tmp = temp_beside(real / name)
             staged.append((tmp, name))  # removed in the end if anything fails, even half-written
             with _naming(shown / name):
-                _write_new(tmp, data)
-        with _signals_held():
+                write_new(tmp, data)
+        with signals_held():
             if checkpoint is not None:
                 checkpoint()
             with _naming(shown / MANIFEST):
@@ -255,12 +255,12 @@ def _replace_files(real: Path, shown: Path, files: dict[str, bytes], checkpoint,
             with _naming(shown / name):
                 os.replace(tmp, real / name)
             staged.pop(0)
-            _fsync_dir(real)
+            fsync_dir(real)
     finally:
         for tmp, _ in staged:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-    notes.extend(_left_in_place(shown / name, listed) for name in others if name not in proved)
+    notes.extend(left_in_place(shown / name, listed) for name in others if name not in proved)
 
 
 def write_report_set(
@@ -282,7 +282,7 @@ def write_report_set(
     killed run that could not be put back. Raises :class:`OutputError` when a file
     cannot be written, naming it; the previous set is then intact.
     """
-    unknown = sorted(set(files) - _REPORT_NAMES)
+    unknown = sorted(set(files) - REPORT_NAMES)
     if unknown:
         raise ValueError(f"not report files: {', '.join(unknown)}")
     shown = Path(out)
@@ -291,15 +291,15 @@ def write_report_set(
     try:
         with _naming(shown):
             real.parent.mkdir(parents=True, exist_ok=True)
-        lock, beside = _lock_path(real)
-        with _locked(lock, shown, progress):
-            _clean_leftovers(real, beside, notes)
+        lock, beside = lock_path(real)
+        with locked(lock, shown, progress):
+            clean_leftovers(real, beside, notes)
             if beside and _swappable(real) and _swap_in(real, shown, files, checkpoint, notes):
                 return
             _replace_files(real, shown, files, checkpoint, notes)
     except _Failed as failed:
         raise OutputError([
-            f"{failed.shown}: cannot write the report: {_why(failed.exc)}; the previous report is intact"
+            f"{failed.shown}: cannot write the report: {error_text(failed.exc)}; the previous report is intact"
         ]) from None
     finally:
         for note in notes:

@@ -16,8 +16,8 @@ import stat
 from pathlib import Path
 
 from ..errors import OutputError
-from .output_fs import _UNSUPPORTED, _why
-from .output_set import _PROBE
+from .output_fs import UNSUPPORTED, error_text
+from .output_set import PROBE
 
 
 def _kind(mode: int) -> str:
@@ -54,9 +54,9 @@ def _probe(folder: Path) -> None:
             os.close(os.open(folder, flags | os.O_TMPFILE, 0o600))
             return
         except OSError as exc:
-            if exc.errno not in _UNSUPPORTED | {errno.EISDIR}:  # EISDIR: a kernel without it
+            if exc.errno not in UNSUPPORTED | {errno.EISDIR}:  # EISDIR: a kernel without it
                 raise
-    probe = folder / f"{_PROBE}{secrets.token_hex(8)}"
+    probe = folder / f"{PROBE}{secrets.token_hex(8)}"
     os.close(os.open(probe, flags | os.O_CREAT | os.O_EXCL, 0o600))
     with contextlib.suppress(FileNotFoundError):  # a run cleaning up its leftovers took it
         os.unlink(probe)
@@ -130,7 +130,8 @@ def _check_folder(path: Path, spec, key=("report", "out")) -> None:
         shown = str(path).replace("\0", "\\0")  # as YAML writes it, not a raw NUL on the terminal
         raise OutputError([_locate(spec, key=key, text=f"{shown}: not a valid path: {why}")]) from None
     except OSError as exc:
-        raise OutputError([_locate(spec, key=key, text=f"{path}: cannot reach the output folder: {_why(exc)}")]) from None
+        raise OutputError([_locate(spec, key=key,
+                                   text=f"{path}: cannot reach the output folder: {error_text(exc)}")]) from None
     if st is None:
         problem = "is a symbolic link to nothing" if where == path else (
             f"cannot create the folder: {where} is a symbolic link to nothing")
@@ -142,6 +143,6 @@ def _check_folder(path: Path, spec, key=("report", "out")) -> None:
     try:
         _probe(where)
     except OSError as exc:
-        problem = (f"cannot write in this folder: {_why(exc)}" if where == path else
-                   f"cannot create the folder in {where}: {_why(exc)}")
+        problem = (f"cannot write in this folder: {error_text(exc)}" if where == path else
+                   f"cannot create the folder in {where}: {error_text(exc)}")
         raise OutputError([_locate(spec, key=key, text=f"{path}: {problem}")]) from None

@@ -1,10 +1,10 @@
 """The file-system steps of writing a report set, each one that cannot be cut short.
 
-SIGINT and SIGTERM held back for a few calls (:func:`_signals_held`); a file
-created with its data on disk, every failure surfacing (:func:`_write_new`); a
-rename made durable (:func:`_fsync_dir`); two paths swapped in one step, or a
+SIGINT and SIGTERM held back for a few calls (:func:`signals_held`); a file
+created with its data on disk, every failure surfacing (:func:`write_new`); a
+rename made durable (:func:`fsync_dir`); two paths swapped in one step, or a
 rename that never replaces (Linux ``renameat2``: :func:`exchange`,
-:func:`_move_no_replace`).
+:func:`move_no_replace`).
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 
-def _why(exc: OSError) -> str:
+def error_text(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
 @contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
+def signals_held() -> Iterator[None]:
     """Hold SIGINT and SIGTERM back for a few file-system calls that must run to the end.
 
     A signal that arrives meanwhile is recorded and raised again when they are done, to
@@ -51,7 +51,7 @@ def _signals_held() -> Iterator[None]:
             signal.raise_signal(signum)  # its handler runs now (SIGTERM's default: exit)
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
     """Make a rename in ``path`` durable; some file systems cannot, which is fine."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
@@ -65,7 +65,7 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _write_new(path: Path, data: bytes) -> None:
+def write_new(path: Path, data: bytes) -> None:
     """Create ``path`` (it must not exist) with the usual permissions and ``data``, on disk.
 
     ``os.write`` in a loop rather than a buffered file: every failure (ENOSPC, EIO, a
@@ -84,7 +84,7 @@ def _write_new(path: Path, data: bytes) -> None:
     os.close(fd)
 
 
-def _temp_beside(path: Path) -> Path:
+def temp_beside(path: Path) -> Path:
     return path.with_name(f".{path.name.lstrip('.')}.{secrets.token_hex(8)}.tmp")
 
 
@@ -108,7 +108,7 @@ def _renameat2():
 _AT_FDCWD = -100
 _RENAME_NOREPLACE, _RENAME_EXCHANGE = 1, 2
 # errno values that mean "this system or file system cannot exchange"
-_UNSUPPORTED = {errno.ENOSYS, errno.EINVAL, getattr(errno, "ENOTSUP", -1), getattr(errno, "EOPNOTSUPP", -1)}
+UNSUPPORTED = {errno.ENOSYS, errno.EINVAL, getattr(errno, "ENOTSUP", -1), getattr(errno, "EOPNOTSUPP", -1)}
 
 
 def _rename2(src: Path, dst: Path, flags: int) -> None:
@@ -126,13 +126,13 @@ def exchange(a: Path, b: Path) -> None:
     _rename2(a, b, _RENAME_EXCHANGE)
 
 
-def _move_no_replace(src: Path, dst: Path) -> None:
+def move_no_replace(src: Path, dst: Path) -> None:
     """Rename ``src`` to ``dst`` unless ``dst`` exists (FileExistsError)."""
     try:
         _rename2(src, dst, _RENAME_NOREPLACE)
         return
     except OSError as exc:
-        if exc.errno not in _UNSUPPORTED:
+        if exc.errno not in UNSUPPORTED:
             raise
     if os.path.lexists(dst):  # racy without renameat2, but under our lock
         raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(dst))

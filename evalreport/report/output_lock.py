@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import OutputError
-from .output_fs import _why
-from .output_set import _INNER_LOCK
+from .output_fs import error_text
+from .output_set import INNER_LOCK
 
 try:  # POSIX; elsewhere runs into one folder are not serialised
     import fcntl
@@ -33,17 +33,17 @@ def _lock_name(folder: str) -> str:
     return f".{folder}.evalreport.lock"
 
 
-def _lock_path(real: Path) -> tuple[Path, bool]:
+def lock_path(real: Path) -> tuple[Path, bool]:
     """The lock file for folder ``real``, and whether it lies beside it (the parent can
     be written, so the folder may be swapped) or inside it."""
     parent = real.parent
     if parent != real and os.access(parent, os.W_OK | os.X_OK):
         return parent / _lock_name(real.name), True
-    return real / _INNER_LOCK, False
+    return real / INNER_LOCK, False
 
 
 @contextlib.contextmanager
-def _locked(path: Path, shown: Path, progress) -> Iterator[None]:
+def locked(path: Path, shown: Path, progress) -> Iterator[None]:
     """Hold an exclusive ``flock`` on ``path``, waiting up to LOCK_TIMEOUT seconds.
 
     The file is removed when released, so no lock file stays behind: a waiter that got
@@ -59,7 +59,7 @@ def _locked(path: Path, shown: Path, progress) -> Iterator[None]:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
         except OSError as exc:
-            raise OutputError([f"{shown}: cannot create the lock file {path}: {_why(exc)}"]) from None
+            raise OutputError([f"{shown}: cannot create the lock file {path}: {error_text(exc)}"]) from None
         try:
             while True:
                 try:

@@ -2,9 +2,9 @@
 
 The set is the report files a run writes (:data:`SET_FILES`) and its manifest
 (:data:`MANIFEST`: the set's files with their SHA-256). Only a report file that a
-manifest lists, unchanged, is ever deleted as another set's (:func:`_proved`);
+manifest lists, unchanged, is ever deleted as another set's (:func:`proved_files`);
 what killed runs left behind (temporary files, staging folders, old sets) is
-removed on that rule too (:func:`_clean_leftovers`), anything else put back.
+removed on that rule too (:func:`clean_leftovers`), anything else put back.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import stat
 from pathlib import Path
 
 from .._version import __version__
-from .output_fs import _move_no_replace, _why
+from .output_fs import error_text, move_no_replace
 
 #: Every file a run may write into its output folder, by format.
 SET_FILES = {"json": "results.json", "html": "report.html", "pdf": "report.pdf"}
@@ -26,19 +26,19 @@ SET_FILES = {"json": "results.json", "html": "report.html", "pdf": "report.pdf"}
 #: lists, unchanged, is ever deleted as another set's.
 MANIFEST = ".evalreport-set.json"
 
-_PROBE = ".evalreport-probe-"
-_INNER_LOCK = ".evalreport.lock"  # the lock inside the folder, when its parent is read-only
-_REPORT_NAMES = frozenset(SET_FILES.values())
-_OURS = _REPORT_NAMES | {MANIFEST, _INNER_LOCK}
+PROBE = ".evalreport-probe-"
+INNER_LOCK = ".evalreport.lock"  # the lock inside the folder, when its parent is read-only
+REPORT_NAMES = frozenset(SET_FILES.values())
+_OURS = REPORT_NAMES | {MANIFEST, INNER_LOCK}
 # A temporary file of ours: .results.json.<random>.tmp (output_fs._temp_beside, and mkstemp in
 # earlier versions), .evalreport-set.json.<random>.tmp, or a probe.
 _TEMP = re.compile(
     r"\.(?:%s)\.[A-Za-z0-9_]+\.tmp\Z|%s[0-9a-f]+\Z"
-    % ("|".join(re.escape(n.lstrip(".")) for n in sorted(_OURS - {_INNER_LOCK})), re.escape(_PROBE))
+    % ("|".join(re.escape(n.lstrip(".")) for n in sorted(_OURS - {INNER_LOCK})), re.escape(PROBE))
 )
 
 
-def _is_ours(name: str) -> bool:
+def is_ours(name: str) -> bool:
     return name in _OURS or _TEMP.match(name) is not None
 
 
@@ -46,7 +46,7 @@ def _staging_pattern(folder: str) -> re.Pattern:
     return re.compile(rf"\.{re.escape(folder)}\.evalreport-(?:new|old)-[0-9a-f]{{16}}\Z")
 
 
-def _manifest_bytes(files: dict[str, bytes]) -> bytes:
+def manifest_bytes(files: dict[str, bytes]) -> bytes:
     manifest = {
         "evalreport_version": __version__,
         "files": {name: hashlib.sha256(data).hexdigest() for name, data in files.items()},
@@ -88,7 +88,7 @@ def _sha256(path: Path) -> str | None:
     return digest.hexdigest()
 
 
-def _listed(folder: Path) -> dict[str, str]:
+def manifest_files(folder: Path) -> dict[str, str]:
     """The report files the manifest in ``folder`` lists, with their SHA-256 ({} when
     there is none, or it cannot be read)."""
     fd = _open_regular(folder / MANIFEST)
@@ -103,23 +103,23 @@ def _listed(folder: Path) -> dict[str, str]:
     if not isinstance(files, dict):
         return {}
     return {name: digest for name, digest in files.items()
-            if name in _REPORT_NAMES and isinstance(digest, str)}
+            if name in REPORT_NAMES and isinstance(digest, str)}
 
 
-def _proved(folder: Path, listed: dict[str, str] | None = None) -> frozenset[str]:
+def proved_files(folder: Path, listed: dict[str, str] | None = None) -> frozenset[str]:
     """The report files in ``folder`` that provably belong to an earlier set: its
     manifest lists them, and their SHA-256 still matches. Only these may go as stale."""
     if listed is None:
-        listed = _listed(folder)
+        listed = manifest_files(folder)
     return frozenset(name for name, digest in listed.items() if _sha256(folder / name) == digest)
 
 
-def _left_in_place(shown: Path, listed: dict[str, str]) -> str:
+def left_in_place(shown: Path, listed: dict[str, str]) -> str:
     why = f"changed since {MANIFEST} listed it" if shown.name in listed else f"not listed in {MANIFEST}"
     return f"{shown}: not written by this run and left in place ({why})"
 
 
-def _dispose(old: Path, home: Path | None, replaced: frozenset[str], notes: list[str]) -> bool:
+def dispose(old: Path, home: Path | None, replaced: frozenset[str], notes: list[str]) -> bool:
     """Delete a staging folder or old set of ours: our temporary files and manifest go,
     and the report files that its manifest proves ours or whose names are in
     ``replaced`` (the set now in ``home`` took their place). Anything else (a user's
@@ -130,21 +130,21 @@ def _dispose(old: Path, home: Path | None, replaced: frozenset[str], notes: list
         entries = list(os.scandir(old))
     except OSError:
         return False
-    proved = _proved(old)
+    proved = proved_files(old)
     for entry in entries:
         try:
             if entry.is_dir(follow_symlinks=False):
                 ours = False
-            elif entry.name in _REPORT_NAMES:
+            elif entry.name in REPORT_NAMES:
                 ours = entry.name in proved or entry.name in replaced
             else:
-                ours = _is_ours(entry.name)
+                ours = is_ours(entry.name)
             if ours:
                 os.unlink(entry.path)
             elif home is not None:
-                _move_no_replace(Path(entry.path), home / entry.name)
+                move_no_replace(Path(entry.path), home / entry.name)
         except OSError as exc:
-            notes.append(f"kept {entry.path}: {_why(exc)}")
+            notes.append(f"kept {entry.path}: {error_text(exc)}")
     try:
         os.rmdir(old)
         return True
@@ -153,7 +153,7 @@ def _dispose(old: Path, home: Path | None, replaced: frozenset[str], notes: list
         return False
 
 
-def _clean_leftovers(real: Path, beside: bool, notes: list[str]) -> None:
+def clean_leftovers(real: Path, beside: bool, notes: list[str]) -> None:
     """Remove what killed runs left: our temporary files in the folder, and (when the
     lock lies beside it) the staging folders and old sets next to it. Called under the
     lock, so none of them belongs to a live run. A report file in those replaced by
@@ -172,5 +172,5 @@ def _clean_leftovers(real: Path, beside: bool, notes: list[str]) -> None:
             for entry in os.scandir(real.parent):
                 if pattern.match(entry.name) and entry.is_dir(follow_symlinks=False):
                     if replaced is None:
-                        replaced = _proved(real) if home is not None else frozenset()
-                    _dispose(Path(entry.path), home, replaced, notes)
+                        replaced = proved_files(real) if home is not None else frozenset()
+                    dispose(Path(entry.path), home, replaced, notes)

@@ -86,6 +86,7 @@ class LeaderboardContext:
     compared: int  # the comparisons with the best
     rule: str  # when the report shows it
     figure: Any = ""  # the ROC band of the learners not drawn in colour (binary, past a handful)
+    significant_verb: str = "are"  # agrees with ``significant``: "1 is", "3 are"
     figure_caption: str = ""
 
 
@@ -200,6 +201,21 @@ class ReportContext:
     glossary: list = field(default_factory=list)
     #: the warnings raised while the figures were drawn (in ``warnings`` too; not in results.json)
     figure_warnings: list = field(default_factory=list)
+    # -- prepared from the builders' values (report/prepared.py): what templates used to work out
+    #: the curves' captions by figure ("roc", "roc_log", "pr", "cost"; "thirds": the three under one)
+    curve_captions: dict = field(default_factory=dict)
+    confusion_captions: dict = field(default_factory=dict)  # multi-class: "counts", "shares"
+    curves_note: str = ""  # the note on curves drawn through part of their points ("" for none)
+    detailed: list = field(default_factory=list)  # the learners' rows whose detail is drawn
+    detail_partial: bool = False  # some learners' detail is not drawn: a note says so
+    grouped: list = field(default_factory=list)  # the binary learners' rows with per-group tables
+    roc_figures: list = field(default_factory=list)  # multi-class: {"svg", "caption"} per learner drawn
+    works_text: str = ""  # the works cited short, one text
+    works_brief_text: str = ""  # the main works, for the PDF's glossary
+    #: the appendix's entries (name -> text): the full definitions, or with attachments
+    #: the one-line glossary (``appendix_brief``), chosen by :meth:`rendered`
+    appendix_entries: dict = field(default_factory=dict)
+    appendix_brief: bool = False
     # -- a binary report's (report/binary.py)
     at_columns: list = field(default_factory=list)
     rank_columns: list = field(default_factory=list)
@@ -229,8 +245,15 @@ class ReportContext:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def rendered(self, **values) -> "ReportContext":
-        """This context with the render's values (``attachments``, ...)."""
-        return replace(self, **values)
+        """This context with the render's values (``attachments``, ...), and what they
+        choose: with attachments (the PDF) the appendix's one-line glossary, where there
+        is one, and the heatmaps without their hover titles."""
+        done = replace(self, **values)
+        brief = bool(done.attachments and done.glossary)
+        heatmaps = done.pair_heatmaps and [
+            {**h, "shown": h["svg_print"] if done.attachments else h["svg"]} for h in done.pair_heatmaps]
+        return replace(done, appendix_brief=brief, appendix_entries=done.glossary if brief else done.definitions,
+                       pair_heatmaps=heatmaps)
 
 
 def context_of(values: dict) -> ReportContext:

@@ -82,60 +82,11 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
     and results.json."""
     level = result.spec.confidence.level
     pct = f"{plain(100 * (1 - level))}%"
-    rows, sentences = [], []
     # many learners: the pairs that matter are each against the best (the leaderboard's)
     best = _best(result) if shown is not None else {}
-    significant, not_significant = [], 0
-    adjusted = False  # some family has more than one pair
-    for comp in result.comparisons:
-        family = len(comp.tests)
-        for t in comp.tests:
-            row = {"dataset": comp.dataset or "", "a": t.a, "b": t.b,
-                   "delong": "", "mcnemar": "", "paired_t": "", "delong_cells": None, "mcnemar_cells": None}
-            if t.delong is not None:
-                d = t.delong
-                if d.p_value is None:
-                    row["delong"] = d.note or UNDEFINED
-                else:
-                    # the difference and its interval: 3 significant digits in a sentence, 4 decimals in the table
-                    diff = interval_text(d.difference, tuple(d.ci) if d.ci else None)
-                    cell = interval_text(d.difference, tuple(d.ci) if d.ci else None, table=True)
-                    sign = "+" if d.difference > 0 else ""
-                    if shown is not None and d.p_holm is not None and family > 1:
-                        # many pairs: one line each, the adjusted p the verdict reads (results.json: the rest)
-                        row["delong"] = f"ΔAUC {sign}{diff}, Holm {p_text(d.p_holm)}"
-                    else:
-                        row["delong"] = (f"ΔAUC {sign}{diff}, z = {value_text(d.z)}, {p_text(d.p_value)}"
-                                         + _holm(d.p_value, d.p_holm, family))
-                    if d.z is None and d.note:  # why z is undefined (also in the warnings)
-                        row["delong"] += f" ({d.note})"
-                    else:
-                        # the table's cells: one line a pair, the numbers in columns
-                        row["delong_cells"] = [f"{sign}{cell}", value_text(d.z), p_value_text(d.p_value),
-                                               p_value_text(d.p_holm) if family > 1 else ""]
-                    adjusted = adjusted or family > 1
-                    p = d.p_holm if d.p_holm is not None else d.p_value
-                    if p < 1 - level:
-                        better, worse = (t.a, t.b) if d.difference > 0 else (t.b, t.a)
-                        said = f"Holm {p_text(p)}" if family > 1 else p_text(p)
-                        significant.append(f"{better} over {worse} ({said})")
-                    else:
-                        not_significant += 1
-            if t.mcnemar is not None:
-                m = t.mcnemar
-                row["mcnemar"] = (f"e01 = {fmt(m.e01)}, e10 = {fmt(m.e10)}, Holm {p_text(m.p_holm)}"
-                                  if shown is not None and m.p_holm is not None and family > 1
-                                  else _mcnemar_cell(m, family))
-                if m.p_value is not None:
-                    row["mcnemar_cells"] = _mcnemar_cells(m, family)
-                adjusted = adjusted or family > 1
-            if t.paired_t is not None:
-                pt = t.paired_t
-                row["paired_t"] = (f"mean error difference {'+' if pt.mean_difference > 0 else ''}{fmt(pt.mean_difference)}, t = {value_text(pt.t)} "
-                                   f"({pt.dof} dof), {p_text(pt.p_value)}")
-            if shown is None or _matters(t, best.get(comp.dataset), shown, 1 - level):
-                rows.append(row)
+    rows, significant, not_significant, adjusted = _pair_rows(result, shown, best, level)
     holm_words = " after Holm's adjustment over each data set's pairs" if adjusted else ""
+    sentences = []
     if significant:
         sentences.append(f"DeLong's test finds a significantly higher AUC (at the {pct} level{holm_words}) for "
                          + "; ".join(significant[:6]) + ("; ..." if len(significant) > 6 else "")
@@ -143,18 +94,7 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
                             " not significant." if not_significant else "."))
     elif not_significant:
         sentences.append(f"DeLong's test finds no AUC difference significant at the {pct} level{holm_words}.")
-    matrices = []
-    for comp in result.comparisons:
-        if len(comp.tests) <= 6 or shown is not None:
-            continue  # a table of pairs is clearer; past a handful of learners, a heatmap (summary.py)
-        names = list(dict.fromkeys([t.a for t in comp.tests] + [t.b for t in comp.tests]))
-        cell = {}
-        for t in comp.tests:
-            if t.delong is not None and t.delong.p_holm is not None:
-                cell[(t.a, t.b)] = cell[(t.b, t.a)] = p_value_text(t.delong.p_holm, 2)
-        matrices.append({"dataset": comp.dataset or "", "names": names,
-                         "rows": [{"name": a, "cells": ["—" if a == b else cell.get((a, b), "")
-                                                        for b in names]} for a in names]})
+    matrices = _matrices(result, shown)
     friedman = None
     if result.friedman is not None:
         f, fr = result.friedman, result.friedman.friedman
@@ -173,6 +113,93 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
             "assumptions": _assumptions(ran, fmt(level, 6), mcnemar_method, pct, adjusted, bootstrap)}
 
 
+def _pair_rows(result, shown: list[str] | None, best: dict, level: float) -> tuple[list[dict], list[str], int, bool]:
+    """The pairs table's rows (those that matter when the report summarises); DeLong's
+    significant differences as phrases, the count of those not significant, and
+    whether some family has more than one pair (Holm's adjustment applies)."""
+    rows, significant = [], []
+    not_significant = 0
+    adjusted = False  # some family has more than one pair
+    for comp in result.comparisons:
+        family = len(comp.tests)
+        for t in comp.tests:
+            row = {"dataset": comp.dataset or "", "a": t.a, "b": t.b,
+                   "delong": "", "mcnemar": "", "paired_t": "", "delong_cells": None, "mcnemar_cells": None}
+            if t.delong is not None:
+                found = _delong(row, t, family, shown is not None, level)
+                if found is not None:  # a p-value
+                    adjusted = adjusted or family > 1
+                    if found:
+                        significant.append(found)
+                    else:
+                        not_significant += 1
+            if t.mcnemar is not None:
+                m = t.mcnemar
+                row["mcnemar"] = (f"e01 = {fmt(m.e01)}, e10 = {fmt(m.e10)}, Holm {p_text(m.p_holm)}"
+                                  if shown is not None and m.p_holm is not None and family > 1
+                                  else _mcnemar_cell(m, family))
+                if m.p_value is not None:
+                    row["mcnemar_cells"] = _mcnemar_cells(m, family)
+                adjusted = adjusted or family > 1
+            if t.paired_t is not None:
+                pt = t.paired_t
+                row["paired_t"] = (f"mean error difference {'+' if pt.mean_difference > 0 else ''}{fmt(pt.mean_difference)}, t = {value_text(pt.t)} "
+                                   f"({pt.dof} dof), {p_text(pt.p_value)}")
+            if shown is None or _matters(t, best.get(comp.dataset), shown, 1 - level):
+                rows.append(row)
+    return rows, significant, not_significant, adjusted
+
+
+def _delong(row: dict, t, family: int, summarised: bool, level: float) -> str | None:
+    """DeLong's test of the pair ``t`` into ``row`` (its text and the table's cells);
+    None when its p-value is undefined, else the phrase of a significant
+    difference ("a over b (p ...)"), or "" when not significant."""
+    d = t.delong
+    if d.p_value is None:
+        row["delong"] = d.note or UNDEFINED
+        return None
+    # the difference and its interval: 3 significant digits in a sentence, 4 decimals in the table
+    diff = interval_text(d.difference, tuple(d.ci) if d.ci else None)
+    cell = interval_text(d.difference, tuple(d.ci) if d.ci else None, table=True)
+    sign = "+" if d.difference > 0 else ""
+    if summarised and d.p_holm is not None and family > 1:
+        # many pairs: one line each, the adjusted p the verdict reads (results.json: the rest)
+        row["delong"] = f"ΔAUC {sign}{diff}, Holm {p_text(d.p_holm)}"
+    else:
+        row["delong"] = (f"ΔAUC {sign}{diff}, z = {value_text(d.z)}, {p_text(d.p_value)}"
+                         + _holm(d.p_value, d.p_holm, family))
+    if d.z is None and d.note:  # why z is undefined (also in the warnings)
+        row["delong"] += f" ({d.note})"
+    else:
+        # the table's cells: one line a pair, the numbers in columns
+        row["delong_cells"] = [f"{sign}{cell}", value_text(d.z), p_value_text(d.p_value),
+                               p_value_text(d.p_holm) if family > 1 else ""]
+    p = d.p_holm if d.p_holm is not None else d.p_value
+    if p < 1 - level:
+        better, worse = (t.a, t.b) if d.difference > 0 else (t.b, t.a)
+        said = f"Holm {p_text(p)}" if family > 1 else p_text(p)
+        return f"{better} over {worse} ({said})"
+    return ""
+
+
+def _matrices(result, shown: list[str] | None) -> list[dict]:
+    """DeLong's Holm-adjusted p-values as a matrix per data set of more than six
+    pairs, when the report does not summarise."""
+    matrices = []
+    for comp in result.comparisons:
+        if len(comp.tests) <= 6 or shown is not None:
+            continue  # a table of pairs is clearer; past a handful of learners, a heatmap (summary.py)
+        names = list(dict.fromkeys([t.a for t in comp.tests] + [t.b for t in comp.tests]))
+        cell = {}
+        for t in comp.tests:
+            if t.delong is not None and t.delong.p_holm is not None:
+                cell[(t.a, t.b)] = cell[(t.b, t.a)] = p_value_text(t.delong.p_holm, 2)
+        matrices.append({"dataset": comp.dataset or "", "names": names,
+                         "rows": [{"name": a, "cells": ["—" if a == b else cell.get((a, b), "")
+                                                        for b in names]} for a in names]})
+    return matrices
+
+
 def _assumptions(ran, level: str, mcnemar_method: str, pct: str, holm: bool, bootstrap: bool) -> str:
     """The tests' assumptions, one sentence for each test the table shows."""
     said = [
@@ -184,8 +211,9 @@ def _assumptions(ran, level: str, mcnemar_method: str, pct: str, holm: bool, boo
         "Each data set's pairs are a family of tests: their DeLong and McNemar p-values are adjusted by Holm's "
         f"method (Holm p), which keeps the chance of any false difference among them at {pct}, and a difference "
         "is called significant on its adjusted p-value." if holm else "",
-        "Paired t: per-group (fold) error rates, approximately normal differences; folds share training data, so "
-        "p-values are optimistic." if "paired_t" in ran else "",
+        "Paired t: per-group error rates, approximately normal differences (few groups make that a strong "
+        "assumption); where the groups are cross-validation folds, they share training data, so the p-values "
+        "are optimistic." if "paired_t" in ran else "",
         "Bootstrap intervals: stratified percentile bootstrap with a fixed seed." if bootstrap else "",
     ]
     return " ".join(s for s in said if s)

@@ -27,6 +27,8 @@ def _gap(value) -> str:
     if value is None:
         return ""
     text = fmt(abs(value), table=True)
+    if text.startswith("<"):  # a gap under 0.0001 in size: "< 0.0001" above 0, "> −0.0001" below
+        return text if value > 0 else "> −" + text[1:].strip()
     return ("±" if value == 0 else "+" if value > 0 else "−") + text
 
 
@@ -97,7 +99,8 @@ def slices_section(result, styles: dict) -> dict:
             notes: list[dict] = []
             tables.append({"column": column.column, "rows": _table(column, marks, notes), "notes": notes,
                            "parity": _parity(column), "level": fmt(column.level, 6),  # the spec's own number
-                           "resamples": fmt(column.resamples), "too_small": _too_small(column)})
+                           "resamples": fmt(column.resamples), "too_small": _too_small(column),
+                           "intervals": bool(column.resamples)})  # the parities have bootstrap intervals
         out.append({"key": key, "color": styles[key]["color"], "tables": tables})
     return {"slices": out, "slice_columns": [Column(k, label, better) for k, label, better in SLICE_COLUMNS],
             "slices_min": slices_min}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .. import registry
 from ..words import and_join
-from .format import cost, ends_text, fmt, measure_text, p_text, plain, rate
+from .format import cost, ends_text, fmt, interval_text, measure_text, p_text, plain, rate
 
 __all__ = ["fpr_bounds", "interval_phrases", "ranking_sentence", "recommendation", "gates_summary",
            "GATES_LISTED", "page_one"]
@@ -76,6 +76,22 @@ def agreed_ranking(rankings: list[dict]) -> dict | None:
     return {"order": rankings[0]["order"], "measures": and_join([r["measure"] for r in rankings])}
 
 
+def tied_groups(ranking) -> list[list[str]]:
+    """The runs of learners a ranking holds at exactly equal values (two or more each),
+    in its order: where the order it lists is no order at all."""
+    groups, run = [], []
+    for key in ranking.order:
+        if run and ranking.values.get(key) == ranking.values.get(run[-1]):
+            run.append(key)
+            continue
+        if len(run) > 1:
+            groups.append(run)
+        run = [key]
+    if len(run) > 1:
+        groups.append(run)
+    return groups
+
+
 def ranking_sentence(comp, label: dict, where: str = "") -> str:
     """Whether the rankings order the learners the same way, and if not, which
     measures order which pair differently (``label``: registry name -> text)."""
@@ -85,7 +101,11 @@ def ranking_sentence(comp, label: dict, where: str = "") -> str:
         names = ", ".join(label[r.measure] for r in comp.rankings)
         partial = any(len(r.order) < len(comp.learners) for r in comp.rankings)
         aside = " (among the learners each one has a value for)" if partial else ""
-        return f"Every ranking{where} ({names}) orders the learners the same way{aside}."
+        # a tie orders nothing: say which rankings hold one, rather than let the table's order speak
+        ties = [f"{label[r.measure]} ties {and_join(group)}" for r in comp.rankings for group in tied_groups(r)]
+        tie_text = f"; {'; '.join(ties)}" if ties else ""
+        return f"Every ranking{where} ({names}) orders the learners the same way{aside}, or ties them{tie_text}." \
+            if ties else f"Every ranking{where} ({names}) orders the learners the same way{aside}."
     parts = []
     for d in comp.disagreements[:DISAGREEMENTS_SHOWN]:
         ma, mb = [label[m] for m in d.prefer_a], [label[m] for m in d.prefer_b]
@@ -151,8 +171,10 @@ def _population(result) -> str:
         return ""
     if op.p_positive_source == "priors":
         sampled = sample_label(result).strip("()").replace("sample: ", "").replace("samples: ", "")
-        return (f"; its gates read its measures as sampled ({sampled}), the headline table in the "
-                f"population of the priors, p(+) = {rate(op.p_positive)}")
+        # the rates at the threshold are the sample's; a cost is at the priors' PC(+)
+        return (f"; its gates read the rates at the threshold as sampled ({sampled}) and the costs at "
+                f"PC(+) = {fmt(op.pc_positive)}, from the priors, p(+) = {rate(op.p_positive)}, the population "
+                "the headline table is in")
     return f", at the sample's share of positives, p(+) = {rate(op.p_positive)}"
 
 
@@ -213,8 +235,11 @@ def _leader_sentence(verdict, result) -> str:
         elif x.indistinguishable_from:
             others = [k for k in x.indistinguishable_from if k not in x.tied]
             tied = len(x.tied) > 1
-            rest = (f"; {and_join(others)} cannot be told apart from it at the {level} level ({test}, "
-                    "Holm-adjusted)" if others else "")
+            rows = _leaderboard_rows(result, x.rank_by)
+            value = _with_interval(x.rank_by, x.value, rows.get(x.learner)) + (
+                ", the mean of its replicates" if x.over == "configurations" else "")
+            rest = (f"; {and_join([_against(k, x.rank_by, rows.get(k)) for k in others])} cannot be told apart "
+                    f"from it at the {level} level ({test}, Holm-adjusted)" if others else "")
             sentences.append(f"By {label}{where}, {first} rank{'' if tied else 's'} first ({value}){rest}: no single "
                              "learner is recommended on this evidence.")
         else:
@@ -223,14 +248,42 @@ def _leader_sentence(verdict, result) -> str:
     return " ".join(sentences)
 
 
+def _leaderboard_rows(result, rank_by: str) -> dict:
+    """The leaderboard's rows by learner when it ranks by ``rank_by`` (else none)."""
+    from ..compare.leaderboard import leaderboard
+
+    block = leaderboard(result)
+    if not block or block.get("rank_by") != rank_by:
+        return {}
+    return {r["learner"]: r for r in block.get("rows", [])}
+
+
+def _with_interval(name: str, value, row: dict | None) -> str:
+    """A ranked value with its interval from the leaderboard row, where it has one."""
+    if value is None or not row or row.get("low") is None or row.get("high") is None:
+        return measure_text(name, value)
+    return interval_text(value, (row["low"], row["high"]))
+
+
+def _against(key: str, name: str, row: dict | None) -> str:
+    """A learner the leader cannot be told from: its value, interval and Holm-adjusted p."""
+    if not row or row.get("value") is None:
+        return key
+    p = row.get("p_holm_vs_best")
+    return f"{key} ({_with_interval(name, row['value'], row)}" + (f", {p_text(p)})" if p is not None else ")")
+
+
 def _suggestion_lines(verdict, result) -> list[str]:
     """One line per suggestion: its threshold and cost beside the deployed threshold's."""
     out = []
+    op = result.operating_point
+    pc = fmt(op.pc_positive) if op is not None else "undefined"
     for s in verdict.suggestions[:SUGGESTIONS_SHOWN]:
         deployed = verdict.learners[s.learner].threshold_text
         against = (f", against {cost(s.cost_at_deployed)} at its deployed {deployed}"
                    if s.cost_at_deployed is not None else "")
-        out.append(f"{s.learner} at {s.threshold_text} (tuned on {s.chosen_on}): expected cost {cost(s.cost)}{against}")
+        out.append(f"{s.learner} at {s.threshold_text} (tuned on {s.chosen_on}): cost {cost(s.cost)} "
+                   f"at PC(+) = {pc}{against}")
     more = len(verdict.suggestions) - SUGGESTIONS_SHOWN
     if more > 0:
         out.append(f"{more} more in results.json (verdict.suggestions)")

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..data import Source
 from ..errors import SpecError
-from ..metrics.threshold_text import shortest_between, threshold_texts
+from ..metrics.threshold_text import exact_text, shortest_between, threshold_texts
 from ..result import RunWarning
 from ..spec import Spec, locate
 from ..spec.models import OptimalOn
@@ -57,13 +57,6 @@ def chosen_on_data_warnings(spec: Spec, results: dict) -> list[RunWarning]:
     return []
 
 
-def _exact_text(t: float) -> str:
-    """The exact text of a threshold, with at least 3 significant digits (0.500), as
-    the texts that keep the decisions have."""
-    short = f"{t:#.3g}"
-    return short if "e" not in short and float(short) == t else repr(t)
-
-
 def learner_threshold_texts(ev, threshold: float, exact: bool, more=None) -> dict[float, str]:
     """The texts of the learner's threshold, of its ROC hull's (the least-cost
     threshold and the cost envelope's are among them) and of its threshold table's
@@ -73,7 +66,7 @@ def learner_threshold_texts(ev, threshold: float, exact: bool, more=None) -> dic
     wanted = [threshold] + ([] if ev.hull is None else list(ev.hull.threshold))
     wanted += [] if more is None else [r.threshold for r in more.rows if r.threshold is not None]
     if not exact:
-        return {float(t): (_exact_text(float(t)) if np.isfinite(t) else ("+inf" if t > 0 else "-inf"))
+        return {float(t): exact_text(float(t))
                 for t in wanted}
     return threshold_texts(ev.counts, wanted)
 

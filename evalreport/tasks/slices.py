@@ -211,8 +211,9 @@ def slice_gate(gate, targets) -> tuple[list[dict], list[RunWarning]]:
                    "value": value}
             if gate.max_gap is not None:
                 row["gap"] = gap
-            row["interval"] = None if v.small or gate.max_gap is not None else _interval(
-                v.intervals.get(gate.metric))
+            row["interval"] = None if v.small else _interval(v.intervals.get(gate.metric))
+            if gate.max_gap is not None:
+                row["gap_interval"] = _gap_interval(row["interval"], value, gap)
             if v.small:
                 row["note"] = (f"too small to compare: {small[v.value]}; a value needs {column.slices_min} "
                                f"positives and {column.slices_min} negatives (confidence.slices_min)")
@@ -227,6 +228,17 @@ def slice_gate(gate, targets) -> tuple[list[dict], list[RunWarning]]:
                     f"evaluated: the {'value' if value is None else 'gap'} is undefined", learner=lr.key,
                     measure=gate.metric))
     return rows, warnings
+
+
+def _gap_interval(interval, value, gap) -> list | None:
+    """The interval of a slice value's gap to the whole population: the slice value's
+    own interval less the whole population's value (value - gap). The whole
+    population's uncertainty is not added: it holds the slice and many more rows, so
+    its interval is the narrower, and the slice's dominates (docs/reference.md)."""
+    if interval is None or value is None or gap is None:
+        return None
+    whole = float(value) - float(gap)
+    return [float(interval[0]) - whole, float(interval[1]) - whole]
 
 
 def _interval(iv) -> list | None:

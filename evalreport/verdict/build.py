@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-from ..number_style import ends_text, fmt, plain
+from ..number_style import fmt, plain
 from ..words import gate_text
 
 __all__ = ["STATUSES", "SEVERITIES", "Finding", "Suggestion", "LearnerVerdict", "Leader", "Verdict",
@@ -192,14 +192,16 @@ def _gate_findings(gates: list[dict]) -> list[Finding]:
     for g in gates:
         text = gate_text(g, fmt, plain)  # the spec's bound as written
         kind = g.get("outcome")
-        interval = g.get("interval")
-        span = f" {ends_text(*interval)}" if interval else ""
+        # the interval is in the gate's text; say which one decides
+        ends = g.get("gap_interval")
+        gap = ends is not None and "max_gap" in g and max(abs(ends[0]), abs(ends[1])) > g["max_gap"]
+        why = ("the gap is within max_gap but its interval reaches past it" if gap
+               else "the value is within the bound but its interval crosses it")
         if kind == "fail":
             out.append(Finding("high", g.get("learner"), g.get("metric"), f"Gate failed: {text}."))
         elif kind == "inconclusive":
             out.append(Finding("medium", g.get("learner"), g.get("metric"),
-                               f"Gate inconclusive: {text}; the value is within the bound but its interval"
-                               f"{span} crosses it."))
+                               f"Gate inconclusive: {text}; {why}."))
         elif kind == "not_evaluated" and not g.get("note"):
             out.append(Finding("medium", g.get("learner"), g.get("metric"),
                                f"Gate not evaluated: {text}; the value is undefined."))

@@ -10,7 +10,8 @@ The rules (docs/reference.md, "The verdict"):
 - ``inconclusive``: the point value is inside, but the interval at
   ``confidence.level`` crosses a bound;
 - ``pass``: the point value is inside, and so is the interval (or no interval is
-  computed for the measure: the row's ``interval`` is then null);
+  computed for the measure: the row's ``interval`` is then null); a slice gap's
+  size is read with its own interval (``gap_interval``);
 - ``not_evaluated``: the value is undefined, or a gate on the change since the
   previous run has nothing to compare with (the first run of an archive).
 
@@ -99,6 +100,14 @@ def outcome(value, bounds: list[tuple[str, float]], interval) -> str:
     return "pass"
 
 
+def _size_interval(interval) -> list[float] | None:
+    """The interval of |x| from the interval of x (0 at its low end when it holds 0)."""
+    if interval is None:
+        return None
+    lo, hi = interval
+    return [0.0 if lo <= 0.0 <= hi else min(abs(lo), abs(hi)), max(abs(lo), abs(hi))]
+
+
 def _change_interval(row: dict, history: dict | None, task: str | None) -> list[float] | None:
     """The interval of the change a gate on change reads (results.json's
     ``history.changes`` row of its learner and measure)."""
@@ -127,12 +136,13 @@ def _row_outcome(row: dict, lr, level: float, history: dict | None,
         bounds = [("max", float(row["max_drop"]))]
         return outcome(worsening(row["metric"], float(value)), bounds,
                        None if worse is None else [min(worse), max(worse)]), interval
-    if "max_gap" in row:  # the gap at its bound (no interval of the gap), the value at its bounds
+    if "max_gap" in row:  # the gap's size and its interval at the bound, the value at its bounds
         value, gap = row.get("value"), row.get("gap")
         interval = _pair(row.get("interval"))
         if value is None or gap is None:
             return "not_evaluated", interval
-        found = [outcome(abs(float(gap)), [("max", float(row["max_gap"]))], None)]
+        found = [outcome(abs(float(gap)), [("max", float(row["max_gap"]))],
+                         _size_interval(_pair(row.get("gap_interval"))))]
         if _bounds(row):
             found.append(outcome(value, _bounds(row), interval))
         return max(found, key=("pass", "inconclusive", "fail").index), interval

@@ -29,7 +29,6 @@ from __future__ import annotations
 from .bootstrap import (
     BootstrapInterval,
     Statistic,
-    _resampled_evaluations,
     auc_score,
     average_precision_score,
     bep_score,
@@ -37,6 +36,7 @@ from .bootstrap import (
     expected_total_cost,
     f1_at,
     population_at,
+    resampled_evaluations,
     resampled_values,
     resampled_values_many,
 )

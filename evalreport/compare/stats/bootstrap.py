@@ -6,7 +6,7 @@ each distinct score is drawn per class (:func:`_resampled_chunks`). The ready
 statistics are computed from those counts for many resamples at once, with the
 engine's arithmetic (the same floats as its evaluation of each resample's count
 table: tests/test_bootstrap_vectorised.py); any other statistic reads the
-engine's evaluation of each resample (:func:`_resampled_evaluations`).
+engine's evaluation of each resample (:func:`resampled_evaluations`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from ...metrics.binary import BinaryEvaluation, evaluate_counts
 from ...counting.table import CountTable
 from .bootstrap_values import (auc_values, average_precision_values, bep_values, expected_total_cost_values,
                                f1_values, row_at, etc_finish, etc_part)
-from .core import _as_bool, _as_scores, _check_level
+from ...metrics.levels import check_level
+from .core import as_bool_labels, as_scores
 
 __all__ = ["BootstrapInterval", "Statistic", "auc_score", "average_precision_score", "bep_score",
            "bootstrap_intervals", "expected_total_cost", "f1_at", "percentile_intervals", "population_at",
@@ -323,7 +324,7 @@ class _Layout:
                          self.positive_rows)
 
 
-def _resampled_evaluations(y, s, n_resamples, rng, stratified):
+def resampled_evaluations(y, s, n_resamples, rng, stratified):
     """Yield (positive draws, negative draws, evaluation) for each resample: the
     engine's evaluation of each resample's count table (see :func:`_resampled_chunks`)."""
     for chunk in _resampled_chunks(y, s, n_resamples, rng, stratified):
@@ -395,9 +396,9 @@ def bootstrap_intervals(
     >>> ci["bep"].low <= 0.8 <= ci["bep"].high
     True
     """
-    level = _check_level(level)
-    y = _as_bool(y_true_bool)
-    s = _as_scores(scores, y.size, "scores")
+    level = check_level(level)
+    y = as_bool_labels(y_true_bool)
+    s = as_scores(scores, y.size, "scores")
     if y.size == 0:
         raise ValueError("y_true_bool and scores are empty")
     n_resamples = int(n_resamples)
@@ -424,8 +425,8 @@ def resampled_values(y_true_bool, scores, *, statistics: Mapping[str, Statistic]
     scored on the same rows (in the same order) and resampled with the same seed
     are measured on the same resampled rows, which makes the difference of their
     values a paired bootstrap (compare.stats.paired_bootstrap)."""
-    y = _as_bool(y_true_bool)
-    s = _as_scores(scores, y.size, "scores")
+    y = as_bool_labels(y_true_bool)
+    s = as_scores(scores, y.size, "scores")
     return resampled_values_many(y, {None: (s, statistics)}, n_resamples=n_resamples, seed=seed,
                                  stratified=stratified)[None]
 
@@ -436,8 +437,8 @@ def resampled_values_many(y_true_bool, learners: Mapping, *, n_resamples: int = 
     ``learners`` maps a key to (scores, statistics); returns key -> {name: values}.
     The draws are made once per chunk for all of them: the same draws, so the same
     values, as each learner's own call (the stream depends on the labels alone)."""
-    y = _as_bool(y_true_bool)
-    jobs = [(key, _Layout(y, _as_scores(s, y.size, "scores")), list(st), st) for key, (s, st) in learners.items()]
+    y = as_bool_labels(y_true_bool)
+    jobs = [(key, _Layout(y, as_scores(s, y.size, "scores")), list(st), st) for key, (s, st) in learners.items()]
     values = {key: np.full((len(names), n_resamples), np.nan) for key, _, names, _ in jobs}
     rng = np.random.Generator(np.random.PCG64(seed))
     done = 0

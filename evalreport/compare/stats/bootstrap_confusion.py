@@ -16,7 +16,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 from .bootstrap import BootstrapInterval, percentile_intervals
-from .core import _check_level
+from ...metrics.levels import check_level
 
 __all__ = ["bootstrap_confusion_intervals", "accuracy_of", "macro_f1_of"]
 
@@ -52,7 +52,7 @@ def bootstrap_confusion_intervals(confusion, *, statistics: Mapping[str, Confusi
     >>> ci["accuracy"].low < 0.85 < ci["accuracy"].high
     True
     """
-    level = _check_level(level)
+    level = check_level(level)
     confusion = np.asarray(confusion, dtype=float)
     counts = np.rint(confusion).astype(np.int64)
     if not np.array_equal(counts, confusion) or (counts < 0).any():

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...counting.order import SMALL, argsort_scores, runs_of_pairs, runs_of_pairs_of
-from .core import _classes
+from .core import auc_classes
 
 __all__ = ["StructuralComponents", "structural_components"]
 
@@ -62,7 +62,7 @@ def _half_counts_below(sorted_ref: np.ndarray, sorted_queries: np.ndarray) -> np
     return below
 
 
-def _components(y, s, m, n, *, aligned: bool):
+def auc_components(y, s, m, n, *, aligned: bool):
     """(auc, v10, v01); in input order when ``aligned``, else in sorted order."""
     if aligned and s.size >= SMALL:
         few = _components_few_values(y, s, m, n)
@@ -99,7 +99,7 @@ _FEW = 1024
 
 
 def _components_few_values(y, s, m, n):
-    """:func:`_components` in input order from the table of the scores' distinct
+    """:func:`auc_components` in input order from the table of the scores' distinct
     values, without sorting the rows; None unless the scores take few values.
 
     A component depends only on the row's score: twice the other class below
@@ -138,7 +138,7 @@ def _components_few_values(y, s, m, n):
 
 
 def _components_one_order(y, s, m, n):
-    """:func:`_components` in input order, from one ordering of all the scores.
+    """:func:`auc_components` in input order, from one ordering of all the scores.
 
     With the instances in ascending score order (``argsort_scores``, a sort
     of packed keys rather than NumPy's slower ``argsort``), the negatives
@@ -217,6 +217,6 @@ def structural_components(y_true_bool, scores) -> StructuralComponents:
     >>> c.auc, c.v10.tolist(), c.v01.tolist()
     (0.875, [1.0, 0.75], [0.75, 1.0])
     """
-    y, s, m, n = _classes(y_true_bool, scores)
-    auc, v10, v01 = _components(y, s, m, n, aligned=True)
+    y, s, m, n = auc_classes(y_true_bool, scores)
+    auc, v10, v01 = auc_components(y, s, m, n, aligned=True)
     return StructuralComponents(auc=auc, v10=v10, v01=v01)

@@ -12,13 +12,11 @@ import math
 
 import numpy as np
 
-from ...metrics.levels import check_level as _check_level
-from ...metrics.levels import normal_quantile as _z
-
 _SQRT1_2 = math.sqrt(0.5)
 
 
-def _as_bool(y, name="y_true_bool") -> np.ndarray:
+def as_bool_labels(y, name="y_true_bool") -> np.ndarray:
+    """``y`` as one-dimensional booleans (booleans or 0/1 taken; else a ValueError naming ``name``)."""
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional (got shape {y.shape})")
@@ -33,7 +31,8 @@ def _as_bool(y, name="y_true_bool") -> np.ndarray:
     return y == 1
 
 
-def _as_scores(s, n: int, name: str) -> np.ndarray:
+def as_scores(s, n: int, name: str) -> np.ndarray:
+    """``s`` as ``n`` finite float64 scores (else a ValueError naming ``name``)."""
     s = np.asarray(s)
     if s.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional (got shape {s.shape})")
@@ -49,7 +48,8 @@ def _as_scores(s, n: int, name: str) -> np.ndarray:
     return s
 
 
-def _special():
+def scipy_special():
+    """The :mod:`scipy.special` module, imported on first use."""
     # scipy.special holds the distribution functions that scipy.stats' norm,
     # t, chi2 and f call; importing it instead of scipy.stats saves about a
     # second of start-up, and only runs that test something import it at all.
@@ -83,13 +83,15 @@ def chi2_sf_df1(x: float) -> float:
     return math.erfc(math.sqrt(x / 2.0))
 
 
-def _two_sided_normal(z: float) -> float:
+def two_sided_normal(z: float) -> float:
+    """The two-sided p-value of a standard normal statistic ``z``."""
     return float(2.0 * ndtr(-abs(z)))  # 2 norm.sf(|z|)
 
 
-def _classes(y, scores, name="scores"):
-    y = _as_bool(y)
-    s = _as_scores(scores, y.shape[0], name)
+def auc_classes(y, scores, name="scores"):
+    """(labels, scores, positives, negatives), checked; a ValueError unless both classes are present."""
+    y = as_bool_labels(y)
+    s = as_scores(scores, y.shape[0], name)
     m = int(np.count_nonzero(y))
     n = y.size - m
     if m == 0 or n == 0:

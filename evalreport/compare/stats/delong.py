@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .components import StructuralComponents, _components
+from .components import StructuralComponents, auc_components
 from .components import structural_components  # noqa: F401 (the examples use it)
-from .core import _as_scores, _check_level, _classes, _special, _two_sided_normal, _z
+from ...metrics.levels import check_level, normal_quantile
+from .core import as_scores, auc_classes, scipy_special, two_sided_normal
 from ...words import general
 
 __all__ = ["AucInterval", "DelongTest", "auc_interval", "delong_auc", "delong_paired", "delong_paired_many",
@@ -95,9 +96,9 @@ def delong_auc(y_true_bool, scores, *, level: float = 0.95) -> AucInterval:
     >>> round(r.auc, 4), round(r.se, 4), tuple(round(v, 4) for v in r.ci)
     (0.8889, 0.1571, (0.5809, 1.0))
     """
-    level = _check_level(level)
-    y, s, m, n = _classes(y_true_bool, scores)
-    auc, v10, v01 = _components(y, s, m, n, aligned=False)
+    level = check_level(level)
+    y, s, m, n = auc_classes(y_true_bool, scores)
+    auc, v10, v01 = auc_components(y, s, m, n, aligned=False)
     return _interval(auc, v10, v01, m, n, level)
 
 
@@ -109,7 +110,7 @@ def auc_interval(components: StructuralComponents, *, level: float = 0.95) -> Au
     >>> tuple(round(v, 4) for v in auc_interval(c).ci)
     (0.5809, 1.0)
     """
-    level = _check_level(level)
+    level = check_level(level)
     return _interval(components.auc, components.v10, components.v01,
                      components.v10.size, components.v01.size, level)
 
@@ -119,7 +120,7 @@ def _interval(auc, v10, v01, m, n, level) -> AucInterval:
     if var is None:
         return AucInterval(auc=auc, se=None, ci=None, level=level, note=_too_few(m, n))
     se = math.sqrt(var)
-    half = _z(level) * se
+    half = normal_quantile(level) * se
     lo, hi = auc - half, auc + half
     note = None
     if lo < 0.0 or hi > 1.0:
@@ -196,18 +197,18 @@ def _test_result(auc_a, auc_b, var, level, *, paired, df=None, note=None) -> Del
         return DelongTest(auc_a, auc_b, d, 0.0, None, None, (d, d), level, paired, df, note)
     z = d / se
     if df is None:
-        half, p = _z(level) * se, _two_sided_normal(z)
+        half, p = normal_quantile(level) * se, two_sided_normal(z)
     else:  # pROC's unpaired test: Student's t with Welch's df, for the p-value and the interval alike
         half, p = _t_quantile(level, df) * se, _two_sided_t(z, df)
     return DelongTest(auc_a, auc_b, d, se, z, p, (d - half, d + half), level, paired, df, note)
 
 
 def _two_sided_t(t: float, df: float) -> float:
-    return float(2.0 * _special().stdtr(df, -abs(t)))  # 2 t.sf(|t|, df), as pROC's 2 * pt(-abs(D), df)
+    return float(2.0 * scipy_special().stdtr(df, -abs(t)))  # 2 t.sf(|t|, df), as pROC's 2 * pt(-abs(D), df)
 
 
 def _t_quantile(level: float, df: float) -> float:
-    return float(_special().stdtrit(df, 0.5 + level / 2.0))  # t.ppf((1 + level) / 2, df)
+    return float(scipy_special().stdtrit(df, 0.5 + level / 2.0))  # t.ppf((1 + level) / 2, df)
 
 
 def welch_df(var_a: float, n_a: float, var_b: float, n_b: float) -> float | None:
@@ -256,11 +257,11 @@ def delong_paired(y_true_bool, scores_a, scores_b, *, level: float = 0.95) -> De
     >>> delong_paired(y, [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8]).p_value
     1.0
     """
-    level = _check_level(level)
-    y, sa, m, n = _classes(y_true_bool, scores_a, "scores_a")
-    sb = _as_scores(scores_b, y.size, "scores_b")
-    auc_a, xa, ya = _components(y, sa, m, n, aligned=True)
-    auc_b, xb, yb = _components(y, sb, m, n, aligned=True)
+    level = check_level(level)
+    y, sa, m, n = auc_classes(y_true_bool, scores_a, "scores_a")
+    sb = as_scores(scores_b, y.size, "scores_b")
+    auc_a, xa, ya = auc_components(y, sa, m, n, aligned=True)
+    auc_b, xb, yb = auc_components(y, sb, m, n, aligned=True)
     if m < 2 or n < 2:
         return _test_result(auc_a, auc_b, None, level, paired=True, note=_too_few(m, n))
     # var(A - B) over the components directly: var A + var B - 2 cov(A, B)
@@ -279,7 +280,7 @@ def delong_paired_components(a: StructuralComponents, b: StructuralComponents, *
     >>> round(delong_paired_components(a, b).z, 3)
     0.369
     """
-    level = _check_level(level)
+    level = check_level(level)
     m, n = a.v10.size, a.v01.size
     if (m, n) != (b.v10.size, b.v01.size):
         raise ValueError("the two learners' components come from different instances")
@@ -301,7 +302,7 @@ def delong_paired_many(a: StructuralComponents, others, *, level: float = 0.95) 
     >>> delong_paired_many(a, [b])[0] == delong_paired_components(a, b)
     True
     """
-    level = _check_level(level)
+    level = check_level(level)
     others = list(others)
     m, n = a.v10.size, a.v01.size
     if m < 2 or n < 2 or any((m, n) != (b.v10.size, b.v01.size) for b in others):
@@ -348,11 +349,11 @@ def delong_unpaired(
     >>> round(t.difference, 4), round(t.z, 3), round(t.df, 2), round(t.p_value, 3)
     (-0.0278, -0.141, 9.66, 0.89)
     """
-    level = _check_level(level)
-    ya, sa, ma, na = _classes(y_true_a, scores_a, "scores_a")
-    yb, sb, mb, nb = _classes(y_true_b, scores_b, "scores_b")
-    auc_a, xa, za = _components(ya, sa, ma, na, aligned=False)
-    auc_b, xb, zb = _components(yb, sb, mb, nb, aligned=False)
+    level = check_level(level)
+    ya, sa, ma, na = auc_classes(y_true_a, scores_a, "scores_a")
+    yb, sb, mb, nb = auc_classes(y_true_b, scores_b, "scores_b")
+    auc_a, xa, za = auc_components(ya, sa, ma, na, aligned=False)
+    auc_b, xb, zb = auc_components(yb, sb, mb, nb, aligned=False)
     var_a = _variance(xa, za, ma, na)
     var_b = _variance(xb, zb, mb, nb)
     if var_a is None or var_b is None:
@@ -407,7 +408,7 @@ def delong_unpaired_summary(auc_a: float, var_a: float | None, auc_b: float, var
     >>> round(u.difference, 4), round(u.z, 3), round(u.p_value, 3), round(u.df, 2)
     (-0.0278, -0.141, 0.89, 9.66)
     """
-    level = _check_level(level)
+    level = check_level(level)
     for name, v in (("var_a", var_a), ("var_b", var_b)):
         if v is not None and not (math.isfinite(v) and v >= 0):
             raise ValueError(f"{name} must be a finite variance >= 0, got {v!r}")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .core import _special
+from .core import scipy_special
 
 __all__ = ["MIN_DATASETS", "Friedman", "friedman_nemenyi", "nemenyi_q"]
 
@@ -146,7 +146,7 @@ def _tau_f(chi2: float, N: int, k: int):
         return None, 0.0, ("the ranks are identical on every data set: tau_F is infinite and its p-value "
                            "below any level (p < 0.001)")
     f = float((N - 1) * chi2 / den)
-    return f, float(_special().fdtrc(k - 1, (k - 1) * (N - 1), f)), None
+    return f, float(scipy_special().fdtrc(k - 1, (k - 1) * (N - 1), f)), None
 
 
 def friedman_nemenyi(
@@ -199,7 +199,7 @@ def friedman_nemenyi(
         note = "every data set ties every learner: no evidence of a difference"
     else:
         chi2 = chi2 / correction
-    p_chi2 = float(_special().chdtrc(k - 1, chi2))
+    p_chi2 = float(scipy_special().chdtrc(k - 1, chi2))
     f, p_f, f_note = _tau_f(chi2, N, k)
     note = f_note or note
     q = nemenyi_q(k, alpha)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .core import _as_bool, chi2_sf_df1, _special
+from .core import as_bool_labels, chi2_sf_df1, scipy_special
 from ...words import general
 
 __all__ = ["EXACT_BELOW", "METHODS", "McNemar", "mcnemar", "mcnemar_many"]
@@ -78,7 +78,7 @@ def _exact_p(e01: int, e10: int) -> float:
     n = e01 + e10
     if n == 0:
         return 1.0
-    return min(1.0, 2.0 * float(_special().bdtr(min(e01, e10), n, 0.5)))
+    return min(1.0, 2.0 * float(scipy_special().bdtr(min(e01, e10), n, 0.5)))
 
 
 def mcnemar(y_true_bool, pred_a_bool, pred_b_bool, *, method: str = "auto") -> McNemar:
@@ -114,9 +114,9 @@ def mcnemar(y_true_bool, pred_a_bool, pred_b_bool, *, method: str = "auto") -> M
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
-    y = _as_bool(y_true_bool)
-    a = _as_bool(pred_a_bool, "pred_a_bool")
-    b = _as_bool(pred_b_bool, "pred_b_bool")
+    y = as_bool_labels(y_true_bool)
+    a = as_bool_labels(pred_a_bool, "pred_a_bool")
+    b = as_bool_labels(pred_b_bool, "pred_b_bool")
     if not (a.shape == b.shape == y.shape):
         raise ValueError(
             f"y_true_bool, pred_a_bool and pred_b_bool have lengths {y.size}, {a.size} and {b.size}"
@@ -141,9 +141,9 @@ def mcnemar_many(y_true_bool, pred_a_bool, others, *, method: str = "auto") -> l
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
-    y = _as_bool(y_true_bool)
-    a = _as_bool(pred_a_bool, "pred_a_bool")
-    others = [_as_bool(b, "pred_b_bool") for b in others]
+    y = as_bool_labels(y_true_bool)
+    a = as_bool_labels(pred_a_bool, "pred_a_bool")
+    others = [as_bool_labels(b, "pred_b_bool") for b in others]
     if a.shape != y.shape or any(b.shape != y.shape for b in others):
         return [mcnemar(y, a, b, method=method) for b in others]
     right_a = a == y

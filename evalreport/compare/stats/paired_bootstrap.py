@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .core import _check_level
+from ...metrics.levels import check_level
 
 __all__ = ["PairedDifference", "paired_difference", "two_sided_p", "non_inferiority_p", "PairedResamples"]
 
@@ -78,7 +78,7 @@ def paired_difference(a_point, b_point, a_values, b_values, *, level: float = 0.
     """The difference ``a_point - b_point`` (the measures on the data), with the
     percentile interval at ``level`` and the two-sided p-value of the resampled
     differences ``a_values - b_values`` (NaN: undefined in that resample, left out)."""
-    level = _check_level(level)
+    level = check_level(level)
     d = _differences(a_values, b_values)
     point = None if a_point is None or b_point is None else float(a_point) - float(b_point)
     if d.size == 0:

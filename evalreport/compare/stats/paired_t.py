@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .core import _check_level, _special
+from ...metrics.levels import check_level
+from .core import scipy_special
 from ...words import general
 
 __all__ = ["PairedT", "paired_t_test"]
@@ -72,7 +73,7 @@ def paired_t_test(errors_a, errors_b, *, level: float = 0.95) -> PairedT:
     >>> round(r.mean_difference, 4), round(r.t, 3), r.dof, round(r.p_value, 4)
     (-0.02, -4.472, 4, 0.0111)
     """
-    level = _check_level(level)
+    level = check_level(level)
     a = np.asarray(errors_a, dtype=np.float64)
     b = np.asarray(errors_b, dtype=np.float64)
     if a.ndim != 1 or a.shape != b.shape:
@@ -98,6 +99,6 @@ def paired_t_test(errors_a, errors_b, *, level: float = 0.95) -> PairedT:
         return PairedT(mu, None, dof, 0.0, (mu, mu), level, note)
     se = sd / math.sqrt(k)
     t = mu / se
-    p = float(2.0 * _special().stdtr(dof, -abs(t)))  # 2 t.sf(|t|)
-    half = float(_special().stdtrit(dof, 0.5 + level / 2.0)) * se  # t.ppf
+    p = float(2.0 * scipy_special().stdtr(dof, -abs(t)))  # 2 t.sf(|t|)
+    half = float(scipy_special().stdtrit(dof, 0.5 + level / 2.0)) * se  # t.ppf
     return PairedT(mu, t, dof, p, (mu - half, mu + half), level)
