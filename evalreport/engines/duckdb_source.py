@@ -40,7 +40,7 @@ _JSON = re.compile(r"\.(jsonl|ndjson|json)" + _COMPRESSED, re.IGNORECASE)
 #: commas): DuckDB's sniffer would read a file of ';', '|' or tabs named .csv that the
 #: in-memory road refuses (issue 36: the engines agree)
 #: map_inference_threshold -1: objects of more than 200 keys of one type are columns still, not one
-#: MAP column named 'json' (DuckDB 1.1 on; issue 36: JSON lines of up to MAX_COLUMNS keys, as in memory)
+#: MAP column named 'json' (DuckDB 1.2 on; issue 36: JSON lines of up to MAX_COLUMNS keys, as in memory)
 _FILE_READERS = {"parquet": "read_parquet($source)", "csv": "read_csv($source, delim = $delim)",
                  "json": "read_json($source, map_inference_threshold = -1)"}
 #: read_csv with some columns' types given (``$csv_types``: column -> type)
