@@ -43,6 +43,10 @@ class Caught:
     location: str  # "evalreport/engines/resolution.py:105", the innermost evalreport line
 
 
+#: modules whose functions a warning is never attributed to (the figure that called them is)
+_PLUMBING = frozenset({"figures/svg.py", "figures/canvas.py"})
+
+
 def _where(filename: str, lineno: int) -> tuple[str, str]:
     """(function, location) of the warning, from the innermost evalreport frames."""
     frame = sys._getframe(2)
@@ -53,7 +57,9 @@ def _where(filename: str, lineno: int) -> tuple[str, str]:
             if location is None:
                 location = f"{path.relative_to(_PACKAGE.parent).as_posix()}:{frame.f_lineno}"
             name = frame.f_code.co_name
-            if not name.startswith(("_", "<")):
+            # the figures' plumbing (drawing to SVG, the canvas) is where every figure's
+            # warning surfaces: the figure that called it is the one to name
+            if not name.startswith(("_", "<")) and path.relative_to(_PACKAGE).as_posix() not in _PLUMBING:
                 function = name
                 break
         frame = frame.f_back

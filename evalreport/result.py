@@ -200,7 +200,7 @@ class Result:
     >>> result = evalreport.evaluate(spec, data={"test": table})
     >>> result
     <evalreport.Result 'Evaluation report': binary, 2 learner(s) (A, B)>
-    Not fit. The status is the worst of the learners' (no learner is named deployed). Each learner is judged at its deployed threshold, at the sample's share of positives, p(+) = 0.500. By AUC, A ranks first (0.938); B cannot be told apart from it at the 5% level (DeLong's test, Holm-adjusted): no single learner is recommended on this evidence.
+    Not fit. The status is the worst of the learners' (no learner is named deployed). Each learner is judged at its deployed threshold, at the sample's share of positives, p(+) = 0.500. By AUC, A ranks first (0.938 [0.764, 1.000]); B (0.625 [0.178, 1.000], p = 0.27) cannot be told apart from it at the 5% level (DeLong's test, Holm-adjusted): no single learner is recommended on this evidence.
     >>> result.learners["A"].summary.auc, result.learners["A"].values["accuracy"]
     (0.9375, 0.875)
     """

@@ -474,7 +474,8 @@ def test_gates_on_slices_name_the_failing_value(tmp_path, capsys):
                          "interval": p["interval"], "max": 0.01, "outcome": "fail", "passed": False}
     err = capsys.readouterr().err
     assert (f"gate failed: a: demographic_parity_difference across region (between '{p['between'][0]}' and "
-            f"'{p['between'][1]}') = {p['value']:.6g} (needs max 0.01)") in err
+            f"'{p['between'][1]}') = {p['value']:.6g} [{p['interval'][0]:.6g}, {p['interval'][1]:.6g}] "
+            "(needs max 0.01)") in err
     html = (tmp_path / "out" / "report.html").read_text()
     assert "a: demographic_parity_difference across region (between" in html
 

@@ -55,7 +55,7 @@ def test_general_by_hand():
 
 
 def test_weights_that_overflow_are_named_without_exponents():
-    from evalreport.metrics.table import weight_scale_problem
+    from evalreport.counting.table import weight_scale_problem
 
     text = weight_scale_problem(1e200, 3e200)
     assert text == "the product of the classes' total weights (1 × 10²⁰⁰ and 3 × 10²⁰⁰) overflows"
