@@ -139,5 +139,7 @@ def markdown_table() -> str:
     for m in MEASURES.values():
         better = {"higher": "higher", "lower": "lower", "none": ""}[m.direction]
         tasks = ", ".join("multi-class" if t == "multiclass" else t for t in m.tasks)
-        rows.append(f"| `{m.name}` | {m.label} | {tasks} | {better} | {m.definition} | {m.undefined} |")
+        # "[" escaped: "cost[i][j]" would otherwise read as a Markdown reference link
+        definition = m.definition.replace("[", "\\[")
+        rows.append(f"| `{m.name}` | {m.label} | {tasks} | {better} | {definition} | {m.undefined} |")
     return "\n".join(rows) + "\n"
