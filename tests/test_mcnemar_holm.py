@@ -150,7 +150,7 @@ def test_holm_on_a_run_is_per_test_over_the_data_sets_pairs(tmp_path):
         assert "p_value_exact" not in r
 
 
-def _section(p_values, mcnemar_method="auto"):
+def _section(p_values, mcnemar_method="auto", learners=None):
     """The report's tests section for DeLong p-values of pairs of one data set."""
     from types import SimpleNamespace
 
@@ -165,7 +165,7 @@ def _section(p_values, mcnemar_method="auto"):
     tests = _with_holm(tests, "delong")
     comp = SimpleNamespace(dataset=None, tests=tuple(tests))
     spec = SimpleNamespace(confidence=SimpleNamespace(level=0.95, mcnemar=mcnemar_method))
-    return tests_section(SimpleNamespace(spec=spec, comparisons=[comp], friedman=None, learners={}))
+    return tests_section(SimpleNamespace(spec=spec, comparisons=[comp], friedman=None, learners=learners or {}))
 
 
 def test_the_verdict_reads_holms_adjusted_p_values():
@@ -218,3 +218,17 @@ def test_multiclass_mcnemar_on_right_and_wrong_decisions(tmp_path):
         assert r["p_value"] == pytest.approx(ref, rel=1e-12)
     assert [r["p_holm"] for r in got] == pytest.approx(
         list(_holm_reference(np.array([r["p_value"] for r in got]))), rel=1e-12)
+
+
+def test_a_difference_where_an_auc_interval_reaches_1_is_said_rough():
+    """DeLong's normal approximation is rough where an AUC's interval is clipped at 1
+    (the review of validated_threshold: 0.9845 against 0.9944, p = 0.045): the
+    significant difference says so, naming the learner; none is said otherwise."""
+    from types import SimpleNamespace
+
+    assert "reaches 1" not in _section([0.03])["sentences"][0]
+    learners = {"a": SimpleNamespace(auc_ci=SimpleNamespace(ci=(0.97, 1.0))),
+                "b": SimpleNamespace(auc_ci=SimpleNamespace(ci=(0.90, 0.99)))}
+    assert _section([0.03], learners=learners)["sentences"] == [
+        "DeLong's test finds a significantly higher AUC (at the 5% level) for a over b (p = 0.030; the AUC "
+        "interval of a reaches 1, where DeLong's normal approximation is rough: read it with the other tests)."]

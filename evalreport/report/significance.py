@@ -8,6 +8,7 @@ from markupsafe import Markup
 from .. import registry
 from ..figures.classes import critical_difference_figure
 from .format import UNDEFINED, fmt, interval_text, p_text, p_value_text, plain, value_text
+from ..words import and_join
 
 __all__ = ["tests_section"]
 
@@ -126,7 +127,8 @@ def _pair_rows(result, shown: list[str] | None, best: dict, level: float) -> tup
             row = {"dataset": comp.dataset or "", "a": t.a, "b": t.b,
                    "delong": "", "mcnemar": "", "paired_t": "", "delong_cells": None, "mcnemar_cells": None}
             if t.delong is not None:
-                found = _delong(row, t, family, shown is not None, level)
+                found = _delong(row, t, family, shown is not None, level,
+                                [k for k in (t.a, t.b) if _auc_reaches_one(result, k)])
                 if found is not None:  # a p-value
                     adjusted = adjusted or family > 1
                     if found:
@@ -150,10 +152,20 @@ def _pair_rows(result, shown: list[str] | None, best: dict, level: float) -> tup
     return rows, significant, not_significant, adjusted
 
 
-def _delong(row: dict, t, family: int, summarised: bool, level: float) -> str | None:
+def _auc_reaches_one(result, key: str) -> bool:
+    """Whether the learner's DeLong interval of its AUC reaches 1 (clipped there)."""
+    lr = (getattr(result, "learners", None) or {}).get(key)
+    ci = getattr(getattr(lr, "auc_ci", None), "ci", None)
+    return ci is not None and ci[1] is not None and ci[1] >= 1.0
+
+
+def _delong(row: dict, t, family: int, summarised: bool, level: float,
+            clipped: list[str] = ()) -> str | None:
     """DeLong's test of the pair ``t`` into ``row`` (its text and the table's cells);
     None when its p-value is undefined, else the phrase of a significant
-    difference ("a over b (p ...)"), or "" when not significant."""
+    difference ("a over b (p ...)"), or "" when not significant. ``clipped``: the
+    pair's learners whose AUC interval reaches 1, where the test's normal
+    approximation is rough (the phrase says so)."""
     d = t.delong
     if d.p_value is None:
         row["delong"] = d.note or UNDEFINED
@@ -178,6 +190,9 @@ def _delong(row: dict, t, family: int, summarised: bool, level: float) -> str | 
     if p < 1 - level:
         better, worse = (t.a, t.b) if d.difference > 0 else (t.b, t.a)
         said = f"Holm {p_text(p)}" if family > 1 else p_text(p)
+        if clipped:
+            said += (f"; the AUC interval of {and_join(clipped)} reaches 1, where DeLong's normal approximation "
+                     "is rough: read it with the other tests")
         return f"{better} over {worse} ({said})"
     return ""
 
