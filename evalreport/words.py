@@ -13,7 +13,7 @@ def and_join(items) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def gate_text(g: dict, number, bound_number=None) -> str:
+def gate_text(g: dict, number, bound_number=None, ends=None) -> str:
     """A gate row of results.json in words, its numbers written by ``number`` (None:
     "undefined"), the spec's bounds by ``bound_number`` (default ``number``): the learner, the metric, where on a slice (the value, or the two
     values a parity difference lies between), the value, its gap, and the bounds.
@@ -34,8 +34,9 @@ def gate_text(g: dict, number, bound_number=None) -> str:
         where = " drift of the scores" + (f" of class {g['class']}" if g.get("class") is not None else "")
         where += f" since {g['drift_since']}" if g["drift_since"] else ""
     gap = f", gap {shown(g['gap'])}" if "gap" in g else ""
+    ends = ends or (lambda lo, hi: f"[{number(lo)}, {number(hi)}]")  # an interval's "[low, high]"
     if g.get("gap_interval") is not None:  # the gap's interval (the slice value's, less the whole's value)
-        gap += f" [{number(g['gap_interval'][0])}, {number(g['gap_interval'][1])}]"
+        gap += f" {ends(*g['gap_interval'])}"
     gap += f", p = {shown(g['p_value'])}" if g.get("p_value") is not None else ""
     # a gate on a significant drop decides on the Holm-adjusted p (history.changes' p_holm)
     gap += f", Holm-adjusted p = {shown(g['p_holm'])}" if g.get("p_holm") is not None else ""
@@ -47,9 +48,9 @@ def gate_text(g: dict, number, bound_number=None) -> str:
         return f"{g['learner']}: {g['metric']}{where} not evaluated (needs {bound}){note}"
     # the value's interval beside it: a failed or passed gate is read with its uncertainty
     interval = g.get("interval")
-    ends = (f" [{number(interval[0])}, {number(interval[1])}]" if g.get("value") is not None and interval
+    span = (f" {ends(*interval)}" if g.get("value") is not None and interval
             and None not in interval and "change_since" not in g else "")
-    return f"{g['learner']}: {g['metric']}{where} = {shown(g['value'])}{ends}{gap} (needs {bound}){note}"
+    return f"{g['learner']}: {g['metric']}{where} = {shown(g['value'])}{span}{gap} (needs {bound}){note}"
 
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")

@@ -230,5 +230,7 @@ def test_a_difference_where_an_auc_interval_reaches_1_is_said_rough():
     learners = {"a": SimpleNamespace(auc_ci=SimpleNamespace(ci=(0.97, 1.0))),
                 "b": SimpleNamespace(auc_ci=SimpleNamespace(ci=(0.90, 0.99)))}
     assert _section([0.03], learners=learners)["sentences"] == [
-        "DeLong's test finds a significantly higher AUC (at the 5% level) for a over b (p = 0.030; the AUC "
-        "interval of a reaches 1, where DeLong's normal approximation is rough: read it with the other tests)."]
+        "DeLong's test finds a significantly higher AUC (at the 5% level) for a over b (p = 0.030).",
+        "The AUC interval of a reaches 1, where DeLong's normal approximation is rough: read its significant "
+        "differences with the other tests."]
+    assert len(_section([0.3], learners=learners)["sentences"]) == 1  # nothing significant: nothing to qualify

@@ -68,12 +68,8 @@ def _verdict(result: Result) -> dict:
 
 
 def _gate_line(g: dict) -> str:
-    """A gate row in words, with its interval where one is computed."""
-    text = gate_text(g, fmt, plain)  # the spec's bound as written
-    interval = g.get("interval")
-    if interval:
-        text += f"; interval {ends_text(*interval)}"
-    return text
+    """A gate row in words, with its interval where one is computed (beside the value)."""
+    return gate_text(g, fmt, plain, ends_text)  # the spec's bound as written
 
 
 _STAGE = "drawing the report's figures"

@@ -95,6 +95,12 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
                             " not significant." if not_significant else "."))
     elif not_significant:
         sentences.append(f"DeLong's test finds no AUC difference significant at the {pct} level{holm_words}.")
+    rough = _rough(result, level)
+    if significant and rough:
+        one = len(rough) == 1
+        sentences.append(f"The AUC interval of {and_join(rough)} reach{'es' if one else ''} 1, where DeLong's "
+                         f"normal approximation is rough: read {'its' if one else 'their'} significant differences "
+                         "with the other tests.")
     matrices = _matrices(result, shown)
     friedman = None
     if result.friedman is not None:
@@ -127,8 +133,7 @@ def _pair_rows(result, shown: list[str] | None, best: dict, level: float) -> tup
             row = {"dataset": comp.dataset or "", "a": t.a, "b": t.b,
                    "delong": "", "mcnemar": "", "paired_t": "", "delong_cells": None, "mcnemar_cells": None}
             if t.delong is not None:
-                found = _delong(row, t, family, shown is not None, level,
-                                [k for k in (t.a, t.b) if _auc_reaches_one(result, k)])
+                found = _delong(row, t, family, shown is not None, level)
                 if found is not None:  # a p-value
                     adjusted = adjusted or family > 1
                     if found:
@@ -152,6 +157,18 @@ def _pair_rows(result, shown: list[str] | None, best: dict, level: float) -> tup
     return rows, significant, not_significant, adjusted
 
 
+def _rough(result, level: float) -> list[str]:
+    """The learners of a significant DeLong difference whose AUC interval reaches 1."""
+    out = []
+    for comp in result.comparisons:
+        for t in comp.tests:
+            d = t.delong
+            p = None if d is None else (d.p_holm if d.p_holm is not None else d.p_value)
+            if p is not None and p < 1 - level:
+                out += [k for k in (t.a, t.b) if k not in out and _auc_reaches_one(result, k)]
+    return out
+
+
 def _auc_reaches_one(result, key: str) -> bool:
     """Whether the learner's DeLong interval of its AUC reaches 1 (clipped there)."""
     lr = (getattr(result, "learners", None) or {}).get(key)
@@ -159,13 +176,10 @@ def _auc_reaches_one(result, key: str) -> bool:
     return ci is not None and ci[1] is not None and ci[1] >= 1.0
 
 
-def _delong(row: dict, t, family: int, summarised: bool, level: float,
-            clipped: list[str] = ()) -> str | None:
+def _delong(row: dict, t, family: int, summarised: bool, level: float) -> str | None:
     """DeLong's test of the pair ``t`` into ``row`` (its text and the table's cells);
     None when its p-value is undefined, else the phrase of a significant
-    difference ("a over b (p ...)"), or "" when not significant. ``clipped``: the
-    pair's learners whose AUC interval reaches 1, where the test's normal
-    approximation is rough (the phrase says so)."""
+    difference ("a over b (p ...)"), or "" when not significant."""
     d = t.delong
     if d.p_value is None:
         row["delong"] = d.note or UNDEFINED
@@ -190,9 +204,6 @@ def _delong(row: dict, t, family: int, summarised: bool, level: float,
     if p < 1 - level:
         better, worse = (t.a, t.b) if d.difference > 0 else (t.b, t.a)
         said = f"Holm {p_text(p)}" if family > 1 else p_text(p)
-        if clipped:
-            said += (f"; the AUC interval of {and_join(clipped)} reaches 1, where DeLong's normal approximation "
-                     "is rough: read it with the other tests")
         return f"{better} over {worse} ({said})"
     return ""
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-from ..number_style import fmt, plain
+from ..number_style import ends_text, fmt, plain
 from ..words import gate_text
 
 __all__ = ["STATUSES", "SEVERITIES", "Finding", "Suggestion", "LearnerVerdict", "Leader", "Verdict",
@@ -190,7 +190,7 @@ def _threshold(lr) -> tuple[float | None, str | None, str]:
 def _gate_findings(gates: list[dict]) -> list[Finding]:
     out = []
     for g in gates:
-        text = gate_text(g, fmt, plain)  # the spec's bound as written
+        text = gate_text(g, fmt, plain, ends_text)  # the spec's bound as written
         kind = g.get("outcome")
         # the interval is in the gate's text; say which one decides
         ends = g.get("gap_interval")
