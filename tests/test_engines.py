@@ -511,7 +511,10 @@ def test_every_aggregation_gives_duckdb_half_of_memory_limit(tmp_path, monkeypat
         seen.append(con.execute("SELECT current_setting('memory_limit')").fetchone()[0])
         return con
 
+    import evalreport.engines.duckdb_source as source
+
     monkeypatch.setattr(engine, "connect", recording)
+    monkeypatch.setattr(source, "connect", recording)  # (the multi-class road opens its session there)
     rng = np.random.default_rng(0)
     y = rng.integers(0, 3, 300)
     path = write_parquet({"y": y, "p0": rng.random(300), "p1": rng.random(300), "p2": rng.random(300)},

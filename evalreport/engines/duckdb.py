@@ -114,6 +114,7 @@ from .duckdb_source import (  # noqa: F401 (KINDS, DUCKDB_SHARE and share_memory
     connect,
     import_duckdb,
     resolve_source,
+    session,
     share_memory,
     type_problem,
     duckdb_text,
@@ -259,67 +260,59 @@ def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[s
     """
     keys = [class_key(c) for c in classes]
     k = len(keys)
-    check_memory_limit(memory_limit)
-    kind, database, from_sql, params, where = resolve_source(source, kind, database)
-    duckdb = import_duckdb()
-    tmp = tempfile.mkdtemp(prefix="evalreport-duckdb-")
-    try:
-        con = connect(duckdb, database, memory_limit=memory_limit, temp_directory=tmp)
-        try:
-            def run(sql):
-                try:
-                    return con.execute(sql, params).fetchall()
-                except duckdb.Error as exc:
-                    raise ValueError(f"DuckDB failed reading {where}: {duckdb_text(exc)}") from None
+    with session(source, memory_limit=memory_limit, kind=kind, database=database) as db:
+        duckdb, con, from_sql, params, where = db.duckdb, db.con, db.from_sql, db.params, db.where
 
-            types = column_types(con, duckdb, from_sql, params, where)
-            cols = [c for columns in learners.values() for c in columns]
-            from_sql, params = booleans_as_in_memory(con, duckdb, from_sql, params, (label, weight, *cols), where,
-                                                      types)
-            check_columns(list(types), label=label, scores=learners, weight=weight, by=None, where=where,
-                          engine="DuckDB", type_problem=type_problem(types))
-            owner = {c: name for name, columns in learners.items() for c in columns}
-            lab = f"CAST({quote_ident(label)} AS VARCHAR)"
-            w = "1" if weight is None else scaled_weight(weight, weight_exponent)
-            # (a boolean is never NaN or infinite, and isnan takes no BOOLEAN)
-            checks = ", ".join(
-                f"count(*) FILTER (WHERE {quote_ident(c)} IS NULL)" if types[c] == "BOOLEAN" else
-                f"count(*) FILTER (WHERE {quote_ident(c)} IS NULL OR isnan({quote_ident(c)}) "
-                f"OR isinf({quote_ident(c)}))" for c in cols)
-            counts = run(f"SELECT count(*), count(*) FILTER (WHERE {quote_ident(label)} IS NULL), {checks} "
-                         f"FROM {from_sql}")[0]
-            rows, null_labels, bad = counts[0], counts[1], counts[2:]
-            if rows == 0:
-                raise ValueError(f"{where} has no rows")
-            if null_labels:
-                raise ColumnError(f"label column {label!r} has {null_labels} missing value(s) in {where}", "label")
-            for c, nbad in zip(cols, bad):
-                if nbad:
-                    raise ColumnError(f"score column {c!r} has {nbad} missing, NaN or infinite value(s) in {where}",
-                                      "score", owner[c])
-            labels = [r[0] for r in run(f"SELECT DISTINCT {lab} FROM {from_sql}")]
-            index = {}
-            for value in labels:
-                key = class_key(value)
-                if key not in keys:
-                    raise ValueError(f"label {value!r} in {where} is not one of the classes ({', '.join(keys)})")
-                index[value] = keys.index(key)
-            out = {}
-            for name, columns in learners.items():
-                listed = ", ".join(quote_ident(c) for c in columns)
-                confusion = np.zeros((k, k))
-                for value, pred, total in run(
-                        f"SELECT {lab}, list_position([{listed}], greatest({listed})), sum({w}) "
-                        f"FROM {from_sql} GROUP BY ALL"):
-                    confusion[index[value], int(pred) - 1] += float(total)
-                tables, wins = [], np.zeros((k, k))
-                for i, c in enumerate(columns):
-                    got = run(f"SELECT {quote_ident(c)}, {lab}, sum({w}) FROM {from_sql} GROUP BY ALL")
-                    table, wins[i] = class_column(got, index, i, k, int(rows), integral=weight is None)
-                    tables.append(table)
-                out[name] = MulticlassAggregated(confusion, tables, wins)
-            return int(rows), out
-        finally:
-            con.close()
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        def run(sql):
+            try:
+                return con.execute(sql, params).fetchall()
+            except duckdb.Error as exc:
+                raise ValueError(f"DuckDB failed reading {where}: {duckdb_text(exc)}") from None
+
+        types = column_types(con, duckdb, from_sql, params, where)
+        cols = [c for columns in learners.values() for c in columns]
+        from_sql, params = booleans_as_in_memory(con, duckdb, from_sql, params, (label, weight, *cols), where,
+                                                  types)
+        check_columns(list(types), label=label, scores=learners, weight=weight, by=None, where=where,
+                      engine="DuckDB", type_problem=type_problem(types))
+        owner = {c: name for name, columns in learners.items() for c in columns}
+        lab = f"CAST({quote_ident(label)} AS VARCHAR)"
+        w = "1" if weight is None else scaled_weight(weight, weight_exponent)
+        # (a boolean is never NaN or infinite, and isnan takes no BOOLEAN)
+        checks = ", ".join(
+            f"count(*) FILTER (WHERE {quote_ident(c)} IS NULL)" if types[c] == "BOOLEAN" else
+            f"count(*) FILTER (WHERE {quote_ident(c)} IS NULL OR isnan({quote_ident(c)}) "
+            f"OR isinf({quote_ident(c)}))" for c in cols)
+        counts = run(f"SELECT count(*), count(*) FILTER (WHERE {quote_ident(label)} IS NULL), {checks} "
+                     f"FROM {from_sql}")[0]
+        rows, null_labels, bad = counts[0], counts[1], counts[2:]
+        if rows == 0:
+            raise ValueError(f"{where} has no rows")
+        if null_labels:
+            raise ColumnError(f"label column {label!r} has {null_labels} missing value(s) in {where}", "label")
+        for c, nbad in zip(cols, bad):
+            if nbad:
+                raise ColumnError(f"score column {c!r} has {nbad} missing, NaN or infinite value(s) in {where}",
+                                  "score", owner[c])
+        labels = [r[0] for r in run(f"SELECT DISTINCT {lab} FROM {from_sql}")]
+        index = {}
+        for value in labels:
+            key = class_key(value)
+            if key not in keys:
+                raise ValueError(f"label {value!r} in {where} is not one of the classes ({', '.join(keys)})")
+            index[value] = keys.index(key)
+        out = {}
+        for name, columns in learners.items():
+            listed = ", ".join(quote_ident(c) for c in columns)
+            confusion = np.zeros((k, k))
+            for value, pred, total in run(
+                    f"SELECT {lab}, list_position([{listed}], greatest({listed})), sum({w}) "
+                    f"FROM {from_sql} GROUP BY ALL"):
+                confusion[index[value], int(pred) - 1] += float(total)
+            tables, wins = [], np.zeros((k, k))
+            for i, c in enumerate(columns):
+                got = run(f"SELECT {quote_ident(c)}, {lab}, sum({w}) FROM {from_sql} GROUP BY ALL")
+                table, wins[i] = class_column(got, index, i, k, int(rows), integral=weight is None)
+                tables.append(table)
+            out[name] = MulticlassAggregated(confusion, tables, wins)
+        return int(rows), out
