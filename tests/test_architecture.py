@@ -30,6 +30,15 @@ def _modules() -> dict[str, Path]:
     return {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 
 
+def _origin(node: ast.ImportFrom, package: str) -> str:
+    """The module a ``from ... import`` reads from, its dots resolved against ``package``."""
+    if not node.level:
+        return node.module or ""
+    base = package.split(".")
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     """The evalreport modules ``name`` imports, wherever in the file the import is
     (blocks under ``if TYPE_CHECKING:`` aside: they never run)."""
@@ -46,12 +55,7 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                origin = ".".join(base + ([node.module] if node.module else []))
-            else:
-                origin = node.module or ""
+            origin = _origin(node, package)
             # `from pkg import mod` imports the module pkg.mod; `from mod import name`, mod
             targets = [f"{origin}.{a.name}" if f"{origin}.{a.name}" in modules else origin
                        for a in node.names]
@@ -251,9 +255,6 @@ def test_the_counting_engine_imports_no_measure():
 #: the most lines of code a function may have (its docstring aside: documentation
 #: with runnable examples is not what makes a function hard to read)
 MAX_FUNCTION_LINES = 80
-#: the functions past it, left to the helpers editing their modules now; this list
-#: only shrinks (a function split is removed from it, and a new long one fails)
-LONG_FUNCTIONS: set[str] = set()
 
 
 def _function_lengths(source: str) -> dict[str, int]:
@@ -282,10 +283,7 @@ def _long_functions() -> dict[str, int]:
 
 
 def test_functions_are_short():
-    long = _long_functions()
-    assert {k: v for k, v in long.items() if k not in LONG_FUNCTIONS} == {}
-    # the allow-list shrinks: a function no longer long leaves it
-    assert sorted(LONG_FUNCTIONS - set(long)) == []
+    assert _long_functions() == {}
 
 
 def test_function_length_finder_counts_code_not_docstrings():
@@ -296,14 +294,6 @@ def test_function_length_finder_counts_code_not_docstrings():
     assert _function_lengths(src) == {"long": 82, "documented": 2, "method": 82}
 
 
-#: underscore names imported from another evalreport module, by importing module:
-#: left in the packages other work is changing now (issue 35: to be made public, or
-#: moved, there). This list only shrinks: a name made public leaves it, and a new
-#: private import fails. (A public name imported under a private alias,
-#: ``import x as _x``, is not one.)
-PRIVATE_IMPORTS_LEFT: dict[str, set[str]] = {
-}
-
 
 def _private_imports(name: str, source: str, modules) -> set[str]:
     """The underscore names module ``name`` imports from another evalreport
@@ -313,12 +303,7 @@ def _private_imports(name: str, source: str, modules) -> set[str]:
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.ImportFrom):
             continue
-        if node.level:
-            base = package.split(".")
-            base = base[: len(base) - (node.level - 1)]
-            origin = ".".join(base + ([node.module] if node.module else []))
-        else:
-            origin = node.module or ""
+        origin = _origin(node, package)
         if origin.split(".")[0] != "evalreport":
             continue
         for a in node.names:
@@ -340,11 +325,8 @@ def _all_private_imports() -> dict[str, set[str]]:
 
 
 def test_no_private_names_imported_across_modules():
-    found = _all_private_imports()
-    new = {k: sorted(v - PRIVATE_IMPORTS_LEFT.get(k, set())) for k, v in found.items()}
-    assert {k: v for k, v in new.items() if v} == {}, "import a public name (drop the underscore at its definition)"
-    gone = {k: sorted(v - found.get(k, set())) for k, v in PRIVATE_IMPORTS_LEFT.items()}
-    assert {k: v for k, v in gone.items() if v} == {}, "made public: take it off PRIVATE_IMPORTS_LEFT"
+    # (a public name imported under a private alias, ``import x as _x``, is not one)
+    assert _all_private_imports() == {}, "import a public name (drop the underscore at its definition)"
 
 
 def test_private_import_finder_finds_them():
