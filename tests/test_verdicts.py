@@ -154,11 +154,12 @@ def test_a_tie_is_said_and_no_one_ranks_first_alone_by_it():
     from types import SimpleNamespace
 
     from evalreport.compare import Ranking
-    from evalreport.report.verdicts import ranking_sentence, tied_groups
+    from evalreport.report.verdicts import ranking_sentence
 
     bep = Ranking("bep", ("a", "b", "c"), {"a": 0.9434, "b": 0.9434, "c": 0.5})
     auc = Ranking("auc", ("b", "a", "c"), {"a": 0.97, "b": 0.98, "c": 0.6})
-    assert tied_groups(bep) == [["a", "b"]] and tied_groups(auc) == []
+    assert bep.ties() == [["a", "b"]] and auc.ties() == []
+    assert bep.first_alone is None and auc.first_alone == "b"
     comp = SimpleNamespace(rankings=[auc, bep], rankings_agree=True, learners=("a", "b", "c"))
     text = ranking_sentence(comp, {"bep": "BEP", "auc": "AUC"})
     assert text == "Every ranking (AUC, BEP) orders the learners the same way, or ties them; BEP ties a and b."

@@ -63,6 +63,29 @@ class Ranking:
     order: tuple[str, ...]  # best first; learners whose value is undefined are left out
     values: dict
 
+    def ties(self) -> list[list[str]]:
+        """The runs of learners at exactly equal values (two or more each), in the
+        order's order: where the order it lists is no order at all."""
+        groups, run = [], []
+        for key in self.order:
+            if run and self.values.get(key) == self.values.get(run[-1]):
+                run.append(key)
+                continue
+            if len(run) > 1:
+                groups.append(run)
+            run = [key]
+        if len(run) > 1:
+            groups.append(run)
+        return groups
+
+    @property
+    def first_alone(self) -> str | None:
+        """The learner first by this measure with no other at its value, else None."""
+        ties = self.ties()
+        if not self.order or (ties and ties[0][0] == self.order[0]):
+            return None
+        return self.order[0]
+
 
 @dataclass(frozen=True)
 class Disagreement:

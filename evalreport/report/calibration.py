@@ -100,9 +100,9 @@ def poor_calibration_sentences(result) -> list[str]:
     for comp in result.comparisons:
         first: dict[str, list[str]] = {}
         for r in comp.rankings:
-            # first alone: a learner tied with the next on the value ranks first with it, not alone
-            if r.order and not (len(r.order) > 1 and r.values.get(r.order[0]) == r.values.get(r.order[1])):
-                first.setdefault(r.order[0], []).append(label.get(r.measure, r.measure))
+            # a learner tied with the next on the value ranks first with it, not alone
+            if r.first_alone is not None:
+                first.setdefault(r.first_alone, []).append(label.get(r.measure, r.measure))
         for key, measures in first.items():
             ece = result.learners[key].values.get("ece")
             if ece is None or ece <= POOR_ECE:

@@ -162,11 +162,16 @@ def _rough(result, level: float) -> list[str]:
     out = []
     for comp in result.comparisons:
         for t in comp.tests:
-            d = t.delong
-            p = None if d is None else (d.p_holm if d.p_holm is not None else d.p_value)
-            if p is not None and p < 1 - level:
+            if t.delong is not None and _significant(t.delong, level):
                 out += [k for k in (t.a, t.b) if k not in out and _auc_reaches_one(result, k)]
     return out
+
+
+def _significant(d, level: float) -> bool:
+    """Whether DeLong's difference is significant: its Holm-adjusted p (its p when
+    alone in its family) below 1 - level."""
+    p = d.p_holm if d.p_holm is not None else d.p_value
+    return p is not None and p < 1 - level
 
 
 def _auc_reaches_one(result, key: str) -> bool:
@@ -200,8 +205,8 @@ def _delong(row: dict, t, family: int, summarised: bool, level: float) -> str | 
         # the table's cells: one line a pair, the numbers in columns
         row["delong_cells"] = [f"{sign}{cell}", value_text(d.z), p_value_text(d.p_value),
                                p_value_text(d.p_holm) if family > 1 else ""]
-    p = d.p_holm if d.p_holm is not None else d.p_value
-    if p < 1 - level:
+    if _significant(d, level):
+        p = d.p_holm if d.p_holm is not None else d.p_value
         better, worse = (t.a, t.b) if d.difference > 0 else (t.b, t.a)
         said = f"Holm {p_text(p)}" if family > 1 else p_text(p)
         return f"{better} over {worse} ({said})"

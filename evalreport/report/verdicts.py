@@ -76,22 +76,6 @@ def agreed_ranking(rankings: list[dict]) -> dict | None:
     return {"order": rankings[0]["order"], "measures": and_join([r["measure"] for r in rankings])}
 
 
-def tied_groups(ranking) -> list[list[str]]:
-    """The runs of learners a ranking holds at exactly equal values (two or more each),
-    in its order: where the order it lists is no order at all."""
-    groups, run = [], []
-    for key in ranking.order:
-        if run and ranking.values.get(key) == ranking.values.get(run[-1]):
-            run.append(key)
-            continue
-        if len(run) > 1:
-            groups.append(run)
-        run = [key]
-    if len(run) > 1:
-        groups.append(run)
-    return groups
-
-
 def ranking_sentence(comp, label: dict, where: str = "") -> str:
     """Whether the rankings order the learners the same way, and if not, which
     measures order which pair differently (``label``: registry name -> text)."""
@@ -102,7 +86,7 @@ def ranking_sentence(comp, label: dict, where: str = "") -> str:
         partial = any(len(r.order) < len(comp.learners) for r in comp.rankings)
         aside = " (among the learners each one has a value for)" if partial else ""
         # a tie orders nothing: say which rankings hold one, rather than let the table's order speak
-        ties = [f"{label[r.measure]} ties {and_join(group)}" for r in comp.rankings for group in tied_groups(r)]
+        ties = [f"{label[r.measure]} ties {and_join(group)}" for r in comp.rankings for group in r.ties()]
         tie_text = f"; {'; '.join(ties)}" if ties else ""
         return f"Every ranking{where} ({names}) orders the learners the same way{aside}, or ties them{tie_text}." \
             if ties else f"Every ranking{where} ({names}) orders the learners the same way{aside}."
