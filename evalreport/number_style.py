@@ -13,7 +13,7 @@ from . import registry
 # with them, and this module imports the registry
 from .words import and_join, general, magnitude
 
-__all__ = ["UNDEFINED", "fmt", "measure_text", "Column", "Cell", "and_join", "p_text", "p_value_text",
+__all__ = ["UNDEFINED", "fmt", "measure_text", "signed", "Column", "Cell", "and_join", "p_text", "p_value_text",
            "with_interval", "interval_text", "measure_interval_text", "rate", "cost", "count", "number",
            "kind_of", "measure_column", "value_text", "percent", "plain", "ends_text", "magnitude", "general"]
 
@@ -264,6 +264,15 @@ class Cell:
 
     def __str__(self) -> str:
         return self.text
+
+
+def signed(text: str, value: float, *, minus: str = "-", zero: str = "") -> str:
+    """``text``, a change's or a gap's size as printed, with the value's sign ("+0.0120",
+    "-0.0310"; ``zero`` before 0). A size printed as "< 0.0001" keeps its side
+    instead: "< 0.0001" above 0, "> -0.0001" below (never "-< 0.0001")."""
+    if text.startswith("<"):
+        return text if value > 0 else f"> {minus}{text[1:].strip()}"
+    return (zero if value == 0 else "+" if value > 0 else minus) + text
 
 
 def p_value_text(value, digits: int = 2) -> str:

@@ -169,3 +169,11 @@ def test_a_gap_under_the_smallest_printed_value_keeps_its_side():
     from evalreport.report.slices import _gap
 
     assert [_gap(-5e-5), _gap(5e-5), _gap(-0.01), _gap(0.0)] == ["> −0.0001", "< 0.0001", "−0.0100", "±0.0000"]
+
+
+def test_a_change_under_the_smallest_printed_value_keeps_its_side():
+    # the history's changes share the slices' signed style (number_style.signed)
+    from evalreport.report.history import _signed
+
+    assert [_signed("auc", -5e-5), _signed("auc", 5e-5), _signed("auc", -0.031), _signed("auc", 0.012)] == [
+        "> -0.0001", "< 0.0001", "-0.0310", "+0.0120"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from .. import registry
-from .format import measure_text, p_value_text, plain, rate
+from .format import measure_text, p_value_text, plain, rate, signed
 
 __all__ = ["history_context", "history_sentences", "with_trend_caption"]
 
@@ -31,8 +31,7 @@ def _signed(measure: str, change, table: bool = True) -> str:
     """A change with its sign: a table's digits ("+0.0120", "-0.0310"), or a sentence's."""
     if change is None:
         return measure_text(measure, None)
-    sign = "+" if change > 0 else ("-" if change < 0 else "")
-    return sign + measure_text(measure, abs(float(change)), table=table)
+    return signed(measure_text(measure, abs(float(change)), table=table), change)
 
 
 def _interval(measure: str, interval, table: bool = True) -> str:

@@ -8,7 +8,7 @@ small, which are named. results.json holds every measure of every slice."""
 from __future__ import annotations
 
 from ..metrics.slices import too_small_text
-from .format import UNDEFINED, Column, fmt, measure_column, measure_interval_text
+from .format import UNDEFINED, Column, fmt, measure_column, measure_interval_text, signed
 
 __all__ = ["slices_section", "SLICE_COLUMNS"]
 
@@ -26,10 +26,7 @@ _REASON_OF = {"auc": ("auc",), "accuracy": ("accuracy",), "recall": ("recall",),
 def _gap(value) -> str:
     if value is None:
         return ""
-    text = fmt(abs(value), table=True)
-    if text.startswith("<"):  # a gap under 0.0001 in size: "< 0.0001" above 0, "> −0.0001" below
-        return text if value > 0 else "> −" + text[1:].strip()
-    return ("±" if value == 0 else "+" if value > 0 else "−") + text
+    return signed(fmt(abs(value), table=True), value, minus="−", zero="±")
 
 
 def _reasons(sub) -> dict[str, str]:
