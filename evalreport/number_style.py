@@ -13,7 +13,7 @@ from . import registry
 # with them, and this module imports the registry
 from .words import and_join, general, magnitude
 
-__all__ = ["UNDEFINED", "fmt", "measure_text", "signed", "Column", "Cell", "and_join", "p_text", "p_value_text",
+__all__ = ["UNDEFINED", "fmt", "measure_text", "signed", "Column", "Cell", "cells", "and_join", "p_text", "p_value_text",
            "with_interval", "interval_text", "measure_interval_text", "rate", "cost", "count", "number",
            "kind_of", "measure_column", "value_text", "percent", "plain", "ends_text", "magnitude", "general"]
 
@@ -256,7 +256,9 @@ def measure_column(name: str, heading: str = "", group: str = "") -> Column:
 @dataclass(frozen=True)
 class Cell:
     """A table cell: its text, and the warning about its value (printed beside
-    the table, marked in the cell)."""
+    the table, marked in the cell). The page prints :attr:`value` and
+    :attr:`interval` apart (a line may break between them, never inside the
+    interval); every table cell of the report is one (templates/macros.html.j2)."""
 
     text: str
     note: str = ""
@@ -264,6 +266,32 @@ class Cell:
 
     def __str__(self) -> str:
         return self.text
+
+    @property
+    def value(self) -> str:
+        """The text before its interval ("0.912" of "0.912 [0.880, 0.940]")."""
+        return self.text.split(" [", 1)[0]
+
+    @property
+    def interval(self) -> str:
+        """The interval after the value, brackets included ("" when none)."""
+        _, sep, rest = self.text.partition(" [")
+        return f"[{rest}" if sep else ""
+
+    @property
+    def undefined(self) -> bool:
+        return self.text == UNDEFINED
+
+    @property
+    def nowrap(self) -> bool:
+        """A value with its interval, a spread or a place ("0.91 ± 0.02", "0.3 at 0.5")
+        is kept on one line unless the table must break it."""
+        return " [" in self.text or " ± " in self.text or " at " in self.text
+
+
+def cells(texts) -> list[Cell]:
+    """Table cells of texts (a text that is already a :class:`Cell` is kept)."""
+    return [t if isinstance(t, Cell) else Cell(t) for t in texts]
 
 
 def signed(text: str, value: float, *, minus: str = "-", zero: str = "") -> str:

@@ -140,14 +140,6 @@ TEMPLATE_ALLOWED = {
     ("report.html.j2", "set sections"): "the sections rendered first, so that the contents above list them",
     ("macros.html.j2", "set sec . n = sec . n + 1"): "the next section's number",
     ("macros.html.j2", "set sec . toc = sec . toc +"): "the section entered in the table of contents",
-    # a table cell is given as its text or as {text, note, mark} (a footnote mark); the interval
-    # after a value is set in a span of its own so that a line breaks between the two, never inside
-    # the interval: typesetting of a prepared text, not a value
-    ("macros.html.j2", "set text = cell . text if"): "a cell given as text or with a note",
-    ("macros.html.j2", "set note = cell . note if"): "a cell given as text or with a note",
-    ("macros.html.j2", "set mark = cell . mark if"): "a cell given as text or with a mark",
-    ("macros.html.j2", "set text = text | string"): "a cell's text, to split off its interval",
-    ("macros.html.j2", "set parts = text . split"): "the value and its interval, set apart",
 }
 
 
@@ -210,3 +202,20 @@ def test_the_template_scan_finds_what_it_forbids(tmp_path):
     path.write_text("{% for r in rows | batch(2) %}{{ r.text }}{% if r.mark %}{{ r.mark }}{% else %}-{% endif %}"
                     "{% endfor %}")
     assert not any(_computing(tokens) for _, tokens in _statements(path))
+
+
+def test_a_table_cell_is_a_prepared_cell():
+    # issue 35: the value and its interval are set apart in Python (number_style.Cell), not split
+    # by the template; a cell given as bare text is refused at render (StrictUndefined)
+    from evalreport.number_style import Cell
+
+    macros = environment([templates_dir()]).get_template("macros.html.j2").module
+    cell = Cell("0.912 [0.880, 0.940]", note="few positives", mark="1")
+    assert (cell.value, cell.interval, cell.nowrap, cell.undefined) == ("0.912", "[0.880, 0.940]", True, False)
+    assert str(macros.value_cell(cell)) == (
+        '<td class="num nowrap" title="few positives">0.912 <span class="ci">[0.880, 0.940]</span>'
+        '<sup class="mark">1</sup></td>')
+    assert str(macros.value_cell(Cell("undefined"))) == '<td class="num undefined">undefined</td>'
+    assert str(macros.value_cell(Cell("<b>"))) == '<td class="num">&lt;b&gt;</td>'  # escaped
+    with pytest.raises(jinja2.UndefinedError):
+        macros.value_cell("0.912 [0.880, 0.940]")

@@ -16,7 +16,7 @@ from .appendix import definitions as appendix_definitions, glossary, works_cited
 from .family import family_table
 from .calibration import calibration_section
 from ..metrics.population import MEASURES as POPULATION
-from .format import UNDEFINED, Column, and_join, fmt, measure_column, measure_interval_text, measure_text
+from .format import UNDEFINED, Column, and_join, cells, fmt, measure_column, measure_interval_text, measure_text
 from .format import rate
 from .history import with_trend_caption
 from .notes import cells_with_notes
@@ -377,7 +377,7 @@ def _population_table(result, learners: list[dict]) -> dict | None:
     rows = []
     for row, lr in zip(learners, result.learners.values()):
         pop = lr.population
-        rows.append({**row, "population": [fmt(getattr(pop, k), table=True) for k in POPULATION_COLUMNS]})
+        rows.append({**row, "population": cells(fmt(getattr(pop, k), table=True) for k in POPULATION_COLUMNS)})
     return {"p": fmt(op.p_positive, 6), "columns": [measure_column(k) for k in POPULATION_COLUMNS],
             "rows": rows}
 
@@ -438,7 +438,7 @@ def _groups(groups) -> dict | None:
     (Zhou 2.3.2: of the groups' P and R, and of their summed counts)."""
     if groups is None:
         return None
-    rows = [{"name": name, "cells": [measure_text(k, m.get(k), table=True) for k, _ in GROUP_COLUMNS]}
+    rows = [{"name": name, "cells": cells(measure_text(k, m.get(k), table=True) for k, _ in GROUP_COLUMNS)}
             for name, m in zip(groups.names, groups.measures)]
     mean, sd = [], []
     for k, _ in GROUP_COLUMNS:
@@ -448,7 +448,7 @@ def _groups(groups) -> dict | None:
         sd.append(measure_text(k, float(vals.std(ddof=1)), table=True) if vals.size > 1 else UNDEFINED)
     a = groups.averages
     return {
-        "columns": [label for _, label in GROUP_COLUMNS], "rows": rows, "mean": mean, "sd": sd,
+        "columns": [label for _, label in GROUP_COLUMNS], "rows": rows, "mean": cells(mean), "sd": cells(sd),
         "averages": f"macro-P {rate(a.macro_precision)}, macro-R {rate(a.macro_recall)}, macro-F1 (Zhou) "
                     f"{rate(a.macro_f1)}, mean F1 {rate(a.mean_f1)}; micro-P {rate(a.micro_precision)}, "
                     f"micro-R {rate(a.micro_recall)}, micro-F1 {rate(a.micro_f1)}",

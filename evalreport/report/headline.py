@@ -8,7 +8,7 @@ they appear (:func:`sample_label`)."""
 from __future__ import annotations
 
 from .. import registry
-from .format import UNDEFINED, Column, fmt, measure_column, measure_interval_text, measure_text, percent, plain
+from .format import UNDEFINED, Column, cells, fmt, measure_column, measure_interval_text, measure_text, percent, plain
 
 __all__ = ["headline_caption", "population_share_text", "sample_label", "sample_shares"]
 
@@ -125,4 +125,4 @@ def headline_table(columns, rows) -> dict | None:
     if not keep:
         return None
     return {"columns": keep, "rows": [{"key": r["key"], "color": r["color"],
-                                       "cells": [r["cells"][c.key][1] for c in keep]} for r in rows]}
+                                       "cells": cells(r["cells"][c.key][1] for c in keep)} for r in rows]}

@@ -24,7 +24,7 @@ def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
     """The report's leaderboard (None below :data:`LEADERBOARD_MIN` learners): the
     rows of the block as text under the number policy, with the task's other
     ranked measures beside the primary one."""
-    from .format import UNDEFINED, Column, measure_interval_text, measure_text, p_value_text, plain
+    from .format import UNDEFINED, Cell, Column, cells, measure_interval_text, measure_text, p_value_text, plain
 
     if len(result.learners) < LEADERBOARD_MIN:
         return None
@@ -48,7 +48,7 @@ def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
             vs = p_value_text(ph) if ph is not None else UNDEFINED
         rows.append({"dataset": r.get("dataset", ""), "rank": str(r["rank"]) if r["rank"] is not None else "—",
                      "learner": r["learner"], "color": styles.get(r["learner"], {}).get("color", "#b0b0b0"),
-                     "value": value, "others": [measure_text(m.name, lr.values.get(m.name), table=True) for m in others],
+                     "value": Cell(value), "others": cells(measure_text(m.name, lr.values.get(m.name), table=True) for m in others),
                      "vs_best": vs, "significant": ph is not None and ph < alpha})
     test = TEST_WORDS.get(block["test"])
     worse = sum(r["significant"] for r in rows)

@@ -12,7 +12,7 @@ from ..figures import scalars_figure
 from .appendix import definitions as appendix_definitions, glossary, works_cited
 from .family import family_table
 from .calibration import calibration_section
-from .format import UNDEFINED, Column, count, fmt, measure_column, measure_interval_text, measure_text
+from .format import UNDEFINED, Column, cells, count, fmt, measure_column, measure_interval_text, measure_text
 from .history import with_trend_caption
 from .notes import cells_with_notes
 from .summary import ShownResult, pair_heatmaps, shown_learners, shown_styles, summary_note
@@ -131,9 +131,9 @@ def _learner_rows(result, view, styles, cols, classes) -> tuple[list[dict], dict
         per_class = []
         for cname in classes:
             m = ev.per_class[cname]
-            per_class.append({"name": cname, "cells": [fmt(v, table=True) for v in (
+            per_class.append({"name": cname, "cells": cells([fmt(v, table=True) for v in (
                 m.precision, m.recall, m.f1)] + [count(m.support)] + [fmt(v, table=True) for v in (
-                m.auc, m.average_precision)]})
+                m.auc, m.average_precision)])})
         f1_by_class[key] = {c: ev.per_class[c].f1 for c in classes}
         boot = lr.bootstrap or {}
         scalar_rows["accuracy"][key] = (ev.accuracy, _interval(boot.get("accuracy")))
@@ -142,8 +142,8 @@ def _learner_rows(result, view, styles, cols, classes) -> tuple[list[dict], dict
         groups = []
         if lr.groups is not None:
             for gname, g in lr.groups.items():
-                groups.append({"name": gname, "cells": [count(g.n)] + [fmt(v, table=True) for v in (
-                    g.accuracy, g.averages.macro_f1, g.averages.mean_f1, g.macro_auc)]})
+                groups.append({"name": gname, "cells": cells([count(g.n)] + [fmt(v, table=True) for v in (
+                    g.accuracy, g.averages.macro_f1, g.averages.mean_f1, g.macro_auc)])})
         learners.append({
             "key": key, "color": styles[key]["color"], "hard": lr.hard,
             "summary": [measure_interval_text(c.key, values.get(c.key), (lr.bootstrap or {}).get(c.key), table=True)
@@ -229,7 +229,7 @@ def _population_table(result, rows: list[dict]) -> dict | None:
         return None
     shown = SUMMARY[:6]
     return {"columns": [Column(key, label, better) for key, label, better, _ in shown],
-            "rows": [{**row, "population": [fmt(get(lr.population), table=True) for *_, get in shown]}
+            "rows": [{**row, "population": cells(fmt(get(lr.population), table=True) for *_, get in shown)}
                      for row, lr in zip(rows, result.learners.values())]}
 
 

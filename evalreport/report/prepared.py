@@ -12,6 +12,8 @@ glossary) is chosen by :meth:`.page.ReportContext.rendered`.
 
 from __future__ import annotations
 
+from .format import cells
+
 __all__ = ["CONFUSION_CAPTIONS", "CURVE_CAPTIONS", "curve_captions", "curves_note", "prepared"]
 
 #: the captions of the binary report's curves (templates/sections/curves.html.j2)
@@ -78,7 +80,7 @@ def _mcnemar_cells(cells: list | None, holm: bool) -> list[dict] | None:
 
 def _tests(tests: dict) -> dict:
     """The tests' rows with the cells each prints (DeLong's, as many as its columns)."""
-    rows = [{**r, "delong_shown": (r.get("delong_cells") or [])[:tests["delong_columns"]],
+    rows = [{**r, "delong_shown": cells((r.get("delong_cells") or [])[:tests["delong_columns"]]),
              "mcnemar_shown": _mcnemar_cells(r.get("mcnemar_cells"), tests["holm"])} for r in tests["rows"]]
     return {**tests, "rows": rows}
 
