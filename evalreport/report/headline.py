@@ -46,7 +46,7 @@ def binary_headline(result, styles) -> dict | None:
         rows.append({"key": key, "color": styles[key]["color"], "cells": cells})
     pc = fmt(op_point.pc_positive)
     # page one's headings say more than the registry's labels; the directions are the registry's
-    columns = [measure_column("auc"), measure_column("min_cost", f"least cost at PC(+) = {pc}"),
+    columns = [measure_column("auc"), measure_column("min_cost", f"least cost (any threshold) at PC(+) = {pc}"),
                Column("threshold", "threshold", ""),
                measure_column("cost_at_threshold", "cost at the threshold")]
     if priors:

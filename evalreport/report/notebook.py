@@ -54,7 +54,7 @@ def point_values_context(result) -> QuickViewContext:
             m = registry.get(name)
             label = m.label
             if name == "min_cost" and op is not None:
-                label = f"least cost at PC(+) = {fmt(op.pc_positive)}"
+                label = f"least cost (any threshold) at PC(+) = {fmt(op.pc_positive)}"
             elif name in ("cost_at_threshold", "f1"):
                 label = f"{m.label if name == 'f1' else 'cost'} at the threshold"
             columns.append({"label": label, "better": "" if m.direction == "none" else m.direction})
