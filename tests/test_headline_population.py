@@ -43,10 +43,10 @@ def test_with_priors_page_one_gives_the_population_with_intervals(tmp_path):
     precision = 0.05 * tpr / (0.05 * tpr + 0.95 * fpr)
     cell = head["rows"][0]["cells"][labels.index("precision, p(+) = 0.05")]
     low, high = result.learners["a"].population.intervals["precision"]
-    assert cell == f"{precision:.4f} [{low:.4f}, {high:.4f}]"  # a table: 4 decimals
+    assert cell.text == f"{precision:.4f} [{low:.4f}, {high:.4f}]"  # a table: 4 decimals
     assert low < precision < high
     # the threshold column prints the threshold's one text
-    assert head["rows"][0]["cells"][labels.index("threshold")] == "0.500"
+    assert head["rows"][0]["cells"][labels.index("threshold")].text == "0.500"
     # elsewhere, the sample's measures say whose share they are at
     assert ctx.sample_label == "(sample: 40.0% positive)"
     html = unescape(render_html(result))
