@@ -192,3 +192,49 @@ def test_ten_classes_legible_at_print_size():
     # one small panel per class, each titled with its AUC; the curves in the learner's colour
     assert sum(t.startswith("class ") and t.endswith(" 0.90") for t in _texts(svg)) == 10
     assert 'stroke="#d55e00"' in svg
+
+
+def test_each_data_set_marks_its_own_least_cost():
+    # a learner's least cost is compared with those scored on the same rows only: with a
+    # validation set that the thresholds are tuned on and a test set, the ROC figures mark
+    # each data set's least-cost point, the winners results.json names per data set, not the
+    # validation set's optimistic one as the figure's only least cost (model-risk review)
+    import evalreport
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 300)
+    noise = {"a": 0.9, "b": 1.4}
+    tables = {}
+    for name, shift in (("validation", 0.0), ("test", 0.5)):
+        scores = {k: y * 1.5 + rng.normal(0, s + shift * (k == "a"), y.size) for k, s in noise.items()}
+        tables[name] = {"y": y, **scores}
+    import pyarrow as pa
+
+    spec = {"version": 1, "task": "binary", "positive": 1, "confidence": {"bootstrap": 0},
+            "threshold": {"optimal_on": "validation"}, "costs": {"false_negative": 2, "false_positive": 1},
+            "data": [{"table": name, "dataset": name, "label": "y", "learners": {"a": "a", "b": "b"}}
+                     for name in tables]}
+    result = evalreport.evaluate(spec, data={k: pa.table(v) for k, v in tables.items()})
+    winners = {c.dataset: c.winner for c in result.comparisons}
+    # by hand: each data set's learner of least min_cost
+    for dataset, winner in winners.items():
+        mine = {k: lr.operating.min_cost for k, lr in result.learners.items() if lr.dataset == dataset}
+        assert winner == min(mine, key=mine.get)
+    styles = F.learner_styles(result.learners)
+    for svg in (F.roc_figure(result, styles), F.roc_figure(result, styles, log_fpr=True)):
+        marked = sorted(t for t in _texts(svg) if t.startswith("least cost"))
+        assert marked == sorted(f"least cost on {d}: {w}" for d, w in winners.items())
+    # and the captions say so (each replaced phrase is found: a reworded caption fails here)
+    from evalreport.report.prepared import curve_captions
+
+    one, several = curve_captions(""), curve_captions("", several=True)
+    assert all(one[k] != several[k] and "each data set" in several[k] for k in ("roc", "roc_log", "cost"))
+
+
+def test_cost_alt_text_names_each_data_sets_least_cost():
+    result = SimpleNamespace(
+        operating_point=SimpleNamespace(pc_positive=0.5), learners={},
+        comparisons=[SimpleNamespace(dataset="validation", winner="b@validation", cost_envelope=[]),
+                     SimpleNamespace(dataset="test", winner="a@test", cost_envelope=[])])
+    assert ("At the operating point, PC(+) = 0.5, the least cost is b@validation's on validation and "
+            "a@test's on test;") in F.cost_alt(result)

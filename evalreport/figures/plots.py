@@ -60,6 +60,7 @@ class _Learner:
     at: Any  # the deployed threshold's measures (fpr, recall, precision), or None
     operating: Any  # the least-cost OperatingPoint at PC(+), or None
     hard: bool
+    dataset: str | None = None  # a Result's learner's data set (several: each its least cost)
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def _from_evaluation(ev, threshold, pc) -> _Learner:
 
 def _from_learner(lr) -> _Learner:
     return _Learner(roc=lr.curves.roc, pr=lr.curves.pr, summary=lr.summary, at=lr.at_threshold,
-                    operating=lr.operating, hard=lr.hard)
+                    operating=lr.operating, hard=lr.hard, dataset=lr.dataset)
 
 
 def _one(value, threshold, pc) -> _Learner:
@@ -160,14 +161,19 @@ def roc_crowded(curves) -> bool:
                                 for c in curves)
 
 
-def _least_cost(drawn: _Drawn):
-    """(name, OperatingPoint) of the learner of least cost at PC(+), or None."""
-    best = None
+def _least_costs(drawn: _Drawn) -> list[tuple[str, str, Any]]:
+    """(legend label, name, OperatingPoint) of the learner of least cost at PC(+), one
+    per data set: a learner is compared with the learners scored on the same rows
+    only (results.json's ``winner_at_operating_point`` is per data set too), so a
+    tuning set's optimistic least cost is never drawn as the test set's."""
+    best: dict = {}
     for key, lr in drawn.learners.items():
         op = lr.operating
-        if op is not None and (best is None or op.min_cost < best[1].min_cost):
-            best = (key, op)
-    return best
+        if op is not None and (lr.dataset not in best or op.min_cost < best[lr.dataset][1].min_cost):
+            best[lr.dataset] = (key, op)
+    several = len(best) > 1
+    return [(f"least cost on {dataset}: {key}" if several else f"least cost: {key}", key, op)
+            for dataset, (key, op) in best.items()]
 
 
 def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_fpr=None,
@@ -247,7 +253,7 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
                     alpha=0.8, zorder=2)
         if _placed(at):  # the deployed threshold's point
             ax.plot([at.fpr], [at.recall], **_deployed(st["color"]))
-    best = _least_cost(drawn)
+    least = _least_costs(drawn)
     if hulls:
         handles.append(proxy("convex hulls (dashed)", linestyle=(0, (3, 2)), linewidth=0.8))
     if any(lr.at is not None for lr in drawn.learners.values()):
@@ -259,17 +265,17 @@ def plot_roc(ax, source, *, styles=None, threshold=None, pc_positive=None, max_f
         handles.append(Patch(color="#8a8a8a", alpha=0.3, linewidth=0,
                              label=f"partial-AUC region (FPR \u2264 {general(drawn.max_fpr)})"))
     pc = drawn.pc
-    if best is not None and pc is not None and 0 < pc < 1:
-        key, op = best
-        # iso-cost line: every ROC point of the same expected cost at PC(+)
-        slope = (1 - pc) / pc
-        xs = np.array([0.0, 1.0])
-        ys = op.tpr + slope * (xs - op.fpr)
-        ax.plot(xs, ys, color="#444444", linewidth=0.9, linestyle=(0, (1, 1.5)), zorder=4)
-        least = _least_marker(styles[key]["color"])
-        ax.plot([op.fpr], [op.tpr], **least)
-        handles.append(proxy(f"iso-cost line at PC(+) = {general(pc, 3)}", linewidth=0.9, linestyle=(0, (1, 1.5))))
-        handles.append(proxy(legend_label(f"least cost: {key}"), **least))
+    if least and pc is not None and 0 < pc < 1:
+        for _, key, op in least:
+            # iso-cost line: every ROC point of the same expected cost at PC(+)
+            slope = (1 - pc) / pc
+            xs = np.array([0.0, 1.0])
+            ys = op.tpr + slope * (xs - op.fpr)
+            ax.plot(xs, ys, color="#444444", linewidth=0.9, linestyle=(0, (1, 1.5)), zorder=4)
+            ax.plot([op.fpr], [op.tpr], **_least_marker(styles[key]["color"]))
+        handles.append(proxy(f"iso-cost line{'s' if len(least) > 1 else ''} at PC(+) = {general(pc, 3)}",
+                             linewidth=0.9, linestyle=(0, (1, 1.5))))
+        handles += [proxy(legend_label(label), **_least_marker(styles[key]["color"])) for label, key, _ in least]
     unit_axes(ax, "False positive rate (FPR)", "True positive rate (TPR = recall)")
     ax.set_title("ROC curves" if title is None else title)
     return _finish(ax, handles, legend, "lower right")
@@ -286,7 +292,7 @@ def _roc_log_panel(ax, drawn: _Drawn, styles) -> list:
     curve reaches, and TPR fitted to where the curves are; the legend entries of
     its marks (the learners' are the caller's)."""
     curves = {k: lr.roc for k, lr in drawn.learners.items() if lr.roc is not None}
-    best, max_fpr = _least_cost(drawn), drawn.max_fpr
+    least, max_fpr = _least_costs(drawn), drawn.max_fpr
     positive = [float(c.x[c.x > 0].min()) for c in curves.values() if np.any(c.x > 0)]
     left = max(min(positive) / 2 if positive else 1e-3, 1e-5)
     low = 1.0
@@ -299,8 +305,7 @@ def _roc_log_panel(ax, drawn: _Drawn, styles) -> list:
         if _placed(at):
             ax.plot([max(at.fpr, left)], [at.recall], **_deployed(styles[key]["color"]))
             low = min(low, at.recall) if at.fpr >= left else low
-    if best is not None:
-        key, op = best
+    for _, key, op in least:
         ax.plot([max(op.fpr, left)], [op.tpr], **_least_marker(styles[key]["color"]))
     marks = [_deployed_proxy()] if any(_placed(lr.at) for lr in drawn.learners.values()) else []
     if max_fpr is not None and max_fpr > left:
@@ -309,8 +314,7 @@ def _roc_log_panel(ax, drawn: _Drawn, styles) -> list:
         ax.axvspan(left, max_fpr, color="#8a8a8a", alpha=0.14, linewidth=0, zorder=0)
         marks.append(Patch(color="#8a8a8a", alpha=0.3, linewidth=0,
                            label=f"partial-AUC region (FPR \u2264 {general(max_fpr)})"))
-    if best is not None:
-        marks.append(proxy(legend_label(f"least cost: {best[0]}"), **_least_marker(styles[best[0]]["color"])))
+    marks += [proxy(legend_label(label), **_least_marker(styles[key]["color"])) for label, key, _ in least]
     pad = max(0.04 * (1 - low), 0.004)
     from matplotlib.ticker import FuncFormatter, NullFormatter
 
@@ -494,8 +498,10 @@ def plot_cost_curves(ax, source, *, styles=None, threshold=None, pc_positive=Non
     if drawn.envelope:
         from matplotlib.patches import Patch
 
+        several = len({lr.dataset for lr in drawn.learners.values()}) > 1
         handles.append(Patch(color="#8a8a8a", alpha=0.3, linewidth=0,
-                             label="shaded: the least cost at each PC(+)"))
+                             label="shaded: each data set's least cost at each PC(+)" if several
+                             else "shaded: the least cost at each PC(+)"))
     if any(lr.at is not None for lr in drawn.learners.values()):
         handles.append(proxy("deployed thresholds' cost lines", linewidth=0.9,
                               linestyle=(0, (1, 1.2))))

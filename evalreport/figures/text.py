@@ -102,9 +102,12 @@ def cost_alt(result) -> str:
         spans += [f"{who} from {general(a, 2)} to {general(b, 2)}" for who, a, b in runs]
     if spans and len(spans) <= 6:
         text += "; least cost: " + ", ".join(spans)
-    winners = [c.winner for c in result.comparisons if c.winner]
+    winners = [(c.dataset, c.winner) for c in result.comparisons if c.winner]
     text += f". At the operating point, PC(+) = {general(pc, 3)}"
-    text += f", {and_join(winners)} {'has' if len(winners) == 1 else 'have'} the least cost" if winners else ""
+    if len(winners) == 1:
+        text += f", {winners[0][1]} has the least cost"
+    elif winners:  # each data set's own: learners are compared on the same rows only
+        text += ", the least cost is " + and_join([f"{w}'s on {d}" for d, w in winners])
     return text + "; squares mark what the deployed thresholds cost there."
 
 

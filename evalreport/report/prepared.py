@@ -40,11 +40,21 @@ CONFUSION_CAPTIONS = {
 }
 
 
-def curve_captions(sample_label: str) -> dict:
+def curve_captions(sample_label: str, several: bool = False) -> dict:
     """The curves' captions; with priors the P-R curve's precision is the sample's
-    (``sample_label``, "(sample: 37.3% positive)"), which its caption says. ``thirds``:
-    the three figures three across under one caption."""
+    (``sample_label``, "(sample: 37.3% positive)"), which its caption says; with
+    ``several`` data sets, each has its own least-cost point and envelope (a learner is
+    compared with those scored on the same rows). ``thirds``: the three figures three
+    across under one caption."""
     out = dict(CURVE_CAPTIONS)
+    if several:
+        out["roc"] = out["roc"].replace("as the best learner's best point at the operating point",
+                                        "as each data set's least-cost point at the operating point (circles)")
+        out["roc_log"] = out["roc_log"].replace("the circle: the least-cost point at the operating point",
+                                                "circles: each data set's least-cost point at the operating point")
+        out["cost"] = out["cost"].replace("the shading shows which learner has the least cost at each PC(+)",
+                                          "the shading shows which learner has the least cost at each PC(+) "
+                                          "within each data set")
     if sample_label:
         out["pr"] += f" Precision {sample_label}, not the population's."
     out["thirds"] = " ".join(out[k] for k in ("roc", "pr", "cost"))
@@ -89,7 +99,8 @@ def prepared(values: dict) -> dict:
     """The builders' values with what the templates print of them, prepared."""
     learners, mc = values.get("learners") or [], values.get("mc_learners") or []
     out = {**values,
-           "curve_captions": curve_captions(values.get("sample_label", "")),
+           "curve_captions": curve_captions(values.get("sample_label", ""),
+                                            len({r.get("dataset", "") for r in learners}) > 1),
            "curves_note": curves_note(learners or mc),
            "confusion_captions": CONFUSION_CAPTIONS,
            # the learners whose confusion matrix (binary) or per-class block (multi-class) is drawn
