@@ -57,7 +57,8 @@ def test_ranking_sentences():
     d = ranking_disagreements(ranks, ("X", "Y", "Z"))
     comp = Comparisons(None, ("X", "Y", "Z"), rankings=ranks, rankings_agree=False, disagreements=d)
     assert ranking_sentence(comp, LABEL) == (
-        "The rankings disagree: macro AUC ranks Y above Z, accuracy and macro-F1 rank Z above Y.")
+        "The rankings disagree: macro AUC ranks Y above Z, accuracy and macro-F1 rank Z above Y. "
+        "These are orders of point values, not tested differences.")
     same = Comparisons(None, ("X", "Y", "Z"), rankings=ranks[:2])
     assert ranking_sentence(same, LABEL, " on d1") == (
         "Every ranking on d1 (accuracy, macro-F1) orders the learners the same way.")
@@ -104,7 +105,7 @@ def test_breast_cancer_verdict_says_who_is_above_where(breast_cancer):
             "false positive rate (and so is its P-R curve).") in sentences
     assert _sentences(breast_cancer) == [
         "The rankings disagree: BEP, F1, expected total cost and least cost over all thresholds rank tree "
-        "above bayes, AUC ranks bayes above tree."]
+        "above bayes, AUC ranks bayes above tree. These are orders of point values, not tested differences."]
     assert not any("every threshold" in s for s in sentences)
     # every crossing pair is said with its intervals: no envelopment matrix repeats them
     assert _matrix(breast_cancer) == []

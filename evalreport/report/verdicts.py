@@ -97,7 +97,13 @@ def ranking_sentence(comp, label: dict, where: str = "") -> str:
                      f"{and_join(mb)} rank{'s' if len(mb) == 1 else ''} {d.b} above {d.a}")
     if len(comp.disagreements) > DISAGREEMENTS_SHOWN:
         parts.append(f"{len(comp.disagreements) - DISAGREEMENTS_SHOWN} more pairs (results.json lists them)")
-    return f"The rankings{where} disagree: {'; '.join(parts)}."
+    # an order of point values, however small the difference: say so, rather than let a
+    # reader take "disagree" for a tested difference
+    return f"The rankings{where} disagree: {'; '.join(parts)}. {UNTESTED_ORDERS}"
+
+
+#: said after the rankings' disagreements (what a test separates is said with the tests)
+UNTESTED_ORDERS = "These are orders of point values, not tested differences."
 
 
 #: past this many gate rows, page one lists only those that did not pass (and counts the rest)
