@@ -13,6 +13,7 @@ rest come inside the commands), so a Ctrl-C during start-up is handled too.
 
 from __future__ import annotations
 
+import gc
 import signal
 import sys
 
@@ -98,37 +99,19 @@ _SIGNALS = _Signals()
 if __name__ == "__main__":
     _SIGNALS.install()  # before the imports below
 
-import gc  # noqa: E402
+#: whether :func:`cli` holds the garbage collector until the command's imports are done
+_GC_HELD = [False]
 
 
-class _Collector:
-    """The garbage collector of the process's entry (:func:`cli`), not of a caller of
-    :func:`main`: held during the start-up's imports and frozen after them.
+def _imports_done() -> None:
+    """The imports make a few hundred thousand objects that live as long as the process,
+    which each full collection walks (about 50 ms of a 1e4-row json run, issue 38): held
+    by :func:`cli` during them, then frozen (``gc.freeze``) before collecting again."""
+    if _GC_HELD[0]:
+        _GC_HELD[0] = False
+        gc.freeze()
+        gc.enable()
 
-    The imports (NumPy, pyarrow, pydantic and its schemas, this package) make a few
-    hundred thousand objects that live as long as the process and no garbage worth a
-    collection; yet each collection of the oldest generation walks them all, and a
-    json run of 1e4 rows spent about 50 ms of its CPU there (issue 38). So :func:`cli`
-    holds the collector until the command's imports are done (:meth:`started`), then
-    moves what is alive into the permanent generation (``gc.freeze``) and lets it run
-    again: the run's own cycles are collected as before, without the walk."""
-
-    def __init__(self):
-        self.held = False
-
-    def hold(self) -> None:
-        if gc.isenabled():
-            gc.disable()
-            self.held = True
-
-    def started(self) -> None:
-        if self.held:
-            self.held = False
-            gc.freeze()
-            gc.enable()
-
-
-_COLLECTOR = _Collector()
 
 import argparse  # noqa: E402
 import os  # noqa: E402
@@ -255,7 +238,7 @@ def cmd_run(args) -> int:
     from .spec import load_spec
     from .verdict import gate_failed, status_line
 
-    _COLLECTOR.started()
+    _imports_done()
     formats = _formats(args.format)
     spec = load_spec(args.spec)
     wanted = formats if formats is not None else spec.report.formats
@@ -320,7 +303,7 @@ def cmd_validate(args) -> int:
     from .report.output_check import check_history
     from .spec import load_spec
 
-    _COLLECTOR.started()
+    _imports_done()
     spec = load_spec(args.spec)
     check_output(None, spec)  # report.out: a folder that can be written (nothing is left in it)
     if "pdf" in spec.report.formats and spec.report.sign is not None:  # the signing key and its password
@@ -446,7 +429,7 @@ def cmd_diff(args) -> int:
 def _verify(args) -> int:
     from .verify.cli import cmd_verify
 
-    _COLLECTOR.started()  # (a rerun of the evaluation may follow)
+    _imports_done()  # (a rerun of the evaluation may follow)
     return cmd_verify(args)
 
 
@@ -540,7 +523,9 @@ def cli(argv=None) -> None:
     unsaid; the exit functions run first, with the signals held). What could still
     arrive after the last look stays blocked, pending, and goes with the process."""
     _SIGNALS.keep = True
-    _COLLECTOR.hold()  # until the command's imports are done (run, validate, verify; the rest are short)
+    if gc.isenabled():  # until the command's imports are done (run, validate, verify; the rest are short)
+        gc.disable()
+        _GC_HELD[0] = True
     status = main(argv)
     sys.exit(_end(status))
 
