@@ -13,7 +13,6 @@ rest come inside the commands), so a Ctrl-C during start-up is handled too.
 
 from __future__ import annotations
 
-import gc
 import signal
 import sys
 
@@ -99,24 +98,11 @@ _SIGNALS = _Signals()
 if __name__ == "__main__":
     _SIGNALS.install()  # before the imports below
 
-#: whether :func:`cli` holds the garbage collector until the command's imports are done
-_GC_HELD = [False]
-
-
-def _imports_done() -> None:
-    """The imports make a few hundred thousand objects that live as long as the process,
-    which each full collection walks (about 50 ms of a 1e4-row json run, issue 38): held
-    by :func:`cli` during them, then frozen (``gc.freeze``) before collecting again."""
-    if _GC_HELD[0]:
-        _GC_HELD[0] = False
-        gc.freeze()
-        gc.enable()
-
-
 import argparse  # noqa: E402
 import os  # noqa: E402
 import time  # noqa: E402
 
+from . import start_up  # noqa: E402
 from ._version import __version__  # noqa: E402
 from .errors import EvalReportError, OutputError, SpecError, suggest  # noqa: E402
 from .words import gate_text  # noqa: E402
@@ -238,7 +224,7 @@ def cmd_run(args) -> int:
     from .spec import load_spec
     from .verdict import gate_failed, status_line
 
-    _imports_done()
+    start_up.imports_done()
     formats = _formats(args.format)
     spec = load_spec(args.spec)
     wanted = formats if formats is not None else spec.report.formats
@@ -303,7 +289,7 @@ def cmd_validate(args) -> int:
     from .report.output_check import check_history
     from .spec import load_spec
 
-    _imports_done()
+    start_up.imports_done()
     spec = load_spec(args.spec)
     check_output(None, spec)  # report.out: a folder that can be written (nothing is left in it)
     if "pdf" in spec.report.formats and spec.report.sign is not None:  # the signing key and its password
@@ -429,7 +415,7 @@ def cmd_diff(args) -> int:
 def _verify(args) -> int:
     from .verify.cli import cmd_verify
 
-    _imports_done()  # (a rerun of the evaluation may follow)
+    start_up.imports_done()  # (a rerun of the evaluation may follow)
     return cmd_verify(args)
 
 
@@ -523,9 +509,7 @@ def cli(argv=None) -> None:
     unsaid; the exit functions run first, with the signals held). What could still
     arrive after the last look stays blocked, pending, and goes with the process."""
     _SIGNALS.keep = True
-    if gc.isenabled():  # until the command's imports are done (run, validate, verify; the rest are short)
-        gc.disable()
-        _GC_HELD[0] = True
+    start_up.hold()  # until the command's imports are done (run, validate, verify; the rest are short)
     status = main(argv)
     sys.exit(_end(status))
 
