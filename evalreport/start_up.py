@@ -8,6 +8,10 @@ imports NumPy and the rest (issue 38: CPU a small json run spent on nothing it n
   sums go through :mod:`evalreport.metrics.sums`, the same digits on every processor;
   the one matrix product, a multi-class task's expected costs, only picks the least),
   so the process asks for one BLAS thread, unless the user set a thread count.
+- pydantic, building the spec's models, looks for plugins in the entry points of every
+  installed distribution (about 6 ms with 200 of them). The models are the spec's own,
+  which no plugin is meant to watch: ``PYDANTIC_DISABLE_PLUGINS`` (pydantic's own
+  switch) is set, unless the user set it.
 - The garbage collector. The imports (NumPy, pyarrow, pydantic and its schemas, this
   package) make a few hundred thousand objects that live as long as the process and
   no garbage; yet each full collection walks them all: about 50 ms of a 1e4-row json
@@ -30,9 +34,11 @@ _held = [False]
 
 
 def hold() -> None:
-    """Before the command's imports: one BLAS thread (unless chosen), the collector held."""
+    """Before the command's imports: one BLAS thread (unless chosen), no pydantic plugins
+    (unless chosen), the collector held."""
     if not any(name in os.environ for name in BLAS_THREADS):
         os.environ["OPENBLAS_NUM_THREADS"] = "1"  # (read once, when NumPy loads OpenBLAS)
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     if gc.isenabled():
         gc.disable()
         _held[0] = True

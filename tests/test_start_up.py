@@ -1,6 +1,6 @@
 """The command line's start-up settings (evalreport/start_up.py, issue 38): one BLAS
-thread unless the user chose a count, and the garbage collector held during the
-imports, then running again. What they save is measured in bench/fixed_costs.py, not
+thread unless the user chose a count, no pydantic plugins unless the user chose, and
+the garbage collector held during the imports, then running again. What they save is measured in bench/fixed_costs.py, not
 here; here, that they do what they say and leave a user's choice alone."""
 
 from __future__ import annotations
@@ -14,7 +14,11 @@ from evalreport import start_up
 
 
 @pytest.fixture
-def collector():
+def collector(monkeypatch):
+    # (hold() sets variables of this process: monkeypatch puts them back)
+    for name in start_up.BLAS_THREADS + ("PYDANTIC_DISABLE_PLUGINS",):
+        monkeypatch.setenv(name, "x")
+        monkeypatch.delenv(name)
     was = gc.isenabled()
     gc.enable()
     yield
@@ -26,10 +30,9 @@ def collector():
 
 
 def test_one_blas_thread_and_the_collector_held_until_the_imports_are_done(monkeypatch, collector):
-    for name in start_up.BLAS_THREADS:
-        monkeypatch.delenv(name, raising=False)
     start_up.hold()
     assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+    assert os.environ["PYDANTIC_DISABLE_PLUGINS"] == "__all__"
     assert not gc.isenabled()
     start_up.imports_done()
     assert gc.isenabled() and gc.get_freeze_count() > 0
@@ -39,13 +42,18 @@ def test_one_blas_thread_and_the_collector_held_until_the_imports_are_done(monke
 
 @pytest.mark.parametrize("name", start_up.BLAS_THREADS)
 def test_a_thread_count_the_user_set_stays(monkeypatch, collector, name):
-    for other in start_up.BLAS_THREADS:
-        monkeypatch.delenv(other, raising=False)
     monkeypatch.setenv(name, "3")
     start_up.hold()
     start_up.imports_done()
     assert {n: os.environ.get(n) for n in start_up.BLAS_THREADS} == {
         n: ("3" if n == name else None) for n in start_up.BLAS_THREADS}
+
+
+def test_the_pydantic_plugins_the_user_chose_stay(monkeypatch, collector):
+    monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", "some_plugin")
+    start_up.hold()
+    start_up.imports_done()
+    assert os.environ["PYDANTIC_DISABLE_PLUGINS"] == "some_plugin"
 
 
 def test_a_collector_the_caller_turned_off_stays_off(monkeypatch, collector):
