@@ -10,8 +10,9 @@ Figures:
 - run: `evalreport run --format json` on 1e4 rows x two learners, a spec with
   costs and the default 2,000 bootstrap resamples (target: under 1 s of CPU);
   also the bootstrap alone (in-process, per learner), the same run without the
-  bootstrap, and the imports it pays for (evalreport.pipeline, matplotlib for
-  the dry figure pass, scipy.special, pyarrow.compute);
+  bootstrap, the imports it pays for (evalreport.pipeline, pydantic, pyarrow.csv,
+  after NumPy, with one BLAS thread as the command line asks for), and NumPy's
+  import under OpenBLAS's default threads and one;
 - blas: the same kind of run at 2e4 rows under OPENBLAS_NUM_THREADS /
   OMP_NUM_THREADS = 1 and 2: CPU seconds of each and whether results.json is
   byte-identical;
@@ -148,13 +149,18 @@ def fig_run(folder: Path, rounds: int) -> None:
     noboot.write_text(spec.read_text().replace("report:", "confidence: {bootstrap: 0}\nreport:", 1))
     cpus = [child(run_cmd(noboot, folder / f"out_noboot{r}"))[0] for r in range(rounds)]
     print(f"  the same run, confidence.bootstrap 0: CPU {min(cpus):.2f} s (best of {rounds})")
+    # the imports, after NumPy's, each in a child with one BLAS thread as the command line has
     for what, modules in (("import evalreport.pipeline", ["evalreport.pipeline"]),
-                          ("import matplotlib (figure, SVG backend: the dry figure pass)",
-                           ["matplotlib.figure", "matplotlib.backends.backend_svg"]),
-                          ("import scipy.special (ndtri, ndtr)", ["scipy.special"]),
-                          ("import pyarrow.compute", ["pyarrow", "pyarrow.csv", "pyarrow.compute"])):
-        cpus = [float(child([sys.executable, "-c", IMPORT_CPU, *modules])[3].split()[-1]) for _ in range(rounds)]
+                          ("import pydantic", ["pydantic"]),
+                          ("import pyarrow.csv", ["pyarrow", "pyarrow.csv"])):
+        cpus = [float(child([sys.executable, "-c", IMPORT_CPU, *modules], env={"OPENBLAS_NUM_THREADS": "1"})[3]
+                      .split()[-1]) for _ in range(rounds)]
         print(f"  {what}, after NumPy: CPU {min(cpus):.3f} s")
+    # NumPy's own import: OpenBLAS's worker threads spin a while when it loads (issue 38)
+    for threads in ("default", "1"):
+        env = {} if threads == "default" else {"OPENBLAS_NUM_THREADS": threads}
+        cpus = [child([sys.executable, "-c", "import numpy"], env=env)[0] for _ in range(rounds)]
+        print(f"  import numpy, BLAS threads {threads}: CPU {min(cpus):.3f} s (best of {rounds})")
 
 
 def fig_blas(folder: Path) -> None:

@@ -102,6 +102,7 @@ import argparse  # noqa: E402
 import os  # noqa: E402
 import time  # noqa: E402
 
+from . import start_up  # noqa: E402
 from ._version import __version__  # noqa: E402
 from .errors import EvalReportError, OutputError, SpecError, suggest  # noqa: E402
 from .words import gate_text  # noqa: E402
@@ -223,6 +224,7 @@ def cmd_run(args) -> int:
     from .spec import load_spec
     from .verdict import gate_failed, status_line
 
+    start_up.imports_done()
     formats = _formats(args.format)
     spec = load_spec(args.spec)
     wanted = formats if formats is not None else spec.report.formats
@@ -287,6 +289,7 @@ def cmd_validate(args) -> int:
     from .report.output_check import check_history
     from .spec import load_spec
 
+    start_up.imports_done()
     spec = load_spec(args.spec)
     check_output(None, spec)  # report.out: a folder that can be written (nothing is left in it)
     if "pdf" in spec.report.formats and spec.report.sign is not None:  # the signing key and its password
@@ -412,6 +415,7 @@ def cmd_diff(args) -> int:
 def _verify(args) -> int:
     from .verify.cli import cmd_verify
 
+    start_up.imports_done()  # (a rerun of the evaluation may follow)
     return cmd_verify(args)
 
 
@@ -505,6 +509,7 @@ def cli(argv=None) -> None:
     unsaid; the exit functions run first, with the signals held). What could still
     arrive after the last look stays blocked, pending, and goes with the process."""
     _SIGNALS.keep = True
+    start_up.hold()  # until the command's imports are done (run, validate, verify; the rest are short)
     status = main(argv)
     sys.exit(_end(status))
 

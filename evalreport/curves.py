@@ -8,6 +8,7 @@ and only the vertices are turned into rates.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -15,7 +16,6 @@ import numpy as np
 
 from .metrics import BinaryEvaluation, CostCurve
 from .metrics.cost import row_thresholds
-from .metrics.stream import ReducedEvaluation
 
 __all__ = ["CurveBlock", "OutputCurves", "StepProfile", "output_curves", "vertex_indices"]
 
@@ -180,7 +180,10 @@ def output_curves(ev: BinaryEvaluation, budget) -> OutputCurves:
 
 def _reduced(ev: BinaryEvaluation) -> bool:
     """Whether ``ev``'s table is a streamed table with rows dropped."""
-    return isinstance(ev, ReducedEvaluation) and ev.reduction.reduced
+    # metrics.reduced, the streamed engines' module, is not imported by a run of the
+    # memory engine (issue 38): until it is loaded, no evaluation is one of its kind
+    reduced = sys.modules.get("evalreport.metrics.reduced")
+    return reduced is not None and isinstance(ev, reduced.ReducedEvaluation) and ev.reduction.reduced
 
 
 def _row_1_is_vertex(t) -> bool:

@@ -34,7 +34,6 @@ from . import registry
 from ._version import __version__
 from .attachments import data_files
 from .capture import routed_warnings
-from .compare.stats import friedman_nemenyi
 from .data import Source, load_sources
 from .errors import SpecError
 from .result import AcrossDatasets, LearnerResult, OperatingPointSpec, Result, RunWarning
@@ -150,6 +149,8 @@ def across_datasets(spec: Spec, learners: dict, measure: str) -> AcrossDatasets 
     table = [[by[(d, n)].values.get(measure) for n in names] for d in datasets]
     if any(v is None for row in table for v in row):
         return None
+    from .compare.stats.friedman import friedman_nemenyi  # (several data sets only: not loaded otherwise)
+
     result = friedman_nemenyi(np.asarray(table, dtype=float), alpha=round(1 - spec.confidence.level, 10))
     return AcrossDatasets(measure, tuple(str(d) for d in datasets), tuple(names),
                           tuple(tuple(r) for r in table), result)
@@ -284,7 +285,6 @@ def with_verdict(result: Result) -> Result:
     (:func:`evalreport.verdict.with_outcomes`), then the verdict, decided once
     from the result (:func:`evalreport.verdict.build_verdict`): the statuses,
     the leader, the findings, the suggestions and the challengers."""
-    from .compare.challengers import challenger_tests
     from .compare.leaderboard import leaderboard
     from .results import carried
     from .verdict import build_verdict, judged_keys, with_outcomes
@@ -294,6 +294,8 @@ def with_verdict(result: Result) -> Result:
     result = carried(result, gates=gates)
     challengers = {}
     if spec.deployed is not None:  # each challenger against the deployed learner, on each judged data set
+        from .compare.challengers import challenger_tests  # (only then: about 1 ms of a run's start-up)
+
         for key in (k for k in judged_keys(result) if result.learners[k].name == spec.deployed):
             challengers.update({name: _challenger_dict(t) for name, t in challenger_tests(result, key).items()})
     return carried(result, verdict=build_verdict(result, leaderboard(result), challengers))

@@ -14,14 +14,27 @@ from ..results import multiclass as multiclass_json
 from .base import Task
 from .binary_compare import compare_binary
 from .binary_evaluate import evaluate_learners, operating_point
-from .multiclass_compare import compare_multiclass
-from .multiclass_evaluate import evaluate_multiclass_learners
 
 __all__ = ["Task", "BINARY", "MULTICLASS", "TASKS", "task_of"]
 
 
 def _no_check(spec, sources):
     return None
+
+
+# The multi-class stages are imported when a multi-class spec runs: a binary run
+# never needs their modules (metrics.multiclass and the rest: about 4 ms of its
+# start-up, issue 38).
+def evaluate_multiclass_learners(*args, **kwargs):
+    from .multiclass_evaluate import evaluate_multiclass_learners as evaluate
+
+    return evaluate(*args, **kwargs)
+
+
+def compare_multiclass(*args, **kwargs):
+    from .multiclass_compare import compare_multiclass as compare
+
+    return compare(*args, **kwargs)
 
 
 BINARY = Task(

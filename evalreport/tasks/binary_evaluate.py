@@ -13,12 +13,11 @@ from ..compare.stats.bootstrap import percentile_intervals
 from ..curves import OutputCurves, output_curves
 from ..data import Source
 from ..errors import SpecError
-from ..metrics import Costs, evaluate_reduced
+from ..metrics import Costs
 from ..metrics.binary import evaluate_binary_for_report
 from ..metrics.calibration import not_probabilities
 from ..metrics.cost import probability_cost
 from ..metrics.groups import binary_group_matrices, group_codes
-from ..metrics.multiclass import average_matrices
 from ..metrics.operating_table import operating_table
 from ..metrics.population import MEASURES as POPULATION, PopulationMeasures, population_at_threshold
 from ..metrics.score_summary import delong_variance, score_summary
@@ -37,6 +36,8 @@ from .calibration import binary_calibration
 __all__ = ["operating_point", "evaluate_learners", "group_result", "BOOTSTRAP_BUDGET"]
 
 def group_result(names, matrices) -> GroupResult:
+    from ..metrics.multiclass import average_matrices  # (with groups only: a run without loads none of it)
+
     measures = []
     for tp, fp, tn, fn in np.asarray(matrices, dtype=float):
         m = tp + fp + tn + fn
@@ -200,6 +201,8 @@ def _evaluation(s: Source, name: str, values, key: str, hard: bool, warnings: li
         return scores, None, evaluate_binary_for_report(s.labels, scores, sample_weight=s.weights, positive=True)
     # streamed exact tables: the reducer's scalars over the kept rows' hull
     # (evaluate_counts when there is no reduction or nothing was reduced)
+    from ..metrics.stream import evaluate_reduced  # (the streamed engines' module: not loaded in memory)
+
     reduction = None if s.reductions is None else s.reductions.get(name)
     ev = evaluate_reduced(s.tables[name], reduction)
     if reduction is not None and reduction.reduced:

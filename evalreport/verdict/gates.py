@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 
-from ..history.gates import change_measure, worsening
 from ..metrics.proportion import PROPORTIONS, proportion_intervals
 
 __all__ = ["OUTCOMES", "with_outcomes", "value_interval", "outcome", "gate_failed"]
@@ -111,6 +110,8 @@ def _size_interval(interval) -> list[float] | None:
 def _change_interval(row: dict, history: dict | None, task: str | None) -> list[float] | None:
     """The interval of the change a gate on change reads (results.json's
     ``history.changes`` row of its learner and measure)."""
+    from ..history.gates import change_measure
+
     measure = change_measure(row.get("metric"), task)
     for c in (history or {}).get("changes", []):
         if c.get("learner") == row.get("learner") and c.get("measure") == measure:
@@ -129,6 +130,10 @@ def _row_outcome(row: dict, lr, level: float, history: dict | None,
             return "not_evaluated", None
         return ("pass" if row.get("passed") else "fail"), None
     if "change_since" in row:  # max_drop: the worsening of the change against the bound
+        # (the history package: only with a gate on change, which needs history: about 2 ms
+        # of the start-up of a run without)
+        from ..history.gates import worsening
+
         value, interval = row.get("value"), _change_interval(row, history, task)
         if value is None:
             return "not_evaluated", None

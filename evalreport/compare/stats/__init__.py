@@ -53,11 +53,25 @@ from .delong import (
     delong_unpaired,
     delong_unpaired_summary,
 )
-from .friedman import Friedman, friedman_nemenyi, nemenyi_q
 from .holm import holm
 from .mcnemar import EXACT_BELOW, McNemar, mcnemar, mcnemar_many
 from .paired_bootstrap import PairedDifference, PairedResamples, non_inferiority_p, paired_difference, two_sided_p
-from .paired_t import PairedT, paired_t_test
+
+
+# The tests over several data sets or groups (Friedman's, the paired t-test) are
+# loaded when first asked for: a run of one data set without groups never calls
+# them, and their modules are about 3 ms of its start-up (issue 38).
+def __getattr__(name):
+    if name in ("Friedman", "friedman_nemenyi", "nemenyi_q"):
+        from . import friedman
+
+        return getattr(friedman, name)
+    if name in ("PairedT", "paired_t_test"):
+        from . import paired_t
+
+        return getattr(paired_t, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "PairedDifference", "PairedResamples", "non_inferiority_p", "paired_difference", "two_sided_p",
