@@ -141,14 +141,6 @@ def _table_from_block_counts(thr_desc, pos, neg, n_rows) -> CountTable:
     return CountTable(threshold=thr_desc[keep], tp=tp, fp=fp, n_rows=int(n_rows))
 
 
-def _block_counts(blocks: np.ndarray, draws: np.ndarray, n_blocks: int) -> np.ndarray:
-    """Per resample (row of ``draws``), how many draws fall in each score block."""
-    rows = draws.shape[0]
-    flat = blocks[draws]
-    flat += (np.arange(rows, dtype=flat.dtype) * n_blocks)[:, None]
-    return np.bincount(flat.ravel(), minlength=rows * n_blocks).reshape(rows, n_blocks)
-
-
 def _draw(rng, high: int, shape) -> np.ndarray:
     """``rng.integers(0, high, shape)``: the very draws of the default int64, taken as
     int32 where they fit (NumPy draws a range under 2**32 from the same 32-bit
@@ -165,35 +157,72 @@ class _Chunk:
     (descending), whether drawn or not: ``tp``, ``fp`` of shape (c, K + 1),
     column 0 zero. A score not drawn in a resample repeats the column before it,
     which changes none of the measures below (the engine's table of that
-    resample is these columns with the repeats left out: :meth:`table`)."""
+    resample is these columns with the repeats left out: :meth:`table`).
 
-    def __init__(self, cp, cn, thr_desc, n_rows, draws_pos, draws_neg, positive_rows):
-        c, k = cp.shape
-        self.tp = np.empty((c, k + 1), dtype=np.int64)
-        self.fp = np.empty((c, k + 1), dtype=np.int64)
-        self.tp[:, 0] = self.fp[:, 0] = 0
-        np.cumsum(cp, axis=1, out=self.tp[:, 1:])
-        np.cumsum(cn, axis=1, out=self.fp[:, 1:])
-        self.cp, self.cn = cp, cn
+    ``counts`` (2, c, K + 1) holds the draws per block, positives then negatives,
+    laid out as the columns of ``tp``, ``fp`` (block k is column k + 1; column 0
+    is zero): one cumulative sum makes both, and a flat index of one is a flat
+    index of the others. What several statistics read is made once, on first use
+    (the counts as floats, the blocks drawn, the hull rows' counts), and what is
+    the same in every chunk of a learner once per learner (``memo``)."""
+
+    def __init__(self, counts, layout, draws_pos, draws_neg):
+        c = counts.shape[1]
+        cum = np.cumsum(counts, axis=2)
+        self.tp, self.fp = cum[0], cum[1]
+        self.counts = counts
+        self.cp, self.cn = counts[0, :, 1:], counts[1, :, 1:]
         self.pos = self.tp[:, -1]
         self.neg = self.fp[:, -1]
-        self.thr_desc = thr_desc
-        self.n_rows = n_rows
+        self.thr_desc = layout.thr_desc
+        self.n_rows = layout.n
         # the rows (1..K) of the scores some positive has; the same with the ends
         # (rows 0 and K): the only rows that can be vertices of an ROC hull
-        self.positive_rows, self.hull_rows, self.negative_runs = positive_rows
+        self.positive_rows, self.hull_rows, self.negative_runs = layout.positive_rows
+        self.memo = layout.memo
         self.size = c
         self.draws_pos, self.draws_neg = draws_pos, draws_neg
         self._evaluations: dict[int, BinaryEvaluation] = {}
-        self._drawn = None
+        self._counts_f = self._drawn_f = self._at_hull = self._drawn_rows = None
 
     @property
-    def drawn(self) -> np.ndarray:
-        """Per resample, how many instances of each block were drawn (cp + cn),
-        made once for the statistics that read it."""
-        if self._drawn is None:
-            self._drawn = self.cp + self.cn
-        return self._drawn
+    def counts_f(self) -> np.ndarray:
+        """``counts`` as floats (exact): a product with a float then runs NumPy's
+        float loop, not its slower mixed-type one, and gives the same floats."""
+        if self._counts_f is None:
+            self._counts_f = self.counts.astype(np.float64)
+        return self._counts_f
+
+    @property
+    def drawn_f(self) -> np.ndarray:
+        """Per resample, how many instances of each block were drawn (cp + cn), as
+        floats laid out as ``tp``'s columns (column 0 zero)."""
+        if self._drawn_f is None:
+            f = self.counts_f
+            self._drawn_f = np.add(f[0], f[1])
+        return self._drawn_f
+
+    def drawn_rows(self) -> tuple:
+        """The rows of every resample's count table (the blocks drawn: :meth:`table`),
+        one resample after the other: their flat indices into ``tp``, ``fp``; where
+        each resample's run of them starts and ends; and TP, TP + FP there (int64)."""
+        if self._drawn_rows is None:
+            drawn = np.not_equal(self.drawn_f, 0)  # (column 0: never)
+            at = np.flatnonzero(drawn)
+            width = self.tp.shape[1]
+            ends = np.searchsorted(at, np.arange(1, self.size + 1) * width)
+            starts = np.concatenate(([0], ends[:-1]))
+            tp = np.take(self.tp, at)
+            tpfp = np.take(self.fp, at)
+            tpfp += tp
+            self._drawn_rows = (at, starts, ends, tp, tpfp)
+        return self._drawn_rows
+
+    def at_hull(self) -> tuple[np.ndarray, np.ndarray]:
+        """(TP, FP) at :attr:`hull_rows` (the least cost's, KS's and the hull's rows)."""
+        if self._at_hull is None:
+            self._at_hull = (np.take(self.tp, self.hull_rows, axis=1), np.take(self.fp, self.hull_rows, axis=1))
+        return self._at_hull
 
     def table(self, r: int) -> CountTable:
         return _table_from_block_counts(self.thr_desc, self.cp[r], self.cn[r], self.n_rows)
@@ -278,6 +307,10 @@ class _Layout:
         self.thr_desc = thr[::-1].copy()
         self.pos_blocks = self.block[np.flatnonzero(y)]
         self.neg_blocks = self.block[np.flatnonzero(~y)]
+        #: what the statistics compute once per learner (their weights of the scores)
+        self.memo: dict = {}
+        # (each instance's column of _Chunk.counts: its block's, plus one)
+        self.bins_pos, self.bins_neg = self.pos_blocks + 1, self.neg_blocks + 1
         # The rows that can be a vertex of a resample's ROC hull, or hold its least
         # cost or its KS: the ends, and the last row of each run of blocks with
         # positives before a block with negatives (issue 38; about half the rows
@@ -306,22 +339,32 @@ class _Layout:
         self.positive_rows = (rows, hull, runs)
 
     def chunks(self, dp, dn):
-        K, y, block = self.K, self.y, self.block
+        K = self.K
         c = dp.shape[0]
         part = max(1, _PART // (K + 1))
         # counted and measured a few resamples at a time: arrays that stay in the cache
         for lo in range(0, c, part):
             hi = min(c, lo + part)
+            rows = hi - lo
+            # one bincount for both classes: block k of resample r is bin r (K + 1) + k + 1
+            # of the positives, the same past rows (K + 1) for the negatives (_Chunk.counts)
+            offset = (np.arange(rows, dtype=np.int64) * (K + 1))[:, None]
             if dn is not None:
-                cp = _block_counts(self.pos_blocks, dp[lo:hi], K)
-                cn = _block_counts(self.neg_blocks, dn[lo:hi], K)
+                m = dp.shape[1]
+                flat = np.empty(rows * (m + dn.shape[1]), dtype=np.int64)
+                at_pos, at_neg = flat[:rows * m].reshape(rows, m), flat[rows * m:].reshape(rows, dn.shape[1])
+                # (the draws are in range: "clip" takes them as they are, into ``out`` unbuffered)
+                np.take(self.bins_pos, dp[lo:hi], out=at_pos, mode="clip")
+                np.take(self.bins_neg, dn[lo:hi], out=at_neg, mode="clip")
+                at_pos += offset
+                offset += rows * (K + 1)
+                at_neg += offset
             else:
-                drawn_pos = y[dp[lo:hi]]
-                flat = block[dp[lo:hi]] + (np.arange(hi - lo, dtype=np.int64) * K)[:, None]
-                cp = np.bincount(flat[drawn_pos], minlength=(hi - lo) * K).reshape(hi - lo, K)
-                cn = np.bincount(flat[~drawn_pos], minlength=(hi - lo) * K).reshape(hi - lo, K)
-            yield _Chunk(cp, cn, self.thr_desc, self.n, dp[lo:hi], None if dn is None else dn[lo:hi],
-                         self.positive_rows)
+                flat = np.take(self.block, dp[lo:hi])
+                flat += offset
+                flat += np.take(~self.y, dp[lo:hi]) * (rows * (K + 1)) + 1
+            counts = np.bincount(flat.ravel(), minlength=2 * rows * (K + 1)).reshape(2, rows, K + 1)
+            yield _Chunk(counts, self, dp[lo:hi], None if dn is None else dn[lo:hi])
 
 
 def resampled_evaluations(y, s, n_resamples, rng, stratified):

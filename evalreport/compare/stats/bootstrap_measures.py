@@ -135,9 +135,8 @@ def least_cost_at(pc: float) -> Statistic:
         # any other row has the TP of the row before it and no fewer FP, so its cost
         # is no lower, in floats too (each operation rounds monotonically). The
         # same least as over every row, at about half the work (issue 38).
-        rows = chunk.hull_rows
-        v = _normalised(np.take(chunk.tp, rows, axis=1), np.take(chunk.fp, rows, axis=1), chunk.pos[:, None],
-                        chunk.neg[:, None], pc)
+        tp, fp = chunk.at_hull()
+        v = _normalised(tp, fp, chunk.pos[:, None], chunk.neg[:, None], pc)
         out = np.full(chunk.size, np.nan)
         ok = ~np.isnan(v).all(axis=1)
         out[ok] = v[ok].min(axis=1)
@@ -150,11 +149,10 @@ def least_cost_at(pc: float) -> Statistic:
 def _ks_values(chunk) -> np.ndarray:
     # (the rows of scores some positive has and the ends only: elsewhere TPR - FPR
     # is no higher than in the row before, as in least_cost_at)
-    rows = chunk.hull_rows
+    tp, fp = chunk.at_hull()
     with np.errstate(invalid="ignore", divide="ignore"):
         ok = (chunk.pos > 0) & (chunk.neg > 0)
-        d = (np.take(chunk.tp, rows, axis=1) / np.where(ok, chunk.pos, 1)[:, None]
-             - np.take(chunk.fp, rows, axis=1) / np.where(ok, chunk.neg, 1)[:, None])
+        d = tp / np.where(ok, chunk.pos, 1)[:, None] - fp / np.where(ok, chunk.neg, 1)[:, None]
     return np.where(ok, d.max(axis=1), np.nan)
 
 
@@ -170,11 +168,16 @@ ks_score._vectorised = _ks_values
 
 
 def _brier_values(chunk) -> np.ndarray:
-    s = chunk.thr_desc
+    weights = chunk.memo.get("brier")
+    if weights is None:  # (the same floats for every chunk of the learner)
+        s = chunk.thr_desc
+        weights = chunk.memo["brier"] = ((1.0 - s) ** 2, s ** 2)
     total = chunk.pos + chunk.neg  # the instances drawn (cp's and cn's row sums)
+    counts = chunk.counts_f  # (the counts as floats: the products cp (1 - s)^2 and cn s^2 of before)
     with np.errstate(invalid="ignore", divide="ignore"):
         # products and NumPy's row sums, not a BLAS product: the same last digit on every processor
-        return ((chunk.cp * (1.0 - s) ** 2).sum(axis=1) + (chunk.cn * s ** 2).sum(axis=1)) / total
+        return (np.multiply(counts[0, :, 1:], weights[0]).sum(axis=1)
+                + np.multiply(counts[1, :, 1:], weights[1]).sum(axis=1)) / total
 
 
 def brier_of(ev) -> float | None:
@@ -202,14 +205,19 @@ def ece_of(bins: int = 10, strategy: str = "uniform") -> Statistic:
 
         def compute(chunk) -> np.ndarray:
             s = chunk.thr_desc
-            which = np.searchsorted(edges[1:-1], s, side="left")  # a score on an inner edge: the bin below
-            # the scores are in descending order, so each bin is a run of columns:
-            # sums over runs (integer counts exact), no (scores x bins) matrix product
-            starts = np.flatnonzero(np.r_[True, which[1:] != which[:-1]])
+            runs = chunk.memo.get(("ece", bins))
+            if runs is None:  # (the same for every chunk of the learner)
+                which = np.searchsorted(edges[1:-1], s, side="left")  # a score on an inner edge: the bin below
+                # the scores are in descending order, so each bin is a run of columns:
+                # sums over runs (integer counts exact), no (scores x bins) matrix product
+                starts = np.flatnonzero(np.r_[True, which[1:] != which[:-1]])
+                bounds = np.append(starts, s.size)
+                runs = chunk.memo[("ece", bins)] = (starts, bounds[1:], bounds[:-1])
+            starts, ends, begins = runs
             # (each bin's positives: its run's cumulative TP at the end less at the start)
-            bounds = np.append(starts, s.size)
-            positives = np.take(chunk.tp, bounds[1:], axis=1) - np.take(chunk.tp, bounds[:-1], axis=1)
-            score_sums = np.add.reduceat(chunk.drawn * s, starts, axis=1)
+            positives = np.take(chunk.tp, ends, axis=1) - np.take(chunk.tp, begins, axis=1)
+            # (the draws per block as floats: the products of before, drawn x s)
+            score_sums = np.add.reduceat(np.multiply(chunk.drawn_f[:, 1:], s), starts, axis=1)
             with np.errstate(invalid="ignore", divide="ignore"):  # (the instances drawn: drawn's row sums)
                 return np.abs(positives - score_sums).sum(axis=1) / (chunk.pos + chunk.neg)
 

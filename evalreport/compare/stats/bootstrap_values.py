@@ -30,28 +30,19 @@ def bep_values(chunk: "_Chunk") -> np.ndarray:
     ok = np.flatnonzero(pos > 0)
     if not ok.size:
         return out
-    tp, fp, p, rows = chunk.tp, chunk.fp, pos[ok], ok
-    # k = searchsorted(TP + FP, m+, "left") in each row (TP + FP never falls along a
-    # row): a binary search of all the rows at once, reading a few columns, not
-    # every row's sum
-    lo = np.zeros(ok.size, dtype=np.int64)
-    hi = np.full(ok.size, tp.shape[1], dtype=np.int64)
-    while True:
-        open_ = lo < hi
-        if not open_.any():
-            break
-        mid = (lo + hi) // 2
-        mid[~open_] = lo[~open_]  # (a closed row reads a column in range, and stays put)
-        below = tp[rows, mid] + fp[rows, mid] < p
-        lo = np.where(open_ & below, mid + 1, lo)
-        hi = np.where(open_ & ~below, mid, hi)
-    k = lo
-    t1 = tp[rows, k]
-    p1 = t1 + fp[rows, k]
-    exact = p1 == p
+    # The rows of each resample's table (chunk.drawn_rows, which AP reads too): TP + FP
+    # rises along them, and a column between two of them repeats the one before, so
+    # k = searchsorted(TP + FP, m+, "left") over all the columns is a row of the table,
+    # and the column before k is the table's row before it (or column 0, all zero).
+    _, starts, ends, tp, tpfp = chunk.drawn_rows()
+    lo, hi, p = starts[ok].tolist(), ends[ok].tolist(), pos[ok]
+    k = np.array([a + int(tpfp[a:b].searchsorted(m)) for a, b, m in zip(lo, hi, p.tolist())], dtype=np.int64)
+    t1, p1 = tp[k], tpfp[k]
+    first = k == starts[ok]
     km = np.maximum(k - 1, 0)
-    t0 = tp[rows, km]
-    p0 = t0 + fp[rows, km]
+    t0 = np.where(first, 0, tp[km])
+    p0 = np.where(first, 0, tpfp[km])
+    exact = p1 == p
     with np.errstate(invalid="ignore", divide="ignore"):
         between = t0 + (t1 - t0) * ((p - p0) / (p1 - p0))
     out[ok] = np.where(exact, t1 / p, between / p)
@@ -93,25 +84,16 @@ def average_precision_values(chunk: "_Chunk") -> np.ndarray:
     table has one instance a row (all drawn once, distinct scores) is the
     engine's other road: evaluated as such."""
     out = np.full(chunk.size, np.nan)
-    # the blocks drawn, laid out as the columns of tp, fp (block k of row r is
-    # column k + 1; column 0 is no table row)
-    drawn = np.zeros(chunk.tp.shape, dtype=bool)
-    np.not_equal(chunk.drawn, 0, out=drawn[:, 1:])
-    # every resample's table rows, one after the other (formed for all at once;
-    # gathered by flat index: a boolean mask of a 2-D view takes twice as long)
-    at = np.flatnonzero(drawn)
-    tp, fp = np.take(chunk.tp, at), np.take(chunk.fp, at)
-    rows = np.count_nonzero(drawn, axis=1)
-    ends = np.cumsum(rows)
-    starts = ends - rows
+    # every resample's table rows (the blocks drawn), one after the other
+    _, starts, ends, tp, tpfp = chunk.drawn_rows()
+    rows = ends - starts
     # (the counts as floats first: exact, and the same floats as a mixed-type
     # operation gives, without its slower casting loop)
     tp_f = tp.astype(np.float64)
     step = np.empty(tp.size, dtype=np.float64)
     np.subtract(tp_f[1:], tp_f[:-1], out=step[1:])
     step[starts] = tp_f[starts]  # each table's first row steps up from 0
-    tp += fp
-    precision = np.divide(tp_f, tp.astype(np.float64))
+    precision = np.divide(tp_f, tpfp.astype(np.float64))
     # dot's products, for all the rows at once (each one IEEE multiplication); each
     # resample's sum is then dot's: NumPy's pairwise sum of its contiguous run
     products = np.multiply(step, precision)
@@ -150,9 +132,8 @@ def etc_part(chunk: "_Chunk"):
         return out
     # Only a point reached by a rise, before a step to the right, can be a strict
     # vertex (besides the ends): the rows _Layout keeps, the same in every resample.
-    rows = chunk.hull_rows
-    return SimpleNamespace(fp=np.take(chunk.fp, rows, axis=1), tp=np.take(chunk.tp, rows, axis=1),
-                           pos=chunk.pos, neg=chunk.neg)
+    tp, fp = chunk.at_hull()
+    return SimpleNamespace(fp=fp, tp=tp, pos=chunk.pos, neg=chunk.neg)
 
 
 def etc_finish(parts: list) -> np.ndarray:
