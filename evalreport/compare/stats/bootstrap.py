@@ -11,6 +11,7 @@ engine's evaluation of each resample (:func:`resampled_evaluations`).
 
 from __future__ import annotations
 
+import functools
 from typing import Callable, Mapping, NamedTuple
 
 import numpy as np
@@ -181,6 +182,12 @@ class _Chunk:
         self.positive_rows, self.hull_rows, self.negative_runs = layout.positive_rows
         self.memo = layout.memo
         self.size = c
+        # every resample has both classes (a stratified draw of both: no denominator
+        # is then 0, and the statistics skip their checks); and no product of two
+        # class counts (at most n^2 / 4) nears 2^53: int64 products and their float
+        # conversions are exact (each resample draws n instances)
+        self.both = bool(self.pos.min() > 0 and self.neg.min() > 0)
+        self.small = 2 * layout.n * layout.n <= 2**53
         self.draws_pos, self.draws_neg = draws_pos, draws_neg
         self._evaluations: dict[int, BinaryEvaluation] = {}
         self._counts_f = self._drawn_f = self._at_hull = self._drawn_rows = None
@@ -244,13 +251,12 @@ def _per_resample(statistic: Statistic, chunk: _Chunk) -> np.ndarray:
     return out
 
 
-def _values(statistic: Statistic, chunk: _Chunk) -> np.ndarray:
-    compute = getattr(statistic, "_vectorised", None)
-    return compute(chunk) if compute is not None else _per_resample(statistic, chunk)
-
-
-#: resamples x distinct scores counted and measured at a time (about 2 MiB an int64 array)
-_PART = 1 << 18
+#: resamples x distinct scores counted and measured at a time (512 KiB an int64 array:
+#: each statistic's passes over a chunk's counts then run in the core's cache; a
+#: quarter of issue 38's 2 MiB, which left them to the shared cache, took about a
+#: fifth longer in all for 10^4 rows, bench/README.md; fewer resamples a chunk pay
+#: more in calls than they save)
+_PART = 1 << 16
 #: the most resamples a gathered statistic (the expected total cost) is computed for at once
 _GATHER = 128
 
@@ -486,19 +492,25 @@ def resampled_values_many(y_true_bool, learners: Mapping, *, n_resamples: int = 
     rng = np.random.Generator(np.random.PCG64(seed))
     done = 0
     for dp, dn in _draws(y, n_resamples, rng, stratified):
+        if len(jobs) > 1:  # (as indices once for all the learners, not by each one's takes)
+            dp, dn = dp.astype(np.intp, copy=False), None if dn is None else dn.astype(np.intp, copy=False)
         for key, layout, names, statistics in jobs:
             at = done
             # a statistic whose vectorised rounds cost as much for a few resamples as
             # for many (the hull's) keeps what it needs of each chunk, and is computed
             # once for the whole draw
             gathered = {i: [] for i, name in enumerate(names) if hasattr(statistics[name], "_gathered")}
+            # (each statistic's step, looked up once: a chunk holds a few resamples)
+            steps = [(i, None, gathered[i].append, statistics[name]._gathered[0]) if i in gathered else
+                     (i, values[key][i], None, getattr(statistics[name], "_vectorised", None)
+                      or functools.partial(_per_resample, statistics[name])) for i, name in enumerate(names)]
             since = at
             for chunk in layout.chunks(dp, dn):
-                for i, name in enumerate(names):
-                    if i in gathered:
-                        gathered[i].append(statistics[name]._gathered[0](chunk))
+                for i, row, keep, compute in steps:
+                    if row is None:
+                        keep(compute(chunk))
                     else:
-                        values[key][i, at:at + chunk.size] = _values(statistics[name], chunk)
+                        row[at:at + chunk.size] = compute(chunk)
                 at += chunk.size
                 if at - since >= _GATHER or at == done + dp.shape[0]:
                     for i, parts in gathered.items():

@@ -88,16 +88,16 @@ def at_threshold_of(name: str, threshold: float, *, c_fn: float = 1.0, c_fp: flo
 def _normalised(tp, fp, pos, neg, pc: float):
     """FNR PC(+) + FPR (1 - PC(+)) (metrics.population.normalised_cost), NaN for one class."""
     tp, fp, pos, neg = (np.asarray(a, dtype=np.float64) for a in (tp, fp, pos, neg))
+    ok = (pos > 0) & (neg > 0)
+    if tp.ndim >= 1 and ok.all():  # every resample has both classes: the same operations, in place
+        v = np.subtract(pos, tp)
+        v /= pos
+        v *= pc
+        w = np.divide(fp, neg)
+        w *= 1 - pc
+        v += w
+        return v
     with np.errstate(invalid="ignore", divide="ignore"):
-        ok = (pos > 0) & (neg > 0)
-        if tp.ndim == 2 and ok.all():  # every resample has both classes: the same operations, in place
-            v = np.subtract(pos, tp)
-            v /= pos
-            v *= pc
-            w = np.divide(fp, neg)
-            w *= 1 - pc
-            v += w
-            return v
         return np.where(ok, (pos - tp) / np.where(ok, pos, 1) * pc + fp / np.where(ok, neg, 1) * (1 - pc), np.nan)
 
 
@@ -111,7 +111,9 @@ def cost_at(threshold: float, pc: float) -> Statistic:
         return None if np.isnan(v) else v
 
     def compute(chunk) -> np.ndarray:
-        j = _column(chunk, threshold)
+        j = chunk.memo.get(("row", threshold))
+        if j is None:  # (the same column in every chunk of the learner)
+            j = chunk.memo[("row", threshold)] = _column(chunk, threshold)
         return _normalised(chunk.tp[:, j], chunk.fp[:, j], chunk.pos, chunk.neg, pc)
 
     statistic._vectorised = compute
@@ -137,6 +139,8 @@ def least_cost_at(pc: float) -> Statistic:
         # same least as over every row, at about half the work (issue 38).
         tp, fp = chunk.at_hull()
         v = _normalised(tp, fp, chunk.pos[:, None], chunk.neg[:, None], pc)
+        if chunk.both:  # (no NaN)
+            return v.min(axis=1)
         out = np.full(chunk.size, np.nan)
         ok = ~np.isnan(v).all(axis=1)
         out[ok] = v[ok].min(axis=1)
@@ -174,10 +178,10 @@ def _brier_values(chunk) -> np.ndarray:
         weights = chunk.memo["brier"] = ((1.0 - s) ** 2, s ** 2)
     total = chunk.pos + chunk.neg  # the instances drawn (cp's and cn's row sums)
     counts = chunk.counts_f  # (the counts as floats: the products cp (1 - s)^2 and cn s^2 of before)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        # products and NumPy's row sums, not a BLAS product: the same last digit on every processor
-        return (np.multiply(counts[0, :, 1:], weights[0]).sum(axis=1)
-                + np.multiply(counts[1, :, 1:], weights[1]).sum(axis=1)) / total
+    # products and NumPy's row sums, not a BLAS product: the same last digit on every
+    # processor; over the n instances drawn (n > 0)
+    return (np.multiply(counts[0, :, 1:], weights[0]).sum(axis=1)
+            + np.multiply(counts[1, :, 1:], weights[1]).sum(axis=1)) / total
 
 
 def brier_of(ev) -> float | None:
@@ -218,8 +222,8 @@ def ece_of(bins: int = 10, strategy: str = "uniform") -> Statistic:
             positives = np.take(chunk.tp, ends, axis=1) - np.take(chunk.tp, begins, axis=1)
             # (the draws per block as floats: the products of before, drawn x s)
             score_sums = np.add.reduceat(np.multiply(chunk.drawn_f[:, 1:], s), starts, axis=1)
-            with np.errstate(invalid="ignore", divide="ignore"):  # (the instances drawn: drawn's row sums)
-                return np.abs(positives - score_sums).sum(axis=1) / (chunk.pos + chunk.neg)
+            # (over the n instances drawn: drawn's row sums, n > 0)
+            return np.abs(positives - score_sums).sum(axis=1) / (chunk.pos + chunk.neg)
 
         statistic._vectorised = compute
     return statistic

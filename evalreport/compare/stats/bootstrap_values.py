@@ -27,8 +27,8 @@ def bep_values(chunk: "_Chunk") -> np.ndarray:
     row where TP + FP reaches m+, interpolated from the row before it."""
     pos = chunk.pos
     out = np.full(chunk.size, np.nan)
-    ok = np.flatnonzero(pos > 0)
-    if not ok.size:
+    ok = slice(None) if chunk.both else np.flatnonzero(pos > 0)
+    if not chunk.both and not ok.size:
         return out
     # The rows of each resample's table (chunk.drawn_rows, which AP reads too): TP + FP
     # rises along them, and a column between two of them repeats the one before, so
@@ -43,8 +43,7 @@ def bep_values(chunk: "_Chunk") -> np.ndarray:
     t0 = np.where(first, 0, tp[km])
     p0 = np.where(first, 0, tpfp[km])
     exact = p1 == p
-    with np.errstate(invalid="ignore", divide="ignore"):
-        between = t0 + (t1 - t0) * ((p - p0) / (p1 - p0))
+    between = t0 + (t1 - t0) * ((p - p0) / (p1 - p0))  # (p0 < m+ <= p1)
     out[ok] = np.where(exact, t1 / p, between / p)
     return out
 
@@ -53,13 +52,14 @@ def auc_values(chunk: "_Chunk") -> np.ndarray:
     """The engine's AUC: twice the trapezoid area in counts (an exact integer sum,
     in any order) over 2 m+ m-, one correctly rounded division."""
     out = np.full(chunk.size, np.nan)
-    ok = np.flatnonzero((chunk.pos > 0) & (chunk.neg > 0))
-    if not ok.size:
+    ok = slice(None) if chunk.both else np.flatnonzero((chunk.pos > 0) & (chunk.neg > 0))
+    if not chunk.both and not ok.size:
         return out
-    whole = ok.size == chunk.size  # (no copy of the counts then)
+    whole = chunk.both or ok.size == chunk.size  # (no copy of the counts then)
     tp, fp = (chunk.tp, chunk.fp) if whole else (chunk.tp[ok], chunk.fp[ok])
     p, q = chunk.pos[ok], chunk.neg[ok]
-    if 2 * int(p.max()) * int(q.max()) > 2**53:  # int64 sums, or their float64 conversion, would round
+    if not chunk.small and 2 * int(p.max()) * int(q.max()) > 2**53:  # int64 sums, or their float64 conversion, would round
+        ok = np.arange(chunk.size)[ok]
         out[ok] = [chunk.evaluation(r).auc for r in ok.tolist()]
         return out
     # The trapezoids' sum, run by run: over a run of blocks with negatives and no
@@ -71,7 +71,8 @@ def auc_values(chunk: "_Chunk") -> np.ndarray:
     width -= np.take(fp, start, axis=1)
     height = np.take(tp, end, axis=1)
     height += np.take(tp, start, axis=1)
-    auc2 = np.einsum("ij,ij->i", width, height)
+    width *= height
+    auc2 = width.sum(axis=1)
     out[ok] = auc2 / (2 * p * q)
     return out
 
@@ -124,7 +125,7 @@ def etc_part(chunk: "_Chunk"):
     other statistics read the chunk: the chunk's FP and TP at the rows that can be
     hull vertices, and its class totals; or, where the cross products would pass
     int64, the values themselves (the engine's, resample by resample)."""
-    if chunk.size and 2 * int(chunk.pos.max()) * int(chunk.neg.max()) >= 1 << 62:
+    if not chunk.small and chunk.size and 2 * int(chunk.pos.max()) * int(chunk.neg.max()) >= 1 << 62:
         out = np.full(chunk.size, np.nan)
         for r in np.flatnonzero((chunk.pos > 0) & (chunk.neg > 0)).tolist():
             table = chunk.table(r)
@@ -161,9 +162,13 @@ def etc_finish(parts: list) -> np.ndarray:
 
 def f1_values(threshold: float):
     def compute(chunk: "_Chunk") -> np.ndarray:
-        j = row_at(chunk, threshold)  # the row "score >= threshold": one column in every resample
+        j = chunk.memo.get(("row", threshold))
+        if j is None:  # the row "score >= threshold": one column in every resample
+            j = chunk.memo[("row", threshold)] = row_at(chunk, threshold)
         tp, fp = chunk.tp[:, j], chunk.fp[:, j]
         den = 2 * tp + fp + (chunk.pos - tp)
+        if chunk.both:  # (den >= m+ > 0)
+            return (2 * tp) / den
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(den > 0, (2 * tp) / den, np.nan)
     return compute
