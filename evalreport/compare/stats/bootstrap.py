@@ -492,8 +492,6 @@ def resampled_values_many(y_true_bool, learners: Mapping, *, n_resamples: int = 
     rng = np.random.Generator(np.random.PCG64(seed))
     done = 0
     for dp, dn in _draws(y, n_resamples, rng, stratified):
-        if len(jobs) > 1:  # (as indices once for all the learners, not by each one's takes)
-            dp, dn = dp.astype(np.intp, copy=False), None if dn is None else dn.astype(np.intp, copy=False)
         for key, layout, names, statistics in jobs:
             at = done
             # a statistic whose vectorised rounds cost as much for a few resamples as
