@@ -142,3 +142,33 @@ def test_two_learners_values_are_the_engines_whatever_the_chunks(n, decimals, se
         for key in want:
             for name in EXACT:
                 np.testing.assert_array_equal(got[key][name], want[key][name], err_msg=f"{key} {name} {part}")
+
+
+@pytest.mark.parametrize("stratified", [True, False])
+@pytest.mark.parametrize("part", [1 << 9, 1 << 16])
+def test_the_counts_are_the_documented_draws_counted_by_hand(stratified, part, monkeypatch):
+    """Each chunk's counts per distinct score and class (both classes counted at once,
+    laid out as the cumulative counts' columns) are the documented draws' (PCG64(seed):
+    the positives' positions then the negatives', or all rows' positions), counted with
+    plain NumPy."""
+    y, s = _case(300, 2, 5, 0.3)
+    monkeypatch.setattr(B, "_PART", part)
+    rng = np.random.Generator(np.random.PCG64(9))
+    if stratified:
+        pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+        rows = np.concatenate([pos[rng.integers(0, pos.size, (40, pos.size))],
+                               neg[rng.integers(0, neg.size, (40, neg.size))]], axis=1)
+    else:
+        rows = rng.integers(0, y.size, (40, y.size))
+    scores = np.unique(s)[::-1]  # descending: the chunks' columns 1..K
+    chunks = list(B._resampled_chunks(y, s, 40, np.random.Generator(np.random.PCG64(9)), stratified))
+    cp = np.concatenate([chunk.cp for chunk in chunks])
+    cn = np.concatenate([chunk.cn for chunk in chunks])
+    tp = np.concatenate([chunk.tp for chunk in chunks])
+    for r in range(40):
+        drawn_s, drawn_y = s[rows[r]], y[rows[r]]
+        want_p = np.array([np.sum(drawn_y & (drawn_s == v)) for v in scores])
+        want_n = np.array([np.sum(~drawn_y & (drawn_s == v)) for v in scores])
+        np.testing.assert_array_equal(cp[r], want_p)
+        np.testing.assert_array_equal(cn[r], want_n)
+        np.testing.assert_array_equal(tp[r], np.concatenate(([0], np.cumsum(want_p))))
