@@ -164,7 +164,7 @@ class _Chunk:
     laid out as the columns of ``tp``, ``fp`` (block k is column k + 1; column 0
     is zero): one cumulative sum makes both, and a flat index of one is a flat
     index of the others. What several statistics read is made once, on first use
-    (the counts as floats, the blocks drawn, the hull rows' counts), and what is
+    (the blocks drawn, the rows of the tables, the hull rows' counts), and what is
     the same in every chunk of a learner once per learner (``memo``)."""
 
     def __init__(self, counts, layout, draws_pos, draws_neg):
@@ -190,31 +190,22 @@ class _Chunk:
         self.small = 2 * layout.n * layout.n <= 2**53
         self.draws_pos, self.draws_neg = draws_pos, draws_neg
         self._evaluations: dict[int, BinaryEvaluation] = {}
-        self._counts_f = self._drawn_f = self._at_hull = self._drawn_rows = None
+        self._drawn = self._at_hull = self._drawn_rows = None
 
     @property
-    def counts_f(self) -> np.ndarray:
-        """``counts`` as floats (exact): a product with a float then runs NumPy's
-        float loop, not its slower mixed-type one, and gives the same floats."""
-        if self._counts_f is None:
-            self._counts_f = self.counts.astype(np.float64)
-        return self._counts_f
-
-    @property
-    def drawn_f(self) -> np.ndarray:
-        """Per resample, how many instances of each block were drawn (cp + cn), as
-        floats laid out as ``tp``'s columns (column 0 zero)."""
-        if self._drawn_f is None:
-            f = self.counts_f
-            self._drawn_f = np.add(f[0], f[1])
-        return self._drawn_f
+    def drawn(self) -> np.ndarray:
+        """Per resample, how many instances of each block were drawn (cp + cn), laid
+        out as ``tp``'s columns (column 0 zero)."""
+        if self._drawn is None:
+            self._drawn = np.add(self.counts[0], self.counts[1])
+        return self._drawn
 
     def drawn_rows(self) -> tuple:
         """The rows of every resample's count table (the blocks drawn: :meth:`table`),
         one resample after the other: their flat indices into ``tp``, ``fp``; where
         each resample's run of them starts and ends; and TP, TP + FP there (int64)."""
         if self._drawn_rows is None:
-            drawn = np.not_equal(self.drawn_f, 0)  # (column 0: never)
+            drawn = np.not_equal(self.drawn, 0)  # (column 0: never)
             at = np.flatnonzero(drawn)
             width = self.tp.shape[1]
             ends = np.searchsorted(at, np.arange(1, self.size + 1) * width)

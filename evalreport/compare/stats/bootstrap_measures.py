@@ -177,11 +177,9 @@ def _brier_values(chunk) -> np.ndarray:
         s = chunk.thr_desc
         weights = chunk.memo["brier"] = ((1.0 - s) ** 2, s ** 2)
     total = chunk.pos + chunk.neg  # the instances drawn (cp's and cn's row sums)
-    counts = chunk.counts_f  # (the counts as floats: the products cp (1 - s)^2 and cn s^2 of before)
     # products and NumPy's row sums, not a BLAS product: the same last digit on every
     # processor; over the n instances drawn (n > 0)
-    return (np.multiply(counts[0, :, 1:], weights[0]).sum(axis=1)
-            + np.multiply(counts[1, :, 1:], weights[1]).sum(axis=1)) / total
+    return (np.multiply(chunk.cp, weights[0]).sum(axis=1) + np.multiply(chunk.cn, weights[1]).sum(axis=1)) / total
 
 
 def brier_of(ev) -> float | None:
@@ -220,8 +218,7 @@ def ece_of(bins: int = 10, strategy: str = "uniform") -> Statistic:
             starts, ends, begins = runs
             # (each bin's positives: its run's cumulative TP at the end less at the start)
             positives = np.take(chunk.tp, ends, axis=1) - np.take(chunk.tp, begins, axis=1)
-            # (the draws per block as floats: the products of before, drawn x s)
-            score_sums = np.add.reduceat(np.multiply(chunk.drawn_f[:, 1:], s), starts, axis=1)
+            score_sums = np.add.reduceat(np.multiply(chunk.drawn[:, 1:], s), starts, axis=1)
             # (over the n instances drawn: drawn's row sums, n > 0)
             return np.abs(positives - score_sums).sum(axis=1) / (chunk.pos + chunk.neg)
 
