@@ -155,10 +155,12 @@ def hull_rows(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
     main = nseg * _HULL_STEP
     runs = (c, nseg, _HULL_STEP)
     xr, yr = x[:, :main].reshape(runs), y[:, :main].reshape(runs)
-    # strictly above the edge: a positive cross product, as two products compared
-    # (the same integers: no subtraction pass)
-    above = (bx - ax)[:, :, None] * (yr - ay[:, :, None])
-    np.greater(above, (by - ay)[:, :, None] * (xr - ax[:, :, None]), out=keep[:, :main].reshape(runs))
+    # strictly above the edge: a positive cross product, (bx - ax)(y - ay) > (by - ay)(x - ax),
+    # as dx y - dy x > dx ay - dy ax (the same integers: one product a point less)
+    dx, dy = bx - ax, by - ay
+    above = dx[:, :, None] * yr
+    above -= dy[:, :, None] * xr
+    np.greater(above, (dx * ay - dy * ax)[:, :, None], out=keep[:, :main].reshape(runs))
     if main < last:  # the columns after the last full run, on the edge to the end
         i = np.minimum(before[:, nseg], S - 1)[:, None]
         ax, ay = np.take_along_axis(sx, i, 1), np.take_along_axis(sy, i, 1)

@@ -94,10 +94,11 @@ def average_precision_values(chunk: "_Chunk") -> np.ndarray:
     step = np.empty(tp.size, dtype=np.float64)
     np.subtract(tp_f[1:], tp_f[:-1], out=step[1:])
     step[starts] = tp_f[starts]  # each table's first row steps up from 0
-    precision = np.divide(tp_f, tpfp.astype(np.float64))
+    precision = tpfp.astype(np.float64)
+    np.divide(tp_f, precision, out=precision)
     # dot's products, for all the rows at once (each one IEEE multiplication); each
     # resample's sum is then dot's: NumPy's pairwise sum of its contiguous run
-    products = np.multiply(step, precision)
+    products = np.multiply(step, precision, out=step)
     pos, units = chunk.pos.tolist(), ((chunk.pos + chunk.neg) == rows).tolist()
     bounds = zip(starts.tolist(), ends.tolist())
     add = np.add.reduce
