@@ -69,8 +69,9 @@ def _pack(keep: np.ndarray, *columns: np.ndarray):
     the same way) and the number kept per row (each row keeps at least one)."""
     c, width = keep.shape
     flat = np.flatnonzero(keep)  # row by row, in order
-    counts = keep.sum(axis=1)
-    starts = np.cumsum(counts) - counts
+    ends = np.searchsorted(flat, np.arange(1, c + 1) * width)  # (each row's end in it: no pass over keep)
+    starts = np.concatenate(([0], ends[:-1]))
+    counts = ends - starts
     src = flat[starts[:, None] + np.minimum(np.arange(int(counts.max())), (counts - 1)[:, None])]
     return [col.reshape(-1)[src] for col in columns], src - (np.arange(c) * width)[:, None], counts
 
@@ -121,7 +122,8 @@ def hull_rows(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
     last = width - 1
     # a point equal to the end (scores not drawn at the bottom) is no vertex
     distinct = np.ones((c, width), dtype=bool)
-    distinct[:, :-1] = (x[:, :-1] != x[:, -1:]) | (y[:, :-1] != y[:, -1:])
+    # (x <= the end's x and y <= its y: equal to the end iff x + y is the end's)
+    np.not_equal(x[:, :-1] + y[:, :-1], x[:, -1:] + y[:, -1:], out=distinct[:, :-1])
     # nor is a point no higher than the one before it (at a score no positive of
     # this resample has): it lies on or under the chord from that point to the
     # next higher one, or on the level top that ends at the end; the points
