@@ -90,13 +90,16 @@ def _prune(x: np.ndarray, y: np.ndarray, cols: np.ndarray, counts: np.ndarray):
     the neighbours are then the entries beside each point, and the rows shrink.
     """
     while True:
-        px, py, qx, qy = x[:, :-2], y[:, :-2], x[:, 2:], y[:, 2:]
-        mx, my = x[:, 1:-1], y[:, 1:-1]
-        cross = (qx - px) * (my - py) - (qy - py) * (mx - px)
-        # a point equal to its next one stays while that one goes (it is on
-        # their "chord" only by being one of its ends)
-        same = (qx == mx) & (qy == my)
-        drop = (cross < 0) | ((cross == 0) & ~same)
+        # (q - p) x (m - p) for each point m between p and q, from the steps d between
+        # neighbours (m - p = d1, q - m = d2): d2x d1y - d2y d1x, the same integers
+        dx, dy = np.diff(x, axis=1), np.diff(y, axis=1)
+        cross = dx[:, 1:] * dy[:, :-1]
+        cross -= dy[:, 1:] * dx[:, :-1]
+        # a point equal to its next one (its cross product 0: the steps are never
+        # negative) stays while that one goes (it is on their "chord" only by being
+        # one of its ends)
+        drop = cross <= 0
+        drop &= (dx[:, 1:] + dy[:, 1:]) > 0
         drop &= np.arange(1, x.shape[1] - 1) < (counts - 1)[:, None]  # the last end stays
         if not drop.any():
             return cols, counts
