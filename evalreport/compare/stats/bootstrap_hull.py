@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["cost_curve_areas", "hull_rows"]
+__all__ = ["cost_curve_areas", "hull_packed", "hull_rows"]
 
 
-def cost_curve_areas(chunk, ok: np.ndarray, hulls: list[np.ndarray]) -> np.ndarray:
+def cost_curve_areas(chunk, ok: np.ndarray, hull_cols: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """``cost_curve(table, hull).area`` of each resample ``ok[i]`` of ``chunk`` (a
     bootstrap chunk: cumulative ``fp``, ``tp``, class totals ``pos``, ``neg``) whose hull
-    vertices (columns) are ``hulls[i]``: metrics.cost.cost_curve's arithmetic,
-    operation for operation, on all the resamples' vertices at once; each area's
-    sum is NumPy's, row by row, as CostCurve.area sums it."""
-    sizes = np.array([h.size for h in hulls])
+    vertices (columns) are the first ``counts[ok[i]]`` of ``hull_cols[ok[i]]``
+    (:func:`hull_packed`'s): metrics.cost.cost_curve's arithmetic, operation for
+    operation, on all the resamples' vertices at once; each area's sum is NumPy's,
+    row by row, as CostCurve.area sums it."""
+    sizes = counts[ok]
     row = np.repeat(ok, sizes)
-    col = np.concatenate(hulls)
+    col = hull_cols[ok][np.arange(hull_cols.shape[1]) < sizes[:, None]]
     fp, tp = chunk.fp[row, col], chunk.tp[row, col]
     pos, neg = chunk.pos[row], chunk.neg[row]
     ends = np.cumsum(sizes)
@@ -112,7 +113,16 @@ def _prune(x: np.ndarray, y: np.ndarray, cols: np.ndarray, counts: np.ndarray):
 def hull_rows(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
     """Per row (a resample's ROC chain in counts, ``x`` = FP and ``y`` = TP
     non-decreasing along each row), the columns of the strict vertices of its
-    upper hull, ascending, the ends included (:func:`upper_hull_indices`'s).
+    upper hull, ascending, the ends included (:func:`upper_hull_indices`'s):
+    :func:`hull_packed`'s, a row each."""
+    hull_cols, counts = hull_packed(x, y)
+    return [hull_cols[r, :n] for r, n in enumerate(counts.tolist())]
+
+
+def hull_packed(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`hull_rows`, packed: the vertices' columns of each row to the left of
+    a (rows, most vertices) array, the rest of the row repeating its last, and
+    the number of vertices of each row.
 
     Vectorised over the rows: the hull of every ``_HULL_STEP``-th point (found
     the same way, down to rows of at most ``_HULL_DIRECT`` points), then the hull
@@ -136,16 +146,15 @@ def hull_rows(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
     np.not_equal(y[:, 1:-1], y[:, :-2], out=rises[:, 1:-1])
     if width <= _HULL_DIRECT:
         (px, py), pcols, counts = _pack(distinct & rises, x, y)
-        hull_cols, counts = _prune(px, py, pcols, counts)
-        return [hull_cols[r, :counts[r]] for r in range(c)]
+        return _prune(px, py, pcols, counts)
     cols = np.arange(0, width, _HULL_STEP)
     if cols[-1] != last:
         cols = np.append(cols, last)
     S = cols.size
     sx, sy = x[:, cols], y[:, cols]
     alive = np.zeros((c, S), dtype=bool)
-    sampled = hull_rows(sx, sy)
-    alive[np.repeat(np.arange(c), [v.size for v in sampled]), np.concatenate(sampled)] = True
+    # (a packed row's repeats of its last vertex mark that vertex again)
+    alive[np.arange(c)[:, None], hull_packed(sx, sy)[0]] = True
     # each column's edge of the sampled hull: from the last live sample at or
     # before it to the first live sample after it
     index = np.broadcast_to(np.arange(S), (c, S))
@@ -177,5 +186,4 @@ def hull_rows(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
     keep &= distinct
     # the candidates of each row packed to the left
     (px, py), pcols, counts = _pack(keep, x, y)
-    hull_cols, counts = _prune(px, py, pcols, counts)
-    return [hull_cols[r, :counts[r]] for r in range(c)]
+    return _prune(px, py, pcols, counts)

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from ...metrics.cost import cost_curve, roc_hull
-from .bootstrap_hull import cost_curve_areas, hull_rows
+from .bootstrap_hull import cost_curve_areas, hull_packed
 
 __all__ = ["etc_finish", "etc_part"]
 
@@ -152,8 +152,7 @@ def etc_finish(parts: list) -> np.ndarray:
         values = np.full(one.pos.size, np.nan)
         ok = np.flatnonzero((one.pos > 0) & (one.neg > 0))
         if ok.size:
-            vertices = hull_rows(one.fp, one.tp)  # (C-contiguous)
-            values[ok] = cost_curve_areas(one, ok, [vertices[r] for r in ok.tolist()])
+            values[ok] = cost_curve_areas(one, ok, *hull_packed(one.fp, one.tp))  # (C-contiguous)
         at = 0
         for i in todo:
             out[i] = values[at:at + parts[i].pos.size]
