@@ -63,18 +63,20 @@ _HULL_STEP = 32
 _HULL_DIRECT = 256
 
 
-def _pack(keep: np.ndarray, *columns: np.ndarray):
+def _pack(keep: np.ndarray, *columns: np.ndarray, positions: bool = True):
     """Each row's kept entries of ``columns`` (C-contiguous, shaped as ``keep``)
     moved to the left, in order; the rest of the row repeats its last kept entry.
     Returns the packed columns, the kept entries' positions in their rows (packed
-    the same way) and the number kept per row (each row keeps at least one)."""
+    the same way; None unless ``positions``) and the number kept per row (each
+    row keeps at least one)."""
     c, width = keep.shape
     flat = np.flatnonzero(keep)  # row by row, in order
     ends = np.searchsorted(flat, np.arange(1, c + 1) * width)  # (each row's end in it: no pass over keep)
     starts = np.concatenate(([0], ends[:-1]))
     counts = ends - starts
     src = flat[starts[:, None] + np.minimum(np.arange(int(counts.max())), (counts - 1)[:, None])]
-    return [col.reshape(-1)[src] for col in columns], src - (np.arange(c) * width)[:, None], counts
+    return ([col.reshape(-1)[src] for col in columns], src - (np.arange(c) * width)[:, None] if positions else None,
+            counts)
 
 
 def _prune(x: np.ndarray, y: np.ndarray, cols: np.ndarray, counts: np.ndarray):
@@ -105,9 +107,9 @@ def _prune(x: np.ndarray, y: np.ndarray, cols: np.ndarray, counts: np.ndarray):
         if not drop.any():
             return cols, counts
         keep = np.ones(x.shape, dtype=bool)
-        keep[:, 1:-1] = ~drop
+        np.logical_not(drop, out=keep[:, 1:-1])
         keep &= np.arange(x.shape[1]) < counts[:, None]
-        (x, y, cols), _, counts = _pack(keep, x, y, cols)
+        (x, y, cols), _, counts = _pack(keep, x, y, cols, positions=False)
 
 
 def hull_rows(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
