@@ -350,9 +350,10 @@ class _Layout:
                 m = dp.shape[1]
                 flat = np.empty(rows * (m + dn.shape[1]), dtype=np.int64)
                 at_pos, at_neg = flat[:rows * m].reshape(rows, m), flat[rows * m:].reshape(rows, dn.shape[1])
-                # (the draws are in range: "clip" takes them as they are, into ``out`` unbuffered)
-                np.take(self.bins_pos, dp[lo:hi], out=at_pos, mode="clip")
-                np.take(self.bins_neg, dn[lo:hi], out=at_neg, mode="clip")
+                # (the draws are in range: "wrap" takes them as they are, into ``out``
+                # unbuffered, and checks less than "clip")
+                np.take(self.bins_pos, dp[lo:hi], out=at_pos, mode="wrap")
+                np.take(self.bins_neg, dn[lo:hi], out=at_neg, mode="wrap")
                 at_pos += offset
                 offset += rows * (K + 1)
                 at_neg += offset
