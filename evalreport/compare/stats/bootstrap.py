@@ -84,6 +84,7 @@ def f1_at(threshold: float) -> Statistic:
 
     f1.__name__ = f"f1_at_{threshold:g}"
     f1._vectorised = f1_values(threshold)
+    f1._gathered = f1_values(threshold, gathered=True)
     return f1
 
 
@@ -190,7 +191,8 @@ class _Chunk:
         self.small = 2 * layout.n * layout.n <= 2**53
         self.draws_pos, self.draws_neg = draws_pos, draws_neg
         self._evaluations: dict[int, BinaryEvaluation] = {}
-        self._drawn = self._at_hull = self._drawn_rows = None
+        self._drawn = self._at_hull = self._drawn_rows = self._classes = None
+        self._columns: dict = {}
 
     @property
     def drawn(self) -> np.ndarray:
@@ -215,6 +217,19 @@ class _Chunk:
             tpfp += tp
             self._drawn_rows = (at, starts, ends, tp, tpfp)
         return self._drawn_rows
+
+    def classes(self) -> tuple[np.ndarray, np.ndarray]:
+        """(positives, negatives) of every resample, copies (kept past the chunk by the
+        statistics gathered over several chunks: resampled_values_many)."""
+        if self._classes is None:
+            self._classes = (self.pos.copy(), self.neg.copy())
+        return self._classes
+
+    def at_column(self, j: int) -> tuple:
+        """(TP, FP, positives, negatives) of every resample at column ``j``, copies."""
+        if j not in self._columns:
+            self._columns[j] = (self.tp[:, j].copy(), self.fp[:, j].copy(), *self.classes())
+        return self._columns[j]
 
     def at_hull(self) -> tuple[np.ndarray, np.ndarray]:
         """(TP, FP) at :attr:`hull_rows` (the least cost's, KS's and the hull's rows)."""

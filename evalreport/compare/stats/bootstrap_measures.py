@@ -19,6 +19,7 @@ from ... import registry
 from ...metrics.calibration import calibration_of, not_probabilities, table_outcomes
 from ...metrics.sums import dot
 from .bootstrap import Statistic, auc_score, average_precision_score, bep_score, expected_total_cost, f1_at
+from .bootstrap_values import column_at, joined
 
 __all__ = ["AT_THRESHOLD", "at_threshold_of", "least_cost_at", "cost_at", "ks_score", "brier_of", "ece_of",
            "statistic_for", "of_counts_at"]
@@ -110,13 +111,11 @@ def cost_at(threshold: float, pc: float) -> Statistic:
         v = float(_normalised(*row_at(ev, threshold), pc))
         return None if np.isnan(v) else v
 
-    def compute(chunk) -> np.ndarray:
-        j = chunk.memo.get(("row", threshold))
-        if j is None:  # (the same column in every chunk of the learner)
-            j = chunk.memo[("row", threshold)] = _column(chunk, threshold)
-        return _normalised(chunk.tp[:, j], chunk.fp[:, j], chunk.pos, chunk.neg, pc)
+    def part(chunk):  # (the counts at the threshold's column: kept, then computed for many chunks at once)
+        return chunk.at_column(column_at(chunk, threshold))
 
-    statistic._vectorised = compute
+    statistic._vectorised = lambda chunk: _normalised(*part(chunk), pc)
+    statistic._gathered = (part, lambda parts: _normalised(*joined(parts), pc))
     return statistic
 
 
@@ -132,21 +131,25 @@ def least_cost_at(pc: float) -> Statistic:
         v = _normalised(np.asarray(t.tp), np.asarray(t.fp), float(t.positives), float(t.negatives), pc)
         return None if np.isnan(v).all() else float(np.nanmin(v))
 
-    def compute(chunk) -> np.ndarray:
+    def part(chunk):
         # Only the rows of scores some positive has (and the ends) can hold the least:
         # any other row has the TP of the row before it and no fewer FP, so its cost
         # is no lower, in floats too (each operation rounds monotonically). The
         # same least as over every row, at about half the work (issue 38).
-        tp, fp = chunk.at_hull()
-        v = _normalised(tp, fp, chunk.pos[:, None], chunk.neg[:, None], pc)
-        if chunk.both:  # (no NaN)
+        return (*chunk.at_hull(), *chunk.classes())
+
+    def of(tp, fp, pos, neg) -> np.ndarray:
+        v = _normalised(tp, fp, pos[:, None], neg[:, None], pc)
+        if ((pos > 0) & (neg > 0)).all():  # (no NaN)
             return v.min(axis=1)
-        out = np.full(chunk.size, np.nan)
+        out = np.full(pos.size, np.nan)
         ok = ~np.isnan(v).all(axis=1)
         out[ok] = v[ok].min(axis=1)
         return out
 
-    statistic._vectorised = compute
+    # (kept, then computed for many chunks at once: resampled_values_many)
+    statistic._vectorised = lambda chunk: of(*part(chunk))
+    statistic._gathered = (part, lambda parts: of(*joined(parts)))
     return statistic
 
 

@@ -160,15 +160,34 @@ def etc_finish(parts: list) -> np.ndarray:
     return np.concatenate(out) if len(out) > 1 else out[0]
 
 
-def f1_values(threshold: float):
-    def compute(chunk: "_Chunk") -> np.ndarray:
-        j = chunk.memo.get(("row", threshold))
-        if j is None:  # the row "score >= threshold": one column in every resample
-            j = chunk.memo[("row", threshold)] = row_at(chunk, threshold)
-        tp, fp = chunk.tp[:, j], chunk.fp[:, j]
-        den = 2 * tp + fp + (chunk.pos - tp)
-        if chunk.both:  # (den >= m+ > 0)
+def column_at(chunk, threshold: float) -> int:
+    """:func:`row_at`, found once per learner (the same column in all its chunks)."""
+    j = chunk.memo.get(("row", threshold))
+    if j is None:
+        j = chunk.memo[("row", threshold)] = row_at(chunk, threshold)
+    return j
+
+
+def joined(parts: list) -> tuple:
+    """The parts (tuples of arrays, one a chunk) of a gathered statistic, joined."""
+    return tuple(np.concatenate(a) for a in zip(*parts))
+
+
+def f1_values(threshold: float, gathered: bool = False):
+    """F1 at ``threshold`` of a chunk's resamples; or (``gathered``) the (part,
+    finish) pair that keeps each chunk's counts at the threshold's column and
+    computes the values of several chunks at once (resampled_values_many): the
+    same operations on each resample's counts."""
+    def of(tp, fp, pos, neg):
+        den = 2 * tp + fp + (pos - tp)
+        if (pos > 0).all():  # (den >= m+ > 0)
             return (2 * tp) / den
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(den > 0, (2 * tp) / den, np.nan)
-    return compute
+
+    def part(chunk):
+        return chunk.at_column(column_at(chunk, threshold))
+
+    if gathered:
+        return part, lambda parts: of(*joined(parts))
+    return lambda chunk: of(*part(chunk))
