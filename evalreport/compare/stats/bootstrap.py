@@ -168,7 +168,7 @@ class _Chunk:
     (the blocks drawn, the rows of the tables, the hull rows' counts), and what is
     the same in every chunk of a learner once per learner (``memo``)."""
 
-    def __init__(self, counts, layout, draws_pos, draws_neg):
+    def __init__(self, counts, layout, draws_pos, draws_neg, both=None):
         c = counts.shape[1]
         cum = np.cumsum(counts, axis=2)
         self.tp, self.fp = cum[0], cum[1]
@@ -187,8 +187,8 @@ class _Chunk:
         # is then 0, and the statistics skip their checks); and no product of two
         # class counts (at most n^2 / 4) nears 2^53: int64 products and their float
         # conversions are exact (each resample draws n instances)
-        self.both = bool(self.pos.min() > 0 and self.neg.min() > 0)
-        self.small = 2 * layout.n * layout.n <= 2**53
+        self.both = both if both is not None else bool(self.pos.min() > 0 and self.neg.min() > 0)
+        self.small = layout.small
         self.draws_pos, self.draws_neg = draws_pos, draws_neg
         self._evaluations: dict[int, BinaryEvaluation] = {}
         self._drawn = self._at_hull = self._drawn_rows = self._classes = None
@@ -323,6 +323,7 @@ class _Layout:
         self.memo: dict = {}
         # (each instance's column of _Chunk.counts: its block's, plus one)
         self.bins_pos, self.bins_neg = self.pos_blocks + 1, self.neg_blocks + 1
+        self.small = 2 * self.n * self.n <= 2**53  # (_Chunk.small)
         # The rows that can be a vertex of a resample's ROC hull, or hold its least
         # cost or its KS: the ends, and the last row of each run of blocks with
         # positives before a block with negatives (issue 38; about half the rows
@@ -377,7 +378,9 @@ class _Layout:
                 flat += offset
                 flat += np.take(~self.y, dp[lo:hi]) * (rows * (K + 1)) + 1
             counts = np.bincount(flat.ravel(), minlength=2 * rows * (K + 1)).reshape(2, rows, K + 1)
-            yield _Chunk(counts, self, dp[lo:hi], None if dn is None else dn[lo:hi])
+            # (a stratified draw of both classes has both in every resample)
+            both = True if dn is not None and dp.shape[1] and dn.shape[1] else None
+            yield _Chunk(counts, self, dp[lo:hi], None if dn is None else dn[lo:hi], both)
 
 
 def resampled_evaluations(y, s, n_resamples, rng, stratified):

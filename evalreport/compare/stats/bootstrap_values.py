@@ -99,7 +99,7 @@ def average_precision_values(chunk: "_Chunk") -> np.ndarray:
     # dot's products, for all the rows at once (each one IEEE multiplication); each
     # resample's sum is then dot's: NumPy's pairwise sum of its contiguous run
     products = np.multiply(step, precision, out=step)
-    pos, units = chunk.pos.tolist(), ((chunk.pos + chunk.neg) == rows).tolist()
+    pos, units = chunk.pos.tolist(), (rows == chunk.n_rows).tolist()  # (each resample draws n instances)
     bounds = zip(starts.tolist(), ends.tolist())
     add = np.add.reduce
     for r, (lo, hi) in enumerate(bounds):
