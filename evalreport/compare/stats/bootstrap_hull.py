@@ -135,19 +135,20 @@ def hull_packed(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     c, width = x.shape
     last = width - 1
-    # a point equal to the end (scores not drawn at the bottom) is no vertex
-    distinct = np.ones((c, width), dtype=bool)
-    # (x <= the end's x and y <= its y: equal to the end iff x + y is the end's)
-    np.not_equal(x[:, :-1] + y[:, :-1], x[:, -1:] + y[:, -1:], out=distinct[:, :-1])
-    # nor is a point no higher than the one before it (at a score no positive of
-    # this resample has): it lies on or under the chord from that point to the
-    # next higher one, or on the level top that ends at the end; the points
+    # a point no higher than the one before it (at a score no positive of this
+    # resample has) is no vertex: it lies on or under the chord from that point to
+    # the next higher one, or on the level top that ends at the end; the points
     # left have the same hull. (Not applied to the sampled hull's vertices
     # below: one may be the copy that stands for points equal to it.)
     rises = np.ones((c, width), dtype=bool)
     np.not_equal(y[:, 1:-1], y[:, :-2], out=rises[:, 1:-1])
     if width <= _HULL_DIRECT:
-        (px, py), pcols, counts = _pack(distinct & rises, x, y)
+        # nor is a point equal to the end (scores not drawn at the bottom); (x <=
+        # the end's x and y <= its y: equal to the end iff x + y is the end's). Past
+        # this size no such point is a candidate: it is on the edge to the end of
+        # the sampled hull, whose own vertices are found here
+        np.not_equal(x[:, :-1] + y[:, :-1], x[:, -1:] + y[:, -1:], out=rises[:, :-1], where=rises[:, :-1])
+        (px, py), pcols, counts = _pack(rises, x, y)
         return _prune(px, py, pcols, counts)
     cols = np.arange(0, width, _HULL_STEP)
     if cols[-1] != last:
@@ -185,7 +186,6 @@ def hull_packed(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         keep[:, tail] = (bx - ax) * (y[:, tail] - ay) - (by - ay) * (x[:, tail] - ax) > 0
     keep &= rises
     keep[:, cols] |= alive  # the sampled hull's vertices, the ends among them
-    keep &= distinct
     # the candidates of each row packed to the left
     (px, py), pcols, counts = _pack(keep, x, y)
     return _prune(px, py, pcols, counts)
