@@ -58,7 +58,8 @@ def auc_values(chunk: "_Chunk") -> np.ndarray:
     whole = chunk.both or ok.size == chunk.size  # (no copy of the counts then)
     tp, fp = (chunk.tp, chunk.fp) if whole else (chunk.tp[ok], chunk.fp[ok])
     p, q = chunk.pos[ok], chunk.neg[ok]
-    if not chunk.small and 2 * int(p.max()) * int(q.max()) > 2**53:  # int64 sums, or their float64 conversion, would round
+    # (int64 sums, or their float64 conversion, would round)
+    if not chunk.small and 2 * int(p.max()) * int(q.max()) > 2**53:
         ok = np.arange(chunk.size)[ok]
         out[ok] = [chunk.evaluation(r).auc for r in ok.tolist()]
         return out
@@ -135,7 +136,8 @@ def etc_part(chunk: "_Chunk"):
     # Only a point reached by a rise, before a step to the right, can be a strict
     # vertex (besides the ends): the rows _Layout keeps, the same in every resample.
     tp, fp = chunk.at_hull()
-    return SimpleNamespace(fp=fp, tp=tp, pos=chunk.pos, neg=chunk.neg)
+    pos, neg = chunk.classes()  # (copies: the chunk's counts are not kept for them)
+    return SimpleNamespace(fp=fp, tp=tp, pos=pos, neg=neg)
 
 
 def etc_finish(parts: list) -> np.ndarray:
