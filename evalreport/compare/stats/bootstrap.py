@@ -444,7 +444,7 @@ def bootstrap_intervals(
     few passes over the counts, for many resamples at once (a statistic of
     your own costs one engine evaluation of each resample). In all about
     O(B (N + K)) for B resamples: about 0.2 ms per resample of 10^4 scores
-    for the nine statistics of a default report's learner (0.45 s for 2,000 on a
+    for the nine statistics of a default report's learner (0.4 s for 2,000 on a
     busy 2-core EPYC; bench/README.md, "bench/api.py"); keep B * N in mind for
     large data sets.
 
