@@ -9,6 +9,7 @@ import pytest
 
 from evalreport.compare.stats import bootstrap as B
 from evalreport.compare.stats import bootstrap_hull as H
+from evalreport.compare.stats import bootstrap_measures as M
 from evalreport.metrics.cost import upper_hull_indices
 
 STATS = {
@@ -95,3 +96,79 @@ def test_the_hull_of_many_rows_at_once_is_upper_hull_indices_of_each():
             xs, ys = x[r][new], y[r][new]
             ref = upper_hull_indices(xs, ys)
             assert list(zip(x[r, got[r]], y[r, got[r]])) == list(zip(xs[ref], ys[ref]))
+
+
+#: the statistics whose vectorised form is the engine's float of each resample, bit
+#: for bit: a default report's (its threshold's measures, the costs at PC(+), KS)
+#: beside the ready ones (the Brier score and the ECE are tested against their
+#: earlier vectorised forms: tests/test_bootstrap_rows.py)
+EXACT = {**STATS, "cost": M.cost_at(0.5, 0.3), "least": M.least_cost_at(0.3), "ks": M.ks_score,
+         "mcc": M.at_threshold_of("mcc", 0.45), "recall": M.at_threshold_of("recall", 0.5),
+         "precision_pop": B.population_at(0.5, "precision", 0.1, 2.0, 1.0)}
+
+
+def _engine_values(y, s, n_resamples, seed, stratified):
+    """Each statistic of each resample as the engine evaluates the resample's count
+    table (_per_resample), chunk by chunk of the documented stream."""
+    rng = np.random.Generator(np.random.PCG64(seed))
+    chunks = list(B._resampled_chunks(y, s, n_resamples, rng, stratified))
+    return {name: np.concatenate([B._per_resample(st, chunk) for chunk in chunks]) for name, st in EXACT.items()}
+
+
+@pytest.mark.parametrize("stratified", [True, False])
+@pytest.mark.parametrize("n, decimals, seed, share", [(40, 1, 0, 0.35), (300, 2, 1, 0.04), (300, 9, 2, 0.5),
+                                                      (1200, 3, 3, 0.97), (25, 0, 4, 0.5)])
+def test_two_learners_values_are_the_engines_whatever_the_chunks(n, decimals, seed, share, stratified, monkeypatch):
+    """resampled_values_many of two learners (one with heavy ties, one class small),
+    with the chunk size of the counts changed (it is no part of the random stream)
+    and with the general forms forced (as if a resample could lack a class, and the
+    class counts were too large for exact products): each value is the engine's of
+    that resample, float for float."""
+    y, s = _case(n, decimals, seed, share)
+    t = np.round(s * 0.3 + np.random.default_rng(seed).random(n) * 0.5, 1)  # (few distinct scores)
+    want = {"s": _engine_values(y, s, 70, seed, stratified), "t": _engine_values(y, t, 70, seed, stratified)}
+    for part, general in [(B._PART, False), (1 << 9, False), (1 << 9, True)]:
+        monkeypatch.setattr(B, "_PART", part)
+        if general:
+            init = B._Chunk.__init__
+
+            def general_init(self, *args):
+                init(self, *args)
+                self.both = self.small = False
+
+            monkeypatch.setattr(B._Chunk, "__init__", general_init)
+        got = B.resampled_values_many(y, {"s": (s, EXACT), "t": (t, EXACT)}, n_resamples=70, seed=seed,
+                                      stratified=stratified)
+        for key in want:
+            for name in EXACT:
+                np.testing.assert_array_equal(got[key][name], want[key][name], err_msg=f"{key} {name} {part}")
+
+
+@pytest.mark.parametrize("stratified", [True, False])
+@pytest.mark.parametrize("part", [1 << 9, 1 << 16])
+def test_the_counts_are_the_documented_draws_counted_by_hand(stratified, part, monkeypatch):
+    """Each chunk's counts per distinct score and class (both classes counted at once,
+    laid out as the cumulative counts' columns) are the documented draws' (PCG64(seed):
+    the positives' positions then the negatives', or all rows' positions), counted with
+    plain NumPy."""
+    y, s = _case(300, 2, 5, 0.3)
+    monkeypatch.setattr(B, "_PART", part)
+    rng = np.random.Generator(np.random.PCG64(9))
+    if stratified:
+        pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+        rows = np.concatenate([pos[rng.integers(0, pos.size, (40, pos.size))],
+                               neg[rng.integers(0, neg.size, (40, neg.size))]], axis=1)
+    else:
+        rows = rng.integers(0, y.size, (40, y.size))
+    scores = np.unique(s)[::-1]  # descending: the chunks' columns 1..K
+    chunks = list(B._resampled_chunks(y, s, 40, np.random.Generator(np.random.PCG64(9)), stratified))
+    cp = np.concatenate([chunk.cp for chunk in chunks])
+    cn = np.concatenate([chunk.cn for chunk in chunks])
+    tp = np.concatenate([chunk.tp for chunk in chunks])
+    for r in range(40):
+        drawn_s, drawn_y = s[rows[r]], y[rows[r]]
+        want_p = np.array([np.sum(drawn_y & (drawn_s == v)) for v in scores])
+        want_n = np.array([np.sum(~drawn_y & (drawn_s == v)) for v in scores])
+        np.testing.assert_array_equal(cp[r], want_p)
+        np.testing.assert_array_equal(cn[r], want_n)
+        np.testing.assert_array_equal(tp[r], np.concatenate(([0], np.cumsum(want_p))))

@@ -11,6 +11,7 @@ engine's evaluation of each resample (:func:`resampled_evaluations`).
 
 from __future__ import annotations
 
+import functools
 from typing import Callable, Mapping, NamedTuple
 
 import numpy as np
@@ -83,6 +84,7 @@ def f1_at(threshold: float) -> Statistic:
 
     f1.__name__ = f"f1_at_{threshold:g}"
     f1._vectorised = f1_values(threshold)
+    f1._gathered = f1_values(threshold, gathered=True)
     return f1
 
 
@@ -141,14 +143,6 @@ def _table_from_block_counts(thr_desc, pos, neg, n_rows) -> CountTable:
     return CountTable(threshold=thr_desc[keep], tp=tp, fp=fp, n_rows=int(n_rows))
 
 
-def _block_counts(blocks: np.ndarray, draws: np.ndarray, n_blocks: int) -> np.ndarray:
-    """Per resample (row of ``draws``), how many draws fall in each score block."""
-    rows = draws.shape[0]
-    flat = blocks[draws]
-    flat += (np.arange(rows, dtype=flat.dtype) * n_blocks)[:, None]
-    return np.bincount(flat.ravel(), minlength=rows * n_blocks).reshape(rows, n_blocks)
-
-
 def _draw(rng, high: int, shape) -> np.ndarray:
     """``rng.integers(0, high, shape)``: the very draws of the default int64, taken as
     int32 where they fit (NumPy draws a range under 2**32 from the same 32-bit
@@ -165,35 +159,83 @@ class _Chunk:
     (descending), whether drawn or not: ``tp``, ``fp`` of shape (c, K + 1),
     column 0 zero. A score not drawn in a resample repeats the column before it,
     which changes none of the measures below (the engine's table of that
-    resample is these columns with the repeats left out: :meth:`table`)."""
+    resample is these columns with the repeats left out: :meth:`table`).
 
-    def __init__(self, cp, cn, thr_desc, n_rows, draws_pos, draws_neg, positive_rows):
-        c, k = cp.shape
-        self.tp = np.empty((c, k + 1), dtype=np.int64)
-        self.fp = np.empty((c, k + 1), dtype=np.int64)
-        self.tp[:, 0] = self.fp[:, 0] = 0
-        np.cumsum(cp, axis=1, out=self.tp[:, 1:])
-        np.cumsum(cn, axis=1, out=self.fp[:, 1:])
-        self.cp, self.cn = cp, cn
+    ``counts`` (2, c, K + 1) holds the draws per block, positives then negatives,
+    laid out as the columns of ``tp``, ``fp`` (block k is column k + 1; column 0
+    is zero): one cumulative sum makes both, and a flat index of one is a flat
+    index of the others. What several statistics read is made once, on first use
+    (the blocks drawn, the rows of the tables, the hull rows' counts), and what is
+    the same in every chunk of a learner once per learner (``memo``)."""
+
+    def __init__(self, counts, layout, draws_pos, draws_neg, both=None):
+        c = counts.shape[1]
+        cum = np.cumsum(counts, axis=2)
+        self.tp, self.fp = cum[0], cum[1]
+        self.counts = counts
+        self.cp, self.cn = counts[0, :, 1:], counts[1, :, 1:]
         self.pos = self.tp[:, -1]
         self.neg = self.fp[:, -1]
-        self.thr_desc = thr_desc
-        self.n_rows = n_rows
+        self.thr_desc = layout.thr_desc
+        self.n_rows = layout.n
         # the rows (1..K) of the scores some positive has; the same with the ends
         # (rows 0 and K): the only rows that can be vertices of an ROC hull
-        self.positive_rows, self.hull_rows, self.negative_runs = positive_rows
+        self.positive_rows, self.hull_rows, self.negative_runs = layout.positive_rows
+        self.memo = layout.memo
         self.size = c
+        # every resample has both classes (a stratified draw of both: no denominator
+        # is then 0, and the statistics skip their checks); and no product of two
+        # class counts (at most n^2 / 4) nears 2^53: int64 products and their float
+        # conversions are exact (each resample draws n instances)
+        self.both = both if both is not None else bool(self.pos.min() > 0 and self.neg.min() > 0)
+        self.small = layout.small
         self.draws_pos, self.draws_neg = draws_pos, draws_neg
         self._evaluations: dict[int, BinaryEvaluation] = {}
-        self._drawn = None
+        self._drawn = self._at_hull = self._drawn_rows = self._classes = None
+        self._columns: dict = {}
 
     @property
     def drawn(self) -> np.ndarray:
-        """Per resample, how many instances of each block were drawn (cp + cn),
-        made once for the statistics that read it."""
+        """Per resample, how many instances of each block were drawn (cp + cn), laid
+        out as ``tp``'s columns (column 0 zero)."""
         if self._drawn is None:
-            self._drawn = self.cp + self.cn
+            self._drawn = np.add(self.counts[0], self.counts[1])
         return self._drawn
+
+    def drawn_rows(self) -> tuple:
+        """The rows of every resample's count table (the blocks drawn: :meth:`table`),
+        one resample after the other: their flat indices into ``tp``, ``fp``; where
+        each resample's run of them starts and ends; and TP, TP + FP there (int64)."""
+        if self._drawn_rows is None:
+            drawn = np.not_equal(self.drawn, 0)  # (column 0: never)
+            at = np.flatnonzero(drawn)
+            width = self.tp.shape[1]
+            ends = np.searchsorted(at, np.arange(1, self.size + 1) * width)
+            starts = np.concatenate(([0], ends[:-1]))
+            tp = np.take(self.tp, at)
+            tpfp = np.take(self.fp, at)
+            tpfp += tp
+            self._drawn_rows = (at, starts, ends, tp, tpfp)
+        return self._drawn_rows
+
+    def classes(self) -> tuple[np.ndarray, np.ndarray]:
+        """(positives, negatives) of every resample, copies (kept past the chunk by the
+        statistics gathered over several chunks: resampled_values_many)."""
+        if self._classes is None:
+            self._classes = (self.pos.copy(), self.neg.copy())
+        return self._classes
+
+    def at_column(self, j: int) -> tuple:
+        """(TP, FP, positives, negatives) of every resample at column ``j``, copies."""
+        if j not in self._columns:
+            self._columns[j] = (self.tp[:, j].copy(), self.fp[:, j].copy(), *self.classes())
+        return self._columns[j]
+
+    def at_hull(self) -> tuple[np.ndarray, np.ndarray]:
+        """(TP, FP) at :attr:`hull_rows` (the least cost's, KS's and the hull's rows)."""
+        if self._at_hull is None:
+            self._at_hull = (np.take(self.tp, self.hull_rows, axis=1), np.take(self.fp, self.hull_rows, axis=1))
+        return self._at_hull
 
     def table(self, r: int) -> CountTable:
         return _table_from_block_counts(self.thr_desc, self.cp[r], self.cn[r], self.n_rows)
@@ -215,13 +257,12 @@ def _per_resample(statistic: Statistic, chunk: _Chunk) -> np.ndarray:
     return out
 
 
-def _values(statistic: Statistic, chunk: _Chunk) -> np.ndarray:
-    compute = getattr(statistic, "_vectorised", None)
-    return compute(chunk) if compute is not None else _per_resample(statistic, chunk)
-
-
-#: resamples x distinct scores counted and measured at a time (about 2 MiB an int64 array)
-_PART = 1 << 18
+#: resamples x distinct scores counted and measured at a time (512 KiB an int64 array:
+#: each statistic's passes over a chunk's counts then run in the core's cache; a
+#: quarter of issue 38's 2 MiB, which left them to the shared cache, took about a
+#: fifth longer in all for 10^4 rows, bench/README.md; fewer resamples a chunk pay
+#: more in calls than they save)
+_PART = 1 << 16
 #: the most resamples a gathered statistic (the expected total cost) is computed for at once
 _GATHER = 128
 
@@ -278,6 +319,11 @@ class _Layout:
         self.thr_desc = thr[::-1].copy()
         self.pos_blocks = self.block[np.flatnonzero(y)]
         self.neg_blocks = self.block[np.flatnonzero(~y)]
+        #: what the statistics compute once per learner (their weights of the scores)
+        self.memo: dict = {}
+        # (each instance's column of _Chunk.counts: its block's, plus one)
+        self.bins_pos, self.bins_neg = self.pos_blocks + 1, self.neg_blocks + 1
+        self.small = 2 * self.n * self.n <= 2**53  # (_Chunk.small)
         # The rows that can be a vertex of a resample's ROC hull, or hold its least
         # cost or its KS: the ends, and the last row of each run of blocks with
         # positives before a block with negatives (issue 38; about half the rows
@@ -306,22 +352,35 @@ class _Layout:
         self.positive_rows = (rows, hull, runs)
 
     def chunks(self, dp, dn):
-        K, y, block = self.K, self.y, self.block
+        K = self.K
         c = dp.shape[0]
         part = max(1, _PART // (K + 1))
         # counted and measured a few resamples at a time: arrays that stay in the cache
         for lo in range(0, c, part):
             hi = min(c, lo + part)
+            rows = hi - lo
+            # one bincount for both classes: block k of resample r is bin r (K + 1) + k + 1
+            # of the positives, the same past rows (K + 1) for the negatives (_Chunk.counts)
+            offset = (np.arange(rows, dtype=np.int64) * (K + 1))[:, None]
             if dn is not None:
-                cp = _block_counts(self.pos_blocks, dp[lo:hi], K)
-                cn = _block_counts(self.neg_blocks, dn[lo:hi], K)
+                m = dp.shape[1]
+                flat = np.empty(rows * (m + dn.shape[1]), dtype=np.int64)
+                at_pos, at_neg = flat[:rows * m].reshape(rows, m), flat[rows * m:].reshape(rows, dn.shape[1])
+                # (the draws are in range: "wrap" takes them as they are, into ``out``
+                # unbuffered, and checks less than "clip")
+                np.take(self.bins_pos, dp[lo:hi], out=at_pos, mode="wrap")
+                np.take(self.bins_neg, dn[lo:hi], out=at_neg, mode="wrap")
+                at_pos += offset
+                offset += rows * (K + 1)
+                at_neg += offset
             else:
-                drawn_pos = y[dp[lo:hi]]
-                flat = block[dp[lo:hi]] + (np.arange(hi - lo, dtype=np.int64) * K)[:, None]
-                cp = np.bincount(flat[drawn_pos], minlength=(hi - lo) * K).reshape(hi - lo, K)
-                cn = np.bincount(flat[~drawn_pos], minlength=(hi - lo) * K).reshape(hi - lo, K)
-            yield _Chunk(cp, cn, self.thr_desc, self.n, dp[lo:hi], None if dn is None else dn[lo:hi],
-                         self.positive_rows)
+                flat = np.take(self.block, dp[lo:hi])
+                flat += offset
+                flat += np.take(~self.y, dp[lo:hi]) * (rows * (K + 1)) + 1
+            counts = np.bincount(flat.ravel(), minlength=2 * rows * (K + 1)).reshape(2, rows, K + 1)
+            # (a stratified draw of both classes has both in every resample)
+            both = True if dn is not None and dp.shape[1] and dn.shape[1] else None
+            yield _Chunk(counts, self, dp[lo:hi], None if dn is None else dn[lo:hi], both)
 
 
 def resampled_evaluations(y, s, n_resamples, rng, stratified):
@@ -384,9 +443,10 @@ def bootstrap_intervals(
     and O(K) to count, for K distinct scores, and the ready statistics take a
     few passes over the counts, for many resamples at once (a statistic of
     your own costs one engine evaluation of each resample). In all about
-    O(B (N + K)) for B resamples: about 0.3 ms per resample of 10^4 scores
-    for the nine statistics of a default report's learner (0.6 s for 2,000 on a
-    busy 2-core EPYC; bench/api.py); keep B * N in mind for large data sets.
+    O(B (N + K)) for B resamples: about 0.2 ms per resample of 10^4 scores
+    for the nine statistics of a default report's learner (0.4 s for 2,000 on a
+    busy 2-core EPYC; bench/README.md, "bench/api.py"); keep B * N in mind for
+    large data sets.
 
     Examples
     --------
@@ -449,13 +509,17 @@ def resampled_values_many(y_true_bool, learners: Mapping, *, n_resamples: int = 
             # for many (the hull's) keeps what it needs of each chunk, and is computed
             # once for the whole draw
             gathered = {i: [] for i, name in enumerate(names) if hasattr(statistics[name], "_gathered")}
+            # (each statistic's step, looked up once: a chunk holds a few resamples)
+            steps = [(i, None, gathered[i].append, statistics[name]._gathered[0]) if i in gathered else
+                     (i, values[key][i], None, getattr(statistics[name], "_vectorised", None)
+                      or functools.partial(_per_resample, statistics[name])) for i, name in enumerate(names)]
             since = at
             for chunk in layout.chunks(dp, dn):
-                for i, name in enumerate(names):
-                    if i in gathered:
-                        gathered[i].append(statistics[name]._gathered[0](chunk))
+                for i, row, keep, compute in steps:
+                    if row is None:
+                        keep(compute(chunk))
                     else:
-                        values[key][i, at:at + chunk.size] = _values(statistics[name], chunk)
+                        row[at:at + chunk.size] = compute(chunk)
                 at += chunk.size
                 if at - since >= _GATHER or at == done + dp.shape[0]:
                     for i, parts in gathered.items():

@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["cost_curve_areas", "hull_rows"]
+__all__ = ["cost_curve_areas", "hull_packed", "hull_rows"]
 
 
-def cost_curve_areas(chunk, ok: np.ndarray, hulls: list[np.ndarray]) -> np.ndarray:
+def cost_curve_areas(chunk, ok: np.ndarray, hull_cols: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """``cost_curve(table, hull).area`` of each resample ``ok[i]`` of ``chunk`` (a
     bootstrap chunk: cumulative ``fp``, ``tp``, class totals ``pos``, ``neg``) whose hull
-    vertices (columns) are ``hulls[i]``: metrics.cost.cost_curve's arithmetic,
-    operation for operation, on all the resamples' vertices at once; each area's
-    sum is NumPy's, row by row, as CostCurve.area sums it."""
-    sizes = np.array([h.size for h in hulls])
+    vertices (columns) are the first ``counts[ok[i]]`` of ``hull_cols[ok[i]]``
+    (:func:`hull_packed`'s): metrics.cost.cost_curve's arithmetic, operation for
+    operation, on all the resamples' vertices at once; each area's sum is NumPy's,
+    row by row, as CostCurve.area sums it."""
+    sizes = counts[ok]
     row = np.repeat(ok, sizes)
-    col = np.concatenate(hulls)
+    col = hull_cols[ok][np.arange(hull_cols.shape[1]) < sizes[:, None]]
     fp, tp = chunk.fp[row, col], chunk.tp[row, col]
     pos, neg = chunk.pos[row], chunk.neg[row]
     ends = np.cumsum(sizes)
@@ -52,7 +53,8 @@ def cost_curve_areas(chunk, ok: np.ndarray, hulls: list[np.ndarray]) -> np.ndarr
     terms = (next_pc - lo) * (next_cost + cost)
     counts = np.bincount(np.searchsorted(ok, row_of), minlength=ok.size)
     stops = np.cumsum(counts)
-    return np.array([float(np.sum(terms[a:b]) / 2.0) for a, b in zip((stops - counts).tolist(), stops.tolist())])
+    add = np.add.reduce  # (np.sum's own reduction of a 1-D array, without its wrapper)
+    return np.array([float(add(terms[a:b]) / 2.0) for a, b in zip((stops - counts).tolist(), stops.tolist())])
 
 
 #: columns between the sampled points of :func:`_hull_rows`, and the most points
@@ -61,17 +63,20 @@ _HULL_STEP = 32
 _HULL_DIRECT = 256
 
 
-def _pack(keep: np.ndarray, *columns: np.ndarray):
+def _pack(keep: np.ndarray, *columns: np.ndarray, positions: bool = True):
     """Each row's kept entries of ``columns`` (C-contiguous, shaped as ``keep``)
     moved to the left, in order; the rest of the row repeats its last kept entry.
     Returns the packed columns, the kept entries' positions in their rows (packed
-    the same way) and the number kept per row (each row keeps at least one)."""
+    the same way; None unless ``positions``) and the number kept per row (each
+    row keeps at least one)."""
     c, width = keep.shape
     flat = np.flatnonzero(keep)  # row by row, in order
-    counts = keep.sum(axis=1)
-    starts = np.cumsum(counts) - counts
+    ends = np.searchsorted(flat, np.arange(1, c + 1) * width)  # (each row's end in it: no pass over keep)
+    starts = np.concatenate(([0], ends[:-1]))
+    counts = ends - starts
     src = flat[starts[:, None] + np.minimum(np.arange(int(counts.max())), (counts - 1)[:, None])]
-    return [col.reshape(-1)[src] for col in columns], src - (np.arange(c) * width)[:, None], counts
+    return ([col.reshape(-1)[src] for col in columns], src - (np.arange(c) * width)[:, None] if positions else None,
+            counts)
 
 
 def _prune(x: np.ndarray, y: np.ndarray, cols: np.ndarray, counts: np.ndarray):
@@ -88,26 +93,38 @@ def _prune(x: np.ndarray, y: np.ndarray, cols: np.ndarray, counts: np.ndarray):
     the neighbours are then the entries beside each point, and the rows shrink.
     """
     while True:
-        px, py, qx, qy = x[:, :-2], y[:, :-2], x[:, 2:], y[:, 2:]
-        mx, my = x[:, 1:-1], y[:, 1:-1]
-        cross = (qx - px) * (my - py) - (qy - py) * (mx - px)
-        # a point equal to its next one stays while that one goes (it is on
-        # their "chord" only by being one of its ends)
-        same = (qx == mx) & (qy == my)
-        drop = (cross < 0) | ((cross == 0) & ~same)
+        # (q - p) x (m - p) for each point m between p and q, from the steps d between
+        # neighbours (m - p = d1, q - m = d2): d2x d1y - d2y d1x, the same integers
+        dx, dy = np.diff(x, axis=1), np.diff(y, axis=1)
+        cross = dx[:, 1:] * dy[:, :-1]
+        cross -= dy[:, 1:] * dx[:, :-1]
+        # a point equal to its next one (its cross product 0: the steps are never
+        # negative) stays while that one goes (it is on their "chord" only by being
+        # one of its ends)
+        drop = cross <= 0
+        drop &= (dx[:, 1:] + dy[:, 1:]) > 0
         drop &= np.arange(1, x.shape[1] - 1) < (counts - 1)[:, None]  # the last end stays
         if not drop.any():
             return cols, counts
         keep = np.ones(x.shape, dtype=bool)
-        keep[:, 1:-1] = ~drop
+        np.logical_not(drop, out=keep[:, 1:-1])
         keep &= np.arange(x.shape[1]) < counts[:, None]
-        (x, y, cols), _, counts = _pack(keep, x, y, cols)
+        (x, y, cols), _, counts = _pack(keep, x, y, cols, positions=False)
 
 
 def hull_rows(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
     """Per row (a resample's ROC chain in counts, ``x`` = FP and ``y`` = TP
     non-decreasing along each row), the columns of the strict vertices of its
-    upper hull, ascending, the ends included (:func:`upper_hull_indices`'s).
+    upper hull, ascending, the ends included (:func:`upper_hull_indices`'s):
+    :func:`hull_packed`'s, a row each."""
+    hull_cols, counts = hull_packed(x, y)
+    return [hull_cols[r, :n] for r, n in enumerate(counts.tolist())]
+
+
+def hull_packed(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`hull_rows`, packed: the vertices' columns of each row to the left of
+    a (rows, most vertices) array, the rest of the row repeating its last, and
+    the number of vertices of each row.
 
     Vectorised over the rows: the hull of every ``_HULL_STEP``-th point (found
     the same way, down to rows of at most ``_HULL_DIRECT`` points), then the hull
@@ -118,28 +135,29 @@ def hull_rows(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
     """
     c, width = x.shape
     last = width - 1
-    # a point equal to the end (scores not drawn at the bottom) is no vertex
-    distinct = np.ones((c, width), dtype=bool)
-    distinct[:, :-1] = (x[:, :-1] != x[:, -1:]) | (y[:, :-1] != y[:, -1:])
-    # nor is a point no higher than the one before it (at a score no positive of
-    # this resample has): it lies on or under the chord from that point to the
-    # next higher one, or on the level top that ends at the end; the points
+    # a point no higher than the one before it (at a score no positive of this
+    # resample has) is no vertex: it lies on or under the chord from that point to
+    # the next higher one, or on the level top that ends at the end; the points
     # left have the same hull. (Not applied to the sampled hull's vertices
     # below: one may be the copy that stands for points equal to it.)
     rises = np.ones((c, width), dtype=bool)
     np.not_equal(y[:, 1:-1], y[:, :-2], out=rises[:, 1:-1])
     if width <= _HULL_DIRECT:
-        (px, py), pcols, counts = _pack(distinct & rises, x, y)
-        hull_cols, counts = _prune(px, py, pcols, counts)
-        return [hull_cols[r, :counts[r]] for r in range(c)]
+        # nor is a point equal to the end (scores not drawn at the bottom); (x <=
+        # the end's x and y <= its y: equal to the end iff x + y is the end's). Past
+        # this size no such point is a candidate: it is on the edge to the end of
+        # the sampled hull, whose own vertices are found here
+        np.not_equal(x[:, :-1] + y[:, :-1], x[:, -1:] + y[:, -1:], out=rises[:, :-1], where=rises[:, :-1])
+        (px, py), pcols, counts = _pack(rises, x, y)
+        return _prune(px, py, pcols, counts)
     cols = np.arange(0, width, _HULL_STEP)
     if cols[-1] != last:
         cols = np.append(cols, last)
     S = cols.size
     sx, sy = x[:, cols], y[:, cols]
     alive = np.zeros((c, S), dtype=bool)
-    sampled = hull_rows(sx, sy)
-    alive[np.repeat(np.arange(c), [v.size for v in sampled]), np.concatenate(sampled)] = True
+    # (a packed row's repeats of its last vertex mark that vertex again)
+    alive[np.arange(c)[:, None], hull_packed(sx, sy)[0]] = True
     # each column's edge of the sampled hull: from the last live sample at or
     # before it to the first live sample after it
     index = np.broadcast_to(np.arange(S), (c, S))
@@ -154,10 +172,12 @@ def hull_rows(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
     main = nseg * _HULL_STEP
     runs = (c, nseg, _HULL_STEP)
     xr, yr = x[:, :main].reshape(runs), y[:, :main].reshape(runs)
-    # strictly above the edge: a positive cross product, as two products compared
-    # (the same integers: no subtraction pass)
-    above = (bx - ax)[:, :, None] * (yr - ay[:, :, None])
-    np.greater(above, (by - ay)[:, :, None] * (xr - ax[:, :, None]), out=keep[:, :main].reshape(runs))
+    # strictly above the edge: a positive cross product, (bx - ax)(y - ay) > (by - ay)(x - ax),
+    # as dx y - dy x > dx ay - dy ax (the same integers: one product a point less)
+    dx, dy = bx - ax, by - ay
+    above = dx[:, :, None] * yr
+    above -= dy[:, :, None] * xr
+    np.greater(above, (dx * ay - dy * ax)[:, :, None], out=keep[:, :main].reshape(runs))
     if main < last:  # the columns after the last full run, on the edge to the end
         i = np.minimum(before[:, nseg], S - 1)[:, None]
         ax, ay = np.take_along_axis(sx, i, 1), np.take_along_axis(sy, i, 1)
@@ -166,8 +186,6 @@ def hull_rows(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
         keep[:, tail] = (bx - ax) * (y[:, tail] - ay) - (by - ay) * (x[:, tail] - ax) > 0
     keep &= rises
     keep[:, cols] |= alive  # the sampled hull's vertices, the ends among them
-    keep &= distinct
     # the candidates of each row packed to the left
     (px, py), pcols, counts = _pack(keep, x, y)
-    hull_cols, counts = _prune(px, py, pcols, counts)
-    return [hull_cols[r, :counts[r]] for r in range(c)]
+    return _prune(px, py, pcols, counts)

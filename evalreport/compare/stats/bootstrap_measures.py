@@ -19,6 +19,7 @@ from ... import registry
 from ...metrics.calibration import calibration_of, not_probabilities, table_outcomes
 from ...metrics.sums import dot
 from .bootstrap import Statistic, auc_score, average_precision_score, bep_score, expected_total_cost, f1_at
+from .bootstrap_values import column_at, joined
 
 __all__ = ["AT_THRESHOLD", "at_threshold_of", "least_cost_at", "cost_at", "ks_score", "brier_of", "ece_of",
            "statistic_for", "of_counts_at"]
@@ -88,16 +89,16 @@ def at_threshold_of(name: str, threshold: float, *, c_fn: float = 1.0, c_fp: flo
 def _normalised(tp, fp, pos, neg, pc: float):
     """FNR PC(+) + FPR (1 - PC(+)) (metrics.population.normalised_cost), NaN for one class."""
     tp, fp, pos, neg = (np.asarray(a, dtype=np.float64) for a in (tp, fp, pos, neg))
+    ok = (pos > 0) & (neg > 0)
+    if tp.ndim >= 1 and ok.all():  # every resample has both classes: the same operations, in place
+        v = np.subtract(pos, tp)
+        v /= pos
+        v *= pc
+        w = np.divide(fp, neg)
+        w *= 1 - pc
+        v += w
+        return v
     with np.errstate(invalid="ignore", divide="ignore"):
-        ok = (pos > 0) & (neg > 0)
-        if tp.ndim == 2 and ok.all():  # every resample has both classes: the same operations, in place
-            v = np.subtract(pos, tp)
-            v /= pos
-            v *= pc
-            w = np.divide(fp, neg)
-            w *= 1 - pc
-            v += w
-            return v
         return np.where(ok, (pos - tp) / np.where(ok, pos, 1) * pc + fp / np.where(ok, neg, 1) * (1 - pc), np.nan)
 
 
@@ -110,11 +111,11 @@ def cost_at(threshold: float, pc: float) -> Statistic:
         v = float(_normalised(*row_at(ev, threshold), pc))
         return None if np.isnan(v) else v
 
-    def compute(chunk) -> np.ndarray:
-        j = _column(chunk, threshold)
-        return _normalised(chunk.tp[:, j], chunk.fp[:, j], chunk.pos, chunk.neg, pc)
+    def part(chunk):  # (the counts at the threshold's column: kept, then computed for many chunks at once)
+        return chunk.at_column(column_at(chunk, threshold))
 
-    statistic._vectorised = compute
+    statistic._vectorised = lambda chunk: _normalised(*part(chunk), pc)
+    statistic._gathered = (part, lambda parts: _normalised(*joined(parts), pc))
     return statistic
 
 
@@ -130,31 +131,35 @@ def least_cost_at(pc: float) -> Statistic:
         v = _normalised(np.asarray(t.tp), np.asarray(t.fp), float(t.positives), float(t.negatives), pc)
         return None if np.isnan(v).all() else float(np.nanmin(v))
 
-    def compute(chunk) -> np.ndarray:
+    def part(chunk):
         # Only the rows of scores some positive has (and the ends) can hold the least:
         # any other row has the TP of the row before it and no fewer FP, so its cost
         # is no lower, in floats too (each operation rounds monotonically). The
         # same least as over every row, at about half the work (issue 38).
-        rows = chunk.hull_rows
-        v = _normalised(np.take(chunk.tp, rows, axis=1), np.take(chunk.fp, rows, axis=1), chunk.pos[:, None],
-                        chunk.neg[:, None], pc)
-        out = np.full(chunk.size, np.nan)
+        return (*chunk.at_hull(), *chunk.classes())
+
+    def of(tp, fp, pos, neg) -> np.ndarray:
+        v = _normalised(tp, fp, pos[:, None], neg[:, None], pc)
+        if ((pos > 0) & (neg > 0)).all():  # (no NaN)
+            return v.min(axis=1)
+        out = np.full(pos.size, np.nan)
         ok = ~np.isnan(v).all(axis=1)
         out[ok] = v[ok].min(axis=1)
         return out
 
-    statistic._vectorised = compute
+    # (kept, then computed for many chunks at once: resampled_values_many)
+    statistic._vectorised = lambda chunk: of(*part(chunk))
+    statistic._gathered = (part, lambda parts: of(*joined(parts)))
     return statistic
 
 
 def _ks_values(chunk) -> np.ndarray:
     # (the rows of scores some positive has and the ends only: elsewhere TPR - FPR
     # is no higher than in the row before, as in least_cost_at)
-    rows = chunk.hull_rows
+    tp, fp = chunk.at_hull()
     with np.errstate(invalid="ignore", divide="ignore"):
         ok = (chunk.pos > 0) & (chunk.neg > 0)
-        d = (np.take(chunk.tp, rows, axis=1) / np.where(ok, chunk.pos, 1)[:, None]
-             - np.take(chunk.fp, rows, axis=1) / np.where(ok, chunk.neg, 1)[:, None])
+        d = tp / np.where(ok, chunk.pos, 1)[:, None] - fp / np.where(ok, chunk.neg, 1)[:, None]
     return np.where(ok, d.max(axis=1), np.nan)
 
 
@@ -170,11 +175,14 @@ ks_score._vectorised = _ks_values
 
 
 def _brier_values(chunk) -> np.ndarray:
-    s = chunk.thr_desc
+    weights = chunk.memo.get("brier")
+    if weights is None:  # (the same floats for every chunk of the learner)
+        s = chunk.thr_desc
+        weights = chunk.memo["brier"] = ((1.0 - s) ** 2, s ** 2)
     total = chunk.pos + chunk.neg  # the instances drawn (cp's and cn's row sums)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        # products and NumPy's row sums, not a BLAS product: the same last digit on every processor
-        return ((chunk.cp * (1.0 - s) ** 2).sum(axis=1) + (chunk.cn * s ** 2).sum(axis=1)) / total
+    # products and NumPy's row sums, not a BLAS product: the same last digit on every
+    # processor; over the n instances drawn (n > 0)
+    return (np.multiply(chunk.cp, weights[0]).sum(axis=1) + np.multiply(chunk.cn, weights[1]).sum(axis=1)) / total
 
 
 def brier_of(ev) -> float | None:
@@ -202,16 +210,20 @@ def ece_of(bins: int = 10, strategy: str = "uniform") -> Statistic:
 
         def compute(chunk) -> np.ndarray:
             s = chunk.thr_desc
-            which = np.searchsorted(edges[1:-1], s, side="left")  # a score on an inner edge: the bin below
-            # the scores are in descending order, so each bin is a run of columns:
-            # sums over runs (integer counts exact), no (scores x bins) matrix product
-            starts = np.flatnonzero(np.r_[True, which[1:] != which[:-1]])
+            runs = chunk.memo.get(("ece", bins))
+            if runs is None:  # (the same for every chunk of the learner)
+                which = np.searchsorted(edges[1:-1], s, side="left")  # a score on an inner edge: the bin below
+                # the scores are in descending order, so each bin is a run of columns:
+                # sums over runs (integer counts exact), no (scores x bins) matrix product
+                starts = np.flatnonzero(np.r_[True, which[1:] != which[:-1]])
+                bounds = np.append(starts, s.size)
+                runs = chunk.memo[("ece", bins)] = (starts, bounds[1:], bounds[:-1])
+            starts, ends, begins = runs
             # (each bin's positives: its run's cumulative TP at the end less at the start)
-            bounds = np.append(starts, s.size)
-            positives = np.take(chunk.tp, bounds[1:], axis=1) - np.take(chunk.tp, bounds[:-1], axis=1)
-            score_sums = np.add.reduceat(chunk.drawn * s, starts, axis=1)
-            with np.errstate(invalid="ignore", divide="ignore"):  # (the instances drawn: drawn's row sums)
-                return np.abs(positives - score_sums).sum(axis=1) / (chunk.pos + chunk.neg)
+            positives = np.take(chunk.tp, ends, axis=1) - np.take(chunk.tp, begins, axis=1)
+            score_sums = np.add.reduceat(np.multiply(chunk.drawn[:, 1:], s), starts, axis=1)
+            # (over the n instances drawn: drawn's row sums, n > 0)
+            return np.abs(positives - score_sums).sum(axis=1) / (chunk.pos + chunk.neg)
 
         statistic._vectorised = compute
     return statistic

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from ...metrics.cost import cost_curve, roc_hull
-from .bootstrap_hull import cost_curve_areas, hull_rows
+from .bootstrap_hull import cost_curve_areas, hull_packed
 
 __all__ = ["etc_finish", "etc_part"]
 
@@ -27,33 +27,23 @@ def bep_values(chunk: "_Chunk") -> np.ndarray:
     row where TP + FP reaches m+, interpolated from the row before it."""
     pos = chunk.pos
     out = np.full(chunk.size, np.nan)
-    ok = np.flatnonzero(pos > 0)
-    if not ok.size:
+    ok = slice(None) if chunk.both else np.flatnonzero(pos > 0)
+    if not chunk.both and not ok.size:
         return out
-    tp, fp, p, rows = chunk.tp, chunk.fp, pos[ok], ok
-    # k = searchsorted(TP + FP, m+, "left") in each row (TP + FP never falls along a
-    # row): a binary search of all the rows at once, reading a few columns, not
-    # every row's sum
-    lo = np.zeros(ok.size, dtype=np.int64)
-    hi = np.full(ok.size, tp.shape[1], dtype=np.int64)
-    while True:
-        open_ = lo < hi
-        if not open_.any():
-            break
-        mid = (lo + hi) // 2
-        mid[~open_] = lo[~open_]  # (a closed row reads a column in range, and stays put)
-        below = tp[rows, mid] + fp[rows, mid] < p
-        lo = np.where(open_ & below, mid + 1, lo)
-        hi = np.where(open_ & ~below, mid, hi)
-    k = lo
-    t1 = tp[rows, k]
-    p1 = t1 + fp[rows, k]
-    exact = p1 == p
+    # The rows of each resample's table (chunk.drawn_rows, which AP reads too): TP + FP
+    # rises along them, and a column between two of them repeats the one before, so
+    # k = searchsorted(TP + FP, m+, "left") over all the columns is a row of the table,
+    # and the column before k is the table's row before it (or column 0, all zero).
+    _, starts, ends, tp, tpfp = chunk.drawn_rows()
+    lo, hi, p = starts[ok].tolist(), ends[ok].tolist(), pos[ok]
+    k = np.array([a + int(tpfp[a:b].searchsorted(m)) for a, b, m in zip(lo, hi, p.tolist())], dtype=np.int64)
+    t1, p1 = tp[k], tpfp[k]
+    first = k == starts[ok]
     km = np.maximum(k - 1, 0)
-    t0 = tp[rows, km]
-    p0 = t0 + fp[rows, km]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        between = t0 + (t1 - t0) * ((p - p0) / (p1 - p0))
+    t0 = np.where(first, 0, tp[km])
+    p0 = np.where(first, 0, tpfp[km])
+    exact = p1 == p
+    between = t0 + (t1 - t0) * ((p - p0) / (p1 - p0))  # (p0 < m+ <= p1)
     out[ok] = np.where(exact, t1 / p, between / p)
     return out
 
@@ -62,13 +52,15 @@ def auc_values(chunk: "_Chunk") -> np.ndarray:
     """The engine's AUC: twice the trapezoid area in counts (an exact integer sum,
     in any order) over 2 m+ m-, one correctly rounded division."""
     out = np.full(chunk.size, np.nan)
-    ok = np.flatnonzero((chunk.pos > 0) & (chunk.neg > 0))
-    if not ok.size:
+    ok = slice(None) if chunk.both else np.flatnonzero((chunk.pos > 0) & (chunk.neg > 0))
+    if not chunk.both and not ok.size:
         return out
-    whole = ok.size == chunk.size  # (no copy of the counts then)
+    whole = chunk.both or ok.size == chunk.size  # (no copy of the counts then)
     tp, fp = (chunk.tp, chunk.fp) if whole else (chunk.tp[ok], chunk.fp[ok])
     p, q = chunk.pos[ok], chunk.neg[ok]
-    if 2 * int(p.max()) * int(q.max()) > 2**53:  # int64 sums, or their float64 conversion, would round
+    # (int64 sums, or their float64 conversion, would round)
+    if not chunk.small and 2 * int(p.max()) * int(q.max()) > 2**53:
+        ok = np.arange(chunk.size)[ok]
         out[ok] = [chunk.evaluation(r).auc for r in ok.tolist()]
         return out
     # The trapezoids' sum, run by run: over a run of blocks with negatives and no
@@ -80,7 +72,8 @@ def auc_values(chunk: "_Chunk") -> np.ndarray:
     width -= np.take(fp, start, axis=1)
     height = np.take(tp, end, axis=1)
     height += np.take(tp, start, axis=1)
-    auc2 = np.einsum("ij,ij->i", width, height)
+    width *= height
+    auc2 = width.sum(axis=1)
     out[ok] = auc2 / (2 * p * q)
     return out
 
@@ -93,29 +86,21 @@ def average_precision_values(chunk: "_Chunk") -> np.ndarray:
     table has one instance a row (all drawn once, distinct scores) is the
     engine's other road: evaluated as such."""
     out = np.full(chunk.size, np.nan)
-    # the blocks drawn, laid out as the columns of tp, fp (block k of row r is
-    # column k + 1; column 0 is no table row)
-    drawn = np.zeros(chunk.tp.shape, dtype=bool)
-    np.not_equal(chunk.drawn, 0, out=drawn[:, 1:])
-    # every resample's table rows, one after the other (formed for all at once;
-    # gathered by flat index: a boolean mask of a 2-D view takes twice as long)
-    at = np.flatnonzero(drawn)
-    tp, fp = np.take(chunk.tp, at), np.take(chunk.fp, at)
-    rows = np.count_nonzero(drawn, axis=1)
-    ends = np.cumsum(rows)
-    starts = ends - rows
+    # every resample's table rows (the blocks drawn), one after the other
+    _, starts, ends, tp, tpfp = chunk.drawn_rows()
+    rows = ends - starts
     # (the counts as floats first: exact, and the same floats as a mixed-type
     # operation gives, without its slower casting loop)
     tp_f = tp.astype(np.float64)
     step = np.empty(tp.size, dtype=np.float64)
     np.subtract(tp_f[1:], tp_f[:-1], out=step[1:])
     step[starts] = tp_f[starts]  # each table's first row steps up from 0
-    tp += fp
-    precision = np.divide(tp_f, tp.astype(np.float64))
+    precision = tpfp.astype(np.float64)
+    np.divide(tp_f, precision, out=precision)
     # dot's products, for all the rows at once (each one IEEE multiplication); each
     # resample's sum is then dot's: NumPy's pairwise sum of its contiguous run
-    products = np.multiply(step, precision)
-    pos, units = chunk.pos.tolist(), ((chunk.pos + chunk.neg) == rows).tolist()
+    products = np.multiply(step, precision, out=step)
+    pos, units = chunk.pos.tolist(), (rows == chunk.n_rows).tolist()  # (each resample draws n instances)
     bounds = zip(starts.tolist(), ends.tolist())
     add = np.add.reduce
     for r, (lo, hi) in enumerate(bounds):
@@ -142,7 +127,7 @@ def etc_part(chunk: "_Chunk"):
     other statistics read the chunk: the chunk's FP and TP at the rows that can be
     hull vertices, and its class totals; or, where the cross products would pass
     int64, the values themselves (the engine's, resample by resample)."""
-    if chunk.size and 2 * int(chunk.pos.max()) * int(chunk.neg.max()) >= 1 << 62:
+    if not chunk.small and chunk.size and 2 * int(chunk.pos.max()) * int(chunk.neg.max()) >= 1 << 62:
         out = np.full(chunk.size, np.nan)
         for r in np.flatnonzero((chunk.pos > 0) & (chunk.neg > 0)).tolist():
             table = chunk.table(r)
@@ -150,9 +135,9 @@ def etc_part(chunk: "_Chunk"):
         return out
     # Only a point reached by a rise, before a step to the right, can be a strict
     # vertex (besides the ends): the rows _Layout keeps, the same in every resample.
-    rows = chunk.hull_rows
-    return SimpleNamespace(fp=np.take(chunk.fp, rows, axis=1), tp=np.take(chunk.tp, rows, axis=1),
-                           pos=chunk.pos, neg=chunk.neg)
+    tp, fp = chunk.at_hull()
+    pos, neg = chunk.classes()  # (copies: the chunk's counts are not kept for them)
+    return SimpleNamespace(fp=fp, tp=tp, pos=pos, neg=neg)
 
 
 def etc_finish(parts: list) -> np.ndarray:
@@ -169,8 +154,7 @@ def etc_finish(parts: list) -> np.ndarray:
         values = np.full(one.pos.size, np.nan)
         ok = np.flatnonzero((one.pos > 0) & (one.neg > 0))
         if ok.size:
-            vertices = hull_rows(one.fp, one.tp)  # (C-contiguous)
-            values[ok] = cost_curve_areas(one, ok, [vertices[r] for r in ok.tolist()])
+            values[ok] = cost_curve_areas(one, ok, *hull_packed(one.fp, one.tp))  # (C-contiguous)
         at = 0
         for i in todo:
             out[i] = values[at:at + parts[i].pos.size]
@@ -178,11 +162,34 @@ def etc_finish(parts: list) -> np.ndarray:
     return np.concatenate(out) if len(out) > 1 else out[0]
 
 
-def f1_values(threshold: float):
-    def compute(chunk: "_Chunk") -> np.ndarray:
-        j = row_at(chunk, threshold)  # the row "score >= threshold": one column in every resample
-        tp, fp = chunk.tp[:, j], chunk.fp[:, j]
-        den = 2 * tp + fp + (chunk.pos - tp)
+def column_at(chunk, threshold: float) -> int:
+    """:func:`row_at`, found once per learner (the same column in all its chunks)."""
+    j = chunk.memo.get(("row", threshold))
+    if j is None:
+        j = chunk.memo[("row", threshold)] = row_at(chunk, threshold)
+    return j
+
+
+def joined(parts: list) -> tuple:
+    """The parts (tuples of arrays, one a chunk) of a gathered statistic, joined."""
+    return tuple(np.concatenate(a) for a in zip(*parts))
+
+
+def f1_values(threshold: float, gathered: bool = False):
+    """F1 at ``threshold`` of a chunk's resamples; or (``gathered``) the (part,
+    finish) pair that keeps each chunk's counts at the threshold's column and
+    computes the values of several chunks at once (resampled_values_many): the
+    same operations on each resample's counts."""
+    def of(tp, fp, pos, neg):
+        den = 2 * tp + fp + (pos - tp)
+        if (pos > 0).all():  # (den >= m+ > 0)
+            return (2 * tp) / den
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(den > 0, (2 * tp) / den, np.nan)
-    return compute
+
+    def part(chunk):
+        return chunk.at_column(column_at(chunk, threshold))
+
+    if gathered:
+        return part, lambda parts: of(*joined(parts))
+    return lambda chunk: of(*part(chunk))
