@@ -1,7 +1,7 @@
 """The C allocator's settings for a command-line run (issue 38).
 
 The bootstrap works on a few resamples at a time (compare.stats.bootstrap): each
-step makes arrays of about 2 MiB and frees them. glibc's malloc gives such blocks
+step makes arrays of about 0.5 MiB (and the draws, several MiB) and frees them. glibc's malloc gives such blocks
 back to the system as soon as the free space at the top of its heap passes its
 trim threshold, and each new array is then faulted in again page by page: in a
 JSON run of 1e4 rows and two learners, about 80,000 page faults and 0.2 s of
