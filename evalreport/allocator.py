@@ -3,8 +3,8 @@
 The bootstrap works on a few resamples at a time (compare.stats.bootstrap): each
 step makes arrays of about 0.5 MiB (the draws, several MiB) and frees them.
 glibc's malloc gives such blocks back to the system as soon as the free space at
-the top of its heap passes its trim threshold, and each new array is then faulted in again page by page: in a
-JSON run of 1e4 rows and two learners, about 80,000 page faults and 0.2 s of
+the top of its heap passes its trim threshold, and each new array is then faulted
+in again page by page: in a JSON run of 1e4 rows and two learners, about 80,000 page faults and 0.2 s of
 system CPU (bench/README.md, "bench/api.py"). :func:`keep_freed_memory` raises
 the thresholds so that the freed blocks are reused: blocks under 32 MiB come
 from the heap, and up to 128 MiB of free heap is kept. The command line calls
