@@ -29,11 +29,12 @@ os.environ.setdefault("CREDIT_AUDIT_PASSWORD", "credit-audit-demo")
 # what the jobs compute is the same. spark.driver.defaultJavaOptions is Spark's slot
 # for an administrator's defaults: the options evalreport adds to
 # spark.driver.extraJavaOptions (its log4j configuration, the user's own) stay as
-# they are, after these. A PYSPARK_SUBMIT_ARGS of the shell's own wins.
+# they are, after these. No web UI either (no test looks at it; a Spark Connect
+# server of a test would start one). A PYSPARK_SUBMIT_ARGS of the shell's own wins.
 os.environ.setdefault("PYSPARK_SUBMIT_ARGS", (
     "--conf 'spark.driver.defaultJavaOptions=-XX:+IgnoreUnrecognizedVMOptions -XX:TieredStopAtLevel=1 "
     "-XX:CICompilerCount=1 -XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote' "
-    "pyspark-shell"))
+    "--conf spark.ui.enabled=false pyspark-shell"))
 
 # Property tests: no per-example deadline (the first call pays NumPy's warm-up),
 # derandomized on CI so a failure reproduces; example counts are set per test.
