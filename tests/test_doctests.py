@@ -11,8 +11,6 @@ from __future__ import annotations
 import doctest
 import importlib
 import inspect
-import tomllib
-from pathlib import Path
 
 import pytest
 
@@ -56,13 +54,12 @@ def test_every_public_object_has_a_numpydoc_example(name):
     assert runs, f"{name}: every example line is skipped"
 
 
-def test_the_examples_run_in_every_test_run():
+def test_the_examples_run_in_every_test_run(pytestconfig):
     # pytest runs each module's examples (evalreport/ is a test path, --doctest-modules
-    # an option of every run), MODULES' among them: this test ran doctest.testmod over
-    # MODULES as well, the same examples a second time in the same run
-    conf = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
-    ini = conf["tool"]["pytest"]["ini_options"]
-    assert "--doctest-modules" in ini["addopts"].split() and "evalreport" in ini["testpaths"]
+    # an option of every run: pyproject.toml), MODULES' among them: this test ran
+    # doctest.testmod over MODULES as well, the same examples a second time in a run
+    assert "--doctest-modules" in pytestconfig.getini("addopts")
+    assert "evalreport" in pytestconfig.getini("testpaths")
     finder = doctest.DocTestFinder()
     for module in MODULES:  # each holds examples
         assert any(t.examples for t in finder.find(importlib.import_module(module))), module
