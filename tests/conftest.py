@@ -7,7 +7,11 @@ tests/data/asah/README.md).
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +24,18 @@ ASAH_DIR = Path(__file__).resolve().parent / "data" / "asah"
 # example publishes (its README): the tests that render it read it from here, as a
 # user's shell would give it (never from the spec)
 os.environ.setdefault("CREDIT_AUDIT_PASSWORD", "credit-audit-demo")
+
+# The tests' child processes (python -m evalreport, the signal and packaging runs:
+# about eighty) where the shell asks Python to write no .pyc beside the sources
+# (PYTHONDONTWRITEBYTECODE): each child compiled every module of evalreport it imports
+# from source again. They share compiled files in a folder of their own for the
+# session instead (PYTHONPYCACHEPREFIX, outside the checkout, removed at the end);
+# this process is left as it is.
+if sys.flags.dont_write_bytecode and "PYTHONPYCACHEPREFIX" not in os.environ:
+    _PYCACHE = tempfile.mkdtemp(prefix="evalreport-tests-pycache-")
+    atexit.register(shutil.rmtree, _PYCACHE, ignore_errors=True)
+    os.environ["PYTHONPYCACHEPREFIX"] = _PYCACHE
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 # Spark's driver JVMs of the tests (this process's, and the children's that inherit the
 # variable): a JVM that starts, runs a few small jobs and ends, on a machine of two
