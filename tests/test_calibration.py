@@ -226,7 +226,9 @@ def test_multiclass_rows_that_are_not_probabilities_are_undefined():
 
 # end to end: the spec, results.json, the report, gates, the verdict
 
-def _run_spec(tmp: Path, extra: str = "", learners: str = "{a: a, b: b, margin: m, hard: {predicted: d}}") -> Path:
+def _run_spec(tmp: Path, extra: str = "", learners: str = "{a: a, b: b, margin: m, hard: {predicted: d}}",
+              formats: str = "html, json") -> Path:
+    """The spec of the calibration runs (``formats``: json alone for the tests that read results.json only)."""
     rng = np.random.default_rng(0)
     n = 300
     truth = rng.random(n)
@@ -245,13 +247,13 @@ def _run_spec(tmp: Path, extra: str = "", learners: str = "{a: a, b: b, margin: 
           - path: p.csv
             label: y
             learners: {learners}
-        report: {{formats: [html, json], out: out}}
+        report: {{formats: [{formats}], out: out}}
         """) + extra)
     return tmp / "spec.yaml"
 
 
 def test_results_json_and_warnings(tmp_path):
-    assert main(["run", str(_run_spec(tmp_path, "calibration: {bins: 5}\n")), "--quiet"]) == 0
+    assert main(["run", str(_run_spec(tmp_path, "calibration: {bins: 5}\n", formats="json")), "--quiet"]) == 0
     data = json.loads((tmp_path / "out" / "results.json").read_text())
     a = data["learners"]["a"]
     assert set(a["calibration"]) == {"strategy", "bins"} and a["calibration"]["strategy"] == "uniform"
@@ -274,7 +276,7 @@ def test_results_json_and_warnings(tmp_path):
 
 
 def test_quantile_strategy_from_the_spec(tmp_path):
-    spec = _run_spec(tmp_path, "calibration: {bins: 4, strategy: quantile}\n", learners="{a: a}")
+    spec = _run_spec(tmp_path, "calibration: {bins: 4, strategy: quantile}\n", learners="{a: a}", formats="json")
     assert main(["run", str(spec), "--quiet"]) == 0
     data = json.loads((tmp_path / "out" / "results.json").read_text())
     a = np.array([float(r.split(",")[1]) for r in (tmp_path / "p.csv").read_text().split()[1:]])
@@ -343,7 +345,7 @@ def test_verdict_names_a_first_ranked_poorly_calibrated_learner(tmp_path):
 
 def test_gate_on_brier(tmp_path):
     spec = _run_spec(tmp_path, "gates:\n  - {learner: a, metric: brier, max: 0.3}\n"
-                     "  - {learner: b, metric: brier, max: 0.001}\n")
+                     "  - {learner: b, metric: brier, max: 0.001}\n", formats="json")
     assert main(["run", str(spec), "--quiet"]) == 3  # b's gate fails
     data = json.loads((tmp_path / "out" / "results.json").read_text())
     gates = {g["learner"]: g for g in data["gates"]}

@@ -2,8 +2,8 @@
 ``evalreport.metrics.__all__``, ``evalreport.figures.plots.__all__``, the public
 methods and properties of ``BinaryEvaluation`` and ``Result``) has a numpydoc
 Examples section that runs, and the examples give what they say
-(``doctest.testmod`` over the modules that hold them), so they cannot rot.
-(pytest's ``--doctest-modules`` runs them too; this holds them when it is off.)
+(pytest's ``--doctest-modules`` over ``evalreport/``, which pyproject.toml turns on
+for the fast loop and the whole suite alike), so they cannot rot.
 """
 
 from __future__ import annotations
@@ -54,13 +54,15 @@ def test_every_public_object_has_a_numpydoc_example(name):
     assert runs, f"{name}: every example line is skipped"
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("module", MODULES)
-def test_the_examples_run(module, monkeypatch):
-    monkeypatch.setenv("MPLBACKEND", "Agg")
-    failed, attempted = doctest.testmod(importlib.import_module(module),
-                                        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    assert attempted > 0 and failed == 0
+def test_the_examples_run_in_every_test_run(pytestconfig):
+    # pytest runs each module's examples (evalreport/ is a test path, --doctest-modules
+    # an option of every run: pyproject.toml), MODULES' among them: this test ran
+    # doctest.testmod over MODULES as well, the same examples a second time in a run
+    assert "--doctest-modules" in pytestconfig.getini("addopts")
+    assert "evalreport" in pytestconfig.getini("testpaths")
+    finder = doctest.DocTestFinder()
+    for module in MODULES:  # each holds examples
+        assert any(t.examples for t in finder.find(importlib.import_module(module))), module
 
 
 def test_help_of_evaluate_is_a_reference():

@@ -568,6 +568,7 @@ def test_duckdb_reads_a_boolean_score_column_of_a_csv(tmp_path):
     assert out["memory"][1]["auc"] == pytest.approx(roc_auc_score(y, hard), abs=1e-12)
 
 
+@pytest.mark.slow  # (a Spark driver's JVM: about 12 CPU-seconds where it is the first of the run)
 def test_spark_reads_doubled_quotes_in_a_csv(tmp_path):
     pytest.importorskip("pyspark")
     rng = np.random.default_rng(8)

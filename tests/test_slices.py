@@ -305,11 +305,20 @@ def _run(tmp_path, extra="", csv=None, spec=None, status=None):
     return json.loads((tmp_path / "out" / "results.json").read_text()), cols
 
 
+@pytest.fixture(scope="module")
+def default_run(tmp_path_factory):
+    """The SPEC's run on ``_data()`` (results.json, its columns, the folder with report.html),
+    once for the tests that read different things of it: never write to it."""
+    folder = tmp_path_factory.mktemp("slices")
+    got, cols = _run(folder, status=0)
+    return got, cols, folder
+
+
 @pytest.mark.slow
-def test_each_slice_is_the_subset_evaluated_alone(tmp_path):
+def test_each_slice_is_the_subset_evaluated_alone(default_run):
     from sklearn.metrics import average_precision_score, precision_score, recall_score, roc_auc_score
 
-    got, c = _run(tmp_path, status=0)
+    got, c, _ = default_run
     whole = got["learners"]["a"]
     block = whole["slices"]["region"]
     assert list(block) == ["level", "resamples", "slices_min", "too_small", "values", "parity"]
@@ -347,9 +356,9 @@ def test_each_slice_is_the_subset_evaluated_alone(tmp_path):
 
 
 @pytest.mark.slow
-def test_parity_in_results_json_matches_fairlearn_with_bootstrap_intervals(tmp_path):
+def test_parity_in_results_json_matches_fairlearn_with_bootstrap_intervals(default_run):
     from fairlearn import metrics as fm
-    got, c = _run(tmp_path, status=0)
+    got, c, _ = default_run
     for learner in ("a", "b"):
         block = got["learners"][learner]["slices"]["region"]
         assert block["level"] == 0.95 and block["resamples"] == 200
@@ -391,8 +400,8 @@ def test_weighted_slices_are_weighted_without_intervals(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_small_slice_is_marked_and_warned_about_once(tmp_path):
-    got, _ = _run(tmp_path, status=0)
+def test_a_small_slice_is_marked_and_warned_about_once(default_run):
+    got, _, _ = default_run
     said = [w for w in got["warnings"] if "too small" in w]
     n_pos = got["learners"]["a"]["slices"]["region"]["values"]["isle"]["positives"]
     assert n_pos < 10
@@ -625,9 +634,8 @@ def test_slices_in_a_multiclass_task_are_refused(tmp_path, monkeypatch, capsys):
 # --- the report ----------------------------------------------------------------------
 
 @pytest.mark.slow
-def test_the_report_shows_the_slices(tmp_path):
-    _run(tmp_path, status=0)
-    html = (tmp_path / "out" / "report.html").read_text()
+def test_the_report_shows_the_slices(default_run):
+    html = (default_run[2] / "out" / "report.html").read_text()
     assert "7. Subgroup slices" in html and "8. Warnings" in html and "9. Appendix" in html
     assert "<caption>" in html and "</span>a</span> by region</caption>" in html.replace(
         '<span class="learner">', "</span>")

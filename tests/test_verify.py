@@ -93,10 +93,21 @@ def signed(tmp_path_factory):
     _write_data(folder)
     cert = _write_signer(folder)
     (folder / "spec.yaml").write_text(SPEC.format(sign=SIGN_P12))
+    from evalreport.report import sign
+
+    unsigned = []  # the PDF the run made, as it went to be signed (test_signed_file_keeps_pdf_a_3b)
+    sign_pdf = sign.sign_pdf
+
+    def kept(pdf, *args, **kwargs):
+        unsigned.append(pdf)
+        return sign_pdf(pdf, *args, **kwargs)
+
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("EVALREPORT_TEST_PASSWORD", PASSWORD)
+        mp.setattr(sign, "sign_pdf", kept)
         assert main(["run", str(folder / "spec.yaml"), "--quiet", "--out", str(folder / "out")]) == 0
-    return {"folder": folder, "pdf": folder / "out" / "report.pdf", "cert": cert}
+    (unsigned,) = unsigned
+    return {"folder": folder, "pdf": folder / "out" / "report.pdf", "cert": cert, "unsigned": unsigned}
 
 
 def _verify(capsys, *args) -> tuple[int, str]:
@@ -157,7 +168,7 @@ def test_data_attached_with_sha256_and_size(signed):
 
 
 @pytest.mark.slow
-def test_signed_file_keeps_pdf_a_3b(signed, tmp_path, monkeypatch):
+def test_signed_file_keeps_pdf_a_3b(signed, monkeypatch):
     """The signature is an incremental update: the unsigned file's bytes come first,
     unchanged, and the signed file passes the PDF/A checks test_pdf_sink makes."""
     from evalreport.report.sign import load_signer, sign_pdf
@@ -166,11 +177,9 @@ def test_signed_file_keeps_pdf_a_3b(signed, tmp_path, monkeypatch):
     folder = signed["folder"]
     spec = load_spec(folder / "spec.yaml")
     monkeypatch.setenv("EVALREPORT_TEST_PASSWORD", PASSWORD)
-    unsigned_spec = tmp_path / "spec.yaml"
-    unsigned_spec.write_text(SPEC.format(sign=""))
-    shutil.copy(folder / "preds.csv", tmp_path / "preds.csv")
-    assert main(["run", str(unsigned_spec), "--quiet", "--out", str(tmp_path / "out"), "--format", "pdf"]) == 0
-    unsigned = (tmp_path / "out" / "report.pdf").read_bytes()
+    unsigned = signed["unsigned"]  # the run's PDF before its signature
+    assert signed["pdf"].read_bytes().startswith(unsigned)
+    assert pypdf.PdfReader(io.BytesIO(unsigned)).trailer["/Root"].get("/AcroForm") is None  # (not signed yet)
     signed_bytes = sign_pdf(unsigned, load_signer(spec))
     assert signed_bytes.startswith(unsigned) and len(signed_bytes) > len(unsigned)
     for data in (signed_bytes, signed["pdf"].read_bytes()):

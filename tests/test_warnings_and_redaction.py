@@ -244,12 +244,19 @@ def test_redaction_cases(text, published, where):
     assert redact_spec_text(text) == (published, where)
 
 
+@pytest.fixture(scope="module")
+def secret_report(tmp_path_factory):
+    """SECRET_SPEC's report in every format, once for the tests that read its files: (the
+    spec's path, the run's status, results.json, report.html); never write to it."""
+    spec = _write(tmp_path_factory.mktemp("secrets"), SECRET_SPEC, **{"pred.csv": BINARY_CSV})
+    return (spec, *_run(spec, "json,html,pdf"))
+
+
 @pytest.mark.slow
-def test_no_secret_in_the_report(tmp_path):
-    spec = _write(tmp_path, SECRET_SPEC, **{"pred.csv": BINARY_CSV})
-    status, d, page = _run(spec)
+def test_no_secret_in_the_report(secret_report):
+    spec, status, d, page = secret_report
     assert status == 0
-    published = (tmp_path / "out" / "results.json").read_text() + page
+    published = (spec.parent / "out" / "results.json").read_text() + page
     for secret in ("TOKEN-1", "AKIA-ID-2", "SECRET-3", "SECRET-4", "SECRET-5", "continued", "SECRET-6",
                    "SECRET-7", "PW-8"):
         assert secret not in published
@@ -267,15 +274,15 @@ def test_no_secret_in_the_report(tmp_path):
 
 
 @pytest.mark.slow
-def test_no_secret_in_the_pdf(tmp_path):
+def test_no_secret_in_the_pdf(secret_report):
     import pypdf
-    spec = _write(tmp_path, SECRET_SPEC, **{"pred.csv": BINARY_CSV})
-    status, _, _ = _run(spec, "json,pdf")
+    spec, status, _, _ = secret_report
     assert status == 0
-    pdf = (tmp_path / "out" / "report.pdf").read_bytes()
-    attached = pypdf.PdfReader(tmp_path / "out" / "report.pdf").attachments
+    out = spec.parent / "out"
+    pdf = (out / "report.pdf").read_bytes()
+    attached = pypdf.PdfReader(out / "report.pdf").attachments
     assert attached["spec.yaml"] == [SECRET_SPEC_PUBLISHED.encode()]
-    text = "".join(page.extract_text() for page in pypdf.PdfReader(tmp_path / "out" / "report.pdf").pages)
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(out / "report.pdf").pages)
     for secret in ("TOKEN-1", "AKIA-ID-2", "SECRET-3", "SECRET-6", "SECRET-7", "PW-8"):
         assert secret not in text and secret.encode() not in pdf
 
