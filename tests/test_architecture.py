@@ -461,3 +461,11 @@ def test_task_name_test_finder_finds_them():
             'registry.ranked("binary")\nBUILDERS = {"binary": 1}\n')
     assert _task_name_tests(text) == ['if spec.task == "binary":', '{% if task == "multiclass" %}',
                                       'x = "multiclass" != t']
+
+
+def test_no_merge_leftovers_in_the_tree():
+    # a merge's *.orig / *.rej copies were once committed beside the modules they copied
+    root = PACKAGE.parent
+    leftovers = [str(p.relative_to(root)) for folder in ("evalreport", "templates", "tests", "configs", "docs")
+                 for pattern in ("*.orig", "*.rej") for p in (root / folder).rglob(pattern)]
+    assert not leftovers, leftovers
