@@ -442,3 +442,26 @@ def test_calibration_is_called_poor_only_when_the_whole_interval_is_above_the_cu
     assert _poor(0.06, (0.03, 0.09), "95%") == ("its calibration may be poor: ECE 0.0600 [0.0300, 0.0900], whose 95% "
                                                 "interval holds 0.05")
     assert _poor(0.06, None, "95%").endswith("(above 0.05; no interval computed)")
+
+
+def test_a_lower_ece_without_a_paired_bootstrap_says_what_the_test_needs(tmp_path):
+    # the multi-class task resamples no ECE, whatever its bootstrap: the sentence once blamed
+    # "confidence.bootstrap is 0, or the data are weighted" in a run with 2,000 resamples
+    from evalreport.report.calibration import ECE_UNTESTED, poor_calibration_sentences
+
+    rng = np.random.default_rng(4)
+    n = 300
+    y = rng.integers(0, 3, n)
+    sharp = np.full((n, 3), 0.02)
+    sharp[np.arange(n), y] = 0.96  # right every time: ranks first
+    soft = sharp * 0.2 + 0.8 / 3  # the same order, scores pulled to the middle: poorly calibrated
+    noisy = rng.dirichlet([1, 1, 1], n)
+    noisy[np.arange(n), y] += 0.3
+    noisy /= noisy.sum(axis=1, keepdims=True)
+    result = evalreport.from_predictions(y, {"soft": soft, "noisy": noisy}, confidence={"bootstrap": 50})
+    result = result.with_intervals()  # (from_predictions defers the bootstrap)
+    eces = {k: lr.values.get("ece") for k, lr in result.learners.items()}
+    assert eces["soft"] > 0.05 and eces["noisy"] < eces["soft"]  # by construction
+    sentences = [s for s in poor_calibration_sentences(result) if s.startswith("soft ranks first")]
+    assert sentences and f"has a lower ECE, not tested ({ECE_UNTESTED})" in sentences[0]
+    assert "confidence.bootstrap is 0," not in sentences[0]

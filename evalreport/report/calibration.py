@@ -128,11 +128,16 @@ def poor_calibration_sentences(result) -> list[str]:
             if untested:
                 one = len(untested) == 1
                 also += (f"; {_named(untested, lambda k: f'{k} ({fmt(others[k])})')} "
-                         f"{'has' if one else 'have'} a lower ECE, not tested (no paired bootstrap: "
-                         "confidence.bootstrap is 0, or the data are weighted or aggregated)")
+                         f"{'has' if one else 'have'} a lower ECE, not tested ({ECE_UNTESTED})")
             out.append(f"{key} ranks first{where} by {and_join(measures)}, but {judged}{also}. Its scores "
                        "should not be read as probabilities without recalibration.")
     return out
+
+
+#: why a lower ECE is not tested: what the paired bootstrap of the ECE needs, not a guess at
+#: which need this run misses (a multi-class run resamples no ECE whatever its bootstrap)
+ECE_UNTESTED = ("no paired bootstrap of the ECE here: it needs confidence.bootstrap above 0, unweighted rows "
+                "and a binary task")
 
 
 def _poor(ece: float, interval, level: str) -> str:
