@@ -37,7 +37,8 @@ def breast_cancer(example_report) -> str:
 
 def test_agreed_ranking_is_one_order_of_one_data_set():
     rows = [{"dataset": "", "measure": m, "order": "A > B"} for m in ("AUC", "F1", "BEP")]
-    assert agreed_ranking(rows) == {"order": "A > B", "measures": "AUC, F1 and BEP"}
+    assert agreed_ranking(rows) == {"order": "A > B", "measures": "AUC, F1 and BEP",
+                                    "untested": "These are orders of point values, not tested differences."}
     assert agreed_ranking(rows[:2] + [{"dataset": "", "measure": "BEP", "order": "B > A"}]) is None
     assert agreed_ranking([dict(r, dataset="d1") for r in rows]) is None
     assert agreed_ranking([]) is None
@@ -47,7 +48,7 @@ def test_agreed_ranking_is_one_order_of_one_data_set():
 def test_rankings_that_agree_are_a_sentence(watermelon):
     text = html.unescape(re.sub(r"<[^>]+>", "", watermelon))
     assert ("Every measure (AUC, BEP, F1, expected total cost and least cost over all thresholds) ranks the "
-            "learners alike, best first: A > B.") in text
+            "learners alike, best first: A > B. These are orders of point values, not tested differences.") in text
     assert 'class="rankings"' not in watermelon
 
 

@@ -73,7 +73,8 @@ def agreed_ranking(rankings: list[dict]) -> dict | None:
     same order in a row per measure; else None (the table)."""
     if not rankings or len({r["order"] for r in rankings}) != 1 or any(r["dataset"] for r in rankings):
         return None
-    return {"order": rankings[0]["order"], "measures": and_join([r["measure"] for r in rankings])}
+    return {"order": rankings[0]["order"], "measures": and_join([r["measure"] for r in rankings]),
+            "untested": UNTESTED_ORDERS}
 
 
 def ranking_sentence(comp, label: dict, where: str = "") -> str:
