@@ -61,6 +61,23 @@ def _tiny(value: float) -> str | None:
     return None
 
 
+def _near_one(value: float) -> str | None:
+    """"> 0.9999" for a value short of 1 that prints as 1 even with 4 decimals ("< -0.9999"
+    near -1): a measure's 1 is perfect (an AUC, an accuracy), which such a value is not."""
+    if 0 < 1 - abs(value) and abs(float(_fixed(value, TABLE_DECIMALS).replace(",", ""))) == 1:
+        return f"> {1 - FLOOR:.4f}" if value > 0 else f"< -{1 - FLOOR:.4f}"
+    return None
+
+
+def _short_of_one(value: float, decimals: int) -> int:
+    """``decimals``, or more (at most 4) where ``value``, short of ±1, would print as
+    ±1 with them: 0.99959 is "0.9996", not "1.00"."""
+    while 0 < 1 - abs(value) and abs(float(_fixed(value, decimals).replace(",", ""))) == 1 \
+            and decimals < TABLE_DECIMALS:
+        decimals += 1
+    return decimals
+
+
 def _fixed(value: float, decimals: int) -> str:
     text = f"{value:,.{max(decimals, 0)}f}"
     return text[1:] if text.startswith("-") and float(text.replace(",", "")) == 0 else text
@@ -96,7 +113,8 @@ def value_text(value, *, table: bool = False) -> str:
     if special:
         return special
     value = float(value)
-    return _tiny(value) or _fixed(value, _decimals(value, "table" if table else "prose"))
+    return _tiny(value) or _near_one(value) or _fixed(value, _short_of_one(
+        value, _decimals(value, "table" if table else "prose")))
 
 
 def rate(value, *, table: bool = False) -> str:
@@ -199,18 +217,18 @@ def interval_text(value, interval, kind: str = "rate", *, table: bool = False) -
     if special:
         return special
     value = float(value)
-    base = _decimals(value, "table" if table else "prose")
+    base = _short_of_one(value, _decimals(value, "table" if table else "prose"))
     if interval is None or None in tuple(interval):
         return value_text(value, table=table)
     lo, hi = (float(x) for x in interval)
     if lo == hi:
-        return f"{_tiny(value) or _fixed(value, base)} ± 0"
-    d = base
+        return f"{_tiny(value) or _near_one(value) or _fixed(value, base)} ± 0"
+    d = max(base, _short_of_one(lo, base), _short_of_one(hi, base))
     while _fixed(lo, d) == _fixed(hi, d) and d < 12:
         d += 1
 
     def end(x: float) -> str:
-        return (_tiny(x) if d <= TABLE_DECIMALS else None) or _fixed(x, d)
+        return (_tiny(x) or _near_one(x) if d <= TABLE_DECIMALS else None) or _fixed(x, d)
 
     return f"{end(value)} [{end(lo)}, {end(hi)}]"
 
@@ -224,10 +242,14 @@ def ends_text(lo, hi, *, table: bool = False) -> str:
     d = _decimals(max(abs(lo), abs(hi)), "table" if table else "prose")
     if not table and max(abs(lo), abs(hi)) < 10:
         d = max(d, PROSE_DIGITS)  # [0.983, 1.000], not [0.98, 1.00]
+    d = max(d, _short_of_one(lo, d), _short_of_one(hi, d))
     while lo != hi and _fixed(lo, d) == _fixed(hi, d) and d < 12:
         d += 1
-    return f"[{_tiny(lo) if d <= TABLE_DECIMALS and _tiny(lo) else _fixed(lo, d)}, " \
-           f"{_tiny(hi) if d <= TABLE_DECIMALS and _tiny(hi) else _fixed(hi, d)}]"
+
+    def end(x: float) -> str:
+        return (_tiny(x) or _near_one(x) if d <= TABLE_DECIMALS else None) or _fixed(x, d)
+
+    return f"[{end(lo)}, {end(hi)}]"
 
 
 def measure_interval_text(name: str, value, interval, *, table: bool = False) -> str:

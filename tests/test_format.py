@@ -84,6 +84,8 @@ def test_never_an_exponent(value, table):
 def test_prose_keeps_three_significant_digits(value, negative):
     value = -value if negative else value
     text = value_text(value)
+    if _prints_as_one(value, 3):  # short of ±1: never printed as ±1 (test_short_of_one_is_never_one)
+        return
     digits = Decimal(text.replace(",", "")).as_tuple()
     # an independent reading: the text's digits less its leading zeros (integers keep all theirs)
     significant = len(re.sub(r"\D", "", text).lstrip("0"))
@@ -96,6 +98,9 @@ def test_prose_keeps_three_significant_digits(value, negative):
 def test_tables_keep_four_decimals(value, negative):
     value = -value if negative else value
     text = value_text(value, table=True)
+    if _prints_as_one(value, 4):
+        assert text == ("> 0.9999" if value > 0 else "< -0.9999")
+        return
     whole, _, decimals = text.replace(",", "").partition(".")
     assert len(decimals) == 4
     assert math.isclose(float(text.replace(",", "")), round(value, 4), abs_tol=1.00001e-4)
@@ -128,3 +133,31 @@ def test_p_values_are_p_equals_or_below_the_floor(p):
     assert re.fullmatch(r"p = (0\.\d+|1\.0*)|p < 0\.001", text), text
     if text.startswith("p = "):
         assert p >= 0.001 and math.isclose(float(text[4:]), p, rel_tol=0.06)
+
+
+def _prints_as_one(value: float, decimals: int) -> bool:
+    """Whether ``value``, short of ±1, rounds to ±1 with ``decimals`` (Decimal, not the code's f-format)."""
+    return 0 < 1 - abs(value) and abs(Decimal(value).quantize(Decimal(1).scaleb(-decimals))) == 1
+
+
+@given(st.floats(min_value=0.99, max_value=1, exclude_max=True), st.booleans(), st.booleans())
+def test_short_of_one_is_never_one(value, negative, table):
+    # a measure's 1 is perfect: 0.99959 is "0.9996", not "1.00" (model-risk review: "auc = 1.00"
+    # for an AUC of 0.9996); at 4 decimals and still 1, "> 0.9999"
+    value = -value if negative else value
+    text = value_text(value, table=table)
+    if _prints_as_one(value, 4):
+        assert text == ("> 0.9999" if value > 0 else "< -0.9999")
+    else:
+        shown = Decimal(text)
+        assert abs(shown) != 1 and abs(shown - Decimal(value)) <= Decimal("0.5") * Decimal(10) ** shown.as_tuple().exponent
+        if not _prints_as_one(value, 4 if table else 3):  # no more digits than the policy's where not needed
+            assert len(text.partition(".")[2]) == (4 if table else 3 if abs(value) < 1 else 2)
+    assert value_text(1.0) == "1.00" and value_text(-1.0, table=True) == "-1.0000"
+
+
+def test_short_of_one_by_hand():
+    assert [value_text(v) for v in (0.99959, 0.9994, 0.99996, -0.99959)] == ["0.9996", "0.999", "> 0.9999", "-0.9996"]
+    assert [value_text(v, table=True) for v in (0.99994, 0.99996)] == ["0.9999", "> 0.9999"]
+    assert interval_text(0.99959, (0.998, 1.0)) == "0.9996 [0.9980, 1.0000]"
+    assert ends_text(0.9981, 0.99958) == "[0.9981, 0.9996]" and ends_text(0.983, 1.0) == "[0.983, 1.000]"
