@@ -621,3 +621,19 @@ def test_duckdb_results_do_not_depend_on_its_threads(tmp_path, weighted):
         out.append((t.threshold.tobytes(), t.tp.tobytes(), t.fp.tobytes(),
                     repr(evaluate_counts(t).average_precision)))
     assert out[0] == out[1]
+
+
+def test_the_multiclass_checks_read_alike_in_every_engine():
+    # DuckDB's and Spark's multi-class aggregations read their check counts through one function
+    from evalreport.engines.checks import ColumnError, judge_class_checks
+
+    common = dict(cols=["s1", "s2"], owner={"s1": "a", "s2": "b"}, label="y", where="data[0]")
+    judge_class_checks(5, 0, [0, 0], **common)  # nothing wrong: no exception
+    with pytest.raises(ValueError, match=r"^data\[0\] has no rows$"):
+        judge_class_checks(0, 0, [0, 0], **common)
+    with pytest.raises(ColumnError, match="label column 'y' has 2 missing value") as e:
+        judge_class_checks(5, 2, [1, 0], **common)
+    assert e.value.role == "label"
+    with pytest.raises(ColumnError, match="score column 's2' has 3 missing, NaN or infinite value") as e:
+        judge_class_checks(5, 0, [0, 3], **common)
+    assert (e.value.role, e.value.learner) == ("score", "b")

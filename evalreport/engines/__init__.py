@@ -119,6 +119,7 @@ from .checks import (  # noqa: F401
     check_columns,
     check_labels,
     judge_checks,
+    judge_class_checks,
     match_positive,
     id_problem,
     missing_column_message,

@@ -177,6 +177,21 @@ def sorted_labels(values) -> list:
         return sorted(values, key=lambda v: (type(v).__name__, repr(v)))
 
 
+def judge_class_checks(rows: int, null_labels: int, bad, *, cols, owner: dict, label: str, where: str) -> None:
+    """Read the counts of a multi-class aggregation's data checks (DuckDB's and Spark's
+    alike): the rows, the missing labels, then each score column's missing, NaN or
+    infinite values (``bad``, in the order of ``cols``; ``owner``: column -> learner);
+    raise on the first kind of problem."""
+    if rows == 0:
+        raise ValueError(f"{where} has no rows")
+    if null_labels:
+        raise ColumnError(f"label column {label!r} has {null_labels} missing value(s) in {where}", "label")
+    for c, nbad in zip(cols, bad):
+        if nbad:
+            raise ColumnError(f"score column {c!r} has {nbad} missing, NaN or infinite value(s) in {where}",
+                              "score", owner[c])
+
+
 def judge_checks(row: list, *, cols, scores: dict, mode, label: str, weight, by, where: str):
     """Read the one-row result of the engines' data checks (rows, missing labels,
     then per score column missing/NaN/infinite counts and, for quantile bins, its

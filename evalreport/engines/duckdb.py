@@ -103,7 +103,7 @@ import tempfile
 
 import numpy as np
 
-from .checks import ColumnError, check_columns, quote_ident
+from .checks import check_columns, judge_class_checks, quote_ident
 from .duckdb_queries import aggregate, scaled_weight
 from .duckdb_source import (  # noqa: F401 (KINDS, DUCKDB_SHARE and share_memory: re-exported)
     DUCKDB_SHARE,
@@ -285,15 +285,8 @@ def aggregate_duckdb_multiclass(source, *, label: str, classes, learners: dict[s
             f"OR isinf({quote_ident(c)}))" for c in cols)
         counts = run(f"SELECT count(*), count(*) FILTER (WHERE {quote_ident(label)} IS NULL), {checks} "
                      f"FROM {from_sql}")[0]
-        rows, null_labels, bad = counts[0], counts[1], counts[2:]
-        if rows == 0:
-            raise ValueError(f"{where} has no rows")
-        if null_labels:
-            raise ColumnError(f"label column {label!r} has {null_labels} missing value(s) in {where}", "label")
-        for c, nbad in zip(cols, bad):
-            if nbad:
-                raise ColumnError(f"score column {c!r} has {nbad} missing, NaN or infinite value(s) in {where}",
-                                  "score", owner[c])
+        rows = counts[0]
+        judge_class_checks(rows, counts[1], counts[2:], cols=cols, owner=owner, label=label, where=where)
         labels = [r[0] for r in run(f"SELECT DISTINCT {lab} FROM {from_sql}")]
         index = {}
         for value in labels:

@@ -52,13 +52,13 @@ from . import (
     class_column,
     class_key,
     judge_checks,
+    judge_class_checks,
     LABELS_CAP,
     Aggregated,
     build_tables,
     cell_scale,
     cells_for,
     match_positive,
-    ColumnError,
     check_columns,
     id_problem,
     parse_resolution,
@@ -404,15 +404,9 @@ def _multiclass_counts(df, F, *, label: str, keys: list, learners: dict, weight,
         x = _col(F, c).cast("double")
         checks.append(F.sum(F.when(x.isNull() | F.isnan(x) | (F.abs(x) == float("inf")), 1).otherwise(0)))
     row = df.agg(*checks).collect()[0]
-    rows, null_labels, bad = int(row[0]), int(row[1] or 0), [int(v or 0) for v in row[2:]]
-    if rows == 0:
-        raise ValueError(f"{where} has no rows")
-    if null_labels:
-        raise ColumnError(f"label column {label!r} has {null_labels} missing value(s) in {where}", "label")
-    for c, nbad in zip(cols, bad):
-        if nbad:
-            raise ColumnError(f"score column {c!r} has {nbad} missing, NaN or infinite value(s) in {where}",
-                              "score", owner[c])
+    rows = int(row[0])
+    judge_class_checks(rows, int(row[1] or 0), [int(v or 0) for v in row[2:]], cols=cols, owner=owner,
+                       label=label, where=where)
     index = {}
     for r in df.select(lab.alias("l")).distinct().collect():
         key = class_key(r["l"])
