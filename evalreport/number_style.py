@@ -227,10 +227,13 @@ def interval_text(value, interval, kind: str = "rate", *, table: bool = False) -
     while _fixed(lo, d) == _fixed(hi, d) and d < 12:
         d += 1
 
-    def end(x: float) -> str:
-        return (_tiny(x) or _near_one(x) if d <= TABLE_DECIMALS else None) or _fixed(x, d)
+    return f"{_end(value, d)} [{_end(lo, d)}, {_end(hi, d)}]"
 
-    return f"{end(value)} [{end(lo)}, {end(hi)}]"
+
+def _end(x: float, decimals: int) -> str:
+    """A value or an interval's end with ``decimals``; within the policy's decimals the
+    floor's and 1's words ("< 0.0001", "> 0.9999"), where digits would mislead."""
+    return (_tiny(x) or _near_one(x) if decimals <= TABLE_DECIMALS else None) or _fixed(x, decimals)
 
 
 def ends_text(lo, hi, *, table: bool = False) -> str:
@@ -245,11 +248,7 @@ def ends_text(lo, hi, *, table: bool = False) -> str:
     d = max(d, _short_of_one(lo, d), _short_of_one(hi, d))
     while lo != hi and _fixed(lo, d) == _fixed(hi, d) and d < 12:
         d += 1
-
-    def end(x: float) -> str:
-        return (_tiny(x) or _near_one(x) if d <= TABLE_DECIMALS else None) or _fixed(x, d)
-
-    return f"[{end(lo)}, {end(hi)}]"
+    return f"[{_end(lo, d)}, {_end(hi, d)}]"
 
 
 def measure_interval_text(name: str, value, interval, *, table: bool = False) -> str:
