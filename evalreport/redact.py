@@ -32,6 +32,8 @@ from dataclasses import dataclass
 
 import yaml
 
+from .yaml_read import scan_and_compose
+
 __all__ = ["REDACTED", "Published", "published", "publish", "published_spec", "published_spec_text",
            "looks_like_credential", "redact_spec_text", "redact_text",
            "redaction_note"]
@@ -259,8 +261,7 @@ def redact_spec_text(text: str) -> tuple[str, list[str]]:
         return text, []
     where: list[tuple[int, str]] = []  # (position, description)
     try:
-        tokens = list(yaml.scan(text, Loader=yaml.SafeLoader))
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        tokens, root = scan_and_compose(text)
     except yaml.YAMLError:
         tokens, root = [], None
         text, kinds = _redact_text(text)  # no structure to follow: the whole text

@@ -711,8 +711,9 @@ def test_yaml_bomb_is_refused_within_its_budget(monkeypatch, name):
             return construct(loader, node)
         return constructor
 
-    constructors = {tag: counted(f) for tag, f in yaml_lines._Loader.yaml_constructors.items()}
-    monkeypatch.setattr(yaml_lines._Loader, "yaml_constructors", constructors)
+    for loader in yaml_lines._loader_classes(text):  # libyaml's parser where it may read the text, then Python's
+        constructors = {tag: counted(f) for tag, f in loader.yaml_constructors.items()}
+        monkeypatch.setattr(loader, "yaml_constructors", constructors)
     with pytest.raises(SpecError) as info:
         parse_spec(text, source="spec.yaml")
     assert ["error: " + p for p in info.value.problems] == BOMBS[name][1]

@@ -1,8 +1,7 @@
 """A matplotlib figure -> the SVG text the report inlines (figures/__init__.py draws).
 
-The SVG is made lean for WeasyPrint (:func:`_lean`), and the figures can be
-built without being drawn (:func:`drawing`), for a JSON-only run that still
-lists the warnings drawing would raise.
+The SVG is made lean for WeasyPrint (:func:`_lean`); inside :func:`drawing`, what
+laying the figures out warns of is kept apart from what building them does.
 """
 
 from __future__ import annotations
@@ -23,10 +22,9 @@ WIDE = 4.0
 
 
 class _Drawing:
-    """How :func:`to_svg` finishes a figure inside :func:`drawing`."""
+    """How :func:`to_svg` routes a figure's warnings inside :func:`drawing`."""
 
-    def __init__(self, dry: bool, layout):
-        self.dry = dry
+    def __init__(self, layout):
         self.layout = layout  # a capture.Routed: the warnings of laying figures out
 
 
@@ -34,24 +32,18 @@ _DRAWING: contextvars.ContextVar[_Drawing | None] = contextvars.ContextVar("eval
 
 
 @contextmanager
-def drawing(*, dry: bool, stage: str = "drawing the report's figures"):
-    """Figures made inside either are drawn (``dry=False``) or only built
-    (``dry=True``: their artists, texts and numbers, but no layout, rendering or
-    SVG; each figure is a placeholder ``<svg>`` that says what it would show).
-
-    A dry run raises the same warnings as drawing, but for those of laying the
-    figures out: the NumPy warnings come from building them, and the glyphs
-    missing from the font are found from the texts (:func:`_warn_missing_glyphs`)
-    in both modes alike. So a JSON-only run lists what a drawn report lists
-    without drawing (about 1 s of a small run). What layout and rendering raise
-    (rare: matplotlib on an axis or a legend it cannot place) goes to the
-    yielded :class:`~evalreport.capture.Routed`, not to the enclosing capture:
-    the report lists it after the rest; results.json, the same whatever the
+def drawing(*, stage: str = "drawing the report's figures"):
+    """The figures made inside are drawn with their warnings routed: the NumPy
+    warnings of building them, and the glyphs missing from the font (found from
+    the drawn texts: :func:`_warn_missing_glyphs`), go to the enclosing capture;
+    what layout and rendering raise (rare: matplotlib on an axis or a legend it
+    cannot place) goes to the yielded :class:`~evalreport.capture.Routed`: the
+    report lists it after the rest; results.json, the same whatever the
     formats, does not."""
     from ..capture import Routed
 
     layout = Routed(stage)
-    token = _DRAWING.set(_Drawing(dry, layout))
+    token = _DRAWING.set(_Drawing(layout))
     try:
         yield layout
     finally:
@@ -63,25 +55,21 @@ _GLYPH = "Glyph {cp} ({name}) missing from font(s) {font}."
 _GLYPH_RE = r"Glyph \d+ \(.*\) missing from font\(s\)"
 
 
-def _warn_missing_glyphs(fig) -> None:
-    """Warn, as matplotlib does while drawing, of each character of the figure's
-    texts that its font has no glyph for (a learner or class name in a script
-    DejaVu Sans lacks): found from the texts, so that a figure not drawn warns
-    as a drawn one does."""
-    from matplotlib.font_manager import FontProperties, findfont, get_font
-    from matplotlib.text import Text
-    from matplotlib.ticker import FixedFormatter
+#: the texts of matplotlib's SVG (svg.fonttype "none": each line of a text is a <text>)
+_SVG_TEXT = re.compile(r"<text\b[^>]*>([^<]*)</text>")
 
-    texts = [t.get_text() for t in fig.findobj(Text) if t.get_visible()]
-    for ax in fig.axes:
-        for axis in (ax.xaxis, ax.yaxis):
-            formatter = axis.get_major_formatter()
-            if isinstance(formatter, FixedFormatter):  # labels set by name (classes, measures)
-                texts.extend(formatter.seq)
+
+def _warn_missing_glyphs(svg: str) -> None:
+    """Warn, once per character and figure, of each character of the drawn texts
+    that the figures' font has no glyph for (a learner or class name in a script
+    DejaVu Sans lacks), in matplotlib's own words: matplotlib warns once per
+    glyph and text drawn, and of texts measured but never drawn."""
+    from matplotlib.font_manager import FontProperties, findfont, get_font
+
     font = get_font(findfont(FontProperties(family=FONT)))
     seen: set[int] = set()
-    for text in texts:
-        for ch in str(text):
+    for text in _SVG_TEXT.findall(svg):
+        for ch in html.unescape(text):
             cp = ord(ch)
             if cp < 32 or cp in seen:
                 continue
@@ -143,25 +131,22 @@ def to_svg(fig, name: str, alt: str, natural: bool = False) -> str:
     """The figure as SVG text; ``alt`` (what it shows, in a sentence) is its
     accessible name, read out where the picture cannot be seen: the ``aria-label``
     in HTML and the SVG's ``<title>``, which WeasyPrint writes as the tagged PDF
-    figure's ``/Alt``. Inside ``drawing(dry=True)``, a placeholder with the same
-    name (see :func:`drawing`). ``natural``: never drawn wider than the figure's own
+    figure's ``/Alt``. ``natural``: never drawn wider than the figure's own
     size (a small figure, such as a 3 x 3 confusion matrix, is not stretched to the
     text width: its text stays the size it was set at)."""
     import matplotlib
 
-    _warn_missing_glyphs(fig)
     label = html.escape(" ".join(alt.split()), quote=True)  # one line, no stray spaces
     mode = _DRAWING.get()
-    if mode is not None and mode.dry:
-        return f'<svg role="img" data-figure="{name}" aria-label="{label}"><title>{label}</title></svg>'
     buf = io.StringIO()
     with warnings.catch_warnings():
         if mode is not None:
             warnings.simplefilter("always")
             warnings.showwarning = mode.layout._show
-        warnings.filterwarnings("ignore", message=_GLYPH_RE)  # warned of above, in every mode
+        warnings.filterwarnings("ignore", message=_GLYPH_RE)  # warned of below, once per glyph
         with matplotlib.rc_context({"svg.hashsalt": f"evalreport-{name}"}):
             fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    _warn_missing_glyphs(buf.getvalue())
     text = _lean(buf.getvalue())
     # ids unique per figure: several SVGs share one HTML page
     text = re.sub(r'id="([^"]+)"', rf'id="{name}-\1"', text)

@@ -80,7 +80,7 @@ def _made(result: Result) -> tuple[dict, list[str], list[str]]:
     from ..figures.svg import drawing
 
     # matplotlib's and NumPy's warnings go to the report's warnings, not stderr
-    with routed_warnings(_STAGE) as routed, drawing(dry=False, stage=_STAGE) as layout:
+    with routed_warnings(_STAGE) as routed, drawing(stage=_STAGE) as layout:
         context = _context(result)
     # redacted as the evaluation's are (published): a warning may quote a value
     said = {str(w) for w in result.warnings}

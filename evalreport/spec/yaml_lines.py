@@ -14,6 +14,7 @@ import datetime as _dt
 import yaml
 
 from ..errors import SpecError
+from ..yaml_read import C_PARSER, fast_enough
 from .messages import by_line, short, format_path
 
 
@@ -72,13 +73,14 @@ class _TooLarge(Exception):
         self.alias, self.path = alias, path
 
 
-class _Loader(yaml.SafeLoader):
-    """The safe loader, composing only: aliases come back as :class:`_Alias`
-    and nesting is capped at :data:`MAX_DEPTH`."""
+class _Composing:
+    """PyYAML's composer, composing only: aliases come back as :class:`_Alias`
+    and nesting is capped at :data:`MAX_DEPTH`. Over either parser
+    (:func:`_loader_classes`): the nodes are composed here, in Python."""
 
-    def __init__(self, text):
-        super().__init__(text)
+    def _start(self):
         self._path: list = []
+        self._values = 0
 
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
@@ -92,7 +94,7 @@ class _Loader(yaml.SafeLoader):
             index = index.target
         part = index.value if isinstance(index, yaml.ScalarNode) else index
         self._path.append("?" if part is None and parent is not None else part)
-        self._values = getattr(self, "_values", 0) + 1
+        self._values += 1
         if self._values > MAX_VALUES:
             raise _TooMany(self._path[1:3], self.peek_event().start_mark)
         if len(self._path) > MAX_DEPTH + 1:
@@ -101,6 +103,31 @@ class _Loader(yaml.SafeLoader):
             return super().compose_node(parent, index)
         finally:
             self._path.pop()
+
+
+class _Loader(_Composing, yaml.SafeLoader):
+    """PyYAML's pure-Python reader, scanner and parser: the one that words a refusal."""
+
+    def __init__(self, text):
+        yaml.SafeLoader.__init__(self, text)
+        self._start()
+
+
+if C_PARSER:
+    class _CLoader(_Composing, yaml.composer.Composer, yaml.CSafeLoader):
+        """libyaml's parser (several times faster: evalreport/yaml_read.py) under the
+        same Python composer (before libyaml's loader in the order: it has its own)."""
+
+        def __init__(self, text):
+            yaml.CSafeLoader.__init__(self, text)
+            yaml.composer.Composer.__init__(self)  # its anchors: libyaml's loader does not call it
+            self._start()
+
+
+def _loader_classes(text: str) -> tuple:
+    """The loaders to read ``text`` with, in order: libyaml's where it may, then
+    the pure-Python one, which decides wherever the first refuses the text."""
+    return (_CLoader, _Loader) if fast_enough(text) else (_Loader,)
 
 
 def _yaml_problem(exc: yaml.YAMLError, text: str, source: str) -> str:
@@ -176,23 +203,28 @@ def _composed(text: str, source: str):
     if len(text) > MAX_SPEC_CHARS:
         raise SpecError([f"{source}: the spec holds more than the {MAX_SPEC_CHARS:,} characters a spec may hold "
                          "(it names keys, columns and learners; the data is in the data files)"])
-    loader = None
-    try:
-        loader = _Loader(text)  # the reader refuses control characters here
-        node = loader.get_single_node()
-    except yaml.YAMLError as exc:
-        raise SpecError([_yaml_problem(exc, text, source)]) from None
-    except _TooDeep as exc:
-        raise SpecError([f"{source}:{exc.mark.line + 1}: {format_path(exc.path)}: {_too_deep()}"]) from None
-    except _TooMany as exc:
-        raise SpecError([f"{source}:{exc.mark.line + 1}: {format_path(exc.path)}: the spec holds more than "
-                         f"{MAX_VALUES:,} values (scalars, lists and mappings); a spec this large is refused"]
-                        ) from None
-    except RecursionError:  # only when called with little stack left
-        raise SpecError([f"{source}: invalid YAML: nested too deeply to be read"]) from None
-    finally:
-        if loader is not None:
-            loader.dispose()
+    readers = _loader_classes(text)
+    for reader in readers:
+        loader = None
+        try:
+            loader = reader(text)  # the pure-Python reader refuses control characters here
+            node = loader.get_single_node()
+        except yaml.YAMLError as exc:
+            if reader is not readers[-1]:
+                continue  # refused: the pure-Python reader words it (or, differing, reads it)
+            raise SpecError([_yaml_problem(exc, text, source)]) from None
+        except _TooDeep as exc:
+            raise SpecError([f"{source}:{exc.mark.line + 1}: {format_path(exc.path)}: {_too_deep()}"]) from None
+        except _TooMany as exc:
+            raise SpecError([f"{source}:{exc.mark.line + 1}: {format_path(exc.path)}: the spec holds more than "
+                             f"{MAX_VALUES:,} values (scalars, lists and mappings); a spec this large is refused"]
+                            ) from None
+        except RecursionError:  # only when called with little stack left
+            raise SpecError([f"{source}: invalid YAML: nested too deeply to be read"]) from None
+        finally:
+            if loader is not None:
+                loader.dispose()
+        break
     if node is None:
         raise SpecError([f"{source}: the spec is empty"])
     return loader, node
