@@ -238,3 +238,40 @@ def test_cost_alt_text_names_each_data_sets_least_cost():
                      SimpleNamespace(dataset="test", winner="a@test", cost_envelope=[])])
     assert ("At the operating point, PC(+) = 0.5, the least cost is b@validation's on validation and "
             "a@test's on test;") in F.cost_alt(result)
+
+
+def test_text_metrics_remembered_across_figures_give_the_same_svg(monkeypatch):
+    # figures/canvas.py measures each text for the SVG renderer once per process;
+    # matplotlib's own cache (per renderer) must give the same drawing, byte for byte
+    import matplotlib.text as mtext
+
+    from evalreport.figures import canvas
+    from evalreport.figures.classes import critical_difference_figure
+
+    def draw():
+        return critical_difference_figure(["logistic", "tree", "bayes née", "forest"], [1.2, 2.0, 2.8, 3.9],
+                                          1.1, [(0, 2)])
+
+    remembered = draw()
+    canvas._svg_text_metrics.cache_clear()
+    again = draw()  # every text measured afresh, then again from the memo
+    assert canvas._svg_text_metrics.cache_info().hits > 0
+    monkeypatch.setattr(mtext, "_get_text_metrics_with_cache", mtext._get_text_metrics_with_cache.__wrapped__)
+    monkeypatch.setattr(canvas, "remember_svg_text_metrics", lambda: None)
+    assert draw() == remembered == again
+
+
+def test_text_metrics_of_other_renderers_are_matplotlibs_own():
+    import matplotlib.text as mtext
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.font_manager import FontProperties
+
+    from evalreport.figures import canvas
+
+    canvas.remember_svg_text_metrics()
+    measured = mtext._get_text_metrics_with_cache
+    renderer, font = RendererAgg(100, 100, 200), FontProperties(family="DejaVu Sans", size=9)
+    before = canvas._svg_text_metrics.cache_info().currsize
+    assert measured(renderer, "AUC 0.93", font, False, 200) == measured.__wrapped__(renderer, "AUC 0.93", font,
+                                                                                  False, 200)
+    assert canvas._svg_text_metrics.cache_info().currsize == before  # not remembered: not an SVG renderer

@@ -4,12 +4,13 @@ pyplot, and the legend under the axes. Shared by the figure modules."""
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 from .svg import FONT
 
 __all__ = ["FULL_WIDTH", "HALF_WIDTH", "QUARTER_WIDTH", "THIRD_WIDTH", "THIRD_HEIGHT", "RC", "rc_context",
-           "new_figure", "legend_columns", "legend_below"]
+           "new_figure", "remember_svg_text_metrics", "legend_columns", "legend_below"]
 
 
 def rc_context(extra: dict | None = None):
@@ -25,13 +26,53 @@ def new_figure(figsize, **kwargs):
     figure registry to close figures from (a figure left open by an exception
     lived on), no process-wide backend switch (``matplotlib.use``) under the
     caller, and the Agg backend is never loaded. (pyplot's own import is small
-    once matplotlib.figure is loaded: about 15 ms.)"""
+    once matplotlib.figure is loaded: about 15 ms.) Its texts are measured
+    through :func:`remember_svg_text_metrics`."""
     from matplotlib.backends.backend_svg import FigureCanvasSVG
     from matplotlib.figure import Figure
 
+    remember_svg_text_metrics()
     fig = Figure(figsize=figsize, **kwargs)
     FigureCanvasSVG(fig)
     return fig
+
+
+def remember_svg_text_metrics() -> None:
+    """Have matplotlib measure each text for the SVG backend once per process,
+    not once per renderer. matplotlib caches a text's size per renderer object,
+    and every figure is laid out with one renderer and drawn with another, so
+    the same tick labels, learner names and legends were measured again in each
+    (about a fifth of drawing a report's figures). An SVG renderer's measure of a
+    text depends only on the text, its font properties and whether it is math
+    (``RendererSVG.get_text_width_height_descent`` asks matplotlib's shared
+    ``TextToPath``), so one cache keyed on those gives the same numbers, and the
+    SVG the same bytes (tests/test_figures.py). Any other renderer (Agg, PDF, a
+    user's own figures on them) is measured as matplotlib does. Installed once,
+    on matplotlib's module function that every text measure goes through."""
+    import matplotlib.text as mtext
+
+    measure = mtext._get_text_metrics_with_cache
+    if getattr(measure, "_evalreport_svg", False):
+        return
+
+    from matplotlib.backends.backend_svg import RendererSVG
+
+    def measured(renderer, text, fontprop, ismath, dpi):
+        drawn_by = getattr(renderer, "_renderer", renderer)  # the SVG renderer inside a MixedModeRenderer
+        if type(drawn_by) is RendererSVG and ismath != "TeX":
+            return _svg_text_metrics(text, fontprop.copy(), ismath)  # a copy: FontProperties is mutable
+        return measure(renderer, text, fontprop, ismath, dpi)
+
+    measured._evalreport_svg = True
+    measured.__wrapped__ = measure
+    mtext._get_text_metrics_with_cache = measured
+
+
+@functools.lru_cache(8192)
+def _svg_text_metrics(text: str, fontprop, ismath) -> tuple[float, float, float]:
+    from matplotlib.textpath import text_to_path  # matplotlib's TextToPath, as RendererSVG's own
+
+    return text_to_path.get_text_width_height_descent(text, fontprop, ismath)
 
 
 #: Figures are drawn at the size they are printed (A4 less the margins: 7.0 in
