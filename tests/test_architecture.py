@@ -8,10 +8,13 @@ cycle from Python, not from the reader. See docs/architecture.md.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "evalreport"
+#: a module's syntax tree, parsed once for every check that reads it (the trees are only walked)
+_parse = functools.lru_cache(maxsize=None)(ast.parse)
 
 #: the most lines a module may have
 MAX_LINES = 560
@@ -42,7 +45,7 @@ def _origin(node: ast.ImportFrom, package: str) -> str:
 def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     """The evalreport modules ``name`` imports, wherever in the file the import is
     (blocks under ``if TYPE_CHECKING:`` aside: they never run)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _parse(path.read_text(encoding="utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     skipped: set[int] = set()
     for node in ast.walk(tree):
@@ -147,7 +150,7 @@ TASK_BLIND = ["pipeline.py", "tasks/base.py", "report/context.py", "results/__in
 def _task_tests(source: str) -> list[str]:
     """isinstance tests on learner or result types, and comparisons with the spec's task."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(_parse(source)):
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance":
             if any(n in ast.unparse(node.args[1]) for n in ("LearnerResult", "Result", "Evaluation")):
                 found.append(ast.unparse(node))
@@ -276,7 +279,7 @@ def _function_lengths(source: str) -> dict[str, int]:
     """Each function's (and method's) lines from its ``def`` to its last line,
     less its docstring; a name defined twice keeps its longest."""
     out: dict[str, int] = {}
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(_parse(source)):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             n = node.end_lineno - node.lineno + 1
             first = node.body[0]
@@ -315,7 +318,7 @@ def _private_imports(name: str, source: str, modules) -> set[str]:
     module (``from .x import _y``; dunder names and submodules aside)."""
     package = name if source.startswith("#pkg") else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(_parse(source)):
         if not isinstance(node, ast.ImportFrom):
             continue
         origin = _origin(node, package)
@@ -357,17 +360,27 @@ LOADED_ALONE = EVALUATION + ["evalreport.results", "evalreport.result", "evalrep
                              "evalreport.registry", "evalreport.redact"]
 
 
-def _loaded_sinks(module: str) -> list[str]:
-    """The sink modules in sys.modules after a fresh interpreter imports ``module``."""
+def _loaded_sinks(*modules: str) -> dict[str, list[str]]:
+    """For each module, the sink modules in sys.modules after it is imported first,
+    as by a fresh interpreter: one child imports each in turn, with every evalreport
+    module dropped from sys.modules before it (third-party modules stay loaded:
+    only evalreport's own are looked at)."""
+    import json
     import subprocess
     import sys
 
-    code = (f"import sys, {module}\n"
-            "print('\\n'.join(sorted(m for m in sys.modules if m.startswith(('evalreport.report', "
-            "'evalreport.figures')))))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+    code = ("import importlib, json, sys\n"
+            "found = {}\n"
+            "for name in sys.argv[1:]:\n"
+            "    for k in [k for k in sys.modules if k == 'evalreport' or k.startswith('evalreport.')]:\n"
+            "        del sys.modules[k]\n"
+            "    importlib.import_module(name)\n"
+            "    found[name] = sorted(m for m in sys.modules\n"
+            "                         if m.startswith(('evalreport.report', 'evalreport.figures')))\n"
+            "print(json.dumps(found))\n")
+    done = subprocess.run([sys.executable, "-c", code, *modules], capture_output=True, text=True, check=True,
                           cwd=PACKAGE.parent)
-    return done.stdout.split()
+    return json.loads(done.stdout)
 
 
 def test_importing_the_evaluation_loads_no_sink():
@@ -375,13 +388,16 @@ def test_importing_the_evaluation_loads_no_sink():
     comparisons, the measures, the history, results.json's writer or the tasks loads
     no module of the report or the figures (a lazy import inside a function is
     loaded only when called; the tasks' report hooks were imported at import time)."""
-    loaded = {m: found for m in LOADED_ALONE if (found := _loaded_sinks(m))}
+    loaded = {m: found for m, found in _loaded_sinks(*LOADED_ALONE).items() if found}
     assert loaded == {}
 
 
 def test_loaded_sink_finder_finds_them():
     """The check itself can fail: the report's own module loads the report."""
-    assert "evalreport.report.context" in _loaded_sinks("evalreport.report.context")
+    # and a module imported after another sees none of the first one's modules
+    found = _loaded_sinks("evalreport.report.context", "evalreport.metrics")
+    assert "evalreport.report.context" in found["evalreport.report.context"]
+    assert found["evalreport.metrics"] == []
 
 
 _WEAK = {"weakref", "WeakKeyDictionary", "WeakValueDictionary", "WeakSet"}
@@ -394,7 +410,7 @@ def _identity_caches(source: str) -> list[str]:
     pipeline builds once (Result.leaderboard, json_core, published), or in a value
     the sink makes once and passes on; a local set of ids (a graph walk's visited
     nodes) is no cache and is not counted."""
-    tree = ast.parse(source)
+    tree = _parse(source)
     module_names = {t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
                     for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
                     if isinstance(t, ast.Name)}

@@ -16,17 +16,20 @@ def _roc(seed, n=60, shift=0.5, ties=1):
 
 
 def _curve_values(fpr, tpr, xs):
-    """Brute force: TPR range (min, max) of the polyline at each x."""
+    """Brute force: TPR range (min, max) of the polyline at each x, over every
+    segment whose x-range holds it (a vertical segment gives both its ends);
+    segments in blocks, each against every x."""
     lo = np.full(xs.size, np.inf)
     hi = np.full(xs.size, -np.inf)
-    for i in range(fpr.size - 1):
-        x0, x1, y0, y1 = fpr[i], fpr[i + 1], tpr[i], tpr[i + 1]
+    for start in range(0, fpr.size - 1, 256):
+        stop = min(start + 256, fpr.size - 1)
+        x0, x1 = fpr[start:stop, None], fpr[start + 1:stop + 1, None]
+        y0, y1 = tpr[start:stop, None], tpr[start + 1:stop + 1, None]
         inside = (xs >= x0) & (xs <= x1)
-        y = np.where(x1 > x0, y0 + (y1 - y0) * (xs - x0) / np.where(x1 > x0, x1 - x0, 1), y0)
-        yy0 = np.where(x1 > x0, y, y0)
-        yy1 = np.where(x1 > x0, y, y1)
-        lo = np.where(inside, np.minimum(lo, np.minimum(yy0, yy1)), lo)
-        hi = np.where(inside, np.maximum(hi, np.maximum(yy0, yy1)), hi)
+        sloped = x1 > x0
+        y = np.where(sloped, y0 + (y1 - y0) * (xs - x0) / np.where(sloped, x1 - x0, 1), y0)
+        lo = np.minimum(lo, np.where(inside, np.where(sloped, y, np.minimum(y0, y1)), np.inf).min(axis=0))
+        hi = np.maximum(hi, np.where(inside, np.where(sloped, y, np.maximum(y0, y1)), -np.inf).max(axis=0))
     return lo, hi
 
 
