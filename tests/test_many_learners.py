@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -294,7 +295,8 @@ def test_thresholds_said_by_kind(many):
 def test_threshold_notes_of_mixed_kinds():
     from evalreport.report.binary import _threshold_notes
 
-    rows = [{"key": k, "threshold_note": n} for k, n in
+    # _threshold_notes reads a row's key and threshold_note (report/binary.py's BinaryLearnerRow)
+    rows = [SimpleNamespace(key=k, threshold_note=n) for k, n in
             (("a", "spec threshold"), ("b", "learner's own threshold"), ("c", "spec threshold"),
              ("d", "learner's own threshold"), ("e", "spec threshold"), ("f", "hard decisions"))]
     assert _threshold_notes(rows) == ("b, d: learner's own threshold; f: hard decisions; "

@@ -5,6 +5,7 @@ it; the tests of a few pairs print one line a pair, the numbers in columns."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 
 from evalreport.pipeline import evaluate
 from evalreport.report.html import render_html
+from evalreport.report.page import Ranking
 from evalreport.report.verdicts import agreed_ranking
 from evalreport.spec import load_spec
 
@@ -36,11 +38,11 @@ def breast_cancer(example_report) -> str:
 
 
 def test_agreed_ranking_is_one_order_of_one_data_set():
-    rows = [{"dataset": "", "measure": m, "order": "A > B"} for m in ("AUC", "F1", "BEP")]
+    rows = [Ranking("", m, "A > B") for m in ("AUC", "F1", "BEP")]
     assert agreed_ranking(rows) == {"order": "A > B", "measures": "AUC, F1 and BEP",
                                     "untested": "These are orders of point values, not tested differences."}
-    assert agreed_ranking(rows[:2] + [{"dataset": "", "measure": "BEP", "order": "B > A"}]) is None
-    assert agreed_ranking([dict(r, dataset="d1") for r in rows]) is None
+    assert agreed_ranking(rows[:2] + [Ranking("", "BEP", "B > A")]) is None
+    assert agreed_ranking([dataclasses.replace(r, dataset="d1") for r in rows]) is None
     assert agreed_ranking([]) is None
 
 

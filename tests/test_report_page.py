@@ -108,7 +108,7 @@ def test_the_task_s_sections_and_labels_are_prepared(small):
     other = report_context(multi)
     assert other.labels == {"name": "classes", "value": "0, 1, 2"}
     assert set(other.task_sections).isdisjoint(context.task_sections)
-    assert [c["name"] for c in other.class_balance] == ["0", "1", "2"] and context.class_balance == []
+    assert [c.name for c in other.class_balance] == ["0", "1", "2"] and context.class_balance == []
 
 
 def test_many_multiclass_learners_make_long_tables():

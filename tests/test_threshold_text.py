@@ -175,14 +175,14 @@ def test_the_report_prints_thresholds_that_keep_the_matrix(tmp_path):
     lr = result.learners["a"]
     assert lr.threshold == 1 - 2.0 ** -45 and lr.at_threshold.tp == 3
     ctx = report_context(result)
-    row = next(r for r in ctx.learners if r["key"] == "a")
+    row = next(r for r in ctx.learners if r.key == "a")
     # the next score below is 1 - 2**-40 = 0.99999999999909...: 13 places are needed
-    shown = row["at"][[c.key for c in ctx.at_columns].index("threshold")].text
+    shown = row.at[[c.key for c in ctx.at_columns].index("threshold")].text
     assert shown == "0.9999999999999"  # the measures table's column
-    its = row["rank"][[c.key for c in ctx.rank_columns].index("op_threshold")].text
+    its = row.rank[[c.key for c in ctx.rank_columns].index("op_threshold")].text
     assert its == shown  # "its threshold" of the least cost
     assert any("at threshold 0.9999999999999 " in line for line in ctx.verdict.learners)
-    envelope = [r["threshold"] for r in ctx.envelope if r["learner"] == "a"]
+    envelope = [r.threshold for r in ctx.envelope if r.learner == "a"]
     texts = set(lr.threshold_texts.values())
     assert envelope and all(set(t.split(" (")[0].split(" down to ")) <= texts for t in envelope)
     for t in lr.threshold_texts:  # every recorded text keeps its threshold's decisions

@@ -116,7 +116,7 @@ def test_envelopment_matrix_cells(breast_cancer, monkeypatch):
 
     monkeypatch.setattr(binary, "CROSSINGS_SAID", 0)  # as if the sentences left pairs unsaid
     (matrix,) = binary._matrix(breast_cancer)
-    rows = {r["name"]: dict(zip(matrix["names"], r["cells"])) for r in matrix["rows"]}
+    rows = {r.name: dict(zip(matrix.names, r.cells)) for r in matrix.rows}
     # the cell says that they cross; where, the sentences above it (a cell holding the
     # intervals took a page of four learners)
     assert rows["forest"]["logistic"] == rows["logistic"]["forest"] == "crosses"

@@ -5,6 +5,7 @@ matrix, the cost envelope and the figures."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import numpy as np
 from markupsafe import Markup
@@ -20,6 +21,9 @@ from .format import UNDEFINED, Column, and_join, cells, fmt, measure_column, mea
 from .format import rate
 from .history import with_trend_caption
 from .notes import cells_with_notes
+from .binary_rows import (BalanceRow, BinaryLearnerRow, EnvelopeRow, EnvelopmentMatrix, GroupTable,
+                          OperatingPointText, RankTable, RankTableRow)
+from .page import NamedCells, PopulationRow, PopulationTable, Ranking
 from .slices import slices_section
 from .operating import operating_context
 from .headline import binary_headline, sample_label
@@ -169,8 +173,8 @@ def binary_context(result, base: dict) -> dict:
                    for label, vals in scalar_rows.items() if any(v[0] is not None for v in vals.values())]
     population = _population_table(result, learners)
     family = family_table(result, learners, *FAMILY)
-    at_notes = cells_with_notes(result, learners, "at", at_cols)
-    rank_notes = cells_with_notes(result, learners, "rank", rank_cols)
+    learners, at_notes = cells_with_notes(result, learners, "at", at_cols)
+    learners, rank_notes = cells_with_notes(result, learners, "rank", rank_cols)
     rankings = _rankings(result)
     balance = _balance(result)
     _verdict(result, base, view, styles, drawn)
@@ -203,7 +207,7 @@ def binary_context(result, base: dict) -> dict:
         "rankings_agreed": agreed_ranking(rankings),
         "rankings_disagree": any(not c.rankings_agree for c in result.comparisons),
         "envelope": (envelope := _envelope_rows(result, styles)),
-        "envelope_infinite": any(row["infinite"] for row in envelope),  # the +inf threshold's note
+        "envelope_infinite": any(row.infinite for row in envelope),  # the +inf threshold's note
         "operating": operating_context(view, styles),
         "definitions": (definitions := appendix_definitions(result)),
         "works": works_cited(definitions),
@@ -213,7 +217,7 @@ def binary_context(result, base: dict) -> dict:
     }
 
 
-def _learner_rows(result, view, styles, at_cols, rank_cols) -> tuple[list[dict], dict]:
+def _learner_rows(result, view, styles, at_cols, rank_cols) -> tuple[list[BinaryLearnerRow], dict]:
     """Per learner its row of the tables (every learner; its details where it is in
     ``view``), and the values of the scalars chart by measure, then learner."""
     spec = result.spec
@@ -238,21 +242,21 @@ def _learner_rows(result, view, styles, at_cols, rank_cols) -> tuple[list[dict],
                 return texts[name] or measure_text(name, None)
             return measure_interval_text(name, values.get(name), interval, table=True)
 
-        learners.append({
-            "key": key, "color": styles[key]["color"],
-            "source": published(result).sources[key],
-            "dataset": lr.dataset or "", "hard": lr.hard,
-            "threshold_note": THRESHOLD_NOTES.get(lr.threshold_source) or
+        learners.append(BinaryLearnerRow(
+            key=key, color=styles[key]["color"],
+            source=published(result).sources[key],
+            dataset=lr.dataset or "", hard=lr.hard,
+            threshold_note=THRESHOLD_NOTES.get(lr.threshold_source) or
             f"least-cost threshold at PC(+) on {lr.threshold_source.partition(':')[2]}",
-            "at": [texts.get(c.key) or measure_text(c.key, values.get(c.key), table=True) for c in at_cols],
-            "rank": [shown(c.key) for c in rank_cols],
-            "n": fmt(sm.n), "positives": fmt(sm.positives), "negatives": fmt(sm.negatives),
-            "confusion": {k: fmt(getattr(at, k)) for k in ("tp", "fp", "tn", "fn")},
-            "confusion_share": _shares(at),
-            "curves_note": simplified_note(lr.curves),
-            "groups": _groups(lr.groups) if key in view.learners else None,
-            "detail": key in view.learners,  # its confusion matrix is drawn
-        })
+            at=[texts.get(c.key) or measure_text(c.key, values.get(c.key), table=True) for c in at_cols],
+            rank=[shown(c.key) for c in rank_cols],
+            n=fmt(sm.n), positives=fmt(sm.positives), negatives=fmt(sm.negatives),
+            confusion={k: fmt(getattr(at, k)) for k in ("tp", "fp", "tn", "fn")},
+            confusion_share=_shares(at),
+            curves_note=simplified_note(lr.curves),
+            groups=_groups(lr.groups) if key in view.learners else None,
+            detail=key in view.learners,
+        ))
         for label, v, iv in (("AUC", sm.auc, ci), ("average precision", sm.average_precision,
                                                     boot.get("average_precision")),
                              ("break-even point", sm.bep, boot.get("bep")), ("F1", at.f1, boot.get("f1")),
@@ -262,24 +266,24 @@ def _learner_rows(result, view, styles, at_cols, rank_cols) -> tuple[list[dict],
     return learners, scalar_rows
 
 
-def _rankings(result) -> list[dict]:
+def _rankings(result) -> list[Ranking]:
     """The rankings by dataset and measure, each as one line (a > b > c)."""
     label = {m.name: m.ranking_label for m in registry.ranked("binary")}
     rankings = []
     for comp in result.comparisons:
         for r in comp.rankings:
-            rankings.append({"dataset": comp.dataset or "", "measure": label[r.measure],
-                             "order": " > ".join(r.order) if r.order else UNDEFINED})
+            rankings.append(Ranking(comp.dataset or "", label[r.measure],
+                                    " > ".join(r.order) if r.order else UNDEFINED))
     return rankings
 
 
-def _balance(result) -> list[dict]:
+def _balance(result) -> list[BalanceRow]:
     """Per learner its file and its counts of positives and negatives, with their share."""
     return _balance_rows([
-        {"key": lr_key, "file": redact_text(lr.source)[0], "positives": fmt(lr.summary.positives),
-         "negatives": fmt(lr.summary.negatives),
-         "share": fmt(lr.summary.positives / (lr.summary.positives + lr.summary.negatives), table=True)
-         if (lr.summary.positives + lr.summary.negatives) else UNDEFINED}
+        BalanceRow(file=redact_text(lr.source)[0], positives=fmt(lr.summary.positives),
+                   negatives=fmt(lr.summary.negatives),
+                   share=fmt(lr.summary.positives / (lr.summary.positives + lr.summary.negatives), table=True)
+                   if (lr.summary.positives + lr.summary.negatives) else UNDEFINED, learners=lr_key)
         for lr_key, lr in result.learners.items()])
 
 
@@ -292,11 +296,11 @@ def _verdict(result, base: dict, view, styles, drawn) -> None:
         base["verdict"]["sentences"].append(summary_note(result, drawn))
 
 
-def _operating_point(op) -> dict:
+def _operating_point(op) -> OperatingPointText:
     # the spec's own numbers, echoed as given (not measured values)
-    return {"p": fmt(op.p_positive, 6), "p_source": "spec priors" if op.p_positive_source == "priors"
-            else "the data's own share", "cost_fn": fmt(op.cost_fn, 6), "cost_fp": fmt(op.cost_fp, 6),
-            "pc": fmt(op.pc_positive)}
+    return OperatingPointText(p=fmt(op.p_positive, 6), p_source="spec priors" if op.p_positive_source == "priors"
+                              else "the data's own share", cost_fn=fmt(op.cost_fn, 6), cost_fp=fmt(op.cost_fp, 6),
+                              pc=fmt(op.pc_positive))
 
 
 def _figures(view, scalar_rows, styles) -> dict:
@@ -312,7 +316,7 @@ def _figures(view, scalar_rows, styles) -> dict:
 RANK_TABLES = (("", "Ranking (every threshold)"), ("cost", "Cost (every threshold)"))
 
 
-def _rank_tables(columns: list[Column], learners: list[dict]) -> list[dict]:
+def _rank_tables(columns: list[Column], learners: list[BinaryLearnerRow]) -> list[RankTable]:
     """The measures over every threshold as two tables, ranking then cost (one with
     every column was wider than a page): each its title, its columns and one row
     per learner (the learner's row, its cells of those columns); a table with no
@@ -321,34 +325,33 @@ def _rank_tables(columns: list[Column], learners: list[dict]) -> list[dict]:
     for group, title in RANK_TABLES:
         mine = [i for i, c in enumerate(columns) if c.group == group]
         if mine:
-            out.append({"title": title, "columns": [columns[i] for i in mine],
-                        "rows": [{"learner": row, "cells": [row["rank"][i] for i in mine]} for row in learners]})
+            out.append(RankTable(title, [columns[i] for i in mine],
+                                 [RankTableRow(row, [row.rank[i] for i in mine]) for row in learners]))
     return out
 
 
-def _balance_rows(rows: list[dict]) -> list[dict]:
+def _balance_rows(rows: list[BalanceRow]) -> list[BalanceRow]:
     """The provenance's class balance: one row per file and class counts (learners
-    that read one file share its labels), the learners' keys joined; the rows
-    ordered by file, then the counts' texts (case aside, as they were when the
-    template grouped them)."""
+    that read one file share its labels), the learners' keys joined (``rows``: one
+    per learner, its key as ``learners``); the rows ordered by file, then the
+    counts' texts (case aside, as they were when the template grouped them)."""
     def key(row):
-        return tuple(row[k].lower() for k in ("file", "positives", "negatives"))
+        return tuple(text.lower() for text in (row.file, row.positives, row.negatives))
 
     out = []
     for _, same in itertools.groupby(sorted(rows, key=key), key=key):
         same = list(same)
-        out.append({**{k: same[0][k] for k in ("file", "positives", "negatives", "share")},
-                    "learners": ", ".join(r["key"] for r in same)})
+        out.append(replace(same[0], learners=", ".join(r.learners for r in same)))
     return out
 
 
-def _threshold_notes(learners: list[dict]) -> str:
+def _threshold_notes(learners: list[BinaryLearnerRow]) -> str:
     """Where each learner's threshold comes from, learners of one kind together:
     "m003, m017: learner's own threshold; every other learner: least-cost threshold
     at PC(+)" (the largest kind said last, without its names)."""
     kinds: dict[str, list[str]] = {}
     for row in learners:
-        kinds.setdefault(row["threshold_note"], []).append(row["key"])
+        kinds.setdefault(row.threshold_note, []).append(row.key)
     largest = max(kinds, key=lambda note: len(kinds[note]))
     parts = [f"{', '.join(keys)}: {note}" for note, keys in kinds.items() if note != largest]
     every = "every other learner" if parts else "every learner"
@@ -368,7 +371,7 @@ def _ks_text(lr) -> str | None:
 POPULATION_COLUMNS = POPULATION
 
 
-def _population_table(result, learners: list[dict]) -> dict | None:
+def _population_table(result, learners: list[BinaryLearnerRow]) -> PopulationTable | None:
     """With priors: each learner's measures at its threshold in the population they
     describe (None without priors, or when the spec's metrics leave it out)."""
     op = result.operating_point
@@ -377,9 +380,10 @@ def _population_table(result, learners: list[dict]) -> dict | None:
     rows = []
     for row, lr in zip(learners, result.learners.values()):
         pop = lr.population
-        rows.append({**row, "population": cells(fmt(getattr(pop, k), table=True) for k in POPULATION_COLUMNS)})
-    return {"p": fmt(op.p_positive, 6), "columns": [measure_column(k) for k in POPULATION_COLUMNS],
-            "rows": rows}
+        rows.append(PopulationRow(row.key, row.color,
+                                  cells(fmt(getattr(pop, k), table=True) for k in POPULATION_COLUMNS)))
+    return PopulationTable(p=fmt(op.p_positive, 6), columns=[measure_column(k) for k in POPULATION_COLUMNS],
+                           rows=rows)
 
 
 def _test_share(result) -> str:
@@ -397,7 +401,7 @@ def _test_share(result) -> str:
     return ", ".join(f"{k} {t}" for k, t in texts.items())
 
 
-def _matrix(result) -> list[dict]:
+def _matrix(result) -> list[EnvelopmentMatrix]:
     """Pairwise envelopment as a matrix per data set (rows a, columns b), where
     the section's sentences leave pairs unsaid (more than CROSSINGS_SAID cross):
     else the matrix would repeat them."""
@@ -420,9 +424,8 @@ def _matrix(result) -> list[dict]:
                     "b_envelops_a": ("is enveloped by", "envelops"),
                     "identical": ("identical", "identical")}[v]
             cell[(p.a, p.b)], cell[(p.b, p.a)] = text
-        rows = [{"name": a, "cells": ["—" if a == b else cell.get((a, b), "") for b in names]}
-                for a in names]
-        out.append({"dataset": comp.dataset, "names": names, "rows": rows})
+        rows = [NamedCells(a, ["—" if a == b else cell.get((a, b), "") for b in names]) for a in names]
+        out.append(EnvelopmentMatrix(comp.dataset, names, rows))
     return out
 
 
@@ -431,14 +434,14 @@ GROUP_COLUMNS = (("tp", "TP"), ("fp", "FP"), ("tn", "TN"), ("fn", "FN"),
                  *((k, registry.get(k).label) for k in ("accuracy", "precision", "recall", "f1")))
 
 
-def _groups(groups) -> dict | None:
+def _groups(groups) -> GroupTable | None:
     """One row per group (its confusion matrix at the learner's threshold and the
     measures read off it), then the mean and the standard deviation (n - 1) across
     the groups where the value is defined, and the macro and micro averages
     (Zhou 2.3.2: of the groups' P and R, and of their summed counts)."""
     if groups is None:
         return None
-    rows = [{"name": name, "cells": cells(measure_text(k, m.get(k), table=True) for k, _ in GROUP_COLUMNS)}
+    rows = [NamedCells(name, cells(measure_text(k, m.get(k), table=True) for k, _ in GROUP_COLUMNS))
             for name, m in zip(groups.names, groups.measures)]
     mean, sd = [], []
     for k, _ in GROUP_COLUMNS:
@@ -447,15 +450,15 @@ def _groups(groups) -> dict | None:
         mean.append(measure_text(k, float(vals.mean()), table=True) if vals.size else UNDEFINED)
         sd.append(measure_text(k, float(vals.std(ddof=1)), table=True) if vals.size > 1 else UNDEFINED)
     a = groups.averages
-    return {
-        "columns": [label for _, label in GROUP_COLUMNS], "rows": rows, "mean": cells(mean), "sd": cells(sd),
-        "averages": f"macro-P {rate(a.macro_precision)}, macro-R {rate(a.macro_recall)}, macro-F1 (Zhou) "
-                    f"{rate(a.macro_f1)}, mean F1 {rate(a.mean_f1)}; micro-P {rate(a.micro_precision)}, "
-                    f"micro-R {rate(a.micro_recall)}, micro-F1 {rate(a.micro_f1)}",
-    }
+    return GroupTable(
+        columns=[label for _, label in GROUP_COLUMNS], rows=rows, mean=cells(mean), sd=cells(sd),
+        averages=f"macro-P {rate(a.macro_precision)}, macro-R {rate(a.macro_recall)}, macro-F1 (Zhou) "
+                 f"{rate(a.macro_f1)}, mean F1 {rate(a.mean_f1)}; micro-P {rate(a.micro_precision)}, "
+                 f"micro-R {rate(a.micro_recall)}, micro-F1 {rate(a.micro_f1)}",
+    )
 
 
-def _envelope_rows(result, styles) -> list[dict]:
+def _envelope_rows(result, styles) -> list[EnvelopeRow]:
     """The cost envelope for people: one row per run of one learner (its thresholds
     as a range when it changes threshold along the way); results.json has every interval."""
     rows = []
@@ -473,9 +476,8 @@ def _envelope_rows(result, styles) -> list[dict]:
                 thr = text(thresholds[0])
             else:
                 thr = f"{text(max(thresholds))} down to {text(min(thresholds))} ({len(thresholds)} thresholds)"
-            rows.append({"learner": learner, "color": styles[learner]["color"], "threshold": thr,
-                         "from": fmt(lo, 3), "to": fmt(hi, 3), "dataset": comp.dataset or "",
-                         "infinite": any(t == float("inf") for t in thresholds)})  # the +inf note
+            rows.append(EnvelopeRow(learner, styles[learner]["color"], thr, pc_from=fmt(lo, 3), pc_to=fmt(hi, 3),
+                                    dataset=comp.dataset or "", infinite=any(t == float("inf") for t in thresholds)))
     return rows
 
 

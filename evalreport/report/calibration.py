@@ -5,6 +5,8 @@ a learner that ranks first but whose calibration is poor."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from markupsafe import Markup
 
 from .. import registry
@@ -14,7 +16,17 @@ from ..words import and_join
 from .format import Column, ends_text, fmt, measure_text, plain
 from .notes import cells_with_notes
 
-__all__ = ["calibration_section", "poor_calibration_sentences", "ece_differences"]
+__all__ = ["CalibrationRow", "calibration_section", "poor_calibration_sentences", "ece_differences"]
+
+
+@dataclass(frozen=True)
+class CalibrationRow:
+    """A learner's row of the calibration table, and its reliability diagram."""
+
+    key: str
+    color: str
+    svg: str  # the reliability diagram (Markup); "" where none is drawn
+    cells: list  # one text per column, then (cells_with_notes) one Cell
 
 #: the better-calibrated learners named in the verdict's sentence, best first; the rest counted
 NAMED = 4
@@ -47,13 +59,13 @@ def calibration_section(result, base: dict, shown=None) -> None:
         if diagrams and cal is not None and cal.bins is not None and (shown is None or key in shown):
             svg = Markup(reliability_figure(key, cal.bins, styles[key]["color"], f"reliability-{i}",
                                             top_label=cal.top_label))
-        rows.append({"key": key, "color": styles[key]["color"], "svg": svg,
-                     "cells": [measure_text(c.key, lr.values.get(c.key), table=True) for c in cols]})
-    notes = cells_with_notes(result, rows, "cells", cols)
+        rows.append(CalibrationRow(key, styles[key]["color"], svg,
+                                   [measure_text(c.key, lr.values.get(c.key), table=True) for c in cols]))
+    rows, notes = cells_with_notes(result, rows, "cells", cols)
     options = result.spec.calibration
     top_label = any(lr.calibration is not None and lr.calibration.top_label for lr in result.learners.values())
     base["calibration"] = {
-        "columns": cols, "rows": rows, "notes": notes, "diagrams": [r for r in rows if r["svg"]],
+        "columns": cols, "rows": rows, "notes": notes, "diagrams": [r for r in rows if r.svg],
         "bins": options.bins, "strategy": "equal-width" if options.strategy == "uniform" else "equal-mass",
         "top_label": top_label, "poor": fmt(POOR_ECE, 6),
     }

@@ -4,6 +4,8 @@ per-class tables, confusion matrices, one-vs-rest curves, rankings."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from markupsafe import Markup
 
 from .. import registry
@@ -15,10 +17,44 @@ from .calibration import calibration_section
 from .format import UNDEFINED, Column, cells, count, fmt, measure_column, measure_interval_text, measure_text
 from .history import with_trend_caption
 from .notes import cells_with_notes
+from .page import NamedCells, PopulationRow, PopulationTable, Ranking
 from .summary import ShownResult, pair_heatmaps, shown_learners, shown_styles, summary_note
 from .verdicts import agreed_ranking, ranking_sentence
 
-__all__ = ["multiclass_context"]
+__all__ = ["multiclass_context", "MulticlassLearnerRow", "ConfusionFigures", "ClassBalanceRow"]
+
+
+@dataclass(frozen=True)
+class ConfusionFigures:
+    """A learner's two confusion heatmaps."""
+
+    counts: str  # the counts' (Markup)
+    shares: str  # the shares of each true class (Markup)
+    side: bool  # side by side (both fit a row)
+
+
+@dataclass(frozen=True)
+class MulticlassLearnerRow:
+    """A learner's row of the multi-class summary table, and its per-class block."""
+
+    key: str
+    color: str
+    hard: bool  # hard decisions: no scores
+    summary: list  # one text per summary column, then (cells_with_notes) one Cell
+    per_class: list[NamedCells]  # one row per class
+    detail: bool  # its per-class block and figures are drawn
+    confusion: ConfusionFigures | None  # where its detail is drawn
+    roc_svg: str  # its one-vs-rest ROC curves (Markup); "" where none is drawn
+    curves_note: str  # how its curves are drawn through part of their points ("" for all)
+    groups: list[NamedCells]  # one row per group ([] without groups)
+    groups_macro: str  # the averages across groups, in words ("" without groups)
+
+
+@dataclass(frozen=True)
+class ClassBalanceRow:
+    name: str  # the class
+    support: str
+    share: str
 
 #: the summary table's own columns: (key, heading, better, value of an evaluation)
 SUMMARY = (
@@ -69,10 +105,9 @@ def multiclass_context(result, base: dict) -> dict:
     figs["class_scores"] = Markup(class_scores_figure(
         classes, {k: v for k, v in f1_by_class.items() if k in view.learners}, styles, "F1"))
     label = {m.name: m.ranking_label for m in registry.ranked("multiclass")}
-    summary_notes = cells_with_notes(result, learners, "summary", cols)
+    learners, summary_notes = cells_with_notes(result, learners, "summary", cols)
     _verdict(result, base, view, styles, drawn, label)
-    rankings = [{"dataset": comp.dataset or "", "measure": label[r.measure],
-                 "order": " > ".join(r.order) if r.order else UNDEFINED}
+    rankings = [Ranking(comp.dataset or "", label[r.measure], " > ".join(r.order) if r.order else UNDEFINED)
                 for comp in result.comparisons for r in comp.rankings]
     base.update(
         classes=classes,
@@ -120,7 +155,7 @@ def _summary_columns(result) -> list[Column]:
     return cols
 
 
-def _learner_rows(result, view, styles, cols, classes) -> tuple[list[dict], dict, dict]:
+def _learner_rows(result, view, styles, cols, classes) -> tuple[list[MulticlassLearnerRow], dict, dict]:
     """Per learner its rows and, where it is in ``view``, its figures; the F1 by
     class and the values of the scalars chart, by measure then learner."""
     learners = []
@@ -131,9 +166,9 @@ def _learner_rows(result, view, styles, cols, classes) -> tuple[list[dict], dict
         per_class = []
         for cname in classes:
             m = ev.per_class[cname]
-            per_class.append({"name": cname, "cells": cells([fmt(v, table=True) for v in (
+            per_class.append(NamedCells(cname, cells([fmt(v, table=True) for v in (
                 m.precision, m.recall, m.f1)] + [count(m.support)] + [fmt(v, table=True) for v in (
-                m.auc, m.average_precision)])})
+                m.auc, m.average_precision)])))
         f1_by_class[key] = {c: ev.per_class[c].f1 for c in classes}
         boot = lr.bootstrap or {}
         scalar_rows["accuracy"][key] = (ev.accuracy, _interval(boot.get("accuracy")))
@@ -142,26 +177,26 @@ def _learner_rows(result, view, styles, cols, classes) -> tuple[list[dict], dict
         groups = []
         if lr.groups is not None:
             for gname, g in lr.groups.items():
-                groups.append({"name": gname, "cells": cells([count(g.n)] + [fmt(v, table=True) for v in (
-                    g.accuracy, g.averages.macro_f1, g.averages.mean_f1, g.macro_auc)])})
-        learners.append({
-            "key": key, "color": styles[key]["color"], "hard": lr.hard,
-            "summary": [measure_interval_text(c.key, values.get(c.key), (lr.bootstrap or {}).get(c.key), table=True)
-                        for c in cols],
-            "per_class": per_class,
-            "detail": key in view.learners,  # its per-class block and figures are drawn
+                groups.append(NamedCells(gname, cells([count(g.n)] + [fmt(v, table=True) for v in (
+                    g.accuracy, g.averages.macro_f1, g.averages.mean_f1, g.macro_auc)])))
+        learners.append(MulticlassLearnerRow(
+            key=key, color=styles[key]["color"], hard=lr.hard,
+            summary=[measure_interval_text(c.key, values.get(c.key), (lr.bootstrap or {}).get(c.key), table=True)
+                     for c in cols],
+            per_class=per_class,
+            detail=key in view.learners,
             # the counts and the shares: two figures, side by side while both fit (else one a row)
-            "confusion": _confusion(key, classes, ev.confusion, f"confusion-{i}") if key in view.learners else None,
-            "roc_svg": Markup(class_roc_figure(key, lr.class_curves,
-                                               {c: ev.per_class[c].auc for c in classes}, f"roc-{i}",
-                                               styles[key]["color"]))
+            confusion=_confusion(key, classes, ev.confusion, f"confusion-{i}") if key in view.learners else None,
+            roc_svg=Markup(class_roc_figure(key, lr.class_curves,
+                                            {c: ev.per_class[c].auc for c in classes}, f"roc-{i}",
+                                            styles[key]["color"]))
             if lr.class_curves and key in view.learners else "",
-            "curves_note": _class_curves_note(lr.class_curves) if lr.class_curves else "",
-            "groups": groups,
-            "groups_macro": "" if lr.group_averages is None else
+            curves_note=_class_curves_note(lr.class_curves) if lr.class_curves else "",
+            groups=groups,
+            groups_macro="" if lr.group_averages is None else
             f"across groups: macro-F1 (Zhou) {fmt(lr.group_averages.macro_f1)}, mean F1 "
             f"{fmt(lr.group_averages.mean_f1)}, micro-F1 {fmt(lr.group_averages.micro_f1)}",
-        })
+        ))
     return learners, f1_by_class, scalar_rows
 
 
@@ -183,14 +218,14 @@ def _verdict(result, base: dict, view, styles, drawn, label: dict) -> None:
         base["verdict"]["sentences"].append(summary_note(result, drawn))
 
 
-def _class_balance(result, classes: list[str]) -> list[dict]:
+def _class_balance(result, classes: list[str]) -> list[ClassBalanceRow]:
     """Each class's support, as the first learner's evaluation counts it, and its share."""
     support = {}
     first = next(iter(result.learners.values()))
     for cname in classes:
         support[cname] = first.evaluation.per_class[cname].support
     total = sum(support.values())
-    return [{"name": c, "support": fmt(v), "share": fmt(v / total, table=True) if total else UNDEFINED}
+    return [ClassBalanceRow(c, fmt(v), fmt(v / total, table=True) if total else UNDEFINED)
             for c, v in support.items()]
 
 
@@ -222,15 +257,16 @@ def _interval(iv):
     return None if iv is None or None in tuple(iv) else tuple(iv)
 
 
-def _population_table(result, rows: list[dict]) -> dict | None:
+def _population_table(result, rows: list[MulticlassLearnerRow]) -> PopulationTable | None:
     """With priors: each learner's decisions in the population they describe (the
     summary's first columns: accuracy to mean F1; no AUC, which no mix changes)."""
     if not result.spec.priors or "population" not in result.spec.metric_set:
         return None
     shown = SUMMARY[:6]
-    return {"columns": [Column(key, label, better) for key, label, better, _ in shown],
-            "rows": [{**row, "population": cells(fmt(get(lr.population), table=True) for *_, get in shown)}
-                     for row, lr in zip(rows, result.learners.values())]}
+    return PopulationTable(columns=[Column(key, label, better) for key, label, better, _ in shown],
+                           rows=[PopulationRow(row.key, row.color,
+                                               cells(fmt(get(lr.population), table=True) for *_, get in shown))
+                                 for row, lr in zip(rows, result.learners.values())])
 
 
 def _class_curves_note(class_curves) -> str:
@@ -245,8 +281,8 @@ def _class_curves_note(class_curves) -> str:
             f"within {fmt(max(r.max_error for r in rocs), 2)}")
 
 
-def _confusion(key: str, classes, confusion, fig_id: str) -> dict:
+def _confusion(key: str, classes, confusion, fig_id: str) -> ConfusionFigures:
     """A learner's confusion heatmaps for the template: the counts', the shares', and
     whether they go side by side."""
     counts, shares, side = confusion_figures(key, classes, confusion, fig_id)
-    return {"counts": Markup(counts), "shares": Markup(shares), "side": side}
+    return ConfusionFigures(Markup(counts), Markup(shares), side)

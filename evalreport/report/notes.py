@@ -8,10 +8,20 @@ warnings section.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from ..redact import published
 from .format import Cell
 
-__all__ = ["cells_with_notes", "column_measures"]
+__all__ = ["CellNote", "cells_with_notes", "column_measures"]
+
+
+@dataclass(frozen=True)
+class CellNote:
+    """A warning printed under a table, with the mark of the cells it concerns."""
+
+    mark: str  # "1", "2", ...: the mark beside the cells
+    text: str
 
 
 #: columns whose value is also what another registry name reads: the least-cost
@@ -39,24 +49,25 @@ def _concerning(result) -> dict[tuple[str, str], list[str]]:
     return out
 
 
-def cells_with_notes(result, rows: list[dict], field: str, columns) -> list[dict]:
-    """Turn ``row[field]`` (one text per column) of each learner's row into cells,
-    marking those a warning concerns; returns the notes to print under the table
-    (``mark``, ``text``), in the order of the marks."""
+def cells_with_notes(result, rows: list, field: str, columns) -> tuple[list, list[CellNote]]:
+    """Each learner's row (a frozen dataclass with ``key`` and ``field``) with
+    ``field`` (one text per column) turned into cells, marking those a warning
+    concerns; and the notes to print under the table, in the order of the marks."""
     concerning = _concerning(result)
-    notes: list[dict] = []
+    notes: list[CellNote] = []
     marks: dict[str, str] = {}
+    out = []
     for row in rows:
         cells = []
-        for column, text in zip(columns, row[field]):
-            said = [text for m in column_measures(column.key) for text in concerning.get((row["key"], m), [])]
+        for column, text in zip(columns, getattr(row, field)):
+            said = [text for m in column_measures(column.key) for text in concerning.get((row.key, m), [])]
             if not said:
                 cells.append(Cell(text))
                 continue
             note = "; ".join(said)
             if note not in marks:
                 marks[note] = str(len(marks) + 1)
-                notes.append({"mark": marks[note], "text": note})
+                notes.append(CellNote(marks[note], note))
             cells.append(Cell(text, note, marks[note]))
-        row[field] = cells
-    return notes
+        out.append(replace(row, **{field: cells}))
+    return out, notes

@@ -12,10 +12,50 @@ other task has no use for keeps its empty default.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .family import FamilyTable
 
 __all__ = ["ReportContext", "VerdictContext", "SignificanceContext", "LeaderboardContext", "HistoryContext",
-           "CalibrationContext", "ConfigurationsContext", "QuickViewContext", "context_of"]
+           "CalibrationContext", "ConfigurationsContext", "QuickViewContext", "context_of",
+           "NamedCells", "Ranking", "PopulationRow", "PopulationTable"]
+
+
+# -- rows the binary and the multi-class builders share (report/binary.py, report/multiclass.py)
+
+@dataclass(frozen=True)
+class NamedCells:
+    """A table row headed by a name (a group, a class, a learner of the envelopment
+    matrix): the name, then its cells."""
+
+    name: str
+    cells: list
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """One ranking as a line: the learners by one measure on one data set."""
+
+    dataset: str  # "" with one data set
+    measure: str  # the measure's ranking label
+    order: str  # "a > b > c"
+
+
+@dataclass(frozen=True)
+class PopulationRow:
+    """A learner's row of the population table (with priors)."""
+
+    key: str
+    color: str
+    population: list  # its cells, one per column
+
+
+@dataclass(frozen=True)
+class PopulationTable:
+    columns: list
+    rows: list[PopulationRow]
+    p: str = ""  # binary: the priors' p(+) as given ("" for a multi-class task, which has no one share)
 
 
 @dataclass(frozen=True)
@@ -179,7 +219,7 @@ class ReportContext:
     figures: dict
     learners: list = field(default_factory=list)
     positive: str = ""
-    operating_point: dict | None = None
+    operating_point: Any = None  # binary: report/binary_rows.py's OperatingPointText
     balance: list = field(default_factory=list)
     class_balance: list = field(default_factory=list)
     matrix: list = field(default_factory=list)
@@ -192,8 +232,8 @@ class ReportContext:
     rank_notes: list = field(default_factory=list)
     summary_notes: list = field(default_factory=list)
     calibration: CalibrationContext | None = None
-    family: dict | None = None
-    population: dict | None = None
+    family: FamilyTable | None = None
+    population: PopulationTable | None = None
     pair_heatmaps: Any = None
     definitions: list = field(default_factory=list)
     works: list = field(default_factory=list)

@@ -61,19 +61,19 @@ def curve_captions(sample_label: str, several: bool = False) -> dict:
     return out
 
 
-def curves_note(rows: list[dict]) -> str:
+def curves_note(rows: list) -> str:
     """The note on curves drawn through part of their points ("" when none is):
     each such learner's key and its row's ``curves_note``."""
-    simplified = [f"{r['key']}: {r['curves_note']}" for r in rows if r.get("curves_note")]
+    simplified = [f"{r.key}: {r.curves_note}" for r in rows if r.curves_note]
     if not simplified:
         return ""
     return ("Some curves are drawn through part of their points, within a bound on their distance from the "
             f"full curve: {'; '.join(simplified)}. Every measure is computed on the full curves.")
 
 
-def _drawn(rows: list[dict]) -> list[dict]:
+def _drawn(rows: list) -> list:
     """The rows whose detail (confusion matrix, per-class block) is drawn."""
-    return [r for r in rows if r.get("detail", True)]
+    return [r for r in rows if r.detail]
 
 
 def _mcnemar_cells(cells: list | None, holm: bool) -> list[dict] | None:
@@ -100,17 +100,17 @@ def prepared(values: dict) -> dict:
     learners, mc = values.get("learners") or [], values.get("mc_learners") or []
     out = {**values,
            "curve_captions": curve_captions(values.get("sample_label", ""),
-                                            len({r.get("dataset", "") for r in learners}) > 1),
+                                            len({r.dataset for r in learners}) > 1),
            "curves_note": curves_note(learners or mc),
            "confusion_captions": CONFUSION_CAPTIONS,
            # the learners whose confusion matrix (binary) or per-class block (multi-class) is drawn
            "detailed": _drawn(learners or mc),
            # some are not: the note saying so
            "detail_partial": len(_drawn(learners or mc)) < len(learners or mc),
-           "grouped": [r for r in learners if r.get("groups")],
-           "roc_figures": [{"svg": r["roc_svg"], "caption": f"One-vs-rest ROC curves of {r['key']}, "
-                                                            "one colour per class."}
-                           for r in mc if r.get("roc_svg")],
+           "grouped": [r for r in learners if r.groups],
+           "roc_figures": [{"svg": r.roc_svg, "caption": f"One-vs-rest ROC curves of {r.key}, "
+                                                         "one colour per class."}
+                           for r in mc if r.roc_svg],
            "works_text": " ".join(values.get("works") or []),
            "works_brief_text": "; ".join(values.get("works_brief") or []),
            # the screen's appendix and heatmaps; ReportContext.rendered picks the PDF's
@@ -118,7 +118,7 @@ def prepared(values: dict) -> dict:
            }
     if learners and not values.get("threshold_notes"):
         # a few learners: each its own note (many: by kind, report/binary.py)
-        out["threshold_notes"] = "; ".join(f"{r['key']}: {r['threshold_note']}" for r in learners)
+        out["threshold_notes"] = "; ".join(f"{r.key}: {r.threshold_note}" for r in learners)
     if values.get("pair_heatmaps"):
         out["pair_heatmaps"] = [{**h, "shown": h["svg"]} for h in values["pair_heatmaps"]]
     if values.get("tests"):

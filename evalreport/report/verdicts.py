@@ -66,14 +66,14 @@ def interval_phrases(intervals, words: dict, n_neg=None, *, limit: int = SHOWN) 
     return out
 
 
-def agreed_ranking(rankings: list[dict]) -> dict | None:
-    """The one order of the report's rankings (rows ``{dataset, measure, order}``)
+def agreed_ranking(rankings: list) -> dict | None:
+    """The one order of the report's rankings (page.Ranking rows)
     when every measure orders every learner alike in a single data set: then the
     report says it in a line, ``{"order", "measures"}``, rather than repeat the
     same order in a row per measure; else None (the table)."""
-    if not rankings or len({r["order"] for r in rankings}) != 1 or any(r["dataset"] for r in rankings):
+    if not rankings or len({r.order for r in rankings}) != 1 or any(r.dataset for r in rankings):
         return None
-    return {"order": rankings[0]["order"], "measures": and_join([r["measure"] for r in rankings]),
+    return {"order": rankings[0].order, "measures": and_join([r.measure for r in rankings]),
             "untested": UNTESTED_ORDERS}
 
 
