@@ -173,7 +173,7 @@ def test_the_verdict_reads_holms_adjusted_p_values():
     s = _section([0.03, 0.04])
     assert s["sentences"] == ["DeLong's test finds no AUC difference significant at the 5% level after "
                               "Holm's adjustment over each data set's pairs."]
-    assert s["holm"] and s["rows"][0]["delong"].endswith("p = 0.030, Holm p = 0.060")
+    assert s["holm"] and s["rows"][0].delong.endswith("p = 0.030, Holm p = 0.060")
     s = _section([0.01, 0.04])  # Holm: 0.02 and 0.04
     assert s["sentences"] == ["DeLong's test finds a significantly higher AUC (at the 5% level after "
                               "Holm's adjustment over each data set's pairs) for a over b (Holm p = 0.020); "
@@ -181,7 +181,7 @@ def test_the_verdict_reads_holms_adjusted_p_values():
     s = _section([0.03])  # one pair: no family, Holm's p is p and is not shown
     assert s["sentences"] == ["DeLong's test finds a significantly higher AUC (at the 5% level) for "
                               "a over b (p = 0.030)."]
-    assert not s["holm"] and s["rows"][0]["delong"].endswith("p = 0.030")
+    assert not s["holm"] and s["rows"][0].delong.endswith("p = 0.030")
 
 
 def test_multiclass_mcnemar_on_right_and_wrong_decisions(tmp_path):

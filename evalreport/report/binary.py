@@ -21,9 +21,9 @@ from .format import UNDEFINED, Column, and_join, cells, fmt, measure_column, mea
 from .format import rate
 from .history import with_trend_caption
 from .notes import cells_with_notes
-from .binary_rows import (BalanceRow, BinaryLearnerRow, EnvelopeRow, EnvelopmentMatrix, GroupTable,
-                          OperatingPointText, RankTable, RankTableRow)
-from .page import NamedCells, PopulationRow, PopulationTable, Ranking
+from .binary_rows import (BalanceRow, BinaryLearnerRow, EnvelopeRow, GroupTable, OperatingPointText, RankTable,
+                          RankTableRow)
+from .page import NamedCells, PairMatrix, PopulationRow, PopulationTable, Ranking
 from .slices import slices_section
 from .operating import operating_context
 from .headline import binary_headline, sample_label
@@ -401,7 +401,7 @@ def _test_share(result) -> str:
     return ", ".join(f"{k} {t}" for k, t in texts.items())
 
 
-def _matrix(result) -> list[EnvelopmentMatrix]:
+def _matrix(result) -> list[PairMatrix]:
     """Pairwise envelopment as a matrix per data set (rows a, columns b), where
     the section's sentences leave pairs unsaid (more than CROSSINGS_SAID cross):
     else the matrix would repeat them."""
@@ -425,7 +425,7 @@ def _matrix(result) -> list[EnvelopmentMatrix]:
                     "identical": ("identical", "identical")}[v]
             cell[(p.a, p.b)], cell[(p.b, p.a)] = text
         rows = [NamedCells(a, ["—" if a == b else cell.get((a, b), "") for b in names]) for a in names]
-        out.append(EnvelopmentMatrix(comp.dataset, names, rows))
+        out.append(PairMatrix(comp.dataset, names, rows))
     return out
 
 

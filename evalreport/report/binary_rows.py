@@ -10,7 +10,7 @@ from .format import Column
 from .page import NamedCells
 
 __all__ = ["BinaryLearnerRow", "GroupTable", "RankTable", "RankTableRow", "BalanceRow", "OperatingPointText",
-           "EnvelopmentMatrix", "EnvelopeRow"]
+           "EnvelopeRow"]
 
 
 @dataclass(frozen=True)
@@ -81,15 +81,6 @@ class OperatingPointText:
     cost_fn: str
     cost_fp: str
     pc: str  # PC(+), the probability cost
-
-
-@dataclass(frozen=True)
-class EnvelopmentMatrix:
-    """Pairwise envelopment of one data set's learners (rows a, columns b)."""
-
-    dataset: str | None
-    names: list[str]
-    rows: list[NamedCells]
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ReportContext", "VerdictContext", "SignificanceContext", "LeaderboardContext", "HistoryContext",
            "CalibrationContext", "ConfigurationsContext", "QuickViewContext", "context_of",
-           "NamedCells", "Ranking", "PopulationRow", "PopulationTable"]
+           "NamedCells", "PairMatrix", "Ranking", "PopulationRow", "PopulationTable"]
 
 
 # -- rows the binary and the multi-class builders share (report/binary.py, report/multiclass.py)
@@ -31,6 +31,17 @@ class NamedCells:
 
     name: str
     cells: list
+
+
+@dataclass(frozen=True)
+class PairMatrix:
+    """A value for each pair of one data set's learners, as a matrix (rows a, columns
+    b): the binary envelopment (report/binary.py), DeLong's p-values
+    (report/significance.py)."""
+
+    dataset: str | None  # None or "" with one data set
+    names: list[str]  # the columns' learners
+    rows: list[NamedCells]
 
 
 @dataclass(frozen=True)
@@ -91,7 +102,7 @@ class SignificanceContext:
     rows: list
     sentences: list  # for the verdict: who is significantly better
     matrices: list  # DeLong's Holm-adjusted p-values as a matrix per data set (many pairs)
-    friedman: dict | None  # across data sets: the paragraph and the diagram
+    friedman: Any  # across data sets: the paragraph and the diagram (significance.py's FriedmanSection; None)
     level: str
     ran: list  # the tests the rows hold: "delong", "mcnemar", "paired_t"
     summarised: bool  # many learners: the pairs that matter

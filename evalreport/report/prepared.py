@@ -12,9 +12,19 @@ glossary) is chosen by :meth:`.page.ReportContext.rendered`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from .format import cells
 
-__all__ = ["CONFUSION_CAPTIONS", "CURVE_CAPTIONS", "curve_captions", "curves_note", "prepared"]
+__all__ = ["CONFUSION_CAPTIONS", "CURVE_CAPTIONS", "StyledCell", "curve_captions", "curves_note", "prepared"]
+
+
+@dataclass(frozen=True)
+class StyledCell:
+    """A table cell's text and its HTML class (the tests table's McNemar cells)."""
+
+    text: str
+    cls: str
 
 #: the captions of the binary report's curves (templates/sections/curves.html.j2)
 CURVE_CAPTIONS = {
@@ -76,22 +86,22 @@ def _drawn(rows: list) -> list:
     return [r for r in rows if r.detail]
 
 
-def _mcnemar_cells(cells: list | None, holm: bool) -> list[dict] | None:
+def _mcnemar_cells(cells: list | None, holm: bool) -> list[StyledCell] | None:
     """McNemar's cells of a tests row with their classes: the third (the method, in
     words) is not a number; the fifth, the Holm-adjusted p, only where Holm's
     method is used."""
     if not cells:
         return None
-    shown = [{"text": c, "cls": "nowrap" if i == 2 else "num nowrap"} for i, c in enumerate(cells[:4])]
+    shown = [StyledCell(c, "nowrap" if i == 2 else "num nowrap") for i, c in enumerate(cells[:4])]
     if holm:
-        shown.append({"text": cells[4], "cls": "num nowrap"})
+        shown.append(StyledCell(cells[4], "num nowrap"))
     return shown
 
 
 def _tests(tests: dict) -> dict:
     """The tests' rows with the cells each prints (DeLong's, as many as its columns)."""
-    rows = [{**r, "delong_shown": cells((r.get("delong_cells") or [])[:tests["delong_columns"]]),
-             "mcnemar_shown": _mcnemar_cells(r.get("mcnemar_cells"), tests["holm"])} for r in tests["rows"]]
+    rows = [replace(r, delong_shown=cells((r.delong_cells or [])[:tests["delong_columns"]]),
+                    mcnemar_shown=_mcnemar_cells(r.mcnemar_cells, tests["holm"])) for r in tests["rows"]]
     return {**tests, "rows": rows}
 
 

@@ -3,14 +3,51 @@ matrix for many learners, and Friedman's test with its critical-difference figur
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from markupsafe import Markup
 
 from .. import registry
 from ..figures.classes import critical_difference_figure
 from .format import UNDEFINED, fmt, interval_text, p_text, p_value_text, plain, value_text
+from .page import NamedCells, PairMatrix
 from ..words import and_join
 
-__all__ = ["tests_section"]
+__all__ = ["tests_section", "PairTestsRow", "FriedmanRank", "FriedmanSection"]
+
+
+@dataclass(frozen=True)
+class PairTestsRow:
+    """A pair's row of the tests table: each test in words, and as the table's cells."""
+
+    dataset: str  # "" with one data set
+    a: str
+    b: str
+    delong: str = ""  # "" where DeLong's test is not run
+    mcnemar: str = ""
+    paired_t: str = ""
+    delong_cells: list | None = None  # ΔAUC [interval], z, p, Holm p (None: in words only)
+    mcnemar_cells: list | None = None  # e01, e10, the test, p, Holm p (None: in words only)
+    # the cells the table prints of them (report/prepared.py, from the section's columns)
+    delong_shown: list | None = None
+    mcnemar_shown: list | None = None
+
+
+@dataclass(frozen=True)
+class FriedmanRank:
+    learner: str
+    rank: str  # its average rank
+
+
+@dataclass(frozen=True)
+class FriedmanSection:
+    """The "Across data sets" paragraph: Friedman's test, its ranks and diagram."""
+
+    measure: str  # the ranked measure's registry name
+    datasets: str  # joined
+    ranks: list[FriedmanRank]  # [] when too few data sets
+    text: str
+    svg: str  # the critical-difference diagram (Markup); "" when too few data sets
 
 
 _MCNEMAR_METHOD = {
@@ -106,7 +143,7 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
     if result.friedman is not None:
         f, fr = result.friedman, result.friedman.friedman
         friedman = _friedman(f, fr)
-    ran = {name for r in rows for name in ("delong", "mcnemar", "paired_t") if r[name]}
+    ran = {name for r in rows for name in ("delong", "mcnemar", "paired_t") if getattr(r, name)}
     bootstrap = any(getattr(lr, "bootstrap", None) for lr in result.learners.values())
     mcnemar_method = _MCNEMAR_METHOD[result.spec.confidence.mcnemar]
     return {"rows": rows, "sentences": sentences, "matrices": matrices, "friedman": friedman,
@@ -120,7 +157,8 @@ def tests_section(result, shown: list[str] | None = None) -> dict:
             "assumptions": _assumptions(ran, fmt(level, 6), mcnemar_method, pct, adjusted, bootstrap)}
 
 
-def _pair_rows(result, shown: list[str] | None, best: dict, level: float) -> tuple[list[dict], list[str], int, bool]:
+def _pair_rows(result, shown: list[str] | None, best: dict, level: float
+               ) -> tuple[list[PairTestsRow], list[str], int, bool]:
     """The pairs table's rows (those that matter when the report summarises); DeLong's
     significant differences as phrases, the count of those not significant, and
     whether some family has more than one pair (Holm's adjustment applies)."""
@@ -130,10 +168,9 @@ def _pair_rows(result, shown: list[str] | None, best: dict, level: float) -> tup
     for comp in result.comparisons:
         family = len(comp.tests)
         for t in comp.tests:
-            row = {"dataset": comp.dataset or "", "a": t.a, "b": t.b,
-                   "delong": "", "mcnemar": "", "paired_t": "", "delong_cells": None, "mcnemar_cells": None}
+            tests: dict = {}  # PairTestsRow's fields of the tests run
             if t.delong is not None:
-                found = _delong(row, t, family, shown is not None, level)
+                tests["delong"], tests["delong_cells"], found = _delong(t, family, shown is not None, level)
                 if found is not None:  # a p-value
                     adjusted = adjusted or family > 1
                     if found:
@@ -142,18 +179,18 @@ def _pair_rows(result, shown: list[str] | None, best: dict, level: float) -> tup
                         not_significant += 1
             if t.mcnemar is not None:
                 m = t.mcnemar
-                row["mcnemar"] = (f"e01 = {fmt(m.e01)}, e10 = {fmt(m.e10)}, Holm {p_text(m.p_holm)}"
-                                  if shown is not None and m.p_holm is not None and family > 1
-                                  else _mcnemar_cell(m, family))
+                tests["mcnemar"] = (f"e01 = {fmt(m.e01)}, e10 = {fmt(m.e10)}, Holm {p_text(m.p_holm)}"
+                                    if shown is not None and m.p_holm is not None and family > 1
+                                    else _mcnemar_cell(m, family))
                 if m.p_value is not None:
-                    row["mcnemar_cells"] = _mcnemar_cells(m, family)
+                    tests["mcnemar_cells"] = _mcnemar_cells(m, family)
                 adjusted = adjusted or family > 1
             if t.paired_t is not None:
                 pt = t.paired_t
-                row["paired_t"] = (f"mean error difference {'+' if pt.mean_difference > 0 else ''}{fmt(pt.mean_difference)}, t = {value_text(pt.t)} "
-                                   f"({pt.dof} dof), {p_text(pt.p_value)}")
+                tests["paired_t"] = (f"mean error difference {'+' if pt.mean_difference > 0 else ''}{fmt(pt.mean_difference)}, t = {value_text(pt.t)} "
+                                     f"({pt.dof} dof), {p_text(pt.p_value)}")
             if shown is None or _matters(t, best.get(comp.dataset), shown, 1 - level):
-                rows.append(row)
+                rows.append(PairTestsRow(comp.dataset or "", t.a, t.b, **tests))
     return rows, significant, not_significant, adjusted
 
 
@@ -181,39 +218,39 @@ def _auc_reaches_one(result, key: str) -> bool:
     return ci is not None and ci[1] is not None and ci[1] >= 1.0
 
 
-def _delong(row: dict, t, family: int, summarised: bool, level: float) -> str | None:
-    """DeLong's test of the pair ``t`` into ``row`` (its text and the table's cells);
-    None when its p-value is undefined, else the phrase of a significant
-    difference ("a over b (p ...)"), or "" when not significant."""
+def _delong(t, family: int, summarised: bool, level: float) -> tuple[str, list | None, str | None]:
+    """DeLong's test of the pair ``t``: its text, the table's cells (None where z is
+    undefined), and None when its p-value is undefined, else the phrase of a
+    significant difference ("a over b (p ...)"), or "" when not significant."""
     d = t.delong
     if d.p_value is None:
-        row["delong"] = d.note or UNDEFINED
-        return None
+        return d.note or UNDEFINED, None, None
     # the difference and its interval: 3 significant digits in a sentence, 4 decimals in the table
     diff = interval_text(d.difference, tuple(d.ci) if d.ci else None)
     cell = interval_text(d.difference, tuple(d.ci) if d.ci else None, table=True)
     sign = "+" if d.difference > 0 else ""
     if summarised and d.p_holm is not None and family > 1:
         # many pairs: one line each, the adjusted p the verdict reads (results.json: the rest)
-        row["delong"] = f"ΔAUC {sign}{diff}, Holm {p_text(d.p_holm)}"
+        text = f"ΔAUC {sign}{diff}, Holm {p_text(d.p_holm)}"
     else:
-        row["delong"] = (f"ΔAUC {sign}{diff}, z = {value_text(d.z)}, {p_text(d.p_value)}"
-                         + _holm(d.p_value, d.p_holm, family))
+        text = (f"ΔAUC {sign}{diff}, z = {value_text(d.z)}, {p_text(d.p_value)}"
+                + _holm(d.p_value, d.p_holm, family))
+    table = None
     if d.z is None and d.note:  # why z is undefined (also in the warnings)
-        row["delong"] += f" ({d.note})"
+        text += f" ({d.note})"
     else:
         # the table's cells: one line a pair, the numbers in columns
-        row["delong_cells"] = [f"{sign}{cell}", value_text(d.z), p_value_text(d.p_value),
-                               p_value_text(d.p_holm) if family > 1 else ""]
+        table = [f"{sign}{cell}", value_text(d.z), p_value_text(d.p_value),
+                 p_value_text(d.p_holm) if family > 1 else ""]
     if _significant(d, level):
         p = d.p_holm if d.p_holm is not None else d.p_value
         better, worse = (t.a, t.b) if d.difference > 0 else (t.b, t.a)
         said = f"Holm {p_text(p)}" if family > 1 else p_text(p)
-        return f"{better} over {worse} ({said})"
-    return ""
+        return text, table, f"{better} over {worse} ({said})"
+    return text, table, ""
 
 
-def _matrices(result, shown: list[str] | None) -> list[dict]:
+def _matrices(result, shown: list[str] | None) -> list[PairMatrix]:
     """DeLong's Holm-adjusted p-values as a matrix per data set of more than six
     pairs, when the report does not summarise."""
     matrices = []
@@ -225,9 +262,9 @@ def _matrices(result, shown: list[str] | None) -> list[dict]:
         for t in comp.tests:
             if t.delong is not None and t.delong.p_holm is not None:
                 cell[(t.a, t.b)] = cell[(t.b, t.a)] = p_value_text(t.delong.p_holm, 2)
-        matrices.append({"dataset": comp.dataset or "", "names": names,
-                         "rows": [{"name": a, "cells": ["—" if a == b else cell.get((a, b), "")
-                                                        for b in names]} for a in names]})
+        matrices.append(PairMatrix(comp.dataset or "", names,
+                                   [NamedCells(a, ["—" if a == b else cell.get((a, b), "") for b in names])
+                                    for a in names]))
     return matrices
 
 
@@ -250,7 +287,7 @@ def _assumptions(ran, level: str, mcnemar_method: str, pct: str, holm: bool, boo
     return " ".join(s for s in said if s)
 
 
-def _friedman(f, fr) -> dict:
+def _friedman(f, fr) -> FriedmanSection:
     """The "Across data sets" paragraph. With too few data sets, only that it is not
     reported and why: no ranks, no diagram (results.json keeps the statistic). Never
     "p = 0": an infinite tau_F (the ranks identical on every data set) prints p < 0.001."""
@@ -259,20 +296,21 @@ def _friedman(f, fr) -> dict:
     if f.too_few_datasets:
         from ..compare.stats.friedman import MIN_DATASETS
 
-        return {"measure": f.measure, "datasets": ", ".join(f.datasets), "ranks": [], "svg": "",
-                "text": (f"Friedman's test of the learners' ranks ({label}) is not reported: it is made over "
-                         f"{n} data sets ({', '.join(f.datasets)}), fewer than {MIN_DATASETS}, too few for its "
-                         "approximations to tell the ranks apart. Its statistic is in results.json.")}
+        return FriedmanSection(
+            measure=f.measure, datasets=", ".join(f.datasets), ranks=[], svg="",
+            text=(f"Friedman's test of the learners' ranks ({label}) is not reported: it is made over "
+                  f"{n} data sets ({', '.join(f.datasets)}), fewer than {MIN_DATASETS}, too few for its "
+                  "approximations to tell the ranks apart. Its statistic is in results.json."))
     if fr.identical_ranks:
         f_part = f"the ranks are identical on every data set, so F is infinite, {p_text(fr.p_value_f)}"
     else:
         f_part = f"F = {value_text(fr.f_statistic)}, {p_text(fr.p_value_f)}"
-    return {
-        "measure": f.measure, "datasets": ", ".join(f.datasets),
-        "ranks": [{"learner": n, "rank": fmt(r, 3)} for n, r in zip(f.learners, fr.average_ranks)],
-        "text": (f"Friedman's test over {n} data sets ({label}): χ² = {value_text(fr.chi2)}, "
-                 f"{p_text(fr.p_value_chi2)}; {f_part}. "
-                 f"Nemenyi's critical difference at α = {fmt(fr.alpha, 2)}: {value_text(fr.critical_difference)}."),
-        "svg": Markup(critical_difference_figure(list(f.learners), fr.average_ranks,
-                                                 fr.critical_difference, fr.significant_pairs)),
-    }
+    return FriedmanSection(
+        measure=f.measure, datasets=", ".join(f.datasets),
+        ranks=[FriedmanRank(n, fmt(r, 3)) for n, r in zip(f.learners, fr.average_ranks)],
+        text=(f"Friedman's test over {n} data sets ({label}): χ² = {value_text(fr.chi2)}, "
+              f"{p_text(fr.p_value_chi2)}; {f_part}. "
+              f"Nemenyi's critical difference at α = {fmt(fr.alpha, 2)}: {value_text(fr.critical_difference)}."),
+        svg=Markup(critical_difference_figure(list(f.learners), fr.average_ranks,
+                                              fr.critical_difference, fr.significant_pairs)),
+    )
