@@ -13,12 +13,33 @@ four learners the headline table on page one already is a leaderboard.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from .. import registry
 from ..compare.leaderboard import LEADERBOARD_MIN, TEST_WORDS, leaderboard, leaderboard_warnings  # noqa: F401
 from ..compare.leaderboard import rank_measure, test_for
 
+if TYPE_CHECKING:
+    from .format import Cell
+
 __all__ = ["LEADERBOARD_MIN", "rank_measure", "leaderboard", "leaderboard_warnings", "leaderboard_section",
-           "leaderboard_context", "test_for"]
+           "leaderboard_context", "test_for", "LeaderboardRow"]
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    """A learner's row of the report's leaderboard (the block's row as text)."""
+
+    dataset: str  # "" with one data set
+    rank: str  # "—" where its value is undefined
+    learner: str
+    color: str
+    value: Cell  # the ranked measure with its interval
+    others: list[Cell]  # the task's other ranked measures
+    vs_best: str  # the paired test against the best: its Holm p, "best", or why none
+    significant: bool  # significantly worse than the best
+
 
 def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
     """The report's leaderboard (None below :data:`LEADERBOARD_MIN` learners): the
@@ -46,12 +67,13 @@ def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
             vs = UNDEFINED if block["test"] else "—"
         else:
             vs = p_value_text(ph) if ph is not None else UNDEFINED
-        rows.append({"dataset": r.get("dataset", ""), "rank": str(r["rank"]) if r["rank"] is not None else "—",
-                     "learner": r["learner"], "color": styles.get(r["learner"], {}).get("color", "#b0b0b0"),
-                     "value": Cell(value), "others": cells(measure_text(m.name, lr.values.get(m.name), table=True) for m in others),
-                     "vs_best": vs, "significant": ph is not None and ph < alpha})
+        rows.append(LeaderboardRow(
+            dataset=r.get("dataset", ""), rank=str(r["rank"]) if r["rank"] is not None else "—",
+            learner=r["learner"], color=styles.get(r["learner"], {}).get("color", "#b0b0b0"),
+            value=Cell(value), others=cells(measure_text(m.name, lr.values.get(m.name), table=True) for m in others),
+            vs_best=vs, significant=ph is not None and ph < alpha))
     test = TEST_WORDS.get(block["test"])
-    worse = sum(r["significant"] for r in rows)
+    worse = sum(r.significant for r in rows)
     arrow = {"higher": "higher is better", "lower": "lower is better"}.get(block["direction"], "")
     better = "" if measure.direction == "none" else measure.direction
     columns = [Column(name, measure.label + (f" [{_interval_words(result, name)}]" if _interval_words(result, name)
@@ -61,11 +83,11 @@ def leaderboard_section(result, block: dict, styles: dict) -> dict | None:
         "columns": columns,
         "measure": measure.label, "direction": arrow,
         "interval": _interval_words(result, name),
-        "others": [m.label for m in others], "rows": rows, "several": any(r["dataset"] for r in rows),
+        "others": [m.label for m in others], "rows": rows, "several": any(r.dataset for r in rows),
         "test": test or "", "significant": worse, "alpha": plain(alpha),
         "significant_verb": "is" if worse == 1 else "are",  # "1 is", "3 are" significantly worse
         # the comparisons with the best: each data set's learners but its best
-        "compared": len(rows) - len({r["dataset"] for r in rows}),
+        "compared": len(rows) - len({r.dataset for r in rows}),
         "rule": f"from {LEADERBOARD_MIN} learners on",
     }
 

@@ -5,14 +5,64 @@ a subset that fits a page."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from markupsafe import Markup
 
 from ..figures import gains_figures
 from ..metrics.operating_table import gains_note, row_note
 from ..redact import published
 from .format import UNDEFINED, Cell, Column, fmt, measure_column, percent
+from .notes import CellNote
 
-__all__ = ["operating_context", "ROW_COLUMNS", "GAINS_COLUMNS"]
+__all__ = ["operating_context", "ROW_COLUMNS", "GAINS_COLUMNS", "ThresholdRow", "LabelledCells", "LearnerName",
+           "GainsTable", "OperatingSection"]
+
+
+@dataclass(frozen=True)
+class ThresholdRow:
+    """A learner's row of the threshold table at one operating point."""
+
+    key: str
+    color: str
+    first: bool  # the learner's first row: it heads the learner's rows
+    span: int  # the learner's rows
+    label: str  # the operating point ("top 10% flagged", ...)
+    cells: list[Cell]
+
+
+@dataclass(frozen=True)
+class LabelledCells:
+    label: str  # the row's heading (the gains table's share flagged)
+    cells: list[Cell]
+
+
+@dataclass(frozen=True)
+class LearnerName:
+    """A learner as a table's heading names it: its key and colour."""
+
+    key: str
+    color: str
+
+
+@dataclass(frozen=True)
+class GainsTable:
+    """The gains and lift of a few learners side by side, by decile."""
+
+    learners: list[LearnerName]
+    rows: list[LabelledCells]
+
+
+@dataclass(frozen=True)
+class OperatingSection:
+    columns: list[Column]  # the threshold table's, after the operating point
+    rows: list[ThresholdRow]
+    row_notes: list[CellNote]
+    gains_columns: list[str]  # each learner's headings in the gains table
+    gains_span: int  # the columns under each learner's heading
+    gains: list[GainsTable]
+    gains_notes: list[CellNote]
+    figures: list  # the gains and the lift (Markup); [] without gains
 
 #: the threshold table's measures shown (the rest are in results.json: a page's width);
 #: their headings and directions are the registry's
@@ -29,7 +79,7 @@ class _Marks:
     """Notes under a table, numbered in the order their cells are marked."""
 
     def __init__(self):
-        self.notes: list[dict] = []
+        self.notes: list[CellNote] = []
         self._marks: dict[str, str] = {}
 
     def cell(self, text: str, note: str) -> Cell:
@@ -38,7 +88,7 @@ class _Marks:
             return Cell(text)
         if note not in self._marks:
             self._marks[note] = str(len(self._marks) + 1)
-            self.notes.append({"mark": self._marks[note], "text": note})
+            self.notes.append(CellNote(self._marks[note], note))
         return Cell(text, note, self._marks[note])
 
 
@@ -63,18 +113,18 @@ def _row_cells(lr, row, note: str, marks: _Marks) -> list[Cell]:
     return [marks.cell(texts[k], note) for k in ("threshold", "flagged", *ROW_SHOWN)]
 
 
-def _threshold_rows(result, learners, styles, notes) -> tuple[list[dict], list[dict]]:
+def _threshold_rows(result, learners, styles, notes) -> tuple[list[ThresholdRow], list[CellNote]]:
     marks, rows = _Marks(), []
     for key, lr in learners.items():
         table = lr.operating_table.rows
         for i, row in enumerate(table):
             note = notes.get((key, row_note(row)), "")
-            rows.append({"key": key, "color": styles[key]["color"], "first": i == 0, "span": len(table),
-                         "label": row.label, "cells": _row_cells(lr, row, note, marks)})
+            rows.append(ThresholdRow(key, styles[key]["color"], first=i == 0, span=len(table), label=row.label,
+                                     cells=_row_cells(lr, row, note, marks)))
     return rows, marks.notes
 
 
-def _gains_tables(learners, styles, notes) -> tuple[list[dict], list[dict]]:
+def _gains_tables(learners, styles, notes) -> tuple[list[GainsTable], list[CellNote]]:
     marks, tables = _Marks(), []
     keys = list(learners)
     n_tables = -(-len(keys) // LEARNERS_PER_TABLE)
@@ -89,12 +139,12 @@ def _gains_tables(learners, styles, notes) -> tuple[list[dict], list[dict]]:
                 g = table.gains[d]
                 note = notes.get((key, gains_note(table)), "")
                 cells += [marks.cell(fmt(getattr(g, k), table=True), note) for k, _ in GAINS_COLUMNS]
-            rows.append({"label": _share(learners[chunk[0]].operating_table.gains[d].flagged), "cells": cells})
-        tables.append({"learners": [{"key": k, "color": styles[k]["color"]} for k in chunk], "rows": rows})
+            rows.append(LabelledCells(_share(learners[chunk[0]].operating_table.gains[d].flagged), cells))
+        tables.append(GainsTable([LearnerName(k, styles[k]["color"]) for k in chunk], rows))
     return tables, marks.notes
 
 
-def operating_context(result, styles) -> dict | None:
+def operating_context(result, styles) -> OperatingSection | None:
     """The section's values (None when no learner has a ranking or the spec's
     metrics ask for neither table)."""
     metrics = result.spec.metric_set
@@ -106,13 +156,13 @@ def operating_context(result, styles) -> dict | None:
     notes = _published_notes(result)
     rows, row_notes = _threshold_rows(result, learners, styles, notes) if with_table else ([], [])
     gains, gains_notes = _gains_tables(learners, styles, notes) if with_gains else ([], [])
-    return {
-        "columns": [Column(k, label, better) for k, label, better in ROW_COLUMNS[:2]]
-                   + [measure_column(k) for k in ROW_SHOWN],
-        "rows": rows, "row_notes": row_notes,
-        "gains_columns": [label for _, label in GAINS_COLUMNS],
-        "gains_span": len(GAINS_COLUMNS),  # the columns under each learner's heading
-        "gains": gains, "gains_notes": gains_notes,
+    return OperatingSection(
+        columns=[Column(k, label, better) for k, label, better in ROW_COLUMNS[:2]]
+        + [measure_column(k) for k in ROW_SHOWN],
+        rows=rows, row_notes=row_notes,
+        gains_columns=[label for _, label in GAINS_COLUMNS],
+        gains_span=len(GAINS_COLUMNS),
+        gains=gains, gains_notes=gains_notes,
         # the gains and the lift, two figures (a row in print, one under the other on a phone)
-        "figures": [Markup(svg) for svg in gains_figures(result, styles)] if with_gains else [],
-    }
+        figures=[Markup(svg) for svg in gains_figures(result, styles)] if with_gains else [],
+    )

@@ -275,7 +275,7 @@ class ReportContext:
     test_share: str = ""
     sample_label: str = ""
     threshold_notes: str = ""
-    operating: Any = None
+    operating: Any = None  # report/operating.py's OperatingSection (None: no operating points)
     slices: list = field(default_factory=list)
     slice_columns: list = field(default_factory=list)
     slices_min: Any = None
