@@ -6,12 +6,82 @@ number is formatted here by the report's policy (:mod:`.format`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from markupsafe import Markup
 
 from .. import registry
 from .format import measure_text, p_value_text, plain, rate, signed
 
-__all__ = ["history_context", "history_sentences", "with_trend_caption"]
+__all__ = ["history_context", "history_sentences", "with_trend_caption", "ChangeRow", "DriftRow", "ClassShare",
+           "BalanceChange", "ChainLine"]
+
+
+@dataclass(frozen=True)
+class ChangeRow:
+    """A headline measure's change since the previous run."""
+
+    learner: str
+    measure: str  # its label
+    previous: str
+    current: str
+    change: str  # signed
+    interval: str  # the change's ("" without one)
+    p: str  # "" when untested
+    p_holm: str  # Holm-adjusted over the run's tested changes
+    method: str  # the test, in words
+    note: str
+    significant: bool  # more than noise (on its Holm p)
+    worse: bool
+    row_class: str  # a significant change: "fail" (worse) or "pass"; "" otherwise
+
+
+@dataclass(frozen=True)
+class DriftRow:
+    """The drift of a learner's scores (of one class's, multi-class) since the previous run."""
+
+    learner: str
+    class_name: str | None  # the class whose score column drifted (multi-class); None: binary
+    psi: str
+    ks: str
+    label: str  # the PSI named by the industry's conventions
+    bins: object  # the PSI's bins (results.json's psi_bins)
+    method: str
+    note: str
+
+
+@dataclass(frozen=True)
+class ClassShare:
+    """A class's share, then and now (a multi-class data set's balance)."""
+
+    name: str
+    previous: str
+    current: str
+    change: str
+
+
+@dataclass(frozen=True)
+class BalanceChange:
+    """A data set's class balance, then and now: a binary task's positive share
+    (``previous`` ... ``interval``) or each class's (``classes``)."""
+
+    dataset: str | None
+    p: str  # the test's p-value ("" untested)
+    note: str
+    on: str  # " of <data set>" ("" with one)
+    classes: list[ClassShare] | None = None  # multi-class
+    previous: str = ""
+    current: str = ""
+    change: str = ""
+    interval: str = ""
+
+
+@dataclass(frozen=True)
+class ChainLine:
+    """The chain of audits: the previous run's date and the sha256 of its results.json."""
+
+    date: str | None
+    sha256: str
 
 
 def _conventions() -> tuple[tuple[float, float], object]:
@@ -60,24 +130,24 @@ def _method(code) -> str:
     return METHOD_NAMES.get(code, code or "")
 
 
-def _balances(history: dict) -> list[dict]:
+def _balances(history: dict) -> list[BalanceChange]:
     """Each data set's class balance, as the section prints it."""
     from ..history.names import balance_rows
 
     out = []
     for b in balance_rows(history.get("balance")):
         p = "" if b.get("p_value") is None else p_value_text(b["p_value"])
-        row = {"dataset": b.get("dataset"), "p": p, "note": b.get("note") or "", "classes": None,
-               "on": f" of {b['dataset']}" if b.get("dataset") else ""}  # "Class balance of <data set>"
+        said = {"dataset": b.get("dataset"), "p": p, "note": b.get("note") or "",
+                "on": f" of {b['dataset']}" if b.get("dataset") else ""}  # "Class balance of <data set>"
         if isinstance(b.get("classes"), list):  # a multi-class task: each class's share
             shares = [(b.get(k) or {}) for k in ("previous", "current", "change")]
-            row["classes"] = [{"name": c, "previous": rate(shares[0].get(c)), "current": rate(shares[1].get(c)),
-                               "change": _signed("accuracy", shares[2].get(c), False)} for c in b["classes"]]
+            out.append(BalanceChange(**said, classes=[
+                ClassShare(c, rate(shares[0].get(c)), rate(shares[1].get(c)),
+                           _signed("accuracy", shares[2].get(c), False)) for c in b["classes"]]))
         else:
-            row.update(previous=rate(b.get("previous")), current=rate(b.get("current")),  # a sentence's digits
-                       change=_signed("accuracy", b.get("change"), False),
-                       interval=_interval("accuracy", b.get("interval"), False))
-        out.append(row)
+            out.append(BalanceChange(**said, previous=rate(b.get("previous")), current=rate(b.get("current")),
+                                     change=_signed("accuracy", b.get("change"), False),  # a sentence's digits
+                                     interval=_interval("accuracy", b.get("interval"), False)))
     return out
 
 
@@ -149,29 +219,28 @@ def history_context(result, styles) -> dict | None:
     for c in history.get("changes", []):
         m = c.get("measure")
         change = c.get("change")
-        changes.append({
-            "learner": c.get("learner"), "measure": _label(m) if m else "",
-            "previous": measure_text(m, c.get("previous"), table=True),
-            "current": measure_text(m, c.get("current"), table=True),
-            "change": _signed(m, change), "interval": _interval(m, c.get("interval")),
-            "p": "" if c.get("p_value") is None else p_value_text(c["p_value"]),
-            "p_holm": "" if c.get("p_holm") is None else p_value_text(c["p_holm"]),
-            "method": _method(c.get("method")), "note": c.get("note") or "",
-            "significant": _significant(c, alpha),
-            "worse": change is not None and _worse(m, change),
-            # the row's class: a significant change is a pass or a fail ("" otherwise)
-            "row_class": ("fail" if change is not None and _worse(m, change) else "pass")
+        changes.append(ChangeRow(
+            learner=c.get("learner"), measure=_label(m) if m else "",
+            previous=measure_text(m, c.get("previous"), table=True),
+            current=measure_text(m, c.get("current"), table=True),
+            change=_signed(m, change), interval=_interval(m, c.get("interval")),
+            p="" if c.get("p_value") is None else p_value_text(c["p_value"]),
+            p_holm="" if c.get("p_holm") is None else p_value_text(c["p_holm"]),
+            method=_method(c.get("method")), note=c.get("note") or "",
+            significant=_significant(c, alpha),
+            worse=change is not None and _worse(m, change),
+            row_class=("fail" if change is not None and _worse(m, change) else "pass")
             if _significant(c, alpha) else "",
-        })
+        ))
     (low, high), label = _conventions() if previous else ((0.1, 0.25), None)
     drift = []
     for d in history.get("drift", []):
         psi = d.get("psi")
-        drift.append({
-            "learner": d.get("learner"), "class": d.get("class"), "psi": rate(psi, table=True), "ks": rate(d.get("ks"), table=True),
-            "label": label(psi) if (label is not None and psi is not None) else "",
-            "bins": d.get("psi_bins"), "method": d.get("method") or "", "note": d.get("note") or "",
-        })
+        drift.append(DriftRow(
+            learner=d.get("learner"), class_name=d.get("class"), psi=rate(psi, table=True),
+            ks=rate(d.get("ks"), table=True), label=label(psi) if (label is not None and psi is not None) else "",
+            bins=d.get("psi_bins"), method=d.get("method") or "", note=d.get("note") or "",
+        ))
     runs = history.get("runs") or []
     figure = ""
     if runs:
@@ -190,11 +259,11 @@ def history_context(result, styles) -> dict | None:
     return {
         "previous": previous, "changes": changes, "drift": drift, "balances": _balances(history),
         "tested": sum(1 for c in history.get("changes", []) if c.get("p_holm") is not None),
-        "methods": list(dict.fromkeys(c["method"] for c in changes if c["method"])),
+        "methods": list(dict.fromkeys(c.method for c in changes if c.method)),
         "psi_low": rate(low), "psi_high": rate(high), "level": plain(result.spec.confidence.level),
         "alpha": plain(alpha), "runs": len(runs), "first": runs[0]["date"] if runs else None,
         "figure": figure, "sentences": history_sentences(result),
-        "by_class": any(d.get("class") is not None for d in drift),
+        "by_class": any(d.class_name is not None for d in drift),
         "caption": "",  # the trend figure's: the task's builder gives it (with_trend_caption)
         "chain": _chain_line(previous, history.get("previous_sha256")),
     }
@@ -209,10 +278,10 @@ def with_trend_caption(history: dict | None, what: str, intervals: str) -> None:
         history["caption"] = f"{what} over the {history['runs']} kept runs (from {history['first']}), {intervals}"
 
 
-def _chain_line(previous, digest) -> dict | None:
+def _chain_line(previous, digest) -> ChainLine | None:
     """The chain of audits: the previous run's date and the sha256 of its
     results.json as archived (``evalreport verify --history DIR`` walks the
     chain); None without a previous run."""
     if not previous or not digest:
         return None
-    return {"date": previous.get("date"), "sha256": digest}
+    return ChainLine(previous.get("date"), digest)

@@ -161,7 +161,7 @@ class HistoryContext:
     figure: Any
     sentences: list
     by_class: bool  # drift of each class's score column (multi-class)
-    chain: dict | None  # the previous run's results.json by its sha256
+    chain: Any  # report/history.py's ChainLine: the previous run's results.json by its sha256 (None: no previous)
     caption: str = ""  # the trend figure's: the task's builder gives it
 
 
