@@ -121,10 +121,10 @@ def test_the_report_shows_the_configurations(tmp_path):
     from evalreport.report.configurations import configurations_context
 
     section = configurations_context(result)
-    assert [r["name"] for r in section["rows"]] == [k for k, _ in configuration_ranks(configurations(result), "auc")]
+    assert [r.name for r in section["rows"]] == [k for k, _ in configuration_ranks(configurations(result), "auc")]
     assert section["configurations"] == "2" and section["replicates"] == "3" and section["part"] == "seed"
-    first = section["rows"][0]["cells"][0]
-    assert " ± " in first["text"] and "–" in first["range"]
+    first = section["rows"][0].cells[0]
+    assert " ± " in first.text and "–" in first.range
     # the replicate count's title names the replicates' seeds (it printed a dict method's repr, an address,
     # when the row's key was "values": Jinja reads r.values as the method)
     import re

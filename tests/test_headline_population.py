@@ -32,21 +32,21 @@ def test_with_priors_page_one_gives_the_population_with_intervals(tmp_path):
     result, y, a = _spec(tmp_path, priors=True)
     ctx = report_context(result)
     head = ctx.verdict.headline
-    labels = [c.label for c in head["columns"]]
+    labels = [c.label for c in head.columns]
     assert "precision, p(+) = 0.05" in labels and "F1, p(+) = 0.05" in labels
     assert "F1 at the threshold" not in labels  # the sample's F1 is not page one's
-    assert "in the population, p(+) = 0.05" in head["caption"]
-    assert "the sample's share of positives is 0.40" in head["caption"]
+    assert "in the population, p(+) = 0.05" in head.caption
+    assert "the sample's share of positives is 0.40" in head.caption
     # by hand: TPR and FPR at 0.5 reweighted to p = 0.05
     tpr = np.mean(a[y == 1] >= 0.5)
     fpr = np.mean(a[y == 0] >= 0.5)
     precision = 0.05 * tpr / (0.05 * tpr + 0.95 * fpr)
-    cell = head["rows"][0]["cells"][labels.index("precision, p(+) = 0.05")]
+    cell = head.rows[0].cells[labels.index("precision, p(+) = 0.05")]
     low, high = result.learners["a"].population.intervals["precision"]
     assert cell.text == f"{precision:.4f} [{low:.4f}, {high:.4f}]"  # a table: 4 decimals
     assert low < precision < high
     # the threshold column prints the threshold's one text
-    assert head["rows"][0]["cells"][labels.index("threshold")].text == "0.500"
+    assert head.rows[0].cells[labels.index("threshold")].text == "0.500"
     # elsewhere, the sample's measures say whose share they are at
     assert ctx.sample_label == "(sample: 40.0% positive)"
     html = unescape(render_html(result))
@@ -59,7 +59,7 @@ def test_without_priors_the_sample_share_is_named_once(tmp_path):
     result, y, _ = _spec(tmp_path, priors=False)
     ctx = report_context(result)
     head = ctx.verdict.headline
-    assert head["caption"] == f"Measures at the sample's share of positives, {y.mean():.2f}."
-    assert "F1 at the threshold" in [c.label for c in head["columns"]]
+    assert head.caption == f"Measures at the sample's share of positives, {y.mean():.2f}."
+    assert "F1 at the threshold" in [c.label for c in head.columns]
     assert ctx.sample_label == ""
     assert "(sample:" not in render_html(result)

@@ -4,22 +4,43 @@ measure, each headline measure as mean ± sd over the replicates, and their rang
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .. import registry
 from ..compare.configurations import configuration_ranks, configurations
 from .format import UNDEFINED, Column, fmt, measure_text
 
-__all__ = ["configurations_context"]
+__all__ = ["configurations_context", "SpreadCell", "ConfigurationRow"]
 
 
-def _cell(name: str, s) -> dict:
-    """{text: "mean ± sd" (the mean alone with one replicate), range: "min–max",
-    note}: by the measure's own format."""
+@dataclass(frozen=True)
+class SpreadCell:
+    """A measure over a configuration's replicates."""
+
+    text: str  # "mean ± sd" (the mean alone with one replicate)
+    range: str  # "min–max" ("" with one replicate)
+    note: str  # why it is undefined ("")
+
+
+@dataclass(frozen=True)
+class ConfigurationRow:
+    rank: str  # "—": its mean is undefined
+    name: str
+    dataset: str
+    n: str  # its replicates
+    # not "values": Jinja read a dict's r.values as the dict's method (its repr, an address, was printed)
+    replicate_values: str  # what tells its replicates apart, joined
+    cells: list[SpreadCell]
+
+
+def _cell(name: str, s) -> SpreadCell:
+    """The measure's mean ± sd over the replicates and its range, by the measure's own format."""
     if s.mean is None:
-        return {"text": UNDEFINED, "range": "", "note": "undefined on every replicate"}
+        return SpreadCell(UNDEFINED, "", "undefined on every replicate")
     text = measure_text(name, s.mean, table=True) + (f" ± {measure_text(name, s.sd, table=True)}"
                                                      if s.sd is not None else "")
     span = "" if s.n < 2 else f"{measure_text(name, s.min, table=True)}–{measure_text(name, s.max, table=True)}"
-    return {"text": text, "range": span, "note": ""}
+    return SpreadCell(text, span, "")
 
 
 def configurations_context(result) -> dict | None:
@@ -40,11 +61,9 @@ def configurations_context(result) -> dict | None:
         if short:
             partial.append(f"{key}: {', '.join(short)} undefined on some replicates (the summary is over the "
                            "others)")
-        rows.append({"rank": "—" if rank is None else str(rank), "name": c.name, "dataset": c.dataset or "",
-                     "n": fmt(len(c.replicates)),
-                     # not "values": Jinja reads r.values as the dict's method (its repr, an address, was printed)
-                     "replicate_values": ", ".join(v for v in c.values if v),
-                     "cells": cells})
+        rows.append(ConfigurationRow(rank="—" if rank is None else str(rank), name=c.name, dataset=c.dataset or "",
+                                     n=fmt(len(c.replicates)), replicate_values=", ".join(v for v in c.values if v),
+                                     cells=cells))
     columns = [Column(m, registry.get(m).label, "" if registry.get(m).direction == "none"
                       else registry.get(m).direction) for m in measures]
     measure = registry.get(ranked_by)

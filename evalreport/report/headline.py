@@ -7,13 +7,34 @@ they appear (:func:`sample_label`)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from .. import registry
 from .format import UNDEFINED, Column, cells, fmt, measure_column, measure_interval_text, measure_text, percent, plain
 
-__all__ = ["headline_caption", "population_share_text", "sample_label", "sample_shares"]
+__all__ = ["headline_caption", "population_share_text", "sample_label", "sample_shares", "HeadlineRow",
+           "HeadlineTable"]
 
 
-def binary_headline(result, styles) -> dict | None:
+@dataclass(frozen=True)
+class HeadlineRow:
+    """A learner's row of page one's table."""
+
+    key: str
+    color: str
+    #: as the task's builder gives them: {column key: (value, text)}; in the table
+    #: (:func:`headline_table`), the kept columns' Cells
+    cells: dict | list
+
+
+@dataclass(frozen=True)
+class HeadlineTable:
+    columns: list[Column]  # those where some learner has a value
+    rows: list[HeadlineRow]
+    caption: str = ""  # the binary table's (the share of positives its measures are at)
+
+
+def binary_headline(result, styles) -> HeadlineTable | None:
     """Page one's table: per learner the headline measures with their intervals
     (AUC with DeLong's or the bootstrap interval, the least cost at PC(+) over every
     threshold, the deployed threshold and its cost, ECE when computed) and, at the
@@ -43,7 +64,7 @@ def binary_headline(result, styles) -> dict | None:
             value = None if pop is None else getattr(pop, name)
             interval = None if pop is None or pop.intervals is None else pop.intervals.get(name)
             cells[f"population_{name}"] = (value, measure_interval_text(name, value, interval, table=True))
-        rows.append({"key": key, "color": styles[key]["color"], "cells": cells})
+        rows.append(HeadlineRow(key, styles[key]["color"], cells))
     pc = fmt(op_point.pc_positive)
     # page one's headings say more than the registry's labels; the directions are the registry's
     columns = [measure_column("auc"), measure_column("min_cost", f"least cost (any threshold) at PC(+) = {pc}"),
@@ -56,9 +77,7 @@ def binary_headline(result, styles) -> dict | None:
         columns.append(measure_column("f1", "F1 at the threshold"))
     columns.append(measure_column("ece"))
     table = headline_table(columns, rows)
-    if table is not None:
-        table["caption"] = headline_caption(result, priors)
-    return table
+    return None if table is None else replace(table, caption=headline_caption(result, priors))
 
 
 #: the population's measures on page one (with priors), by registry name
@@ -120,9 +139,10 @@ def headline_caption(result, priors: bool) -> str:
     return f"Measures at the sample's share of positives, {sample}."
 
 
-def headline_table(columns, rows) -> dict | None:
-    keep = [c for c in columns if any(r["cells"][c.key][0] is not None for r in rows)]
+def headline_table(columns, rows: list[HeadlineRow]) -> HeadlineTable | None:
+    """The columns where some learner has a value, and each row's texts of them as
+    Cells (None: no column has one)."""
+    keep = [c for c in columns if any(r.cells[c.key][0] is not None for r in rows)]
     if not keep:
         return None
-    return {"columns": keep, "rows": [{"key": r["key"], "color": r["color"],
-                                       "cells": cells(r["cells"][c.key][1] for c in keep)} for r in rows]}
+    return HeadlineTable(keep, [replace(r, cells=cells(r.cells[c.key][1] for c in keep)) for r in rows])

@@ -15,6 +15,7 @@ from .appendix import definitions as appendix_definitions, glossary, works_cited
 from .family import family_table
 from .calibration import calibration_section
 from .format import UNDEFINED, Column, cells, count, fmt, measure_column, measure_interval_text, measure_text
+from .headline import HeadlineRow, HeadlineTable, headline_table
 from .history import with_trend_caption
 from .notes import cells_with_notes
 from .page import NamedCells, PopulationRow, PopulationTable, Ranking
@@ -229,16 +230,14 @@ def _class_balance(result, classes: list[str]) -> list[ClassBalanceRow]:
             for c, v in support.items()]
 
 
-def _headline(result, styles) -> dict | None:
+def _headline(result, styles) -> HeadlineTable | None:
     """Page one's table: per learner accuracy and macro-F1 (Zhou) with their
     bootstrap intervals, macro AUC, and ECE when computed; columns where no
     learner has a value are left out."""
-    from .headline import headline_table
-
     rows = []
     for key, lr in result.learners.items():
         ev, boot = lr.evaluation, lr.bootstrap or {}
-        rows.append({"key": key, "color": styles[key]["color"], "cells": {
+        rows.append(HeadlineRow(key, styles[key]["color"], {
             "accuracy": (ev.accuracy, measure_interval_text("accuracy", ev.accuracy, boot.get("accuracy"),
                                                             table=True)),
             "macro_f1": (ev.averages.macro_f1,
@@ -246,7 +245,7 @@ def _headline(result, styles) -> dict | None:
             "macro_auc": (ev.macro_auc, measure_interval_text("macro_auc", ev.macro_auc, boot.get("macro_auc"),
                                                               table=True)),
             "ece": (lr.values.get("ece"), measure_text("ece", lr.values.get("ece"), table=True)),
-        }})
+        }))
     columns = [measure_column("accuracy"), measure_column("macro_f1", "macro-F1"), measure_column("macro_auc"),
                measure_column("ece")]
     return headline_table(columns, rows)
