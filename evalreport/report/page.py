@@ -260,7 +260,7 @@ class ReportContext:
     detailed: list = field(default_factory=list)  # the learners' rows whose detail is drawn
     detail_partial: bool = False  # some learners' detail is not drawn: a note says so
     grouped: list = field(default_factory=list)  # the binary learners' rows with per-group tables
-    roc_figures: list = field(default_factory=list)  # multi-class: {"svg", "caption"} per learner drawn
+    roc_figures: list = field(default_factory=list)  # multi-class: a CaptionedFigure per learner drawn (prepared.py)
     works_text: str = ""  # the works cited short, one text
     works_brief_text: str = ""  # the main works, for the PDF's glossary
     #: the appendix's entries (name -> text): the full definitions, or with attachments
@@ -302,7 +302,7 @@ class ReportContext:
         done = replace(self, **values)
         brief = bool(done.attachments and done.glossary)
         heatmaps = done.pair_heatmaps and [
-            {**h, "shown": h["svg_print"] if done.attachments else h["svg"]} for h in done.pair_heatmaps]
+            replace(h, shown=h.svg_print if done.attachments else h.svg) for h in done.pair_heatmaps]
         return replace(done, appendix_brief=brief, appendix_entries=done.glossary if brief else done.definitions,
                        pair_heatmaps=heatmaps)
 

@@ -16,7 +16,14 @@ from dataclasses import dataclass, replace
 
 from .format import cells
 
-__all__ = ["CONFUSION_CAPTIONS", "CURVE_CAPTIONS", "StyledCell", "curve_captions", "curves_note", "prepared"]
+__all__ = ["CONFUSION_CAPTIONS", "CURVE_CAPTIONS", "CaptionedFigure", "StyledCell", "curve_captions", "curves_note",
+           "prepared"]
+
+
+@dataclass(frozen=True)
+class CaptionedFigure:
+    svg: str  # Markup
+    caption: str
 
 
 @dataclass(frozen=True)
@@ -118,8 +125,7 @@ def prepared(values: dict) -> dict:
            # some are not: the note saying so
            "detail_partial": len(_drawn(learners or mc)) < len(learners or mc),
            "grouped": [r for r in learners if r.groups],
-           "roc_figures": [{"svg": r.roc_svg, "caption": f"One-vs-rest ROC curves of {r.key}, "
-                                                         "one colour per class."}
+           "roc_figures": [CaptionedFigure(r.roc_svg, f"One-vs-rest ROC curves of {r.key}, one colour per class.")
                            for r in mc if r.roc_svg],
            "works_text": " ".join(values.get("works") or []),
            "works_brief_text": "; ".join(values.get("works_brief") or []),
@@ -130,7 +136,7 @@ def prepared(values: dict) -> dict:
         # a few learners: each its own note (many: by kind, report/binary.py)
         out["threshold_notes"] = "; ".join(f"{r.key}: {r.threshold_note}" for r in learners)
     if values.get("pair_heatmaps"):
-        out["pair_heatmaps"] = [{**h, "shown": h["svg"]} for h in values["pair_heatmaps"]]
+        out["pair_heatmaps"] = [replace(h, shown=h.svg) for h in values["pair_heatmaps"]]
     if values.get("tests"):
         out["tests"] = _tests(values["tests"])
     return out

@@ -16,7 +16,20 @@ from __future__ import annotations
 
 import dataclasses
 
-__all__ = ["SHOWN_LEARNERS", "shown_learners", "shown_styles", "emphasis", "coloured", "ShownResult", "summary_note", "pair_heatmaps"]
+__all__ = ["SHOWN_LEARNERS", "shown_learners", "shown_styles", "emphasis", "coloured", "ShownResult", "summary_note",
+           "pair_heatmaps", "PairHeatmap"]
+
+
+@dataclasses.dataclass(frozen=True)
+class PairHeatmap:
+    """A heatmap of every pair of one data set's learners (when the report summarises)."""
+
+    dataset: str
+    svg: str  # with each cell's title, its pair's verdict or p-value on hover (Markup)
+    caption: str
+    svg_print: str = ""  # the PDF's copy, without the titles
+    titled: bool = False  # the cells carry titles (few enough learners)
+    shown: str = ""  # the copy the render prints (report/prepared.py, page.ReportContext.rendered)
 
 #: the most learners drawn in a figure and given per-learner detail; past it the
 #: report summarises. Eight: the colour-blind-safe palette's colours, one each
@@ -212,11 +225,11 @@ def shown_styles(result, shown: list[str] | None) -> dict[str, dict]:
     return {k: styles.get(k, UNDRAWN) for k in result.learners}
 
 
-def pair_heatmaps(result, shown: list[str] | None) -> list[dict]:
+def pair_heatmaps(result, shown: list[str] | None) -> list[PairHeatmap]:
     """The pairwise comparisons of every learner as heatmaps, per data set, when
     the report summarises ([] otherwise: the tables are drawn): the ROC
     envelopment and DeLong's and McNemar's Holm-adjusted p-values, in the
-    ranking's order. Each: {"dataset", "svg", "caption"}."""
+    ranking's order."""
     from markupsafe import Markup
 
     from ..figures.pairs import TITLED_CELLS, envelopment_heatmap, significance_heatmap, without_titles
@@ -233,11 +246,11 @@ def pair_heatmaps(result, shown: list[str] | None) -> list[dict]:
         where = f" on {comp.dataset}" if comp.dataset else ""
         if comp.pairs:
             curved = [k for k in names if not result.learners[k].hard]
-            out.append({"dataset": comp.dataset or "", "svg": Markup(envelopment_heatmap(
+            out.append(PairHeatmap(comp.dataset or "", Markup(envelopment_heatmap(
                 curved, comp.pairs, f"envelopment-map-{i}", by)),
-                "caption": f"ROC envelopment of every pair{where}: the row's learner envelops the column's "
-                           "(blue) or is enveloped by it (orange); grey: the curves cross. Learners in the "
-                           f"order of the ranking by {by} (the rankings table below), best first."})
+                caption=f"ROC envelopment of every pair{where}: the row's learner envelops the column's "
+                        "(blue) or is enveloped by it (orange); grey: the curves cross. Learners in the "
+                        f"order of the ranking by {by} (the rankings table below), best first."))
         delong = {(t.a, t.b): (t.delong.p_holm if t.delong.p_holm is not None else t.delong.p_value,
                                (t.delong.difference or 0) > 0)
                   for t in comp.tests if t.delong is not None and t.delong.p_value is not None}
@@ -247,27 +260,27 @@ def pair_heatmaps(result, shown: list[str] | None) -> list[dict]:
         if delong and mcnemar:
             # both tests in one square, DeLong's above the diagonal and McNemar's below: a
             # third heatmap alone on its row left half a page empty (issue 25)
-            out.append({"dataset": comp.dataset or "", "svg": Markup(significance_heatmap(
+            out.append(PairHeatmap(comp.dataset or "", Markup(significance_heatmap(
                 names, delong, alpha, "AUC (DeLong) above, decisions (McNemar) below", f"tests-map-{i}",
                 "DeLong's test of AUC (above the diagonal) and McNemar's test of decisions (below)", by, p_text,
                 lower=mcnemar)),
-                "caption": f"The paired tests of every pair{where}, Holm-adjusted p-values: above the diagonal "
-                           "DeLong's test of AUC, below it McNemar's test of the decisions; blue where the row's "
-                           "learner is significantly better (higher AUC, right more often), orange where the "
-                           "column's is."})
+                caption=f"The paired tests of every pair{where}, Holm-adjusted p-values: above the diagonal "
+                        "DeLong's test of AUC, below it McNemar's test of the decisions; blue where the row's "
+                        "learner is significantly better (higher AUC, right more often), orange where the "
+                        "column's is."))
         elif delong:
-            out.append({"dataset": comp.dataset or "", "svg": Markup(significance_heatmap(
+            out.append(PairHeatmap(comp.dataset or "", Markup(significance_heatmap(
                 names, delong, alpha, "DeLong's test of AUC (Holm)", f"delong-map-{i}", "DeLong's test of AUC",
                 by, p_text)),
-                "caption": f"DeLong's paired test of AUC for every pair{where}, Holm-adjusted p-values: blue where "
-                           "the row's learner has the significantly higher AUC, orange where the column's has."})
+                caption=f"DeLong's paired test of AUC for every pair{where}, Holm-adjusted p-values: blue where "
+                        "the row's learner has the significantly higher AUC, orange where the column's has."))
         elif mcnemar:
-            out.append({"dataset": comp.dataset or "", "svg": Markup(significance_heatmap(
+            out.append(PairHeatmap(comp.dataset or "", Markup(significance_heatmap(
                 names, mcnemar, alpha, "McNemar's test of decisions (Holm)", f"mcnemar-map-{i}",
                 "McNemar's test of decisions", by, p_text)),
-                "caption": f"McNemar's test of the paired decisions for every pair{where}, Holm-adjusted "
-                           "p-values: blue where the row's learner is right significantly more often, orange "
-                           "where the column's is."})
+                caption=f"McNemar's test of the paired decisions for every pair{where}, Holm-adjusted "
+                        "p-values: blue where the row's learner is right significantly more often, orange "
+                        "where the column's is."))
     # the PDF's copy without the cells' tooltips (comparisons.html.j2 picks by format)
     titled = len(result.learners) <= TITLED_CELLS  # the cells carry tooltips (figures/pairs.py)
-    return [{**h, "svg_print": Markup(without_titles(str(h["svg"]))), "titled": titled} for h in out]
+    return [dataclasses.replace(h, svg_print=Markup(without_titles(str(h.svg))), titled=titled) for h in out]
