@@ -15,7 +15,7 @@ import pytest
 from evalreport.pipeline import evaluate
 from evalreport.report.html import render_html
 from evalreport.report.page import Ranking
-from evalreport.report.verdicts import agreed_ranking
+from evalreport.report.verdicts import AgreedRanking, agreed_ranking
 from evalreport.spec import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,8 +39,8 @@ def breast_cancer(example_report) -> str:
 
 def test_agreed_ranking_is_one_order_of_one_data_set():
     rows = [Ranking("", m, "A > B") for m in ("AUC", "F1", "BEP")]
-    assert agreed_ranking(rows) == {"order": "A > B", "measures": "AUC, F1 and BEP",
-                                    "untested": "These are orders of point values, not tested differences."}
+    assert agreed_ranking(rows) == AgreedRanking("A > B", "AUC, F1 and BEP",
+                                                 "These are orders of point values, not tested differences.")
     assert agreed_ranking(rows[:2] + [Ranking("", "BEP", "B > A")]) is None
     assert agreed_ranking([dataclasses.replace(r, dataset="d1") for r in rows]) is None
     assert agreed_ranking([]) is None

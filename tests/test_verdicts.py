@@ -124,19 +124,19 @@ def test_envelopment_matrix_cells(breast_cancer, monkeypatch):
 
 
 def test_gates_summary_counts_every_outcome_and_says_all_passed_only_then():
-    from evalreport.report.verdicts import GATES_LISTED, gates_summary
+    from evalreport.report.verdicts import GATES_LISTED, GateLine, gates_summary
 
-    rows = [{"outcome": "fail" if i in (3, 7) else "inconclusive" if i == 20 else "pass", "text": f"g{i}"}
+    rows = [GateLine("fail" if i in (3, 7) else "inconclusive" if i == 20 else "pass", "", f"g{i}")
             for i in range(36)]
     assert gates_summary(rows) == ("Of 36 gates: 2 failed, 1 inconclusive, 33 passed (the findings list those "
                                    "that did not pass).", [])
-    nothing = [{"outcome": "not_evaluated", "text": "x"}] * 3 + [{"outcome": "pass", "text": "y"}] * 2
+    nothing = [GateLine("not_evaluated", "", "x")] * 3 + [GateLine("pass", "", "y")] * 2
     assert gates_summary(nothing)[0] == ("Of 5 gates: 3 not evaluated, 2 passed (the findings list those that "
                                          "did not pass).")
-    few = [{"outcome": "pass", "text": "x"}] * GATES_LISTED
+    few = [GateLine("pass", "", "x")] * GATES_LISTED
     assert gates_summary(few) == (f"All {GATES_LISTED} gates passed.", few)
-    assert gates_summary([{"outcome": "pass", "text": "x"}] * 40) == ("All 40 gates passed.", [])
-    assert gates_summary([{"outcome": "not_evaluated", "text": "x"}])[0].startswith("The gate not evaluated")
+    assert gates_summary([GateLine("pass", "", "x")] * 40) == ("All 40 gates passed.", [])
+    assert gates_summary([GateLine("not_evaluated", "", "x")])[0].startswith("The gate not evaluated")
     assert gates_summary([]) == ("No gates were set.", [])
 
 

@@ -509,7 +509,7 @@ def test_published_texts_of_a_result(tmp_path):
                              "credentials).")
     d, context = result_dict(result), report_context(result)
     assert d["title"] == context.title == view.title
-    assert d["inputs"] == list(view.inputs) and context.inputs[0]["path"] == view.inputs[0]["path"]
+    assert d["inputs"] == list(view.inputs) and context.inputs[0].path == view.inputs[0]["path"]
     assert d["warnings"] == context.warnings and d["warnings"][0] == view.warnings[0]
     assert context.spec_redacted == "1 value that looks like a credential is redacted: title (URL credentials)."
 

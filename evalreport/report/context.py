@@ -10,6 +10,8 @@ figures are drawn once per result, whatever the formats.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from markupsafe import Markup
 
 from .. import registry
@@ -29,9 +31,18 @@ from ..results import report_warnings
 from .significance import tests_section
 from .spec_lines import CONTINUATION, spec_lines
 from .summary import shown_learners
-from .verdicts import MARKS, gates_summary, page_one
+from .verdicts import MARKS, GateLine, gates_summary, page_one
 
-__all__ = ["report_context", "ReportContext", "BUILDERS", "fmt", "UNDEFINED", "Column"]
+__all__ = ["report_context", "ReportContext", "BUILDERS", "fmt", "UNDEFINED", "Column", "InputLine"]
+
+
+@dataclass(frozen=True)
+class InputLine:
+    """An input file as the provenance lists it."""
+
+    path: str  # redacted
+    sha256: str
+    rows: str
 
 
 def _markdown(text: str | None) -> Markup:
@@ -58,11 +69,11 @@ def _verdict(result: Result) -> dict:
                          f"{registry.get(f.measure).label}; the learners differ "
                          f"{sig} (Friedman {p_text(fr.p_value_chi2)}).")
     sentences += history_sentences(result)  # a significant change, a drift gate failed
-    gates = [{"outcome": g["outcome"], "mark": MARKS[g["outcome"]], "text": _gate_line(g)} for g in result.gates]
+    gates = [GateLine(g["outcome"], MARKS[g["outcome"]], _gate_line(g)) for g in result.gates]
     summary, listed = gates_summary(gates)
     one = page_one(result) if result.verdict is not None else {}
     return {**one, "recommendation": one.get("leader", ""), "sentences": sentences, "gates": listed,
-            "gate_summary": summary, "gates_failed": any(g["outcome"] != "pass" for g in gates),
+            "gate_summary": summary, "gates_failed": any(g.outcome != "pass" for g in gates),
             # the technical sentences (envelopment, crossings): the comparisons section prints them
             "details": [], "headline": None}
 
@@ -128,8 +139,7 @@ def _common(result: Result) -> dict:
         "positive": "",
         "verdict": _verdict(result),
         "operating_point": None,
-        "inputs": [{"path": i["path"], "sha256": i["sha256"], "rows": fmt(i["rows"])}
-                   for i in texts.inputs],
+        "inputs": [InputLine(i["path"], i["sha256"], fmt(i["rows"])) for i in texts.inputs],
         "balance": [],
         "class_balance": [],  # a multi-class report's, per class (else the binary's balance per file)
         "spec_text": texts.spec_text,

@@ -5,12 +5,40 @@ disagree (which measures order which pair of learners differently)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .. import registry
 from ..words import and_join
 from .format import cost, ends_text, fmt, interval_text, measure_text, p_text, plain, rate
 
 __all__ = ["fpr_bounds", "interval_phrases", "ranking_sentence", "recommendation", "gates_summary",
-           "GATES_LISTED", "page_one"]
+           "GATES_LISTED", "page_one",
+           "GateLine", "FindingLine", "AgreedRanking"]
+
+
+@dataclass(frozen=True)
+class GateLine:
+    """A gate as page one lists it."""
+
+    outcome: str  # "pass", "fail", "inconclusive", "not_evaluated"
+    mark: str  # the outcome's mark (MARKS)
+    text: str
+
+
+@dataclass(frozen=True)
+class FindingLine:
+    severity: str
+    text: str
+
+
+@dataclass(frozen=True)
+class AgreedRanking:
+    """Every measure orders the learners alike (one data set): the order, said once."""
+
+    order: str  # "a > b > c"
+    measures: str  # the measures that agree, joined
+    untested: str  # that these are orders of point values, not tested differences
+
 
 #: intervals listed in a sentence before "and N more" (results.json lists all)
 SHOWN = 6
@@ -66,15 +94,14 @@ def interval_phrases(intervals, words: dict, n_neg=None, *, limit: int = SHOWN) 
     return out
 
 
-def agreed_ranking(rankings: list) -> dict | None:
-    """The one order of the report's rankings (page.Ranking rows)
-    when every measure orders every learner alike in a single data set: then the
-    report says it in a line, ``{"order", "measures"}``, rather than repeat the
-    same order in a row per measure; else None (the table)."""
+def agreed_ranking(rankings: list) -> AgreedRanking | None:
+    """The one order of the report's rankings (page.Ranking rows) when every
+    measure orders every learner alike in a single data set: then the report says
+    it in a line rather than repeat the same order in a row per measure; else None
+    (the table)."""
     if not rankings or len({r.order for r in rankings}) != 1 or any(r.dataset for r in rankings):
         return None
-    return {"order": rankings[0].order, "measures": and_join([r.measure for r in rankings]),
-            "untested": UNTESTED_ORDERS}
+    return AgreedRanking(rankings[0].order, and_join([r.measure for r in rankings]), UNTESTED_ORDERS)
 
 
 def ranking_sentence(comp, label: dict, where: str = "") -> str:
@@ -134,21 +161,21 @@ def _percent(alpha: float) -> str:
     return f"{plain(alpha * 100)}%"  # the spec's level, as written
 
 
-def gates_summary(gates: list[dict]) -> tuple[str, list[dict]]:
-    """The gates in brief: the summary line and the rows to list (``gates``: dicts
-    with "outcome" and "text"). "All N gates passed" only when every outcome is
-    pass; else the count of each outcome. The rows are listed only when every one
-    passed (up to GATES_LISTED): those that did not pass are page one's findings."""
+def gates_summary(gates: list[GateLine]) -> tuple[str, list[GateLine]]:
+    """The gates in brief: the summary line and the rows to list. "All N gates
+    passed" only when every outcome is pass; else the count of each outcome. The
+    rows are listed only when every one passed (up to GATES_LISTED): those that did
+    not pass are page one's findings."""
     if not gates:
         return "No gates were set.", []
     n = len(gates)
-    counts = {o: sum(g["outcome"] == o for g in gates) for o in OUTCOME_WORDS}
+    counts = {o: sum(g.outcome == o for g in gates) for o in OUTCOME_WORDS}
     if counts["pass"] == n:
         return (f"All {n} gates passed." if n > 1 else "The gate passed."), (gates if n <= GATES_LISTED else [])
     parts = [f"{counts[o]} {OUTCOME_WORDS[o]}" for o in ("fail", "inconclusive", "not_evaluated", "pass")
              if counts[o]]
     if n == 1:
-        return f"The gate {OUTCOME_WORDS[gates[0]['outcome']]} (the findings say why).", []
+        return f"The gate {OUTCOME_WORDS[gates[0].outcome]} (the findings say why).", []
     return f"Of {n} gates: {', '.join(parts)} (the findings list those that did not pass).", []
 
 
@@ -327,7 +354,7 @@ def page_one(result) -> dict:
                 counts[v.status] = counts.get(v.status, 0) + 1
         lines.append(f"{len(judged) - len(seen)} more: " + ", ".join(
             f"{n} {STATUS_WORDS[s].lower()}" for s, n in sorted(counts.items(), key=lambda x: x[0])) + ".")
-    findings = [{"severity": f.severity, "text": f.text} for f in verdict.findings[:FINDINGS_SHOWN]]
+    findings = [FindingLine(f.severity, f.text) for f in verdict.findings[:FINDINGS_SHOWN]]
     more = len(verdict.findings) - FINDINGS_SHOWN
     return {
         "status": verdict.status,
