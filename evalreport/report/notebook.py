@@ -36,8 +36,8 @@ def point_values_context(result) -> QuickViewContext:
     evalreport.deferred). A column no learner has a value in is left out."""
     from .. import registry
     from ..redact import published_spec
-    from .format import fmt, measure_text
-    from .page import QuickViewContext
+    from .format import Column, fmt, measure_text
+    from .page import QuickViewContext, QuickViewRow
 
     spec = result.spec
     op = result.operating_point
@@ -46,7 +46,7 @@ def point_values_context(result) -> QuickViewContext:
     for name in _POINT_COLUMNS.get(spec.task, ()):
         if name == "threshold":
             texts = {k: ("—" if lr.hard else lr.threshold_text(lr.threshold)) for k, lr in learners.items()}
-            columns.append({"label": "threshold", "better": ""})
+            columns.append(Column("threshold", "threshold", ""))
         else:
             values = {k: lr.values.get(name) for k, lr in learners.items()}
             if all(v is None for v in values.values()):
@@ -57,7 +57,7 @@ def point_values_context(result) -> QuickViewContext:
                 label = f"least cost (any threshold) at PC(+) = {fmt(op.pc_positive)}"
             elif name in ("cost_at_threshold", "f1"):
                 label = f"{m.label if name == 'f1' else 'cost'} at the threshold"
-            columns.append({"label": label, "better": "" if m.direction == "none" else m.direction})
+            columns.append(Column(name, label, "" if m.direction == "none" else m.direction))
             texts = {k: measure_text(name, v, table=True) for k, v in values.items()}
         for k in learners:
             rows[k].append(texts[k])
@@ -70,7 +70,7 @@ def point_values_context(result) -> QuickViewContext:
     return QuickViewContext(
         title=published_spec(spec)[0], date=result.date, version=result.version, task=spec.task, labels=labels,
         resamples=f"{spec.confidence.bootstrap:,}" if spec.confidence.bootstrap else "", columns=columns,
-        rows=[{"key": k, "cells": v} for k, v in rows.items()], caption=caption)
+        rows=[QuickViewRow(k, v) for k, v in rows.items()], caption=caption)
 
 
 class PandasMissing(EvalReportError, ImportError):

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ReportContext", "VerdictContext", "SignificanceContext", "LeaderboardContext", "HistoryContext",
            "CalibrationContext", "ConfigurationsContext", "QuickViewContext", "context_of",
-           "NamedCells", "PairMatrix", "Ranking", "PopulationRow", "PopulationTable"]
+           "NamedCells", "PairMatrix", "Ranking", "PopulationRow", "PopulationTable", "QuickViewRow"]
 
 
 # -- rows the binary and the multi-class builders share (report/binary.py, report/multiclass.py)
@@ -318,6 +318,12 @@ def context_of(values: dict) -> ReportContext:
 
 
 @dataclass(frozen=True)
+class QuickViewRow:
+    key: str  # the learner
+    cells: list[str]  # its point values' texts, one per column
+
+
+@dataclass(frozen=True)
 class QuickViewContext:
     """What ``notebook_quick.html.j2`` prints: a deferred result's header line and its
     learners' point values, before its intervals are computed
@@ -331,9 +337,8 @@ class QuickViewContext:
     labels: dict
     #: "2,000" when intervals will come from that many resamples; "" when none are asked
     resamples: str
-    #: each column: {"label", "better"}; each row: {"key", "cells"} (prepared texts)
-    columns: list
-    rows: list
+    columns: list  # each a format.Column (its label and the way it is better)
+    rows: list[QuickViewRow]
     caption: str = ""
 
     def names(self) -> dict:
