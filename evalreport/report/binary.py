@@ -21,8 +21,8 @@ from .format import UNDEFINED, Column, and_join, cells, fmt, measure_column, mea
 from .format import rate
 from .history import with_trend_caption
 from .notes import cells_with_notes
-from .binary_rows import (BalanceRow, BinaryLearnerRow, EnvelopeRow, GroupTable, OperatingPointText, RankTable,
-                          RankTableRow)
+from .binary_rows import (BalanceRow, BinaryLearnerRow, ConfusionCells, EnvelopeRow, GroupTable, OperatingPointText,
+                          RankTable, RankTableRow)
 from .page import NamedCells, PairMatrix, PopulationRow, PopulationTable, Ranking
 from .slices import slices_section
 from .operating import operating_context
@@ -251,7 +251,7 @@ def _learner_rows(result, view, styles, at_cols, rank_cols) -> tuple[list[Binary
             at=[texts.get(c.key) or measure_text(c.key, values.get(c.key), table=True) for c in at_cols],
             rank=[shown(c.key) for c in rank_cols],
             n=fmt(sm.n), positives=fmt(sm.positives), negatives=fmt(sm.negatives),
-            confusion={k: fmt(getattr(at, k)) for k in ("tp", "fp", "tn", "fn")},
+            confusion=ConfusionCells(*(fmt(getattr(at, k)) for k in CONFUSION_CELLS)),
             confusion_share=_shares(at),
             curves_note=simplified_note(lr.curves),
             groups=_groups(lr.groups) if key in view.learners else None,
@@ -501,8 +501,12 @@ def simplified_note(curves) -> str:
     return text
 
 
-def _shares(at) -> dict:
+#: the confusion matrix's cells, in ConfusionCells' order
+CONFUSION_CELLS = ("tp", "fp", "tn", "fn")
+
+
+def _shares(at) -> ConfusionCells:
     total = at.tp + at.fp + at.tn + at.fn
     if not total:
-        return {k: 0 for k in ("tp", "fp", "tn", "fn")}
-    return {k: round(100 * getattr(at, k) / total) for k in ("tp", "fp", "tn", "fn")}
+        return ConfusionCells(0, 0, 0, 0)
+    return ConfusionCells(*(round(100 * getattr(at, k) / total) for k in CONFUSION_CELLS))

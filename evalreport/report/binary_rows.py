@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from .format import Column
 from .page import NamedCells
 
-__all__ = ["BinaryLearnerRow", "GroupTable", "RankTable", "RankTableRow", "BalanceRow", "OperatingPointText",
+__all__ = ["ConfusionCells", "BinaryLearnerRow", "GroupTable", "RankTable", "RankTableRow", "BalanceRow", "OperatingPointText",
            "EnvelopeRow"]
 
 
@@ -22,6 +22,17 @@ class GroupTable:
     mean: list  # the mean's cells over the groups where a value is defined
     sd: list  # the standard deviation's (n - 1)
     averages: str  # the macro and micro averages, in words
+
+
+@dataclass(frozen=True)
+class ConfusionCells:
+    """A 2 x 2 confusion matrix's four cells: the counts' texts, or each count's
+    share of all the instances (a whole percent, the bar under the count)."""
+
+    tp: str | int
+    fp: str | int
+    tn: str | int
+    fn: str | int
 
 
 @dataclass(frozen=True)
@@ -39,8 +50,8 @@ class BinaryLearnerRow:
     n: str
     positives: str
     negatives: str
-    confusion: dict  # "tp", "fp", "tn", "fn": the counts' texts
-    confusion_share: dict  # the same: each count's share of all the instances, in %
+    confusion: ConfusionCells  # the counts' texts
+    confusion_share: ConfusionCells  # each count's share of all the instances, in %
     curves_note: str  # how its curves are drawn through part of their points ("" for all)
     groups: GroupTable | None  # with groups and its detail drawn
     detail: bool  # its confusion matrix is drawn
