@@ -370,7 +370,6 @@ def _intervals(spec: Spec, s: Source, scores, threshold, key, warnings, progress
     the comparisons, which share its structural components); with priors, those of
     the measures in their population too ("population:<measure>", from the same
     resamples: each draws TPR and FPR at the threshold per class)."""
-    level = spec.confidence.level
     auc_ci = boot = None
     if s.weights is not None:
         if "delong" in spec.compare_set or spec.confidence.bootstrap:
