@@ -22,9 +22,7 @@ class HeadlineRow:
 
     key: str
     color: str
-    #: as the task's builder gives them: {column key: (value, text)}; in the table
-    #: (:func:`headline_table`), the kept columns' Cells
-    cells: dict | list
+    cells: list  # the kept columns' Cells
 
 
 @dataclass(frozen=True)
@@ -64,7 +62,7 @@ def binary_headline(result, styles) -> HeadlineTable | None:
             value = None if pop is None else getattr(pop, name)
             interval = None if pop is None or pop.intervals is None else pop.intervals.get(name)
             cells[f"population_{name}"] = (value, measure_interval_text(name, value, interval, table=True))
-        rows.append(HeadlineRow(key, styles[key]["color"], cells))
+        rows.append((key, styles[key]["color"], cells))
     pc = fmt(op_point.pc_positive)
     # page one's headings say more than the registry's labels; the directions are the registry's
     columns = [measure_column("auc"), measure_column("min_cost", f"least cost (any threshold) at PC(+) = {pc}"),
@@ -139,10 +137,12 @@ def headline_caption(result, priors: bool) -> str:
     return f"Measures at the sample's share of positives, {sample}."
 
 
-def headline_table(columns, rows: list[HeadlineRow]) -> HeadlineTable | None:
-    """The columns where some learner has a value, and each row's texts of them as
-    Cells (None: no column has one)."""
-    keep = [c for c in columns if any(r.cells[c.key][0] is not None for r in rows)]
+def headline_table(columns, learners: list[tuple[str, str, dict]]) -> HeadlineTable | None:
+    """The columns where some learner has a value, and each learner's row of their
+    texts as Cells (None: no column has one). ``learners``: (key, colour,
+    {column key: (value, text)}) per learner, as the task's builder gives them."""
+    keep = [c for c in columns if any(values[c.key][0] is not None for _, _, values in learners)]
     if not keep:
         return None
-    return HeadlineTable(keep, [replace(r, cells=cells(r.cells[c.key][1] for c in keep)) for r in rows])
+    return HeadlineTable(keep, [HeadlineRow(key, color, cells(values[c.key][1] for c in keep))
+                                for key, color, values in learners])

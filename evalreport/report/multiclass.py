@@ -15,7 +15,7 @@ from .appendix import definitions as appendix_definitions, glossary, works_cited
 from .family import family_table
 from .calibration import calibration_section
 from .format import UNDEFINED, Column, cells, count, fmt, measure_column, measure_interval_text, measure_text
-from .headline import HeadlineRow, HeadlineTable, headline_table
+from .headline import HeadlineTable, headline_table
 from .history import with_trend_caption
 from .notes import cells_with_notes
 from .page import NamedCells, PopulationRow, PopulationTable, Ranking
@@ -237,7 +237,7 @@ def _headline(result, styles) -> HeadlineTable | None:
     rows = []
     for key, lr in result.learners.items():
         ev, boot = lr.evaluation, lr.bootstrap or {}
-        rows.append(HeadlineRow(key, styles[key]["color"], {
+        rows.append((key, styles[key]["color"], {
             "accuracy": (ev.accuracy, measure_interval_text("accuracy", ev.accuracy, boot.get("accuracy"),
                                                             table=True)),
             "macro_f1": (ev.averages.macro_f1,

@@ -37,7 +37,7 @@ def point_values_context(result) -> QuickViewContext:
     from .. import registry
     from ..redact import published_spec
     from .format import Column, fmt, measure_text
-    from .page import QuickViewContext, QuickViewRow
+    from .page import NamedCells, QuickViewContext
 
     spec = result.spec
     op = result.operating_point
@@ -70,7 +70,7 @@ def point_values_context(result) -> QuickViewContext:
     return QuickViewContext(
         title=published_spec(spec)[0], date=result.date, version=result.version, task=spec.task, labels=labels,
         resamples=f"{spec.confidence.bootstrap:,}" if spec.confidence.bootstrap else "", columns=columns,
-        rows=[QuickViewRow(k, v) for k, v in rows.items()], caption=caption)
+        rows=[NamedCells(k, v) for k, v in rows.items()], caption=caption)
 
 
 class PandasMissing(EvalReportError, ImportError):

@@ -14,8 +14,9 @@ from ..metrics.operating_table import gains_note, row_note
 from ..redact import published
 from .format import UNDEFINED, Cell, Column, fmt, measure_column, percent
 from .notes import CellNote
+from .page import NamedCells
 
-__all__ = ["operating_context", "ROW_COLUMNS", "GAINS_COLUMNS", "ThresholdRow", "LabelledCells", "LearnerName",
+__all__ = ["operating_context", "ROW_COLUMNS", "GAINS_COLUMNS", "ThresholdRow", "LearnerName",
            "GainsTable", "OperatingSection"]
 
 
@@ -32,12 +33,6 @@ class ThresholdRow:
 
 
 @dataclass(frozen=True)
-class LabelledCells:
-    label: str  # the row's heading (the gains table's share flagged)
-    cells: list[Cell]
-
-
-@dataclass(frozen=True)
 class LearnerName:
     """A learner as a table's heading names it: its key and colour."""
 
@@ -50,7 +45,7 @@ class GainsTable:
     """The gains and lift of a few learners side by side, by decile."""
 
     learners: list[LearnerName]
-    rows: list[LabelledCells]
+    rows: list[NamedCells]  # a row per decile, headed by the share flagged
 
 
 @dataclass(frozen=True)
@@ -139,7 +134,7 @@ def _gains_tables(learners, styles, notes) -> tuple[list[GainsTable], list[CellN
                 g = table.gains[d]
                 note = notes.get((key, gains_note(table)), "")
                 cells += [marks.cell(fmt(getattr(g, k), table=True), note) for k, _ in GAINS_COLUMNS]
-            rows.append(LabelledCells(_share(learners[chunk[0]].operating_table.gains[d].flagged), cells))
+            rows.append(NamedCells(_share(learners[chunk[0]].operating_table.gains[d].flagged), cells))
         tables.append(GainsTable([LearnerName(k, styles[k]["color"]) for k in chunk], rows))
     return tables, marks.notes
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ReportContext", "VerdictContext", "SignificanceContext", "LeaderboardContext", "HistoryContext",
            "CalibrationContext", "ConfigurationsContext", "QuickViewContext", "context_of",
-           "NamedCells", "PairMatrix", "Ranking", "PopulationRow", "PopulationTable", "QuickViewRow"]
+           "NamedCells", "PairMatrix", "Ranking", "PopulationRow", "PopulationTable"]
 
 
 # -- rows the binary and the multi-class builders share (report/binary.py, report/multiclass.py)
@@ -27,7 +27,8 @@ __all__ = ["ReportContext", "VerdictContext", "SignificanceContext", "Leaderboar
 @dataclass(frozen=True)
 class NamedCells:
     """A table row headed by a name (a group, a class, a learner of the envelopment
-    matrix): the name, then its cells."""
+    matrix or of the notebook's quick view, the share flagged in the gains table):
+    the name, then its cells."""
 
     name: str
     cells: list
@@ -318,12 +319,6 @@ def context_of(values: dict) -> ReportContext:
 
 
 @dataclass(frozen=True)
-class QuickViewRow:
-    key: str  # the learner
-    cells: list[str]  # its point values' texts, one per column
-
-
-@dataclass(frozen=True)
 class QuickViewContext:
     """What ``notebook_quick.html.j2`` prints: a deferred result's header line and its
     learners' point values, before its intervals are computed
@@ -338,7 +333,7 @@ class QuickViewContext:
     #: "2,000" when intervals will come from that many resamples; "" when none are asked
     resamples: str
     columns: list  # each a format.Column (its label and the way it is better)
-    rows: list[QuickViewRow]
+    rows: list[NamedCells]  # a learner's name, then its point values' texts
     caption: str = ""
 
     def names(self) -> dict:
