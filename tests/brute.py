@@ -1,5 +1,5 @@
 """Brute-force references shared by the tests: slow, obvious, and computed
-without the project's code."""
+without the project's code (or by an outside library)."""
 
 from __future__ import annotations
 
@@ -25,3 +25,16 @@ def distance_to_polyline(px, py, x, y) -> np.ndarray:
         t = np.zeros(px.size) if l2 == 0 else np.clip(((px - x[i]) * vx + (py - y[i]) * vy) / l2, 0, 1)
         best = np.minimum(best, np.hypot(px - x[i] - t * vx, py - y[i] - t * vy))
     return best
+
+
+def scipy_monte_carlo_p(null, alternative: str) -> float:
+    """SciPy's Monte Carlo p-value of an observed 0 against the draws ``null``
+    (scipy.stats.monte_carlo_test: each count and B one higher; two-sided, twice
+    the smaller side), clipped to 1."""
+    from scipy.stats import monte_carlo_test
+
+    null = np.asarray(null, dtype=float)
+    draws = iter([null.reshape(-1, 1)])
+    res = monte_carlo_test(np.zeros(1), lambda size: next(draws), lambda x, axis: x[..., 0],
+                           vectorized=True, n_resamples=null.size, batch=null.size, alternative=alternative)
+    return min(1.0, float(res.pvalue))

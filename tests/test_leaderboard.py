@@ -17,6 +17,7 @@ import pytest
 from evalreport.__main__ import main
 from evalreport.compare import PairTests
 from evalreport.report.leaderboard import LEADERBOARD_MIN, leaderboard, leaderboard_warnings, rank_measure
+from brute import scipy_monte_carlo_p
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -101,7 +102,7 @@ def test_p_vs_best_is_a_paired_bootstrap_of_the_cost_difference_and_holm_over_th
     expected = []
     for r in rows[1:]:
         d = draws[r["learner"]] - draws[best]
-        expected.append(min(1.0, 2 * min(np.mean(d <= 0), np.mean(d >= 0))))
+        expected.append(scipy_monte_carlo_p(d, "two-sided"))  # 2 (min side + 1) / (B + 1)
     np.testing.assert_allclose([r["p_vs_best"] for r in rows[1:]], expected, rtol=1e-12)
     holm = multipletests(expected, method="holm")[1]
     np.testing.assert_allclose([r["p_holm_vs_best"] for r in rows[1:]], holm, rtol=1e-12)

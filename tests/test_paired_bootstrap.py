@@ -19,6 +19,7 @@ from evalreport.compare.challengers import challenger_tests
 from evalreport.compare.stats import bootstrap as B
 from evalreport.compare.stats import bootstrap_measures as M
 from evalreport.metrics import evaluate_binary
+from brute import scipy_monte_carlo_p
 
 
 def _draws(y, b, seed=0):
@@ -102,7 +103,7 @@ def _numpy_difference(a_values, b_values, level):
     d = np.asarray(a_values) - np.asarray(b_values)
     d = d[~np.isnan(d)]
     lo, hi = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
-    return (lo, hi), min(1.0, 2 * min(np.mean(d <= 0), np.mean(d >= 0)))
+    return (lo, hi), scipy_monte_carlo_p(d, "two-sided")
 
 
 @settings(max_examples=60, deadline=None)
@@ -114,7 +115,7 @@ def test_paired_difference_is_the_percentile_interval_and_p_and_antisymmetric(pa
     (lo, hi), p = _numpy_difference(a, b, level)
     assert pd.difference == pytest.approx(0.2)
     assert pd.interval == pytest.approx((lo, hi)) and pd.p_value == pytest.approx(p)
-    assert 0 <= pd.p_value <= 1
+    assert 2 / (len(pairs) + 1) <= pd.p_value <= 1  # never 0: B draws cannot show p < 2 / (B + 1)
     swapped = stats.paired_difference(0.1, 0.3, b, a, level=level)
     assert swapped.p_value == pd.p_value
     assert swapped.interval == pytest.approx((-hi, -lo), abs=1e-12)
@@ -122,13 +123,38 @@ def test_paired_difference_is_the_percentile_interval_and_p_and_antisymmetric(pa
 
 def test_undefined_resamples_are_left_out_and_none_is_said():
     pd = stats.paired_difference(0.5, 0.4, [np.nan, 0.5, 0.6], [0.4, np.nan, 0.5])
-    assert pd.resamples == 1 and pd.p_value == 0.0
+    assert pd.resamples == 1 and pd.p_value == 1.0  # 2 (0 + 1) / (1 + 1): one draw shows nothing
     none = stats.paired_difference(0.5, None, [np.nan], [0.4])
     assert none.interval is None and none.p_value is None and none.note
-    assert stats.non_inferiority_p([0.1, 0.2], [0.15, 0.1], margin=0.06, higher=True) == 0.0
-    assert stats.non_inferiority_p([0.1, 0.2], [0.15, 0.1], margin=0.04, higher=True) == 0.5
+    # by hand: differences -0.05 and 0.1; (count + 1) / (B + 1) with B = 2
+    assert stats.non_inferiority_p([0.1, 0.2], [0.15, 0.1], margin=0.06, higher=True) == pytest.approx(1 / 3)
+    assert stats.non_inferiority_p([0.1, 0.2], [0.15, 0.1], margin=0.04, higher=True) == pytest.approx(2 / 3)
     # lower is better: a cost of 0.1 more than the deployed one's is a loss of 0.1
-    assert stats.non_inferiority_p([0.3, 0.2], [0.2, 0.2], margin=0.05, higher=False) == 0.5
+    assert stats.non_inferiority_p([0.3, 0.2], [0.2, 0.2], margin=0.05, higher=False) == pytest.approx(2 / 3)
+
+
+def test_every_resample_on_one_side_is_p_two_over_b_plus_one_by_hand():
+    """1,000 resamples all above 0: p = 2 (0 + 1) / 1,001, not 0 (which Holm's
+    adjustment would keep at 0 for any number of pairs); 13 of 1,000 at or below 0:
+    p = 2 x 14 / 1,001."""
+    above = np.linspace(0.01, 0.2, 1000)
+    assert stats.two_sided_p(above) == pytest.approx(2 / 1001)
+    assert stats.two_sided_p(-above) == pytest.approx(2 / 1001)
+    some = above.copy()
+    some[:13] = -some[:13]
+    some[13] = 0.0  # a tie at 0 counts on both sides
+    assert stats.two_sided_p(some) == pytest.approx(2 * 15 / 1001)
+    assert stats.two_sided_p(np.zeros(7)) == 1.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(-1, 1), min_size=1, max_size=60), st.floats(0, 0.5), st.booleans())
+def test_non_inferiority_p_is_scipys_one_sided_monte_carlo_p(diffs, margin, higher):
+    d = np.array(diffs)
+    gain = d if higher else -d
+    want = scipy_monte_carlo_p(gain + margin, "less")  # H0 holds where gain <= -margin
+    got = stats.non_inferiority_p(d, np.zeros_like(d), margin=margin, higher=higher)
+    assert got == pytest.approx(want) and got >= 1 / (d.size + 1)
 
 
 # --- the run: challengers and the ECE's intervals
@@ -176,11 +202,11 @@ def test_a_challenger_non_inferior_within_the_margin_but_not_superior(tmp_path):
     rows = _draws(y, 400, seed=2)
     d = np.array([np.mean((challenger[r] >= 0.5) == y[r]) - np.mean((deployed[r] >= 0.5) == y[r]) for r in rows])
     assert t.interval == pytest.approx(tuple(np.quantile(d, [0.025, 0.975])))
-    assert t.p_value == pytest.approx(np.mean(d <= -0.05))
+    assert t.p_value == pytest.approx(scipy_monte_carlo_p(d + 0.05, "less"))  # (#{d <= -0.05} + 1) / 401
     assert t.non_inferior is True and t.superior is False
     # with no margin, the same challenger is not shown non-inferior
     (t0,) = challenger_tests(result, "deployed", margin=0.0).values()
-    assert t0.non_inferior is False and t0.p_value == pytest.approx(np.mean(d <= 0))
+    assert t0.non_inferior is False and t0.p_value == pytest.approx(scipy_monte_carlo_p(d, "less"))
 
 
 def test_a_challenger_on_auc_is_delongs_one_sided_test(tmp_path):

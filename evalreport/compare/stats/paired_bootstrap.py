@@ -13,13 +13,18 @@ With d* the differences over the B resamples where both values are defined:
   (1 - level)/2 and (1 + level)/2 quantiles, linear interpolation (as the
   learners' own intervals, :func:`.bootstrap.percentile_intervals`);
 * the two-sided p-value of "no difference" is
-  ``p = min(1, 2 min(#{d* <= 0}, #{d* >= 0}) / B)``: twice the smaller share of
-  the resamples on either side of 0 (the percentile interval at level 1 - p just
-  reaches 0). It is 0 when every resample falls on one side (p < 1/B);
+  ``p = min(1, 2 (min(#{d* <= 0}, #{d* >= 0}) + 1) / (B + 1))``: twice the
+  smaller share of the resamples on either side of 0, each count and B one
+  higher, as a Monte Carlo p-value is (Davison & Hinkley 1997, eq. 4.11;
+  Phipson & Smyth 2010, "Permutation p-values should never be zero"; SciPy's
+  ``permutation_test`` for random resamples). With B resamples it is never
+  below 2 / (B + 1): a p-value of 0 from B draws would claim a certainty the
+  draws cannot give, and Holm's adjustment of it would stay 0 however many
+  pairs were tested;
 * the one-sided p-value of non-inferiority within ``margin`` (H0: a is worse
   than b by at least ``margin`` in the measure's better direction) is the share
-  of the resamples in H0: ``#{g* <= -margin} / B`` with g* = d* where higher is
-  better and g* = -d* where lower is.
+  of the resamples in H0, the same way: ``(#{g* <= -margin} + 1) / (B + 1)``
+  with g* = d* where higher is better and g* = -d* where lower is.
 """
 
 from __future__ import annotations
@@ -67,11 +72,16 @@ def _differences(a_values, b_values) -> np.ndarray:
     return d[~np.isnan(d)]
 
 
+def _monte_carlo_p(count: int, resamples: int) -> float:
+    """(count + 1) / (B + 1): the share of B resamples, never 0 (module docstring)."""
+    return (count + 1) / (resamples + 1)
+
+
 def two_sided_p(d: np.ndarray) -> float | None:
-    """min(1, 2 min(#{d <= 0}, #{d >= 0}) / B); None for no resample."""
+    """min(1, 2 (min(#{d <= 0}, #{d >= 0}) + 1) / (B + 1)); None for no resample."""
     if d.size == 0:
         return None
-    return float(min(1.0, 2.0 * min(np.count_nonzero(d <= 0), np.count_nonzero(d >= 0)) / d.size))
+    return float(min(1.0, 2.0 * _monte_carlo_p(min(np.count_nonzero(d <= 0), np.count_nonzero(d >= 0)), d.size)))
 
 
 def paired_difference(a_point, b_point, a_values, b_values, *, level: float = 0.95) -> PairedDifference:
@@ -92,9 +102,10 @@ def paired_difference(a_point, b_point, a_values, b_values, *, level: float = 0.
 def non_inferiority_p(a_values, b_values, *, margin: float, higher: bool) -> float | None:
     """One-sided p-value of H0 "a is worse than b by at least ``margin``": the share
     of resamples with (a* - b*) <= -margin (higher is better) or (a* - b*) >= margin
-    (lower is better); None for no resample."""
+    (lower is better), counted as a Monte Carlo p-value ((count + 1) / (B + 1));
+    None for no resample."""
     d = _differences(a_values, b_values)
     if d.size == 0:
         return None
     gain = d if higher else -d
-    return float(np.count_nonzero(gain <= -float(margin)) / d.size)
+    return float(_monte_carlo_p(int(np.count_nonzero(gain <= -float(margin))), d.size))
