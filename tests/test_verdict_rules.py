@@ -190,6 +190,41 @@ def test_a_clear_leader_is_said_separated():
     assert "separates it from every other learner at the 5% level" in page_one(result)["leader"]
 
 
+def test_a_clear_leader_is_said_with_its_interval_and_its_closest_comparison():
+    """Three learners, each separated from the leader: the sentence gives the leader's
+    AUC (scikit-learn's) with its interval, and the learner it is separated from least,
+    with that learner's AUC and the largest Holm-adjusted p (statsmodels' Holm over the
+    DeLong p-values against the leader)."""
+    from statsmodels.stats.multitest import multipletests
+
+    from evalreport.number_style import p_text
+    from evalreport.report.verdicts import page_one
+
+    cols = _table(n=600, seed=1, shift=(2.0, 0.3))
+    rng = np.random.default_rng(9)
+    cols["c"] = np.round(rng.normal(size=cols["y"].size) + 1.4 * cols["y"], 6)  # p = 0.0074: printed in full
+    spec = _spec(rank_by="auc")
+    spec["data"][0]["learners"]["c"] = "c"
+    result = _run(spec, cols)
+    leader = result.verdict.leader
+    assert leader.learner == "a" and leader.indistinguishable_from == ()
+    y = cols["y"]
+    aucs = {k: roc_auc_score(y, cols[k]) for k in "abc"}
+    assert max(aucs, key=aucs.get) == "a" and aucs["c"] > aucs["b"]
+    text = page_one(result)["leader"]
+    said = re.search(r"a ranks first \((0\.\d+) \[(0\.\d+), (0\.\d+)\]\), and DeLong's test separates it from "
+                     r"every other learner at the 5% level \(Holm-adjusted; the closest is c: (0\.\d+) "
+                     r"\[[0-9.]+, [0-9.]+\], (p [<=] [0-9.]+)\)\.", text)
+    assert said, text
+    assert float(said.group(1)) == pytest.approx(aucs["a"], abs=5e-4)
+    assert float(said.group(2)) < aucs["a"] < float(said.group(3))
+    assert float(said.group(4)) == pytest.approx(aucs["c"], abs=5e-4)
+    delong = {frozenset((t.a, t.b)): t.delong.p_value for c in result.comparisons for t in c.tests}
+    raw = [delong[frozenset(("a", k))] for k in "bc"]
+    holm = dict(zip("bc", multipletests(raw, method="holm")[1]))
+    assert max(holm, key=holm.get) == "c" and said.group(5) == p_text(holm["c"]) and "=" in said.group(5)
+
+
 def test_exact_ties_share_the_first_rank():
     from evalreport.report.verdicts import page_one
 

@@ -261,9 +261,27 @@ def _leader_sentence(verdict, result) -> str:
             sentences.append(f"By {label}{where}, {first} rank{'' if tied else 's'} first ({value}){rest}: no single "
                              "learner is recommended on this evidence.")
         else:
+            rows = _leaderboard_rows(result, x.rank_by) if x.over == "learners" else {}
+            value = _with_interval(x.rank_by, x.value, rows.get(x.learner))
+            closest = _closest(rows, x)
+            how = "Holm-adjusted"
+            if closest:
+                row = rows[closest]
+                how += (f"; the closest is {closest}: {_with_interval(x.rank_by, row['value'], row)}, "
+                        f"{p_text(row['p_holm_vs_best'])}")
             sentences.append(f"By {label}{where}, {first} ranks first ({value}), and {test} separates it from every "
-                             f"other learner at the {level} level (Holm-adjusted).")
+                             f"other learner at the {level} level ({how}).")
     return " ".join(sentences)
+
+
+def _closest(rows: dict, leader) -> str | None:
+    """The learner of the leader's data set that its test separates least from it (the
+    largest Holm-adjusted p), where the leaderboard holds one: the sentence's evidence
+    is then the weakest of its comparisons, not only their verdict."""
+    tested = [(row["p_holm_vs_best"], key) for key, row in rows.items()
+              if key not in leader.tied and key != leader.learner and row.get("p_holm_vs_best") is not None
+              and row.get("dataset", leader.dataset) == leader.dataset]
+    return max(tested)[1] if tested else None
 
 
 def _leaderboard_rows(result, rank_by: str) -> dict:
