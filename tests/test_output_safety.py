@@ -633,17 +633,17 @@ def test_two_runs_into_one_folder(tmp_path):
         text = (WATERMELON / "spec.yaml").read_text().replace("Watermelons:", f"{name}:")
         (proj / "spec.yaml").write_text(text)
         specs.append(proj / "spec.yaml")
-    procs = [subprocess.Popen([sys.executable, "-m", "evalreport", "run", str(s), "--quiet",
-                               "--out", str(out)], env=_env(), stderr=subprocess.PIPE, text=True)
+    # two files of a set are enough to see a mixed one; the PDF would add seconds of CPU
+    # to each run (runs stopped while it is drawn: test_signal_mid_run)
+    procs = [subprocess.Popen([sys.executable, "-m", "evalreport", "run", str(s), "--quiet", "--format",
+                               "json,html", "--out", str(out)], env=_env(), stderr=subprocess.PIPE, text=True)
              for s in specs]
     assert [(p.wait(timeout=600), p.stderr.read()) for p in procs] == [(0, ""), (0, "")]
-    import pypdf
     title = json.loads((out / "results.json").read_text())["title"]
     assert title in ("first: learner A against learner B", "second: learner A against learner B")
     assert _title((out / "report.html").read_text()) == title
-    assert pypdf.PdfReader(out / "report.pdf").metadata.title == title
     assert sorted(p.name for p in tmp_path.iterdir()) == ["first", "second", "shared"]
-    assert sorted(p.name for p in out.iterdir()) == WITH_MANIFEST
+    assert sorted(p.name for p in out.iterdir()) == sorted([output.MANIFEST, "report.html", "results.json"])
 
 
 # ---------------------------------------------------------------------------
