@@ -102,6 +102,10 @@ class Measure:
     #: the threshold (a float, None or Undefined). When given, ``compute["binary"]``
     #: defaults to it, and the bootstrap resamples it (rank_by, challengers)
     of_counts: Callable[[float, float, float, float], Any] | None = None
+    #: binary: the value is a normalised expected cost at the operating point PC(+), so a
+    #: gate's row carries the learner's PC(+) (``pc_positive``) and its line says what
+    #: the number is ("normalised expected cost at PC(+) = 0.690")
+    at_operating_point: bool = False
 
     def __post_init__(self):
         if self.kind not in KINDS:

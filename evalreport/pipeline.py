@@ -117,6 +117,9 @@ def check_gates(spec: Spec, learners: dict) -> tuple[list[dict], list[RunWarning
             if value is not None and gate.max is not None:
                 passed = passed and value <= gate.max
             row = {"learner": lr.key, "metric": gate.metric, "value": value}
+            pc = getattr(lr, "pc_positive", None)  # binary learners only
+            if pc is not None and registry.get(gate.metric).at_operating_point:
+                row["pc_positive"] = pc  # what the value is: a normalised expected cost at PC(+)
             if gate.min is not None:
                 row["min"] = gate.min
             if gate.max is not None:

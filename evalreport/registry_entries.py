@@ -205,7 +205,7 @@ ENTRIES = [
             compute={"binary": lambda lr: None if lr.operating is None else lr.operating.min_cost},
             metric=False, gate=True, rank={"binary": 5}, rank_label="least cost over all thresholds",
             json_path={"binary": "learners.*.operating_point.min_cost"},
-            unit="cost", history={"binary": "no test"},
+            unit="cost", history={"binary": "no test"}, at_operating_point=True,
             alias={"multiclass": "cost_sensitive_error"},
             brief="Least normalised cost at PC(+), over every threshold."),
     Measure("cost_at_threshold", "cost of the threshold at PC(+)", "at_threshold", ("binary",), "lower",
@@ -213,7 +213,7 @@ ENTRIES = [
             "FNR PC(+) + FPR (1 - PC(+)), the height of its cost line at PC(+), on the scale of the least "
             "cost at PC(+) (which is over every threshold).", COST, "one class only",
             compute={"binary": lambda lr: _normalised_cost(lr)}, gate=True,
-            unit="cost",
+            unit="cost", at_operating_point=True,
             alias={"multiclass": "cost_sensitive_error"},
             brief="Normalised cost of the deployed threshold."),
     # the confusion-matrix family at the threshold (metrics.family): a table of its own

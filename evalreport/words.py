@@ -33,6 +33,8 @@ def gate_text(g: dict, number, bound_number=None, ends=None) -> str:
     elif "drift_since" in g:
         where = " drift of the scores" + (f" of class {g['class']}" if g.get("class") is not None else "")
         where += f" since {g['drift_since']}" if g["drift_since"] else ""
+    if g.get("pc_positive") is not None:  # a cost at the operating point: which cost, where
+        where += f" (normalised expected cost at PC(+) = {number(g['pc_positive'])})"
     gap = f", gap {shown(g['gap'])}" if "gap" in g else ""
     ends = ends or (lambda lo, hi: f"[{number(lo)}, {number(hi)}]")  # an interval's "[low, high]"
     if g.get("gap_interval") is not None:  # the gap's interval (the slice value's, less the whole's value)

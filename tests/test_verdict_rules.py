@@ -441,3 +441,40 @@ def test_a_test_the_conclusion_rests_on_is_medium_when_missing_others_low():
     spec["confidence"] = {"bootstrap": 200}
     result = evalreport.evaluate(spec, data={"t": table})
     assert not [f for f in result.verdict.findings if "not tested against the best" in f.text]
+
+
+def test_a_cost_gate_says_it_is_the_normalised_expected_cost_at_pc_plus():
+    """A gate on cost_at_threshold or min_cost carries the learner's PC(+) in its row and
+    says in its line which cost it is: PC(+) = p c_FN / (p c_FN + (1 - p) c_FP) by hand,
+    the value FNR PC(+) + FPR (1 - PC(+)) at the threshold by hand; a gate on another
+    measure, and a multi-class gate on the same name (the cost-sensitive error), do not."""
+    cols = _table(n=200, seed=4, shift=(1.5, 1.0))
+    spec = _spec(priors={"positive": 0.1}, costs={"false_negative": 20, "false_positive": 1}, threshold=0.5,
+                 gates=[{"learner": "a", "metric": "cost_at_threshold", "max": 0.001},
+                        {"learner": "a", "metric": "min_cost", "max": 0.5}, {"learner": "a", "metric": "auc", "min": 0.5}])
+    result = _run(spec, cols)
+    pc = 0.1 * 20 / (0.1 * 20 + 0.9 * 1)
+    y, s = np.asarray(cols["y"]) == 1, np.asarray(cols["a"])
+    fnr, fpr = np.mean(s[y] < 0.5), np.mean(s[~y] >= 0.5)
+    rows = {g["metric"]: g for g in result.gates}
+    assert rows["cost_at_threshold"]["pc_positive"] == pytest.approx(pc, rel=1e-12)
+    assert rows["cost_at_threshold"]["value"] == pytest.approx(fnr * pc + fpr * (1 - pc), rel=1e-12)
+    assert rows["min_cost"]["pc_positive"] == pytest.approx(pc, rel=1e-12)
+    assert "pc_positive" not in rows["auc"]
+    from evalreport.words import gate_text
+
+    line = gate_text(rows["cost_at_threshold"], lambda x: f"{x:.3g}")  # the command line's words
+    assert line.startswith("a: cost_at_threshold (normalised expected cost at PC(+) = 0.69) = "), line
+    failed = [f.text for f in result.verdict.findings if f.text.startswith("Gate failed")]  # the report's
+    assert len(failed) == 1 and "a: cost_at_threshold (normalised expected cost at PC(+) = 0.690) = " in failed[0]
+
+    import pyarrow as pa
+
+    rng = np.random.default_rng(2)
+    k = rng.integers(0, 3, 90)
+    multi = evalreport.evaluate({"version": 1, "task": "multiclass", "classes": [0, 1, 2],
+                                 "costs": {"matrix": [[0, 1, 1], [1, 0, 1], [5, 1, 0]]},
+                                 "gates": [{"metric": "cost_at_threshold", "max": 0.9}],
+                                 "data": [{"table": "t", "label": "y", "learners": {"m": {"predicted": "p"}}}]},
+                                data={"t": pa.table({"y": k, "p": np.where(rng.random(90) < 0.7, k, (k + 1) % 3)})})
+    assert [g["metric"] for g in multi.gates] == ["cost_at_threshold"] and "pc_positive" not in multi.gates[0]
