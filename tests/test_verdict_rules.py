@@ -478,3 +478,51 @@ def test_a_cost_gate_says_it_is_the_normalised_expected_cost_at_pc_plus():
                                  "data": [{"table": "t", "label": "y", "learners": {"m": {"predicted": "p"}}}]},
                                 data={"t": pa.table({"y": k, "p": np.where(rng.random(90) < 0.7, k, (k + 1) % 3)})})
     assert [g["metric"] for g in multi.gates] == ["cost_at_threshold"] and "pc_positive" not in multi.gates[0]
+
+
+def test_a_learner_fit_by_gates_that_miss_the_ranked_measure_where_it_is_worse_has_a_finding():
+    """b passes its one gate (AUC) but is worse than a by the cost ranked (the paired
+    bootstrap, Holm-adjusted p < 0.05): a medium finding says its status says nothing of
+    that cost, so b is fit_with_findings and a stays fit. A gate of b on the ranked cost,
+    a deployed learner (the others are then challengers), or another medium finding of b
+    leaves no such finding."""
+    cols = _table(n=400, seed=3, shift=(2.0, 0.6))
+    costs = {"priors": {"positive": 0.3}, "costs": {"false_negative": 5, "false_positive": 1},
+             "confidence": {"bootstrap": 300, "seed": 1}}
+    result = _run(_spec(**costs, gates=[{"metric": "auc", "min": 0.5}]), cols)
+    from evalreport.compare.leaderboard import leaderboard
+
+    block = leaderboard(result)
+    assert block["rank_by"] == "cost_at_threshold" and block["rows"][0]["learner"] == "a"
+    b = next(r for r in block["rows"] if r["learner"] == "b")
+    assert b["p_holm_vs_best"] < 0.05
+    y, pc = np.asarray(cols["y"]) == 1, 0.3 * 5 / (0.3 * 5 + 0.7)
+    cost = {k: np.mean(np.asarray(cols[k])[y] < 0.5) * pc + np.mean(np.asarray(cols[k])[~y] >= 0.5) * (1 - pc)
+            for k in "ab"}  # by hand, at the spec's threshold 0.5
+    assert b["value"] == pytest.approx(cost["b"], rel=1e-12) and cost["b"] > cost["a"]
+    found = [f for f in result.verdict.findings if f.learner == "b" and f.measure == "cost_at_threshold"]
+    assert len(found) == 1 and found[0].severity == "medium"
+    from evalreport.number_style import measure_text, p_text
+
+    assert found[0].text == (
+        f"b: its one gate (auc) passes but does not test cost of the threshold at PC(+), by which it is worse "
+        f"than a ({measure_text('cost_at_threshold', cost['b'])} against "
+        f"{measure_text('cost_at_threshold', cost['a'])}; Holm-adjusted {p_text(b['p_holm_vs_best'])}): its "
+        "status says nothing of cost of the threshold at PC(+).")
+    assert result.verdict.learners["b"].status == "fit_with_findings" and result.verdict.learners["a"].status == "fit"
+
+    covered = _run(_spec(**costs, gates=[{"metric": "auc", "min": 0.5},
+                                         {"learner": "b", "metric": "cost_at_threshold", "max": 0.9}]), cols)
+    assert not [f for f in covered.verdict.findings if f.measure == "cost_at_threshold" and f.learner == "b"]
+    assert covered.verdict.learners["b"].status == "fit"
+    deployed = _run(_spec(**costs, deployed="a", gates=[{"metric": "auc", "min": 0.5}]), cols)
+    assert deployed.verdict.learners["b"].status == "fit" and not [
+        f for f in deployed.verdict.findings if f.text.startswith("b: its one gate")]
+    # a learner that is not "fit" anyway (here: its threshold tuned on the data judged, a
+    # medium finding) gets no second finding: the first already keeps its status from "fit"
+    tuned = _run(_spec(**costs, threshold="optimal", gates=[{"metric": "auc", "min": 0.5}]), cols)
+    assert tuned.verdict.learners["b"].status == "fit_with_findings"
+    assert next(r for r in leaderboard(tuned)["rows"] if r["learner"] == "b")["p_holm_vs_best"] < 0.05
+    assert any(f.text.startswith("b is judged at threshold") and f.severity == "medium"
+               for f in tuned.verdict.findings)
+    assert not [f for f in tuned.verdict.findings if f.text.startswith("b: its one gate")]

@@ -277,6 +277,50 @@ def _suggestions(result, keys: list[str]) -> list[Suggestion]:
 
 # The leader -------------------------------------------------------------
 
+def _uncovered_findings(result, block: dict | None, keys: list[str], alpha: float,
+                        found: list[Finding]) -> list[Finding]:
+    """A learner that would be "fit" (its gates all pass, no high or medium finding in
+    ``found``) though none of its gates is on the measure the learners are ranked by,
+    while the paired test shows it worse than its data set's best by that measure
+    (Holm-adjusted p < alpha): "fit" would say nothing of what it is shown worse at. A
+    medium finding, so its status is fit_with_findings. Not with a deployed learner (the
+    others are challengers, tested against it) nor with ranked configurations (the
+    leaderboard ranks runs, the verdict configurations)."""
+    from .. import registry
+    from ..compare.configurations import configurations
+    from ..number_style import measure_text, p_text
+
+    if not block or not block.get("rows") or result.spec.deployed is not None or configurations(result):
+        return []
+    name, task = block["rank_by"], result.spec.task or "binary"
+    label = registry.get(name).label if name in registry.MEASURES else name
+    best: dict = {}
+    for r in block["rows"]:
+        if r["learner"] in keys and r["value"] is not None:
+            best.setdefault(r.get("dataset"), r)
+    noted = {f.learner for f in found if f.severity in ("high", "medium")}  # not "fit" already
+    out = []
+    for r in block["rows"]:
+        k, p = r["learner"], r.get("p_holm_vs_best")
+        rows = [g for g in result.gates if g.get("learner") == k]
+        if (k not in keys or k in noted or p is None or p >= alpha or not rows
+                or any(g.get("outcome") != "pass" for g in rows)):
+            continue
+        tested = {registry.get(g["metric"]).alias.get(task, g["metric"]) for g in rows
+                  if g.get("metric") in registry.MEASURES}
+        if name in tested:
+            continue
+        first = best[r.get("dataset")]
+        gates = ", ".join(dict.fromkeys(g["metric"] for g in rows))
+        passed = (f"its one gate ({gates}) passes but does not test" if len(rows) == 1
+                  else f"all {len(rows)} of its gates ({gates}) pass but none tests")
+        out.append(Finding("medium", k, name, (
+            f"{k}: {passed} {label}, by which it is worse than {first['learner']} "
+            f"({measure_text(name, r['value'])} against {measure_text(name, first['value'])}; Holm-adjusted "
+            f"{p_text(p)}): its status says nothing of {label}.")))
+    return out
+
+
 def _leaders(block: dict | None, keys: list[str], alpha: float) -> list[Leader]:
     """Per data set of ``keys``: the first-ranked learner and those its test cannot
     separate from it (Holm-adjusted p >= alpha, or no p), and those tied with it."""
@@ -353,6 +397,7 @@ def build_verdict(result, leaderboard: dict | None = None, challengers: dict | N
     judged = set(keys)
     gates = [g for g in result.gates if g.get("learner") in judged or g.get("learner") not in result.learners]
     findings = _gate_findings(gates) + _threshold_findings(result, keys) + _warning_findings(result, judged)
+    findings += _uncovered_findings(result, leaderboard, keys, alpha, findings)
     findings.sort(key=lambda f: SEVERITIES.index(f.severity))  # stable: the run's order within a severity
     learners = {}
     for k, lr in result.learners.items():
