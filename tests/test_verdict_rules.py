@@ -526,3 +526,44 @@ def test_a_learner_fit_by_gates_that_miss_the_ranked_measure_where_it_is_worse_h
     assert any(f.text.startswith("b is judged at threshold") and f.severity == "medium"
                for f in tuned.verdict.findings)
     assert not [f for f in tuned.verdict.findings if f.text.startswith("b: its one gate")]
+
+
+def test_the_optimism_of_the_data_set_that_chose_the_thresholds_is_a_finding():
+    """threshold: {optimal_on: validation}: where a learner's cost at its threshold (FNR
+    PC(+) + FPR (1 - PC(+)), by hand on each data set at the threshold chosen) is higher
+    on test than on validation, a low finding gives both; where it is not, none."""
+    import pyarrow as pa
+
+    val, test = _table(n=300, seed=11, shift=(1.2, 1.0)), _table(n=300, seed=12, shift=(1.2, 1.0))
+    spec = {"version": 1, "task": "binary", "positive": 1, "confidence": {"bootstrap": 0},
+            "priors": {"positive": 0.3}, "costs": {"false_negative": 5, "false_positive": 1},
+            "threshold": {"optimal_on": "validation"},
+            "data": [{"table": name, "label": "y", "dataset": name, "learners": {"a": "a", "b": "b"}}
+                     for name in ("validation", "test")]}
+    result = evalreport.evaluate(spec, data={"validation": pa.table(val), "test": pa.table(test)})
+    pc = 0.3 * 5 / (0.3 * 5 + 0.7)
+
+    def cost(cols, k, t):
+        y, s = np.asarray(cols["y"]) == 1, np.asarray(cols[k])
+        return np.mean(s[y] < t) * pc + np.mean(s[~y] >= t) * (1 - pc)
+
+    from evalreport.number_style import measure_text
+
+    said = {f.learner: f for f in result.verdict.findings if f.measure == "cost_at_threshold"}
+    worse = []
+    for k in "ab":
+        t = result.learners[f"{k}@test"].threshold
+        assert t == result.learners[f"{k}@validation"].threshold
+        here, there = cost(test, k, t), cost(val, k, t)
+        assert result.learners[f"{k}@test"].values["cost_at_threshold"] == pytest.approx(here, rel=1e-12)
+        if here > there:
+            worse.append(k)
+            f = said[f"{k}@test"]
+            assert f.severity == "low" and f.text == (
+                f"{k}@test: cost of the threshold at PC(+) is {measure_text('cost_at_threshold', here)} on test "
+                f"against {measure_text('cost_at_threshold', there)} on validation, where its threshold was chosen: "
+                "validation's figure is optimistic; test's is the one to expect.")
+        else:
+            assert f"{k}@test" not in said
+    assert worse == ["a"]  # the data make both cases: a costs more on test, b does not
+    assert not [f for f in result.verdict.findings if f.learner and f.learner.endswith("@validation")]

@@ -221,6 +221,38 @@ def _threshold_findings(result, keys: list[str]) -> list[Finding]:
             for k in tuned]
 
 
+def _optimism_findings(result, keys: list[str]) -> list[Finding]:
+    """With ``threshold: {optimal_on: X}``: each judged learner whose measure ranked (one
+    at the threshold) is worse than on X, where its threshold was chosen. X's figure is
+    optimistic by construction and the judged data's is the one to expect; the size of the
+    drop is what a reader of X's figures needs. Low: the verdict already judges the
+    learner on the judged data."""
+    from .. import registry
+    from ..compare.leaderboard import rank_measure
+    from ..number_style import measure_text
+
+    source = _source_dataset(result.spec)
+    name = rank_measure(result.spec)
+    if source is None or name not in registry.MEASURES or registry.get(name).kind != "at_threshold":
+        return []
+    measure = registry.get(name)
+    chosen = {lr.name: lr for lr in result.learners.values() if lr.dataset == source}
+    out = []
+    for k in keys:
+        lr = result.learners[k]
+        there = chosen.get(lr.name)
+        here_value = lr.values.get(name)
+        there_value = there.values.get(name) if there is not None else None
+        if here_value is None or there_value is None or here_value == there_value:
+            continue
+        if (here_value < there_value) == (measure.direction == "higher"):  # worse on the judged data
+            out.append(Finding("low", k, name, (
+                f"{k}: {measure.label} is {measure_text(name, here_value)} on {lr.dataset} against "
+                f"{measure_text(name, there_value)} on {source}, where its threshold was chosen: {source}'s "
+                f"figure is optimistic; {lr.dataset}'s is the one to expect.")))
+    return out
+
+
 def _relied_on(result) -> set[str]:
     """The tests a missing one of which weakens a conclusion: the test of the
     measure ranked (the leader's and the challengers') and those the spec's
@@ -396,7 +428,8 @@ def build_verdict(result, leaderboard: dict | None = None, challengers: dict | N
     keys = judged_keys(result)
     judged = set(keys)
     gates = [g for g in result.gates if g.get("learner") in judged or g.get("learner") not in result.learners]
-    findings = _gate_findings(gates) + _threshold_findings(result, keys) + _warning_findings(result, judged)
+    findings = (_gate_findings(gates) + _threshold_findings(result, keys) + _optimism_findings(result, keys)
+                + _warning_findings(result, judged))
     findings += _uncovered_findings(result, leaderboard, keys, alpha, findings)
     findings.sort(key=lambda f: SEVERITIES.index(f.severity))  # stable: the run's order within a severity
     learners = {}
