@@ -245,7 +245,7 @@ def _optimism_findings(result, keys: list[str]) -> list[Finding]:
         there_value = there.values.get(name) if there is not None else None
         if here_value is None or there_value is None or here_value == there_value:
             continue
-        if (here_value < there_value) == (measure.direction == "higher"):  # worse on the judged data
+        if (here_value < there_value) == measure.higher_is_better:  # worse on the judged data
             out.append(Finding("low", k, name, (
                 f"{k}: {measure.label} is {measure_text(name, here_value)} on {lr.dataset} against "
                 f"{measure_text(name, there_value)} on {source}, where its threshold was chosen: {source}'s "
@@ -326,10 +326,7 @@ def _uncovered_findings(result, block: dict | None, keys: list[str], alpha: floa
         return []
     name, task = block["rank_by"], result.spec.task or "binary"
     label = registry.get(name).label if name in registry.MEASURES else name
-    best: dict = {}
-    for r in block["rows"]:
-        if r["learner"] in keys and r["value"] is not None:
-            best.setdefault(r.get("dataset"), r)
+    best = {x.dataset: x for x in _leaders(block, keys, alpha)}  # each data set's first-ranked
     noted = {f.learner for f in found if f.severity in ("high", "medium")}  # not "fit" already
     out = []
     for r in block["rows"]:
@@ -338,17 +335,15 @@ def _uncovered_findings(result, block: dict | None, keys: list[str], alpha: floa
         if (k not in keys or k in noted or p is None or p >= alpha or not rows
                 or any(g.get("outcome") != "pass" for g in rows)):
             continue
-        tested = {registry.get(g["metric"]).alias.get(task, g["metric"]) for g in rows
-                  if g.get("metric") in registry.MEASURES}
-        if name in tested:
+        if name in {registry.reads(g.get("metric"), task) for g in rows}:
             continue
         first = best[r.get("dataset")]
         gates = ", ".join(dict.fromkeys(g["metric"] for g in rows))
         passed = (f"its one gate ({gates}) passes but does not test" if len(rows) == 1
                   else f"all {len(rows)} of its gates ({gates}) pass but none tests")
         out.append(Finding("medium", k, name, (
-            f"{k}: {passed} {label}, by which it is worse than {first['learner']} "
-            f"({measure_text(name, r['value'])} against {measure_text(name, first['value'])}; Holm-adjusted "
+            f"{k}: {passed} {label}, by which it is worse than {first.learner} "
+            f"({measure_text(name, r['value'])} against {measure_text(name, first.value)}; Holm-adjusted "
             f"{p_text(p)}): its status says nothing of {label}.")))
     return out
 
